@@ -1,0 +1,3 @@
+from geventperf.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+def main(argv=None): raise NotImplementedError

@@ -1,0 +1,3 @@
+FORMATS = ()
+def render(profile, fmt): raise NotImplementedError
+def write(profile, path, fmt=None): raise NotImplementedError

@@ -1,0 +1,342 @@
+"""Profile: the plain, saveable result of a tracing run.
+
+A Profile holds numbers, names and strings only: no tracer, no frames, no live
+greenlets.  The tracer produces one; findings, formats and the CLI read it.  The JSON
+form is schema version 1 of ``DESIGN.md``; fields may be added, never renamed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+# A saved profile of a long soak is a few MiB; anything far larger is not one of ours
+# (or is hostile) and is refused before it is parsed.
+MAX_PROFILE_BYTES = 256 * 1024 * 1024
+
+
+class ProfileError(ValueError):
+    """A profile file could not be loaded: unreadable, corrupt, foreign or too large."""
+
+
+@dataclass
+class GreenletStats:
+    id: int
+    name: str
+    parent: int | None
+    run_s: float = 0.0
+    cpu_s: float | None = 0.0
+    wait_s: float = 0.0
+    switches: int = 0
+    longest_run_s: float = 0.0
+    # Where the greenlet's function was defined, ``path:line:function``; "" if unknown.
+    origin: str = ""
+
+
+@dataclass
+class SectionStats:
+    name: str
+    c: bool
+    calls: int = 0
+    wall_s: float = 0.0
+    run_s: float = 0.0
+    wait_s: float = 0.0
+    switches: int = 0
+    cpu_s: float | None = 0.0
+
+
+@dataclass
+class StackTime:
+    """Time attributed to one stack (innermost frame first, ``path:line:function``).
+
+    In ``waits`` it is hub wait that started at that stack; in ``runs`` it is running
+    time of slices that ended (switched out) at that stack.
+    """
+
+    stack: list[str]
+    count: int = 0
+    wait_s: float = 0.0
+    run_s: float = 0.0
+    cpu_s: float | None = None
+
+
+@dataclass
+class Finding:
+    kind: str
+    message: str
+    greenlet: int | None = None
+    section: str | None = None
+    stack: list[str] = field(default_factory=list)
+    # How bad it is, in seconds of wall time it explains; findings sort worst first.
+    cost_s: float = 0.0
+    # Kind-specific figures (counts, thresholds, suggested fix); flattened into JSON.
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = dict(self.extra)
+        out.update(kind=self.kind, message=self.message, greenlet=self.greenlet,
+                   section=self.section, stack=list(self.stack), cost_s=self.cost_s)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Finding:
+        known = {f.name for f in fields(cls)} - {"extra"}
+        extra = {k: v for k, v in data.items() if k not in known}
+        return cls(kind=_str(data, "kind"), message=_str(data, "message"),
+                   greenlet=_opt_int(data, "greenlet"),
+                   section=data.get("section") if isinstance(data.get("section"), str) else None,
+                   stack=_stack(data.get("stack", [])),
+                   cost_s=_num(data, "cost_s", 0.0), extra=extra)
+
+
+@dataclass
+class Slice:
+    """One run slice of a greenlet, for timelines.  Times are seconds from the start."""
+
+    greenlet: int
+    start_s: float
+    duration_s: float
+    section: str | None = None
+
+    def to_list(self) -> list[Any]:
+        return [self.greenlet, self.start_s, self.duration_s, self.section]
+
+
+@dataclass
+class Profile:
+    duration_s: float = 0.0
+    switches: int = 0
+    hub: dict[str, Any] = field(default_factory=lambda: {
+        "id": None, "run_s": 0.0, "cpu_s": None, "idle_s": None})
+    greenlets: list[GreenletStats] = field(default_factory=list)
+    sections: list[SectionStats] = field(default_factory=list)
+    waits: list[StackTime] = field(default_factory=list)
+    runs: list[StackTime] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    reads: list[dict[str, Any]] = field(default_factory=list)
+    slices: list[Slice] = field(default_factory=list)
+    # Run slices the bounded timeline record had to drop; aggregates stay exact.
+    slices_dropped: int = 0
+    # Exceptions raised inside the trace function (counted, never propagated).
+    trace_errors: int = 0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    # -- lookups ---------------------------------------------------------------
+    def greenlet(self, gid: int) -> GreenletStats | None:
+        for g in self.greenlets:
+            if g.id == gid:
+                return g
+        return None
+
+    def section_named(self, name: str) -> SectionStats | None:
+        for s in self.sections:
+            if s.name == name:
+                return s
+        return None
+
+    # -- JSON --------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "geventperf_schema": SCHEMA_VERSION,
+            "duration_s": self.duration_s,
+            "switches": self.switches,
+            "hub": dict(self.hub),
+            "greenlets": [asdict(g) for g in self.greenlets],
+            "sections": [asdict(s) for s in self.sections],
+            "waits": [asdict(w) for w in self.waits],
+            "runs": [asdict(r) for r in self.runs],
+            "findings": [f.to_dict() for f in self.findings],
+            "reads": [dict(r) for r in self.reads],
+            "slices": [s.to_list() for s in self.slices],
+            "slices_dropped": self.slices_dropped,
+            "trace_errors": self.trace_errors,
+            "meta": dict(self.meta),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Profile:
+        """Build a Profile from parsed JSON, checking every field it uses."""
+        if not isinstance(data, dict):
+            raise ProfileError(f"not a geventperf profile: top level is {type(data).__name__}, "
+                               "expected an object")
+        version = data.get("geventperf_schema")
+        if version is None:
+            raise ProfileError("not a geventperf profile: no 'geventperf_schema' field")
+        if version != SCHEMA_VERSION:
+            raise ProfileError(f"unsupported geventperf profile schema {version!r} "
+                               f"(this version reads schema {SCHEMA_VERSION})")
+        try:
+            hub = data.get("hub", {})
+            if not isinstance(hub, dict):
+                raise ProfileError("field 'hub' must be an object")
+            return cls(
+                duration_s=_num(data, "duration_s"),
+                switches=_int(data, "switches"),
+                hub={"id": _opt_int(hub, "id"), "run_s": _num(hub, "run_s", 0.0),
+                     "cpu_s": _opt_num(hub, "cpu_s"), "idle_s": _opt_num(hub, "idle_s")},
+                greenlets=[_greenlet(g) for g in _list(data, "greenlets")],
+                sections=[_section(s) for s in _list(data, "sections")],
+                waits=[_stack_time(w) for w in _list(data, "waits")],
+                runs=[_stack_time(r) for r in _list(data, "runs", required=False)],
+                findings=[Finding.from_dict(_obj(f, "findings")) for f in _list(data, "findings")],
+                reads=[_obj(r, "reads") for r in _list(data, "reads", required=False)],
+                slices=[_slice(s) for s in _list(data, "slices", required=False)],
+                slices_dropped=_int(data, "slices_dropped", 0),
+                trace_errors=_int(data, "trace_errors", 0),
+                meta=data.get("meta") if isinstance(data.get("meta"), dict) else {},
+            )
+        except ProfileError:
+            raise
+        except (TypeError, ValueError, KeyError) as exc:  # a shape we did not foresee
+            raise ProfileError(f"malformed geventperf profile: {exc}") from None
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the profile as JSON (schema version 1)."""
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(self.to_dict(), fh, separators=(",", ":"), allow_nan=False)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Profile:
+        """Read a profile saved by :meth:`save`.
+
+        Only JSON is read (nothing is executed); a file that is unreadable, not JSON,
+        too large, too deeply nested or of another schema raises :class:`ProfileError`.
+        """
+        try:
+            size = os.path.getsize(path)
+            if size > MAX_PROFILE_BYTES:
+                raise ProfileError(f"{os.fspath(path)}: {size} bytes is larger than any "
+                                   f"profile geventperf writes (limit {MAX_PROFILE_BYTES})")
+            with open(path, "rb") as fh:
+                raw = fh.read()
+        except OSError as exc:
+            raise ProfileError(f"cannot read profile {os.fspath(path)}: {exc.strerror or exc}") \
+                from None
+        return cls.loads(raw, source=os.fspath(path))
+
+    @classmethod
+    def loads(cls, raw: bytes | str, source: str = "<string>") -> Profile:
+        try:
+            data = json.loads(raw, parse_constant=_reject_constant)
+        except RecursionError:
+            raise ProfileError(f"{source}: JSON nested too deeply to be a profile") from None
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ProfileError(f"{source}: not valid JSON ({exc})") from None
+        try:
+            return cls.from_dict(data)
+        except RecursionError:
+            raise ProfileError(f"{source}: JSON nested too deeply to be a profile") from None
+        except ProfileError as exc:
+            raise ProfileError(f"{source}: {exc}") from None
+
+    # -- rendering -----------------------------------------------------------------
+    def render(self, fmt: str = "text") -> str | bytes:
+        """Render in one of :data:`geventperf.FORMATS`."""
+        from geventperf.formats import render
+        return render(self, fmt)
+
+    def write(self, path: str | os.PathLike[str], fmt: str | None = None) -> str:
+        """Write the profile to *path*; the format is guessed from the suffix when not
+        given.  Returns the format used."""
+        from geventperf.formats import write
+        return write(self, path, fmt)
+
+
+# -- validation helpers: each raises ProfileError naming the field --------------------
+
+def _reject_constant(name: str) -> float:
+    raise ProfileError(f"JSON constant {name} is not allowed in a profile")
+
+
+def _num(obj: dict[str, Any], key: str, default: float | None = None) -> float:
+    value = obj.get(key, default)
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value):
+        raise ProfileError(f"field {key!r} must be a finite number, got {value!r:.40}")
+    return float(value)
+
+
+def _opt_num(obj: dict[str, Any], key: str) -> float | None:
+    return None if obj.get(key) is None else _num(obj, key)
+
+
+def _int(obj: dict[str, Any], key: str, default: int | None = None) -> int:
+    value = obj.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ProfileError(f"field {key!r} must be an integer, got {value!r:.40}")
+    return value
+
+
+def _opt_int(obj: dict[str, Any], key: str) -> int | None:
+    return None if obj.get(key) is None else _int(obj, key)
+
+
+def _str(obj: dict[str, Any], key: str, default: str | None = None) -> str:
+    value = obj.get(key, default)
+    if not isinstance(value, str):
+        raise ProfileError(f"field {key!r} must be a string, got {value!r:.40}")
+    return value
+
+
+def _list(obj: dict[str, Any], key: str, required: bool = True) -> list[Any]:
+    if key not in obj and not required:
+        return []
+    value = obj.get(key)
+    if not isinstance(value, list):
+        raise ProfileError(f"field {key!r} must be a list, got {type(value).__name__}")
+    return value
+
+
+def _obj(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ProfileError(f"entries of {where!r} must be objects, got {type(value).__name__}")
+    return value
+
+
+def _stack(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise ProfileError("a 'stack' must be a list of strings")
+    return list(value)
+
+
+def _greenlet(value: Any) -> GreenletStats:
+    g = _obj(value, "greenlets")
+    return GreenletStats(id=_int(g, "id"), name=_str(g, "name"), parent=_opt_int(g, "parent"),
+                         run_s=_num(g, "run_s"), cpu_s=_opt_num(g, "cpu_s"),
+                         wait_s=_num(g, "wait_s"), switches=_int(g, "switches"),
+                         longest_run_s=_num(g, "longest_run_s"),
+                         origin=_str(g, "origin", ""))
+
+
+def _section(value: Any) -> SectionStats:
+    s = _obj(value, "sections")
+    c = s.get("c")
+    if not isinstance(c, bool):
+        raise ProfileError("field 'c' of a section must be true or false")
+    return SectionStats(name=_str(s, "name"), c=c, calls=_int(s, "calls"),
+                        wall_s=_num(s, "wall_s"), run_s=_num(s, "run_s"),
+                        wait_s=_num(s, "wait_s"), switches=_int(s, "switches"),
+                        cpu_s=_opt_num(s, "cpu_s"))
+
+
+def _stack_time(value: Any) -> StackTime:
+    w = _obj(value, "waits")
+    return StackTime(stack=_stack(w.get("stack")), count=_int(w, "count"),
+                     wait_s=_num(w, "wait_s", 0.0), run_s=_num(w, "run_s", 0.0),
+                     cpu_s=_opt_num(w, "cpu_s"))
+
+
+def _slice(value: Any) -> Slice:
+    if not isinstance(value, list) or len(value) != 4:
+        raise ProfileError("a timeline slice must be [greenlet, start_s, duration_s, section]")
+    gid, start, duration, section = value
+    holder = {"greenlet": gid, "start_s": start, "duration_s": duration}
+    if section is not None and not isinstance(section, str):
+        raise ProfileError("a timeline slice's section must be a string or null")
+    return Slice(greenlet=_int(holder, "greenlet"), start_s=_num(holder, "start_s"),
+                 duration_s=_num(holder, "duration_s"), section=section)

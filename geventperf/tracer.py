@@ -1,0 +1,2 @@
+class TracerError(RuntimeError): pass
+class Tracer: pass
