@@ -6,12 +6,16 @@ This module imports nothing of the profiler: the adapter stays usable on its own
 
 A record is a plain dict::
 
-    {"host": "example.org:443", "bytes": 33554432, "reads": 70, "reads_waited": 12,
-     "wall_s": 0.031, "chunk_size": 524288, "framing": "content-length"}
+    {"host": "example.org:443", "bytes": 33554432, "reads": 70, "largest_read": 524288,
+     "reads_waited": 12, "wall_s": 0.031, "chunk_size": 524288,
+     "framing": "content-length"}
 
-``reads_waited`` counts reads that found the socket empty and had to wait for data
-(None when the socket type does not let us tell); ``framing`` is "content-length",
-"chunked" or "close".
+``bytes`` counts body bytes off the wire (before decoding); ``reads`` counts socket
+reads and ``largest_read`` is the largest (None where the adapter could not put its
+reader in place); ``reads_waited`` counts reads that found the socket empty and waited
+on the gevent hub (None for sockets that wait in the kernel, where we cannot tell);
+``wall_s`` is time spent inside reads; ``framing`` is "content-length", "chunked" or
+"close".
 """
 
 from __future__ import annotations

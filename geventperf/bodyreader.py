@@ -1,0 +1,432 @@
+"""Reading one response body in large pieces, within limits, with counters.
+
+The framing (Content-Length, chunked, close-delimited), the content decoding and the
+mapping of low-level errors stay with http.client and urllib3, so a body comes out
+byte for byte as requests' default adapter returns it and fails with the same
+exception classes.  What changes is how the socket is read:
+
+* :func:`enlarge_read_buffer` puts a ``chunk_size`` buffer in front of http.client's
+  8 KiB one, so every read path (chunk-size lines, small ``iter_content`` pieces,
+  ``raw.read``) asks the socket for up to ``chunk_size`` bytes at a time;
+* :func:`read_content` reads a Content-Length body with no content-encoding straight
+  into one ``bytes`` of its final size, and any other body with urllib3's ``read1``
+  (at most one socket read per call, so limits are checked between reads).
+
+Private attributes of urllib3's and http.client's response objects are used here and
+nowhere else; each use says why.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator
+
+import gevent
+from requests.exceptions import ChunkedEncodingError, ConnectionError, ContentDecodingError
+from requests.exceptions import ReadTimeout, RequestException
+from requests.exceptions import SSLError as RequestsSSLError
+from urllib3.exceptions import DecodeError, IncompleteRead, ProtocolError, ReadTimeoutError
+from urllib3.exceptions import SSLError
+
+from geventperf import readstats
+from geventperf.bytesbuf import BodyBuffer
+
+if TYPE_CHECKING:
+    import requests
+
+# 512 KiB: large enough that a 32 MiB body takes ~64 socket reads instead of ~3 300
+# (requests reads 10 KiB pieces), small enough that a pool of 100 workers holds at
+# most 50 MiB of read buffers.  Loopback and LAN sockets rarely hold more than this
+# between two reads, so larger pieces buy little.
+DEFAULT_CHUNK_SIZE = 512 * 1024
+
+
+class BodyTooLarge(RequestException):
+    """The body (raw or decoded) is larger than the adapter's ``max_body_size``."""
+
+
+class BodyTimeout(ReadTimeout):
+    """Reading the body took longer than the adapter's ``body_timeout``."""
+
+
+@dataclass(frozen=True)
+class BodyLimits:
+    """How one adapter reads bodies; validated once, shared by all its responses."""
+
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    max_body_size: int | None = None
+    body_timeout: float | None = None
+    yield_every: int | None = None
+
+    def __post_init__(self) -> None:
+        _require_int("chunk_size", self.chunk_size, minimum=1)
+        if self.max_body_size is not None:
+            _require_int("max_body_size", self.max_body_size, minimum=0)
+        if self.body_timeout is not None:
+            if isinstance(self.body_timeout, bool) or not isinstance(self.body_timeout,
+                                                                      (int, float)) \
+                    or not self.body_timeout > 0:
+                raise ValueError(f"body_timeout must be a positive number of seconds or "
+                                 f"None, got {self.body_timeout!r}")
+        if self.yield_every is not None:
+            _require_int("yield_every", self.yield_every, minimum=1)
+
+    @property
+    def enforced(self) -> bool:
+        """True when a limit or a cooperative yield needs a check between reads."""
+        return (self.max_body_size is not None or self.body_timeout is not None
+                or self.yield_every is not None)
+
+
+def _require_int(name: str, value: Any, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+
+
+# -- the larger read buffer --------------------------------------------------------------
+
+class SocketReads(io.RawIOBase):
+    """Raw stream over http.client's own buffered socket file, counting socket reads.
+
+    It first hands out what http.client had already buffered past the headers (with
+    ``read1``, which never reads past buffered bytes: ``readinto1`` would go on to read
+    the socket when the destination is larger than its buffer, and on a keep-alive
+    connection wait for bytes after the body that never come), then reads the socket
+    directly into the caller's buffer.  The counters are a few additions per read of
+    up to ``chunk_size`` bytes.
+    """
+
+    def __init__(self, inner: io.BufferedReader) -> None:
+        self._inner = inner
+        self._draining = True
+        self.reads = 0
+        self.bytes = 0
+        self.largest = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int | None:
+        wanted = len(buffer)
+        if self._draining:
+            data = self._inner.read1(wanted)
+            count = len(data)
+            buffer[:count] = data
+            # read1 returned less than asked: http.client's buffer is empty now.
+            self._draining = count == wanted
+        else:
+            count = self._inner.raw.readinto(buffer)
+            if count is None:  # a non-blocking socket with nothing to read
+                return None
+        self.reads += 1
+        self.bytes += count
+        if count > self.largest:
+            self.largest = count
+        return count
+
+    def fileno(self) -> int:
+        return self._inner.fileno()
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                self._inner.close()
+            finally:
+                super().close()
+
+
+def socket_reads(raw: Any) -> SocketReads | None:
+    """The counting stream under *raw*'s body, if :func:`enlarge_read_buffer` put one."""
+    sock_file = getattr(getattr(raw, "_fp", None), "fp", None)
+    counter = getattr(sock_file, "raw", None)
+    return counter if isinstance(counter, SocketReads) else None
+
+
+def enlarge_read_buffer(raw: Any, size: int) -> bool:
+    """Make every read of *raw*'s body ask the socket for up to *size* bytes.
+
+    Returns False (and changes nothing) when *raw* is not a fresh urllib3 response
+    over http.client, or has no body to read.
+    """
+    http_response = getattr(raw, "_fp", None)        # urllib3: the http.client response
+    sock_file = getattr(http_response, "fp", None)   # http.client: socket.makefile("rb")
+    if not isinstance(sock_file, io.BufferedReader) or raw.length_remaining == 0 \
+            or getattr(raw, "_fp_bytes_read", 1) != 0:
+        return False
+    http_response.fp = io.BufferedReader(SocketReads(sock_file), buffer_size=size)
+    return True
+
+
+# -- one body read -----------------------------------------------------------------------
+
+@contextmanager
+def requests_errors() -> Iterator[None]:
+    """Map urllib3's body errors to requests' exceptions, as ``Response.iter_content``
+    does (requests calls every broken body a ChunkedEncodingError)."""
+    try:
+        yield
+    except ProtocolError as exc:
+        raise ChunkedEncodingError(exc) from exc
+    except DecodeError as exc:
+        raise ContentDecodingError(exc) from exc
+    except ReadTimeoutError as exc:
+        raise ConnectionError(exc) from exc
+    except SSLError as exc:
+        raise RequestsSSLError(exc) from exc
+
+
+def _gevent_loop(sock: Any) -> Any:
+    """The hub's loop when *sock* waits through it, else None.
+
+    A read that found the socket empty switched to the hub, which polled once more:
+    the loop's iteration count moved.  Plain blocking sockets wait in the kernel,
+    where we cannot tell.
+    """
+    if sock is None or not type(sock).__module__.startswith("gevent"):
+        return None
+    loop = gevent.get_hub().loop
+    return loop if hasattr(loop, "iteration") else None
+
+
+class BodyRead:
+    """Limits, counters and the socket deadline for reading one body."""
+
+    def __init__(self, response: requests.Response, limits: BodyLimits) -> None:
+        self.response = response
+        self.limits = limits
+        self.reads_waited: int | None = None
+        self.read_s = 0.0         # time spent inside reads: what body_timeout bounds
+        self.decoded = 0
+        self._since_yield = 0
+        self._started: float | None = None   # set while a read is under way
+        self._iteration = 0
+        raw = response.raw
+        connection = getattr(raw, "_connection", None)   # urllib3: the pooled connection
+        self._sock = getattr(connection, "sock", None)
+        self._sock_timeout = self._sock.gettimeout() if self._sock is not None else None
+        self._loop = _gevent_loop(self._sock)
+        if self._loop is not None:
+            self.reads_waited = 0
+        self._raw_start = _raw_bytes(raw)
+        self._socket = socket_reads(raw)
+        self._socket_start = self._socket.reads if self._socket is not None else 0
+        # Taken now: the connection is released (and forgotten) when the body ends.
+        host = getattr(connection, "host", None)
+        self._host = f"{host}:{getattr(connection, 'port', None)}" if host else None
+        self._framing = _framing(raw)
+
+    # called around every read
+    def before(self) -> None:
+        limits = self.limits
+        if limits.body_timeout is not None:
+            remaining = limits.body_timeout - self.read_s
+            if remaining <= 0:
+                raise self._timeout()
+            if self._sock is not None:
+                # A socket read may not outlast the body's remaining budget.
+                base = self._sock_timeout
+                self._sock.settimeout(remaining if base is None else min(base, remaining))
+        if self._loop is not None:
+            self._iteration = self._loop.iteration
+        self._started = time.perf_counter()
+
+    def after(self, decoded: int) -> None:
+        self.read_s += time.perf_counter() - self._started
+        self._started = None
+        if self._loop is not None and self._loop.iteration != self._iteration:
+            self.reads_waited += 1
+        self.decoded += decoded
+        limits = self.limits
+        if limits.max_body_size is not None:
+            raw_bytes = _raw_bytes(self.response.raw) - self._raw_start
+            if raw_bytes > limits.max_body_size or self.decoded > limits.max_body_size:
+                raise self._too_large(max(raw_bytes, self.decoded), "")
+        if limits.yield_every is not None:
+            self._since_yield += decoded
+            if self._since_yield >= limits.yield_every:
+                self._since_yield = 0
+                gevent.sleep(0)
+
+    def check_declared_length(self, length: int | None) -> None:
+        limit = self.limits.max_body_size
+        if limit is not None and length is not None and length > limit:
+            raise self._too_large(length, " (declared by Content-Length, not read)")
+
+    def _budget_spent(self) -> bool:
+        """True when a read timeout came from the body budget, not from the socket's
+        own read timeout."""
+        return self.limits.body_timeout is not None and \
+            self.read_s >= self.limits.body_timeout - _TIMEOUT_SLACK_S
+
+    def _too_large(self, size: int, how: str) -> BodyTooLarge:
+        return BodyTooLarge(f"response body of {size} bytes{how} exceeds max_body_size="
+                            f"{self.limits.max_body_size} for {self.response.url}",
+                            response=self.response, request=self.response.request)
+
+    def _timeout(self) -> BodyTimeout:
+        return BodyTimeout(f"reading the response body took more than body_timeout="
+                           f"{self.limits.body_timeout}s ({self._received()} bytes "
+                           f"received) for {self.response.url}",
+                           response=self.response, request=self.response.request)
+
+    def _received(self) -> int:
+        if self._socket is not None:
+            return self._socket.bytes
+        return _raw_bytes(self.response.raw) - self._raw_start
+
+    def fail(self, exc: BaseException) -> BaseException:
+        """Close the connection (a partly read body cannot be reused) and return the
+        exception to raise: a read timeout caused by body_timeout becomes BodyTimeout."""
+        if self._started is not None:  # the read that failed counts against the budget
+            self.read_s += time.perf_counter() - self._started
+            self._started = None
+        self.response.close()
+        cause = exc.args[0] if isinstance(exc, ConnectionError) and exc.args else None
+        if isinstance(cause, ReadTimeoutError) and self._budget_spent():
+            return self._timeout()
+        return exc
+
+    def finish(self) -> None:
+        """Restore the socket's timeout and publish the counters."""
+        if self.limits.body_timeout is not None and self._sock is not None:
+            try:
+                self._sock.settimeout(self._sock_timeout)
+            except OSError:
+                pass  # already closed: nothing to restore
+        if readstats.sinks:
+            readstats.publish(self.record())
+
+    def record(self) -> readstats.ReadRecord:
+        socket = self._socket
+        return {"host": self._host or self.response.url or "?",
+                "bytes": _raw_bytes(self.response.raw) - self._raw_start,
+                "reads": socket.reads - self._socket_start if socket is not None else None,
+                "largest_read": socket.largest if socket is not None else None,
+                "reads_waited": self.reads_waited, "wall_s": self.read_s,
+                "chunk_size": self.limits.chunk_size, "framing": self._framing}
+
+
+# A socket timeout set to the remaining budget fires a hair before the budget is spent.
+_TIMEOUT_SLACK_S = 0.005
+
+
+def _raw_bytes(raw: Any) -> int:
+    return getattr(raw, "_fp_bytes_read", 0)   # urllib3: body bytes read off the wire
+
+
+def _framing(raw: Any) -> str:
+    if getattr(raw, "chunked", False):
+        return "chunked"
+    return "close" if getattr(raw, "length_remaining", None) is None else "content-length"
+
+
+def _plain_length(raw: Any) -> int | None:
+    """The body length when it can be read straight into one buffer: a fresh
+    Content-Length body that urllib3 would not decode."""
+    http_response = getattr(raw, "_fp", None)
+    if getattr(http_response, "fp", None) is None or getattr(raw, "chunked", True) \
+            or getattr(raw, "_fp_bytes_read", 1) != 0:
+        return None
+    raw._init_decoder()       # urllib3: picks the decoder from Content-Encoding
+    if raw._decoder is not None:
+        return None
+    return raw.length_remaining
+
+
+def read_content(response: requests.Response, limits: BodyLimits) -> bytes:
+    """The whole decoded body of *response*, read in large pieces.
+
+    Raises what requests raises for a broken body, BodyTooLarge and BodyTimeout for
+    the limits; on any error the connection is closed, never reused.
+    """
+    raw = response.raw
+    body = BodyRead(response, limits)
+    try:
+        with requests_errors():
+            length = _plain_length(raw)
+            if length is not None and length > 0:
+                return _read_exact(raw, length, body)
+            body.check_declared_length(getattr(raw, "length_remaining", None))
+            return _read_pieces(raw, body)
+    except (RequestException, OSError) as exc:
+        raise body.fail(exc) from exc.__cause__
+    finally:
+        body.finish()
+
+
+def _read_exact(raw: Any, length: int, body: BodyRead) -> bytes:
+    """Read a Content-Length body into one bytes object of its final size."""
+    body.check_declared_length(length)
+    http_response = raw._fp
+    reads = socket_reads(raw)
+    if reads is not None and reads.reads == 0:
+        # Nothing went through the chunk_size buffer yet, so it is empty: read the
+        # socket directly into the body instead of through that buffer.
+        readinto = reads.readinto
+    else:
+        readinto = http_response.fp.readinto1
+    chunk_size = body.limits.chunk_size
+    buffer = BodyBuffer(length)
+    view = buffer.view
+    filled = 0
+    try:
+        while filled < length:
+            body.before()
+            # urllib3's catcher turns socket errors, timeouts and IncompleteRead into
+            # its own exceptions and closes the connection on error.  It wraps the read
+            # alone: our own limit errors are OSErrors too and must pass unchanged.
+            with raw._error_catcher():
+                count = readinto(view[filled:filled + chunk_size])
+                if not count:
+                    raise IncompleteRead(filled, length - filled)
+            body.after(count)
+            filled += count
+        with raw._error_catcher():  # on leaving, it releases the connection to the pool
+            # Leave both libraries as their own read of the last byte would.
+            http_response.length = 0
+            http_response._close_conn()
+            raw._fp_bytes_read += length
+            raw.length_remaining = 0
+    except BaseException:
+        buffer.discard()
+        raise
+    return buffer.take()
+
+
+def _read_pieces(raw: Any, body: BodyRead) -> bytes:
+    """Read any other body (chunked, close-delimited, encoded) in decoded pieces."""
+    # urllib3 >= 2.3 has read1 (at most one socket read per call); before, read(amt)
+    # reads until amt bytes, so limits are checked less often.
+    read = getattr(raw, "read1", None) or raw.read
+    chunk_size = body.limits.chunk_size
+    pieces = []
+    while True:
+        body.before()
+        piece = read(chunk_size, decode_content=True)
+        body.after(len(piece))
+        if not piece:
+            break
+        pieces.append(piece)
+    return b"".join(pieces)
+
+
+def guard_stream(response: requests.Response, limits: BodyLimits,
+                 chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """Apply the limits and counters to ``iter_content`` pieces as they are read."""
+    body = BodyRead(response, limits)
+    try:
+        body.check_declared_length(getattr(response.raw, "length_remaining", None))
+        while True:
+            body.before()
+            piece = next(chunks, None)
+            body.after(len(piece) if piece else 0)
+            if piece is None:
+                return
+            yield piece
+    except (RequestException, OSError) as exc:
+        raise body.fail(exc) from exc.__cause__
+    finally:
+        body.finish()

@@ -1,0 +1,19 @@
+"""Every benchmark runs once (``--quick --benchmark-disable``), in its own process: the
+benchmarks monkey-patch gevent, the test process must stay unpatched."""
+
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The smoke pass runs each benchmark once; minutes here mean a benchmark hangs.
+SMOKE_TIMEOUT_S = 600
+
+
+def test_every_benchmark_runs_once():
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "benchmarks", "--quick", "--benchmark-disable",
+         "-q", "-p", "no:cacheprovider", "-o", "addopts="],
+        cwd=ROOT, capture_output=True, text=True, timeout=SMOKE_TIMEOUT_S)
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-4000:]
+    assert " passed" in out.stdout and " failed" not in out.stdout
