@@ -30,6 +30,7 @@ from requests.exceptions import ReadTimeout, RequestException
 from requests.exceptions import SSLError as RequestsSSLError
 from urllib3.exceptions import DecodeError, IncompleteRead, ProtocolError, ReadTimeoutError
 from urllib3.exceptions import SSLError
+from urllib3.util.response import is_fp_closed
 
 from geventperf import readstats
 from geventperf.bytesbuf import BodyBuffer
@@ -333,6 +334,11 @@ def _plain_length(raw: Any) -> int | None:
     raw._init_decoder()       # urllib3: picks the decoder from Content-Encoding
     if raw._decoder is not None:
         return None
+    if getattr(http_response, "length", None) != raw.length_remaining:
+        # The two libraries read the header differently ("Content-Length: 5, 5" is 5
+        # to urllib3, unparsable to http.client, which then reads to EOF): urllib3's
+        # own read decides, as it does for requests.
+        return None
     return raw.length_remaining
 
 
@@ -348,7 +354,9 @@ def read_content(response: requests.Response, limits: BodyLimits) -> bytes:
         with requests_errors():
             length = _plain_length(raw)
             if length is not None and length > 0:
-                return _read_exact(raw, length, body)
+                content = _read_exact(raw, length, body)
+                if content is not None:
+                    return content
             body.check_declared_length(getattr(raw, "length_remaining", None))
             return _read_pieces(raw, body)
     except (RequestException, OSError) as exc:
@@ -357,9 +365,17 @@ def read_content(response: requests.Response, limits: BodyLimits) -> bytes:
         body.finish()
 
 
-def _read_exact(raw: Any, length: int, body: BodyRead) -> bytes:
-    """Read a Content-Length body into one bytes object of its final size."""
+def _read_exact(raw: Any, length: int, body: BodyRead) -> bytes | None:
+    """Read a Content-Length body into one bytes object of its final size; None
+    (nothing read) when no buffer of that size can be allocated."""
     body.check_declared_length(length)
+    try:
+        buffer = BodyBuffer(length)
+    except (MemoryError, OverflowError):
+        # A Content-Length no allocation can hold, usually a lie ("Content-Length:
+        # 99999999999999999999"): read it in pieces as requests does, so a short body
+        # fails with ChunkedEncodingError instead of MemoryError.
+        return None
     http_response = raw._fp
     reads = socket_reads(raw)
     if reads is not None and reads.reads == 0:
@@ -369,7 +385,6 @@ def _read_exact(raw: Any, length: int, body: BodyRead) -> bytes:
     else:
         readinto = http_response.fp.readinto1
     chunk_size = body.limits.chunk_size
-    buffer = BodyBuffer(length)
     view = buffer.view
     filled = 0
     try:
@@ -398,14 +413,51 @@ def _read_exact(raw: Any, length: int, body: BodyRead) -> bytes:
 
 def _read_pieces(raw: Any, body: BodyRead) -> bytes:
     """Read any other body (chunked, close-delimited, encoded) in decoded pieces."""
-    # urllib3 >= 2.3 has read1 (at most one socket read per call); before, read(amt)
-    # reads until amt bytes, so limits are checked less often.
-    read = getattr(raw, "read1", None) or raw.read
+    if getattr(raw, "chunked", False) and raw.supports_chunked_reads():
+        return _read_chunked(raw, body)
     chunk_size = body.limits.chunk_size
+    pieces = []
+    read1 = getattr(raw, "read1", None)
+    if read1 is not None:
+        # urllib3 >= 2.3: at most one socket read per call; b"" only at the end.
+        while True:
+            body.before()
+            piece = read1(chunk_size, decode_content=True)
+            body.after(len(piece))
+            if not piece:
+                break
+            pieces.append(piece)
+    else:
+        # urllib3 1.26: read(amt) returns b"" mid-body while its decoder waits for more
+        # input, so the end is the file closing, as in urllib3's own stream().
+        while not is_fp_closed(raw._fp):
+            body.before()
+            try:
+                piece = raw.read(chunk_size, decode_content=True)
+            except ValueError as exc:  # http.client, given a negative chunk size
+                raise ProtocolError(f"Connection broken: invalid chunk length ({exc})",
+                                    exc) from exc
+            body.after(len(piece))
+            pieces.append(piece)
+    return b"".join(pieces)
+
+
+def _read_chunked(raw: Any, body: BodyRead) -> bytes:
+    """Read a chunked body with urllib3's chunk parser, as requests' ``raw.stream()``
+    does.  http.client has a parser of its own that disagrees with urllib3's: it
+    ignores "Transfer-Encoding: gzip, chunked" (and hands out the framing as the
+    body), treats chunk-size lines and trailers differently."""
+    chunks = raw.read_chunked(body.limits.chunk_size, decode_content=True)
     pieces = []
     while True:
         body.before()
-        piece = read(chunk_size, decode_content=True)
+        try:
+            piece = next(chunks, b"")
+        except ValueError as exc:
+            # urllib3 passes a negative chunk size ("-5") on to http.client's read,
+            # which refuses it; requests lets that bare ValueError out.
+            raise ProtocolError(f"Connection broken: invalid chunk length ({exc})",
+                                exc) from exc
         body.after(len(piece))
         if not piece:
             break

