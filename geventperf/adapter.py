@@ -16,7 +16,8 @@ from requests.utils import stream_decode_response_unicode
 
 from geventperf import readstats
 from geventperf.bodyreader import (DEFAULT_CHUNK_SIZE, BodyLimits, BodyTimeout, BodyTooLarge,
-                                   enlarge_read_buffer, guard_stream, read_content)
+                                   enlarge_read_buffer, guard_stream, map_stream_errors,
+                                   read_content)
 
 __all__ = ["BodyTimeout", "BodyTooLarge", "DEFAULT_CHUNK_SIZE", "GeventAdapter",
            "GeventResponse", "mount"]
@@ -48,8 +49,8 @@ class GeventResponse(requests.Response):
         limits = self._body_limits
         if limits is None or self._content_consumed or not (limits.enforced or readstats.sinks):
             # The socket is still read in large pieces (see enlarge_read_buffer).
-            return super().iter_content(chunk_size, decode_unicode)
-        chunks = guard_stream(self, limits, super().iter_content(chunk_size))
+            return map_stream_errors(super().iter_content(chunk_size, decode_unicode))
+        chunks = guard_stream(self, limits, map_stream_errors(super().iter_content(chunk_size)))
         return stream_decode_response_unicode(chunks, self) if decode_unicode else chunks
 
 

@@ -28,6 +28,7 @@ import gevent
 from requests.exceptions import ChunkedEncodingError, ConnectionError, ContentDecodingError
 from requests.exceptions import ReadTimeout, RequestException
 from requests.exceptions import SSLError as RequestsSSLError
+from requests.models import CONTENT_CHUNK_SIZE
 from urllib3.exceptions import DecodeError, IncompleteRead, ProtocolError, ReadTimeoutError
 from urllib3.exceptions import SSLError
 from urllib3.util.response import is_fp_closed
@@ -334,12 +335,18 @@ def _plain_length(raw: Any) -> int | None:
     raw._init_decoder()       # urllib3: picks the decoder from Content-Encoding
     if raw._decoder is not None:
         return None
-    if getattr(http_response, "length", None) != raw.length_remaining:
-        # The two libraries read the header differently ("Content-Length: 5, 5" is 5
-        # to urllib3, unparsable to http.client, which then reads to EOF): urllib3's
-        # own read decides, as it does for requests.
+    if not _lengths_agree(raw):
         return None
     return raw.length_remaining
+
+
+def _lengths_agree(raw: Any) -> bool:
+    """False when urllib3 and http.client read Content-Length differently
+    ("Content-Length: 5, 5" is 5 to urllib3, unparsable to http.client, which then
+    reads to EOF).  urllib3's ``read`` then fails the body as it does for requests
+    (IncompleteRead); its ``read1`` or a read of exactly the length would not."""
+    http_response = getattr(raw, "_fp", None)
+    return getattr(http_response, "length", None) == getattr(raw, "length_remaining", None)
 
 
 def read_content(response: requests.Response, limits: BodyLimits) -> bytes:
@@ -418,7 +425,7 @@ def _read_pieces(raw: Any, body: BodyRead) -> bytes:
     chunk_size = body.limits.chunk_size
     pieces = []
     read1 = getattr(raw, "read1", None)
-    if read1 is not None:
+    if read1 is not None and _lengths_agree(raw):
         # urllib3 >= 2.3: at most one socket read per call; b"" only at the end.
         while True:
             body.before()
@@ -447,7 +454,15 @@ def _read_chunked(raw: Any, body: BodyRead) -> bytes:
     does.  http.client has a parser of its own that disagrees with urllib3's: it
     ignores "Transfer-Encoding: gzip, chunked" (and hands out the framing as the
     body), treats chunk-size lines and trailers differently."""
-    chunks = raw.read_chunked(body.limits.chunk_size, decode_content=True)
+    raw._init_decoder()       # urllib3: picks the decoder from Content-Encoding
+    # urllib3 decodes each piece before it checks the CRLF that ends its chunk, so a
+    # chunk both corrupt and badly framed fails as ContentDecodingError with pieces
+    # smaller than the chunk and as ChunkedEncodingError with larger ones: a decoded
+    # body is read in requests' piece size, so that its error is requests'.  A plain
+    # body gives the same bytes and errors in any piece size.  (The socket is still
+    # read in chunk_size pieces: see enlarge_read_buffer.)
+    amt = CONTENT_CHUNK_SIZE if raw._decoder is not None else body.limits.chunk_size
+    chunks = raw.read_chunked(amt, decode_content=True)
     pieces = []
     while True:
         body.before()
@@ -463,6 +478,17 @@ def _read_chunked(raw: Any, body: BodyRead) -> bytes:
             break
         pieces.append(piece)
     return b"".join(pieces)
+
+
+def map_stream_errors(chunks: Iterator[Any]) -> Iterator[Any]:
+    """requests' ``iter_content`` pieces, with the one body error it lets out bare
+    mapped as ``Response.content`` maps it: urllib3 passes a negative chunk size
+    ("-5") on to http.client's read, whose ValueError becomes ChunkedEncodingError."""
+    try:
+        yield from chunks
+    except ValueError as exc:
+        raise ChunkedEncodingError(ProtocolError(
+            f"Connection broken: invalid chunk length ({exc})", exc)) from exc
 
 
 def guard_stream(response: requests.Response, limits: BodyLimits,

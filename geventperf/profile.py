@@ -19,6 +19,11 @@ SCHEMA_VERSION = 1
 # (or is hostile) and is refused before it is parsed.
 MAX_PROFILE_BYTES = 256 * 1024 * 1024
 
+# Largest magnitude of a number in a profile: 2**63, what a 64-bit counter holds, and
+# far beyond any time in seconds.  Larger numbers (1e308, 4000-digit integers) are
+# corrupt or hostile, and would overflow the renderers' float arithmetic.
+MAX_PROFILE_NUMBER = 2 ** 63
+
 
 class ProfileError(ValueError):
     """A profile file could not be loaded: unreadable, corrupt, foreign or too large."""
@@ -125,6 +130,10 @@ class Profile:
     # Exceptions raised inside the trace function (counted, never propagated).
     trace_errors: int = 0
     meta: dict[str, Any] = field(default_factory=dict)
+    # Raw observations the findings are computed from (switch-outs inside C sections,
+    # loop-blocking slices, concurrent lxml file parses): plain dicts with a "kind",
+    # kept so findings stay pure functions of the profile.
+    events: list[dict[str, Any]] = field(default_factory=list)
 
     # -- lookups ---------------------------------------------------------------
     def greenlet(self, gid: int) -> GreenletStats | None:
@@ -156,6 +165,7 @@ class Profile:
             "slices_dropped": self.slices_dropped,
             "trace_errors": self.trace_errors,
             "meta": dict(self.meta),
+            "events": [dict(e) for e in self.events],
         }
 
     @classmethod
@@ -167,7 +177,7 @@ class Profile:
         version = data.get("geventperf_schema")
         if version is None:
             raise ProfileError("not a geventperf profile: no 'geventperf_schema' field")
-        if version != SCHEMA_VERSION:
+        if type(version) is not int or version != SCHEMA_VERSION:  # true == 1.0 == 1
             raise ProfileError(f"unsupported geventperf profile schema {version!r} "
                                f"(this version reads schema {SCHEMA_VERSION})")
         try:
@@ -189,10 +199,11 @@ class Profile:
                 slices_dropped=_int(data, "slices_dropped", 0),
                 trace_errors=_int(data, "trace_errors", 0),
                 meta=data.get("meta") if isinstance(data.get("meta"), dict) else {},
+                events=[_obj(e, "events") for e in _list(data, "events", required=False)],
             )
         except ProfileError:
             raise
-        except (TypeError, ValueError, KeyError) as exc:  # a shape we did not foresee
+        except (TypeError, ValueError, KeyError, OverflowError) as exc:  # a shape we did not foresee
             raise ProfileError(f"malformed geventperf profile: {exc}") from None
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -213,7 +224,11 @@ class Profile:
                 raise ProfileError(f"{os.fspath(path)}: {size} bytes is larger than any "
                                    f"profile geventperf writes (limit {MAX_PROFILE_BYTES})")
             with open(path, "rb") as fh:
-                raw = fh.read()
+                # At most one byte past the limit: a FIFO or /dev/zero has no size.
+                raw = fh.read(MAX_PROFILE_BYTES + 1)
+            if len(raw) > MAX_PROFILE_BYTES:
+                raise ProfileError(f"{os.fspath(path)}: more than {MAX_PROFILE_BYTES} "
+                                   "bytes, larger than any profile geventperf writes")
         except OSError as exc:
             raise ProfileError(f"cannot read profile {os.fspath(path)}: {exc.strerror or exc}") \
                 from None
@@ -222,9 +237,13 @@ class Profile:
     @classmethod
     def loads(cls, raw: bytes | str, source: str = "<string>") -> Profile:
         try:
-            data = json.loads(raw, parse_constant=_reject_constant)
+            data = json.loads(raw, parse_constant=_reject_constant, parse_float=_parse_float,
+                              parse_int=_parse_int)
+            _reject_lone_surrogates(data)
         except RecursionError:
             raise ProfileError(f"{source}: JSON nested too deeply to be a profile") from None
+        except ProfileError as exc:
+            raise ProfileError(f"{source}: {exc}") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise ProfileError(f"{source}: not valid JSON ({exc})") from None
         try:
@@ -233,6 +252,11 @@ class Profile:
             raise ProfileError(f"{source}: JSON nested too deeply to be a profile") from None
         except ProfileError as exc:
             raise ProfileError(f"{source}: {exc}") from None
+
+    @classmethod
+    def merge(cls, profiles: list[Profile]) -> Profile:
+        """Combine the profiles of several processes; see :func:`merge_profiles`."""
+        return merge_profiles(profiles)
 
     # -- rendering -----------------------------------------------------------------
     def render(self, fmt: str = "text") -> str | bytes:
@@ -251,6 +275,45 @@ class Profile:
 
 def _reject_constant(name: str) -> float:
     raise ProfileError(f"JSON constant {name} is not allowed in a profile")
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)   # 1e999 is inf: json.loads never calls parse_constant for it
+    if not abs(value) <= MAX_PROFILE_NUMBER:
+        raise ProfileError(f"number {text:.40} is out of range for a profile "
+                           f"(largest magnitude {MAX_PROFILE_NUMBER})")
+    return value
+
+
+def _parse_int(text: str) -> int:
+    # Checked on the digits first: converting a 4000-digit literal costs time, and one
+    # over 4300 digits raises int()'s own ValueError.
+    if len(text.lstrip("-")) > len(str(MAX_PROFILE_NUMBER)) or \
+            abs(int(text)) > MAX_PROFILE_NUMBER:
+        raise ProfileError(f"integer of {len(text.lstrip('-'))} digits ({text:.20}...) is "
+                           f"out of range for a profile (largest magnitude "
+                           f"{MAX_PROFILE_NUMBER})")
+    return int(text)
+
+
+def _reject_lone_surrogates(data: Any) -> None:
+    """A "\\ud800" escape decodes to a lone surrogate, which no UTF-8 output (the text
+    report on stdout) can encode: refuse it while loading, not while rendering."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise ProfileError(f"string {item[:40]!r} holds a lone UTF-16 "
+                                       "surrogate, which is not text") from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _num(obj: dict[str, Any], key: str, default: float | None = None) -> float:
@@ -340,3 +403,116 @@ def _slice(value: Any) -> Slice:
         raise ProfileError("a timeline slice's section must be a string or null")
     return Slice(greenlet=_int(holder, "greenlet"), start_s=_num(holder, "start_s"),
                  duration_s=_num(holder, "duration_s"), section=section)
+
+
+# -- merging the profiles of several processes ----------------------------------------
+
+def merge_profiles(profiles: list[Profile]) -> Profile:
+    """One profile from several (e.g. one per worker process).
+
+    ``duration_s`` is the longest one (the workers ran side by side); greenlet ids are
+    renumbered so they stay unique (parents, findings, slices and events follow);
+    sections, waits and runs are summed by name / stack; hub figures and reads (per
+    host) are summed; findings are concatenated and sorted worst first; timeline
+    slices keep their own process's clock.  ``meta["sources"]`` lists each input's
+    meta, ``hub["ids"]`` the renumbered hub of each.
+    """
+    profiles = list(profiles)
+    if not profiles:
+        raise ValueError("merge_profiles() needs at least one profile")
+    for p in profiles:
+        if not isinstance(p, Profile):
+            raise TypeError(f"merge_profiles() takes Profile objects, got {type(p).__name__}")
+    out = Profile(duration_s=max(p.duration_s for p in profiles))
+    sections: dict[str, SectionStats] = {}
+    waits: dict[tuple[str, ...], StackTime] = {}
+    runs: dict[tuple[str, ...], StackTime] = {}
+    reads: dict[str, dict[str, Any]] = {}
+    hub_ids: list[int] = []
+    hub_cpu: float | None = 0.0
+    hub_idle: float | None = 0.0
+    hub_run = 0.0
+    offset = 0
+    for p in profiles:
+        def remap(gid: Any, offset: int = offset) -> Any:
+            return gid + offset if isinstance(gid, int) and not isinstance(gid, bool) else gid
+
+        out.switches += p.switches
+        out.slices_dropped += p.slices_dropped
+        out.trace_errors += p.trace_errors
+        for g in p.greenlets:
+            out.greenlets.append(GreenletStats(**{**asdict(g), "id": remap(g.id),
+                                                  "parent": remap(g.parent)}))
+        if p.hub.get("id") is not None:
+            hub_ids.append(remap(p.hub["id"]))
+        hub_run += float(p.hub.get("run_s") or 0.0)
+        hub_cpu = _add_opt(hub_cpu, p.hub.get("cpu_s"))
+        hub_idle = _add_opt(hub_idle, p.hub.get("idle_s"))
+        for s in p.sections:
+            acc = sections.get(s.name)
+            if acc is None:
+                sections[s.name] = SectionStats(**asdict(s))
+                continue
+            acc.c = acc.c or s.c
+            acc.calls += s.calls
+            acc.wall_s += s.wall_s
+            acc.run_s += s.run_s
+            acc.wait_s += s.wait_s
+            acc.switches += s.switches
+            acc.cpu_s = _add_opt(acc.cpu_s, s.cpu_s)
+        for table, items in ((waits, p.waits), (runs, p.runs)):
+            for st in items:
+                acc_st = table.get(tuple(st.stack))
+                if acc_st is None:
+                    table[tuple(st.stack)] = StackTime(**asdict(st))
+                    continue
+                acc_st.count += st.count
+                acc_st.wait_s += st.wait_s
+                acc_st.run_s += st.run_s
+                acc_st.cpu_s = _add_opt(acc_st.cpu_s, st.cpu_s)
+        for f in p.findings:
+            out.findings.append(Finding(kind=f.kind, message=f.message,
+                                        greenlet=remap(f.greenlet), section=f.section,
+                                        stack=list(f.stack), cost_s=f.cost_s,
+                                        extra=dict(f.extra)))
+        for r in p.reads:
+            host = str(r.get("host", "?"))
+            acc_r = reads.setdefault(host, {"host": host})
+            for k, v in r.items():
+                if k == "host":
+                    continue
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    old = acc_r.get(k, 0)
+                    if k.startswith("largest"):
+                        acc_r[k] = max(old, v) if isinstance(old, (int, float)) else v
+                    else:
+                        acc_r[k] = old + v if isinstance(old, (int, float)) else old
+                else:
+                    acc_r[k] = None if k in acc_r else v  # unknown in one: unknown in all
+        for sl in p.slices:
+            out.slices.append(Slice(greenlet=remap(sl.greenlet), start_s=sl.start_s,
+                                    duration_s=sl.duration_s, section=sl.section))
+        for e in p.events:
+            ev = dict(e)
+            for k in ("greenlet", "other"):
+                if k in ev:
+                    ev[k] = remap(ev[k])
+            out.events.append(ev)
+        ids = [g.id for g in p.greenlets if isinstance(g.id, int)]
+        offset += max(ids + [p.hub.get("id") or 0, 0])
+    out.hub = {"id": hub_ids[0] if hub_ids else None, "run_s": hub_run,
+               "cpu_s": hub_cpu, "idle_s": hub_idle, "ids": hub_ids}
+    out.sections = sorted(sections.values(), key=lambda s: -s.wall_s)
+    out.waits = sorted(waits.values(), key=lambda w: -w.wait_s)
+    out.runs = sorted(runs.values(), key=lambda r: -r.run_s)
+    out.findings.sort(key=lambda f: -f.cost_s)
+    out.reads = list(reads.values())
+    out.meta = {"merged": len(profiles), "sources": [dict(p.meta) for p in profiles]}
+    return out
+
+
+def _add_opt(a: float | None, b: Any) -> float | None:
+    """Sum where None (not measured) in either side makes the sum None."""
+    if a is None or b is None:
+        return None
+    return a + float(b)

@@ -1,2 +1,858 @@
-class TracerError(RuntimeError): pass
-class Tracer: pass
+"""Tracer: greenlet-switch accounting with ``greenlet.settrace``.
+
+At every switch the tracer closes the run slice of the greenlet that left (wall time,
+thread CPU time, the stack where it yielded) and the wait of the greenlet that
+arrives.  Definitions (see also ``DESIGN.md``):
+
+* ``run_s``: wall time while the greenlet was the running one;
+* ``cpu_s``: ``time.thread_time()`` over the same slices (None with cpu_clock=False);
+* ``wait_s``: time from a switch-out to the next switch-in of the same greenlet.  A
+  greenlet that was already suspended when tracing started waits from the start; a
+  greenlet spawned while tracing starts waiting at its first switch-in (the switch
+  trace does not see the spawn), and a greenlet still suspended at ``stop()`` waits
+  until then;
+* ``switches``: switch-outs, the final exit included.
+
+Everything the hot path keeps is plain numbers, code objects and small lists; greenlets
+are keyed by ``id()`` and forgotten at their last switch (or, failing that, by a weakref
+callback), so the tracer never keeps a greenlet alive.  ``stop()`` turns the records
+into a plain :class:`~geventperf.profile.Profile`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import os
+import sys
+import time
+import weakref
+from collections import deque
+from typing import Any, Callable
+
+import greenlet
+
+from geventperf import findings as _findings
+from geventperf import readstats
+from geventperf import sections as _sections
+from geventperf.profile import GreenletStats, Profile, SectionStats, Slice, StackTime
+from geventperf.sections import get_ident
+
+# Frames kept per switch-out stack.  gevent's own blocking path (socket.recv ->
+# _wait -> hub.wait -> Waiter.get) is ~6 Python frames and requests/urllib3/http.client
+# add ~10 more, so 24 reaches the caller's code while bounding the per-switch walk.
+MAX_STACK_DEPTH = 24
+# Distinct switch-out stacks kept; a program yielding from more places than this is
+# summarised, the rest counted in one "<other>" entry so memory stays bounded.
+MAX_STACKS = 10_000
+# Finished greenlets kept one by one; beyond this they are folded per name, so a server
+# spawning a greenlet per request keeps bounded memory over a long run.
+MAX_GREENLET_RECORDS = 10_000
+# Worst loop-blocking slices kept (a heap): enough for a report, bounded for soaks.
+MAX_BLOCKED_SLICES = 100
+# (C section, greenlet) pairs whose switch-outs are kept for findings.
+MAX_C_SWITCH_RECORDS = 1_000
+# Recorded lxml concurrent-parse (deadlock risk) events.
+MAX_DEADLOCK_EVENTS = 100
+# Exceptions inside the trace function before tracing gives up (a bug of ours must not
+# cost the traced program more than a bounded amount of noise).
+MAX_TRACE_ERRORS = 100
+# Frames walked to find the function a raw greenlet runs (done once per greenlet).
+MAX_ORIGIN_WALK = 256
+DEFAULT_MAX_SLICES = 100_000
+DEFAULT_BLOCK_THRESHOLD_S = 0.05
+
+# The hot path in C when built (setup.py, optional) and not disabled; the pure-Python
+# one below behaves identically.  ``_ctrace`` is what Tracer.start() uses.
+try:
+    from geventperf import _ctrace as C_EXTENSION  # type: ignore[attr-defined]
+except ImportError:
+    C_EXTENSION = None
+_ctrace = None if os.environ.get("GEVENTPERF_PURE") == "1" else C_EXTENSION
+
+OTHER = "<other>"
+EXIT = "<greenlet exit>"
+# Stack keys are (id(code), lasti, ...) tuples in Python and ints in C; not these two.
+_OTHER_KEY: tuple[Any, ...] = (OTHER,)
+_EXIT_KEY: tuple[Any, ...] = (EXIT,)
+
+
+class TracerError(RuntimeError):
+    """A Tracer was used in a way it cannot honour (second tracer in a thread, stop
+    from another thread, profile before stop, ...)."""
+
+
+class _Record:
+    """Bookkeeping of one greenlet while tracing.  Holds no reference to it."""
+
+    __slots__ = ("gid", "key", "name", "origin", "parent", "is_hub", "weak",
+                 "run", "cpu", "wait", "switches", "longest",
+                 "t_in", "cpu_in", "t_out", "wait_row", "open", "c_depth", "c_pending")
+
+    def __init__(self, gid: int, key: int) -> None:
+        self.gid, self.key = gid, key
+        self.name: str | None = None
+        self.origin = ""
+        self.parent: int | None = None
+        self.is_hub = False
+        self.weak: Any = None
+        self.run = self.cpu = self.wait = self.longest = 0.0
+        self.switches = 0
+        self.t_in = self.cpu_in = 0.0
+        self.t_out: float | None = None  # None: not waiting (running, new or finished)
+        self.wait_row: list[Any] | None = None  # stack row the current wait belongs to
+        self.open: list[_Open] = []  # open sections, innermost last
+        self.c_depth = 0  # open C sections, so the hot path tests one int
+        self.c_pending: list[Any] | None = None  # C-switch record awaiting its wait
+
+
+class _Row:
+    """Totals of one switch-out stack."""
+
+    __slots__ = ("n_out", "run", "cpu", "n_wait", "wait")
+
+    def __init__(self) -> None:
+        self.n_out = self.n_wait = 0
+        self.run = self.cpu = self.wait = 0.0
+
+
+class _Open:
+    """One open section of one greenlet: the counters at entry."""
+
+    __slots__ = ("owner", "name", "c", "file_like", "t0", "run0", "cpu0", "wait0", "sw0",
+                 "recursive")
+
+    def __init__(self, owner: object, name: str, c: bool, file_like: bool) -> None:
+        self.owner, self.name, self.c, self.file_like = owner, name, c, file_like
+
+
+class _State:
+    """What the trace function mutates, shared with section enter/exit."""
+
+    __slots__ = ("cur", "switches", "errors", "on")
+
+    def __init__(self) -> None:
+        self.cur: _Record | None = None
+        self.switches = 0
+        self.errors = 0
+        self.on = False
+
+
+class Tracer:
+    """Greenlet-switch profiler for the thread that starts it.
+
+    ``sections``: "auto" wraps the C parsers of :data:`sections.AUTO_SECTIONS`;
+    a list of dotted names wraps those (each must exist); None/False wraps nothing.
+    ``cpu_clock``: also read ``time.thread_time()`` at each switch: a system call,
+    0.3-0.7 us on a VM, the larger part of the tracer's cost per switch.
+    ``stacks``: record where each switch-out happened (waits, runs, findings).
+    ``block_threshold``: a run slice longer than this (seconds) blocked the loop.
+    ``max_slices``: most recent run slices kept for timelines (aggregates stay exact).
+    ``lxml_guard``: make concurrent ``lxml.etree.parse(fileobj)`` safe (see
+    :func:`geventperf.sections._lxml_parse_wrapper`).
+    """
+
+    def __init__(self, sections: str | list[str] | tuple[str, ...] | None | bool = "auto",
+                 cpu_clock: bool = True, stacks: bool = True,
+                 block_threshold: float = DEFAULT_BLOCK_THRESHOLD_S,
+                 max_slices: int = DEFAULT_MAX_SLICES, lxml_guard: bool = False,
+                 max_stack_depth: int = MAX_STACK_DEPTH) -> None:
+        if sections is True or sections == "auto":
+            self._section_names, self._strict = tuple(_sections.AUTO_SECTIONS), False
+        elif sections is None or sections is False:
+            self._section_names, self._strict = (), False
+        elif isinstance(sections, (list, tuple)) and all(isinstance(s, str) for s in sections):
+            self._section_names, self._strict = tuple(sections), True
+        else:
+            raise ValueError(f"sections must be 'auto', None or a list of dotted names, "
+                             f"got {sections!r}")
+        if not isinstance(block_threshold, (int, float)) or not block_threshold > 0:
+            raise ValueError(f"block_threshold must be a positive number of seconds, "
+                             f"got {block_threshold!r}")
+        if not isinstance(max_slices, int) or max_slices < 0:
+            raise ValueError(f"max_slices must be an int >= 0, got {max_slices!r}")
+        if not isinstance(max_stack_depth, int) or max_stack_depth < 1:
+            raise ValueError(f"max_stack_depth must be an int >= 1, got {max_stack_depth!r}")
+        self.cpu_clock = bool(cpu_clock)
+        self.stacks = bool(stacks)
+        self.block_threshold = float(block_threshold)
+        self.max_slices = max_slices
+        self.lxml_guard = bool(lxml_guard)
+        self.max_stack_depth = max_stack_depth
+
+        self._st: Any = _State()
+        self._c = False  # hot path in C (set by start())
+        self._thread: int | None = None
+        self._profile: Profile | None = None
+        self._started = self._stopped = False
+        self._prev: Any = None
+        self._trace: Callable[[str, Any], None] | None = None
+        self._patches: list[_sections.Patch] = []
+        self._reset_tables()
+
+    def _reset_tables(self) -> None:
+        self._live: dict[int, _Record] = {}  # id(greenlet) -> record, live greenlets
+        self._finished: list[_Record] = []
+        self._folded: dict[str, list[Any]] = {}  # name -> [n, run, cpu, wait, sw, longest]
+        self._next_gid = 1
+        # Stack key -> _Row.  Python: (id(code), lasti, ...); C: a 64-bit hash of them.
+        self._stacks: dict[Any, Any] = {}
+        # key -> (code objects, instruction offsets), innermost first
+        self._stack_codes: dict[Any, tuple[list[Any], list[int]]] = {}
+        self._section_table: dict[str, list[Any]] = {}
+        self._slices: deque[tuple[int, float, float, str | None]] = deque(maxlen=self.max_slices)
+        self._record_type: Any = _Record
+        self._row_type: Any = _Row
+        self._blocked: list[tuple[float, int, tuple[Any, ...]]] = []  # min-heap
+        self._c_switch: dict[tuple[str, int], list[Any]] = {}
+        self._c_switch_dropped = 0
+        self._lxml_suspended: dict[int, str] = {}  # gid -> section name
+        self._deadlock_events: list[dict[str, Any]] = []
+        self._reads: dict[str, list[Any]] = {}
+        self._seq = 0
+        self._t0 = 0.0
+        self._aborted = False
+        self._first_error: str | None = None
+        self._hub_type: Any = None
+
+    # -- lifecycle -----------------------------------------------------------------
+    def __enter__(self) -> Tracer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def profile(self) -> Profile:
+        if self._profile is None:
+            state = "is still running" if self._started else "was never started"
+            raise TracerError(f"Tracer.profile is available after stop(); this tracer {state}")
+        return self._profile
+
+    def start(self) -> Tracer:
+        if self._started:
+            raise TracerError("this Tracer was already started; create a new Tracer per run")
+        ident = get_ident()
+        other = _sections._tracers.get(ident)
+        if other is not None:
+            raise TracerError("another geventperf Tracer is already active in this thread; "
+                              "stop it before starting a new one (greenlet.settrace is "
+                              "per thread, one tracer per thread)")
+        try:
+            from gevent.hub import Hub  # the hub need not exist yet: never create it
+            self._hub_type = Hub
+        except ImportError:  # pragma: no cover - gevent is a dependency
+            self._hub_type = None
+        self._patches = _sections.wrap_c_sections(self._section_names, self.lxml_guard,
+                                                  self._strict)
+        try:
+            self._install(ident)
+        except BaseException:  # leave nothing half-installed behind
+            readstats.remove_sink(self._on_read)
+            if _sections._tracers.get(ident) is self:
+                del _sections._tracers[ident]
+            for patch in reversed(self._patches):
+                patch.restore()
+            self._patches = []
+            raise
+        return self
+
+    def _install(self, ident: int) -> None:
+        self._prev = greenlet.gettrace()
+        self._c = _ctrace is not None
+        if self._c:
+            self._record_type, self._row_type = _ctrace.Record, _ctrace.Row
+            self._st = self._trace = self._make_c_trace(self._prev)
+        else:
+            self._trace = self._make_trace(self._prev)
+        st = self._st
+        self._t0 = now = time.perf_counter()
+        self._wall_start = time.time()
+        current = greenlet.getcurrent()
+        rec = self._new_record(current, None, None)
+        rec.t_in, rec.cpu_in = now, (time.thread_time() if self.cpu_clock else 0.0)
+        st.cur, st.on = rec, True
+        readstats.add_sink(self._on_read)
+        _sections._tracers[ident] = self
+        greenlet.settrace(self._trace)
+        self._started = True
+        self._thread = ident
+
+    def stop(self) -> Profile:
+        """Stop tracing in this thread, restore what was patched, build the profile."""
+        if not self._started:
+            raise TracerError("Tracer.stop() called before start()")
+        if self._stopped:
+            return self.profile
+        if get_ident() != self._thread:
+            raise TracerError("Tracer.stop() must be called from the thread that started "
+                              "it (greenlet.settrace is per thread; this is another thread)")
+        self._stopped = True
+        now = time.perf_counter()
+        cpu = time.thread_time() if self.cpu_clock else 0.0
+        self._uninstall()
+        for patch in reversed(self._patches):
+            patch.restore()
+        self._patches = []
+        self._profile = self._build(now, cpu)
+        if self._c:  # the C callback may stay in someone's chain: let go of our tables
+            self._st.release()
+        self._reset_tables()  # drop code objects and records as soon as we can
+        return self._profile
+
+    def _uninstall(self) -> None:
+        st = self._st
+        if not st.on and self._trace is None:
+            return
+        st.on = False  # also turns our callback into a pass-through if we stay chained
+        readstats.remove_sink(self._on_read)
+        if _sections._tracers.get(self._thread) is self:  # type: ignore[arg-type]
+            del _sections._tracers[self._thread]  # type: ignore[arg-type]
+        if self._trace is not None and greenlet.gettrace() is self._trace:
+            greenlet.settrace(self._prev)
+        # else someone installed a trace function over ours and chains to it: ours stays
+        # in their chain as a pass-through to the previous one.
+
+    # -- the hot path --------------------------------------------------------------
+    def _make_c_trace(self, prev: Any) -> Any:
+        """The same callback as :meth:`_make_trace`, in C (``_ctrace.c``)."""
+        return _ctrace.Hot(
+            prev=prev, live=self._live, table=self._stacks, new_record=self._new_record,
+            new_row=self._new_row, finish=self._finish, on_blocked=self._blocked_slice,
+            on_c_switch=self._c_switch_out, on_c_resume=self._c_resume,
+            on_error=self._trace_error, name_from_frames=self._name_from_frames,
+            exit_key=_EXIT_KEY, cpu_clock=self.cpu_clock, stacks=self.stacks,
+            depth=self.max_stack_depth, threshold=self.block_threshold,
+            max_slices=self.max_slices)
+
+    def _make_trace(self, prev: Any) -> Callable[[str, Any], None]:
+        """Build the settrace callback with everything it touches bound as locals."""
+        perf = time.perf_counter
+        tt = time.thread_time
+        cpu_clock = self.cpu_clock
+        stacks = self.stacks
+        depth = self.max_stack_depth
+        threshold = self.block_threshold
+        st = self._st
+        live = self._live
+        table = self._stacks
+        slices_append = self._slices.append
+        new_record = self._new_record
+        new_row = self._new_row
+        finish = self._finish
+        on_blocked = self._blocked_slice
+        on_c_switch = self._c_switch_out
+        on_c_resume = self._c_resume
+        on_error = self._trace_error
+        name_from_frames = self._name_from_frames
+        exit_key = _EXIT_KEY
+        getframe = sys._getframe
+
+        def trace(event: str, args: Any) -> None:
+            if st.on:
+                try:
+                    now = perf()
+                    cpu = tt() if cpu_clock else 0.0
+                    origin, target = args
+                    rec = st.cur
+                    if rec is None or rec.key != id(origin):  # a switch we did not see
+                        # (only after an error inside this function): its slice
+                        # start is unknown, so it starts now.
+                        rec = live.get(id(origin)) or new_record(origin, None, None)
+                        rec.t_in, rec.cpu_in, rec.t_out = now, cpu, None
+                    ran = now - rec.t_in
+                    rec.run += ran
+                    ran_cpu = None
+                    if cpu_clock:
+                        ran_cpu = cpu - rec.cpu_in
+                        rec.cpu += ran_cpu
+                    rec.switches += 1
+                    if ran > rec.longest:
+                        rec.longest = ran
+                    opened = rec.open
+                    slices_append((rec.gid, rec.t_in, ran, opened[-1].name if opened else None))
+                    key = None
+                    if stacks and not rec.is_hub:
+                        frame = origin.gr_frame
+                        if frame is None:
+                            key = exit_key
+                            top = None
+                        else:
+                            if rec.name is None:
+                                name_from_frames(rec, frame)
+                            # ids and instruction offsets: hashing a code object or
+                            # computing f_lineno costs far more (lines come at build).
+                            top = frame
+                            parts = []
+                            n = 0
+                            while frame is not None and n < depth:
+                                parts.append(id(frame.f_code))
+                                parts.append(frame.f_lasti)
+                                frame = frame.f_back
+                                n += 1
+                            key = tuple(parts)
+                        row = table.get(key)
+                        if row is None:
+                            row = new_row(key, top)
+                        row.n_out += 1
+                        row.run += ran
+                        if cpu_clock:
+                            row.cpu += ran_cpu
+                        rec.wait_row = row
+                    if ran > threshold and not rec.is_hub:
+                        on_blocked(rec, ran, ran_cpu, key)
+                    if rec.c_depth:
+                        on_c_switch(rec, key)
+                    if origin.dead:
+                        finish(rec)
+                    else:
+                        rec.t_out = now
+                    t = live.get(id(target))
+                    if t is None:
+                        # the frame *target* resumes (None for a new greenlet)
+                        t = new_record(target, origin, getframe(0).f_back)
+                    if t.t_out is not None:
+                        waited = now - t.t_out
+                        t.wait += waited
+                        row = t.wait_row
+                        if row is not None:
+                            row.n_wait += 1
+                            row.wait += waited
+                            t.wait_row = None
+                        if t.c_pending is not None:
+                            on_c_resume(t, waited)
+                        t.t_out = None
+                    t.t_in = now
+                    t.cpu_in = cpu
+                    st.cur = t
+                    st.switches += 1
+                except Exception as exc:  # never raise into the traced program
+                    on_error(exc)
+            if prev is not None:
+                prev(event, args)
+
+        return trace
+
+    # -- rarely called helpers of the hot path ---------------------------------------
+    def _new_record(self, g: Any, origin: Any, resumed: Any) -> Any:
+        """First sight of greenlet *g* (at a switch-in from *origin*, or as somebody's
+        parent).  *resumed* is the frame *g* resumes, None if it is new."""
+        key = id(g)
+        rec = self._record_type(self._next_gid, key)
+        self._next_gid += 1
+        self._live[key] = rec
+        try:
+            rec.weak = weakref.ref(g, lambda _ref, key=key: self._collected(key))
+        except TypeError:  # a greenlet type without weakref support: rely on death
+            pass
+        hub_type = self._hub_type
+        if hub_type is not None and isinstance(g, hub_type):
+            rec.is_hub, rec.name = True, "hub"
+        elif g.parent is None:
+            rec.name = "main"
+        else:
+            _name_and_origin(rec, g)
+        if resumed is not None:
+            # *g* resumes a frame, so it was suspended before tracing began: it has been
+            # waiting since the start.  (A new greenlet has no frame below the tracer.)
+            rec.t_out = self._t0
+            if rec.name is None:
+                self._name_from_frames(rec, resumed)
+        rec.parent = self._parent_id(g)
+        return rec
+
+    def _parent_id(self, g: Any) -> int | None:
+        spawner = getattr(g, "spawning_greenlet", None)  # gevent keeps a weakref
+        parent = spawner() if callable(spawner) else g.parent
+        if parent is None or parent is g or parent.dead:
+            return None
+        rec = self._live.get(id(parent))
+        if rec is None:
+            rec = self._new_record(parent, None, None)
+        return rec.gid
+
+    def _name_from_frames(self, rec: _Record, frame: Any) -> None:
+        """Name a raw greenlet after the outermost frame it runs (its run function)."""
+        n = 0
+        while frame.f_back is not None and n < MAX_ORIGIN_WALK:
+            frame = frame.f_back
+            n += 1
+        code = frame.f_code
+        module = frame.f_globals.get("__name__", "?")
+        rec.name = f"{module}.{code.co_qualname}"
+        rec.origin = f"{code.co_filename}:{code.co_firstlineno}:{code.co_qualname}"
+
+    def _new_row(self, key: Any, frame: Any) -> Any:
+        """A stack seen for the first time: keep its code objects (which also keeps
+        the ids in *key* from being reused while tracing)."""
+        table = self._stacks
+        if len(table) >= MAX_STACKS:
+            key = _OTHER_KEY
+            row = table.get(key)
+            if row is not None:
+                return row
+        elif frame is not None:
+            codes, offsets = [], []
+            while frame is not None and len(codes) < self.max_stack_depth:
+                codes.append(frame.f_code)
+                offsets.append(frame.f_lasti)
+                frame = frame.f_back
+            self._stack_codes[key] = (codes, offsets)
+        row = table[key] = self._row_type()
+        return row
+
+    def _finish(self, rec: _Record) -> None:
+        """A greenlet died (or was collected): keep its figures, forget the greenlet."""
+        self._live.pop(rec.key, None)
+        rec.weak = None
+        rec.t_out = None
+        rec.wait_row = None
+        rec.open = []
+        if len(self._finished) < MAX_GREENLET_RECORDS:
+            self._finished.append(rec)
+            return
+        agg = self._folded.get(rec.name or "greenlet")
+        if agg is None:
+            agg = self._folded[rec.name or "greenlet"] = [0, 0.0, 0.0, 0.0, 0, 0.0, rec.origin]
+        agg[0] += 1
+        agg[1] += rec.run
+        agg[2] += rec.cpu
+        agg[3] += rec.wait
+        agg[4] += rec.switches
+        agg[5] = max(agg[5], rec.longest)
+
+    def _collected(self, key: int) -> None:
+        rec = self._live.get(key)
+        if rec is not None and self._st.on:
+            if rec.t_out is not None:  # collected while suspended: it waited until now
+                waited = time.perf_counter() - rec.t_out
+                rec.wait += waited
+                if rec.wait_row is not None:
+                    rec.wait_row.n_wait += 1
+                    rec.wait_row.wait += waited
+            self._finish(rec)
+
+    def _blocked_slice(self, rec: _Record, ran: float, ran_cpu: float | None,
+                       key: Any) -> None:
+        self._seq += 1
+        opened = rec.open
+        item = (ran, self._seq, (rec.gid, rec.t_in - self._t0, ran, ran_cpu, key,
+                                 opened[-1].name if opened else None))
+        if len(self._blocked) < MAX_BLOCKED_SLICES:
+            heapq.heappush(self._blocked, item)
+        else:
+            heapq.heappushpop(self._blocked, item)
+
+    def _c_switch_out(self, rec: _Record, key: Any) -> None:
+        """The greenlet yielded inside a C section: the reason for a finding."""
+        inner = next(o for o in reversed(rec.open) if o.c)
+        ident = (inner.name, rec.gid)
+        entry = self._c_switch.get(ident)
+        if entry is None:
+            if len(self._c_switch) >= MAX_C_SWITCH_RECORDS:
+                self._c_switch_dropped += 1
+                return
+            entry = self._c_switch[ident] = [0, 0.0, key, inner.file_like]
+        entry[0] += 1
+        rec.c_pending = entry
+        if inner.file_like:
+            self._lxml_suspended[rec.gid] = inner.name
+
+    def _c_resume(self, rec: _Record, waited: float) -> None:
+        rec.c_pending[1] += waited  # type: ignore[index]
+        rec.c_pending = None
+        self._lxml_suspended.pop(rec.gid, None)
+
+    def _trace_error(self, exc: BaseException) -> None:
+        st = self._st
+        st.errors += 1
+        if self._first_error is None:  # kept (as text) so a bug report can quote it
+            tb = exc.__traceback__
+            while tb is not None and tb.tb_next is not None:
+                tb = tb.tb_next
+            where = f" at {tb.tb_frame.f_code.co_name}:{tb.tb_lineno}" if tb else ""
+            self._first_error = f"{type(exc).__name__}: {exc}{where}"
+        if st.errors >= MAX_TRACE_ERRORS and st.on:
+            self._aborted = True
+            self._uninstall()
+            for patch in reversed(self._patches):
+                patch.restore()
+            self._patches = []
+
+    # -- sections and hooks (called from sections.py and readstats) ---------------
+    def _section_enter(self, name: str, c: bool, owner: object,
+                       file_like: bool = False) -> None:
+        st = self._st
+        rec = st.cur
+        if not st.on or rec is None:
+            return
+        now = time.perf_counter()
+        o = _Open(owner, name, c, file_like)
+        o.t0 = now
+        o.run0 = rec.run + (now - rec.t_in)
+        o.cpu0 = rec.cpu + (time.thread_time() - rec.cpu_in) if self.cpu_clock else 0.0
+        o.wait0, o.sw0 = rec.wait, rec.switches
+        o.recursive = any(x.name == name for x in rec.open)
+        rec.open.append(o)
+        if c:
+            rec.c_depth += 1
+
+    def _section_exit(self, owner: object) -> None:
+        st = self._st
+        rec = st.cur
+        if not st.on or rec is None or not rec.open:
+            return
+        opened = rec.open
+        if opened[-1].owner is owner:
+            o = opened.pop()
+        else:  # exits out of order (generator-held section): find ours, innermost first
+            for i in range(len(opened) - 1, -1, -1):
+                if opened[i].owner is owner:
+                    o = opened.pop(i)
+                    break
+            else:
+                return
+        if o.c:
+            rec.c_depth -= 1
+        now = time.perf_counter()
+        row = self._section_table.get(o.name)
+        if row is None:
+            row = self._section_table[o.name] = [o.c, 0, 0.0, 0.0, 0.0, 0.0, 0]
+        row[0] = row[0] or o.c
+        row[1] += 1
+        if o.recursive:  # the outer call of the same name already counts this time
+            return
+        row[2] += now - o.t0
+        row[3] += rec.run + (now - rec.t_in) - o.run0
+        if self.cpu_clock:
+            row[4] += rec.cpu + (time.thread_time() - rec.cpu_in) - o.cpu0
+        row[5] += rec.wait - o.wait0
+        row[6] += rec.switches - o.sw0
+
+    def _lxml_file_parse_starting(self, guarded: bool, frame: Any) -> None:
+        """A greenlet enters ``lxml.etree.parse(fileobj)``: deadlock risk if another
+        greenlet of this thread is suspended inside one (it holds the parser lock)."""
+        st = self._st
+        rec = st.cur
+        if not st.on or rec is None:
+            return
+        others = [gid for gid in self._lxml_suspended if gid != rec.gid]
+        if not others or len(self._deadlock_events) >= MAX_DEADLOCK_EVENTS:
+            return
+        stack = _frame_labels(frame, self.max_stack_depth)
+        self._deadlock_events.append({
+            "kind": "lxml-concurrent-parse", "greenlet": rec.gid, "other": others[0],
+            "section": self._lxml_suspended[others[0]], "stack": stack,
+            "guarded": guarded, "at_s": time.perf_counter() - self._t0})
+        if not guarded:
+            # The process is most likely about to hang: say why while we still can.
+            sys.stderr.write(
+                f"geventperf: greenlet #{rec.gid} enters lxml.etree.parse(<file-like>) at "
+                f"{stack[0] if stack else '?'} while greenlet #{others[0]} is suspended "
+                "inside one; lxml's parser lock is not gevent-aware, so this thread may "
+                "deadlock now. Read the body first and parse bytes, or use "
+                "Tracer(lxml_guard=True).\n")
+            sys.stderr.flush()
+
+    def _on_read(self, record: dict[str, Any]) -> None:
+        host = str(record.get("host", "?"))
+        agg = self._reads.get(host)
+        if agg is None:
+            agg = self._reads[host] = [0, 0, 0, 0, 0.0, False]
+        agg[0] += 1
+        agg[1] += int(record.get("bytes") or 0)
+        agg[2] += int(record.get("reads") or 0)
+        waited = record.get("reads_waited")
+        if waited is None:
+            agg[5] = True  # at least one body could not tell
+        else:
+            agg[3] += int(waited)
+        agg[4] += float(record.get("wall_s") or 0.0)
+
+    # -- building the profile ------------------------------------------------------
+    def _build(self, now: float, cpu: float) -> Profile:
+        st = self._st
+        labels = _Labeler(self._stack_codes)
+        cur = st.cur
+        if cur is not None and cur.key in self._live:  # close the running slice
+            ran = now - cur.t_in
+            cur.run += ran
+            cur.longest = max(cur.longest, ran)
+            if self.cpu_clock:
+                cur.cpu += cpu - cur.cpu_in
+            final = (cur.gid, cur.t_in, ran, cur.open[-1].name if cur.open else None)
+        else:
+            final = None
+        raw_slices = self._st.slices() if self._c else list(self._slices)
+        if final is not None and self.max_slices:
+            raw_slices.append(final)
+            del raw_slices[:-self.max_slices]
+        for rec in self._live.values():  # suspended greenlets waited until the end
+            if rec.t_out is not None:
+                rec.wait += now - rec.t_out
+                if rec.wait_row is not None:
+                    rec.wait_row.n_wait += 1
+                    rec.wait_row.wait += now - rec.t_out
+            rec.weak = None  # no callbacks after stop
+        t0, cpu_clock = self._t0, self.cpu_clock
+        records = sorted(self._finished + list(self._live.values()), key=lambda r: r.gid)
+        greenlets = [GreenletStats(
+            id=r.gid, name=r.name or "greenlet", parent=r.parent, run_s=r.run,
+            cpu_s=r.cpu if cpu_clock else None, wait_s=r.wait, switches=r.switches,
+            longest_run_s=r.longest, origin=r.origin) for r in records]
+        for name, (n, run, rcpu, wait, sw, longest, origin) in self._folded.items():
+            greenlets.append(GreenletStats(
+                id=self._next_gid, name=f"{name} [{n} finished greenlets folded]",
+                parent=None, run_s=run, cpu_s=rcpu if cpu_clock else None, wait_s=wait,
+                switches=sw, longest_run_s=longest, origin=origin))
+            self._next_gid += 1
+        hub = {"id": None, "run_s": 0.0, "cpu_s": None, "idle_s": None}
+        for r in records:
+            if r.is_hub:
+                hub = {"id": r.gid, "run_s": r.run, "cpu_s": r.cpu if cpu_clock else None,
+                       "idle_s": max(0.0, r.run - r.cpu) if cpu_clock else None}
+                break
+        sections = [SectionStats(name=name, c=bool(c), calls=calls, wall_s=wall, run_s=run,
+                                 wait_s=wait, switches=sw, cpu_s=scpu if cpu_clock else None)
+                    for name, (c, calls, wall, run, scpu, wait, sw)
+                    in self._section_table.items()]
+        sections.sort(key=lambda s: -s.wall_s)
+        waits_by: dict[tuple[str, ...], StackTime] = {}
+        runs_by: dict[tuple[str, ...], StackTime] = {}
+        for key, row in self._stacks.items():
+            n_out, run, rcpu, n_wait, wait = row.n_out, row.run, row.cpu, row.n_wait, row.wait
+            stack = tuple(labels.stack(key))  # offsets of one line share a label
+            if n_wait:
+                w = waits_by.get(stack)
+                if w is None:
+                    w = waits_by[stack] = StackTime(stack=list(stack))
+                w.count += n_wait
+                w.wait_s += wait
+            if n_out:
+                r = runs_by.get(stack)
+                if r is None:
+                    r = runs_by[stack] = StackTime(stack=list(stack),
+                                                   cpu_s=0.0 if cpu_clock else None)
+                r.count += n_out
+                r.run_s += run
+                if cpu_clock:
+                    r.cpu_s += rcpu
+        waits, runs = list(waits_by.values()), list(runs_by.values())
+        waits.sort(key=lambda w: -w.wait_s)
+        runs.sort(key=lambda r: -r.run_s)
+        total = st.switches + 1  # every switch closed a slice, and so did stop()
+        slices = [Slice(greenlet=g, start_s=start - t0, duration_s=d, section=s)
+                  for g, start, d, s in raw_slices]
+        events: list[dict[str, Any]] = []
+        for (section_name, gid), (count, wait, key, file_like) in self._c_switch.items():
+            events.append({"kind": "c-section-switch", "section": section_name,
+                           "greenlet": gid, "count": count, "wait_s": wait,
+                           "file_like": file_like, "stack": labels.stack(key)})
+        for _ran, _seq, (gid, start, run, rcpu, key, section_name) in sorted(
+                self._blocked, reverse=True):
+            events.append({"kind": "blocked-slice", "greenlet": gid, "start_s": start,
+                           "run_s": run, "cpu_s": rcpu, "section": section_name,
+                           "stack": labels.stack(key)})
+        events.extend(self._deadlock_events)
+        reads = [{"host": host, "bodies": b, "bytes": nbytes, "reads": r,
+                  "reads_waited": None if unknown and not waited else waited, "wall_s": wall}
+                 for host, (b, nbytes, r, waited, wall, unknown) in self._reads.items()]
+        profile = Profile(
+            duration_s=now - t0, switches=st.switches, hub=hub, greenlets=greenlets,
+            sections=sections, waits=waits, runs=runs, reads=reads, slices=slices,
+            slices_dropped=max(0, total - len(slices)), trace_errors=st.errors,
+            events=events,
+            meta={"pid": os.getpid(), "argv": list(sys.argv), "started_at": self._wall_start,
+                  "block_threshold_s": self.block_threshold, "cpu_clock": cpu_clock,
+                  "stacks": self.stacks, "max_stack_depth": self.max_stack_depth,
+                  "max_slices": self.max_slices, "lxml_guard": self.lxml_guard,
+                  "sections_wrapped": list(self._section_names),
+                  "greenlets_folded": sum(v[0] for v in self._folded.values()),
+                  "stacks_overflowed": _OTHER_KEY in self._stacks,
+                  "c_switch_records_dropped": self._c_switch_dropped,
+                  "tracing_aborted": self._aborted, "first_trace_error": self._first_error})
+        profile.findings = _findings.compute(profile)
+        return profile
+
+    # -- introspection for tests and benchmarks ----------------------------------
+    def _sizes(self) -> dict[str, int]:
+        """Sizes of the internal tables (bounded-memory checks)."""
+        return {"live": len(self._live), "finished": len(self._finished),
+                "folded": len(self._folded), "stacks": len(self._stacks),
+                "slices": len(self._st.slices()) if self._c else len(self._slices),
+                "blocked": len(self._blocked),
+                "c_switch": len(self._c_switch)}
+
+
+def _name_and_origin(rec: _Record, g: Any) -> None:
+    """gevent Greenlet: its ``name`` if set, else the function it runs."""
+    attrs = getattr(g, "__dict__", None) or {}
+    func = attrs.get("_run")
+    if func is None:  # a greenlet subclass with a run() method
+        for klass in type(g).__mro__:
+            run = klass.__dict__.get("run")
+            if callable(run) and hasattr(run, "__code__"):
+                func = getattr(g, "run", run)
+                break
+    name = attrs.get("name")
+    code = None
+    if func is not None:
+        inner = func
+        for _ in range(8):  # unwrap partials and bound methods, a few levels
+            inner = getattr(inner, "func", None) or getattr(inner, "__func__", None) or inner
+            if hasattr(inner, "__code__"):
+                break
+        code = getattr(inner, "__code__", None)
+        if code is not None:
+            rec.origin = f"{code.co_filename}:{code.co_firstlineno}:{code.co_qualname}"
+        if not isinstance(name, str):
+            module = getattr(inner, "__module__", None) or "?"
+            qualname = getattr(inner, "__qualname__", None) or getattr(inner, "__name__", "?")
+            name = f"{module}.{qualname}"
+    if isinstance(name, str):
+        rec.name = name
+    # else: a raw greenlet; named from its outermost frame at its first switch-out
+
+
+def _frame_labels(frame: Any, depth: int) -> list[str]:
+    out = []
+    while frame is not None and len(out) < depth:
+        code = frame.f_code
+        out.append(f"{code.co_filename}:{frame.f_lineno}:{code.co_qualname}")
+        frame = frame.f_back
+    return out
+
+
+class _Labeler:
+    """Turns stack keys into ``path:line:function`` lists.  Line numbers are looked up
+    from instruction offsets here, once per code object, not in the hot path."""
+
+    def __init__(self, codes: dict[Any, tuple[list[Any], list[int]]]) -> None:
+        self._codes = codes
+        self._lines: dict[Any, tuple[list[int], list[int | None], str]] = {}
+
+    def stack(self, key: tuple[Any, ...] | None) -> list[str]:
+        if key is None or key == ():
+            return []
+        if isinstance(key, tuple) and isinstance(key[0], str):  # <other>, <greenlet exit>
+            return [key[0]]
+        stored = self._codes.get(key)
+        if stored is None:
+            return [OTHER]
+        codes, offsets = stored
+        return [self.label(code, lasti) for code, lasti in zip(codes, offsets, strict=True)]
+
+    def label(self, code: Any, lasti: int) -> str:
+        table = self._lines.get(code)
+        if table is None:
+            starts, lines = [], []
+            for start, _end, line in code.co_lines():
+                starts.append(start)
+                lines.append(line)
+            table = self._lines[code] = (starts, lines,
+                                         f"{code.co_filename}:{{}}:{code.co_qualname}")
+        starts, lines, fmt = table
+        i = bisect.bisect_right(starts, lasti) - 1
+        line = lines[i] if i >= 0 else None
+        return fmt.format(line if line is not None else code.co_firstlineno)

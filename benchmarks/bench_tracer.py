@@ -1,0 +1,141 @@
+"""Tracer hot path: nanoseconds per greenlet switch.
+
+Two raw greenlets switch to each other SWITCHES times per round (each ``switch()`` is
+one traced switch); every row runs the same loop with a different trace function
+installed:
+
+* no trace function (the baseline);
+* a no-op ``greenlet.settrace`` function (the floor of any Python tracer);
+* geventperf ``Tracer()`` (default: cpu_clock=True, stacks=True);
+* geventperf ``Tracer(cpu_clock=False)``;
+* geventperf ``Tracer(cpu_clock=False, stacks=False)``;
+* yappi in greenlet mode (skipped if yappi is not installed).
+
+The greenlets are shallow (2 frames each), so the stack walk is as short as it gets;
+real gevent stacks are 10-24 frames, which the ``geventperf-default-depth20`` row
+measures (the walk stops at MAX_STACK_DEPTH = 24 frames).
+``extra_info["ns_per_switch"]`` is the median over rounds measured inside the loop, so
+it is there with --benchmark-disable too.  Run::
+
+    python -m pytest benchmarks/bench_tracer.py --benchmark-enable --benchmark-only
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any, Callable
+
+import greenlet
+import pytest
+
+from geventperf import Tracer
+from geventperf import tracer as tracer_mod
+
+GROUP = "tracer: ns per greenlet switch"
+SWITCHES = 20_000  # per round: ~5-60 ms, long enough to swamp timer noise
+QUICK_SWITCHES = 2_000
+ROUNDS = 15
+DEEP = 20  # frames below each greenlet's run function in the -depth20 row
+
+
+def ping_pong(switches: int, depth: int = 0) -> Callable[[], float]:
+    """A round: two fresh greenlets switch *switches* times, each *depth* frames below
+    its run function; returns seconds."""
+
+    def nested(levels: int, func: Callable[[], Any]) -> Any:
+        return func() if levels <= 0 else nested(levels - 1, func)
+
+    def round_() -> float:
+        def pong() -> None:
+            while True:
+                ping_g.switch()
+
+        def ping() -> float:
+            return nested(depth, ping_loop)
+
+        def ping_loop() -> float:
+            start = time.perf_counter()
+            for _ in range(switches // 2):
+                pong_g.switch()
+            return time.perf_counter() - start
+
+        pong_g = greenlet.greenlet(lambda: nested(depth, pong))
+        ping_g = greenlet.greenlet(ping)
+        elapsed = ping_g.switch()
+        pong_g.throw(greenlet.GreenletExit)  # end it now, not at collection time
+        return elapsed
+
+    return round_
+
+
+class _NoopTrace:
+    def start(self) -> None:
+        self.previous = greenlet.settrace(lambda event, args: None)
+
+    def stop(self) -> None:
+        greenlet.settrace(self.previous)
+
+
+class _Yappi:
+    def __init__(self) -> None:
+        self.yappi = pytest.importorskip("yappi", reason="yappi not installed")
+
+    def start(self) -> None:
+        self.yappi.set_context_backend("greenlet")
+        self.yappi.set_clock_type("cpu")
+        self.yappi.start()
+
+    def stop(self) -> None:
+        self.yappi.stop()
+        self.yappi.clear_stats()
+
+
+class _Tracer:
+    def __init__(self, **options: Any) -> None:
+        self.options = options
+
+    def start(self) -> None:
+        self.tracer = Tracer(sections=None, max_slices=1_000, **self.options).start()
+
+    def stop(self) -> None:
+        self.tracer.stop()
+
+
+ROWS: dict[str, Callable[[], Any]] = {
+    "no-tracer": lambda: None,
+    "noop-settrace": _NoopTrace,
+    "geventperf-default": _Tracer,
+    "geventperf-no-cpu-clock": lambda: _Tracer(cpu_clock=False),
+    "geventperf-no-cpu-no-stacks": lambda: _Tracer(cpu_clock=False, stacks=False),
+    # the default at a gevent-like depth: the stack walk reads 20+ frames per switch
+    "geventperf-default-depth20": _Tracer,
+    "yappi-greenlet": _Yappi,
+}
+
+
+@pytest.mark.parametrize("row", list(ROWS))
+def test_switch_cost(benchmark, row, quick):
+    switches = QUICK_SWITCHES if quick else SWITCHES
+    probe = ROWS[row]()
+    timings: list[float] = []
+    run = ping_pong(switches, DEEP if row.endswith("-depth20") else 0)
+
+    def timed() -> None:
+        timings.append(run())
+
+    benchmark.group = GROUP  # before the run: pytest-benchmark reads it then
+    if probe is not None:
+        probe.start()
+    try:
+        benchmark.pedantic(timed, rounds=3 if quick else ROUNDS, iterations=1,
+                           warmup_rounds=1)
+    finally:
+        if probe is not None:
+            probe.stop()
+    benchmark.extra_info["ns_per_switch"] = statistics.median(timings) / switches * 1e9
+    benchmark.extra_info["switches_per_round"] = switches
+    benchmark.extra_info["hot_path"] = "c" if tracer_mod._ctrace is not None else "python"
+    if row == "no-tracer":
+        benchmark.extra_info["baseline"] = True
+    assert timings and all(t > 0 for t in timings)

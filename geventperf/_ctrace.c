@@ -1,0 +1,628 @@
+/* geventperf._ctrace: the Tracer's per-switch hot path in C.
+ *
+ * It does exactly what Tracer._make_trace's Python closure does (tracer.py is the
+ * reference and the fallback), on records whose fields are C doubles/ints so a switch
+ * allocates nothing in the common case.  Everything rare (a greenlet seen for the
+ * first time, a new stack, a death, a long slice, a switch inside a C section, an
+ * error) calls back into the Python methods of the Tracer, so the two stay identical.
+ *
+ * Stack keys differ from the Python version on purpose: a 64-bit FNV-1a hash of the
+ * (code object address, instruction offset) pairs instead of a tuple, so no objects
+ * are created per frame.  The code objects of every stored stack are kept alive by the
+ * Tracer (_new_row), so an address cannot be reused by another code object while
+ * tracing; a 64-bit collision between two live stacks is not a practical concern.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <frameobject.h>
+#include <stdint.h>
+#include <time.h>
+
+#if PY_VERSION_HEX < 0x030B0000
+#error "geventperf._ctrace needs Python 3.11+ (PyFrame_GetLasti); 3.10 uses the Python path"
+#endif
+
+/* The clocks of time.perf_counter() and time.thread_time() on Linux. */
+static inline double mono_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline double thread_cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static PyObject *str_gr_frame, *str_dead, *str_name;
+
+/* ---------------------------------------------------------------- Record ------ */
+
+typedef struct {
+    PyObject_HEAD
+    long long gid;
+    Py_ssize_t key;
+    PyObject *name, *origin, *parent, *weak, *wait_row, *open, *c_pending;
+    char is_hub;
+    double run, cpu, wait, longest, t_in, cpu_in, t_out;
+    int has_out; /* t_out is meaningful (the greenlet is switched out) */
+    long long switches;
+    int c_depth;
+} RecordObject;
+
+static int record_init(RecordObject *self, PyObject *args, PyObject *kw) {
+    long long gid;
+    Py_ssize_t key;
+    if (!PyArg_ParseTuple(args, "Ln", &gid, &key))
+        return -1;
+    self->gid = gid;
+    self->key = key;
+    Py_XSETREF(self->name, Py_NewRef(Py_None));
+    Py_XSETREF(self->origin, PyUnicode_FromString(""));
+    Py_XSETREF(self->parent, Py_NewRef(Py_None));
+    Py_XSETREF(self->weak, Py_NewRef(Py_None));
+    Py_XSETREF(self->wait_row, Py_NewRef(Py_None));
+    Py_XSETREF(self->open, PyList_New(0));
+    Py_XSETREF(self->c_pending, Py_NewRef(Py_None));
+    if (self->origin == NULL || self->open == NULL)
+        return -1;
+    return 0;
+}
+
+static int record_traverse(RecordObject *self, visitproc visit, void *arg) {
+    Py_VISIT(self->name); Py_VISIT(self->origin); Py_VISIT(self->parent);
+    Py_VISIT(self->weak); Py_VISIT(self->wait_row); Py_VISIT(self->open);
+    Py_VISIT(self->c_pending);
+    return 0;
+}
+
+static int record_clear(RecordObject *self) {
+    Py_CLEAR(self->name); Py_CLEAR(self->origin); Py_CLEAR(self->parent);
+    Py_CLEAR(self->weak); Py_CLEAR(self->wait_row); Py_CLEAR(self->open);
+    Py_CLEAR(self->c_pending);
+    return 0;
+}
+
+static void record_dealloc(RecordObject *self) {
+    PyObject_GC_UnTrack(self);
+    record_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *record_get_t_out(RecordObject *self, void *closure) {
+    if (!self->has_out)
+        Py_RETURN_NONE;
+    return PyFloat_FromDouble(self->t_out);
+}
+
+static int record_set_t_out(RecordObject *self, PyObject *value, void *closure) {
+    if (value == NULL || value == Py_None) {
+        self->has_out = 0;
+        return 0;
+    }
+    double v = PyFloat_AsDouble(value);
+    if (v == -1.0 && PyErr_Occurred())
+        return -1;
+    self->t_out = v;
+    self->has_out = 1;
+    return 0;
+}
+
+#define RM(n, t) {#n, t, offsetof(RecordObject, n), 0, NULL}
+static PyMemberDef record_members[] = {
+    RM(gid, T_LONGLONG), RM(key, T_PYSSIZET),
+    RM(name, T_OBJECT), RM(origin, T_OBJECT), RM(parent, T_OBJECT), RM(weak, T_OBJECT),
+    RM(wait_row, T_OBJECT), RM(open, T_OBJECT), RM(c_pending, T_OBJECT),
+    RM(is_hub, T_BOOL), RM(run, T_DOUBLE), RM(cpu, T_DOUBLE), RM(wait, T_DOUBLE),
+    RM(longest, T_DOUBLE), RM(t_in, T_DOUBLE), RM(cpu_in, T_DOUBLE),
+    RM(switches, T_LONGLONG), RM(c_depth, T_INT),
+    {NULL}
+};
+
+static PyGetSetDef record_getset[] = {
+    {"t_out", (getter)record_get_t_out, (setter)record_set_t_out, NULL, NULL},
+    {NULL}
+};
+
+static PyTypeObject RecordType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "geventperf._ctrace.Record",
+    .tp_doc = "Bookkeeping of one greenlet while tracing (see tracer._Record).",
+    .tp_basicsize = sizeof(RecordObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)record_init,
+    .tp_dealloc = (destructor)record_dealloc,
+    .tp_traverse = (traverseproc)record_traverse,
+    .tp_clear = (inquiry)record_clear,
+    .tp_members = record_members,
+    .tp_getset = record_getset,
+};
+
+/* ------------------------------------------------------------------- Row ------ */
+
+typedef struct {
+    PyObject_HEAD
+    long long n_out, n_wait;
+    double run, cpu, wait;
+} RowObject;
+
+#define WM(n, t) {#n, t, offsetof(RowObject, n), 0, NULL}
+static PyMemberDef row_members[] = {
+    WM(n_out, T_LONGLONG), WM(n_wait, T_LONGLONG), WM(run, T_DOUBLE), WM(cpu, T_DOUBLE),
+    WM(wait, T_DOUBLE), {NULL}
+};
+
+static PyTypeObject RowType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "geventperf._ctrace.Row",
+    .tp_doc = "Totals of one switch-out stack (see tracer._Row).",
+    .tp_basicsize = sizeof(RowObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_members = row_members,
+};
+
+/* ------------------------------------------------------------------- Hot ------ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *cur;  /* the running greenlet's Record, or None */
+    long long switches, errors;
+    int on, cpu_clock, stacks, depth;
+    double threshold;
+    PyObject *prev, *live, *table, *exit_key;
+    PyObject *new_record, *new_row, *finish, *on_blocked, *on_c_switch, *on_c_resume,
+             *on_error, *name_from_frames;
+    /* ring buffer of the most recent run slices */
+    Py_ssize_t cap, count;
+    long long total;
+    long long *r_gid;
+    double *r_start, *r_dur;
+    PyObject **r_sec;
+} HotObject;
+
+static void ring_free(HotObject *self) {
+    if (self->r_sec != NULL) {
+        for (Py_ssize_t i = 0; i < self->cap; i++)
+            Py_CLEAR(self->r_sec[i]);
+    }
+    PyMem_Free(self->r_gid); PyMem_Free(self->r_start); PyMem_Free(self->r_dur);
+    PyMem_Free(self->r_sec);
+    self->r_gid = NULL; self->r_start = NULL; self->r_dur = NULL; self->r_sec = NULL;
+    self->cap = self->count = 0;
+    self->total = 0;
+}
+
+static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"prev", "live", "table", "new_record", "new_row", "finish",
+                             "on_blocked", "on_c_switch", "on_c_resume", "on_error",
+                             "name_from_frames", "exit_key", "cpu_clock", "stacks",
+                             "depth", "threshold", "max_slices", NULL};
+    PyObject *prev, *live, *table, *nr, *nrow, *fin, *ob, *ocs, *ocr, *oe, *nff, *ek;
+    int cpu_clock, stacks, depth;
+    double threshold;
+    Py_ssize_t max_slices;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "$OO!O!OOOOOOOOOppidn", kwlist, &prev,
+                                     &PyDict_Type, &live, &PyDict_Type, &table, &nr, &nrow,
+                                     &fin, &ob, &ocs, &ocr, &oe, &nff, &ek, &cpu_clock,
+                                     &stacks, &depth, &threshold, &max_slices))
+        return -1;
+    if (max_slices < 0 || depth < 1) {
+        PyErr_SetString(PyExc_ValueError, "max_slices must be >= 0 and depth >= 1");
+        return -1;
+    }
+    Py_XSETREF(self->cur, Py_NewRef(Py_None));
+    Py_XSETREF(self->prev, Py_NewRef(prev));
+    Py_XSETREF(self->live, Py_NewRef(live));
+    Py_XSETREF(self->table, Py_NewRef(table));
+    Py_XSETREF(self->new_record, Py_NewRef(nr));
+    Py_XSETREF(self->new_row, Py_NewRef(nrow));
+    Py_XSETREF(self->finish, Py_NewRef(fin));
+    Py_XSETREF(self->on_blocked, Py_NewRef(ob));
+    Py_XSETREF(self->on_c_switch, Py_NewRef(ocs));
+    Py_XSETREF(self->on_c_resume, Py_NewRef(ocr));
+    Py_XSETREF(self->on_error, Py_NewRef(oe));
+    Py_XSETREF(self->name_from_frames, Py_NewRef(nff));
+    Py_XSETREF(self->exit_key, Py_NewRef(ek));
+    self->cpu_clock = cpu_clock;
+    self->stacks = stacks;
+    self->depth = depth;
+    self->threshold = threshold;
+    self->switches = self->errors = 0;
+    self->on = 0;
+    ring_free(self);
+    if (max_slices > 0) {
+        self->r_gid = PyMem_Calloc(max_slices, sizeof(long long));
+        self->r_start = PyMem_Calloc(max_slices, sizeof(double));
+        self->r_dur = PyMem_Calloc(max_slices, sizeof(double));
+        self->r_sec = PyMem_Calloc(max_slices, sizeof(PyObject *));
+        if (!self->r_gid || !self->r_start || !self->r_dur || !self->r_sec) {
+            ring_free(self);
+            PyErr_NoMemory();
+            return -1;
+        }
+        self->cap = max_slices;
+    }
+    return 0;
+}
+
+static int hot_traverse(HotObject *self, visitproc visit, void *arg) {
+    Py_VISIT(self->cur); Py_VISIT(self->prev); Py_VISIT(self->live); Py_VISIT(self->table);
+    Py_VISIT(self->exit_key); Py_VISIT(self->new_record); Py_VISIT(self->new_row);
+    Py_VISIT(self->finish); Py_VISIT(self->on_blocked); Py_VISIT(self->on_c_switch);
+    Py_VISIT(self->on_c_resume); Py_VISIT(self->on_error);
+    Py_VISIT(self->name_from_frames);
+    return 0;
+}
+
+/* Everything but prev: what release() drops once the profile is built. */
+static void hot_clear_tables(HotObject *self) {
+    self->on = 0;
+    Py_CLEAR(self->cur); Py_CLEAR(self->live); Py_CLEAR(self->table);
+    Py_CLEAR(self->exit_key); Py_CLEAR(self->new_record); Py_CLEAR(self->new_row);
+    Py_CLEAR(self->finish); Py_CLEAR(self->on_blocked); Py_CLEAR(self->on_c_switch);
+    Py_CLEAR(self->on_c_resume); Py_CLEAR(self->on_error); Py_CLEAR(self->name_from_frames);
+    ring_free(self);
+}
+
+static int hot_clear(HotObject *self) {
+    hot_clear_tables(self);
+    Py_CLEAR(self->prev);
+    return 0;
+}
+
+static void hot_dealloc(HotObject *self) {
+    PyObject_GC_UnTrack(self);
+    hot_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static inline void ring_append(HotObject *self, long long gid, double start, double dur,
+                               PyObject *section) {
+    if (self->cap == 0)
+        return;
+    Py_ssize_t pos = (Py_ssize_t)(self->total % self->cap);
+    self->r_gid[pos] = gid;
+    self->r_start[pos] = start;
+    self->r_dur[pos] = dur;
+    Py_XSETREF(self->r_sec[pos], Py_NewRef(section));
+    self->total++;
+    if (self->count < self->cap)
+        self->count++;
+}
+
+static inline int is_none(PyObject *o) { return o == NULL || o == Py_None; }
+
+#define FNV_OFFSET 1469598103934665603ULL
+#define FNV_PRIME 1099511628211ULL
+
+static inline uint64_t fnv_mix(uint64_t h, uint64_t v) {
+    for (int i = 0; i < 8; i++) {
+        h ^= (v >> (i * 8)) & 0xff;
+        h *= FNV_PRIME;
+    }
+    return h;
+}
+
+/* A stack key for *frame* (a new reference), walking at most depth frames. */
+static PyObject *stack_key(HotObject *self, PyFrameObject *frame) {
+    uint64_t h = FNV_OFFSET;
+    PyFrameObject *f = (PyFrameObject *)Py_NewRef(frame);
+    int n = 0;
+    while (f != NULL && n < self->depth) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        h = fnv_mix(h, (uint64_t)(uintptr_t)code);
+        h = fnv_mix(h, (uint64_t)PyFrame_GetLasti(f));
+        Py_DECREF(code);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+        n++;
+    }
+    Py_XDECREF(f);
+    return PyLong_FromUnsignedLongLong(h);
+}
+
+/* The accounting of one switch; -1 with an exception set on failure. */
+static int hot_switch(HotObject *self, PyObject *args) {
+    if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) != 2) {
+        PyErr_SetString(PyExc_TypeError, "trace args must be (origin, target)");
+        return -1;
+    }
+    PyObject *origin = PyTuple_GET_ITEM(args, 0), *target = PyTuple_GET_ITEM(args, 1);
+    double now = mono_now();
+    double cpu = self->cpu_clock ? thread_cpu_now() : 0.0;
+    PyObject *key = NULL, *frame = NULL, *section = NULL, *tkey = NULL, *tmp = NULL;
+    RecordObject *rec = NULL, *t = NULL;
+    int result = -1;
+
+    if (!is_none(self->cur) && ((RecordObject *)self->cur)->key == (Py_ssize_t)(uintptr_t)origin) {
+        rec = (RecordObject *)Py_NewRef(self->cur);
+    } else {  /* a switch we did not see (only after an error): its slice starts now */
+        PyObject *okey = PyLong_FromVoidPtr(origin);
+        if (okey == NULL) goto done;
+        PyObject *found = PyDict_GetItemWithError(self->live, okey);
+        Py_DECREF(okey);
+        if (found != NULL)
+            rec = (RecordObject *)Py_NewRef(found);
+        else if (PyErr_Occurred())
+            goto done;
+        else {
+            rec = (RecordObject *)PyObject_CallFunctionObjArgs(self->new_record, origin,
+                                                               Py_None, Py_None, NULL);
+            if (rec == NULL) goto done;
+        }
+        if (!PyObject_TypeCheck(rec, &RecordType)) {
+            PyErr_SetString(PyExc_TypeError, "new_record must return a _ctrace.Record");
+            goto done;
+        }
+        rec->t_in = now; rec->cpu_in = cpu; rec->has_out = 0;
+    }
+
+    double ran = now - rec->t_in, ran_cpu = 0.0;
+    rec->run += ran;
+    if (self->cpu_clock) {
+        ran_cpu = cpu - rec->cpu_in;
+        rec->cpu += ran_cpu;
+    }
+    rec->switches++;
+    if (ran > rec->longest)
+        rec->longest = ran;
+    if (PyList_Check(rec->open) && PyList_GET_SIZE(rec->open) > 0) {
+        section = PyObject_GetAttr(PyList_GET_ITEM(rec->open, PyList_GET_SIZE(rec->open) - 1),
+                                   str_name);
+        if (section == NULL) goto done;
+    } else {
+        section = Py_NewRef(Py_None);
+    }
+    ring_append(self, rec->gid, rec->t_in, ran, section);
+
+    if (self->stacks && !rec->is_hub) {
+        frame = PyObject_GetAttr(origin, str_gr_frame);
+        if (frame == NULL) goto done;
+        if (frame == Py_None) {
+            key = Py_NewRef(self->exit_key);
+        } else {
+            if (!PyFrame_Check(frame)) {
+                PyErr_SetString(PyExc_TypeError, "gr_frame is not a frame");
+                goto done;
+            }
+            if (is_none(rec->name)) {
+                tmp = PyObject_CallFunctionObjArgs(self->name_from_frames, rec, frame, NULL);
+                if (tmp == NULL) goto done;
+                Py_CLEAR(tmp);
+            }
+            key = stack_key(self, (PyFrameObject *)frame);
+            if (key == NULL) goto done;
+        }
+        PyObject *row = PyDict_GetItemWithError(self->table, key);
+        if (row != NULL) {
+            Py_INCREF(row);
+        } else {
+            if (PyErr_Occurred()) goto done;
+            row = PyObject_CallFunctionObjArgs(self->new_row, key,
+                                               frame == Py_None ? Py_None : frame, NULL);
+            if (row == NULL) goto done;
+        }
+        if (!PyObject_TypeCheck(row, &RowType)) {
+            Py_DECREF(row);
+            PyErr_SetString(PyExc_TypeError, "new_row must return a _ctrace.Row");
+            goto done;
+        }
+        RowObject *r = (RowObject *)row;
+        r->n_out++;
+        r->run += ran;
+        if (self->cpu_clock)
+            r->cpu += ran_cpu;
+        Py_XSETREF(rec->wait_row, row);  /* steals */
+    }
+    if (ran > self->threshold && !rec->is_hub) {
+        PyObject *pran = PyFloat_FromDouble(ran);
+        PyObject *pcpu = self->cpu_clock ? PyFloat_FromDouble(ran_cpu) : Py_NewRef(Py_None);
+        if (pran != NULL && pcpu != NULL)
+            tmp = PyObject_CallFunctionObjArgs(self->on_blocked, rec, pran, pcpu,
+                                               key ? key : Py_None, NULL);
+        Py_XDECREF(pran);
+        Py_XDECREF(pcpu);
+        if (tmp == NULL) goto done;
+        Py_CLEAR(tmp);
+    }
+    if (rec->c_depth) {
+        tmp = PyObject_CallFunctionObjArgs(self->on_c_switch, rec, key ? key : Py_None, NULL);
+        if (tmp == NULL) goto done;
+        Py_CLEAR(tmp);
+    }
+    PyObject *dead = PyObject_GetAttr(origin, str_dead);
+    if (dead == NULL) goto done;
+    int is_dead = PyObject_IsTrue(dead);
+    Py_DECREF(dead);
+    if (is_dead < 0) goto done;
+    if (is_dead) {
+        tmp = PyObject_CallOneArg(self->finish, (PyObject *)rec);
+        if (tmp == NULL) goto done;
+        Py_CLEAR(tmp);
+    } else {
+        rec->t_out = now;
+        rec->has_out = 1;
+    }
+
+    tkey = PyLong_FromVoidPtr(target);
+    if (tkey == NULL) goto done;
+    PyObject *found = PyDict_GetItemWithError(self->live, tkey);
+    if (found != NULL) {
+        t = (RecordObject *)Py_NewRef(found);
+    } else {
+        if (PyErr_Occurred()) goto done;
+        /* The frame *target* resumes (we run on its stack, below no Python frame of
+           ours), None if it is new. */
+        PyFrameObject *resumed = PyEval_GetFrame();
+        t = (RecordObject *)PyObject_CallFunctionObjArgs(
+            self->new_record, target, origin, resumed ? (PyObject *)resumed : Py_None, NULL);
+        if (t == NULL) goto done;
+    }
+    if (!PyObject_TypeCheck(t, &RecordType)) {
+        PyErr_SetString(PyExc_TypeError, "new_record must return a _ctrace.Record");
+        goto done;
+    }
+    if (t->has_out) {
+        double waited = now - t->t_out;
+        t->wait += waited;
+        if (!is_none(t->wait_row)) {
+            RowObject *r = (RowObject *)t->wait_row;
+            r->n_wait++;
+            r->wait += waited;
+            Py_XSETREF(t->wait_row, Py_NewRef(Py_None));
+        }
+        if (!is_none(t->c_pending)) {
+            PyObject *pw = PyFloat_FromDouble(waited);
+            if (pw == NULL) goto done;
+            tmp = PyObject_CallFunctionObjArgs(self->on_c_resume, t, pw, NULL);
+            Py_DECREF(pw);
+            if (tmp == NULL) goto done;
+            Py_CLEAR(tmp);
+        }
+        t->has_out = 0;
+    }
+    t->t_in = now;
+    t->cpu_in = cpu;
+    Py_XSETREF(self->cur, (PyObject *)t);
+    t = NULL;  /* now owned by self->cur */
+    self->switches++;
+    result = 0;
+done:
+    Py_XDECREF(rec);
+    Py_XDECREF(t);
+    Py_XDECREF(key);
+    Py_XDECREF(frame);
+    Py_XDECREF(section);
+    Py_XDECREF(tkey);
+    return result;
+}
+
+static PyObject *hot_call(HotObject *self, PyObject *args, PyObject *kw) {
+    PyObject *event, *targs;
+    if (!PyArg_UnpackTuple(args, "trace", 2, 2, &event, &targs))
+        return NULL;
+    if (self->on && self->live != NULL) {
+        if (hot_switch(self, targs) < 0) {
+            /* never raise into the traced program: hand the error to on_error */
+            PyObject *type, *exc, *tb;
+            PyErr_Fetch(&type, &exc, &tb);
+            PyErr_NormalizeException(&type, &exc, &tb);
+            if (exc != NULL && tb != NULL)
+                PyException_SetTraceback(exc, tb);
+            if (self->on_error != NULL && exc != NULL) {
+                PyObject *r = PyObject_CallOneArg(self->on_error, exc);
+                if (r == NULL)
+                    PyErr_Clear();
+                Py_XDECREF(r);
+            }
+            Py_XDECREF(type);
+            Py_XDECREF(exc);
+            Py_XDECREF(tb);
+        }
+    }
+    if (!is_none(self->prev))
+        return PyObject_Call(self->prev, args, kw);
+    Py_RETURN_NONE;
+}
+
+static PyObject *hot_slices(HotObject *self, PyObject *unused) {
+    PyObject *out = PyList_New(self->count);
+    if (out == NULL)
+        return NULL;
+    long long first = self->total - self->count;
+    for (Py_ssize_t i = 0; i < self->count; i++) {
+        Py_ssize_t pos = (Py_ssize_t)((first + i) % self->cap);
+        PyObject *item = Py_BuildValue("(LddO)", self->r_gid[pos], self->r_start[pos],
+                                       self->r_dur[pos],
+                                       self->r_sec[pos] ? self->r_sec[pos] : Py_None);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+static PyObject *hot_release(HotObject *self, PyObject *unused) {
+    hot_clear_tables(self);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef hot_methods[] = {
+    {"slices", (PyCFunction)hot_slices, METH_NOARGS,
+     "The kept run slices, oldest first: [(gid, start, duration, section), ...]."},
+    {"release", (PyCFunction)hot_release, METH_NOARGS,
+     "Drop the tables and callbacks (tracing is over); keep chaining to prev."},
+    {NULL}
+};
+
+#define HM(n, t) {#n, t, offsetof(HotObject, n), 0, NULL}
+static PyMemberDef hot_members[] = {
+    HM(cur, T_OBJECT), HM(switches, T_LONGLONG), HM(errors, T_LONGLONG), HM(on, T_INT),
+    {NULL}
+};
+
+static PyTypeObject HotType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "geventperf._ctrace.Hot",
+    .tp_doc = "The greenlet.settrace callback and its state (see Tracer._make_trace).",
+    .tp_basicsize = sizeof(HotObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)hot_init,
+    .tp_dealloc = (destructor)hot_dealloc,
+    .tp_traverse = (traverseproc)hot_traverse,
+    .tp_clear = (inquiry)hot_clear,
+    .tp_call = (ternaryfunc)hot_call,
+    .tp_methods = hot_methods,
+    .tp_members = hot_members,
+};
+
+/* ---------------------------------------------------------------- module ------ */
+
+static PyObject *mod_monotonic(PyObject *m, PyObject *unused) {
+    return PyFloat_FromDouble(mono_now());
+}
+
+static PyObject *mod_thread_time(PyObject *m, PyObject *unused) {
+    return PyFloat_FromDouble(thread_cpu_now());
+}
+
+static PyMethodDef module_methods[] = {
+    {"monotonic", mod_monotonic, METH_NOARGS, "The clock of the hot path (perf_counter)."},
+    {"thread_time", mod_thread_time, METH_NOARGS, "The CPU clock of the hot path."},
+    {NULL}
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "geventperf._ctrace",
+    "The Tracer's per-switch hot path in C (optional; tracer.py falls back to Python).",
+    -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__ctrace(void) {
+    str_gr_frame = PyUnicode_InternFromString("gr_frame");
+    str_dead = PyUnicode_InternFromString("dead");
+    str_name = PyUnicode_InternFromString("name");
+    if (!str_gr_frame || !str_dead || !str_name)
+        return NULL;
+    if (PyType_Ready(&RecordType) < 0 || PyType_Ready(&RowType) < 0 ||
+        PyType_Ready(&HotType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "Record", (PyObject *)&RecordType) < 0 ||
+        PyModule_AddObjectRef(m, "Row", (PyObject *)&RowType) < 0 ||
+        PyModule_AddObjectRef(m, "Hot", (PyObject *)&HotType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,88 @@
+"""Per-greenlet lanes of run slices, and the waits between them, for timeline formats.
+
+A Profile records run slices only; a greenlet's waits are the gaps between its
+consecutive run slices.  Timestamps can overlap by a rounding error, so every lane is
+made strictly sequential here once, and chrome / speedscope / html draw from that.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from geventperf.formats._frames import greenlet_names, hub_ids
+from geventperf.profile import Finding, Profile
+
+# Gaps shorter than this are clock noise between two slices, not a wait worth drawing.
+MIN_GAP_S = 1e-9
+
+
+@dataclass
+class Lane:
+    gid: int
+    name: str
+    is_hub: bool
+    # (start_s, duration_s, section) sorted by start, non-overlapping.
+    slices: list[tuple[float, float, str | None]] = field(default_factory=list)
+
+    def waits(self) -> Iterator[tuple[float, float]]:
+        """(start_s, duration_s) of each gap between consecutive run slices.
+
+        The hub has no waits: its gaps are the time the other greenlets ran."""
+        if self.is_hub:
+            return
+        previous_end = None
+        for start, duration, _section in self.slices:
+            if previous_end is not None and start - previous_end > MIN_GAP_S:
+                yield previous_end, start - previous_end
+            previous_end = start + duration
+
+
+def build_lanes(profile: Profile) -> list[Lane]:
+    """One lane per greenlet that has slices: the hub first, then by first run."""
+    names = greenlet_names(profile)
+    hubs = hub_ids(profile)
+    raw: dict[int, list[tuple[float, float, str | None]]] = defaultdict(list)
+    for s in profile.slices:
+        raw[s.greenlet].append((s.start_s, max(s.duration_s, 0.0), s.section))
+    lanes = []
+    for gid, slices in raw.items():
+        slices.sort(key=lambda item: item[0])
+        lanes.append(Lane(gid, names.get(gid, f"greenlet-{gid}"), gid in hubs,
+                          _sequential(slices)))
+    lanes.sort(key=lambda lane: (not lane.is_hub, lane.slices[0][0], lane.gid))
+    return lanes
+
+
+def _sequential(slices: list[tuple[float, float, str | None]]
+                ) -> list[tuple[float, float, str | None]]:
+    """Clip each slice to start no earlier than the previous one ended: one greenlet
+    cannot run twice at once, so any overlap is measurement rounding."""
+    out = []
+    previous_end = float("-inf")
+    for start, duration, section in slices:
+        end = start + duration
+        start = max(start, previous_end)
+        out.append((start, max(end - start, 0.0), section))
+        previous_end = max(end, start)
+    return out
+
+
+def finding_time(finding: Finding, lanes_by_gid: dict[int, Lane]) -> float:
+    """Where on the time axis to mark a finding.
+
+    Findings carry no timestamp of their own unless the tracer adds one (``at_s`` /
+    ``start_s`` in its extra fields); otherwise mark the greenlet's longest slice inside
+    the finding's section (or overall), which is where the problem is most visible."""
+    for key in ("at_s", "start_s", "time_s"):
+        value = finding.extra.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    lane = lanes_by_gid.get(finding.greenlet) if finding.greenlet is not None else None
+    if lane is None or not lane.slices:
+        return 0.0
+    candidates = [s for s in lane.slices if finding.section and s[2] == finding.section] \
+        or lane.slices
+    longest = max(candidates, key=lambda s: s[1])
+    return longest[0]

@@ -1,0 +1,185 @@
+"""The demo end to end (in subprocesses with timeouts, small settings), its report
+pieces, and the lxml deadlock reproducer.  Structure is asserted, never speed."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from geventperf import demo
+from geventperf.feedworkload import RepeatCollapsingStream, job_kind, percentile
+
+ROOT = Path(__file__).resolve().parent.parent
+# Generous: the runs take a few seconds; only a hang (a bug) comes near these.
+DEMO_TIMEOUT_S = 180
+DEADLOCK_SCRIPT_TIMEOUT_S = 120
+SMALL = ["--jobs", "12", "--concurrency", "3", "--size", "24576", "--piece", "8192",
+         "--delay", "0.001"]
+
+
+def run_demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "geventperf.demo", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=DEMO_TIMEOUT_S)
+
+
+def test_demo_prints_the_comparison_and_writes_both_reports(tmp_path):
+    out_dir = tmp_path / "reports"
+    done = run_demo(*SMALL, "--out-dir", str(out_dir), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = done.stdout
+    header = next(line for line in out.splitlines() if "naive" in line and "fixed" in line)
+    assert header.split()[:2] == ["naive", "fixed"]
+    for label in ("jobs per second", "job latency p50", "job latency p99",
+                  "CPU share of job time", "hub wait share of job time", "switches per job"):
+        row = next((line for line in out.splitlines() if line.startswith(label)), None)
+        assert row is not None, f"no {label!r} row in:\n{out}"
+        assert "n/a" not in row and "(no run)" not in row, row
+    assert "found in the naive run" in out
+    for mode in ("naive", "fixed"):
+        report = out_dir / f"geventperf-demo-{mode}.html"
+        assert str(report) in out
+        text = report.read_text(encoding="utf-8")
+        assert "<html" in text.lower() and len(text) > 1000
+    # One progress line per run on stderr, naive first.
+    assert done.stderr.index("[1/2] naive") < done.stderr.index("[2/2] fixed")
+    assert "12/12 jobs done" in done.stderr
+
+
+def test_demo_no_html_writes_nothing(tmp_path):
+    done = run_demo(*SMALL, "--parser", "ujson", "--no-html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "jobs per second" in done.stdout
+    assert "HTML reports" not in done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_demo_reports_a_run_cut_short_by_its_deadline(tmp_path):
+    # Bodies that take ~2 s each to arrive cannot finish within a 0.5 s deadline.
+    done = run_demo("--jobs", "4", "--concurrency", "2", "--size", "8192", "--piece", "256",
+                    "--delay", "0.06", "--deadline", "0.5", "--parser", "lxml", "--no-html",
+                    cwd=tmp_path)
+    assert done.returncode == 1
+    assert "CUT SHORT at the 0.5 s deadline" in done.stdout
+    assert "0/4 jobs done" in done.stdout
+
+
+def test_demo_help_lists_every_knob(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        demo.main(["--help"])
+    assert exit_info.value.code == 0
+    text = capsys.readouterr().out
+    for knob in ("--jobs", "--concurrency", "--size", "--piece", "--delay", "--parser",
+                 "--out-dir", "--no-html", "--deadline"):
+        assert knob in text
+
+
+@pytest.mark.parametrize("argv", [["--jobs", "0"], ["--delay", "-1"], ["--deadline", "0"],
+                                  ["--parser", "yaml"]])
+def test_demo_refuses_bad_settings(argv, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        demo.main(argv)
+    assert exit_info.value.code == 2
+    assert argv[0] in capsys.readouterr().err
+
+
+def test_demo_refuses_an_unusable_out_dir(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    assert demo.main(["--out-dir", str(blocker / "reports")]) == 2
+    assert "cannot use --out-dir" in capsys.readouterr().err
+
+
+# -- the report pieces -------------------------------------------------------------------
+
+def result(**figures):
+    base = {"jobs": 10, "jobs_done": 10, "timed_out": False, "errors": 0,
+            "first_error": None, "deadline_s": 60.0, "jobs_per_s": 100.0, "p50_ms": 10.0,
+            "p99_ms": 20.0, "cpu_ms_per_job": 1.0, "cpu_share": 0.1, "hub_wait_share": 0.9,
+            "c_wait_share": 0.0, "switches_per_job": 5.0, "process_cpu_share": 0.5,
+            "findings": []}
+    base.update(figures)
+    return base
+
+
+def test_table_says_which_way_each_ratio_goes():
+    table = demo.comparison_table({"naive": result(), "fixed": result(
+        jobs_per_s=200.0, p99_ms=40.0)})
+    rows = {line[:30].strip(): line for line in table.splitlines()}
+    assert rows["jobs per second"].endswith("2.00x better")
+    assert rows["job latency p99"].endswith("0.50x worse")
+    assert "x " not in rows["hub wait share of job time"]  # a share gets no verdict
+
+
+def test_table_notes_a_run_that_did_not_complete():
+    table = demo.comparison_table({"naive": result(jobs_done=4, timed_out=True),
+                                   "fixed": result()})
+    assert "note: the naive run 4/10 jobs done, CUT SHORT at the 60 s deadline" in table
+    missing = demo.comparison_table({"naive": result()})
+    assert "(no run)" in missing
+
+
+def test_findings_show_the_worst_of_each_kind_with_a_count():
+    findings = [{"kind": "c-section-deadlock-risk", "message": "risk one"},
+                {"kind": "c-section-deadlock-risk", "message": "risk two"},
+                {"kind": "blocked-read-in-c-section", "message": "blocked"},
+                {"kind": "switch-storm", "message": "storm"},
+                {"kind": "loop-blocked", "message": "blocked loop"}]
+    text = demo.findings_text(result(findings=findings))
+    assert "1. [c-section-deadlock-risk] (and 1 more like it)" in text
+    assert "cannot hang here" in text  # the demo's per-call parsers, said once
+    assert "risk one" in text and "risk two" not in text
+    assert "3. [switch-storm]" in text and "loop-blocked" not in text
+    assert text.count("cannot hang here") == 1
+    assert "no findings" in demo.findings_text(result())
+
+
+def test_percentile_is_nearest_rank():
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 0.50) == 50.0
+    assert percentile(values, 0.99) == 99.0
+    assert percentile([7.0], 0.99) == 7.0
+    assert percentile([], 0.5) == 0.0
+
+
+def test_both_parsers_alternate():
+    assert [job_kind("both", i) for i in range(4)] == ["json", "xml", "json", "xml"]
+    assert job_kind("lxml", 0) == job_kind("lxml", 1) == "xml"
+    assert job_kind("ujson", 1) == "json"
+
+
+def test_repeated_tracer_warnings_are_counted_not_repeated():
+    sink = io.StringIO()
+    stream = RepeatCollapsingStream(sink, "geventperf: greenlet #")
+    for gid in range(4):
+        stream.write(f"geventperf: greenlet #{gid} enters lxml.etree.parse\n")
+    stream.write("\r  naive run: 3/4 jobs")
+    assert sink.getvalue() == ("geventperf: greenlet #0 enters lxml.etree.parse\n"
+                               "\r  naive run: 3/4 jobs")
+    assert "3 more warnings" in stream.summary()
+
+
+# -- the deadlock reproducer --------------------------------------------------------------
+
+def test_deadlock_script_reports_the_hang_and_the_fixes_within_its_timeout():
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "lxml_deadlock.py"),
+                           "--timeout", "5"], capture_output=True, text=True,
+                          timeout=DEADLOCK_SCRIPT_TIMEOUT_S)
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr[-3000:]
+    first, second, third = out.split("\n1. ")[1].split("\n2. ")[0], \
+        out.split("\n2. ")[1].split("\n3. ")[0], out.split("\n3. ")[1]
+    assert "HUNG: still running after 5 s, killed." in first
+    assert "enters lxml.etree.parse(<file-like>)" in first  # the tracer's warning
+    assert "completed in" in second and "c-section-deadlock-risk" in second
+    assert "completed in" in third
+
+
+def test_console_script_passes_arguments_to_the_demo():
+    done = subprocess.run([sys.executable, "-m", "geventperf", "demo", "--help"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "--concurrency" in done.stdout and "--deadline" in done.stdout

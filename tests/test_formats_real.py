@@ -1,0 +1,55 @@
+"""Every format from one real profile: a small gevent workload traced by
+geventperf.Tracer.  Skipped (with the reason) if the tracer cannot produce one."""
+
+from __future__ import annotations
+
+import json
+import pstats
+
+import pytest
+
+from geventperf.formats import FORMATS, render
+from geventperf.profile import Profile
+from tests.profile_factory import traced_profile
+from tests.test_formats import HUB_WAIT_KEY, check_chrome, check_speedscope, parse_collapsed
+
+
+@pytest.fixture(scope="module")
+def real_profile() -> Profile:
+    try:
+        return traced_profile()
+    except Exception as exc:  # the tracer is another module's work; say why we skip
+        pytest.skip(f"the tracer could not trace the workload: {exc!r}")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_real_profile_renders(real_profile, fmt):
+    assert render(real_profile, fmt)
+
+
+def test_real_profile_text_names_the_workers(real_profile):
+    text = render(real_profile, "text")
+    assert "GREENLETS" in text and "worker" in text
+    assert all(len(line) <= 100 for line in text.splitlines())
+
+
+def test_real_profile_pstats_shows_the_sleep_waits(real_profile, tmp_path):
+    path = tmp_path / "real.prof"
+    path.write_bytes(render(real_profile, "pstats"))
+    stats = pstats.Stats(str(path)).stats
+    _cc, nc, tt, _ct, callers = stats[HUB_WAIT_KEY]
+    assert nc >= 4 * 15 and tt > 0  # every gevent.sleep waited on the hub
+    assert any(func[2] == "sleep" for func in callers)
+
+
+def test_real_profile_viewers_structure(real_profile):
+    check_speedscope(json.loads(render(real_profile, "speedscope")))
+    events = check_chrome(json.loads(render(real_profile, "chrome")))
+    assert any(e["ph"] == "X" and e["name"] == "wait" for e in events)
+    assert any(e["ph"] == "X" and e["name"] == "fetch" for e in events)
+    stacks = parse_collapsed(render(real_profile, "collapsed"))
+    assert any(stack.endswith("<hub wait>") for stack in stacks)
+
+
+def test_real_profile_json_round_trip(real_profile):
+    assert Profile.loads(render(real_profile, "json")).to_dict() == real_profile.to_dict()

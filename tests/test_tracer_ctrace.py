@@ -1,0 +1,105 @@
+"""The C hot path (geventperf._ctrace) against the pure-Python one: same clocks, same
+profile for the same workload, and the switch that selects between them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import gevent
+import greenlet
+import pytest
+
+from geventperf import Tracer, section
+from geventperf import tracer as tracer_mod
+from tests import tracer_impl
+
+# Runs each test taking `impl` on every hot path: the C extension and pure Python.
+impl = tracer_impl.impl
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+needs_c = pytest.mark.skipif(tracer_mod.C_EXTENSION is None,
+                             reason="geventperf._ctrace not built (python setup.py build_ext "
+                                    "--inplace); the pure-Python path is tested elsewhere")
+
+
+def selected_impl(env_pure: str | None) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "GEVENTPERF_PURE"}
+    if env_pure is not None:
+        env["GEVENTPERF_PURE"] = env_pure
+    code = "from geventperf import tracer; print(tracer._ctrace is not None)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_geventperf_pure_selects_the_python_hot_path():
+    assert selected_impl("1") == "False"
+    assert selected_impl(None) == str(tracer_mod.C_EXTENSION is not None)
+
+
+@needs_c
+def test_c_clocks_are_the_python_clocks():
+    c = tracer_mod.C_EXTENSION
+    before, now, after = time.perf_counter(), c.monotonic(), time.perf_counter()
+    assert before <= now <= after
+    before, now, after = time.thread_time(), c.thread_time(), time.thread_time()
+    assert before <= now <= after
+
+
+def workload() -> None:
+    def job(n):
+        with section("job"):
+            for _ in range(n):
+                gevent.sleep(0)
+
+    def raw():
+        greenlet.getcurrent().parent.switch()
+
+    gevent.joinall([gevent.spawn(job, n) for n in (1, 2, 3)])
+    g = greenlet.greenlet(raw)
+    g.switch()
+    g.switch()
+
+
+def shape(p):
+    """What must not depend on the implementation (times do)."""
+    return {
+        "greenlets": sorted((g.name, g.switches, g.parent is None) for g in p.greenlets),
+        "switches": p.switches,
+        "sections": [(s.name, s.calls, s.switches) for s in p.sections],
+        "waits": sorted((tuple(w.stack), w.count) for w in p.waits),
+        "runs": sorted((tuple(r.stack), r.count) for r in p.runs),
+        "slices": len(p.slices),
+    }
+
+
+def traced() -> Tracer:
+    with Tracer() as tracer:  # one call site, so the main greenlet's stacks match too
+        workload()
+    return tracer
+
+
+@needs_c
+def test_c_and_python_hot_paths_build_the_same_profile(monkeypatch):
+    tracers = []
+    for hot_path in (tracer_mod.C_EXTENSION, None):  # one loop: identical call sites
+        monkeypatch.setattr(tracer_mod, "_ctrace", hot_path)
+        tracers.append(traced())
+    c_tracer, py_tracer = tracers
+    assert c_tracer._c and not py_tracer._c
+    assert shape(c_tracer.profile) == shape(py_tracer.profile)
+
+
+def test_bad_switch_arguments_are_counted_not_raised(impl):
+    with Tracer() as tracer:
+        tracer._trace("switch", ("not", "greenlets", "at all"))
+        tracer._trace("switch", None)
+        gevent.sleep(0)  # and tracing carries on
+    p = tracer.profile
+    assert p.trace_errors == 2
+    assert p.meta["first_trace_error"]
+    assert p.switches >= 2

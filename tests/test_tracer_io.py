@@ -1,0 +1,206 @@
+"""The tracer on real I/O: a trickling raw-socket server (switch storm, waits at the
+read site), lxml parsing a slow HTTP body in monkey-patched subprocesses
+(blocked read in a C section; the two-greenlet deadlock, guarded and not), and the
+adapter's read counters."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import gevent
+import gevent.socket
+import pytest
+import requests
+
+import geventperf
+from geventperf import Profile, Tracer, readstats
+from geventperf import findings as findings_mod
+from tests import tracer_impl
+from tests.servers import WSGIServerThread
+
+# Runs each test taking `impl` on every hot path: the C extension and pure Python.
+impl = tracer_impl.impl
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SCENARIOS = os.path.join(HERE, "tracer_scenarios.py")
+# A scenario takes well under 2 s; the deadlock one never ends, so it is killed here.
+SCENARIO_TIMEOUT_S = 60
+DEADLOCK_WAIT_S = 8
+# Pieces the trickling server sends, with a pause so every recv() finds the socket empty
+# (storm threshold plus margin).
+TRICKLE_PIECES = findings_mod.STORM_MIN_SWITCHES + 300
+TRICKLE_PAUSE_S = 0.0001
+
+
+class TricklingServer:
+    """Sends TRICKLE_PIECES single bytes, pausing between them, from an OS thread."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def __enter__(self) -> TricklingServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.listener.close()
+        self.thread.join(10)
+
+    def _serve(self) -> None:
+        conn, _ = self.listener.accept()
+        with conn:
+            for _ in range(TRICKLE_PIECES):
+                conn.sendall(b"x")
+                time.sleep(TRICKLE_PAUSE_S)
+
+
+def read_trickle(port: int) -> int:
+    sock = gevent.socket.create_connection(("127.0.0.1", port))
+    received = 0
+    with sock:
+        while True:
+            data = sock.recv(1)  # the small-chunk read pattern
+            if not data:
+                return received
+            received += len(data)
+
+
+def test_trickling_socket_reads_are_a_switch_storm(impl):
+    with TricklingServer() as server, Tracer() as tracer:
+        job = gevent.spawn(read_trickle, server.port)
+        assert job.get(timeout=60) == TRICKLE_PIECES
+    p = tracer.profile
+    reader = next(g for g in p.greenlets if g.name.endswith(".read_trickle"))
+    assert reader.switches >= findings_mod.STORM_MIN_SWITCHES
+    site = max(p.waits, key=lambda w: w.count)
+    assert site.count >= findings_mod.STORM_MIN_SWITCHES
+    assert any(e.endswith(":read_trickle") for e in site.stack)
+    storm = [f for f in p.findings if f.kind == "switch-storm"]
+    assert len(storm) == 1
+    f = storm[0]
+    assert f.extra["count"] >= findings_mod.STORM_MIN_SWITCHES
+    assert f.extra["mean_run_s"] < findings_mod.STORM_MAX_MEAN_RUN_S
+    assert f.stack == site.stack and f.cost_s == pytest.approx(site.wait_s)
+    assert "small-chunk" in f.message and "GeventAdapter" in f.message
+
+
+def test_read_counters_are_aggregated_per_host(impl):
+    with Tracer() as tracer:
+        assert tracer._on_read in readstats.sinks
+        readstats.publish({"host": "a:80", "bytes": 1000, "reads": 10, "reads_waited": 4,
+                           "wall_s": 0.5})
+        readstats.publish({"host": "a:80", "bytes": 24, "reads": 2, "reads_waited": 1,
+                           "wall_s": 0.25})
+        readstats.publish({"host": "b:443", "bytes": 7, "reads": 1, "reads_waited": None,
+                           "wall_s": 0.0})
+    assert tracer._on_read not in readstats.sinks
+    reads = {r["host"]: r for r in tracer.profile.reads}
+    assert reads["a:80"] == {"host": "a:80", "bodies": 2, "bytes": 1024, "reads": 12,
+                             "reads_waited": 5, "wall_s": 0.75}
+    assert reads["b:443"]["reads_waited"] is None and reads["b:443"]["bodies"] == 1
+
+
+def run_scenario(name: str, tmp_path, timeout: float = SCENARIO_TIMEOUT_S,
+                 env_extra: dict[str, str] | None = None):
+    out = tmp_path / f"{name}.json"
+    env = dict(os.environ, PYTHONPATH=ROOT, **(env_extra or {}))
+    proc = subprocess.run([sys.executable, SCENARIOS, name, str(out)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+    return proc, out
+
+
+def scenario_env(impl: str) -> dict[str, str]:
+    return {"GEVENTPERF_PURE": "1"} if impl == "pure" else {}
+
+
+def test_lxml_parse_of_a_slow_response_is_a_blocked_read_in_c_section(impl, tmp_path):
+    proc, out = run_scenario("one-parse", tmp_path, env_extra=scenario_env(impl))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    p = Profile.load(out)
+    found = [f for f in p.findings if f.kind == "blocked-read-in-c-section"]
+    assert len(found) == 1
+    f = found[0]
+    worker = p.greenlet(f.greenlet)
+    assert worker.name == "__main__.fetch_and_parse"
+    assert f.section == "lxml.etree.parse"
+    assert f.extra["count"] >= 5 and f.cost_s >= 0.05 and f.extra["file_like"]
+    assert "urllib3/response.py" in f.extra["read_site"]
+    assert f.extra["caller"].endswith(":fetch_and_parse")
+    assert "read the body first" in f.message.lower() or "Read the body first" in f.message
+    assert "GeventAdapter" in f.message
+    assert p.section_named("lxml.etree.parse").switches == f.extra["count"]
+    assert not [f for f in p.findings if f.kind == "c-section-deadlock-risk"]
+
+
+def test_two_lxml_file_parses_deadlock_and_the_tracer_says_why(impl, tmp_path):
+    """Without the guard the process hangs on lxml's parser lock (killed here); the
+    tracer printed the reason before it did."""
+    with pytest.raises(subprocess.TimeoutExpired) as hung:
+        run_scenario("two-parses", tmp_path, timeout=DEADLOCK_WAIT_S,
+                     env_extra=scenario_env(impl))
+    stderr = hung.value.stderr or b""
+    text = stderr.decode() if isinstance(stderr, bytes) else stderr
+    assert "may deadlock" in text and "lxml_guard=True" in text
+
+
+def test_lxml_guard_avoids_the_deadlock_and_reports_the_risk(impl, tmp_path):
+    proc, out = run_scenario("two-parses-guarded", tmp_path, env_extra=scenario_env(impl))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "may deadlock" not in proc.stderr
+    p = Profile.load(out)
+    risks = [f for f in p.findings if f.kind == "c-section-deadlock-risk"]
+    assert len(risks) == 1
+    risk = risks[0]
+    assert risk.extra["guarded"] is True and risk.extra["other_greenlet"] != risk.greenlet
+    assert {p.greenlet(risk.greenlet).name, p.greenlet(risk.extra["other_greenlet"]).name} \
+        == {"__main__.fetch_and_parse"}
+    assert risk.stack and risk.stack[0].endswith(":fetch_and_parse")
+    blocked = [f for f in p.findings if f.kind == "blocked-read-in-c-section"]
+    assert len(blocked) == 2
+
+
+def test_lxml_guard_serialises_parses_sharing_one_parser(impl, tmp_path):
+    """A caller's own parser cannot be copied: the guard makes the second greenlet wait
+    cooperatively for the first instead of blocking the thread on the parser's lock."""
+    proc, out = run_scenario("two-parses-shared-parser-guarded", tmp_path,
+                             env_extra=scenario_env(impl))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    p = Profile.load(out)
+    assert [f.extra["guarded"] for f in p.findings if f.kind == "c-section-deadlock-risk"] \
+        == [True]
+    parse = p.section_named("lxml.etree.parse")
+    assert parse.calls == 2
+    # serialised: one greenlet's first switch-out inside the parse was the wait for the
+    # guard's semaphore (gevent's semaphore is compiled: the wrapper is the innermost
+    # Python frame), not a socket read
+    firsts = sorted(e["stack"][0] for e in p.events if e["kind"] == "c-section-switch")
+    assert len(firsts) == 2
+    assert "geventperf/sections.py" in firsts[0] or "geventperf/sections.py" in firsts[1]
+    assert any("gevent/_socketcommon.py" in first for first in firsts)
+
+
+def test_real_adapter_reads_land_in_the_profile(impl):
+    body = b"x" * 300_000
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Length", str(len(body)))])
+        return [body]
+
+    with WSGIServerThread(app) as server:
+        session = requests.Session()
+        geventperf.mount(session)
+        with Tracer() as tracer:
+            assert session.get(server.url + "/a").content == body
+            assert session.get(server.url + "/b").content == body
+    [reads] = tracer.profile.reads
+    assert reads["host"].endswith(str(server.port))
+    assert reads["bodies"] == 2 and reads["bytes"] == 2 * len(body)
+    assert reads["reads"] >= 2 and reads["wall_s"] >= 0
