@@ -48,6 +48,7 @@ typedef struct {
     char is_hub;
     double run, cpu, wait, longest, t_in, cpu_in, t_out;
     int has_out; /* t_out is meaningful (the greenlet is switched out) */
+    char finished; /* set by Tracer._finish: the greenlet is gone, its address may be reused */
     long long switches;
     int c_depth;
 } RecordObject;
@@ -115,7 +116,7 @@ static PyMemberDef record_members[] = {
     RM(gid, T_LONGLONG), RM(key, T_PYSSIZET),
     RM(name, T_OBJECT), RM(origin, T_OBJECT), RM(parent, T_OBJECT), RM(weak, T_OBJECT),
     RM(wait_row, T_OBJECT), RM(open, T_OBJECT), RM(c_pending, T_OBJECT),
-    RM(is_hub, T_BOOL), RM(run, T_DOUBLE), RM(cpu, T_DOUBLE), RM(wait, T_DOUBLE),
+    RM(is_hub, T_BOOL), RM(finished, T_BOOL), RM(run, T_DOUBLE), RM(cpu, T_DOUBLE), RM(wait, T_DOUBLE),
     RM(longest, T_DOUBLE), RM(t_in, T_DOUBLE), RM(cpu_in, T_DOUBLE),
     RM(switches, T_LONGLONG), RM(c_depth, T_INT),
     {NULL}
@@ -167,6 +168,11 @@ static PyTypeObject RowType = {
 
 /* ------------------------------------------------------------------- Hot ------ */
 
+/* Cache sizes: powers of two, larger than the greenlets and stacks a loop usually
+   cycles through; a miss only costs the dict lookup it replaces. */
+#define TCACHE_SIZE 256
+#define SCACHE_SIZE 1024
+
 typedef struct {
     PyObject_HEAD
     PyObject *cur;  /* the running greenlet's Record, or None */
@@ -176,6 +182,12 @@ typedef struct {
     PyObject *prev, *live, *table, *exit_key;
     PyObject *new_record, *new_row, *finish, *on_blocked, *on_c_switch, *on_c_resume,
              *on_error, *name_from_frames;
+    /* Direct-mapped caches in front of the live and table dicts, so the common switch
+       creates no int objects: greenlet address -> Record (valid while not finished)
+       and stack hash -> Row (rows are never replaced). */
+    RecordObject *tcache[TCACHE_SIZE];
+    uint64_t skey[SCACHE_SIZE];
+    PyObject *srow[SCACHE_SIZE];
     /* ring buffer of the most recent run slices */
     Py_ssize_t cap, count;
     long long total;
@@ -183,6 +195,20 @@ typedef struct {
     double *r_start, *r_dur;
     PyObject **r_sec;
 } HotObject;
+
+static void caches_clear(HotObject *self) {
+    for (int i = 0; i < TCACHE_SIZE; i++)
+        Py_CLEAR(self->tcache[i]);
+    for (int i = 0; i < SCACHE_SIZE; i++) {
+        Py_CLEAR(self->srow[i]);
+        self->skey[i] = 0;
+    }
+}
+
+static inline size_t tcache_index(PyObject *g) {
+    uintptr_t p = (uintptr_t)g;
+    return (size_t)((p >> 4) ^ (p >> 12)) & (TCACHE_SIZE - 1);
+}
 
 static void ring_free(HotObject *self) {
     if (self->r_sec != NULL) {
@@ -234,6 +260,7 @@ static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
     self->switches = self->errors = 0;
     self->on = 0;
     ring_free(self);
+    caches_clear(self);
     if (max_slices > 0) {
         self->r_gid = PyMem_Calloc(max_slices, sizeof(long long));
         self->r_start = PyMem_Calloc(max_slices, sizeof(double));
@@ -255,6 +282,10 @@ static int hot_traverse(HotObject *self, visitproc visit, void *arg) {
     Py_VISIT(self->finish); Py_VISIT(self->on_blocked); Py_VISIT(self->on_c_switch);
     Py_VISIT(self->on_c_resume); Py_VISIT(self->on_error);
     Py_VISIT(self->name_from_frames);
+    for (int i = 0; i < TCACHE_SIZE; i++)
+        Py_VISIT(self->tcache[i]);
+    for (int i = 0; i < SCACHE_SIZE; i++)
+        Py_VISIT(self->srow[i]);
     return 0;
 }
 
@@ -266,6 +297,7 @@ static void hot_clear_tables(HotObject *self) {
     Py_CLEAR(self->finish); Py_CLEAR(self->on_blocked); Py_CLEAR(self->on_c_switch);
     Py_CLEAR(self->on_c_resume); Py_CLEAR(self->on_error); Py_CLEAR(self->name_from_frames);
     ring_free(self);
+    caches_clear(self);
 }
 
 static int hot_clear(HotObject *self) {
@@ -307,8 +339,8 @@ static inline uint64_t fnv_mix(uint64_t h, uint64_t v) {
     return h;
 }
 
-/* A stack key for *frame* (a new reference), walking at most depth frames. */
-static PyObject *stack_key(HotObject *self, PyFrameObject *frame) {
+/* The stack hash of *frame*, walking at most depth frames. */
+static uint64_t stack_hash(HotObject *self, PyFrameObject *frame) {
     uint64_t h = FNV_OFFSET;
     PyFrameObject *f = (PyFrameObject *)Py_NewRef(frame);
     int n = 0;
@@ -323,7 +355,7 @@ static PyObject *stack_key(HotObject *self, PyFrameObject *frame) {
         n++;
     }
     Py_XDECREF(f);
-    return PyLong_FromUnsignedLongLong(h);
+    return h;
 }
 
 /* The accounting of one switch; -1 with an exception set on failure. */
@@ -338,6 +370,9 @@ static int hot_switch(HotObject *self, PyObject *args) {
     PyObject *key = NULL, *frame = NULL, *section = NULL, *tkey = NULL, *tmp = NULL;
     RecordObject *rec = NULL, *t = NULL;
     int result = -1;
+    int has_frame = 0;  /* a greenlet with a frame is not dead: saves the "dead" lookup */
+    uint64_t hash = 0;
+    int have_hash = 0;  /* key is then made from hash only when a callback needs it */
 
     if (!is_none(self->cur) && ((RecordObject *)self->cur)->key == (Py_ssize_t)(uintptr_t)origin) {
         rec = (RecordObject *)Py_NewRef(self->cur);
@@ -386,6 +421,7 @@ static int hot_switch(HotObject *self, PyObject *args) {
         if (frame == Py_None) {
             key = Py_NewRef(self->exit_key);
         } else {
+            has_frame = 1;
             if (!PyFrame_Check(frame)) {
                 PyErr_SetString(PyExc_TypeError, "gr_frame is not a frame");
                 goto done;
@@ -395,22 +431,33 @@ static int hot_switch(HotObject *self, PyObject *args) {
                 if (tmp == NULL) goto done;
                 Py_CLEAR(tmp);
             }
-            key = stack_key(self, (PyFrameObject *)frame);
-            if (key == NULL) goto done;
+            hash = stack_hash(self, (PyFrameObject *)frame);
+            have_hash = 1;
         }
-        PyObject *row = PyDict_GetItemWithError(self->table, key);
-        if (row != NULL) {
-            Py_INCREF(row);
+        size_t si = (size_t)(hash & (SCACHE_SIZE - 1));
+        PyObject *row = NULL;
+        if (have_hash && self->srow[si] != NULL && self->skey[si] == hash) {
+            row = Py_NewRef(self->srow[si]);
         } else {
-            if (PyErr_Occurred()) goto done;
-            row = PyObject_CallFunctionObjArgs(self->new_row, key,
-                                               frame == Py_None ? Py_None : frame, NULL);
-            if (row == NULL) goto done;
-        }
-        if (!PyObject_TypeCheck(row, &RowType)) {
-            Py_DECREF(row);
-            PyErr_SetString(PyExc_TypeError, "new_row must return a _ctrace.Row");
-            goto done;
+            if (key == NULL && (key = PyLong_FromUnsignedLongLong(hash)) == NULL) goto done;
+            row = PyDict_GetItemWithError(self->table, key);
+            if (row != NULL) {
+                Py_INCREF(row);
+            } else {
+                if (PyErr_Occurred()) goto done;
+                row = PyObject_CallFunctionObjArgs(self->new_row, key,
+                                                   frame == Py_None ? Py_None : frame, NULL);
+                if (row == NULL) goto done;
+            }
+            if (!PyObject_TypeCheck(row, &RowType)) {
+                Py_DECREF(row);
+                PyErr_SetString(PyExc_TypeError, "new_row must return a _ctrace.Row");
+                goto done;
+            }
+            if (have_hash) {
+                Py_XSETREF(self->srow[si], Py_NewRef(row));
+                self->skey[si] = hash;
+            }
         }
         RowObject *r = (RowObject *)row;
         r->n_out++;
@@ -418,6 +465,9 @@ static int hot_switch(HotObject *self, PyObject *args) {
         if (self->cpu_clock)
             r->cpu += ran_cpu;
         Py_XSETREF(rec->wait_row, row);  /* steals */
+    }
+    if (have_hash && key == NULL && ((ran > self->threshold && !rec->is_hub) || rec->c_depth)) {
+        if ((key = PyLong_FromUnsignedLongLong(hash)) == NULL) goto done;
     }
     if (ran > self->threshold && !rec->is_hub) {
         PyObject *pran = PyFloat_FromDouble(ran);
@@ -435,11 +485,14 @@ static int hot_switch(HotObject *self, PyObject *args) {
         if (tmp == NULL) goto done;
         Py_CLEAR(tmp);
     }
-    PyObject *dead = PyObject_GetAttr(origin, str_dead);
-    if (dead == NULL) goto done;
-    int is_dead = PyObject_IsTrue(dead);
-    Py_DECREF(dead);
-    if (is_dead < 0) goto done;
+    int is_dead = 0;
+    if (!has_frame) {
+        PyObject *dead = PyObject_GetAttr(origin, str_dead);
+        if (dead == NULL) goto done;
+        is_dead = PyObject_IsTrue(dead);
+        Py_DECREF(dead);
+        if (is_dead < 0) goto done;
+    }
     if (is_dead) {
         tmp = PyObject_CallOneArg(self->finish, (PyObject *)rec);
         if (tmp == NULL) goto done;
@@ -449,9 +502,16 @@ static int hot_switch(HotObject *self, PyObject *args) {
         rec->has_out = 1;
     }
 
-    tkey = PyLong_FromVoidPtr(target);
-    if (tkey == NULL) goto done;
-    PyObject *found = PyDict_GetItemWithError(self->live, tkey);
+    size_t ti = tcache_index(target);
+    RecordObject *cached = self->tcache[ti];
+    PyObject *found = NULL;
+    if (cached != NULL && cached->key == (Py_ssize_t)(uintptr_t)target && !cached->finished) {
+        found = (PyObject *)cached;
+    } else {
+        tkey = PyLong_FromVoidPtr(target);
+        if (tkey == NULL) goto done;
+        found = PyDict_GetItemWithError(self->live, tkey);
+    }
     if (found != NULL) {
         t = (RecordObject *)Py_NewRef(found);
     } else {
@@ -467,6 +527,8 @@ static int hot_switch(HotObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "new_record must return a _ctrace.Record");
         goto done;
     }
+    if ((PyObject *)t != (PyObject *)self->tcache[ti])
+        Py_XSETREF(self->tcache[ti], (RecordObject *)Py_NewRef(t));
     if (t->has_out) {
         double waited = now - t->t_out;
         t->wait += waited;

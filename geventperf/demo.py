@@ -47,13 +47,6 @@ TOP_FINDINGS = 3
 # Width of a finding's message line; longer messages wrap.
 MESSAGE_WIDTH = 88
 
-DEADLOCK_RISK = "c-section-deadlock-risk"
-# The naive run passes a parser per call, which has its own lock: the pattern the
-# finding describes is there, the hang is not.
-DEADLOCK_NOTE = ("(demo note: the naive run gives every lxml.etree.parse its own "
-                 "XMLParser, so it cannot hang here; with the shared default parser it "
-                 "would: see scripts/lxml_deadlock.py)")
-
 RUN_TITLES = {
     "naive": "naive: plain requests, stream=True, parsers fed from the socket",
     "fixed": "fixed: geventperf.mount(session), body read in 512 KiB pieces, parse bytes",
@@ -269,8 +262,6 @@ def findings_text(naive: dict[str, Any] | None) -> str:
         lines.append(f"{number}. [{finding['kind']}]"
                      + (f" (and {more} more like it)" if more else ""))
         lines.extend(_wrap(finding["message"], MESSAGE_WIDTH, "   "))
-        if finding["kind"] == DEADLOCK_RISK:
-            lines.extend(_wrap(DEADLOCK_NOTE, MESSAGE_WIDTH, "   "))
     return "\n".join(lines)
 
 

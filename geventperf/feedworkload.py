@@ -288,54 +288,11 @@ def worker_parser() -> argparse.ArgumentParser:
     return parser
 
 
-class RepeatCollapsingStream:
-    """Passes writes through to *stream*, except that a warning line starting with
-    *prefix* is printed once and its repeats are only counted (:meth:`summary`).
-
-    The tracer warns on stderr each time a greenlet enters ``lxml.etree.parse(file)``
-    while another is suspended in one, since that usually precedes a hang; the naive
-    run does that hundreds of times on purpose (with per-call parsers, so it cannot
-    hang), and hundreds of identical lines would bury the progress output.
-    """
-
-    def __init__(self, stream: Any, prefix: str) -> None:
-        self.stream, self.prefix, self.repeats = stream, prefix, 0
-        self.mid_line = False  # the last write left the cursor mid-line (a progress line)
-
-    def write(self, text: str) -> int:
-        if text.startswith(self.prefix):
-            self.repeats += 1
-            if self.repeats > 1:
-                return len(text)
-            if self.mid_line:
-                self.stream.write("\n")
-        if text:
-            self.mid_line = not text.endswith("\n")
-        return self.stream.write(text)
-
-    def summary(self) -> str:
-        if self.repeats <= 1:
-            return ""
-        return f"  ({self.repeats - 1} more warnings like the one above were not shown)\n"
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.stream, name)
-
-
-# How the tracer's concurrent-lxml-parse warning starts (see RepeatCollapsingStream).
-TRACER_WARNING_PREFIX = "geventperf: greenlet #"
-
-
 def worker_main(argv: list[str]) -> int:
     """Entry point of the worker process (started through WORKER_BOOTSTRAP)."""
     args = worker_parser().parse_args(argv)
-    stderr = sys.stderr = RepeatCollapsingStream(sys.stderr, TRACER_WARNING_PREFIX)
-    try:
-        result = run_workload(args.mode, args.url, args.jobs, args.concurrency, args.parser,
-                              args.feeds, args.deadline, args.trace, args.html, args.label)
-    finally:
-        sys.stderr = stderr.stream
-        sys.stderr.write(stderr.summary())
+    result = run_workload(args.mode, args.url, args.jobs, args.concurrency, args.parser,
+                          args.feeds, args.deadline, args.trace, args.html, args.label)
     with open(args.result, "w", encoding="utf-8") as fh:
         json.dump(result, fh)
     return 0

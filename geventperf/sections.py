@@ -219,6 +219,12 @@ def is_file_like(source: Any) -> bool:
         and hasattr(source, "read")
 
 
+# The lock a file-like lxml parse holds when the caller gives no parser: that of the
+# thread's default parser, shared by every such parse.  A parse with a parser of its
+# own holds that parser's lock (the parser object stands for it).
+DEFAULT_PARSER_LOCK = "lxml default parser"
+
+
 def _lxml_parse_wrapper(func: Callable[..., Any], guard: bool) -> Callable[..., Any]:
     """``lxml.etree.parse`` as a C section, with deadlock detection and guard.
 
@@ -238,10 +244,13 @@ def _lxml_parse_wrapper(func: Callable[..., Any], guard: bool) -> Callable[..., 
         if tracer is None:
             return func(source, parser, *args, **kwargs)
         file_like = is_file_like(source)
+        lock = None
         if file_like:
-            tracer._lxml_file_parse_starting(guard, sys._getframe(1))
+            # Judged as without the guard: the guard is what makes it safe.
+            lock = DEFAULT_PARSER_LOCK if parser is None else parser
+            tracer._lxml_file_parse_starting(guard, sys._getframe(1), lock)
         token = object()
-        tracer._section_enter(LXML_PARSE, True, token, file_like)
+        tracer._section_enter(LXML_PARSE, True, token, lock)
         try:
             if not (guard and file_like):
                 return func(source, parser, *args, **kwargs)

@@ -85,7 +85,7 @@ class TracerError(RuntimeError):
 class _Record:
     """Bookkeeping of one greenlet while tracing.  Holds no reference to it."""
 
-    __slots__ = ("gid", "key", "name", "origin", "parent", "is_hub", "weak",
+    __slots__ = ("gid", "key", "name", "origin", "parent", "is_hub", "finished", "weak",
                  "run", "cpu", "wait", "switches", "longest",
                  "t_in", "cpu_in", "t_out", "wait_row", "open", "c_depth", "c_pending")
 
@@ -95,6 +95,7 @@ class _Record:
         self.origin = ""
         self.parent: int | None = None
         self.is_hub = False
+        self.finished = False  # its greenlet is gone (the C hot path's cache checks it)
         self.weak: Any = None
         self.run = self.cpu = self.wait = self.longest = 0.0
         self.switches = 0
@@ -119,11 +120,13 @@ class _Row:
 class _Open:
     """One open section of one greenlet: the counters at entry."""
 
-    __slots__ = ("owner", "name", "c", "file_like", "t0", "run0", "cpu0", "wait0", "sw0",
+    __slots__ = ("owner", "name", "c", "parser_lock", "t0", "run0", "cpu0", "wait0", "sw0",
                  "recursive")
 
-    def __init__(self, owner: object, name: str, c: bool, file_like: bool) -> None:
-        self.owner, self.name, self.c, self.file_like = owner, name, c, file_like
+    def __init__(self, owner: object, name: str, c: bool, parser_lock: object) -> None:
+        # parser_lock: for an lxml parse of a file-like source, the parser whose lock
+        # it holds (see sections.DEFAULT_PARSER_LOCK); None for anything else.
+        self.owner, self.name, self.c, self.parser_lock = owner, name, c, parser_lock
 
 
 class _State:
@@ -206,7 +209,8 @@ class Tracer:
         self._blocked: list[tuple[float, int, tuple[Any, ...]]] = []  # min-heap
         self._c_switch: dict[tuple[str, int], list[Any]] = {}
         self._c_switch_dropped = 0
-        self._lxml_suspended: dict[int, str] = {}  # gid -> section name
+        # gid -> (section name, parser lock) of lxml file parses suspended mid-read
+        self._lxml_suspended: dict[int, tuple[str, object]] = {}
         self._deadlock_events: list[dict[str, Any]] = []
         self._reads: dict[str, list[Any]] = {}
         self._seq = 0
@@ -505,6 +509,7 @@ class Tracer:
     def _finish(self, rec: _Record) -> None:
         """A greenlet died (or was collected): keep its figures, forget the greenlet."""
         self._live.pop(rec.key, None)
+        rec.finished = True
         rec.weak = None
         rec.t_out = None
         rec.wait_row = None
@@ -553,11 +558,11 @@ class Tracer:
             if len(self._c_switch) >= MAX_C_SWITCH_RECORDS:
                 self._c_switch_dropped += 1
                 return
-            entry = self._c_switch[ident] = [0, 0.0, key, inner.file_like]
+            entry = self._c_switch[ident] = [0, 0.0, key, inner.parser_lock is not None]
         entry[0] += 1
         rec.c_pending = entry
-        if inner.file_like:
-            self._lxml_suspended[rec.gid] = inner.name
+        if inner.parser_lock is not None:
+            self._lxml_suspended[rec.gid] = (inner.name, inner.parser_lock)
 
     def _c_resume(self, rec: _Record, waited: float) -> None:
         rec.c_pending[1] += waited  # type: ignore[index]
@@ -582,13 +587,13 @@ class Tracer:
 
     # -- sections and hooks (called from sections.py and readstats) ---------------
     def _section_enter(self, name: str, c: bool, owner: object,
-                       file_like: bool = False) -> None:
+                       parser_lock: object = None) -> None:
         st = self._st
         rec = st.cur
         if not st.on or rec is None:
             return
         now = time.perf_counter()
-        o = _Open(owner, name, c, file_like)
+        o = _Open(owner, name, c, parser_lock)
         o.t0 = now
         o.run0 = rec.run + (now - rec.t_in)
         o.cpu0 = rec.cpu + (time.thread_time() - rec.cpu_in) if self.cpu_clock else 0.0
@@ -630,20 +635,23 @@ class Tracer:
         row[5] += rec.wait - o.wait0
         row[6] += rec.switches - o.sw0
 
-    def _lxml_file_parse_starting(self, guarded: bool, frame: Any) -> None:
+    def _lxml_file_parse_starting(self, guarded: bool, frame: Any,
+                                  parser_lock: object) -> None:
         """A greenlet enters ``lxml.etree.parse(fileobj)``: deadlock risk if another
-        greenlet of this thread is suspended inside one (it holds the parser lock)."""
+        greenlet of this thread is suspended inside one holding the same parser lock
+        (parses with parsers of their own cannot block each other)."""
         st = self._st
         rec = st.cur
         if not st.on or rec is None:
             return
-        others = [gid for gid in self._lxml_suspended if gid != rec.gid]
+        others = [gid for gid, (_, lock) in self._lxml_suspended.items()
+                  if gid != rec.gid and lock is parser_lock]
         if not others or len(self._deadlock_events) >= MAX_DEADLOCK_EVENTS:
             return
         stack = _frame_labels(frame, self.max_stack_depth)
         self._deadlock_events.append({
             "kind": "lxml-concurrent-parse", "greenlet": rec.gid, "other": others[0],
-            "section": self._lxml_suspended[others[0]], "stack": stack,
+            "section": self._lxml_suspended[others[0]][0], "stack": stack,
             "guarded": guarded, "at_s": time.perf_counter() - self._t0})
         if not guarded:
             # The process is most likely about to hang: say why while we still can.

@@ -66,10 +66,17 @@ def main(scenario: str, out: str) -> None:
         tracer = Tracer(lxml_guard=True)
         greenlets = 2
         parser = SHARED_PARSER
+    elif scenario == "two-parses-own-parsers":
+        tracer = Tracer()
+        greenlets = 2
     else:
         raise SystemExit(f"unknown scenario {scenario!r}")
     with tracer:
-        jobs = [gevent.spawn(fetch_and_parse, url, parser) for _ in range(greenlets)]
+        if scenario == "two-parses-own-parsers":  # each parse its own parser, and lock
+            jobs = [gevent.spawn(fetch_and_parse, url, lxml.etree.XMLParser())
+                    for _ in range(greenlets)]
+        else:
+            jobs = [gevent.spawn(fetch_and_parse, url, parser) for _ in range(greenlets)]
         gevent.joinall(jobs, raise_error=True)
     assert [job.value for job in jobs] == [ITEMS] * greenlets
     tracer.profile.save(out)
