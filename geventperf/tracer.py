@@ -203,6 +203,9 @@ class Tracer:
         # key -> (code objects, instruction offsets), innermost first
         self._stack_codes: dict[Any, tuple[list[Any], list[int]]] = {}
         self._section_table: dict[str, list[Any]] = {}
+        # Sections still open when their greenlet died (entered without a matching
+        # exit): closed at the death and counted here.
+        self._sections_left_open = 0
         self._slices: deque[tuple[int, float, float, str | None]] = deque(maxlen=self.max_slices)
         self._record_type: Any = _Record
         self._row_type: Any = _Row
@@ -513,7 +516,14 @@ class Tracer:
         rec.weak = None
         rec.t_out = None
         rec.wait_row = None
-        rec.open = []
+        if rec.open:
+            # Its last slice is already counted in rec.run / rec.cpu.
+            now = time.perf_counter()
+            for o in reversed(rec.open):
+                self._account_section(rec, o, now, rec.run, rec.cpu)
+            self._sections_left_open += len(rec.open)
+            rec.open = []
+            rec.c_depth = 0
         if len(self._finished) < MAX_GREENLET_RECORDS:
             self._finished.append(rec)
             return
@@ -621,6 +631,12 @@ class Tracer:
         if o.c:
             rec.c_depth -= 1
         now = time.perf_counter()
+        cpu_now = rec.cpu + (time.thread_time() - rec.cpu_in) if self.cpu_clock else 0.0
+        self._account_section(rec, o, now, rec.run + (now - rec.t_in), cpu_now)
+
+    def _account_section(self, rec: _Record, o: _Open, now: float, run_now: float,
+                         cpu_now: float) -> None:
+        """Add one closed call of section *o* of greenlet *rec* to the section table."""
         row = self._section_table.get(o.name)
         if row is None:
             row = self._section_table[o.name] = [o.c, 0, 0.0, 0.0, 0.0, 0.0, 0]
@@ -629,9 +645,9 @@ class Tracer:
         if o.recursive:  # the outer call of the same name already counts this time
             return
         row[2] += now - o.t0
-        row[3] += rec.run + (now - rec.t_in) - o.run0
+        row[3] += run_now - o.run0
         if self.cpu_clock:
-            row[4] += rec.cpu + (time.thread_time() - rec.cpu_in) - o.cpu0
+            row[4] += cpu_now - o.cpu0
         row[5] += rec.wait - o.wait0
         row[6] += rec.switches - o.sw0
 
@@ -779,6 +795,7 @@ class Tracer:
                   "greenlets_folded": sum(v[0] for v in self._folded.values()),
                   "stacks_overflowed": _OTHER_KEY in self._stacks,
                   "c_switch_records_dropped": self._c_switch_dropped,
+                  "sections_left_open": self._sections_left_open,
                   "tracing_aborted": self._aborted, "first_trace_error": self._first_error})
         profile.findings = _findings.compute(profile)
         return profile

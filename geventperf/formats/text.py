@@ -44,6 +44,10 @@ def header(profile: Profile) -> str:
     if profile.slices_dropped:
         lines.append(f"timeline truncated: {profile.slices_dropped} slices dropped "
                      "(totals are exact; only the timeline is partial)")
+    left_open = profile.meta.get("sections_left_open")
+    if isinstance(left_open, int) and left_open > 0:
+        lines.append(f"sections left open: {left_open} entered by greenlets that died "
+                     "without leaving them (counted up to the death; a missing exit?)")
     return "\n".join(lines)
 
 

@@ -1,0 +1,184 @@
+"""The tracer under faults: greenlets killed or dying inside sections, other threads'
+hubs, gevent's monitor thread.  The traced program must behave as without the tracer
+and the profile must stay consistent.
+
+Consistency, stated: in one thread exactly one greenlet runs at any moment, so the
+run time of all greenlets, hub included, adds up to the traced duration.  Tolerance:
+5 % of the duration plus 10 ms (the tracer's own start and stop, and clock reads that
+straddle a switch).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import weakref
+
+import gevent
+import pytest
+
+from geventperf import Tracer, section
+from geventperf.profile import Profile
+from tests import tracer_impl
+
+impl = tracer_impl.impl
+
+TOTALS_SHARE = 0.05
+TOTALS_SLACK_S = 0.010
+
+
+def assert_totals_add_up(profile: Profile) -> None:
+    ran = sum(g.run_s for g in profile.greenlets if g.id != profile.hub["id"]) \
+        + profile.hub["run_s"]
+    slack = TOTALS_SHARE * profile.duration_s + TOTALS_SLACK_S
+    assert abs(ran - profile.duration_s) <= slack, (ran, profile.duration_s)
+
+
+def test_totals_add_up_on_a_mixed_workload(impl):
+    def mixed(n: int) -> int:
+        total = 0
+        for i in range(n):
+            total += sum(range(2000))
+            gevent.sleep(0.001 if i % 3 else 0)
+        return total
+
+    with Tracer() as tracer:
+        jobs = [gevent.spawn(mixed, 30) for _ in range(10)]
+        gevent.joinall(jobs)
+    assert all(job.successful() for job in jobs)
+    assert_totals_add_up(tracer.profile)
+    assert tracer.profile.trace_errors == 0
+
+
+def test_greenlet_killed_inside_a_section(impl):
+    entered = []
+
+    def worker() -> None:
+        with section("doomed"):
+            entered.append(1)
+            gevent.sleep(10)
+
+    with Tracer() as tracer:
+        doomed = gevent.spawn(worker)
+        gevent.sleep(0.01)
+        doomed.kill(timeout=5)
+        with section("doomed"):  # the same section still works afterwards
+            gevent.sleep(0.001)
+    assert entered == [1] and doomed.dead and doomed.successful()  # GreenletExit is success
+    p = tracer.profile
+    doomed_stats = p.section_named("doomed")
+    assert doomed_stats.calls >= 2
+    assert doomed_stats.wait_s >= 0.005  # the killed greenlet waited inside it
+    assert p.trace_errors == 0
+    assert_totals_add_up(p)
+
+
+def test_section_left_open_by_a_greenlet_that_dies(impl):
+    def leaky() -> None:
+        section("never closed").__enter__()  # a bug in the program, not ours
+        gevent.sleep(0.005)
+
+    with Tracer() as tracer:
+        job = gevent.spawn(leaky)
+        ref = weakref.ref(job)
+        job.join()
+        del job
+        for _ in range(3):
+            gevent.sleep(0)
+        gc.collect()
+        assert ref() is None  # the open section does not keep the dead greenlet alive
+        with section("after"):
+            gevent.sleep(0.001)
+    p = tracer.profile
+    left_open = p.section_named("never closed")
+    # Closed at the greenlet's death: counted, with the time it spent inside.
+    assert left_open is not None and left_open.calls == 1
+    assert left_open.wait_s >= 0.004 and left_open.wall_s >= left_open.wait_s
+    assert p.meta["sections_left_open"] == 1
+    assert "sections left open: 1" in p.render("text")
+    assert p.section_named("after").calls == 1
+    assert p.trace_errors == 0
+    assert_totals_add_up(p)
+
+
+def test_hubs_of_threadpool_threads_are_left_alone(impl):
+    """greenlet.settrace is per thread: greenlets switching in gevent's threadpool threads
+    (each with a hub of its own) are not traced by the main thread's tracer, and a
+    tracer of their own in such a thread works beside it."""
+    results = {}
+
+    def in_thread(name: str) -> int:
+        with Tracer(sections=None) as own:
+            jobs = [gevent.spawn(gevent.sleep, 0.002) for _ in range(5)]
+            gevent.joinall(jobs)
+        results[name] = own.profile
+        return threading.get_ident()
+
+    with Tracer() as tracer:
+        pool = gevent.get_hub().threadpool
+        idents = [pool.spawn(in_thread, f"t{i}") for i in range(2)]
+        gevent.sleep(0.001)
+        thread_ids = [r.get(timeout=30) for r in idents]
+    assert all(tid != threading.get_ident() for tid in thread_ids)
+    main = tracer.profile
+    assert main.trace_errors == 0
+    assert_totals_add_up(main)
+    for profile in results.values():
+        assert profile.trace_errors == 0
+        assert len([g for g in profile.greenlets if g.name.endswith("sleep")]) >= 5
+        assert_totals_add_up(profile)
+    # None of the threads' greenlets leaked into the main thread's profile.
+    assert not [g for g in main.greenlets if g.name.endswith("sleep")]
+
+
+MONITOR_SCRIPT = textwrap.dedent("""
+    import sys, time, gevent
+    from geventperf import Tracer
+    gevent.config.max_blocking_time = 0.05
+    gevent.get_hub().start_periodic_monitoring_thread()
+    def block():
+        time.sleep(0.5)  # unpatched: blocks the loop, which both monitors must see
+    with Tracer() as tracer:
+        gevent.spawn(block).join()
+        gevent.sleep(0.3)  # give gevent's monitor thread time to report
+    kinds = [f.kind for f in tracer.profile.findings]
+    print("kinds", ",".join(kinds), "errors", tracer.profile.trace_errors, flush=True)
+""")
+
+
+def test_gevent_monitor_thread_keeps_working_beside_the_tracer(tmp_path):
+    script = tmp_path / "monitor.py"
+    script.write_text(MONITOR_SCRIPT)
+    env = dict(os.environ, GEVENT_MONITOR_THREAD_ENABLE="1")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=60, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "loop-blocked" in done.stdout and "errors 0" in done.stdout
+    # gevent's own monitor, whose trace function ours chains to, still saw the block.
+    assert "appears to be blocked" in done.stderr, done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("how", ["exception", "exit"])
+def test_program_errors_pass_through_and_restore_everything(impl, how):
+    import json
+    original = json.loads
+
+    def failing() -> None:
+        with section("work"):
+            gevent.sleep(0)
+            if how == "exception":
+                raise ValueError("the program's own error")
+            raise SystemExit(3)
+
+    with pytest.raises(ValueError if how == "exception" else SystemExit) as info:
+        with Tracer() as tracer:
+            assert json.loads is not original  # wrapped while tracing
+            failing()
+    assert json.loads is original
+    if how == "exit":
+        assert info.value.code == 3
+    assert tracer.profile.section_named("work").calls == 1
