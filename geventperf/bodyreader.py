@@ -19,6 +19,7 @@ nowhere else; each use says why.
 from __future__ import annotations
 
 import io
+import socket
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -107,6 +108,9 @@ class SocketReads(io.RawIOBase):
         self.reads = 0
         self.bytes = 0
         self.largest = 0
+        # Called before every socket read (BodyRead: the body_timeout budget), as one
+        # read of urllib3 or http.client may make several (a whole chunk's data).
+        self.before_read: Any = None
 
     def readable(self) -> bool:
         return True
@@ -120,6 +124,8 @@ class SocketReads(io.RawIOBase):
             # read1 returned less than asked: http.client's buffer is empty now.
             self._draining = count == wanted
         else:
+            if self.before_read is not None:
+                self.before_read()
             count = self._inner.raw.readinto(buffer)
             if count is None:  # a non-blocking socket with nothing to read
                 return None
@@ -231,9 +237,24 @@ class BodyRead:
                 # A socket read may not outlast the body's remaining budget.
                 base = self._sock_timeout
                 self._sock.settimeout(remaining if base is None else min(base, remaining))
+                if self._socket is not None:
+                    self._socket.before_read = self._before_socket_read
         if self._loop is not None:
             self._iteration = self._loop.iteration
         self._started = time.perf_counter()
+
+    def _before_socket_read(self) -> None:
+        """Bound each socket read inside one of ours by what is left of the budget: a
+        read of a chunk's data (or of requests' 10 KiB piece) may take several."""
+        if self._started is None:
+            return
+        remaining = self.limits.body_timeout - self.read_s - \
+            (time.perf_counter() - self._started)
+        if remaining <= 0:
+            # urllib3 maps it to ReadTimeoutError; fail() turns that into BodyTimeout
+            raise socket.timeout("body_timeout spent")
+        base = self._sock_timeout
+        self._sock.settimeout(remaining if base is None else min(base, remaining))
 
     def after(self, decoded: int) -> None:
         self.read_s += time.perf_counter() - self._started
@@ -293,6 +314,8 @@ class BodyRead:
 
     def finish(self) -> None:
         """Restore the socket's timeout and publish the counters."""
+        if self._socket is not None:
+            self._socket.before_read = None
         if self.limits.body_timeout is not None and self._sock is not None:
             try:
                 self._sock.settimeout(self._sock_timeout)
@@ -420,8 +443,10 @@ def _read_exact(raw: Any, length: int, body: BodyRead) -> bytes | None:
 
 def _read_pieces(raw: Any, body: BodyRead) -> bytes:
     """Read any other body (chunked, close-delimited, encoded) in decoded pieces."""
-    if getattr(raw, "chunked", False) and raw.supports_chunked_reads():
-        return _read_chunked(raw, body)
+    raw._init_decoder()       # urllib3: picks the decoder from Content-Encoding
+    if raw._decoder is not None or \
+            (getattr(raw, "chunked", False) and raw.supports_chunked_reads()):
+        return _read_like_requests(raw, body)
     chunk_size = body.limits.chunk_size
     pieces = []
     read1 = getattr(raw, "read1", None)
@@ -449,28 +474,30 @@ def _read_pieces(raw: Any, body: BodyRead) -> bytes:
     return b"".join(pieces)
 
 
-def _read_chunked(raw: Any, body: BodyRead) -> bytes:
-    """Read a chunked body with urllib3's chunk parser, as requests' ``raw.stream()``
-    does.  http.client has a parser of its own that disagrees with urllib3's: it
-    ignores "Transfer-Encoding: gzip, chunked" (and hands out the framing as the
-    body), treats chunk-size lines and trailers differently."""
-    raw._init_decoder()       # urllib3: picks the decoder from Content-Encoding
-    # urllib3 decodes each piece before it checks the CRLF that ends its chunk, so a
-    # chunk both corrupt and badly framed fails as ContentDecodingError with pieces
-    # smaller than the chunk and as ChunkedEncodingError with larger ones: a decoded
-    # body is read in requests' piece size, so that its error is requests'.  A plain
-    # body gives the same bytes and errors in any piece size.  (The socket is still
-    # read in chunk_size pieces: see enlarge_read_buffer.)
+def _read_like_requests(raw: Any, body: BodyRead) -> bytes:
+    """Read a chunked or encoded body with urllib3's ``stream()``, as requests does.
+
+    Chunked: urllib3's chunk parser, not http.client's, which disagrees with it (it
+    ignores "Transfer-Encoding: gzip, chunked" and hands out the framing as the body).
+    Encoded: urllib3's decoders give what the pieces fed to them allow -- a chunk both
+    corrupt and misframed fails as ContentDecodingError or ChunkedEncodingError, a
+    corrupt second gzip member keeps more or less of its data -- so a decoded body is
+    read in requests' own piece size (CONTENT_CHUNK_SIZE), for requests' bytes and
+    errors.  A plain chunked body gives the same in any piece size.  The socket is
+    still read in chunk_size pieces (enlarge_read_buffer), and body_timeout bounds
+    every socket read (BodyRead._before_socket_read).
+    """
     amt = CONTENT_CHUNK_SIZE if raw._decoder is not None else body.limits.chunk_size
-    chunks = raw.read_chunked(amt, decode_content=True)
+    chunks = raw.stream(amt, decode_content=True)
     pieces = []
     while True:
         body.before()
         try:
             piece = next(chunks, b"")
-        except ValueError as exc:
+        except (ValueError, OverflowError) as exc:
             # urllib3 passes a negative chunk size ("-5") on to http.client's read,
-            # which refuses it; requests lets that bare ValueError out.
+            # which refuses it (OverflowError when it does not fit a C ssize_t);
+            # requests lets that bare exception out.
             raise ProtocolError(f"Connection broken: invalid chunk length ({exc})",
                                 exc) from exc
         body.after(len(piece))
@@ -483,10 +510,11 @@ def _read_chunked(raw: Any, body: BodyRead) -> bytes:
 def map_stream_errors(chunks: Iterator[Any]) -> Iterator[Any]:
     """requests' ``iter_content`` pieces, with the one body error it lets out bare
     mapped as ``Response.content`` maps it: urllib3 passes a negative chunk size
-    ("-5") on to http.client's read, whose ValueError becomes ChunkedEncodingError."""
+    ("-5") on to http.client's read, whose ValueError (OverflowError past a C ssize_t)
+    becomes ChunkedEncodingError."""
     try:
         yield from chunks
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:
         raise ChunkedEncodingError(ProtocolError(
             f"Connection broken: invalid chunk length ({exc})", exc)) from exc
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import platform
+import sys
 
 # PyBUF_WRITE from CPython's Include/pybuffer.h: ask PyMemoryView_FromMemory for a
 # writable view.
@@ -55,6 +56,10 @@ class BodyBuffer:
     __slots__ = ("size", "view", "_bytes", "_array")
 
     def __init__(self, size: int) -> None:
+        if size > sys.maxsize:
+            # ctypes would wrap it into a c_ssize_t: 2**64 + 5 would allocate 5 bytes,
+            # 2**63 a negative size (SystemError).  No allocation can hold it anyway.
+            raise OverflowError(f"a body of {size} bytes cannot be allocated")
         self.size = size
         self._bytes: bytes | None = None
         self._array: bytearray | None = None

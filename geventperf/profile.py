@@ -94,7 +94,7 @@ class Finding:
         extra = {k: v for k, v in data.items() if k not in known}
         return cls(kind=_str(data, "kind"), message=_str(data, "message"),
                    greenlet=_opt_int(data, "greenlet"),
-                   section=data.get("section") if isinstance(data.get("section"), str) else None,
+                   section=_opt_str(data, "section"),
                    stack=_stack(data.get("stack", [])),
                    cost_s=_num(data, "cost_s", 0.0), extra=extra)
 
@@ -198,7 +198,7 @@ class Profile:
                 slices=[_slice(s) for s in _list(data, "slices", required=False)],
                 slices_dropped=_int(data, "slices_dropped", 0),
                 trace_errors=_int(data, "trace_errors", 0),
-                meta=data.get("meta") if isinstance(data.get("meta"), dict) else {},
+                meta=_dict_field(data, "meta"),
                 events=[_obj(e, "events") for e in _list(data, "events", required=False)],
             )
         except ProfileError:
@@ -239,7 +239,8 @@ class Profile:
         try:
             data = json.loads(raw, parse_constant=_reject_constant, parse_float=_parse_float,
                               parse_int=_parse_int)
-            _reject_lone_surrogates(data)
+            if _may_hold_escapes(raw):
+                _reject_lone_surrogates(data)
         except RecursionError:
             raise ProfileError(f"{source}: JSON nested too deeply to be a profile") from None
         except ProfileError as exc:
@@ -296,6 +297,16 @@ def _parse_int(text: str) -> int:
     return int(text)
 
 
+def _may_hold_escapes(raw: bytes | str) -> bool:
+    """False when *raw* has no \\u escape, so no lone surrogate: the common case skips
+    the walk of :func:`_reject_lone_surrogates` (as long as the parse itself)."""
+    if isinstance(raw, str):
+        return "\\u" in raw
+    if json.detect_encoding(raw) == "utf-8":
+        return b"\\u" in raw
+    return True   # UTF-16/32 or a UTF-8 BOM: walk
+
+
 def _reject_lone_surrogates(data: Any) -> None:
     """A "\\ud800" escape decodes to a lone surrogate, which no UTF-8 output (the text
     report on stdout) can encode: refuse it while loading, not while rendering."""
@@ -344,6 +355,17 @@ def _str(obj: dict[str, Any], key: str, default: str | None = None) -> str:
     if not isinstance(value, str):
         raise ProfileError(f"field {key!r} must be a string, got {value!r:.40}")
     return value
+
+
+def _dict_field(obj: dict[str, Any], key: str) -> dict[str, Any]:
+    value = obj.get(key, {})
+    if not isinstance(value, dict):
+        raise ProfileError(f"field {key!r} must be an object, got {type(value).__name__}")
+    return value
+
+
+def _opt_str(obj: dict[str, Any], key: str) -> str | None:
+    return None if obj.get(key) is None else _str(obj, key)
 
 
 def _list(obj: dict[str, Any], key: str, required: bool = True) -> list[Any]:
