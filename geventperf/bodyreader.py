@@ -102,6 +102,10 @@ class SocketReads(io.RawIOBase):
     up to ``chunk_size`` bytes.
     """
 
+    # Tells geventperf.bodyreads (which counts small urllib3 reads while tracing) that
+    # this body's socket reads are large.
+    geventperf_large_reads = True
+
     def __init__(self, inner: io.BufferedReader) -> None:
         self._inner = inner
         self._draining = True

@@ -17,6 +17,7 @@ BLOCKED_READ = "blocked-read-in-c-section"
 DEADLOCK_RISK = "c-section-deadlock-risk"
 LOOP_BLOCKED = "loop-blocked"
 SWITCH_STORM = "switch-storm"
+SMALL_BODY_READS = "small-body-reads"
 
 # A switch costs ~1-10 us of hub round trip; below 1000 yields at one site that is at
 # most a few ms of overhead, not worth a person's attention.
@@ -27,6 +28,11 @@ STORM_MAX_MEAN_RUN_S = 50e-6
 # A loop-blocking slice is "a blocking call" rather than "CPU" when more than this
 # share of its wall time was not spent on the CPU.
 BLOCKING_SHARE = 0.5
+# Body reads through urllib3 smaller than this on average are "small": requests' own
+# piece is 10 KiB, lxml asks for a few KiB; GeventAdapter reads 512 KiB.
+SMALL_READ_BYTES = 64 * 1024
+# Fewer reads than this at one call site cost too little to report.
+SMALL_READS_MIN = 100
 # The tracer's default when a profile does not say (see Tracer(block_threshold=)).
 DEFAULT_BLOCK_THRESHOLD_S = 0.05
 
@@ -179,9 +185,39 @@ def switch_storms(profile: Profile) -> list[Finding]:
     return out
 
 
+def small_body_reads(profile: Profile) -> list[Finding]:
+    """Response bodies read through urllib3 in many small pieces (requests' default
+    ``.content``, or a parser pulling from ``response.raw``)."""
+    out = []
+    for ev in _events(profile, "body-reads"):
+        reads, nbytes = int(ev.get("reads", 0)), int(ev.get("bytes", 0))
+        if reads < SMALL_READS_MIN or nbytes / reads >= SMALL_READ_BYTES:
+            continue
+        bodies, seconds = max(1, int(ev.get("bodies", 0))), _f(ev, "read_s")
+        site = str(ev.get("site", "?"))
+        message = (
+            f"{bodies} response bodies ({nbytes / 2**20:.1f} MiB) were read in {reads} "
+            f"reads of {nbytes / reads / 1024:.1f} KiB on average ({reads / bodies:.0f} per "
+            f"body) through urllib3's HTTPResponse.read, called from {site}; "
+            f"{seconds:.3f} s were spent inside them. Each read is a trip through "
+            "requests, urllib3 and http.client, and under gevent each one that finds "
+            "the socket empty waits on the hub. Read bodies in large pieces: "
+            "geventperf.mount(session) (512 KiB reads, Content-Length bodies into one "
+            "buffer), then parse the bytes.")
+        out.append(Finding(kind=SMALL_BODY_READS, message=message, stack=[site],
+                           cost_s=seconds,
+                           extra={"reads": reads, "bytes": nbytes, "bodies": bodies,
+                                  "read_s": seconds, "site": site,
+                                  "mean_read_bytes": nbytes / reads,
+                                  "small_read_bytes": SMALL_READ_BYTES}))
+    return out
+
+
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
-    deadlock_risks, blocked_reads_in_c_sections, loop_blocked, switch_storms)
-_KIND_ORDER = {DEADLOCK_RISK: 0, BLOCKED_READ: 1, LOOP_BLOCKED: 2, SWITCH_STORM: 3}
+    deadlock_risks, blocked_reads_in_c_sections, loop_blocked, switch_storms,
+    small_body_reads)
+_KIND_ORDER = {DEADLOCK_RISK: 0, BLOCKED_READ: 1, SMALL_BODY_READS: 2, LOOP_BLOCKED: 3,
+               SWITCH_STORM: 4}
 
 
 # -- helpers ------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from typing import Any, Callable
 
 import greenlet
 
+from geventperf import bodyreads as _bodyreads
 from geventperf import findings as _findings
 from geventperf import readstats
 from geventperf import sections as _sections
@@ -160,6 +161,8 @@ class Tracer:
                  block_threshold: float = DEFAULT_BLOCK_THRESHOLD_S,
                  max_slices: int = DEFAULT_MAX_SLICES, lxml_guard: bool = False,
                  max_stack_depth: int = MAX_STACK_DEPTH) -> None:
+        # "auto" also counts urllib3's body reads (see geventperf.bodyreads).
+        self._count_body_reads = sections is True or sections == "auto"
         if sections is True or sections == "auto":
             self._section_names, self._strict = tuple(_sections.AUTO_SECTIONS), False
         elif sections is None or sections is False:
@@ -216,6 +219,8 @@ class Tracer:
         self._lxml_suspended: dict[int, tuple[str, object]] = {}
         self._deadlock_events: list[dict[str, Any]] = []
         self._reads: dict[str, list[Any]] = {}
+        # call site -> [reads, bytes, bodies, seconds] of urllib3 body reads
+        self._body_reads: dict[str, list[Any]] = {}
         self._seq = 0
         self._t0 = 0.0
         self._aborted = False
@@ -253,6 +258,8 @@ class Tracer:
             self._hub_type = None
         self._patches = _sections.wrap_c_sections(self._section_names, self.lxml_guard,
                                                   self._strict)
+        if self._count_body_reads:
+            self._patches += _bodyreads.wrap_body_reads()
         try:
             self._install(ident)
         except BaseException:  # leave nothing half-installed behind
@@ -679,6 +686,20 @@ class Tracer:
                 "Tracer(lxml_guard=True).\n")
             sys.stderr.flush()
 
+    def _on_body_read(self, site: str, nbytes: int, first: bool, seconds: float) -> None:
+        """One urllib3 HTTPResponse.read outside GeventAdapter (bodyreads.py)."""
+        row = self._body_reads.get(site)
+        if row is None:
+            if len(self._body_reads) >= MAX_STACKS:
+                site = OTHER
+                row = self._body_reads.get(site)
+            if row is None:
+                row = self._body_reads[site] = [0, 0, 0, 0.0]
+        row[0] += 1
+        row[1] += nbytes
+        row[2] += first
+        row[3] += seconds
+
     def _on_read(self, record: dict[str, Any]) -> None:
         host = str(record.get("host", "?"))
         agg = self._reads.get(host)
@@ -779,6 +800,9 @@ class Tracer:
                            "run_s": run, "cpu_s": rcpu, "section": section_name,
                            "stack": labels.stack(key)})
         events.extend(self._deadlock_events)
+        for site, (reads, nbytes, bodies, seconds) in self._body_reads.items():
+            events.append({"kind": "body-reads", "site": site, "reads": reads,
+                           "bytes": nbytes, "bodies": bodies, "read_s": seconds})
         reads = [{"host": host, "bodies": b, "bytes": nbytes, "reads": r,
                   "reads_waited": None if unknown and not waited else waited, "wall_s": wall}
                  for host, (b, nbytes, r, waited, wall, unknown) in self._reads.items()]

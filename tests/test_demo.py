@@ -27,7 +27,8 @@ def run_demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_demo_prints_the_comparison_and_writes_both_reports(tmp_path):
     out_dir = tmp_path / "reports"
-    done = run_demo(*SMALL, "--out-dir", str(out_dir), cwd=tmp_path)
+    # 200 KiB bodies: enough of requests' 10 KiB reads for the small-body-reads finding.
+    done = run_demo(*SMALL, "--size", "204800", "--out-dir", str(out_dir), cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout
     header = next(line for line in out.splitlines() if "naive" in line and "fixed" in line)
@@ -43,6 +44,9 @@ def test_demo_prints_the_comparison_and_writes_both_reports(tmp_path):
         assert str(report) in out
         text = report.read_text(encoding="utf-8")
         assert "<html" in text.lower() and len(text) > 1000
+        # The naive run's findings name both problems; the fixed run has neither.
+        for kind in ("small-body-reads", "blocked-read-in-c-section"):
+            assert (kind in text) == (mode == "naive"), (mode, kind)
     # One progress line per run on stderr, naive first.
     assert done.stderr.index("[1/2] naive") < done.stderr.index("[2/2] fixed")
     assert "12/12 jobs done" in done.stderr

@@ -1,0 +1,73 @@
+"""Counting how requests' default path reads response bodies, while tracing.
+
+requests reads a non-streamed body as ``b"".join(iter_content(10 KiB))``, and a parser
+handed ``response.raw`` calls its ``read()`` a few KiB at a time: every call goes down
+through urllib3 and http.client to the socket.  While a Tracer runs (with
+``sections="auto"``), urllib3's ``HTTPResponse.read`` is wrapped to count the calls,
+bytes and time per call site (the first frame outside requests, urllib3 and
+http.client), so the ``small-body-reads`` finding can say how many trips a body took.
+Bodies read by GeventAdapter are left out: their socket reads are large whatever
+piece size urllib3 hands out.  Like the C sections, only this thread's tracer counts,
+and the original method is back after ``stop()``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+from geventperf.sections import Patch, _tracers, get_ident, resolve
+
+URLLIB3_READ = "urllib3.response.HTTPResponse.read"
+
+# Frames of the libraries between the caller and the socket; the call site is the
+# first frame outside them.
+_LIBRARY_PATHS = ("/urllib3/", "/requests/", "/http/client.py")
+# Frames walked up to find the call site: requests' .content path is ~5 deep.
+_MAX_SITE_DEPTH = 12
+
+
+def _adapter_read(response: Any) -> bool:
+    """True when GeventAdapter put its large reader under this response (checked by a
+    marker, not by import: importing the adapter would import requests)."""
+    sock_file = getattr(getattr(response, "_fp", None), "fp", None)
+    return getattr(getattr(sock_file, "raw", None), "geventperf_large_reads", False)
+
+
+def call_site(frame: Any) -> str:
+    """``path:line:function`` of the first frame outside the HTTP libraries."""
+    for _ in range(_MAX_SITE_DEPTH):
+        if frame is None:
+            break
+        path = frame.f_code.co_filename.replace("\\", "/")
+        if not any(lib in path for lib in _LIBRARY_PATHS):
+            return f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}"
+        frame = frame.f_back
+    return "<unknown>"
+
+
+def wrap_body_reads() -> list[Patch]:
+    """Wrap urllib3's HTTPResponse.read; [] when urllib3 is not importable."""
+    try:
+        owner, attr = resolve(URLLIB3_READ)
+    except (ImportError, AttributeError):
+        return []
+    original = getattr(owner, attr)
+    if getattr(original, "__geventperf_wrapped__", None) is not None:
+        return []  # a tracer in another thread wrapped it already
+
+    def read(self: Any, *args: Any, **kwargs: Any) -> bytes:
+        tracer = _tracers.get(get_ident()) if _tracers else None
+        if tracer is None or _adapter_read(self):
+            return original(self, *args, **kwargs)
+        first = getattr(self, "_fp_bytes_read", 1) == 0
+        started = time.perf_counter()
+        data = original(self, *args, **kwargs)
+        tracer._on_body_read(call_site(sys._getframe(1)), len(data), first,
+                             time.perf_counter() - started)
+        return data
+
+    read.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
+    read.__doc__ = original.__doc__
+    return [Patch(owner, attr, read)]

@@ -1,0 +1,70 @@
+"""The small-body-reads finding: urllib3 body reads counted per call site while tracing,
+on real requests against a server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+
+import requests
+import urllib3.response
+
+import geventperf
+from geventperf import findings
+from geventperf.profile import Profile
+from tests.servers import RawServer, http_response
+
+BODY = os.urandom(2 * 1024 * 1024)  # ~205 of requests' 10 KiB pieces
+
+
+def _fetch_all(session: requests.Session, url: str, times: int) -> None:
+    for _ in range(times):
+        assert session.get(url).content == BODY
+
+
+def _traced(session: requests.Session, **tracer_kw) -> Profile:
+    response = http_response(BODY)
+    with RawServer(lambda head: [response], keep_alive=True) as server:
+        with geventperf.Tracer(**tracer_kw) as tracer:
+            _fetch_all(session, server.url, 3)
+    return tracer.profile
+
+
+def test_requests_default_small_reads_are_found_at_the_callers_line():
+    original = urllib3.response.HTTPResponse.read
+    p = _traced(requests.Session())
+    assert urllib3.response.HTTPResponse.read is original  # restored at stop()
+    [found] = [f for f in p.findings if f.kind == findings.SMALL_BODY_READS]
+    assert found.extra["bodies"] == 3 and found.extra["bytes"] == 3 * len(BODY)
+    assert found.extra["mean_read_bytes"] <= 10 * 1024  # requests' CONTENT_CHUNK_SIZE
+    assert found.extra["site"].endswith(":_fetch_all")  # the caller, not the libraries
+    assert "geventperf.mount(session)" in found.message
+
+
+def test_bodies_read_by_the_adapter_are_not_small_reads():
+    session = requests.Session()
+    geventperf.mount(session)
+    p = _traced(session)
+    assert not [f for f in p.findings if f.kind == findings.SMALL_BODY_READS]
+    assert not [e for e in p.events if e.get("kind") == "body-reads"]
+
+
+def test_body_reads_are_counted_only_with_auto_sections():
+    p = _traced(requests.Session(), sections=None)
+    assert not [e for e in p.events if e.get("kind") == "body-reads"]
+
+
+def _profile_with(reads: int, nbytes: int) -> Profile:
+    return Profile(duration_s=1.0, events=[{"kind": "body-reads", "site": "w.py:3:job",
+                                            "reads": reads, "bytes": nbytes, "bodies": 2,
+                                            "read_s": 0.5}])
+
+
+def test_thresholds_of_the_finding():
+    small = findings.SMALL_READ_BYTES // 2
+    assert findings.small_body_reads(_profile_with(findings.SMALL_READS_MIN,
+                                                   findings.SMALL_READS_MIN * small))
+    # too few reads, or reads that are not small: nothing to say
+    assert not findings.small_body_reads(_profile_with(findings.SMALL_READS_MIN - 1,
+                                                       small * 50))
+    assert not findings.small_body_reads(
+        _profile_with(1000, 1000 * findings.SMALL_READ_BYTES))
