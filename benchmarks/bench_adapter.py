@@ -25,6 +25,7 @@ import requests
 import urllib3
 
 import geventperf
+from benchmarks.interleave import interleaved
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -141,3 +142,21 @@ def test_read_chunked_body(benchmark, body_server, quick, client):
     benchmark.group = "read chunked body " + ("1MiB" if quick else "32MiB")
     benchmark.extra_info["baseline"] = client == "requests default"
     assert len(benchmark(get, path)) == size
+
+
+# Enough 1 KiB pairs for a median that resolves ~1 % on a noisy machine (~1 s).
+SMALL_PAIRS = 1500
+
+
+def test_small_body_adapter_vs_default_interleaved(benchmark, body_server, quick):
+    """The adapter's fixed cost per request, against requests' default in the same
+    seconds: each adapter request is timed right after a default one."""
+    adapter, default = _gevent_adapter(body_server), _requests_default(body_server)
+    path = f"/{KIB}"
+    assert adapter(path) == default(path)
+    benchmark.group = "read body 1KiB, interleaved pairs"
+    _, ratio = interleaved(benchmark, 20 if quick else SMALL_PAIRS,
+                           lambda: adapter(path), lambda: default(path))
+    if ratio is not None:
+        # adapter_vs_default: median over pairs of default time / adapter time (>1 faster)
+        benchmark.extra_info["adapter_vs_default"] = round(1 / ratio, 3)

@@ -18,12 +18,10 @@ busy machine hits both sides of a pair alike.
 
 from __future__ import annotations
 
-import statistics
-import time
-
 import pytest
 
 import geventperf
+from benchmarks.interleave import interleaved
 from geventperf.feedserver import FeedServerProcess
 from geventperf.feedworkload import make_session, run_jobs
 
@@ -77,26 +75,6 @@ def record(benchmark, jobs, **extra):
         return
     benchmark.extra_info["jobs_per_s"] = round(jobs / stats.stats.median, 1)
     benchmark.extra_info.update(extra)
-
-
-def interleaved(benchmark, rounds, measured, partner):
-    """Time *measured* rounds with a *partner* round run (and timed here) just before
-    each, so both sides of a pair see the same machine.  Returns (median partner
-    seconds, median of the per-pair ratios measured/partner), or (None, None) when
-    nothing was timed (--benchmark-disable)."""
-    partner_s: list[float] = []
-
-    def partner_first():
-        started = time.perf_counter()
-        partner()
-        partner_s.append(time.perf_counter() - started)
-
-    benchmark.pedantic(measured, setup=partner_first, rounds=rounds, iterations=1)
-    if benchmark.stats is None or not partner_s:
-        return None, None
-    measured_s = benchmark.stats.stats.data
-    ratios = [m / p for m, p in zip(measured_s, partner_s)]
-    return statistics.median(partner_s), statistics.median(ratios)
 
 
 def test_feed_naive(benchmark, quick, feed_url, sessions):

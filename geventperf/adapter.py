@@ -15,9 +15,16 @@ from requests.adapters import HTTPAdapter
 from requests.utils import stream_decode_response_unicode
 
 from geventperf import readstats
-from geventperf.bodyreader import (DEFAULT_CHUNK_SIZE, BodyLimits, BodyTimeout, BodyTooLarge,
-                                   enlarge_read_buffer, guard_stream, map_stream_errors,
-                                   read_content)
+from geventperf.bodyreader import (
+    DEFAULT_CHUNK_SIZE,
+    BodyLimits,
+    BodyTimeout,
+    BodyTooLarge,
+    enlarge_read_buffer,
+    guard_stream,
+    map_stream_errors,
+    read_content,
+)
 
 __all__ = ["BodyTimeout", "BodyTooLarge", "DEFAULT_CHUNK_SIZE", "GeventAdapter",
            "GeventResponse", "mount"]

@@ -21,17 +21,26 @@ from __future__ import annotations
 import io
 import socket
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
 import gevent
-from requests.exceptions import ChunkedEncodingError, ConnectionError, ContentDecodingError
-from requests.exceptions import ReadTimeout, RequestException
+from requests.exceptions import (
+    ChunkedEncodingError,
+    ConnectionError,
+    ContentDecodingError,
+    ReadTimeout,
+    RequestException,
+)
 from requests.exceptions import SSLError as RequestsSSLError
 from requests.models import CONTENT_CHUNK_SIZE
-from urllib3.exceptions import DecodeError, IncompleteRead, ProtocolError, ReadTimeoutError
-from urllib3.exceptions import SSLError
+from urllib3.exceptions import (
+    DecodeError,
+    IncompleteRead,
+    ProtocolError,
+    ReadTimeoutError,
+    SSLError,
+)
 from urllib3.util.response import is_fp_closed
 
 from geventperf import readstats
@@ -174,20 +183,19 @@ def enlarge_read_buffer(raw: Any, size: int) -> bool:
 
 # -- one body read -----------------------------------------------------------------------
 
-@contextmanager
-def requests_errors() -> Iterator[None]:
-    """Map urllib3's body errors to requests' exceptions, as ``Response.iter_content``
-    does (requests calls every broken body a ChunkedEncodingError)."""
-    try:
-        yield
-    except ProtocolError as exc:
-        raise ChunkedEncodingError(exc) from exc
-    except DecodeError as exc:
-        raise ContentDecodingError(exc) from exc
-    except ReadTimeoutError as exc:
-        raise ConnectionError(exc) from exc
-    except SSLError as exc:
-        raise RequestsSSLError(exc) from exc
+# urllib3's body errors, and the requests exception ``Response.iter_content`` makes of
+# each (requests calls every broken body a ChunkedEncodingError).
+_URLLIB3_BODY_ERRORS = (ProtocolError, DecodeError, ReadTimeoutError, SSLError)
+
+
+def requests_error(exc: Exception) -> RequestException:
+    if isinstance(exc, ProtocolError):
+        return ChunkedEncodingError(exc)
+    if isinstance(exc, DecodeError):
+        return ContentDecodingError(exc)
+    if isinstance(exc, ReadTimeoutError):
+        return ConnectionError(exc)
+    return RequestsSSLError(exc)
 
 
 def _gevent_loop(sock: Any) -> Any:
@@ -218,17 +226,22 @@ class BodyRead:
         raw = response.raw
         connection = getattr(raw, "_connection", None)   # urllib3: the pooled connection
         self._sock = getattr(connection, "sock", None)
-        self._sock_timeout = self._sock.gettimeout() if self._sock is not None else None
-        self._loop = _gevent_loop(self._sock)
-        if self._loop is not None:
-            self.reads_waited = 0
+        self._sock_timeout = self._sock.gettimeout() \
+            if self._sock is not None and limits.body_timeout is not None else None
         self._raw_start = _raw_bytes(raw)
         self._socket = socket_reads(raw)
         self._socket_start = self._socket.reads if self._socket is not None else 0
-        # Taken now: the connection is released (and forgotten) when the body ends.
-        host = getattr(connection, "host", None)
-        self._host = f"{host}:{getattr(connection, 'port', None)}" if host else None
-        self._framing = _framing(raw)
+        # What only the published counters need is looked up only when someone listens
+        # (a small body's whole read costs about as much as these look-ups).
+        self._counting = bool(readstats.sinks)
+        self._loop = _gevent_loop(self._sock) if self._counting else None
+        if self._loop is not None:
+            self.reads_waited = 0
+        if self._counting:
+            # Taken now: the connection is released (and forgotten) when the body ends.
+            host = getattr(connection, "host", None)
+            self._host = f"{host}:{getattr(connection, 'port', None)}" if host else None
+            self._framing = _framing(raw)
 
     # called around every read
     def before(self) -> None:
@@ -325,7 +338,7 @@ class BodyRead:
                 self._sock.settimeout(self._sock_timeout)
             except OSError:
                 pass  # already closed: nothing to restore
-        if readstats.sinks:
+        if self._counting and readstats.sinks:  # a listener since the body began
             readstats.publish(self.record())
 
     def record(self) -> readstats.ReadRecord:
@@ -385,14 +398,15 @@ def read_content(response: requests.Response, limits: BodyLimits) -> bytes:
     raw = response.raw
     body = BodyRead(response, limits)
     try:
-        with requests_errors():
-            length = _plain_length(raw)
-            if length is not None and length > 0:
-                content = _read_exact(raw, length, body)
-                if content is not None:
-                    return content
-            body.check_declared_length(getattr(raw, "length_remaining", None))
-            return _read_pieces(raw, body)
+        length = _plain_length(raw)
+        if length is not None and length > 0:
+            content = _read_exact(raw, length, body)
+            if content is not None:
+                return content
+        body.check_declared_length(getattr(raw, "length_remaining", None))
+        return _read_pieces(raw, body)
+    except _URLLIB3_BODY_ERRORS as exc:
+        raise body.fail(requests_error(exc)) from exc
     except (RequestException, OSError) as exc:
         raise body.fail(exc) from exc.__cause__
     finally:

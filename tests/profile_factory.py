@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import random
 
-from geventperf.profile import (Finding, GreenletStats, Profile, SectionStats, Slice,
-                                StackTime)
+from geventperf.profile import Finding, GreenletStats, Profile, SectionStats, Slice, StackTime
 
 HUB_ID = 1
 SITE_PATH = "/venv/lib/python3.11/site-packages/requests/models.py"
@@ -138,7 +137,7 @@ def traced_profile() -> Profile:
 
     def worker(n: int) -> int:
         total = 0
-        for i in range(n):
+        for _ in range(n):
             with geventperf.section("fetch"):  # slices that end here carry the section
                 gevent.sleep(0.001)
             with geventperf.section("crunch"):

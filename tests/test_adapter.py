@@ -168,7 +168,7 @@ def test_content_length_body_is_read_into_one_buffer():
     with RawServer(lambda head: [response], keep_alive=True) as server:
         session = requests.Session()
         geventperf.mount(session)
-        session.get(server.url).content  # warm the connection pool and the code paths
+        assert session.get(server.url).content == BODY  # warm the pool and code paths
         tracemalloc.start()
         try:
             content = session.get(server.url).content

@@ -11,8 +11,7 @@ import re
 import pytest
 
 import geventperf
-from geventperf.formats import (FORMATS, SUFFIXES, format_for_path, formats_for_suffix,
-                                render, write)
+from geventperf.formats import FORMATS, SUFFIXES, format_for_path, formats_for_suffix, render, write
 from geventperf.formats._frames import short_path
 from geventperf.profile import Finding, GreenletStats, Profile, Slice, StackTime
 from tests.profile_factory import HUB_ID, big_profile, hostile_profile, small_profile

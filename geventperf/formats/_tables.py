@@ -10,8 +10,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from geventperf.formats._frames import (call_site, clip_left, display_name, format_bytes,
-                                        format_seconds)
+from geventperf.formats._frames import (
+    call_site,
+    clip_left,
+    display_name,
+    format_bytes,
+    format_seconds,
+)
 from geventperf.profile import Profile
 
 # Enough rows to find the culprit without scrolling a terminal's worth of noise.

@@ -16,8 +16,7 @@ from typing import Any
 from geventperf.formats import _tables
 from geventperf.formats._frames import format_seconds, frame_label
 from geventperf.formats._timeline import build_lanes, finding_time
-from geventperf.formats.text import (command_line, finding_place, folded_summary,
-                                      select_findings)
+from geventperf.formats.text import command_line, finding_place, folded_summary, select_findings
 from geventperf.profile import Profile
 
 TEMPLATE = "report.html"
