@@ -17,6 +17,7 @@ import sys
 import time
 from typing import Any
 
+from geventperf import sections
 from geventperf.sections import Patch, _tracers, get_ident, resolve
 
 URLLIB3_READ = "urllib3.response.HTTPResponse.read"
@@ -24,6 +25,8 @@ URLLIB3_READ = "urllib3.response.HTTPResponse.read"
 # Frames of the libraries between the caller and the socket; the call site is the
 # first frame outside them.
 _LIBRARY_PATHS = ("/urllib3/", "/requests/", "/http/client.py")
+# Our own C-section wrappers stand between a C parser and its caller: skipped too.
+_OWN_WRAPPERS = sections.__file__
 # Frames walked up to find the call site: requests' .content path is ~5 deep.
 _MAX_SITE_DEPTH = 12
 
@@ -36,12 +39,15 @@ def _adapter_read(response: Any) -> bool:
 
 
 def call_site(frame: Any) -> str:
-    """``path:line:function`` of the first frame outside the HTTP libraries."""
+    """``path:line:function`` of the first frame outside the HTTP libraries (and our
+    section wrappers: ``lxml.etree.parse(response.raw)`` is called from the user's
+    line, through the wrapper, into C, which calls ``read``)."""
     for _ in range(_MAX_SITE_DEPTH):
         if frame is None:
             break
         path = frame.f_code.co_filename.replace("\\", "/")
-        if not any(lib in path for lib in _LIBRARY_PATHS):
+        if frame.f_code.co_filename != _OWN_WRAPPERS and \
+                not any(lib in path for lib in _LIBRARY_PATHS):
             return f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}"
         frame = frame.f_back
     return "<unknown>"

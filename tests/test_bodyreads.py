@@ -68,3 +68,25 @@ def test_thresholds_of_the_finding():
                                                        small * 50))
     assert not findings.small_body_reads(
         _profile_with(1000, 1000 * findings.SMALL_READ_BYTES))
+
+
+XML = b"<feed>" + b"".join(b"<item id='%d'>%s</item>" % (i, b"x" * 200)
+                           for i in range(10_000)) + b"</feed>"
+
+
+def _parse_from_socket(session: requests.Session, url: str) -> int:
+    import lxml.etree
+    with session.get(url, stream=True) as response:
+        # a parser of our own: two parses of the default parser could deadlock
+        return len(lxml.etree.parse(response.raw, lxml.etree.XMLParser()).getroot())
+
+
+def test_a_parser_reading_the_socket_is_found_at_the_callers_line():
+    """lxml (C) calls response.raw.read() through our lxml.etree.parse section wrapper:
+    the call site is still the line that called parse."""
+    response = http_response(XML)
+    with RawServer(lambda head: [response], keep_alive=True) as server:
+        with geventperf.Tracer() as tracer:
+            assert _parse_from_socket(requests.Session(), server.url) == 10_000
+    [found] = [f for f in tracer.profile.findings if f.kind == findings.SMALL_BODY_READS]
+    assert found.extra["site"].endswith(":_parse_from_socket"), found.extra["site"]
