@@ -91,21 +91,27 @@ class section:  # noqa: N801 - lower case: it reads as a function, like contextl
                 tracer._section_exit(self)
 
     def __call__(self, func: Callable[..., Any]) -> Callable[..., Any]:
-        name, c = self.name, self.c
+        return functools.wraps(func)(_in_section(func, self.name, self.c))
 
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            tracer = _tracers.get(get_ident()) if _tracers else None
-            if tracer is None:
-                return func(*args, **kwargs)
-            token = object()
-            tracer._section_enter(name, c, token)
-            try:
-                return func(*args, **kwargs)
-            finally:
-                tracer._section_exit(token)
 
-        return wrapper
+def _in_section(func: Callable[..., Any], name: str, c: bool) -> Callable[..., Any]:
+    """*func*, each call of it a call of section *name* while a tracer runs here.
+
+    A token of its own per call (not the section object) marks what to close, so
+    recursive and concurrent calls each close their own entry."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        tracer = _tracers.get(get_ident()) if _tracers else None
+        if tracer is None:
+            return func(*args, **kwargs)
+        token = object()
+        tracer._section_enter(name, c, token)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            tracer._section_exit(token)
+
+    return wrapper
 
 
 # -- automatic C sections ----------------------------------------------------------
@@ -189,19 +195,7 @@ def _make_wrapper(dotted: str, func: Callable[..., Any], lxml_guard: bool) -> Ca
         return _lxml_parse_wrapper(func, lxml_guard)
     if dotted == "lxml.etree.iterparse":
         return _iterparse_wrapper(dotted, func)
-
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        tracer = _tracers.get(get_ident()) if _tracers else None
-        if tracer is None:
-            return func(*args, **kwargs)
-        token = object()
-        tracer._section_enter(dotted, True, token)
-        try:
-            return func(*args, **kwargs)
-        finally:
-            tracer._section_exit(token)
-
-    return _mark(wrapper, func)
+    return _mark(_in_section(func, dotted, True), func)
 
 
 def _mark(wrapper: Callable[..., Any], func: Callable[..., Any]) -> Callable[..., Any]:
