@@ -9,8 +9,11 @@ exception classes.  What changes is how the socket is read:
   8 KiB one, so every read path (chunk-size lines, small ``iter_content`` pieces,
   ``raw.read``) asks the socket for up to ``chunk_size`` bytes at a time;
 * :func:`read_content` reads a Content-Length body with no content-encoding straight
-  into one ``bytes`` of its final size, and any other body with urllib3's ``read1``
-  (at most one socket read per call, so limits are checked between reads).
+  into one ``bytes`` of its final size; a chunked or encoded body through urllib3's
+  ``stream()``, driven as requests drives it (so corrupt input fails, or comes out,
+  exactly as with requests); any other body with urllib3's ``read1`` (at most one
+  socket read per call).  Limits are checked between reads, and ``body_timeout`` also
+  bounds each socket read.
 
 Private attributes of urllib3's and http.client's response objects are used here and
 nowhere else; each use says why.
@@ -484,9 +487,8 @@ def _read_pieces(raw: Any, body: BodyRead) -> bytes:
             body.before()
             try:
                 piece = raw.read(chunk_size, decode_content=True)
-            except ValueError as exc:  # http.client, given a negative chunk size
-                raise ProtocolError(f"Connection broken: invalid chunk length ({exc})",
-                                    exc) from exc
+            except (ValueError, OverflowError) as exc:
+                raise invalid_chunk_length(exc) from exc
             body.after(len(piece))
             pieces.append(piece)
     return b"".join(pieces)
@@ -513,11 +515,7 @@ def _read_like_requests(raw: Any, body: BodyRead) -> bytes:
         try:
             piece = next(chunks, b"")
         except (ValueError, OverflowError) as exc:
-            # urllib3 passes a negative chunk size ("-5") on to http.client's read,
-            # which refuses it (OverflowError when it does not fit a C ssize_t);
-            # requests lets that bare exception out.
-            raise ProtocolError(f"Connection broken: invalid chunk length ({exc})",
-                                exc) from exc
+            raise invalid_chunk_length(exc) from exc
         body.after(len(piece))
         if not piece:
             break
@@ -525,16 +523,20 @@ def _read_like_requests(raw: Any, body: BodyRead) -> bytes:
     return b"".join(pieces)
 
 
+def invalid_chunk_length(exc: Exception) -> ProtocolError:
+    """urllib3 passes a negative chunk size ("-5") on to http.client's read, which
+    refuses it with a ValueError (an OverflowError past a C ssize_t); requests lets
+    that bare exception out, we call it what it is, a broken chunked body."""
+    return ProtocolError(f"Connection broken: invalid chunk length ({exc})", exc)
+
+
 def map_stream_errors(chunks: Iterator[Any]) -> Iterator[Any]:
     """requests' ``iter_content`` pieces, with the one body error it lets out bare
-    mapped as ``Response.content`` maps it: urllib3 passes a negative chunk size
-    ("-5") on to http.client's read, whose ValueError (OverflowError past a C ssize_t)
-    becomes ChunkedEncodingError."""
+    mapped as ``Response.content`` maps it (see :func:`invalid_chunk_length`)."""
     try:
         yield from chunks
     except (ValueError, OverflowError) as exc:
-        raise ChunkedEncodingError(ProtocolError(
-            f"Connection broken: invalid chunk length ({exc})", exc)) from exc
+        raise ChunkedEncodingError(invalid_chunk_length(exc)) from exc
 
 
 def guard_stream(response: requests.Response, limits: BodyLimits,
