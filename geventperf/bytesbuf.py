@@ -71,11 +71,6 @@ class BodyBuffer:
             self._array = bytearray(size)
             self.view = memoryview(self._array)
 
-    @property
-    def in_place(self) -> bool:
-        """True when no copy will be made by :meth:`take`."""
-        return self._bytes is not None
-
     def take(self) -> bytes:
         self.view.release()
         if self._bytes is not None:

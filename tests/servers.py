@@ -148,7 +148,13 @@ def http_response(body: bytes = b"", status: str = "200 OK",
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
 
 
-def chunked(pieces: Iterable[bytes], trailer: bytes = b"") -> bytes:
-    """A chunked transfer-coding of *pieces*, with its last chunk and *trailer*."""
-    out = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in pieces if p)
+def chunked(pieces: Iterable[bytes], trailer: bytes = b"", extension: bytes = b"") -> bytes:
+    """A chunked transfer-coding of *pieces*, with its last chunk and *trailer*;
+    *extension* (e.g. b";x=y") follows every data chunk's size."""
+    out = b"".join(b"%x%s\r\n%s\r\n" % (len(p), extension, p) for p in pieces if p)
     return out + b"0\r\n" + trailer + b"\r\n"
+
+
+def pieces_of(data: bytes, size: int) -> list[bytes]:
+    """*data* cut into pieces of *size* bytes (the last one shorter)."""
+    return [data[i:i + size] for i in range(0, len(data), size)]

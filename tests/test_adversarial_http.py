@@ -42,7 +42,7 @@ from requests.exceptions import ChunkedEncodingError, ContentDecodingError
 
 import geventperf
 from geventperf.bytesbuf import BodyBuffer
-from tests.servers import RawServer
+from tests.servers import RawServer, chunked, pieces_of
 
 # -- knobs -------------------------------------------------------------------------------
 
@@ -340,8 +340,7 @@ def test_truncation_at_every_position(server, framing, encoding):
         payload = data
     elif framing == "chunked":
         headers.append(b"Transfer-Encoding: chunked")
-        payload = b"".join(b"%x;x=y\r\n%s\r\n" % (len(data[i:i + 17]), data[i:i + 17])
-                           for i in range(0, len(data), 17)) + b"0\r\nX-T: 1\r\n\r\n"
+        payload = chunked(pieces_of(data, 17), trailer=b"X-T: 1\r\n", extension=b";x=y")
     else:
         payload = data
     head = b"\r\n".join(headers) + b"\r\n\r\n"
@@ -512,8 +511,7 @@ def test_corrupt_and_concatenated_codings(server, data, response, chunk_size, it
         payload = coded
     elif framing == "chunked":
         head.append(b"Transfer-Encoding: chunked")
-        payload = b"".join(b"%x\r\n%s\r\n" % (len(coded[i:i + 50]), coded[i:i + 50])
-                           for i in range(0, len(coded), 50)) + b"0\r\n\r\n"
+        payload = chunked(pieces_of(coded, 50))
     else:
         payload = coded
     wire = b"\r\n".join(head) + b"\r\n\r\n" + payload
@@ -538,7 +536,7 @@ def test_bombs_stop_at_max_body_size(server, limit, factor, coding, framing, chu
         payload = coded
     elif framing == "chunked":
         head = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n"
-        payload = b"%x\r\n%s\r\n0\r\n\r\n" % (len(coded), coded)
+        payload = chunked([coded])
     else:
         head = b"HTTP/1.1 200 OK\r\n"
         payload = coded
@@ -568,9 +566,7 @@ def test_large_bomb_is_stopped_in_every_framing(server, framing, coding):
     if framing == "length":
         wire = head + b"Content-Length: %d\r\n\r\n" % len(coded) + coded
     elif framing == "chunked":
-        wire = head + b"Transfer-Encoding: chunked\r\n\r\n" + b"".join(
-            b"%x\r\n%s\r\n" % (len(coded[i:i + 4096]), coded[i:i + 4096])
-            for i in range(0, len(coded), 4096)) + b"0\r\n\r\n"
+        wire = head + b"Transfer-Encoding: chunked\r\n\r\n" + chunked(pieces_of(coded, 4096))
     else:
         wire = head + b"\r\n" + coded
     server.script = [wire]
