@@ -401,12 +401,13 @@ def read_content(response: requests.Response, limits: BodyLimits) -> bytes:
     raw = response.raw
     body = BodyRead(response, limits)
     try:
+        # Refused before anything is allocated or read.
+        body.check_declared_length(getattr(raw, "length_remaining", None))
         length = _plain_length(raw)
         if length is not None and length > 0:
             content = _read_exact(raw, length, body)
             if content is not None:
                 return content
-        body.check_declared_length(getattr(raw, "length_remaining", None))
         return _read_pieces(raw, body)
     except _URLLIB3_BODY_ERRORS as exc:
         raise body.fail(requests_error(exc)) from exc
@@ -419,7 +420,6 @@ def read_content(response: requests.Response, limits: BodyLimits) -> bytes:
 def _read_exact(raw: Any, length: int, body: BodyRead) -> bytes | None:
     """Read a Content-Length body into one bytes object of its final size; None
     (nothing read) when no buffer of that size can be allocated."""
-    body.check_declared_length(length)
     try:
         buffer = BodyBuffer(length)
     except (MemoryError, OverflowError):
