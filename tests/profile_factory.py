@@ -38,7 +38,8 @@ def small_profile() -> Profile:
         t += 0.006
     return Profile(
         duration_s=0.5, switches=123,
-        hub={"id": HUB_ID, "run_s": 0.06, "cpu_s": 0.05, "idle_s": 0.2},
+        hub={"id": HUB_ID, "run_s": 0.26, "cpu_s": 0.05, "idle_s": 0.2, "utilization": None,
+             "polls": None},
         greenlets=[
             GreenletStats(id=2, name="worker-a", parent=None, run_s=0.12, cpu_s=0.11,
                           wait_s=0.30, switches=60, longest_run_s=0.004,
@@ -68,6 +69,48 @@ def small_profile() -> Profile:
                 "wall_s": 0.01, "chunk_size": 524288, "framing": "chunked"}],
         slices=slices, meta={"argv": ["worker.py", "--fast"]},
     )
+
+
+def split_profile() -> Profile:
+    """small_profile() with the fields of the event/ready split (issue 11): per
+    greenlet, section and stack event and ready wait and delayed others, hub idle,
+    utilization and polls, the ready-latency histogram, slices' ready waits, run
+    metadata and findings that say what their cost means.  Set as attributes, so this
+    works whether or not profile.py declares them yet."""
+    profile = small_profile()
+    figures = {2: (0.10, 0.20, 0.04), 3: (0.04, 0.01, 0.20)}  # event, ready, delayed
+    for g in profile.greenlets:
+        g.event_wait_s, g.ready_wait_s, g.delayed_others_s = figures[g.id]
+    for s, (event, ready, delayed) in zip(profile.sections, ((0.05, 0.10, 0.03),
+                                                             (0.20, 0.08, 0.0))):
+        s.event_wait_s, s.ready_wait_s, s.delayed_others_s = event, ready, delayed
+    profile.waits[0].event_wait_s, profile.waits[0].ready_wait_s = 0.10, 0.20
+    profile.waits[1].event_wait_s, profile.waits[1].ready_wait_s = 0.04, 0.01
+    for r, delayed in zip(profile.runs, (0.21, 0.03)):
+        r.delayed_others_s = delayed
+    profile.hub.update(idle_s=0.2, utilization=0.6, polls=57)
+    for sl in profile.slices:
+        sl.ready_s = None if sl.greenlet == HUB_ID else 0.001
+    bounds = [1e-6 * 10 ** (i / 2) for i in range(15)]
+    stats = {"n": 120, "counts": [0] * 6 + [20, 60, 30, 10] + [0] * 5, "p50_s": 0.001,
+             "p90_s": 0.003, "p99_s": 0.009, "max_s": 0.01}
+    profile.ready_latency = {"bounds_s": bounds, "overall": stats,
+                             "by_name": {"worker-a": dict(stats), "worker-b": dict(stats)}}
+    profile.meta.update(command="geventperf run worker.py --fast", host="buildhost",
+                        python="3.11.7", gevent="26.9.0", loop="libev-cext",
+                        hot_path="c", date="2026-11-23T01:30:00Z")
+    for f in profile.findings:
+        f.extra["cost_meaning"] = ("time this cause added to the run: event wait and CPU "
+                                   "of the greenlets it touched, summed over them")
+    return profile
+
+
+def legacy_profile() -> Profile:
+    """small_profile() as a file written before the split: none of the new fields."""
+    profile = small_profile()
+    profile.hub = {"id": HUB_ID, "run_s": 0.26, "cpu_s": 0.05, "idle_s": None,
+                   "utilization": None, "polls": None}
+    return profile
 
 
 def hostile_profile() -> Profile:
@@ -130,7 +173,7 @@ def big_profile(switches: int = 100_000, greenlets: int = 300, sites: int = 400,
 
 def traced_profile() -> Profile:
     """A real Profile: a small gevent workload (sleeps, CPU work, a section) traced by
-    geventperf.Tracer.  Raises whatever the tracer raises; callers skip on failure."""
+    geventperf.Tracer.  Raises whatever the tracer raises (callers fail with it)."""
     import gevent
 
     import geventperf

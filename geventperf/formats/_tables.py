@@ -1,32 +1,45 @@
 """The report's tables as plain rows of display strings, shared by text and html.
 
 Each table keeps its worst rows (the limits below) and remembers how many it had, so
-both renderers can say "... and K more" instead of silently dropping rows.
+both renderers can say "... and K more" instead of silently dropping rows.  Every
+table says what its figures are and what its total means: most are greenlet-seconds
+summed over many greenlets, which can exceed the run's wall time many times over.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from geventperf.formats._fields import has_blame, has_split, num
 from geventperf.formats._frames import (
-    call_site,
     clip_left,
     display_name,
     format_bytes,
     format_seconds,
+    frame_label,
+    hub_ids,
 )
+from geventperf.frames import user_site
 from geventperf.profile import Profile
 
 # Enough rows to find the culprit without scrolling a terminal's worth of noise.
 MAX_GREENLETS = 20
 MAX_SECTIONS = 20
 MAX_WAIT_SITES = 10
+MAX_HOLDERS = 10
 MAX_READ_HOSTS = 10
 # Greenlet names are cut (from the left) to this in the 100-column text report, so the
 # "#id" that tells two "worker"s apart survives; the HTML report has room for more.
 NAME_CHARS = 28
+
+SUMMED = ("Figures are greenlet-seconds summed over the group's greenlets: 50 greenlets "
+          "waiting together for 1 s make 50 s.")
+GLOSSARY = ("run = CPU + blocked (off the CPU while running: the whole loop stalled); "
+            "event wait = waiting for I/O, a timer or a lock; ready wait = ready to run "
+            "but queued while others held the loop; delayed others = others' ready wait "
+            "while this one ran.")
 
 
 @dataclass
@@ -39,48 +52,230 @@ class Table:
     flex: int
     rows: list[list[str]]
     total: int
+    # What the figures mean and what the total is: printed under the title.
+    note: str = ""
+    # Per row, extra detail a browser can show on hover (e.g. every merged stack).
+    details: list[str] = field(default_factory=list)
 
     @property
     def hidden(self) -> int:
         return self.total - len(self.rows)
 
 
+def _fs(value: float | None) -> str:
+    return format_seconds(value)
+
+
+def _blocked(run: float, cpu: float | None) -> float | None:
+    return None if cpu is None else max(run - cpu, 0.0)
+
+
+@dataclass
+class Group:
+    """Greenlets that share a name, summed."""
+
+    name: str
+    ids: list[int] = field(default_factory=list)
+    run_s: float = 0.0
+    cpu_s: float | None = 0.0
+    wait_s: float = 0.0
+    event_wait_s: float | None = 0.0
+    ready_wait_s: float | None = 0.0
+    delayed_others_s: float | None = 0.0
+    switches: int = 0
+    longest_run_s: float = 0.0
+    first_start_s: float = float("inf")
+
+    @property
+    def cost_s(self) -> float:
+        """What the group cost the run: its own time (run + wait) plus the ready wait
+        it caused others; the lanes and tables are ordered by it."""
+        return self.run_s + self.wait_s + (self.delayed_others_s or 0.0)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} #{self.ids[0]}" if len(self.ids) == 1 else self.name
+
+
+def _add(total: float | None, value: float | None) -> float | None:
+    return None if total is None or value is None else total + value
+
+
+def greenlet_groups(profile: Profile) -> list[Group]:
+    """The traced greenlets (not the hub) grouped by display name, costliest first."""
+    hubs = hub_ids(profile)
+    groups: dict[str, Group] = {}
+    for g in profile.greenlets:
+        if g.id in hubs:
+            continue
+        name = display_name(g.name) or f"greenlet-{g.id}"
+        group = groups.setdefault(name, Group(name))
+        group.ids.append(g.id)
+        group.run_s += g.run_s
+        group.cpu_s = _add(group.cpu_s, g.cpu_s)
+        group.wait_s += g.wait_s
+        group.event_wait_s = _add(group.event_wait_s, num(g, "event_wait_s"))
+        group.ready_wait_s = _add(group.ready_wait_s, num(g, "ready_wait_s"))
+        group.delayed_others_s = _add(group.delayed_others_s, num(g, "delayed_others_s"))
+        group.switches += g.switches
+        group.longest_run_s = max(group.longest_run_s, g.longest_run_s)
+    return sorted(groups.values(), key=lambda grp: (-grp.cost_s, grp.name))
+
+
 def greenlet_table(profile: Profile, limit: int = MAX_GREENLETS,
                    name_chars: int = NAME_CHARS) -> Table | None:
-    if not profile.greenlets:
+    groups = greenlet_groups(profile)
+    if not groups:
         return None
-    ranked = sorted(profile.greenlets, key=lambda g: g.run_s + g.wait_s, reverse=True)
-    rows = [[f"{clip_left(display_name(g.name) or '?', name_chars)} #{g.id}", format_seconds(g.run_s + g.wait_s),
-             format_seconds(g.run_s), format_seconds(g.cpu_s), format_seconds(g.wait_s),
-             str(g.switches), format_seconds(g.longest_run_s)] for g in ranked[:limit]]
-    return Table(f"GREENLETS (worst first by wall time = run + wait; {len(ranked)} traced)",
-                 ["greenlet", "wall", "run", "CPU", "wait", "switches", "longest slice"],
-                 "lrrrrrr", 0, rows, len(ranked))
+    split, blame = has_split(profile.greenlets), has_blame(profile.greenlets)
+    columns = ["greenlet (group)", "n", "CPU", "blocked"]
+    columns += ["event wait", "ready wait"] if split else ["wait"]
+    columns += ["delayed others"] if blame else []
+    columns += ["switches", "longest slice"]
+    rows = []
+    for grp in groups[:limit]:
+        row = [clip_left(grp.label, name_chars), str(len(grp.ids)), _fs(grp.cpu_s),
+               _fs(_blocked(grp.run_s, grp.cpu_s))]
+        row += [_fs(grp.event_wait_s), _fs(grp.ready_wait_s)] if split else [_fs(grp.wait_s)]
+        row += [_fs(grp.delayed_others_s)] if blame else []
+        row += [str(grp.switches), _fs(grp.longest_run_s)]
+        rows.append(row)
+    traced = sum(len(grp.ids) for grp in groups)
+    return Table(f"GREENLETS by name ({traced} in {len(groups)} groups, hub apart; costliest "
+                 "first: run + wait + delayed others)",
+                 columns, "lr" + "r" * (len(columns) - 2), 0, rows, len(groups),
+                 note=f"{SUMMED} {GLOSSARY} A group's longest slice is its longest single "
+                      "one.")
 
 
 def section_table(profile: Profile, limit: int = MAX_SECTIONS) -> Table | None:
     if not profile.sections:
         return None
     ranked = sorted(profile.sections, key=lambda s: s.wall_s, reverse=True)
-    rows = [[s.name, "C" if s.c else "", str(s.calls), format_seconds(s.wall_s),
-             format_seconds(s.run_s), format_seconds(s.cpu_s), format_seconds(s.wait_s),
-             str(s.switches)] for s in ranked[:limit]]
-    return Table("SECTIONS (C = a C call expected never to yield)",
-                 ["section", "C?", "calls", "wall", "run", "CPU", "wait", "switches"],
-                 "lcrrrrrr", 0, rows, len(ranked))
+    split, blame = has_split(profile.sections), has_blame(profile.sections)
+    columns = ["section", "C?", "calls", "wall", "CPU", "blocked"]
+    columns += ["event wait", "ready wait"] if split else ["wait"]
+    columns += ["delayed others"] if blame else []
+    columns += ["switches"]
+    rows = []
+    for s in ranked[:limit]:
+        row = [s.name, "C" if s.c else "", str(s.calls), _fs(s.wall_s), _fs(s.cpu_s),
+               _fs(_blocked(s.run_s, s.cpu_s))]
+        row += [_fs(num(s, "event_wait_s")), _fs(num(s, "ready_wait_s"))] if split \
+            else [_fs(s.wait_s)]
+        row += [_fs(num(s, "delayed_others_s"))] if blame else []
+        row += [str(s.switches)]
+        rows.append(row)
+    return Table("SECTIONS (C = a C call expected never to yield)", columns,
+                 "lcr" + "r" * (len(columns) - 3), 0, rows, len(ranked),
+                 note="Figures are summed over every call of the section, by every "
+                      "greenlet (greenlet-seconds); wall = run + wait.")
 
 
-def wait_site_table(profile: Profile, limit: int = MAX_WAIT_SITES) -> Table | None:
+@dataclass
+class Site:
+    """Stacks merged at the user's frame."""
+
+    user: str | None
+    count: int = 0
+    seconds: float = 0.0
+    event_s: float | None = 0.0
+    ready_s: float | None = 0.0
+    cpu_s: float | None = 0.0
+    delayed_s: float | None = 0.0
+    # library frame -> seconds through it, to name the biggest
+    libraries: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    yields: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+
+    def library_text(self) -> str:
+        if not self.libraries:
+            return "(your own code yielded)"
+        ranked = sorted(self.libraries.items(), key=lambda kv: -kv[1])
+        text = frame_label(ranked[0][0])
+        inner = max(self.yields.items(), key=lambda kv: kv[1])[0] if self.yields else None
+        if inner and inner != ranked[0][0]:
+            text += f"  ->  {frame_label(inner)}"
+        if len(ranked) > 1:
+            text += f"  (+{len(ranked) - 1} other library calls)"
+        return text
+
+    def user_text(self) -> str:
+        return frame_label(self.user) if self.user else "(no frame of yours recorded)"
+
+
+def merge_sites(items: list[Any], weight: str) -> list[Site]:
+    """*items* (StackTime) merged by their user frame, heaviest (by *weight*) first."""
+    sites: dict[str | None, Site] = {}
+    for item in items:
+        where = user_site(item.stack)
+        key = where.user if where.user else (where.innermost or "")
+        site = sites.setdefault(key, Site(where.user))
+        site.count += item.count
+        seconds = item.wait_s if weight == "wait" else item.run_s
+        site.seconds += seconds
+        site.event_s = _add(site.event_s, num(item, "event_wait_s"))
+        site.ready_s = _add(site.ready_s, num(item, "ready_wait_s"))
+        site.cpu_s = _add(site.cpu_s, item.cpu_s)
+        site.delayed_s = _add(site.delayed_s, num(item, "delayed_others_s"))
+        if where.library:
+            site.libraries[where.library] += seconds
+        if where.innermost and where.innermost != where.user:
+            site.yields[where.innermost] += seconds
+    key = (lambda s: -s.seconds) if weight == "wait" else (lambda s: -(s.delayed_s or 0.0))
+    return sorted(sites.values(), key=key)
+
+
+def wait_site_table(profile: Profile, limit: int = MAX_WAIT_SITES,
+                    joined: bool = True) -> Table | None:
+    """Waits by the user's frame.  *joined*: one column "your code -> library call"
+    (the 100-column text report); else two columns (HTML)."""
     if not profile.waits:
         return None
-    ranked = sorted(profile.waits, key=lambda w: w.wait_s, reverse=True)
-    total = sum(w.wait_s for w in ranked)
+    sites = merge_sites(profile.waits, "wait")
+    split = has_split(profile.waits)
+    total = sum(s.seconds for s in sites)
+    columns = ["wait"] + (["event wait", "ready wait"] if split else []) + ["count"]
+    columns += ["your code  ->  library call it made (->  where it yielded)"] if joined \
+        else ["your code", "library call it made (->  where it yielded)"]
     rows = []
-    for w in ranked[:limit]:
-        rows.append([format_seconds(w.wait_s), str(w.count), call_site(w.stack)])
-    return Table(f"TOP WAIT SITES (where greenlets yielded to the hub: "
-                 f"{format_seconds(total)} over {len(ranked)} stacks)",
-                 ["wait", "count", "your code  ->  where it yielded to the hub"], "rrl", 2, rows, len(ranked))
+    for s in sites[:limit]:
+        row = [_fs(s.seconds)] + ([_fs(s.event_s), _fs(s.ready_s)] if split else [])
+        row.append(str(s.count))
+        if joined:
+            lib = s.library_text()
+            row.append(s.user_text() + ("" if lib.startswith("(") else "  ->  " + lib))
+        else:
+            row += [s.user_text(), s.library_text()]
+        rows.append(row)
+    stacks = len(profile.waits)
+    return Table(f"TOP WAIT SITES by your code ({_fs(total)} of waiting over {len(sites)} "
+                 f"sites from {stacks} stacks)",
+                 columns, "r" * (len(columns) - (1 if joined else 2)) + ("l" if joined else "ll"),
+                 len(columns) - 1, rows, len(sites),
+                 note=f"The total {_fs(total)} is greenlet-seconds: every wait of every "
+                      f"greenlet added up, so it can exceed the {_fs(profile.duration_s)} "
+                      "run many times. \"Your code\" is the innermost frame outside gevent, "
+                      "greenlet, urllib3, requests, http.client, ssl and socket: the line "
+                      "you can change; rows with the same line are merged.")
+
+
+def holder_table(profile: Profile, limit: int = MAX_HOLDERS) -> Table | None:
+    """Who held the loop: run slices by where they ended, by others' ready wait."""
+    if not profile.runs or not has_blame(profile.runs):
+        return None
+    sites = [s for s in merge_sites(profile.runs, "run") if (s.delayed_s or 0.0) > 0]
+    if not sites:
+        return None
+    total = sum(s.delayed_s or 0.0 for s in sites)
+    rows = [[_fs(s.delayed_s), _fs(s.seconds), _fs(s.cpu_s), str(s.count),
+             s.user_text() + ("" if s.library_text().startswith("(") else
+                              "  ->  " + s.library_text())] for s in sites[:limit]]
+    return Table(f"WHO HELD THE LOOP (others' ready wait while these ran: {_fs(total)})",
+                 ["delayed others", "run", "CPU", "slices", "your code where the slice "
+                  "ended"], "rrrrl", 4, rows, len(sites),
+                 note="delayed others = greenlet-seconds other greenlets spent ready but "
+                      "queued while a slice ending here ran (10 greenlets kept waiting "
+                      "10 ms = 100 ms).")
 
 
 def read_table(profile: Profile, limit: int = MAX_READ_HOSTS) -> Table | None:
@@ -102,12 +297,14 @@ def read_table(profile: Profile, limit: int = MAX_READ_HOSTS) -> Table | None:
                      format_seconds(t["wall_s"])])
     return Table("ADAPTER READS (response bodies read by GeventAdapter)",
                  ["host", "bodies", "bytes", "reads", "avg read", "reads waited", "wall"],
-                 "lrrrrrr", 0, rows, len(ranked))
+                 "lrrrrrr", 0, rows, len(ranked),
+                 note="wall is summed over bodies (read side by side, so it can exceed "
+                      "the run).")
 
 
 def all_tables(profile: Profile) -> list[Table]:
-    tables = [greenlet_table(profile), section_table(profile), wait_site_table(profile),
-              read_table(profile)]
+    tables = [greenlet_table(profile), holder_table(profile), section_table(profile),
+              wait_site_table(profile), read_table(profile)]
     return [t for t in tables if t is not None]
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import textwrap
 
+from geventperf.formats._fields import has_split, meta_text, num, ready_latency, utilization
 from geventperf.formats._frames import clip, format_seconds, frame_label, greenlet_names
-from geventperf.formats._tables import Table, all_tables
+from geventperf.formats._tables import Table, all_tables, greenlet_groups
 from geventperf.profile import Finding, Profile
 
 WIDTH = 100
@@ -31,16 +32,18 @@ def render(profile: Profile) -> str:
 
 
 def header(profile: Profile) -> str:
-    hub = profile.hub
-    lines = [f"geventperf: {format_seconds(profile.duration_s)} traced, "
-             f"{profile.switches} switches, {len(profile.greenlets)} greenlets"]
+    lines = [f"geventperf: {format_seconds(profile.duration_s)} traced (wall clock), "
+             f"{profile.switches} switches, {len(profile.greenlets)} greenlets"
+             + (f"; hot path: {hot_path(profile)}" if hot_path(profile) else "")]
     command = command_line(profile)
     if command:
         lines.append(clip(f"command: {command}", WIDTH))
-    lines.append(f"hub: ran {format_seconds(hub.get('run_s'))} "
-                 f"(CPU {format_seconds(hub.get('cpu_s'))}), "
-                 f"idle {format_seconds(hub.get('idle_s'))}; "
-                 f"trace errors: {profile.trace_errors}")
+    about = run_about(profile)
+    if about:
+        lines.append(clip(about, WIDTH))
+    for line in loop_lines(profile) + [hub_line(profile), totals_line(profile)]:
+        lines.extend(textwrap.wrap(line, WIDTH, subsequent_indent=INDENT))
+    lines.append(f"trace errors: {profile.trace_errors}")
     if profile.slices_dropped:
         lines.append(f"timeline truncated: {profile.slices_dropped} slices dropped "
                      "(totals are exact; only the timeline is partial)")
@@ -51,15 +54,108 @@ def header(profile: Profile) -> str:
     return "\n".join(lines)
 
 
+def hot_path(profile: Profile) -> str:
+    value = meta_text(profile, "hot_path")
+    return {"c": "C extension", "pure": "pure Python"}.get(value, value)
+
+
+def run_about(profile: Profile) -> str:
+    """``host h  Python 3.11.7  gevent 26.9.0 (loop libev-cext)  2026-11-23 01:30 UTC``."""
+    parts = []
+    if meta_text(profile, "host"):
+        parts.append(f"host {meta_text(profile, 'host')}")
+    if meta_text(profile, "python"):
+        parts.append(f"Python {meta_text(profile, 'python')}")
+    if meta_text(profile, "gevent"):
+        loop = meta_text(profile, "loop")
+        parts.append(f"gevent {meta_text(profile, 'gevent')}" + (f" (loop {loop})" if loop else ""))
+    when = run_date(profile)
+    if when:
+        parts.append(when)
+    return "  ".join(parts)
+
+
+def run_date(profile: Profile) -> str:
+    for key in ("date", "started", "start_time", "started_at"):
+        value = profile.meta.get(key)
+        if isinstance(value, str) and value:
+            return value.replace("T", " ").replace("Z", " UTC")[:40].strip()
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            import datetime
+            try:
+                stamp = datetime.datetime.fromtimestamp(value, datetime.timezone.utc)
+            except (OverflowError, OSError, ValueError):
+                continue
+            return stamp.strftime("%Y-%m-%d %H:%M UTC")
+    return ""
+
+
+def loop_lines(profile: Profile) -> list[str]:
+    """Loop utilization, hub idle and polls; the ready-wait distribution."""
+    util = utilization(profile)
+    idle = num(profile.hub, "idle_s")
+    lines = []
+    if util is not None:
+        polls = num(profile.hub, "polls")
+        lines.append(f"loop: busy {util:.1%} of the run (utilization: not idle in the poll); "
+                     f"hub idle {format_seconds(idle)}"
+                     + (f"; {polls:.0f} polls" if polls is not None else ""))
+    else:
+        lines.append("loop: utilization not measured (hub idle unknown in this profile)")
+    latency = ready_latency(profile)
+    if latency:
+        lines.append(f"ready wait per wake-up (ready until it ran): "
+                     f"p50 {format_seconds(num(latency, 'p50_s'))}, "
+                     f"p99 {format_seconds(num(latency, 'p99_s'))}, "
+                     f"max {format_seconds(num(latency, 'max_s'))} "
+                     f"over {num(latency, 'n'):.0f} wake-ups")
+    return lines
+
+
+def hub_line(profile: Profile) -> str:
+    """The hub's time as parts of a whole: idle apart, then work = CPU + blocked."""
+    hub = profile.hub
+    run, cpu, idle = num(hub, "run_s") or 0.0, num(hub, "cpu_s"), num(hub, "idle_s")
+    if idle is None:
+        return (f"hub: ran {format_seconds(run)} (CPU {format_seconds(cpu)}); "
+                "idle not measured")
+    work = max(run - idle, 0.0)
+    parts = f"CPU {format_seconds(cpu)} + blocked {format_seconds(max(work - cpu, 0.0))}" \
+        if cpu is not None else "CPU not measured"
+    return (f"hub: ran {format_seconds(run)} = idle in the poll {format_seconds(idle)} "
+            f"+ working {format_seconds(work)} ({parts})")
+
+
+def totals_line(profile: Profile) -> str:
+    """The workers' time summed over greenlets, said to be a sum."""
+    groups = greenlet_groups(profile)
+    if not groups:
+        return ""
+    count = sum(len(g.ids) for g in groups)
+    run = sum(g.run_s for g in groups)
+    cpu = None if any(g.cpu_s is None for g in groups) else sum(g.cpu_s for g in groups)
+    text = (f"greenlets ({count}, hub apart), summed over greenlets: run "
+            f"{format_seconds(run)} (CPU {format_seconds(cpu)})")
+    if has_split(profile.greenlets):
+        event = sum(g.event_wait_s or 0.0 for g in groups)
+        ready = sum(g.ready_wait_s or 0.0 for g in groups)
+        text += f", event wait {format_seconds(event)}, ready wait {format_seconds(ready)}"
+    else:
+        text += f", wait {format_seconds(sum(g.wait_s for g in groups))}"
+    return text + " (greenlet-seconds: 50 greenlets waiting 1 s together make 50 s)"
+
+
 def command_line(profile: Profile) -> str:
-    command = profile.meta.get("argv") or profile.meta.get("command")
+    """The command as the user typed it (meta "command"), else the traced argv."""
+    command = profile.meta.get("command") or profile.meta.get("argv")
     if isinstance(command, list):
         command = " ".join(str(a) for a in command)
     return command if isinstance(command, str) else ""
 
 
 def ranked_findings(profile: Profile) -> list[Finding]:
-    return sorted(profile.findings, key=lambda f: f.cost_s, reverse=True)
+    """Hazards first (a deadlock risk costs nothing until it hangs), then by cost."""
+    return sorted(profile.findings, key=lambda f: (not is_hazard(f), -f.cost_s))
 
 
 def select_findings(profile: Profile) -> tuple[list[Finding], list[Finding]]:
@@ -88,10 +184,32 @@ def folded_summary(folded: list[Finding]) -> str:
     return f"{len(folded)} more: {kinds}"
 
 
+def is_hazard(finding: Finding) -> bool:
+    return finding.extra.get("hazard") is True
+
+
+def cost_meaning(finding: Finding) -> str:
+    """``cost 31.4 s: time this cause added to the run, ...`` for every finding; a
+    finding written before findings said so gets the generic meaning."""
+    meaning = finding.extra.get("cost_meaning")
+    if not isinstance(meaning, str) or not meaning:
+        meaning = "seconds of wall time this finding explains (summed over the greenlets " \
+                  "it touched, so it can exceed the run)"
+    return f"cost {format_seconds(finding.cost_s)} = {meaning}"
+
+
 def finding_place(profile: Profile, finding: Finding) -> str:
     names = greenlet_names(profile)
     where = []
-    if finding.greenlet is not None:
+    touched = finding.extra.get("greenlets")
+    if isinstance(touched, int) and not isinstance(touched, bool) and touched > 1:
+        named = finding.extra.get("names")
+        label = ""
+        if isinstance(named, dict) and named:
+            top = max(named, key=lambda k: named[k] if isinstance(named[k], (int, float)) else 0)
+            label = f" (mostly {top})" if len(named) > 1 else f" ({top})"
+        where.append(f"{touched} greenlets{label}")
+    elif finding.greenlet is not None:
         where.append(f"greenlet {names.get(finding.greenlet, '?')} (#{finding.greenlet})")
     if finding.section:
         where.append(f'section "{finding.section}"')
@@ -104,7 +222,8 @@ def _findings(profile: Profile) -> str:
     shown, folded = select_findings(profile)
     lines = [f"FINDINGS ({len(profile.findings)}, worst first)"]
     for number, finding in enumerate(shown, start=1):
-        title = f"{number:>3}. {finding.kind}  cost {format_seconds(finding.cost_s)}"
+        title = f"{number:>3}. {finding.kind}{'  HAZARD' if is_hazard(finding) else ''}  " \
+                f"cost {format_seconds(finding.cost_s)}"
         place = finding_place(profile, finding)
         if len(title) + 2 + len(place) <= WIDTH:
             lines.append(f"{title}  {place}".rstrip())
@@ -112,6 +231,8 @@ def _findings(profile: Profile) -> str:
             lines.extend([title, clip(INDENT + place, WIDTH)])
         lines.extend(textwrap.wrap(finding.message, WIDTH, initial_indent=INDENT,
                                    subsequent_indent=INDENT) or [INDENT + "(no message)"])
+        lines.extend(textwrap.wrap(cost_meaning(finding), WIDTH, initial_indent=INDENT,
+                                   subsequent_indent=INDENT))
         for depth, entry in enumerate(finding.stack[:FINDING_FRAMES]):
             prefix = "       at " if depth == 0 else "          "
             lines.append(clip(prefix + frame_label(entry), WIDTH))
@@ -141,7 +262,11 @@ def _table(table: Table) -> str:
                        cell.center(width) if align == "c" else cell.ljust(width))
         return COLUMN_GAP.join(out).rstrip()
 
-    lines = [table.title, line(table.columns)] + [line(row) for row in cells]
+    lines = textwrap.wrap(table.title, WIDTH, subsequent_indent="  ") or [""]
+    if table.note:
+        lines.extend(textwrap.wrap(table.note, WIDTH, initial_indent="  ",
+                                   subsequent_indent="  "))
+    lines += [line(table.columns)] + [line(row) for row in cells]
     if table.hidden:
         lines.append(f"... and {table.hidden} more")
     return "\n".join(lines)

@@ -1,0 +1,85 @@
+"""Which frame of a stack is the user's: the one they can change.
+
+A wait recorded by the tracer starts deep in the machinery (gevent's socket, urllib3,
+requests, http.client, ssl, socket).  The frame a person can act on is the innermost
+one *outside* that machinery; the machinery frame it called is shown beside it, so
+rows read "your line -> the library call it made".  Findings and every format use
+these helpers, so a report names the same line everywhere.
+
+Stack entries read ``path:line:function``, innermost first.  Only the path is
+looked at, as text, so a profile made on another machine is classified the same.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+# Installed packages that are plumbing between the user's call and the hub: a wait
+# inside them is caused by whoever called them.  ``greenlet`` and ``gevent`` schedule,
+# ``urllib3`` and ``requests`` do HTTP for the caller.
+MACHINERY_PACKAGES = frozenset({"gevent", "greenlet", "urllib3", "requests"})
+# Standard-library modules that read or write sockets for their caller.
+MACHINERY_STDLIB = ("/http/client.py", "/ssl.py", "/socket.py", "/selectors.py")
+# geventperf's own wrappers (sections, the adapter, the CLI running a script) sit
+# between the user's line and the call it made; the demo's workload is user code.
+MACHINERY_OWN = frozenset({"sections.py", "tracer.py", "adapter.py", "bodyreader.py",
+                           "bytesbuf.py", "readstats.py", "bodyreads.py", "cli.py",
+                           "__init__.py", "__main__.py"})
+_PACKAGE_DIRS = ("/site-packages/", "/dist-packages/")
+
+
+class UserSite(NamedTuple):
+    """Where a stack leaves the user's code.
+
+    ``user``: the innermost frame outside the machinery (None when every recorded
+    frame is machinery, e.g. the stack was cut at its depth limit); ``library``: the
+    machinery frame that ``user`` called (None when the innermost frame is the user's
+    own); ``innermost``: where the stack was recorded (the yield point)."""
+
+    user: str | None
+    library: str | None
+    innermost: str | None
+
+
+def frame_path(entry: str) -> str:
+    """The path part of ``path:line:function`` (``""`` when it does not parse)."""
+    parts = entry.rsplit(":", 2)
+    return parts[0] if len(parts) == 3 and parts[1].isdigit() else ""
+
+
+def is_machinery(entry: str) -> bool:
+    """True for frames of gevent, greenlet, urllib3, requests, http.client, ssl,
+    socket and geventperf's own wrappers: plumbing, not the user's decision."""
+    path = frame_path(entry).replace("\\", "/")
+    if not path:
+        return False
+    for marker in _PACKAGE_DIRS:
+        index = path.rfind(marker)
+        if index >= 0:
+            rest = path[index + len(marker):]
+            package = rest.split("/", 1)[0]
+            if package.endswith(".py"):
+                package = package[:-3]
+            if package in MACHINERY_PACKAGES:
+                return True
+            if package == "geventperf":
+                return rest.rsplit("/", 1)[-1] in MACHINERY_OWN
+            return False
+    if path.endswith(MACHINERY_STDLIB):
+        return True
+    for package in MACHINERY_PACKAGES:
+        if f"/{package}/" in path:  # a source checkout of gevent, requests ...
+            return True
+    if "/geventperf/" in path:
+        return path.rsplit("/", 1)[-1] in MACHINERY_OWN
+    return False
+
+
+def user_site(stack: list[str]) -> UserSite:
+    """The user's frame of *stack* (innermost first) and the library frame it called."""
+    if not stack:
+        return UserSite(None, None, None)
+    for depth, entry in enumerate(stack):
+        if not is_machinery(entry):
+            return UserSite(entry, stack[depth - 1] if depth else None, stack[0])
+    return UserSite(None, stack[-1], stack[0])
