@@ -426,12 +426,6 @@ CLI_CASES = {
 }
 
 
-def _cli_is_real() -> bool:
-    from geventperf import cli
-    return hasattr(cli, "main") and "report" in open(cli.__file__, encoding="utf-8").read()
-
-
-@pytest.mark.skipif(not _cli_is_real(), reason="geventperf/cli.py is still a placeholder")
 @pytest.mark.parametrize("name", sorted(CLI_CASES))
 def test_report_command_refuses_untrusted_files_in_one_line(tmp_path, name):
     path = tmp_path / f"{name}.json"
@@ -447,7 +441,6 @@ def test_report_command_refuses_untrusted_files_in_one_line(tmp_path, name):
     assert out.stdout == ""
 
 
-@pytest.mark.skipif(not _cli_is_real(), reason="geventperf/cli.py is still a placeholder")
 def test_report_command_renders_hostile_but_valid_strings(tmp_path):
     raw = json.loads(with_value(("greenlets", 0, "name"), HOSTILE_STRING))
     path = tmp_path / "ok.json"

@@ -20,9 +20,13 @@ from tests import tracer_impl
 impl = tracer_impl.impl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-needs_c = pytest.mark.skipif(tracer_mod.C_EXTENSION is None,
-                             reason="geventperf._ctrace not built (python setup.py build_ext "
-                                    "--inplace); the pure-Python path is tested elsewhere")
+
+
+@pytest.fixture
+def c_extension():
+    """The built extension; fails without it (see tests/tracer_impl.py)."""
+    tracer_impl.require_c_extension()
+    return tracer_mod.C_EXTENSION
 
 
 def selected_impl(env_pure: str | None) -> str:
@@ -38,12 +42,11 @@ def selected_impl(env_pure: str | None) -> str:
 
 def test_geventperf_pure_selects_the_python_hot_path():
     assert selected_impl("1") == "False"
-    assert selected_impl(None) == str(tracer_mod.C_EXTENSION is not None)
+    assert selected_impl("0") == selected_impl(None) == str(tracer_mod.C_EXTENSION is not None)
 
 
-@needs_c
-def test_c_clocks_are_the_python_clocks():
-    c = tracer_mod.C_EXTENSION
+def test_c_clocks_are_the_python_clocks(c_extension):
+    c = c_extension
     before, now, after = time.perf_counter(), c.monotonic(), time.perf_counter()
     assert before <= now <= after
     before, now, after = time.thread_time(), c.thread_time(), time.thread_time()
@@ -83,10 +86,9 @@ def traced() -> Tracer:
     return tracer
 
 
-@needs_c
-def test_c_and_python_hot_paths_build_the_same_profile(monkeypatch):
+def test_c_and_python_hot_paths_build_the_same_profile(c_extension, monkeypatch):
     tracers = []
-    for hot_path in (tracer_mod.C_EXTENSION, None):  # one loop: identical call sites
+    for hot_path in (c_extension, None):  # one loop: identical call sites
         monkeypatch.setattr(tracer_mod, "_ctrace", hot_path)
         tracers.append(traced())
     c_tracer, py_tracer = tracers

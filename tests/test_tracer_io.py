@@ -118,7 +118,7 @@ def run_scenario(name: str, tmp_path, timeout: float = SCENARIO_TIMEOUT_S,
 
 
 def scenario_env(impl: str) -> dict[str, str]:
-    return {"GEVENTPERF_PURE": "1"} if impl == "pure" else {}
+    return tracer_impl.subprocess_env(impl)
 
 
 def test_lxml_parse_of_a_slow_response_is_a_blocked_read_in_c_section(impl, tmp_path):
