@@ -518,3 +518,42 @@ def test_text_shows_the_worst_of_each_kind_and_counts_the_rest():
     assert "deadlock 27" not in findings  # two of a kind are enough
     assert "blocked 4" in findings and "blocked 3" in findings
     assert "... and 31 more: 28 c-section-deadlock-risk, 3 loop-blocked" in findings
+
+
+# -- the event/ready split in the viewer formats ---------------------------------------
+
+def test_collapsed_splits_waits_into_event_and_ready_leaves():
+    stacks = parse_collapsed(render(split_profile(), "collapsed"))
+    prefix = ("job (/srv/app/worker.py:30);fetch (/srv/app/worker.py:12);"
+              "content (site-packages/requests/models.py:899);"
+              "generate (site-packages/requests/models.py:816);")
+    assert stacks[prefix + "<event wait>"] == 100_000
+    assert stacks[prefix + "<ready wait>"] == 200_000
+    assert not any(stack.endswith("<hub wait>") for stack in stacks)
+    assert sum(stacks.values()) == 490_000  # the same total as unsplit
+
+
+def test_pstats_has_event_and_ready_wait_functions(tmp_path):
+    path = tmp_path / "split.prof"
+    path.write_bytes(render(split_profile(), "pstats"))
+    stats = pstats.Stats(str(path)).stats
+    assert HUB_WAIT_KEY not in stats
+    assert stats[("~", 0, "<event wait>")][2] == pytest.approx(0.14)
+    assert stats[("~", 0, "<ready wait>")][2] == pytest.approx(0.21)
+
+
+def test_speedscope_and_chrome_draw_ready_wait_before_each_slice():
+    profile = split_profile()
+    document = json.loads(render(profile, "speedscope"))
+    frames = [f["name"] for f in document["shared"]["frames"]]
+    assert "<event wait>" in frames and "<ready wait>" in frames
+    worker = document["profiles"][2]
+    opened = [frames[e["frame"]] for e in worker["events"] if e["type"] == "O"]
+    # each wait after the first slice: event wait, then 1 ms ready wait, then the run
+    assert opened[1:4] == ["<event wait>", "<ready wait>", "run"]
+    events = check_chrome(json.loads(render(profile, "chrome")))
+    ready = [e for e in events if e["name"] == "ready wait"]
+    assert ready and all(e["dur"] == pytest.approx(1000) for e in ready)
+    event = [e for e in events if e["name"] == "event wait"]
+    assert event and all(e["dur"] == pytest.approx(7000) for e in event)
+    assert not [e for e in events if e["name"] == "wait"]

@@ -16,13 +16,20 @@ import pytest
 
 from geventperf.formats import render
 from geventperf.profile import Profile
-from tests.profile_factory import big_profile, hostile_profile, small_profile
+from tests.profile_factory import (
+    big_profile,
+    hostile_profile,
+    legacy_profile,
+    small_profile,
+    split_profile,
+)
 
 DATA_RE = re.compile(r'<script type="application/json" id="geventperf-data">(.*?)</script>',
                      re.S)
-# Colours the page draws with (report.html): running slices and waiting bars.
+# Colours the page draws with (report.html): running, and waiting in a profile that
+# does not split waits into event and ready wait.
 RUN_RGB = (0x2F, 0x6F, 0xD6)
-WAIT_RGB = (0xCF, 0xD5, 0xDD)
+WAIT_RGB = (0xB4, 0xBC, 0xC8)
 # The timeline's label column is 230 CSS px wide, plus the page margin: pixels right of
 # this are lane content, not the legend swatches.
 PLOT_LEFT_PX = 280
@@ -57,9 +64,10 @@ def test_html_data_survives_hostile_names():
     assert page.count("<!--") == clean.count("<!--")
     data = embedded_data(page)
     evil = profile.greenlets[0].name
-    assert any(lane["name"] == evil for lane in data["timeline"]["lanes"])
+    assert any(member["name"] == evil for group in data["timeline"]["groups"]
+               for member in group["members"])
     assert data["command"] == evil
-    assert "<title>geventperf report: &lt;/script&gt;" in page
+    assert "<title>geventperf: &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
 def test_html_timeline_data_and_truncation_note():
@@ -67,9 +75,10 @@ def test_html_timeline_data_and_truncation_note():
     profile.slices_dropped = 77
     data = embedded_data(render(profile, "html"))
     timeline = data["timeline"]
-    assert [lane["name"] for lane in timeline["lanes"]] == ["hub", "worker-a", "worker-b"]
-    assert timeline["lanes"][0]["hub"] is True
-    assert sum(len(lane["s"]) for lane in timeline["lanes"]) == len(profile.slices)
+    assert timeline["hub"]["name"] == "hub"
+    assert [g["name"] for g in timeline["groups"]] == ["worker-a", "worker-b"]  # by cost
+    assert sum(len(g["members"][0]["s"]) for g in timeline["groups"]) \
+        + len(timeline["hub"]["s"]) == len(profile.slices)
     assert timeline["sections"] == [{"name": "parse feed", "c": True}]
     assert "77 run slices were dropped" in timeline["dropped_note"]
     assert [f["kind"] for f in data["findings"]] == ["blocked-read-in-c-section",
@@ -79,7 +88,52 @@ def test_html_timeline_data_and_truncation_note():
 
 def test_html_of_an_empty_profile_has_no_lanes():
     data = embedded_data(render(Profile(), "html"))
-    assert data["timeline"]["lanes"] == [] and data["findings"] == []
+    assert data["timeline"]["groups"] == [] and data["timeline"]["hub"] is None
+    assert data["findings"] == []
+
+
+def test_html_groups_greenlets_by_name_costliest_first():
+    profile = big_profile(switches=3000, greenlets=90)
+    for g in profile.greenlets:
+        g.name = ("fetch", "parse", "idle")[g.id % 3]
+    data = embedded_data(render(profile, "html"))
+    groups = data["timeline"]["groups"]
+    assert [g["n"] for g in groups] == [30, 30, 30]
+    assert sorted(g["name"] for g in groups) == ["fetch", "idle", "parse"]
+    assert [g["cost"] for g in groups] == sorted((g["cost"] for g in groups), reverse=True)
+    assert all("summed over its greenlets" in g["totals"] for g in groups)
+    members = groups[0]["members"]
+    assert len(members) == 30 and 1 <= groups[0]["scale"] <= 30
+
+
+def test_html_header_names_the_run_and_every_figure_has_its_unit():
+    data = embedded_data(render(split_profile(), "html"))
+    assert data["title"] == "geventperf: worker.py --fast"
+    assert data["command"] == "geventperf run worker.py --fast"
+    about = dict(data["about"])
+    assert about["host"] == "buildhost" and about["Python"] == "3.11.7"
+    assert about["gevent"] == "26.9.0" and about["duration"].startswith("500.0 ms")
+    summary = {label: value for label, value, _hint in data["summary"]}
+    assert summary["loop utilization"] == "60.0%" and summary["hub idle"] == "200.0 ms"
+    assert summary["ready wait per wake-up"] == "p50 1.0 ms / p99 9.0 ms"
+    assert data["hub_line"].startswith("hub: ran 260.0 ms = idle in the poll 200.0 ms")
+    finding = data["findings"][0]
+    assert finding["cost_meaning"].startswith("cost 150.0 ms = time this cause added")
+    glance = dict(data["glance"])
+    assert glance["Who lost the most time?"].startswith("worker-a #2")
+    assert glance["I/O or queueing?"].startswith("mostly queueing")
+    assert glance["Who held the loop?"].startswith("worker-b #3")
+    assert glance["What to fix first?"].startswith("blocked-read-in-c-section")
+    assert "150.0 ms" in glance["What would it save?"]
+
+
+def test_html_hub_idle_is_drawn_as_measured():
+    data = embedded_data(render(split_profile(), "html"))
+    hub = data["timeline"]["hub"]
+    # 60 hub slices of 1 ms, measured idle 200 ms: every slice is idle, capped at its length
+    assert sum(hub["i"]) == pytest.approx(sum(hub["d"]))
+    legacy = embedded_data(render(legacy_profile(), "html"))["timeline"]["hub"]
+    assert sum(legacy["i"]) == 0 and "not measured" in legacy["note"]
 
 
 # -- in a real browser ------------------------------------------------------------------
@@ -212,7 +266,8 @@ def test_page_script_runs_without_errors(chromium, tmp_path, make):
 @pytest.mark.chromium
 def test_hover_and_wheel_zoom_work_in_chromium(chromium, tmp_path):
     """The page's self-test (report.html#geventperf-selftest) hovers over worker-a's
-    first slice and zooms in with the wheel; the results land in data-selftest."""
+    first slice, zooms in with the wheel, scrolls and presses "Whole run"; the results
+    land in data-selftest."""
     page = tmp_path / "report.html"
     small_profile().write(page)
     result = browser(chromium, tmp_path, "--dump-dom", page.as_uri() + "#geventperf-selftest")
@@ -225,7 +280,9 @@ def test_hover_and_wheel_zoom_work_in_chromium(chromium, tmp_path):
     assert selftest["span_after"] < selftest["span_before"] == 500_000
     assert selftest["range"].endswith(" of 500.0 ms")  # the label follows the view
     assert not selftest["range"].startswith("showing 0 to 500.0 ms")
-    assert 0 < selftest["rects_after_zoom"] < selftest["rects_before"]
+    assert selftest["rects_after_zoom"] > 0
+    # "Whole run" resets both axes: the time span and the vertical scroll
+    assert selftest["after_reset"] == {"t0": 0, "t1": 500_000, "scroll": 0}
 
 
 def test_html_keeps_every_finding_and_opens_the_worst_of_each_kind():

@@ -15,6 +15,25 @@ from typing import NamedTuple
 # The synthetic frame that stands for "waiting on the gevent hub".  pstats knows the
 # ("~", 0, "<name>") shape as a built-in and shows it as {hub wait}.
 HUB_WAIT_NAME = "<hub wait>"
+# The two parts of a wait when the tracer split it: the awaited event had not happened
+# (I/O, timer, lock), and it had but others held the loop (queued, ready to run).
+EVENT_WAIT_NAME = "<event wait>"
+READY_WAIT_NAME = "<ready wait>"
+
+
+def wait_parts(item) -> list[tuple[str, float]]:
+    """(pseudo-frame, seconds) of a StackTime's wait: ``<event wait>`` and ``<ready
+    wait>`` when split (any remainder stays ``<hub wait>``), else one ``<hub wait>``."""
+    event, ready = getattr(item, "event_wait_s", None), getattr(item, "ready_wait_s", None)
+    total = max(float(item.wait_s or 0.0), 0.0)
+    if not isinstance(event, (int, float)) or not isinstance(ready, (int, float)):
+        return [(HUB_WAIT_NAME, total)]
+    event, ready = max(float(event), 0.0), max(float(ready), 0.0)
+    parts = [(EVENT_WAIT_NAME, event), (READY_WAIT_NAME, ready)]
+    rest = total - event - ready
+    if rest > 1e-9 * max(total, 1.0):
+        parts.append((HUB_WAIT_NAME, rest))
+    return parts
 
 # Paths longer than this (in characters) are cut to their last components in reports.
 MAX_PATH_CHARS = 48

@@ -2,7 +2,8 @@
 
 One track per greenlet (the hub first): its run slices as complete ("X") events named
 by the section they ran in, else "run"; its waits (the gaps between its run slices) as
-"X" events named "wait"; findings as instant ("i") events; track and process names as
+"X" events named "event wait" and "ready wait" (or "wait" when the profile does not
+split them); findings as instant ("i") events; track and process names as
 metadata ("M") events.  Timestamps and durations are microseconds, as the format says.
 Track ids are small sequential numbers: greenlet ids can be addresses, too large for
 some viewers; the id is kept in the track name.
@@ -14,7 +15,8 @@ import json
 from typing import Any
 
 from geventperf.formats._frames import frame_label
-from geventperf.formats._timeline import build_lanes, finding_time
+from geventperf.formats.text import command_line
+from geventperf.formats._timeline import EVENT, READY, WAIT, build_lanes, finding_time
 from geventperf.profile import Profile
 
 MICROSECONDS = 1_000_000
@@ -22,6 +24,8 @@ DECIMALS = 3  # nanosecond resolution; more digits are clock noise
 PID = 1
 # Findings about no greenlet go on a track of their own above the others.
 FINDINGS_TID = 0
+# Event names of waits: queueing and I/O apart when the tracer split them.
+WAIT_NAMES = {EVENT: "event wait", READY: "ready wait", WAIT: "wait"}
 
 
 def _us(seconds: float) -> float:
@@ -35,8 +39,9 @@ def _metadata(name: str, tid: int, args: dict[str, Any]) -> dict[str, Any]:
 def build_events(profile: Profile) -> list[dict[str, Any]]:
     lanes = build_lanes(profile)
     title = "geventperf"
-    if isinstance(profile.meta.get("argv"), list):
-        title += ": " + " ".join(str(a) for a in profile.meta["argv"])[:200]
+    command = command_line(profile)
+    if command:
+        title += ": " + command[:200]
     events = [_metadata("process_name", FINDINGS_TID, {"name": title}),
               _metadata("thread_name", FINDINGS_TID, {"name": "findings"}),
               _metadata("thread_sort_index", FINDINGS_TID, {"sort_index": FINDINGS_TID})]
@@ -45,16 +50,16 @@ def build_events(profile: Profile) -> list[dict[str, Any]]:
         tids[lane.gid] = tid
         events.append(_metadata("thread_name", tid, {"name": f"{lane.name} (#{lane.gid})"}))
         events.append(_metadata("thread_sort_index", tid, {"sort_index": tid}))
-        for start, duration, section in lane.slices:
+        for start, duration, section, _ready in lane.slices:
             event: dict[str, Any] = {"name": section or "run", "cat": "section" if section
                                      else "run", "ph": "X", "ts": _us(start),
                                      "dur": _us(duration), "pid": PID, "tid": tid}
             if section:
                 event["args"] = {"section": section}
             events.append(event)
-        for start, duration in lane.waits():
-            events.append({"name": "wait", "cat": "wait", "ph": "X", "ts": _us(start),
-                           "dur": _us(duration), "pid": PID, "tid": tid})
+        for start, duration, kind in lane.waits():
+            events.append({"name": WAIT_NAMES[kind], "cat": "wait", "ph": "X",
+                           "ts": _us(start), "dur": _us(duration), "pid": PID, "tid": tid})
     lanes_by_gid = {lane.gid: lane for lane in lanes}
     for finding in profile.findings:
         tid = tids.get(finding.greenlet, FINDINGS_TID) if finding.greenlet is not None \

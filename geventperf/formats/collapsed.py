@@ -1,8 +1,10 @@
 """Collapsed stacks (``frame;frame;frame weight``), the input of flamegraph.pl,
 inferno, speedscope and most flame graph viewers.
 
-Outermost frame first; weights are integer microseconds of running time, and hub wait
-appears as a synthetic leaf ``<hub wait>`` under the frame that yielded.  Stacks are
+Outermost frame first; weights are integer microseconds of running time, and waits
+appear as synthetic leaves under the frame that yielded: ``<event wait>`` (the event
+had not happened) and ``<ready wait>`` (ready, queued behind others), or one ``<hub
+wait>`` when the profile does not split them.  Stacks are
 not per greenlet in a Profile, so there is no greenlet root frame.
 """
 
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from geventperf.formats._frames import HUB_WAIT_NAME, frame_label
+from geventperf.formats._frames import frame_label, wait_parts
 from geventperf.profile import Profile
 
 MICROSECONDS = 1_000_000
@@ -28,8 +30,9 @@ def render(profile: Profile) -> str:
         frames = [_label(e) for e in reversed(run.stack)] or ["<unknown stack>"]
         weights[";".join(frames)] += round(run.run_s * MICROSECONDS)
     for wait in profile.waits:
-        frames = [_label(e) for e in reversed(wait.stack)] + [HUB_WAIT_NAME]
-        weights[";".join(frames)] += round(wait.wait_s * MICROSECONDS)
+        frames = [_label(e) for e in reversed(wait.stack)]
+        for name, seconds in wait_parts(wait):
+            weights[";".join(frames + [name])] += round(seconds * MICROSECONDS)
     # A zero weight draws nothing and some tools reject it.
     lines = [f"{stack} {weight}" for stack, weight in sorted(weights.items()) if weight > 0]
     return "\n".join(lines) + "\n" if lines else ""

@@ -2,9 +2,10 @@
 
 A Profile has no call counts, it has stacks: ``runs`` (running time of slices that
 ended at a stack) and ``waits`` (hub wait that started at a stack).  Each stack becomes
-a call chain; running time is the innermost frame's own time, hub wait is the own time
-of a synthetic ``<hub wait>`` function called from the frame that yielded, so a
-viewer shows CPU work and waiting apart.  "Calls" are observations: how many slices or
+a call chain; running time is the innermost frame's own time, waiting is the own time
+of synthetic ``<event wait>`` and ``<ready wait>`` functions (one ``<hub wait>`` when
+the profile does not split waits) called from the frame that yielded, so a viewer
+shows CPU work, I/O waiting and queueing apart.  "Calls" are observations: how many slices or
 waits went through a function.
 
 cProfile's layout, which pstats expects::
@@ -20,7 +21,7 @@ from __future__ import annotations
 import marshal
 from collections import defaultdict
 
-from geventperf.formats._frames import HUB_WAIT_NAME, parse_frame
+from geventperf.formats._frames import HUB_WAIT_NAME, parse_frame, wait_parts
 from geventperf.profile import Profile
 
 FuncKey = tuple[str, int, str]
@@ -83,8 +84,9 @@ def build_stats(profile: Profile) -> dict[FuncKey, tuple]:
         chain = [_key(e) for e in run.stack] or [UNKNOWN_STACK]
         totals.add(chain, max(run.count, 1), run.run_s)
     for wait in profile.waits:
-        chain = [HUB_WAIT] + [_key(e) for e in wait.stack]
-        totals.add(chain, max(wait.count, 1), wait.wait_s)
+        stack = [_key(e) for e in wait.stack]
+        for name, seconds in wait_parts(wait):
+            totals.add([("~", 0, name)] + stack, max(wait.count, 1), seconds)
     return totals.stats()
 
 

@@ -3,10 +3,11 @@
 Profiles in the file:
 
 1. "all greenlets": a sampled profile of the stacks, running time at the frame where a
-   slice ended and hub wait as a ``<hub wait>`` leaf, weights in microseconds.  Stacks
+   slice ended and waits as ``<event wait>`` and ``<ready wait>`` leaves (one ``<hub
+   wait>`` leaf when the profile does not split them), weights in microseconds.  Stacks
    are not kept per greenlet by the tracer, so this one covers them all.
 2. one evented profile per greenlet with timeline slices: ``run`` (or the section it
-   ran in) and ``hub wait`` frames, in time order, so the "Time Order" view is the
+   ran in) and ``<event wait>`` / ``<ready wait>`` (or ``<hub wait>``) frames, in time order, so the "Time Order" view is the
    greenlet's timeline.
 """
 
@@ -15,8 +16,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from geventperf.formats._frames import HUB_WAIT_NAME, parse_frame, short_path
-from geventperf.formats._timeline import build_lanes
+from geventperf.formats._frames import parse_frame, short_path, wait_parts
+from geventperf.formats._timeline import WAIT_FRAMES, build_lanes
 from geventperf.profile import Profile
 
 SCHEMA_URL = "https://www.speedscope.app/file-format-schema.json"
@@ -58,7 +59,6 @@ def _us(seconds: float) -> float:
 def _sampled(profile: Profile, table: _FrameTable) -> dict[str, Any]:
     samples: list[list[int]] = []
     weights: list[float] = []
-    hub_wait = table.index(HUB_WAIT_NAME)
     for run in profile.runs:
         if run.run_s > 0:
             stack = [table.entry(e) for e in reversed(run.stack)] or \
@@ -66,20 +66,22 @@ def _sampled(profile: Profile, table: _FrameTable) -> dict[str, Any]:
             samples.append(stack)
             weights.append(_us(run.run_s))
     for wait in profile.waits:
-        if wait.wait_s > 0:
-            samples.append([table.entry(e) for e in reversed(wait.stack)] + [hub_wait])
-            weights.append(_us(wait.wait_s))
-    return {"type": "sampled", "name": "all greenlets: running time and hub wait by stack",
+        stack = [table.entry(e) for e in reversed(wait.stack)]
+        for name, seconds in wait_parts(wait):
+            if seconds > 0:
+                samples.append(stack + [table.index(name)])
+                weights.append(_us(seconds))
+    return {"type": "sampled", "name": "all greenlets: running time and waits by stack",
             "unit": "microseconds", "startValue": 0, "endValue": round(sum(weights), DECIMALS),
             "samples": samples, "weights": weights}
 
 
 def _evented(lane, table: _FrameTable) -> dict[str, Any]:
-    wait_frame = table.index(HUB_WAIT_NAME)
     run_frame = table.index("run")
     spans = [(start, duration, table.index(f"section: {section}") if section else run_frame)
-             for start, duration, section in lane.slices]
-    spans += [(start, duration, wait_frame) for start, duration in lane.waits()]
+             for start, duration, section, _ready in lane.slices]
+    spans += [(start, duration, table.index(WAIT_FRAMES[kind]))
+              for start, duration, kind in lane.waits()]
     spans.sort(key=lambda span: span[0])
     events: list[dict[str, Any]] = []
     last = 0.0

@@ -1,0 +1,66 @@
+"""The five answers a reader wants before any table, as sentences with units:
+who lost the most time, whether it was I/O or queueing, who held the loop, what to
+fix first and what that fix is worth.  Computed from the Profile only; a figure the
+profile lacks makes its answer say so instead of guessing."""
+
+from __future__ import annotations
+
+from geventperf.formats._fields import utilization
+from geventperf.formats._frames import format_seconds, frame_label
+from geventperf.formats._tables import greenlet_groups, merge_sites
+from geventperf.profile import Profile
+
+# Above this share of the waiting, one kind of wait is "mostly" the story.
+MOSTLY = 0.6
+
+
+def at_a_glance(profile: Profile) -> list[list[str]]:
+    """[question, answer] pairs."""
+    groups = greenlet_groups(profile)
+    answers = []
+    if groups:
+        worst = max(groups, key=lambda g: g.wait_s)
+        answers.append(["Who lost the most time?",
+                        f"{worst.label} ({len(worst.ids)} greenlet"
+                        f"{'s' if len(worst.ids) != 1 else ''}): waited "
+                        f"{format_seconds(worst.wait_s)} and ran "
+                        f"{format_seconds(worst.run_s)}, summed over its greenlets "
+                        f"(greenlet-seconds, in a {format_seconds(profile.duration_s)} run)."])
+        event, ready = worst.event_wait_s, worst.ready_wait_s
+        if event is not None and ready is not None and event + ready > 0:
+            share = ready / (event + ready)
+            kind = ("mostly queueing: ready to run, but others held the loop" if share >= MOSTLY
+                    else "mostly I/O: waiting for the network, a timer or a lock"
+                    if share <= 1 - MOSTLY else "both I/O and queueing")
+            util = utilization(profile)
+            answers.append(["I/O or queueing?",
+                            f"{kind} (event wait {format_seconds(event)}, ready wait "
+                            f"{format_seconds(ready)}, {share:.0%} queueing)"
+                            + (f"; the loop was busy {util:.0%} of the run." if util is not None
+                               else ".")])
+        else:
+            answers.append(["I/O or queueing?", "not recorded: this profile does not "
+                            "split waits into event and ready wait."])
+    holders = [g for g in groups if (g.delayed_others_s or 0) > 0]
+    if holders:
+        top = max(holders, key=lambda g: g.delayed_others_s or 0.0)
+        sites = [s for s in merge_sites(profile.runs, "run") if (s.delayed_s or 0) > 0]
+        where = f", mostly in slices ending at {frame_label(sites[0].user)}" \
+            if sites and sites[0].user else ""
+        answers.append(["Who held the loop?",
+                        f"{top.label}: others waited {format_seconds(top.delayed_others_s)} "
+                        f"(greenlet-seconds) ready to run while it ran{where}."])
+    elif groups:
+        answers.append(["Who held the loop?", "not recorded, or nobody: no greenlet "
+                        "delayed others that were ready to run."])
+    if profile.findings:
+        from geventperf.formats.text import cost_meaning, ranked_findings
+        first = ranked_findings(profile)[0]
+        answers.append(["What to fix first?", f"{first.kind}: {first.message}"])
+        saving = cost_meaning(first)
+        answers.append(["What would it save?", f"up to the finding's {saving}."])
+    else:
+        answers.append(["What to fix first?", "no findings: nothing looked wrong."])
+    return answers
+
+
