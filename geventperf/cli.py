@@ -15,6 +15,15 @@ import sys
 import traceback
 from typing import Sequence
 
+from geventperf import clicheck
+from geventperf.clicheck import (
+    UsageError,
+    utc_now,
+    check_writable,
+    refuse_rendered_report,
+    typed_command,
+)
+
 PROG = "geventperf"
 # argparse exits with 2 on bad usage; every other input error uses the same code.
 EXIT_USAGE = 2
@@ -23,7 +32,7 @@ EXIT_EXCEPTION = 1
 # Shells report death by SIGINT as 128 + 2; Python's own Ctrl-C exit looks the same.
 EXIT_INTERRUPTED = 130
 # Marks the re-executed `run` (see _reexec_patched): gevent is patched, go straight on.
-PATCHED_FLAG = "--gevent-patched-first"
+PATCHED_FLAG = clicheck.PATCHED_FLAG
 # patch_all() must run before these are imported, or their "from ssl import SSLContext"
 # keeps the blocking class (gevent warns, and HTTPS then blocks the whole loop).  The
 # package's own import of requests (the adapter) may already have loaded them.
@@ -37,6 +46,11 @@ BOOTSTRAP = ("from gevent import monkey; monkey.patch_all()\n"
 RUN_VALUE_OPTIONS = ("-o", "--output", "-f", "--format")
 
 RUN_EPILOG = """\
+geventperf's own options come first; everything after the script name (or after
+-m module) is the program's own arguments, passed to it unchanged, even ones that look
+like geventperf's:  geventperf run -o run.html worker.py -o its-own-output --verbose
+(`--` before the script also ends geventperf's options).
+
 The target runs as `python script.py args...` (or `python -m module args...`) would:
 sys.argv, __name__ == "__main__", its exit code and its exceptions are its own.
 gevent.monkey.patch_all() runs first unless --no-patch.  The text report goes to
@@ -75,10 +89,6 @@ examples:
 
 formats: text, json, pstats, collapsed, speedscope, chrome, html
 """
-
-
-class UsageError(Exception):
-    """Bad input from the user: reported on one line, exit code 2."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -206,6 +216,8 @@ def _run(run_parser: argparse.ArgumentParser, tokens: list[str], may_reexec: boo
         raise UsageError("nothing to run: give a script (geventperf run script.py) or a "
                          "module (geventperf run -m module)")
     output, fmt = _run_output(options)
+    if output is not None:
+        check_writable(output)
     if script is not None and not os.path.isfile(script):
         raise UsageError(f"script not found: {script}")
 
@@ -224,6 +236,8 @@ def _run(run_parser: argparse.ArgumentParser, tokens: list[str], may_reexec: boo
     exit_code, error = _run_target(tracer, script, module, target_args)
     profile = tracer.profile
     profile.meta.setdefault("argv", target + target_args)
+    profile.meta["command"] = typed_command(tokens)
+    profile.meta.setdefault("date", utc_now())
 
     sys.stderr.write(profile.render("text"))
     sys.stderr.flush()
@@ -345,6 +359,14 @@ def _print_target_traceback(error: BaseException) -> None:
 def _report(options: argparse.Namespace) -> int:
     from geventperf.formats import format_for_path
     from geventperf.profile import Profile, ProfileError
+    for path in options.files:
+        refuse_rendered_report(path)
+    if options.output is not None:
+        try:
+            format_for_path(options.output) if options.format is None else None
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        check_writable(options.output)
     try:
         profiles = [Profile.load(path) for path in options.files]
     except ProfileError as exc:

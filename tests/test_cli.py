@@ -19,6 +19,12 @@ from geventperf.profile import Profile
 
 # A traced gevent script finishes in well under a second; this only stops a hang.
 RUN_TIMEOUT_S = 120
+# pstats' synthetic wait functions: split into event and ready wait, or one hub wait
+# when the tracer could not split them.
+WAIT_FUNCTIONS = {("~", 0, "<event wait>"), ("~", 0, "<ready wait>"), ("~", 0, "<hub wait>")}
+# The target writes this file when it runs: its absence proves it never started.
+RAN_MARKER = "target-ran"
+MARKER_WORKLOAD = f"open({RAN_MARKER!r}, 'w').close()\n"
 
 WORKLOAD = textwrap.dedent("""\
     import json, sys
@@ -124,7 +130,7 @@ def test_run_writes_a_loadable_profile_and_report_renders_it(script, tmp_path):
 
     prof = tmp_path / "run.prof"
     assert geventperf("report", saved, "-f", "pstats", "-o", prof).returncode == 0
-    assert ("~", 0, "<hub wait>") in pstats.Stats(str(prof)).stats
+    assert WAIT_FUNCTIONS & set(pstats.Stats(str(prof)).stats)
 
 
 def test_run_format_from_flag(script, tmp_path):
@@ -159,7 +165,7 @@ def test_report_binary_format_to_a_pipe(script, tmp_path):
     result = subprocess.run([sys.executable, "-m", "geventperf", "report", str(saved), "-f",
                              "pstats"], capture_output=True, timeout=RUN_TIMEOUT_S)
     assert result.returncode == 0
-    assert ("~", 0, "<hub wait>") in marshal.loads(result.stdout)
+    assert WAIT_FUNCTIONS & set(marshal.loads(result.stdout))
 
 
 # -- errors -------------------------------------------------------------------------
@@ -183,6 +189,74 @@ def test_unknown_output_suffix_fails_before_the_target_runs(script, tmp_path):
     assert result.returncode == 2
     assert ".speedscope.json" in error_line(result)
     assert result.stdout == ""  # the target never ran
+
+
+@pytest.mark.parametrize("where, says", [
+    ("missing-dir/run.html", "does not exist"),
+    ("a-dir", "is a directory"),
+])
+def test_unwritable_output_fails_before_the_target_runs(tmp_path, where, says):
+    (tmp_path / "a-dir.html").mkdir()
+    marker_script = tmp_path / "mark.py"
+    marker_script.write_text(MARKER_WORKLOAD)
+    output = tmp_path / (where if where != "a-dir" else "a-dir.html")
+    result = geventperf("run", "-o", output, marker_script, cwd=tmp_path)
+    assert result.returncode == 2
+    line = error_line(result)
+    assert str(output) in line and says in line
+    assert not (tmp_path / RAN_MARKER).exists()  # the target never started
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into any directory")
+def test_read_only_directory_fails_before_the_target_runs(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    marker_script = tmp_path / "mark.py"
+    marker_script.write_text(MARKER_WORKLOAD)
+    try:
+        result = geventperf("run", "-o", locked / "run.json", marker_script, cwd=tmp_path)
+    finally:
+        locked.chmod(0o700)
+    assert result.returncode == 2 and "not writable" in error_line(result)
+    assert not (tmp_path / RAN_MARKER).exists()
+
+
+def test_report_of_an_html_report_names_the_json_beside_it(script, tmp_path):
+    saved = tmp_path / "run.json"
+    assert geventperf("run", "-o", saved, script).returncode == 0
+    html = tmp_path / "run.html"
+    assert geventperf("report", saved, "-o", html).returncode == 0
+    result = geventperf("report", html)
+    assert result.returncode == 2
+    line = error_line(result)
+    assert "is an HTML report" in line and f"geventperf report {saved}" in line
+    lonely = tmp_path / "lonely.html"
+    lonely.write_text(html.read_text())
+    line = error_line(geventperf("report", lonely))
+    assert "is an HTML report" in line and "the .json the demo writes" in line
+
+
+def test_report_checks_its_output_before_loading(script, tmp_path):
+    saved = tmp_path / "run.json"
+    assert geventperf("run", "-o", saved, script).returncode == 0
+    result = geventperf("report", saved, "-o", tmp_path / "nowhere" / "x.html")
+    assert result.returncode == 2 and "does not exist" in error_line(result)
+
+
+def test_run_records_the_command_as_typed(script, tmp_path):
+    saved = tmp_path / "run.json"
+    result = geventperf("run", "-o", saved, script, "--exit", "0", "a b")
+    assert result.returncode == 0, result.stderr
+    meta = Profile.load(saved).meta
+    assert meta["command"] == f"geventperf run -o {saved} {script} --exit 0 'a b'"
+    assert f"command: geventperf run -o {saved}" in result.stderr
+
+
+def test_run_help_says_how_the_programs_arguments_are_passed():
+    text = geventperf("run", "--help").stdout
+    assert "everything after the script name" in text
+    assert "passed to it unchanged" in text
 
 
 def test_format_without_output_is_an_error(script):
