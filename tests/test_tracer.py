@@ -19,9 +19,9 @@ import pytest
 
 import geventperf
 from geventperf import Tracer, TracerError, section
-from geventperf import findings as findings_mod
 from geventperf import tracer as tracer_mod
 from tests import tracer_impl
+from tests.clocks import cpu_fits_in_wall
 
 # Runs each test taking `impl` on every hot path: the C extension and pure Python.
 impl = tracer_impl.impl
@@ -44,10 +44,6 @@ def measured_spin() -> tuple[float, float]:
     return time.perf_counter() - wall, time.thread_time() - cpu
 
 
-# Start-up and exit of a greenlet run outside measured_spin's own clocks.
-GREENLET_OVERHEAD_S = 0.005
-
-
 def sleeper(times: int, pause: float) -> None:
     for _ in range(times):
         gevent.sleep(pause)
@@ -68,23 +64,28 @@ def cpu_hog() -> tuple[float, float]:
 
 def test_cpu_greenlets_run_and_cpu_time(impl):
     with Tracer() as tracer:
-        jobs = [gevent.spawn(measured_spin) for _ in range(3)]
+        jobs = [gevent.Greenlet(measured_spin) for _ in range(3)]
+        for i, job in enumerate(jobs):
+            job.name = f"spin-{i}"  # to pair each record with the job that measured
+            job.start()
         gevent.joinall(jobs)
     p = tracer.profile
-    workers = [g for g in p.greenlets if g.name == f"{__name__}.measured_spin"]
-    assert len(workers) == 3
-    inside = sorted(job.value for job in jobs)
-    for g, (wall, cpu) in zip(sorted(workers, key=lambda g: g.run_s), inside, strict=True):
-        assert wall <= g.run_s < wall + GREENLET_OVERHEAD_S
-        assert g.cpu_s is not None and cpu <= g.cpu_s < cpu + GREENLET_OVERHEAD_S
-        assert g.cpu_s <= g.run_s + 1e-6
+    workers = {g.name: g for g in p.greenlets if g.name.startswith("spin-")}
+    assert sorted(workers) == ["spin-0", "spin-1", "spin-2"]
+    for job in jobs:
+        g, (wall, cpu) = workers[job.name], job.value
+        # measured_spin's clocks run inside the greenlet's one slice: exact lower bounds
+        # (no upper bound: see tests/clocks.py; time given to the wrong worker would
+        # leave another worker below its own lower bound, or break the total below)
+        assert wall <= g.run_s and g.cpu_s is not None and cpu <= g.cpu_s
+        assert cpu_fits_in_wall(g.cpu_s, g.run_s), (g.cpu_s, g.run_s)
         assert g.switches == 1  # its final exit
         assert g.longest_run_s == g.run_s
         assert g.origin.endswith(":measured_spin") and "test_tracer.py:" in g.origin
     ids = [g.id for g in p.greenlets]
     assert len(set(ids)) == len(ids) and min(ids) == 1 and max(ids) == len(ids)
     main = next(g for g in p.greenlets if g.name == "main")
-    assert all(g.parent == main.id for g in workers)
+    assert all(g.parent == main.id for g in workers.values())
     hub = p.greenlet(p.hub["id"])
     assert hub is not None and hub.name == "hub"
     assert p.hub["idle_s"] is not None and p.hub["cpu_s"] is not None
@@ -126,6 +127,14 @@ def test_non_cooperative_sleep_is_loop_blocked_off_cpu(impl):
     assert "blocked the event loop" in f.message and "monkey" in f.message
 
 
+# The loop-blocked verdict is the share of the slice spent on the CPU; a loaded machine
+# can take the core away from the hog for any share of its slice.  Clear of any sane
+# dividing line, the verdict is known: above this share of wall on the CPU the slice was
+# CPU work; in between only the figures are checked (the rule itself is tested on
+# made-up profiles in test_findings.py).
+CLEARLY_CPU_SHARE = 0.9
+
+
 def test_cpu_hog_is_loop_blocked_on_cpu(impl):
     with Tracer(block_threshold=0.02) as tracer:
         job = gevent.spawn(cpu_hog)
@@ -134,13 +143,18 @@ def test_cpu_hog_is_loop_blocked_on_cpu(impl):
     p = tracer.profile
     hog = next(g for g in p.greenlets if g.name.endswith(".cpu_hog"))
     f = next(f for f in p.findings if f.kind == "loop-blocked" and f.greenlet == hog.id)
-    assert cpu <= f.extra["cpu_s"] < cpu + GREENLET_OVERHEAD_S
-    assert wall <= f.extra["run_s"] < wall + GREENLET_OVERHEAD_S
-    # CPU unless the machine was so loaded that the hog mostly waited for a core
-    expected = "cpu" if cpu > findings_mod.BLOCKING_SHARE * wall else "blocking-call"
-    assert f.extra["cause"] == expected and f.extra["threshold_s"] == 0.02
-    if expected == "cpu":
+    assert cpu <= f.extra["cpu_s"] <= hog.cpu_s and wall <= f.extra["run_s"] <= hog.run_s
+    assert cpu_fits_in_wall(f.extra["cpu_s"], f.extra["run_s"])
+    assert f.extra["blocking_s"] == pytest.approx(f.extra["run_s"] - f.extra["cpu_s"])
+    assert f.extra["threshold_s"] == 0.02
+    assert any(entry.endswith(":cpu_hog") for entry in f.stack)
+    if f.extra["cpu_s"] > CLEARLY_CPU_SHARE * f.extra["run_s"]:
+        assert f.extra["cause"] == "cpu"
+    assert f.extra["cause"] in ("cpu", "blocking-call")
+    if f.extra["cause"] == "cpu":
         assert "CPU work that never yielded" in f.message
+    else:
+        assert "off the CPU" in f.message
 
 
 def test_cpu_clock_false_reports_no_cpu(impl):
