@@ -17,7 +17,21 @@
 #include <structmember.h>
 #include <frameobject.h>
 #include <stdint.h>
+#include <math.h>
 #include <time.h>
+
+/* Ready-wait histogram buckets: the rule of geventperf/latency.py (bucket()), which
+   checks at import that NBUCKETS agrees. */
+#define NBUCKETS 26
+#define BUCKET_UNIT_S 1e-6
+
+static inline int ready_bucket(double seconds) {
+    if (seconds < BUCKET_UNIT_S)
+        return 0;
+    int exp;
+    frexp(seconds / BUCKET_UNIT_S, &exp);
+    return exp < NBUCKETS ? exp : NBUCKETS - 1;
+}
 
 #if PY_VERSION_HEX < 0x030B0000
 #error "geventperf._ctrace needs Python 3.11+ (PyFrame_GetLasti); 3.10 uses the Python path"
@@ -38,6 +52,8 @@ static inline double thread_cpu_now(void) {
 
 static PyObject *str_gr_frame, *str_dead, *str_name;
 
+static inline int is_none(PyObject *o) { return o == NULL || o == Py_None; }
+
 /* ---------------------------------------------------------------- Record ------ */
 
 typedef struct {
@@ -51,6 +67,10 @@ typedef struct {
     char finished; /* set by Tracer._finish: the greenlet is gone, its address may be reused */
     long long switches;
     int c_depth;
+    /* the wait split (geventperf/trace/waits.py) */
+    double event_wait, ready_wait, delayed, ready_in, ready_max;
+    long long out_idx, polls_out;
+    long long hist[NBUCKETS];
 } RecordObject;
 
 static int record_init(RecordObject *self, PyObject *args, PyObject *kw) {
@@ -60,6 +80,7 @@ static int record_init(RecordObject *self, PyObject *args, PyObject *kw) {
         return -1;
     self->gid = gid;
     self->key = key;
+    self->out_idx = self->polls_out = -1;
     Py_XSETREF(self->name, Py_NewRef(Py_None));
     Py_XSETREF(self->origin, PyUnicode_FromString(""));
     Py_XSETREF(self->parent, Py_NewRef(Py_None));
@@ -119,11 +140,34 @@ static PyMemberDef record_members[] = {
     RM(is_hub, T_BOOL), RM(finished, T_BOOL), RM(run, T_DOUBLE), RM(cpu, T_DOUBLE), RM(wait, T_DOUBLE),
     RM(longest, T_DOUBLE), RM(t_in, T_DOUBLE), RM(cpu_in, T_DOUBLE),
     RM(switches, T_LONGLONG), RM(c_depth, T_INT),
+    RM(event_wait, T_DOUBLE), RM(ready_wait, T_DOUBLE), RM(delayed, T_DOUBLE),
+    RM(ready_in, T_DOUBLE), RM(ready_max, T_DOUBLE), RM(out_idx, T_LONGLONG),
+    RM(polls_out, T_LONGLONG),
     {NULL}
 };
 
+static PyObject *hist_list(const long long *hist) {
+    PyObject *out = PyList_New(NBUCKETS);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < NBUCKETS; i++) {
+        PyObject *v = PyLong_FromLongLong(hist[i]);
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+static PyObject *record_get_hist(RecordObject *self, void *closure) {
+    return hist_list(self->hist);
+}
+
 static PyGetSetDef record_getset[] = {
     {"t_out", (getter)record_get_t_out, (setter)record_set_t_out, NULL, NULL},
+    {"hist", (getter)record_get_hist, NULL, "ready-wait histogram counts", NULL},
     {NULL}
 };
 
@@ -147,13 +191,15 @@ static PyTypeObject RecordType = {
 typedef struct {
     PyObject_HEAD
     long long n_out, n_wait;
-    double run, cpu, wait;
+    double run, cpu, wait, ev, rd, delayed;
+    char self_ready;
 } RowObject;
 
 #define WM(n, t) {#n, t, offsetof(RowObject, n), 0, NULL}
 static PyMemberDef row_members[] = {
     WM(n_out, T_LONGLONG), WM(n_wait, T_LONGLONG), WM(run, T_DOUBLE), WM(cpu, T_DOUBLE),
-    WM(wait, T_DOUBLE), {NULL}
+    WM(wait, T_DOUBLE), WM(ev, T_DOUBLE), WM(rd, T_DOUBLE), WM(delayed, T_DOUBLE),
+    WM(self_ready, T_BOOL), {NULL}
 };
 
 static PyTypeObject RowType = {
@@ -192,8 +238,19 @@ typedef struct {
     Py_ssize_t cap, count;
     long long total;
     long long *r_gid;
-    double *r_start, *r_dur;
+    double *r_start, *r_dur, *r_ready;
     PyObject **r_sec;
+    /* the wait split and blame: geventperf/trace/waits.py (WaitSplit) is the
+       reference; names match its attributes */
+    int poll_open, poll_pending;
+    double poll_t0, idle, mark, last_check, unattributed, poll_blocked_min, hist_max;
+    long long polls, mark_idx, last_check_idx, b_total, fin, acc, pend;
+    long long hist[NBUCKETS];
+    Py_ssize_t window;
+    PyObject **b_rec, **b_row, **b_sec;  /* owned; NULL where empty */
+    double *b_start, *b_end;
+    long long *b_diff;
+    PyObject *section_blame, *long_charge;  /* dicts, as in WaitSplit */
 } HotObject;
 
 static void caches_clear(HotObject *self) {
@@ -216,28 +273,222 @@ static void ring_free(HotObject *self) {
             Py_CLEAR(self->r_sec[i]);
     }
     PyMem_Free(self->r_gid); PyMem_Free(self->r_start); PyMem_Free(self->r_dur);
-    PyMem_Free(self->r_sec);
-    self->r_gid = NULL; self->r_start = NULL; self->r_dur = NULL; self->r_sec = NULL;
+    PyMem_Free(self->r_ready); PyMem_Free(self->r_sec);
+    self->r_gid = NULL; self->r_start = NULL; self->r_dur = NULL; self->r_ready = NULL;
+    self->r_sec = NULL;
     self->cap = self->count = 0;
     self->total = 0;
+}
+
+static void blame_free(HotObject *self) {
+    if (self->b_rec != NULL) {
+        for (Py_ssize_t i = 0; i < self->window; i++) {
+            Py_CLEAR(self->b_rec[i]); Py_CLEAR(self->b_row[i]); Py_CLEAR(self->b_sec[i]);
+        }
+    }
+    PyMem_Free(self->b_rec); PyMem_Free(self->b_row); PyMem_Free(self->b_sec);
+    PyMem_Free(self->b_start); PyMem_Free(self->b_end); PyMem_Free(self->b_diff);
+    self->b_rec = self->b_row = self->b_sec = NULL;
+    self->b_start = self->b_end = NULL;
+    self->b_diff = NULL;
+    self->window = 0;
+}
+
+static int blame_alloc(HotObject *self, Py_ssize_t window) {
+    self->b_rec = PyMem_Calloc(window, sizeof(PyObject *));
+    self->b_row = PyMem_Calloc(window, sizeof(PyObject *));
+    self->b_sec = PyMem_Calloc(window, sizeof(PyObject *));
+    self->b_start = PyMem_Calloc(window, sizeof(double));
+    self->b_end = PyMem_Calloc(window, sizeof(double));
+    self->b_diff = PyMem_Calloc(window, sizeof(long long));
+    if (!self->b_rec || !self->b_row || !self->b_sec || !self->b_start || !self->b_end ||
+        !self->b_diff) {
+        blame_free(self);
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->window = window;
+    self->poll_open = 0;
+    self->poll_t0 = self->idle = self->unattributed = self->hist_max = 0.0;
+    self->mark = self->last_check = -1.0;
+    self->polls = self->mark_idx = self->last_check_idx = 0;
+    self->b_total = self->fin = self->acc = self->pend = 0;
+    memset(self->hist, 0, sizeof(self->hist));
+    return 0;
+}
+
+/* Charge *seconds* of others' ready wait to the slice at global index idx. */
+static int blame_charge(HotObject *self, long long idx, double seconds) {
+    if (seconds <= 0.0)
+        return 0;
+    Py_ssize_t pos = (Py_ssize_t)(idx % self->window);
+    if (self->b_end[pos] - self->b_start[pos] > self->threshold &&
+        PyDict_GET_SIZE(self->long_charge) > 0) {  /* a watched slice is a long one */
+        PyObject *k = PyLong_FromLongLong(idx);
+        if (k == NULL) return -1;
+        PyObject *old = PyDict_GetItemWithError(self->long_charge, k);
+        int rc = 0;
+        if (old != NULL) {
+            PyObject *v = PyFloat_FromDouble(PyFloat_AsDouble(old) + seconds);
+            rc = v == NULL ? -1 : PyDict_SetItem(self->long_charge, k, v);
+            Py_XDECREF(v);
+        } else if (PyErr_Occurred()) {
+            rc = -1;
+        }
+        Py_DECREF(k);
+        if (rc < 0) return -1;
+    }
+    RecordObject *rec = (RecordObject *)self->b_rec[pos];
+    if (rec != NULL)
+        rec->delayed += seconds;
+    if (self->b_row[pos] != NULL)
+        ((RowObject *)self->b_row[pos])->delayed += seconds;
+    PyObject *sec = self->b_sec[pos];
+    if (sec != NULL && sec != Py_None) {
+        PyObject *old = PyDict_GetItemWithError(self->section_blame, sec);
+        if (old == NULL && PyErr_Occurred()) return -1;
+        PyObject *v = PyFloat_FromDouble((old ? PyFloat_AsDouble(old) : 0.0) + seconds);
+        if (v == NULL) return -1;
+        int rc = PyDict_SetItem(self->section_blame, sec, v);
+        Py_DECREF(v);
+        if (rc < 0) return -1;
+    }
+    return 0;
+}
+
+/* Settle every slice before global index upto (no later ready interval reaches it). */
+static int blame_settle(HotObject *self, long long upto) {
+    if (upto > self->b_total)
+        upto = self->b_total;
+    while (self->fin < upto) {
+        Py_ssize_t pos = (Py_ssize_t)(self->fin % self->window);
+        self->acc += self->b_diff[pos];
+        int rc = 0;
+        if (self->acc > 0)
+            rc = blame_charge(self, self->fin,
+                              (double)self->acc * (self->b_end[pos] - self->b_start[pos]));
+        Py_CLEAR(self->b_rec[pos]); Py_CLEAR(self->b_row[pos]); Py_CLEAR(self->b_sec[pos]);
+        self->fin++;
+        if (rc < 0) return -1;
+    }
+    return 0;
+}
+
+/* A run slice of rec ended (it switches out). */
+static int blame_log(HotObject *self, RecordObject *rec, PyObject *row, PyObject *section,
+                     double start, double end) {
+    long long idx = self->b_total;
+    if (idx - self->fin >= self->window && blame_settle(self, self->fin + 1) < 0)
+        return -1;
+    Py_ssize_t pos = (Py_ssize_t)(idx % self->window);
+    Py_XSETREF(self->b_rec[pos], Py_NewRef((PyObject *)rec));
+    Py_XSETREF(self->b_row[pos], row ? Py_NewRef(row) : NULL);
+    Py_XSETREF(self->b_sec[pos], section != Py_None ? Py_NewRef(section) : NULL);
+    self->b_start[pos] = start;
+    self->b_end[pos] = end;
+    self->b_diff[pos] = -self->pend;
+    self->pend = 0;
+    self->b_total = idx + 1;
+    rec->polls_out = self->polls;
+    rec->out_idx = idx;
+    return 0;
+}
+
+static int poll_end_at(HotObject *self, double now) {
+    if (!self->poll_open)
+        return 0;
+    self->poll_open = 0;
+    double took = now - self->poll_t0;
+    self->idle += took;
+    self->polls++;
+    if (took >= self->poll_blocked_min && !self->poll_pending) {
+        self->mark = now;
+        self->mark_idx = self->b_total;
+    } else {
+        self->mark = self->last_check;
+        self->mark_idx = self->last_check_idx;
+    }
+    self->last_check = now;
+    self->last_check_idx = self->b_total;
+    return blame_settle(self, self->mark_idx);
+}
+
+/* t (not the hub) is switched in by origin's record after waiting since t->t_out;
+   origin's slice is the latest logged.  Splits and blames the wait (WaitSplit.woke). */
+static int blame_woke(HotObject *self, RecordObject *t, double now, RecordObject *origin,
+                      double *ready_out) {
+    double t_out = t->t_out, ready_from = now;
+    long long first = self->b_total;
+    RowObject *row = is_none(t->wait_row) ? NULL : (RowObject *)t->wait_row;
+    if (row != NULL && row->self_ready) {
+        ready_from = t_out;
+        first = t->out_idx + 1;
+    } else if (self->polls != t->polls_out) {
+        if (t_out < self->mark) {
+            ready_from = self->mark;
+            first = self->mark_idx + 1;
+            if (self->mark_idx < self->b_total) {
+                Py_ssize_t pos = (Py_ssize_t)(self->mark_idx % self->window);
+                if (blame_charge(self, self->mark_idx, self->b_end[pos] - ready_from) < 0)
+                    return -1;
+            }
+        } else {
+            ready_from = t_out;
+            first = t->out_idx + 1;
+        }
+    } else if (origin->is_hub) {
+        if (origin->t_in >= t_out) {
+            ready_from = origin->t_in;
+            first = self->b_total - 1;
+        } else {
+            ready_from = t_out;
+            first = t->out_idx + 1;
+        }
+    }
+    if (first < self->fin) {
+        double start = self->fin < self->b_total ?
+            self->b_start[(Py_ssize_t)(self->fin % self->window)] : now;
+        if (start > ready_from)
+            self->unattributed += start - ready_from;
+        first = self->fin;
+    }
+    if (first < self->b_total) {
+        self->b_diff[(Py_ssize_t)(first % self->window)] += 1;
+        self->pend += 1;
+    }
+    double ready = now - ready_from;
+    t->event_wait += ready_from - t_out;
+    t->ready_wait += ready;
+    int b = ready_bucket(ready);
+    self->hist[b]++;
+    if (ready > self->hist_max)
+        self->hist_max = ready;
+    t->hist[b]++;
+    if (ready > t->ready_max)
+        t->ready_max = ready;
+    *ready_out = ready;
+    return 0;
 }
 
 static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"prev", "live", "table", "new_record", "new_row", "finish",
                              "on_blocked", "on_c_switch", "on_c_resume", "on_error",
                              "name_from_frames", "exit_key", "cpu_clock", "stacks",
-                             "depth", "threshold", "max_slices", NULL};
+                             "depth", "threshold", "max_slices", "poll_blocked_min",
+                             "window", NULL};
     PyObject *prev, *live, *table, *nr, *nrow, *fin, *ob, *ocs, *ocr, *oe, *nff, *ek;
     int cpu_clock, stacks, depth;
-    double threshold;
-    Py_ssize_t max_slices;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "$OO!O!OOOOOOOOOppidn", kwlist, &prev,
+    double threshold, poll_blocked_min;
+    Py_ssize_t max_slices, window;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "$OO!O!OOOOOOOOOppidndn", kwlist, &prev,
                                      &PyDict_Type, &live, &PyDict_Type, &table, &nr, &nrow,
                                      &fin, &ob, &ocs, &ocr, &oe, &nff, &ek, &cpu_clock,
-                                     &stacks, &depth, &threshold, &max_slices))
+                                     &stacks, &depth, &threshold, &max_slices,
+                                     &poll_blocked_min, &window))
         return -1;
-    if (max_slices < 0 || depth < 1) {
-        PyErr_SetString(PyExc_ValueError, "max_slices must be >= 0 and depth >= 1");
+    if (max_slices < 0 || depth < 1 || window < 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "max_slices must be >= 0, depth >= 1 and window >= 1");
         return -1;
     }
     Py_XSETREF(self->cur, Py_NewRef(Py_None));
@@ -259,14 +510,23 @@ static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
     self->threshold = threshold;
     self->switches = self->errors = 0;
     self->on = 0;
+    self->poll_blocked_min = poll_blocked_min;
     ring_free(self);
+    blame_free(self);
     caches_clear(self);
+    Py_XSETREF(self->section_blame, PyDict_New());
+    Py_XSETREF(self->long_charge, PyDict_New());
+    if (self->section_blame == NULL || self->long_charge == NULL)
+        return -1;
+    if (blame_alloc(self, window) < 0)
+        return -1;
     if (max_slices > 0) {
         self->r_gid = PyMem_Calloc(max_slices, sizeof(long long));
         self->r_start = PyMem_Calloc(max_slices, sizeof(double));
         self->r_dur = PyMem_Calloc(max_slices, sizeof(double));
+        self->r_ready = PyMem_Calloc(max_slices, sizeof(double));
         self->r_sec = PyMem_Calloc(max_slices, sizeof(PyObject *));
-        if (!self->r_gid || !self->r_start || !self->r_dur || !self->r_sec) {
+        if (!self->r_gid || !self->r_start || !self->r_dur || !self->r_ready || !self->r_sec) {
             ring_free(self);
             PyErr_NoMemory();
             return -1;
@@ -286,6 +546,13 @@ static int hot_traverse(HotObject *self, visitproc visit, void *arg) {
         Py_VISIT(self->tcache[i]);
     for (int i = 0; i < SCACHE_SIZE; i++)
         Py_VISIT(self->srow[i]);
+    Py_VISIT(self->section_blame); Py_VISIT(self->long_charge);
+    if (self->b_rec != NULL) {  /* only the unsettled window holds references */
+        for (long long i = self->fin; i < self->b_total; i++) {
+            Py_ssize_t pos = (Py_ssize_t)(i % self->window);
+            Py_VISIT(self->b_rec[pos]); Py_VISIT(self->b_row[pos]); Py_VISIT(self->b_sec[pos]);
+        }
+    }
     return 0;
 }
 
@@ -297,7 +564,9 @@ static void hot_clear_tables(HotObject *self) {
     Py_CLEAR(self->finish); Py_CLEAR(self->on_blocked); Py_CLEAR(self->on_c_switch);
     Py_CLEAR(self->on_c_resume); Py_CLEAR(self->on_error); Py_CLEAR(self->name_from_frames);
     ring_free(self);
+    blame_free(self);
     caches_clear(self);
+    Py_CLEAR(self->section_blame); Py_CLEAR(self->long_charge);
 }
 
 static int hot_clear(HotObject *self) {
@@ -313,20 +582,20 @@ static void hot_dealloc(HotObject *self) {
 }
 
 static inline void ring_append(HotObject *self, long long gid, double start, double dur,
-                               PyObject *section) {
+                               PyObject *section, double ready) {
     if (self->cap == 0)
         return;
     Py_ssize_t pos = (Py_ssize_t)(self->total % self->cap);
     self->r_gid[pos] = gid;
     self->r_start[pos] = start;
     self->r_dur[pos] = dur;
+    self->r_ready[pos] = ready;
     Py_XSETREF(self->r_sec[pos], Py_NewRef(section));
     self->total++;
     if (self->count < self->cap)
         self->count++;
 }
 
-static inline int is_none(PyObject *o) { return o == NULL || o == Py_None; }
 
 #define FNV_OFFSET 1469598103934665603ULL
 #define FNV_PRIME 1099511628211ULL
@@ -367,6 +636,9 @@ static int hot_switch(HotObject *self, PyObject *args) {
     PyObject *origin = PyTuple_GET_ITEM(args, 0), *target = PyTuple_GET_ITEM(args, 1);
     double now = mono_now();
     double cpu = self->cpu_clock ? thread_cpu_now() : 0.0;
+    /* nothing switches during a poll: it has ended */
+    if (self->poll_open && poll_end_at(self, now) < 0)
+        return -1;
     PyObject *key = NULL, *frame = NULL, *section = NULL, *tkey = NULL, *tmp = NULL;
     RecordObject *rec = NULL, *t = NULL;
     int result = -1;
@@ -413,7 +685,8 @@ static int hot_switch(HotObject *self, PyObject *args) {
     } else {
         section = Py_NewRef(Py_None);
     }
-    ring_append(self, rec->gid, rec->t_in, ran, section);
+    ring_append(self, rec->gid, rec->t_in, ran, section, rec->ready_in);
+    PyObject *slice_row = NULL;  /* borrowed: the stack row this slice ended at */
 
     if (self->stacks && !rec->is_hub) {
         frame = PyObject_GetAttr(origin, str_gr_frame);
@@ -465,7 +738,10 @@ static int hot_switch(HotObject *self, PyObject *args) {
         if (self->cpu_clock)
             r->cpu += ran_cpu;
         Py_XSETREF(rec->wait_row, row);  /* steals */
+        slice_row = row;
     }
+    if (blame_log(self, rec, slice_row, section, rec->t_in, now) < 0)
+        goto done;
     if (have_hash && key == NULL && ((ran > self->threshold && !rec->is_hub) || rec->c_depth)) {
         if ((key = PyLong_FromUnsignedLongLong(hash)) == NULL) goto done;
     }
@@ -530,14 +806,19 @@ static int hot_switch(HotObject *self, PyObject *args) {
     if ((PyObject *)t != (PyObject *)self->tcache[ti])
         Py_XSETREF(self->tcache[ti], (RecordObject *)Py_NewRef(t));
     if (t->has_out) {
-        double waited = now - t->t_out;
+        double waited = now - t->t_out, ready = 0.0;
         t->wait += waited;
+        if (!t->is_hub && blame_woke(self, t, now, rec, &ready) < 0)
+            goto done;
         if (!is_none(t->wait_row)) {
             RowObject *r = (RowObject *)t->wait_row;
             r->n_wait++;
             r->wait += waited;
+            r->ev += waited - ready;
+            r->rd += ready;
             Py_XSETREF(t->wait_row, Py_NewRef(Py_None));
         }
+        t->ready_in = ready;
         if (!is_none(t->c_pending)) {
             PyObject *pw = PyFloat_FromDouble(waited);
             if (pw == NULL) goto done;
@@ -547,6 +828,8 @@ static int hot_switch(HotObject *self, PyObject *args) {
             Py_CLEAR(tmp);
         }
         t->has_out = 0;
+    } else {
+        t->ready_in = 0.0;
     }
     t->t_in = now;
     t->cpu_in = cpu;
@@ -599,9 +882,10 @@ static PyObject *hot_slices(HotObject *self, PyObject *unused) {
     long long first = self->total - self->count;
     for (Py_ssize_t i = 0; i < self->count; i++) {
         Py_ssize_t pos = (Py_ssize_t)((first + i) % self->cap);
-        PyObject *item = Py_BuildValue("(LddO)", self->r_gid[pos], self->r_start[pos],
+        PyObject *item = Py_BuildValue("(LddOd)", self->r_gid[pos], self->r_start[pos],
                                        self->r_dur[pos],
-                                       self->r_sec[pos] ? self->r_sec[pos] : Py_None);
+                                       self->r_sec[pos] ? self->r_sec[pos] : Py_None,
+                                       self->r_ready[pos]);
         if (item == NULL) {
             Py_DECREF(out);
             return NULL;
@@ -616,17 +900,84 @@ static PyObject *hot_release(HotObject *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* The loop watchers' callbacks (trace/loopwatch.py): they run in the hub, must never
+   raise into it, and count a failure as a trace error instead. */
+static PyObject *hot_poll_begin(HotObject *self, PyObject *unused) {
+    self->poll_open = 1;
+    self->poll_pending = 0;
+    self->poll_t0 = mono_now();
+    Py_RETURN_NONE;
+}
+
+static PyObject *hot_poll_begin_pending(HotObject *self, PyObject *unused) {
+    self->poll_open = 1;
+    self->poll_pending = 1;
+    self->poll_t0 = mono_now();
+    Py_RETURN_NONE;
+}
+
+static PyObject *hot_poll_end(HotObject *self, PyObject *unused) {
+    if (self->b_rec != NULL && poll_end_at(self, mono_now()) < 0) {
+        PyErr_Clear();
+        self->errors++;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *hot_settle_all(HotObject *self, PyObject *unused) {
+    if (self->b_rec != NULL && blame_settle(self, self->b_total) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *hot_watch(HotObject *self, PyObject *idx) {
+    PyObject *zero = PyFloat_FromDouble(0.0);
+    if (zero == NULL) return NULL;
+    int rc = PyDict_SetItem(self->long_charge, idx, zero);
+    Py_DECREF(zero);
+    if (rc < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *hot_unwatch(HotObject *self, PyObject *idx) {
+    if (PyDict_DelItem(self->long_charge, idx) < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_KeyError)) return NULL;
+        PyErr_Clear();
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *hot_get_hist(HotObject *self, void *closure) {
+    return hist_list(self->hist);
+}
+
+static PyGetSetDef hot_getset[] = {
+    {"hist", (getter)hot_get_hist, NULL, "ready-wait histogram counts", NULL},
+    {NULL}
+};
+
 static PyMethodDef hot_methods[] = {
     {"slices", (PyCFunction)hot_slices, METH_NOARGS,
      "The kept run slices, oldest first: [(gid, start, duration, section), ...]."},
     {"release", (PyCFunction)hot_release, METH_NOARGS,
      "Drop the tables and callbacks (tracing is over); keep chaining to prev."},
+    {"poll_begin", (PyCFunction)hot_poll_begin, METH_NOARGS, "The hub starts to poll."},
+    {"poll_begin_pending", (PyCFunction)hot_poll_begin_pending, METH_NOARGS,
+     "The hub starts to poll with wake-ups already queued."},
+    {"poll_end", (PyCFunction)hot_poll_end, METH_NOARGS, "The hub's poll returned."},
+    {"settle_all", (PyCFunction)hot_settle_all, METH_NOARGS, "Charge every slice logged."},
+    {"watch", (PyCFunction)hot_watch, METH_O, "Learn the blame of this slice index."},
+    {"unwatch", (PyCFunction)hot_unwatch, METH_O, "Forget a watched slice index."},
     {NULL}
 };
 
 #define HM(n, t) {#n, t, offsetof(HotObject, n), 0, NULL}
 static PyMemberDef hot_members[] = {
     HM(cur, T_OBJECT), HM(switches, T_LONGLONG), HM(errors, T_LONGLONG), HM(on, T_INT),
+    HM(idle, T_DOUBLE), HM(polls, T_LONGLONG), HM(unattributed, T_DOUBLE),
+    HM(hist_max, T_DOUBLE), HM(poll_open, T_INT),
+    {"section_blame", T_OBJECT, offsetof(HotObject, section_blame), READONLY, NULL},
+    {"long_charge", T_OBJECT, offsetof(HotObject, long_charge), READONLY, NULL},
     {NULL}
 };
 
@@ -644,6 +995,7 @@ static PyTypeObject HotType = {
     .tp_call = (ternaryfunc)hot_call,
     .tp_methods = hot_methods,
     .tp_members = hot_members,
+    .tp_getset = hot_getset,
 };
 
 /* ---------------------------------------------------------------- module ------ */
@@ -680,7 +1032,8 @@ PyMODINIT_FUNC PyInit__ctrace(void) {
     PyObject *m = PyModule_Create(&moduledef);
     if (m == NULL)
         return NULL;
-    if (PyModule_AddObjectRef(m, "Record", (PyObject *)&RecordType) < 0 ||
+    if (PyModule_AddIntConstant(m, "NBUCKETS", NBUCKETS) < 0 ||
+        PyModule_AddObjectRef(m, "Record", (PyObject *)&RecordType) < 0 ||
         PyModule_AddObjectRef(m, "Row", (PyObject *)&RowType) < 0 ||
         PyModule_AddObjectRef(m, "Hot", (PyObject *)&HotType) < 0) {
         Py_DECREF(m);

@@ -13,6 +13,8 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from geventperf import latency
+
 SCHEMA_VERSION = 1
 
 # A saved profile of a long soak is a few MiB; anything far larger is not one of ours
@@ -41,6 +43,14 @@ class GreenletStats:
     longest_run_s: float = 0.0
     # Where the greenlet's function was defined, ``path:line:function``; "" if unknown.
     origin: str = ""
+    # wait_s split (None in profiles written before the split, and for the hub, whose
+    # "wait" is time others ran): the awaited event had not happened yet (I/O, timer,
+    # lock) / it had, but others held the loop (queueing).
+    event_wait_s: float | None = None
+    ready_wait_s: float | None = None
+    # Greenlet-seconds of others' ready wait that overlapped this greenlet's run slices:
+    # how much it held the loop while others were ready to run.
+    delayed_others_s: float | None = None
 
 
 @dataclass
@@ -53,14 +63,19 @@ class SectionStats:
     wait_s: float = 0.0
     switches: int = 0
     cpu_s: float | None = 0.0
+    # The same split and blame as GreenletStats, over the time inside the section.
+    event_wait_s: float | None = None
+    ready_wait_s: float | None = None
+    delayed_others_s: float | None = None
 
 
 @dataclass
 class StackTime:
     """Time attributed to one stack (innermost frame first, ``path:line:function``).
 
-    In ``waits`` it is hub wait that started at that stack; in ``runs`` it is running
-    time of slices that ended (switched out) at that stack.
+    In ``waits`` it is hub wait that started at that stack (split into event and ready
+    wait); in ``runs`` it is running time of slices that ended (switched out) at that
+    stack, and the others' ready wait those slices delayed.
     """
 
     stack: list[str]
@@ -68,6 +83,9 @@ class StackTime:
     wait_s: float = 0.0
     run_s: float = 0.0
     cpu_s: float | None = None
+    event_wait_s: float | None = None
+    ready_wait_s: float | None = None
+    delayed_others_s: float | None = None
 
 
 @dataclass
@@ -107,17 +125,23 @@ class Slice:
     start_s: float
     duration_s: float
     section: str | None = None
+    # Ready wait just before this slice: the greenlet could run from start_s - ready_s
+    # on but others held the loop (None: not measured, or it was not waiting).
+    ready_s: float | None = None
 
     def to_list(self) -> list[Any]:
-        return [self.greenlet, self.start_s, self.duration_s, self.section]
+        return [self.greenlet, self.start_s, self.duration_s, self.section, self.ready_s]
 
 
 @dataclass
 class Profile:
     duration_s: float = 0.0
     switches: int = 0
+    # idle_s: time blocked in the backend poll, measured around the poll itself;
+    # utilization: 1 - idle_s / duration_s; polls: loop iterations seen.
     hub: dict[str, Any] = field(default_factory=lambda: {
-        "id": None, "run_s": 0.0, "cpu_s": None, "idle_s": None})
+        "id": None, "run_s": 0.0, "cpu_s": None, "idle_s": None, "utilization": None,
+        "polls": None})
     greenlets: list[GreenletStats] = field(default_factory=list)
     sections: list[SectionStats] = field(default_factory=list)
     waits: list[StackTime] = field(default_factory=list)
@@ -134,6 +158,9 @@ class Profile:
     # loop-blocking slices, concurrent lxml file parses): plain dicts with a "kind",
     # kept so findings stay pure functions of the profile.
     events: list[dict[str, Any]] = field(default_factory=list)
+    # Ready wait per wake-up: {"bounds_s": [...], "overall": summary, "by_name":
+    # {greenlet name: summary}}, summaries as geventperf.latency.summary makes them.
+    ready_latency: dict[str, Any] | None = None
 
     # -- lookups ---------------------------------------------------------------
     def greenlet(self, gid: int) -> GreenletStats | None:
@@ -166,6 +193,7 @@ class Profile:
             "trace_errors": self.trace_errors,
             "meta": dict(self.meta),
             "events": [dict(e) for e in self.events],
+            "ready_latency": self.ready_latency,
         }
 
     @classmethod
@@ -188,7 +216,9 @@ class Profile:
                 duration_s=_num(data, "duration_s"),
                 switches=_int(data, "switches"),
                 hub={"id": _opt_int(hub, "id"), "run_s": _num(hub, "run_s", 0.0),
-                     "cpu_s": _opt_num(hub, "cpu_s"), "idle_s": _opt_num(hub, "idle_s")},
+                     "cpu_s": _opt_num(hub, "cpu_s"), "idle_s": _opt_num(hub, "idle_s"),
+                     "utilization": _opt_num(hub, "utilization"),
+                     "polls": _opt_int(hub, "polls")},
                 greenlets=[_greenlet(g) for g in _list(data, "greenlets")],
                 sections=[_section(s) for s in _list(data, "sections")],
                 waits=[_stack_time(w) for w in _list(data, "waits")],
@@ -200,6 +230,7 @@ class Profile:
                 trace_errors=_int(data, "trace_errors", 0),
                 meta=_dict_field(data, "meta"),
                 events=[_obj(e, "events") for e in _list(data, "events", required=False)],
+                ready_latency=_latency(data.get("ready_latency")),
             )
         except ProfileError:
             raise
@@ -395,7 +426,7 @@ def _greenlet(value: Any) -> GreenletStats:
                          run_s=_num(g, "run_s"), cpu_s=_opt_num(g, "cpu_s"),
                          wait_s=_num(g, "wait_s"), switches=_int(g, "switches"),
                          longest_run_s=_num(g, "longest_run_s"),
-                         origin=_str(g, "origin", ""))
+                         origin=_str(g, "origin", ""), **_split(g))
 
 
 def _section(value: Any) -> SectionStats:
@@ -406,25 +437,57 @@ def _section(value: Any) -> SectionStats:
     return SectionStats(name=_str(s, "name"), c=c, calls=_int(s, "calls"),
                         wall_s=_num(s, "wall_s"), run_s=_num(s, "run_s"),
                         wait_s=_num(s, "wait_s"), switches=_int(s, "switches"),
-                        cpu_s=_opt_num(s, "cpu_s"))
+                        cpu_s=_opt_num(s, "cpu_s"), **_split(s))
 
 
 def _stack_time(value: Any) -> StackTime:
     w = _obj(value, "waits")
     return StackTime(stack=_stack(w.get("stack")), count=_int(w, "count"),
                      wait_s=_num(w, "wait_s", 0.0), run_s=_num(w, "run_s", 0.0),
-                     cpu_s=_opt_num(w, "cpu_s"))
+                     cpu_s=_opt_num(w, "cpu_s"), **_split(w))
+
+
+# Fields added with the event/ready wait split: optional, None in older files.
+SPLIT_FIELDS = ("event_wait_s", "ready_wait_s", "delayed_others_s")
+
+
+def _split(obj: dict[str, Any]) -> dict[str, float | None]:
+    return {k: _opt_num(obj, k) for k in SPLIT_FIELDS}
+
+
+def _latency(value: Any) -> dict[str, Any] | None:
+    """The ready-wait histograms: checked for shape (counts are integers, figures
+    numbers), since renderers do arithmetic on them."""
+    if value is None:
+        return None
+    lat = _obj(value, "ready_latency")
+    by_name = _dict_field(lat, "by_name")
+    for summary in [lat.get("overall")] + list(by_name.values()):
+        if summary is None:
+            continue
+        summary = _obj(summary, "ready_latency")
+        counts = summary.get("counts")
+        if not isinstance(counts, list) or not all(
+                type(c) is int and c >= 0 for c in counts):
+            raise ProfileError("ready_latency counts must be a list of integers >= 0")
+        _int(summary, "n")
+        for key in ("max_s", "p50_s", "p90_s", "p99_s"):
+            _opt_num(summary, key)
+    return lat
 
 
 def _slice(value: Any) -> Slice:
-    if not isinstance(value, list) or len(value) != 4:
-        raise ProfileError("a timeline slice must be [greenlet, start_s, duration_s, section]")
-    gid, start, duration, section = value
-    holder = {"greenlet": gid, "start_s": start, "duration_s": duration}
+    if not isinstance(value, list) or len(value) not in (4, 5):
+        raise ProfileError("a timeline slice must be [greenlet, start_s, duration_s, section"
+                           ", ready_s]")
+    gid, start, duration, section = value[:4]
+    holder = {"greenlet": gid, "start_s": start, "duration_s": duration,
+              "ready_s": value[4] if len(value) == 5 else None}
     if section is not None and not isinstance(section, str):
         raise ProfileError("a timeline slice's section must be a string or null")
     return Slice(greenlet=_int(holder, "greenlet"), start_s=_num(holder, "start_s"),
-                 duration_s=_num(holder, "duration_s"), section=section)
+                 duration_s=_num(holder, "duration_s"), section=section,
+                 ready_s=_opt_num(holder, "ready_s"))
 
 
 # -- merging the profiles of several processes ----------------------------------------
@@ -454,6 +517,8 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
     hub_cpu: float | None = 0.0
     hub_idle: float | None = 0.0
     hub_run = 0.0
+    hub_polls: int | None = 0
+    ready_lat: dict[str, Any] | None = None
     offset = 0
     for p in profiles:
         def remap(gid: Any, offset: int = offset) -> Any:
@@ -470,6 +535,9 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
         hub_run += float(p.hub.get("run_s") or 0.0)
         hub_cpu = _add_opt(hub_cpu, p.hub.get("cpu_s"))
         hub_idle = _add_opt(hub_idle, p.hub.get("idle_s"))
+        hub_polls = None if hub_polls is None or p.hub.get("polls") is None \
+            else hub_polls + int(p.hub["polls"])
+        ready_lat = _merge_latency(ready_lat, p.ready_latency)
         for s in p.sections:
             acc = sections.get(s.name)
             if acc is None:
@@ -482,6 +550,7 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
             acc.wait_s += s.wait_s
             acc.switches += s.switches
             acc.cpu_s = _add_opt(acc.cpu_s, s.cpu_s)
+            _add_split(acc, s)
         for table, items in ((waits, p.waits), (runs, p.runs)):
             for st in items:
                 acc_st = table.get(tuple(st.stack))
@@ -492,6 +561,7 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
                 acc_st.wait_s += st.wait_s
                 acc_st.run_s += st.run_s
                 acc_st.cpu_s = _add_opt(acc_st.cpu_s, st.cpu_s)
+                _add_split(acc_st, st)
         for f in p.findings:
             out.findings.append(Finding(kind=f.kind, message=f.message,
                                         greenlet=remap(f.greenlet), section=f.section,
@@ -513,7 +583,8 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
                     acc_r[k] = None if k in acc_r else v  # unknown in one: unknown in all
         for sl in p.slices:
             out.slices.append(Slice(greenlet=remap(sl.greenlet), start_s=sl.start_s,
-                                    duration_s=sl.duration_s, section=sl.section))
+                                    duration_s=sl.duration_s, section=sl.section,
+                                    ready_s=sl.ready_s))
         for e in p.events:
             ev = dict(e)
             for k in ("greenlet", "other"):
@@ -522,8 +593,14 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
             out.events.append(ev)
         ids = [g.id for g in p.greenlets if isinstance(g.id, int)]
         offset += max(ids + [p.hub.get("id") or 0, 0])
+    # Utilization of the merged loops: the share of all their traced time not idle.
+    total_s = sum(p.duration_s for p in profiles)
+    utilization = None if hub_idle is None or not total_s or any(
+        p.hub.get("utilization") is None for p in profiles) else 1.0 - hub_idle / total_s
     out.hub = {"id": hub_ids[0] if hub_ids else None, "run_s": hub_run,
-               "cpu_s": hub_cpu, "idle_s": hub_idle, "ids": hub_ids}
+               "cpu_s": hub_cpu, "idle_s": hub_idle, "utilization": utilization,
+               "polls": hub_polls, "ids": hub_ids}
+    out.ready_latency = ready_lat
     out.sections = sorted(sections.values(), key=lambda s: -s.wall_s)
     out.waits = sorted(waits.values(), key=lambda w: -w.wait_s)
     out.runs = sorted(runs.values(), key=lambda r: -r.run_s)
@@ -531,6 +608,22 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
     out.reads = list(reads.values())
     out.meta = {"merged": len(profiles), "sources": [dict(p.meta) for p in profiles]}
     return out
+
+
+def _add_split(acc: Any, item: Any) -> None:
+    """Sum the event/ready split and blame fields of *item* into *acc*."""
+    for key in SPLIT_FIELDS:
+        setattr(acc, key, _add_opt(getattr(acc, key), getattr(item, key)))
+
+
+def _merge_latency(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not a or not b:
+        return dict(a or b) if (a or b) else None
+    by_name = dict(a.get("by_name") or {})
+    for name, summary in (b.get("by_name") or {}).items():
+        by_name[name] = latency.merge(by_name.get(name), summary)
+    return {"bounds_s": a.get("bounds_s"), "by_name": by_name,
+            "overall": latency.merge(a.get("overall"), b.get("overall"))}
 
 
 def _add_opt(a: float | None, b: Any) -> float | None:

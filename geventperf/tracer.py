@@ -33,11 +33,13 @@ from typing import Any, Callable
 import greenlet
 
 from geventperf import bodyreads as _bodyreads
-from geventperf import findings as _findings
-from geventperf import readstats
+from geventperf import latency, readstats
 from geventperf import sections as _sections
-from geventperf.profile import GreenletStats, Profile, SectionStats, Slice, StackTime
+from geventperf.profile import Profile
 from geventperf.sections import get_ident
+from geventperf.trace.build import build_profile
+from geventperf.trace.loopwatch import LoopWatch
+from geventperf.trace.waits import BLAME_WINDOW, POLL_BLOCKED_MIN_S, WaitSplit
 
 # Frames kept per switch-out stack.  gevent's own blocking path (socket.recv ->
 # _wait -> hub.wait -> Waiter.get) is ~6 Python frames and requests/urllib3/http.client
@@ -69,6 +71,8 @@ try:
     from geventperf import _ctrace as C_EXTENSION  # type: ignore[attr-defined]
 except ImportError:
     C_EXTENSION = None
+if C_EXTENSION is not None and getattr(C_EXTENSION, "NBUCKETS", None) != latency.NBUCKETS:
+    C_EXTENSION = None  # built from another version of the sources: not ours to use
 _ctrace = None if os.environ.get("GEVENTPERF_PURE") == "1" else C_EXTENSION
 
 OTHER = "<other>"
@@ -88,7 +92,9 @@ class _Record:
 
     __slots__ = ("gid", "key", "name", "origin", "parent", "is_hub", "finished", "weak",
                  "run", "cpu", "wait", "switches", "longest",
-                 "t_in", "cpu_in", "t_out", "wait_row", "open", "c_depth", "c_pending")
+                 "t_in", "cpu_in", "t_out", "wait_row", "open", "c_depth", "c_pending",
+                 "event_wait", "ready_wait", "delayed", "ready_in", "ready_max", "out_idx",
+                 "polls_out", "hist")
 
     def __init__(self, gid: int, key: int) -> None:
         self.gid, self.key = gid, key
@@ -106,23 +112,58 @@ class _Record:
         self.open: list[_Open] = []  # open sections, innermost last
         self.c_depth = 0  # open C sections, so the hot path tests one int
         self.c_pending: list[Any] | None = None  # C-switch record awaiting its wait
+        # the wait split (trace/waits.py): totals, the ready wait before the current
+        # slice, the index of its last logged slice, its ready-wait histogram
+        self.event_wait = self.ready_wait = self.delayed = 0.0
+        self.ready_in = self.ready_max = 0.0
+        self.out_idx = -1  # blame-log index of its latest slice
+        self.polls_out = -1  # polls seen when it last switched out
+        self.hist: list[int] | None = None
+
+
+class _Folded:
+    """The totals of finished greenlets of one name, once too many were kept one by
+    one (long-running services spawn a greenlet per request)."""
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.n = self.switches = 0
+        self.run = self.cpu = self.wait = self.longest = 0.0
+        self.event_wait = self.ready_wait = self.delayed = self.ready_max = 0.0
+        self.hist = [0] * latency.NBUCKETS
+
+    def add(self, rec: Any) -> None:
+        self.n += 1
+        self.switches += rec.switches
+        self.run += rec.run
+        self.cpu += rec.cpu
+        self.wait += rec.wait
+        self.longest = max(self.longest, rec.longest)
+        self.event_wait += rec.event_wait
+        self.ready_wait += rec.ready_wait
+        self.delayed += rec.delayed
+        self.ready_max = max(self.ready_max, rec.ready_max)
+        for i, count in enumerate(rec.hist or ()):
+            self.hist[i] += count
 
 
 class _Row:
     """Totals of one switch-out stack."""
 
-    __slots__ = ("n_out", "run", "cpu", "n_wait", "wait")
+    __slots__ = ("n_out", "run", "cpu", "n_wait", "wait", "ev", "rd", "delayed",
+                 "self_ready")
 
     def __init__(self) -> None:
         self.n_out = self.n_wait = 0
-        self.run = self.cpu = self.wait = 0.0
+        self.run = self.cpu = self.wait = self.ev = self.rd = self.delayed = 0.0
+        self.self_ready = False  # a wait here is sleep(0): ready at once
 
 
 class _Open:
     """One open section of one greenlet: the counters at entry."""
 
     __slots__ = ("owner", "name", "c", "parser_lock", "t0", "run0", "cpu0", "wait0", "sw0",
-                 "recursive")
+                 "ev0", "rd0", "recursive")
 
     def __init__(self, owner: object, name: str, c: bool, parser_lock: object) -> None:
         # parser_lock: for an lxml parse of a file-like source, the parser whose lock
@@ -131,15 +172,26 @@ class _Open:
 
 
 class _State:
-    """What the trace function mutates, shared with section enter/exit."""
+    """What the trace function mutates, shared with section enter/exit and the loop
+    watchers (the C hot path's ``Hot`` has the same attributes and methods)."""
 
-    __slots__ = ("cur", "switches", "errors", "on")
+    __slots__ = ("cur", "switches", "errors", "on", "ws")
 
     def __init__(self) -> None:
         self.cur: _Record | None = None
         self.switches = 0
         self.errors = 0
         self.on = False
+        self.ws = WaitSplit()
+
+    def poll_begin(self) -> None:
+        self.ws.poll_begin(time.perf_counter())
+
+    def poll_begin_pending(self) -> None:
+        self.ws.poll_begin(time.perf_counter(), True)
+
+    def poll_end(self) -> None:
+        self.ws.poll_end(time.perf_counter())
 
 
 class Tracer:
@@ -226,6 +278,8 @@ class Tracer:
         self._aborted = False
         self._first_error: str | None = None
         self._hub_type: Any = None
+        self._loopwatch: LoopWatch | None = None
+        self._loop_error: str | None = None
 
     # -- lifecycle -----------------------------------------------------------------
     def __enter__(self) -> Tracer:
@@ -251,11 +305,7 @@ class Tracer:
             raise TracerError("another geventperf Tracer is already active in this thread; "
                               "stop it before starting a new one (greenlet.settrace is "
                               "per thread, one tracer per thread)")
-        try:
-            from gevent.hub import Hub  # the hub need not exist yet: never create it
-            self._hub_type = Hub
-        except ImportError:  # pragma: no cover - gevent is a dependency
-            self._hub_type = None
+        self._hub_type = _loaded_hub_type()  # the hub need not exist yet: never create it
         self._patches = _sections.wrap_c_sections(self._section_names, self.lxml_guard,
                                                   self._strict)
         if self._count_body_reads:
@@ -320,6 +370,8 @@ class Tracer:
         if not st.on and self._trace is None:
             return
         st.on = False  # also turns our callback into a pass-through if we stay chained
+        if self._loopwatch is not None:
+            self._loopwatch.close()
         readstats.remove_sink(self._on_read)
         if _sections._tracers.get(self._thread) is self:  # type: ignore[arg-type]
             del _sections._tracers[self._thread]  # type: ignore[arg-type]
@@ -338,7 +390,8 @@ class Tracer:
             on_error=self._trace_error, name_from_frames=self._name_from_frames,
             exit_key=_EXIT_KEY, cpu_clock=self.cpu_clock, stacks=self.stacks,
             depth=self.max_stack_depth, threshold=self.block_threshold,
-            max_slices=self.max_slices)
+            max_slices=self.max_slices, poll_blocked_min=POLL_BLOCKED_MIN_S,
+            window=BLAME_WINDOW)
 
     def _make_trace(self, prev: Any) -> Callable[[str, Any], None]:
         """Build the settrace callback with everything it touches bound as locals."""
@@ -362,12 +415,15 @@ class Tracer:
         name_from_frames = self._name_from_frames
         exit_key = _EXIT_KEY
         getframe = sys._getframe
+        ws = st.ws
 
         def trace(event: str, args: Any) -> None:
             if st.on:
                 try:
                     now = perf()
                     cpu = tt() if cpu_clock else 0.0
+                    if ws.poll_open:  # nothing switches during a poll: it has ended
+                        ws.poll_end(now)
                     origin, target = args
                     rec = st.cur
                     if rec is None or rec.key != id(origin):  # a switch we did not see
@@ -385,8 +441,10 @@ class Tracer:
                     if ran > rec.longest:
                         rec.longest = ran
                     opened = rec.open
-                    slices_append((rec.gid, rec.t_in, ran, opened[-1].name if opened else None))
+                    section_name = opened[-1].name if opened else None
+                    slices_append((rec.gid, rec.t_in, ran, section_name, rec.ready_in))
                     key = None
+                    row = None
                     if stacks and not rec.is_hub:
                         frame = origin.gr_frame
                         if frame is None:
@@ -414,6 +472,7 @@ class Tracer:
                         if cpu_clock:
                             row.cpu += ran_cpu
                         rec.wait_row = row
+                    ws.log_slice(rec, row, section_name, rec.t_in, now)
                     if ran > threshold and not rec.is_hub:
                         on_blocked(rec, ran, ran_cpu, key)
                     if rec.c_depth:
@@ -429,14 +488,20 @@ class Tracer:
                     if t.t_out is not None:
                         waited = now - t.t_out
                         t.wait += waited
+                        ready = 0.0 if t.is_hub else ws.woke(t, now, rec)
                         row = t.wait_row
                         if row is not None:
                             row.n_wait += 1
                             row.wait += waited
+                            row.ev += waited - ready
+                            row.rd += ready
                             t.wait_row = None
+                        t.ready_in = ready
                         if t.c_pending is not None:
                             on_c_resume(t, waited)
                         t.t_out = None
+                    else:
+                        t.ready_in = 0.0
                     t.t_in = now
                     t.cpu_in = cpu
                     st.cur = t
@@ -460,9 +525,11 @@ class Tracer:
             rec.weak = weakref.ref(g, lambda _ref, key=key: self._collected(key))
         except TypeError:  # a greenlet type without weakref support: rely on death
             pass
-        hub_type = self._hub_type
+        hub_type = self._hub_type or _loaded_hub_type()
+        self._hub_type = hub_type
         if hub_type is not None and isinstance(g, hub_type):
             rec.is_hub, rec.name = True, "hub"
+            self._watch_loop(g)
         elif g.parent is None:
             rec.name = "main"
         else:
@@ -475,6 +542,16 @@ class Tracer:
                 self._name_from_frames(rec, resumed)
         rec.parent = self._parent_id(g)
         return rec
+
+    def _watch_loop(self, hub: Any) -> None:
+        """Measure the hub's polls (hub idle, and the ready marks of the wait split)."""
+        if self._loopwatch is not None or self._loop_error is not None:
+            return
+        try:
+            st = self._st
+            self._loopwatch = LoopWatch(hub, st.poll_begin, st.poll_begin_pending, st.poll_end)
+        except Exception as exc:  # an unknown loop: the split is then not measured
+            self._loop_error = f"{type(exc).__name__}: {exc}"
 
     def _parent_id(self, g: Any) -> int | None:
         spawner = getattr(g, "spawning_greenlet", None)  # gevent keeps a weakref
@@ -506,14 +583,15 @@ class Tracer:
             row = table.get(key)
             if row is not None:
                 return row
-        elif frame is not None:
+        row = table[key] = self._row_type()
+        if frame is not None and key is not _OTHER_KEY:
+            row.self_ready = _yields_to_run_again(frame)
             codes, offsets = [], []
             while frame is not None and len(codes) < self.max_stack_depth:
                 codes.append(frame.f_code)
                 offsets.append(frame.f_lasti)
                 frame = frame.f_back
             self._stack_codes[key] = (codes, offsets)
-        row = table[key] = self._row_type()
         return row
 
     def _finish(self, rec: _Record) -> None:
@@ -536,35 +614,46 @@ class Tracer:
             return
         agg = self._folded.get(rec.name or "greenlet")
         if agg is None:
-            agg = self._folded[rec.name or "greenlet"] = [0, 0.0, 0.0, 0.0, 0, 0.0, rec.origin]
-        agg[0] += 1
-        agg[1] += rec.run
-        agg[2] += rec.cpu
-        agg[3] += rec.wait
-        agg[4] += rec.switches
-        agg[5] = max(agg[5], rec.longest)
+            agg = self._folded[rec.name or "greenlet"] = _Folded(rec.origin)
+        agg.add(rec)
 
     def _collected(self, key: int) -> None:
         rec = self._live.get(key)
         if rec is not None and self._st.on:
-            if rec.t_out is not None:  # collected while suspended: it waited until now
-                waited = time.perf_counter() - rec.t_out
-                rec.wait += waited
-                if rec.wait_row is not None:
-                    rec.wait_row.n_wait += 1
-                    rec.wait_row.wait += waited
+            if rec.t_out is not None:  # collected while suspended: it waited until now,
+                # for an event that never came
+                self._close_wait(rec, time.perf_counter() - rec.t_out)
             self._finish(rec)
+
+    @staticmethod
+    def _close_wait(rec: Any, waited: float) -> None:
+        """A wait that ends without a switch-in (collection, stop): event wait."""
+        rec.wait += waited
+        rec.event_wait += waited
+        row = rec.wait_row
+        if row is not None:
+            row.n_wait += 1
+            row.wait += waited
+            row.ev += waited
 
     def _blocked_slice(self, rec: _Record, ran: float, ran_cpu: float | None,
                        key: Any) -> None:
         self._seq += 1
         opened = rec.open
         item = (ran, self._seq, (rec.gid, rec.t_in - self._t0, ran, ran_cpu, key,
-                                 opened[-1].name if opened else None))
+                                 opened[-1].name if opened else None, rec.out_idx))
+        ws = self._ws
+        ws.watch(rec.out_idx)  # learn how long others were ready meanwhile
         if len(self._blocked) < MAX_BLOCKED_SLICES:
             heapq.heappush(self._blocked, item)
         else:
-            heapq.heappushpop(self._blocked, item)
+            dropped = heapq.heappushpop(self._blocked, item)
+            ws.unwatch(dropped[2][-1])
+
+    @property
+    def _ws(self) -> Any:
+        """The wait split's state: the C ``Hot`` itself, or the Python WaitSplit."""
+        return self._st if self._c else self._st.ws
 
     def _c_switch_out(self, rec: _Record, key: Any) -> None:
         """The greenlet yielded inside a C section: the reason for a finding."""
@@ -575,14 +664,19 @@ class Tracer:
             if len(self._c_switch) >= MAX_C_SWITCH_RECORDS:
                 self._c_switch_dropped += 1
                 return
-            entry = self._c_switch[ident] = [0, 0.0, key, inner.parser_lock is not None]
+            # [switch-outs, wait, stack key, file-like parse, event wait, ready wait]
+            entry = self._c_switch[ident] = [0, 0.0, key, inner.parser_lock is not None,
+                                             0.0, 0.0]
         entry[0] += 1
         rec.c_pending = entry
         if inner.parser_lock is not None:
             self._lxml_suspended[rec.gid] = (inner.name, inner.parser_lock)
 
     def _c_resume(self, rec: _Record, waited: float) -> None:
-        rec.c_pending[1] += waited  # type: ignore[index]
+        entry = rec.c_pending
+        entry[1] += waited  # type: ignore[index]
+        entry[4] += waited - rec.ready_in  # type: ignore[index]
+        entry[5] += rec.ready_in  # type: ignore[index]
         rec.c_pending = None
         self._lxml_suspended.pop(rec.gid, None)
 
@@ -615,6 +709,7 @@ class Tracer:
         o.run0 = rec.run + (now - rec.t_in)
         o.cpu0 = rec.cpu + (time.thread_time() - rec.cpu_in) if self.cpu_clock else 0.0
         o.wait0, o.sw0 = rec.wait, rec.switches
+        o.ev0, o.rd0 = rec.event_wait, rec.ready_wait
         o.recursive = any(x.name == name for x in rec.open)
         rec.open.append(o)
         if c:
@@ -646,7 +741,7 @@ class Tracer:
         """Add one closed call of section *o* of greenlet *rec* to the section table."""
         row = self._section_table.get(o.name)
         if row is None:
-            row = self._section_table[o.name] = [o.c, 0, 0.0, 0.0, 0.0, 0.0, 0]
+            row = self._section_table[o.name] = [o.c, 0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0]
         row[0] = row[0] or o.c
         row[1] += 1
         if o.recursive:  # the outer call of the same name already counts this time
@@ -657,6 +752,8 @@ class Tracer:
             row[4] += cpu_now - o.cpu0
         row[5] += rec.wait - o.wait0
         row[6] += rec.switches - o.sw0
+        row[7] += rec.event_wait - o.ev0
+        row[8] += rec.ready_wait - o.rd0
 
     def _lxml_file_parse_starting(self, guarded: bool, frame: Any,
                                   parser_lock: object) -> None:
@@ -717,112 +814,17 @@ class Tracer:
 
     # -- building the profile ------------------------------------------------------
     def _build(self, now: float, cpu: float) -> Profile:
-        st = self._st
-        labels = _Labeler(self._stack_codes)
-        cur = st.cur
-        if cur is not None and cur.key in self._live:  # close the running slice
-            ran = now - cur.t_in
-            cur.run += ran
-            cur.longest = max(cur.longest, ran)
-            if self.cpu_clock:
-                cur.cpu += cpu - cur.cpu_in
-            final = (cur.gid, cur.t_in, ran, cur.open[-1].name if cur.open else None)
-        else:
-            final = None
-        raw_slices = self._st.slices() if self._c else list(self._slices)
-        if final is not None and self.max_slices:
-            raw_slices.append(final)
-            del raw_slices[:-self.max_slices]
-        for rec in self._live.values():  # suspended greenlets waited until the end
-            if rec.t_out is not None:
-                rec.wait += now - rec.t_out
-                if rec.wait_row is not None:
-                    rec.wait_row.n_wait += 1
-                    rec.wait_row.wait += now - rec.t_out
-            rec.weak = None  # no callbacks after stop
-        t0, cpu_clock = self._t0, self.cpu_clock
-        records = sorted(self._finished + list(self._live.values()), key=lambda r: r.gid)
-        greenlets = [GreenletStats(
-            id=r.gid, name=r.name or "greenlet", parent=r.parent, run_s=r.run,
-            cpu_s=r.cpu if cpu_clock else None, wait_s=r.wait, switches=r.switches,
-            longest_run_s=r.longest, origin=r.origin) for r in records]
-        for name, (n, run, rcpu, wait, sw, longest, origin) in self._folded.items():
-            greenlets.append(GreenletStats(
-                id=self._next_gid, name=f"{name} [{n} finished greenlets folded]",
-                parent=None, run_s=run, cpu_s=rcpu if cpu_clock else None, wait_s=wait,
-                switches=sw, longest_run_s=longest, origin=origin))
-            self._next_gid += 1
-        hub = {"id": None, "run_s": 0.0, "cpu_s": None, "idle_s": None}
-        for r in records:
-            if r.is_hub:
-                hub = {"id": r.gid, "run_s": r.run, "cpu_s": r.cpu if cpu_clock else None,
-                       "idle_s": max(0.0, r.run - r.cpu) if cpu_clock else None}
-                break
-        sections = [SectionStats(name=name, c=bool(c), calls=calls, wall_s=wall, run_s=run,
-                                 wait_s=wait, switches=sw, cpu_s=scpu if cpu_clock else None)
-                    for name, (c, calls, wall, run, scpu, wait, sw)
-                    in self._section_table.items()]
-        sections.sort(key=lambda s: -s.wall_s)
-        waits_by: dict[tuple[str, ...], StackTime] = {}
-        runs_by: dict[tuple[str, ...], StackTime] = {}
-        for key, row in self._stacks.items():
-            n_out, run, rcpu, n_wait, wait = row.n_out, row.run, row.cpu, row.n_wait, row.wait
-            stack = tuple(labels.stack(key))  # offsets of one line share a label
-            if n_wait:
-                w = waits_by.get(stack)
-                if w is None:
-                    w = waits_by[stack] = StackTime(stack=list(stack))
-                w.count += n_wait
-                w.wait_s += wait
-            if n_out:
-                r = runs_by.get(stack)
-                if r is None:
-                    r = runs_by[stack] = StackTime(stack=list(stack),
-                                                   cpu_s=0.0 if cpu_clock else None)
-                r.count += n_out
-                r.run_s += run
-                if cpu_clock:
-                    r.cpu_s += rcpu
-        waits, runs = list(waits_by.values()), list(runs_by.values())
-        waits.sort(key=lambda w: -w.wait_s)
-        runs.sort(key=lambda r: -r.run_s)
-        total = st.switches + 1  # every switch closed a slice, and so did stop()
-        slices = [Slice(greenlet=g, start_s=start - t0, duration_s=d, section=s)
-                  for g, start, d, s in raw_slices]
-        events: list[dict[str, Any]] = []
-        for (section_name, gid), (count, wait, key, file_like) in self._c_switch.items():
-            events.append({"kind": "c-section-switch", "section": section_name,
-                           "greenlet": gid, "count": count, "wait_s": wait,
-                           "file_like": file_like, "stack": labels.stack(key)})
-        for _ran, _seq, (gid, start, run, rcpu, key, section_name) in sorted(
-                self._blocked, reverse=True):
-            events.append({"kind": "blocked-slice", "greenlet": gid, "start_s": start,
-                           "run_s": run, "cpu_s": rcpu, "section": section_name,
-                           "stack": labels.stack(key)})
-        events.extend(self._deadlock_events)
-        for site, (reads, nbytes, bodies, seconds) in self._body_reads.items():
-            events.append({"kind": "body-reads", "site": site, "reads": reads,
-                           "bytes": nbytes, "bodies": bodies, "read_s": seconds})
-        reads = [{"host": host, "bodies": b, "bytes": nbytes, "reads": r,
-                  "reads_waited": None if unknown and not waited else waited, "wall_s": wall}
-                 for host, (b, nbytes, r, waited, wall, unknown) in self._reads.items()]
-        profile = Profile(
-            duration_s=now - t0, switches=st.switches, hub=hub, greenlets=greenlets,
-            sections=sections, waits=waits, runs=runs, reads=reads, slices=slices,
-            slices_dropped=max(0, total - len(slices)), trace_errors=st.errors,
-            events=events,
-            meta={"pid": os.getpid(), "argv": list(sys.argv), "started_at": self._wall_start,
-                  "block_threshold_s": self.block_threshold, "cpu_clock": cpu_clock,
-                  "stacks": self.stacks, "max_stack_depth": self.max_stack_depth,
-                  "max_slices": self.max_slices, "lxml_guard": self.lxml_guard,
-                  "sections_wrapped": list(self._section_names),
-                  "greenlets_folded": sum(v[0] for v in self._folded.values()),
-                  "stacks_overflowed": _OTHER_KEY in self._stacks,
-                  "c_switch_records_dropped": self._c_switch_dropped,
-                  "sections_left_open": self._sections_left_open,
-                  "tracing_aborted": self._aborted, "first_trace_error": self._first_error})
-        profile.findings = _findings.compute(profile)
-        return profile
+        return build_profile(self, now, cpu)
+
+    def _labeler(self) -> _Labeler:
+        return _Labeler(self._stack_codes)
+
+    def _stacks_overflowed(self) -> bool:
+        return _OTHER_KEY in self._stacks
+
+    def _extra_events(self) -> list[dict[str, Any]]:
+        """Events of the optional watchers (none yet)."""
+        return []
 
     # -- introspection for tests and benchmarks ----------------------------------
     def _sizes(self) -> dict[str, int]:
@@ -832,6 +834,24 @@ class Tracer:
                 "slices": len(self._st.slices()) if self._c else len(self._slices),
                 "blocked": len(self._blocked),
                 "c_switch": len(self._c_switch)}
+
+
+def _yields_to_run_again(frame: Any) -> bool:
+    """Whether a greenlet switched out at *frame* asked to run again at once:
+    ``gevent.sleep(0)`` (its ``seconds <= 0`` branch; the stack position decides the
+    branch, so one look at the first frame seen there holds for every later one)."""
+    code = frame.f_code
+    if code.co_name != "sleep" or not code.co_filename.replace("\\", "/").endswith(
+            "gevent/hub.py"):
+        return False
+    seconds = frame.f_locals.get("seconds")
+    return isinstance(seconds, (int, float)) and seconds <= 0
+
+
+def _loaded_hub_type() -> Any:
+    """gevent's Hub class if the program has imported gevent (never imports it)."""
+    module = sys.modules.get("gevent.hub")
+    return getattr(module, "Hub", None)
 
 
 def _name_and_origin(rec: _Record, g: Any) -> None:

@@ -162,7 +162,9 @@ def test_cpu_clock_false_reports_no_cpu(impl):
         gevent.spawn(sleeper, 1, 0.001).join()
     p = tracer.profile
     assert all(g.cpu_s is None for g in p.greenlets)
-    assert p.hub["cpu_s"] is None and p.hub["idle_s"] is None
+    assert p.hub["cpu_s"] is None
+    # hub idle is measured around the poll, with or without the CPU clock
+    assert p.hub["idle_s"] is not None and p.hub["utilization"] is not None
     assert all(r.cpu_s is None for r in p.runs)
 
 

@@ -1,0 +1,210 @@
+"""Turn a stopped Tracer's tables into a plain :class:`~geventperf.profile.Profile`.
+
+Runs once, at ``stop()``: nothing here is on the hot path.  It reads the tracer's
+tables (records, stack rows, sections, events) and the wait split's totals, the same
+for the C and the Python hot path.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from geventperf import findings as _findings
+from geventperf import latency
+from geventperf.profile import GreenletStats, Profile, SectionStats, Slice, StackTime
+
+
+def build_profile(tr: Any, now: float, cpu: float) -> Profile:
+    st = tr._st
+    ws = st if tr._c else st.ws  # the wait split: Hot (C) or WaitSplit (Python)
+    split = tr._loop_error is None
+    cpu_clock = tr.cpu_clock
+    final = _close_running_slice(tr, now, cpu)
+    for rec in tr._live.values():  # still suspended at stop: waited until the end
+        if rec.t_out is not None:
+            tr._close_wait(rec, now - rec.t_out)
+        rec.weak = None  # no callbacks after stop
+    ws.settle_all()
+    raw_slices = st.slices() if tr._c else list(tr._slices)
+    if final is not None and tr.max_slices:
+        raw_slices.append(final)
+        del raw_slices[:-tr.max_slices]
+
+    records = sorted(tr._finished + list(tr._live.values()), key=lambda r: r.gid)
+    greenlets, by_name = [], {}
+    for r in records:
+        greenlets.append(GreenletStats(
+            id=r.gid, name=r.name or "greenlet", parent=r.parent, run_s=r.run,
+            cpu_s=r.cpu if cpu_clock else None, wait_s=r.wait, switches=r.switches,
+            longest_run_s=r.longest, origin=r.origin,
+            event_wait_s=r.event_wait if split and not r.is_hub else None,
+            ready_wait_s=r.ready_wait if split and not r.is_hub else None,
+            delayed_others_s=r.delayed if split else None))
+        _add_hist(by_name, r.name or "greenlet", r.hist, r.ready_max)
+    for name, f in tr._folded.items():
+        greenlets.append(GreenletStats(
+            id=tr._next_gid, name=f"{name} [{f.n} finished greenlets folded]",
+            parent=None, run_s=f.run, cpu_s=f.cpu if cpu_clock else None, wait_s=f.wait,
+            switches=f.switches, longest_run_s=f.longest, origin=f.origin,
+            event_wait_s=f.event_wait if split else None,
+            ready_wait_s=f.ready_wait if split else None,
+            delayed_others_s=f.delayed if split else None))
+        tr._next_gid += 1
+        _add_hist(by_name, name, f.hist, f.ready_max)
+
+    duration = now - tr._t0
+    hub = {"id": None, "run_s": 0.0, "cpu_s": None, "idle_s": None, "utilization": None,
+           "polls": None}
+    watched = tr._loopwatch is not None and split
+    for r in records:
+        if r.is_hub:
+            hub.update(id=r.gid, run_s=r.run, cpu_s=r.cpu if cpu_clock else None)
+            break
+    if watched:
+        hub.update(idle_s=ws.idle, polls=ws.polls,
+                   utilization=max(0.0, 1.0 - ws.idle / duration) if duration > 0 else None)
+
+    section_blame = ws.section_blame
+    sections = [SectionStats(
+        name=name, c=bool(c), calls=calls, wall_s=wall, run_s=run, wait_s=wait,
+        switches=sw, cpu_s=scpu if cpu_clock else None,
+        event_wait_s=ev if split else None, ready_wait_s=rd if split else None,
+        delayed_others_s=section_blame.get(name, 0.0) if split else None)
+        for name, (c, calls, wall, run, scpu, wait, sw, ev, rd) in tr._section_table.items()]
+    sections.sort(key=lambda s: -s.wall_s)
+    labels = tr._labeler()
+    waits, runs = _stack_tables(tr, labels, split)
+    total = st.switches + 1  # every switch closed a slice, and so did stop()
+    t0 = tr._t0
+    slices = [Slice(greenlet=g, start_s=start - t0, duration_s=d, section=s,
+                    ready_s=ready if split else None)
+              for g, start, d, s, ready in raw_slices]
+    profile = Profile(
+        duration_s=duration, switches=st.switches, hub=hub, greenlets=greenlets,
+        sections=sections, waits=waits, runs=runs, reads=_reads(tr), slices=slices,
+        slices_dropped=max(0, total - len(slices)), trace_errors=st.errors,
+        events=_events(tr, labels, ws),
+        ready_latency=_latency(ws, by_name) if split else None,
+        meta=_meta(tr, ws, split))
+    profile.findings = _findings.compute(profile)
+    return profile
+
+
+def _close_running_slice(tr: Any, now: float, cpu: float) -> tuple[Any, ...] | None:
+    cur = tr._st.cur
+    if cur is None or cur.key not in tr._live:
+        return None
+    ran = now - cur.t_in
+    cur.run += ran
+    cur.longest = max(cur.longest, ran)
+    if tr.cpu_clock:
+        cur.cpu += cpu - cur.cpu_in
+    return (cur.gid, cur.t_in, ran, cur.open[-1].name if cur.open else None, cur.ready_in)
+
+
+def _add_hist(by_name: dict[str, list[Any]], name: str, hist: Any, ready_max: float) -> None:
+    if not hist or not any(hist):
+        return
+    acc = by_name.get(name)
+    if acc is None:
+        acc = by_name[name] = [[0] * latency.NBUCKETS, 0.0]
+    for i, count in enumerate(hist):
+        acc[0][i] += count
+    acc[1] = max(acc[1], ready_max)
+
+
+def _latency(ws: Any, by_name: dict[str, list[Any]]) -> dict[str, Any]:
+    return {"bounds_s": [b if b != float("inf") else None for b in latency.UPPER_BOUNDS_S],
+            "overall": latency.summary(list(ws.hist), ws.hist_max),
+            "by_name": {name: latency.summary(counts, peak)
+                        for name, (counts, peak) in by_name.items()}}
+
+
+def _stack_tables(tr: Any, labels: Any, split: bool) -> tuple[list[StackTime], list[StackTime]]:
+    cpu_clock = tr.cpu_clock
+    waits_by: dict[tuple[str, ...], StackTime] = {}
+    runs_by: dict[tuple[str, ...], StackTime] = {}
+    for key, row in tr._stacks.items():
+        stack = tuple(labels.stack(key))  # offsets of one line share a label
+        if row.n_wait:
+            w = waits_by.get(stack)
+            if w is None:
+                w = waits_by[stack] = StackTime(
+                    stack=list(stack), event_wait_s=0.0 if split else None,
+                    ready_wait_s=0.0 if split else None)
+            w.count += row.n_wait
+            w.wait_s += row.wait
+            if split:
+                w.event_wait_s += row.ev
+                w.ready_wait_s += row.rd
+        if row.n_out:
+            r = runs_by.get(stack)
+            if r is None:
+                r = runs_by[stack] = StackTime(stack=list(stack),
+                                               cpu_s=0.0 if cpu_clock else None,
+                                               delayed_others_s=0.0 if split else None)
+            r.count += row.n_out
+            r.run_s += row.run
+            if cpu_clock:
+                r.cpu_s += row.cpu
+            if split:
+                r.delayed_others_s += row.delayed
+    waits, runs = list(waits_by.values()), list(runs_by.values())
+    waits.sort(key=lambda w: -w.wait_s)
+    runs.sort(key=lambda r: -r.run_s)
+    return waits, runs
+
+
+def _events(tr: Any, labels: Any, ws: Any) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    for (section_name, gid), (count, wait, key, file_like, ev, rd) in tr._c_switch.items():
+        events.append({"kind": "c-section-switch", "section": section_name,
+                       "greenlet": gid, "count": count, "wait_s": wait,
+                       "event_wait_s": ev, "ready_wait_s": rd,
+                       "file_like": file_like, "stack": labels.stack(key)})
+    long_charge = ws.long_charge
+    for _ran, _seq, (gid, start, run, rcpu, key, section_name, idx) in sorted(
+            tr._blocked, reverse=True):
+        events.append({"kind": "blocked-slice", "greenlet": gid, "start_s": start,
+                       "run_s": run, "cpu_s": rcpu, "section": section_name,
+                       # others' ready wait during this slice (None: not measured)
+                       "delayed_others_s": long_charge.get(idx, 0.0)
+                       if tr._loop_error is None else None,
+                       "stack": labels.stack(key)})
+    events.extend(tr._deadlock_events)
+    for site, (reads, nbytes, bodies, seconds) in tr._body_reads.items():
+        events.append({"kind": "body-reads", "site": site, "reads": reads,
+                       "bytes": nbytes, "bodies": bodies, "read_s": seconds})
+    events.extend(tr._extra_events())
+    return events
+
+
+def _reads(tr: Any) -> list[dict[str, Any]]:
+    return [{"host": host, "bodies": b, "bytes": nbytes, "reads": r,
+             "reads_waited": None if unknown and not waited else waited, "wall_s": wall}
+            for host, (b, nbytes, r, waited, wall, unknown) in tr._reads.items()]
+
+
+def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
+    import platform
+    import socket
+    gevent = sys.modules.get("gevent")
+    return {
+        "pid": os.getpid(), "argv": list(sys.argv), "started_at": tr._wall_start,
+        "host": socket.gethostname(), "python": platform.python_version(),
+        "gevent": getattr(gevent, "__version__", None),
+        "hot_path": "c" if tr._c else "pure",
+        "loop": tr._loopwatch.kind if tr._loopwatch is not None else None,
+        "wait_split": split, "wait_split_error": tr._loop_error,
+        "unattributed_ready_s": ws.unattributed,
+        "block_threshold_s": tr.block_threshold, "cpu_clock": tr.cpu_clock,
+        "stacks": tr.stacks, "max_stack_depth": tr.max_stack_depth,
+        "max_slices": tr.max_slices, "lxml_guard": tr.lxml_guard,
+        "sections_wrapped": list(tr._section_names),
+        "greenlets_folded": sum(f.n for f in tr._folded.values()),
+        "stacks_overflowed": tr._stacks_overflowed(),
+        "c_switch_records_dropped": tr._c_switch_dropped,
+        "sections_left_open": tr._sections_left_open,
+        "tracing_aborted": tr._aborted, "first_trace_error": tr._first_error}
