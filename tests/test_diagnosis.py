@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import uuid
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -104,13 +105,52 @@ def _trickle(body: bytes, pieces: int, delay: float, content_type: str) -> list:
     return script
 
 
+class Gates:
+    """Replies held until the workload says so: ``/gated?key=K`` answers only once
+    ``/open?key=K`` was requested; ``/arrived?key=K`` says how many are held.  A workload
+    can thus know that no reply can arrive during a stretch of its own, however slowly
+    a loaded machine runs it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._events: dict[str, threading.Event] = {}
+        self._arrived: dict[str, int] = {}
+
+    def _event(self, key: str) -> threading.Event:
+        with self._lock:
+            return self._events.setdefault(key, threading.Event())
+
+    def hold(self, key: str) -> None:
+        with self._lock:
+            self._arrived[key] = self._arrived.get(key, 0) + 1
+        self._event(key).wait(RUN_TIMEOUT_S)
+
+    def open(self, key: str) -> None:
+        self._event(key).set()
+
+    def arrived(self, key: str) -> int:
+        with self._lock:
+            return self._arrived.get(key, 0)
+
+
+GATES = Gates()
+
+
 def _respond(head: bytes) -> list:
-    """Routes: /slow?delay=S (small body after S s), /fast, and trickled bodies
-    /xml, /json, /big ?size=BYTES&pieces=N&delay=S."""
+    """Routes: /slow?delay=S (small body after S s), /fast, /gated, /open, /arrived
+    (see Gates), and trickled bodies /xml, /json, /big ?size=BYTES&pieces=N&delay=S."""
     target = head.split(b"\r\n", 1)[0].split()[1].decode()
     url = urllib.parse.urlsplit(target)
     q = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
     route = url.path.strip("/")
+    if route == "gated":
+        GATES.hold(q["key"])
+        return [http_response(b"ok", headers=CLOSE)]
+    if route == "open":
+        GATES.open(q["key"])
+        return [http_response(b"ok", headers=CLOSE)]
+    if route == "arrived":
+        return [http_response(b"%d" % GATES.arrived(q["key"]), headers=CLOSE)]
     if route == "slow":
         return [float(q.get("delay", 0.3)), http_response(b"ok", headers=CLOSE)]
     if route == "fast":
@@ -324,6 +364,11 @@ def test_unpatched_sleep_is_a_blocking_call(server, tmp_path):
 CPU_HOG = Workload("cpu_hog.py")
 
 
+# Not strict: passes on an idle machine; on a loaded one the hog's 0.2 s of CPU takes
+# 0.5-0.7 s of wall time and today's tracer calls the difference (run-queue wait) "off
+# the CPU: a non-cooperative blocking call".  The truth is CPU either way.
+@pytest.mark.xfail(strict=False, reason="issue 12: on a loaded machine, CPU contention "
+                   "(run-queue wait) is counted as a blocking call (cause 'blocking-call')")
 def test_cpu_hog_blocks_the_loop(server, tmp_path):
     profile = run_cli(CPU_HOG, tmp_path, slow(server))
     first = assert_first(profile, CPU_HOG, LOOP_BLOCKED, greenlet="report-builder")
@@ -490,8 +535,8 @@ MIX_READS_FIRST = Workload("mix_reads_first.py")
 
 
 def test_mix_reads_larger_than_hog(server, tmp_path):
-    # 48 KiB bodies in 25 pieces 20 ms apart: ~0.5 s of reads per parse, 4 parses.
-    xml = f"xml={server.url}/xml?size={48 * 1024}&pieces=25&delay=0.02"
+    # 48 KiB bodies in 50 pieces 20 ms apart: ~1 s of reads per parse, 4 parses.
+    xml = f"xml={server.url}/xml?size={48 * 1024}&pieces=50&delay=0.02"
     profile = run_cli(MIX_READS_FIRST, tmp_path, xml)
     first = assert_first(profile, MIX_READS_FIRST, BLOCKED_READ, greenlet="feed-parser")
     hogs = [f for f in findings_of(profile, LOOP_BLOCKED)
@@ -533,7 +578,50 @@ def test_small_reads_over_a_trickle(server, tmp_path):
     assert_no_network_blame(profile, SMALL_READS, innocent=("body-fetcher",))
     if profile.findings:
         first = assert_first(profile, SMALL_READS, SMALL_BODY_READS)
-        ran = sum(g.run_s for g in profile.greenlets) + float(profile.hub.get("run_s") or 0)
+        ran = sum(g.run_s for g in profile.greenlets if g.name == "body-fetcher")
         assert first.cost_s <= ran, (
-            f"small-body-reads claims {first.cost_s:.3f} s, more than all greenlets ran "
-            f"({ran:.3f} s): it counts the server's pace\n{listing(profile)}")
+            f"small-body-reads claims {first.cost_s:.3f} s, more than the greenlets that "
+            f"read ran in all ({ran:.3f} s): it counts the server's pace\n{listing(profile)}")
+
+
+USER_C_SECTION = Workload("user_c_section.py")
+
+
+@pytest.mark.xfail(strict=True, reason="issue 12: one blocked-read finding per cause merged "
+                   "across greenlets (today: one per greenlet)")
+def test_user_c_section_reading_the_network(server, tmp_path):
+    body = f"json={server.url}/json?size={24 * 1024}&pieces=12&delay=0.01"
+    profile = run_cli(USER_C_SECTION, tmp_path, body, slow(server))
+    first = assert_first(profile, USER_C_SECTION, BLOCKED_READ, greenlet="decoder")
+    assert first.section == "decode feed", listing(profile)
+    assert "decode feed" in first.message, first.message
+    assert len(findings_of(profile, BLOCKED_READ)) == 1, listing(profile)
+    assert greenlet_count_named(first.message, 4), first.message
+    assert_no_network_blame(profile, USER_C_SECTION)
+
+
+LONELY_HOG = Workload("lonely_hog.py")
+
+
+@pytest.mark.xfail(strict=True, reason="issue 12: loop-blocked only when someone was "
+                   "blocked (today: every slice over the threshold)")
+def test_long_slice_while_nothing_else_could_run_is_not_a_finding(server, tmp_path):
+    key = f"lonely-{uuid.uuid4().hex}"
+    profile = run_cli(LONELY_HOG, tmp_path, f"gated={server.url}/gated?key={key}",
+                      f"arrived={server.url}/arrived?key={key}",
+                      f"open={server.url}/open?key={key}")
+    blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
+    assert not blamed, f"a slice that delayed nobody was reported:\n{listing(profile)}"
+    assert_no_network_blame(profile, LONELY_HOG, innocent=("fetcher",))
+
+
+FIXED_FEED = Workload("fixed_feed.py")
+
+
+@pytest.mark.xfail(strict=True, reason="issue 12: start-up (importing requests, lxml and "
+                   "the adapter before any other greenlet) is reported as loop-blocked")
+def test_fixed_feed_is_clean(server, tmp_path):
+    xml = f"xml={server.url}/xml?size={40 * 1024}&pieces=20&delay=0.01"
+    profile = run_cli(FIXED_FEED, tmp_path, xml)
+    assert_no_network_blame(profile, FIXED_FEED, innocent=("feed-parser",))
+    assert not profile.findings, f"nothing is wrong here:\n{listing(profile)}"
