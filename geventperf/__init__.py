@@ -16,8 +16,10 @@ from geventperf.tracer import Tracer, TracerError
 
 __version__ = "0.1.0"
 
-# Names served by geventperf.adapter, which imports requests (and so ssl).
+# Names served by geventperf.adapter and geventperf.session, which import requests
+# (and so ssl).
 _ADAPTER_NAMES = ("BodyTimeout", "BodyTooLarge", "GeventAdapter", "mount")
+_SESSION_NAMES = ("Session", "environment_changed")
 
 __all__ = [
     "BodyTimeout",
@@ -26,9 +28,11 @@ __all__ = [
     "GeventAdapter",
     "Profile",
     "ProfileError",
+    "Session",
     "Tracer",
     "TracerError",
     "__version__",
+    "environment_changed",
     "mount",
     "section",
 ]
@@ -38,6 +42,9 @@ def __getattr__(name: str) -> Any:
     if name in _ADAPTER_NAMES:
         from geventperf import adapter
         return getattr(adapter, name)
+    if name in _SESSION_NAMES:
+        from geventperf import session
+        return getattr(session, name)
     raise AttributeError(f"module 'geventperf' has no attribute {name!r}")
 
 

@@ -3,15 +3,20 @@
 Mount it on a ``requests.Session`` (``geventperf.mount(session)``).  Everything but the
 body read is requests' own ``HTTPAdapter``: connection pooling, retries, TLS, proxies,
 redirects, cookies, hooks and ``Response.elapsed`` (time to the headers) behave as
-before.  This module imports nothing of the profiler.
+before.  ``mount`` gives each prefix an adapter of its own, as requests does, and keeps
+a custom ``HTTPAdapter`` subclass already mounted (Locust's, a retrying one) by adding
+the large body reads to a copy of it.  This module imports nothing of the profiler.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Any, Iterator
 
 import requests
-from requests.adapters import HTTPAdapter
+import requests.adapters
+from requests.adapters import BaseAdapter, HTTPAdapter
 from requests.utils import stream_decode_response_unicode
 
 from geventperf import readstats
@@ -26,14 +31,25 @@ from geventperf.bodyreader import (
     read_content,
 )
 
-__all__ = ["BodyTimeout", "BodyTooLarge", "DEFAULT_CHUNK_SIZE", "GeventAdapter",
-           "GeventResponse", "mount"]
+__all__ = ["BodyTimeout", "BodyTooLarge", "DEFAULT_CHUNK_SIZE", "DEFAULT_PREFIXES",
+           "GeventAdapter", "GeventResponse", "LargeReads", "mount"]
+
+# The prefixes requests.Session mounts its own adapters on.
+DEFAULT_PREFIXES = ("http://", "https://")
+# HTTPAdapter's own keyword arguments: settings of the pool manager and retries, which
+# mount cannot give an adapter it did not build.
+_POOL_SETTINGS = ("pool_connections", "pool_maxsize", "max_retries", "pool_block", "pool_kwargs")
+# Most remembered (URL origin, TLS settings) entries per adapter on the fast path; a
+# crawler's endless hosts clear the cache instead of growing it.
+_FAST_CACHE_ENTRIES = 512
+# "scheme://netloc" of a URL: everything urlparse reads the scheme, host and port from.
+_ORIGIN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
 
 
 class GeventResponse(requests.Response):
     """A ``requests.Response`` whose body is read by the adapter that made it."""
 
-    # Set by GeventAdapter.build_response; None after unpickling (the body is then
+    # Set by the adapter's build_response; None after unpickling (the body is then
     # already in ``_content``).
     _body_limits: BodyLimits | None = None
 
@@ -61,33 +77,34 @@ class GeventResponse(requests.Response):
         return stream_decode_response_unicode(chunks, self) if decode_unicode else chunks
 
 
-class GeventAdapter(HTTPAdapter):
-    """requests' ``HTTPAdapter`` with large body reads, body limits and read counters.
+# Response classes of custom adapters, with GeventResponse's body reading mixed in.
+_RESPONSE_CLASSES: dict[type, type] = {requests.Response: GeventResponse}
 
-    :param chunk_size: bytes asked of the socket per read (default 512 KiB).
-    :param max_body_size: largest body accepted, raw and decoded; a larger
-        Content-Length is refused before reading, any other body is stopped as soon
-        as it passes the limit.  Raises :class:`BodyTooLarge`.
-    :param body_timeout: most seconds spent reading one body (all its reads together).
-        Raises :class:`BodyTimeout`, a ``requests.exceptions.ReadTimeout``.
-    :param yield_every: yield to the gevent hub after every this many body bytes, so a
-        reader of a fast socket cannot starve other greenlets.
-    :param pool_kwargs: extra keyword arguments for urllib3's pool managers (for
-        example ``socket_options``), given to ``init_poolmanager`` and
-        ``proxy_manager_for``.
-    :param kwargs: ``HTTPAdapter`` arguments (``pool_connections``, ``pool_maxsize``,
-        ``max_retries``, ``pool_block``).
+
+def _response_class(cls: type) -> type:
+    if issubclass(cls, GeventResponse):
+        return cls
+    mixed = _RESPONSE_CLASSES.get(cls)
+    if mixed is None:
+        mixed = type("Gevent" + cls.__name__, (GeventResponse, cls),
+                     {"__module__": __name__, "__qualname__": "Gevent" + cls.__qualname__})
+        _RESPONSE_CLASSES[cls] = mixed
+    return mixed
+
+
+class LargeReads:
+    """GeventAdapter's body reading, as a mixin for any ``HTTPAdapter`` subclass.
+
+    Expects ``body_limits`` (a :class:`~geventperf.bodyreader.BodyLimits`) on the
+    instance.  With ``fast_path`` set, the adapter also remembers per URL origin what
+    requests recomputes on every request (see :meth:`build_connection_pool_key_attributes`
+    and :meth:`cert_verify`).
     """
 
-    __attrs__ = HTTPAdapter.__attrs__ + ["body_limits", "pool_kwargs"]
-
-    def __init__(self, chunk_size: int = DEFAULT_CHUNK_SIZE, max_body_size: int | None = None,
-                 body_timeout: float | None = None, yield_every: int | None = None,
-                 pool_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
-        self.body_limits = BodyLimits(chunk_size, max_body_size, body_timeout, yield_every)
-        # Set before HTTPAdapter.__init__, which calls init_poolmanager.
-        self.pool_kwargs = dict(pool_kwargs or {})
-        super().__init__(**kwargs)
+    body_limits: BodyLimits
+    fast_path: bool = False
+    _pool_key_cache: dict | None = None
+    _cert_cache: dict | None = None
 
     @property
     def chunk_size(self) -> int:
@@ -105,6 +122,128 @@ class GeventAdapter(HTTPAdapter):
     def yield_every(self) -> int | None:
         return self.body_limits.yield_every
 
+    def build_response(self, req: requests.PreparedRequest, resp: Any) -> requests.Response:
+        response = super().build_response(req, resp)
+        cls = type(response)
+        if cls is not GeventResponse:
+            response.__class__ = _response_class(cls)
+        response._body_limits = self.body_limits
+        enlarge_read_buffer(resp, self.body_limits.chunk_size)
+        return response
+
+    # -- the fast path: what requests works out again on every request -----------------
+
+    def build_connection_pool_key_attributes(self, request: requests.PreparedRequest,
+                                             verify: Any, cert: Any = None) -> Any:
+        """requests (2.32.2 and later) parses the URL and, when ``verify`` is a path,
+        asks the file system whether it is a directory, on every request.  The fast path
+        remembers the answer per (URL origin, verify, cert): a bundle path that turns
+        from a file into a directory while the adapter lives is not noticed."""
+        if not self.fast_path:
+            return super().build_connection_pool_key_attributes(request, verify, cert)
+        match = _ORIGIN.match(request.url or "")
+        try:
+            key = (match.group(), verify, cert) if match else None
+            cached = self._pool_key_cache.get(key) if key is not None else None
+        except TypeError:  # an unhashable verify or cert: not remembered
+            key = cached = None
+        if cached is None:
+            host_params, pool_kwargs = super().build_connection_pool_key_attributes(
+                request, verify, cert)
+            if key is not None:
+                cache = self._pool_key_cache
+                if len(cache) >= _FAST_CACHE_ENTRIES:
+                    cache.clear()
+                cache[key] = (dict(host_params), dict(pool_kwargs))
+            return host_params, pool_kwargs
+        return dict(cached[0]), dict(cached[1])
+
+    def cert_verify(self, conn: Any, url: str, verify: Any, cert: Any) -> None:
+        """requests checks that the CA bundle (and client certificate) files exist on
+        every request, with up to four ``stat`` calls.  The fast path checks each
+        (verify, cert) once per adapter and then sets the same connection attributes
+        requests sets; a file removed later fails when a new connection loads it."""
+        if not self.fast_path:
+            return super().cert_verify(conn, url, verify, cert)
+        try:
+            key = (url.lower().startswith("https") and bool(verify), verify, cert)
+            settings = self._cert_cache.get(key)
+        except TypeError:
+            return super().cert_verify(conn, url, verify, cert)
+        if settings is None:
+            super().cert_verify(conn, url, verify, cert)   # raises what requests raises
+            settings = _cert_settings(*key)
+            cache = self._cert_cache
+            if len(cache) >= _FAST_CACHE_ENTRIES:
+                cache.clear()
+            cache[key] = settings
+        for name, value in settings:
+            setattr(conn, name, value)
+
+    def _start_fast_path(self, enabled: bool) -> None:
+        self.fast_path = enabled
+        self._pool_key_cache = {}
+        self._cert_cache = {}
+
+
+def _cert_settings(tls: bool, verify: Any, cert: Any) -> tuple[tuple[str, Any], ...]:
+    """The connection attributes ``HTTPAdapter.cert_verify`` sets for these settings,
+    once its file checks passed (the same rules, in the same order)."""
+    settings: list[tuple[str, Any]] = []
+    if tls:
+        location = verify if verify is not True else None
+        location = location or requests.adapters.DEFAULT_CA_BUNDLE_PATH
+        settings.append(("cert_reqs", "CERT_REQUIRED"))
+        settings.append(("ca_certs", location) if not os.path.isdir(location)
+                        else ("ca_cert_dir", location))
+    else:
+        settings += [("cert_reqs", "CERT_NONE"), ("ca_certs", None), ("ca_cert_dir", None)]
+    if cert:
+        if isinstance(cert, str):
+            settings += [("cert_file", cert), ("key_file", None)]
+        else:
+            settings += [("cert_file", cert[0]), ("key_file", cert[1])]
+    return tuple(settings)
+
+
+class GeventAdapter(LargeReads, HTTPAdapter):
+    """requests' ``HTTPAdapter`` with large body reads, body limits and read counters.
+
+    :param chunk_size: bytes asked of the socket per read (default 512 KiB).
+    :param max_body_size: largest body accepted, raw and decoded; a larger
+        Content-Length is refused before reading, any other body is stopped as soon
+        as it passes the limit.  Raises :class:`BodyTooLarge`.
+    :param body_timeout: most seconds spent reading one body (all its reads together).
+        Raises :class:`BodyTimeout`, a ``requests.exceptions.ReadTimeout``.
+    :param yield_every: yield to the gevent hub after every this many body bytes, so a
+        reader of a fast socket cannot starve other greenlets.
+    :param pool_kwargs: extra keyword arguments for urllib3's pool managers (for
+        example ``socket_options``), given to ``init_poolmanager`` and
+        ``proxy_manager_for``.
+    :param fast_path: remember per URL origin the pool key attributes and the CA
+        bundle checks requests redoes on every request (set by
+        :class:`geventperf.Session`).
+    :param kwargs: ``HTTPAdapter`` arguments (``pool_connections``, ``pool_maxsize``,
+        ``max_retries``, ``pool_block``).
+    """
+
+    __attrs__ = HTTPAdapter.__attrs__ + ["body_limits", "pool_kwargs", "fast_path"]
+
+    def __init__(self, chunk_size: int = DEFAULT_CHUNK_SIZE, max_body_size: int | None = None,
+                 body_timeout: float | None = None, yield_every: int | None = None,
+                 pool_kwargs: dict[str, Any] | None = None, fast_path: bool = False,
+                 **kwargs: Any) -> None:
+        self.body_limits = BodyLimits(chunk_size, max_body_size, body_timeout, yield_every)
+        self._start_fast_path(bool(fast_path))
+        # Set before HTTPAdapter.__init__, which calls init_poolmanager.
+        self.pool_kwargs = dict(pool_kwargs or {})
+        super().__init__(**kwargs)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.pool_kwargs = state.get("pool_kwargs") or {}
+        self._start_fast_path(bool(state.get("fast_path")))
+        super().__setstate__(state)
+
     def init_poolmanager(self, connections: int, maxsize: int, block: bool = False,
                          **pool_kwargs: Any) -> None:
         super().init_poolmanager(connections, maxsize, block=block,
@@ -113,13 +252,6 @@ class GeventAdapter(HTTPAdapter):
     def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
         return super().proxy_manager_for(proxy, **{**self.pool_kwargs, **proxy_kwargs})
 
-    def build_response(self, req: requests.PreparedRequest, resp: Any) -> requests.Response:
-        response = super().build_response(req, resp)
-        response.__class__ = GeventResponse
-        response._body_limits = self.body_limits
-        enlarge_read_buffer(resp, self.body_limits.chunk_size)
-        return response
-
     def __repr__(self) -> str:
         limits = self.body_limits
         return (f"<GeventAdapter chunk_size={limits.chunk_size} "
@@ -127,10 +259,128 @@ class GeventAdapter(HTTPAdapter):
                 f"yield_every={limits.yield_every}>")
 
 
-def mount(session: requests.Session, **kwargs: Any) -> GeventAdapter:
-    """Mount one :class:`GeventAdapter` (built from *kwargs*) on *session* for
-    ``http://`` and ``https://``; returns the adapter."""
-    adapter = GeventAdapter(**kwargs)
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    return adapter
+# -- mounting ----------------------------------------------------------------------------
+
+# Custom adapter classes with LargeReads mixed in, built once per class.
+_ADAPTER_CLASSES: dict[type, type] = {}
+
+
+def _unpickle_wrapped(base: type, state: dict[str, Any], limits: BodyLimits,
+                      fast_path: bool) -> HTTPAdapter:
+    adapter = base.__new__(base)
+    adapter.__setstate__(state)
+    return _with_large_reads(adapter, limits, fast_path)
+
+
+def _reduce_wrapped(self: Any) -> Any:
+    base = _base_class(type(self))
+    return (_unpickle_wrapped, (base, base.__getstate__(self), self.body_limits,
+                                self.fast_path))
+
+
+def _adapter_class(cls: type) -> type:
+    mixed = _ADAPTER_CLASSES.get(cls)
+    if mixed is None:
+        mixed = type("Gevent" + cls.__name__, (LargeReads, cls),
+                     {"__module__": __name__, "__qualname__": "Gevent" + cls.__qualname__,
+                      "__reduce__": _reduce_wrapped, "_geventperf_base": cls})
+        _ADAPTER_CLASSES[cls] = mixed
+    return mixed
+
+
+def _base_class(cls: type) -> type:
+    return getattr(cls, "_geventperf_base", cls)
+
+
+def _with_large_reads(adapter: HTTPAdapter, limits: BodyLimits, fast_path: bool) -> Any:
+    """A copy of *adapter* (same pool manager, retries and state: its ``__dict__``) whose
+    class adds the large body reads to the adapter's own."""
+    cls = type(adapter)
+    wrapped = object.__new__(cls if issubclass(cls, LargeReads) else _adapter_class(cls))
+    wrapped.__dict__.update(adapter.__dict__)
+    wrapped.body_limits = limits
+    wrapped._start_fast_path(fast_path)
+    return wrapped
+
+
+def _pool_settings(adapter: HTTPAdapter) -> dict[str, Any]:
+    """The HTTPAdapter settings of a plain adapter being replaced, so that replacing it
+    keeps them."""
+    settings = {name: getattr(adapter, attr) for name, attr in (
+        ("pool_connections", "_pool_connections"), ("pool_maxsize", "_pool_maxsize"),
+        ("pool_block", "_pool_block"), ("max_retries", "max_retries")) if hasattr(adapter, attr)}
+    if isinstance(adapter, GeventAdapter) and adapter.pool_kwargs:
+        settings["pool_kwargs"] = adapter.pool_kwargs
+    return settings
+
+
+def mount(session: requests.Session, prefixes: tuple[str, ...] = DEFAULT_PREFIXES,
+          **kwargs: Any) -> HTTPAdapter:
+    """Add large body reads (and the limits in *kwargs*) to *session* for each prefix
+    (``http://`` and ``https://`` by default).
+
+    Each prefix gets an adapter of its own, as ``requests.Session`` mounts them, so
+    ``Session.close()`` closes each once.  What is mounted there decides how:
+
+    * nothing, requests' plain ``HTTPAdapter`` or a ``GeventAdapter``: a new
+      :class:`GeventAdapter` built from *kwargs*, keeping the replaced adapter's pool
+      sizes, ``pool_block`` and ``max_retries`` unless *kwargs* set them;
+    * any other ``HTTPAdapter`` subclass (Locust's ``LocustHttpAdapter``, a retrying
+      adapter): a copy of it, sharing its pool manager and state, whose class mixes
+      GeventAdapter's body reading into that adapter's class; one adapter mounted on
+      several prefixes stays one.  Only the body options (``chunk_size``,
+      ``max_body_size``, ``body_timeout``, ``yield_every``, ``fast_path``) apply: pool
+      settings raise ``TypeError`` (set them on that adapter);
+    * an adapter that is not an ``HTTPAdapter``: ``TypeError``, naming it.
+
+    ``fast_path=True`` also turns on the session fast path
+    (:func:`geventperf.session.enable_fast_path`): the environment's proxies read once
+    and again only when the environment changes, pool keys and CA bundle checks
+    remembered per adapter.
+
+    Returns the adapter now mounted on the first prefix.
+    """
+    if isinstance(prefixes, str):
+        prefixes = (prefixes,)
+    body_keys = ("chunk_size", "max_body_size", "body_timeout", "yield_every")
+    unknown = sorted(set(kwargs) - set(body_keys) - set(_POOL_SETTINGS) - {"fast_path"})
+    if unknown:
+        raise TypeError(f"geventperf.mount: unknown option(s) {', '.join(unknown)}")
+    limits = BodyLimits(**{k: kwargs[k] for k in body_keys if k in kwargs})
+    fast_path = bool(kwargs.get("fast_path", False))
+    built: dict[int, HTTPAdapter] = {}   # id(existing) -> what replaces it
+    plan: list[tuple[str, HTTPAdapter]] = []
+    for prefix in prefixes:
+        existing = session.adapters.get(prefix)
+        if existing is not None and id(existing) in built:
+            plan.append((prefix, built[id(existing)]))
+            continue
+        if existing is None or type(existing) in (HTTPAdapter, GeventAdapter):
+            settings = _pool_settings(existing) if existing is not None else {}
+            adapter: HTTPAdapter = GeventAdapter(**{**settings, **kwargs})
+        elif isinstance(existing, HTTPAdapter):
+            given = [k for k in _POOL_SETTINGS if k in kwargs]
+            if given:
+                raise TypeError(
+                    f"geventperf.mount: {prefix!r} already has a {type(existing).__name__} "
+                    f"mounted; mount keeps it and adds the large body reads, but cannot "
+                    f"change its pool settings ({', '.join(given)}): configure them on "
+                    f"that adapter, or mount geventperf.GeventAdapter({', '.join(given)}=...)"
+                    f" on {prefix!r} yourself to replace it")
+            adapter = _with_large_reads(existing, limits, fast_path)
+        elif isinstance(existing, BaseAdapter) or existing is not None:
+            raise TypeError(
+                f"geventperf.mount: {prefix!r} has a {type(existing).__module__}."
+                f"{type(existing).__qualname__} mounted, which is not a "
+                f"requests.adapters.HTTPAdapter, so geventperf cannot add its body reads "
+                f"to it. Leave that prefix out (mount(session, prefixes=...)), or replace "
+                f"it yourself with session.mount({prefix!r}, geventperf.GeventAdapter())")
+        if existing is not None:
+            built[id(existing)] = adapter
+        plan.append((prefix, adapter))
+    for prefix, adapter in plan:   # nothing is mounted unless every prefix could be
+        session.mount(prefix, adapter)
+    if fast_path:
+        from geventperf.session import enable_fast_path
+        enable_fast_path(session)
+    return plan[0][1]

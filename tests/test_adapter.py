@@ -22,6 +22,7 @@ from requests.exceptions import ChunkedEncodingError, ContentDecodingError
 import geventperf
 from geventperf import readstats
 from geventperf.adapter import GeventResponse
+from tests.mount_paths import mount_path  # noqa: F401  (every test: both mount paths)
 from tests.servers import RawServer, WSGIServerThread, chunked, http_response
 
 BODY = os.urandom(3 * 1024 * 1024 + 17)

@@ -42,6 +42,7 @@ from requests.exceptions import ChunkedEncodingError, ContentDecodingError
 
 import geventperf
 from geventperf.bytesbuf import BodyBuffer
+from tests.mount_paths import mount_path  # noqa: F401  (every test: both mount paths)
 from tests.servers import RawServer, chunked, pieces_of
 
 # -- knobs -------------------------------------------------------------------------------
