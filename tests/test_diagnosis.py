@@ -6,7 +6,8 @@ runs for real in a subprocess through the real CLI (``python -m geventperf run -
 -o OUT.json workload.py key=url ...``, which monkey-patches first), or, where the CLI
 cannot express it (``Tracer(lxml_guard=True)``), as a script that starts the Tracer
 itself.  The servers are real, on 127.0.0.1, in this (unpatched) process: a raw-socket
-server that answers slowly, at once, or trickles a body in small pieces with pauses.
+server that answers slowly, at once, trickles a body in small pieces with pauses, or
+holds its replies until the workload says so.
 
 Every test asserts the FIRST finding: its kind, its call site (the user's frame in the
 workload file, found by a ``# diag: NAME`` marker comment on the line, never by a line
@@ -17,7 +18,9 @@ else).  Kinds, sites, names and orderings only: never absolute times.
 The contract is issue 12 ("the real culprit comes first, one finding per cause, no
 false alarms") and issue 11 (event wait vs ready wait, ``loop-saturated``).  Tests the
 code does not meet yet are marked ``xfail(strict=True)`` with what is missing: when
-the fix lands they XPASS, fail strictly, and the marker is removed.
+the fix lands they XPASS, fail strictly, and the marker is removed.  A few are marked
+``strict=False`` because today's failure comes and goes with the machine's load (the
+comment above each says why); their markers go when the fix lands too.
 """
 
 from __future__ import annotations
@@ -427,6 +430,10 @@ def test_sleep0_storm(server, tmp_path):
     first = assert_first(profile, SLEEP0_STORM, SWITCH_STORM, greenlet="busy-yielder")
     assert not READ_STORY.search(first.message), (
         f"a sleep(0) loop is told as a read story:\n{first.message}")
+    # One greenlet yielding to itself: nobody else wanted the loop, so it is no
+    # saturated loop either (whose cure, less work per greenlet or more processes, would
+    # not help).
+    assert not findings_of(profile, LOOP_SATURATED), listing(profile)
     assert_no_network_blame(profile, SLEEP0_STORM)
 
 
@@ -512,6 +519,7 @@ def test_lxml_deadlock_unguarded_warns_before_the_hang(deadlock_run):
     if not run.hung:  # this lxml did not hang: the report must still say it first
         assert run.profile is not None, run.stderr[-3000:]
         assert_first(run.profile, LXML_DEADLOCK, DEADLOCK_RISK, greenlet="feed-parser")
+        assert_no_network_blame(run.profile, LXML_DEADLOCK)
 
 
 @pytest.mark.xfail(strict=True, reason="issue 12 item 5: the warning names greenlets by id "
@@ -583,6 +591,7 @@ def test_mix_reads_larger_than_hog(server, tmp_path):
     order = profile.findings.index
     assert order(first) < order(hogs[0]), listing(profile)
     assert first.cost_s > hogs[0].cost_s, listing(profile)
+    assert_no_network_blame(profile, MIX_READS_FIRST)
 
 
 MIX_HOG_FIRST = Workload("mix_hog_first.py")
@@ -597,6 +606,7 @@ def test_mix_hog_larger_than_reads(server, tmp_path):
     assert reads, f"the reads are missing:\n{listing(profile)}"
     assert profile.findings.index(first) < profile.findings.index(reads[0]), listing(profile)
     assert first.cost_s > reads[0].cost_s, listing(profile)
+    assert_no_network_blame(profile, MIX_HOG_FIRST)
 
 
 SMALL_READS = Workload("small_reads.py")
