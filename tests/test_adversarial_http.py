@@ -21,6 +21,13 @@ Deviations from requests' default adapter, each pinned by a test below:
 Case counts: every property adds its examples to ``CASES``; the last test checks each
 property ran its examples and writes the totals to the terminal ("cases fuzzed").
 ``GEVENTPERF_FUZZ_EXAMPLES=2000`` runs that many examples per property instead.
+
+Budgets (tests/fuzz_budget.py): each request of an example, requests' reference one
+included, has ``REQUEST_CPU_BUDGET_S`` of CPU, and the module's address space may grow
+by ``MODULE_MEMORY_BUDGET_BYTES``; past either the example fails, is saved in the
+hypothesis database (``.hypothesis/examples``, git-ignored, replayed first next run)
+and printed with a ``@reproduce_failure`` line.  The run's seed is printed with the
+case counts; ``GEVENTPERF_FUZZ_SEED=<seed>`` repeats a run.
 """
 
 from __future__ import annotations
@@ -31,17 +38,19 @@ import gzip
 import os
 import socket
 import struct
+import time
 import zlib
 from dataclasses import dataclass
 
 import pytest
 import requests
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 from requests.exceptions import ChunkedEncodingError, ContentDecodingError
 
 import geventperf
 from geventperf.bytesbuf import BodyBuffer
+from tests import fuzz_budget
 from tests.mount_paths import mount_path  # noqa: F401  (every test: both mount paths)
 from tests.servers import RawServer, chunked, pieces_of
 
@@ -66,10 +75,29 @@ MAX_BODY = 3000
 # Pauses between pieces of a response (seconds): 0-2 ms, as the brief says.
 PAUSES = st.sampled_from([0.0, 0.0, 0.0, 0.0005, 0.001, 0.002])
 
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.filter_too_much,
-                                       HealthCheck.function_scoped_fixture])
+# CPU seconds one request of an example may use (the reference's or ours; the one
+# that ran away decoded for minutes).  The largest seen in a default run is printed
+# with the case counts: about 0.5 s (a 66 000-byte chunk-size line read a byte at a
+# time); budget well above that, so only a runaway reaches it, loaded machine or not
+# (CPU time does not pass while the process waits for a core).
+REQUEST_CPU_BUDGET_S = 20.0
+# Address space the module may add to what it had at its start: the largest body a
+# generated example decodes is 150 KB, the fixed bombs stop at 1 MB (their 64 MiB
+# source is built once per coding); the runaway grew to 18 GB.
+MODULE_MEMORY_BUDGET_BYTES = 2 * 1024 ** 3
+
+_FUZZ_SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
+                          database=fuzz_budget.DATABASE, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow,
+                                                 HealthCheck.data_too_large,
+                                                 HealthCheck.filter_too_much,
+                                                 HealthCheck.function_scoped_fixture])
+
+
+def FUZZ(test):  # noqa: N802 - used as a decorator, like the settings object it was
+    """A property's settings, its failure database and this run's seed."""
+    return seed(fuzz_budget.SEED)(_FUZZ_SETTINGS(test))
+
 
 # Exceptions requests' default adapter lets out that are not RequestExceptions, and the
 # RequestException the adapter raises instead (see the module docstring).
@@ -81,6 +109,17 @@ CASES: collections.Counter[str] = collections.Counter()
 EXPECTED: dict[str, int] = {}
 
 RESET = object()   # in a script: stop and reset the connection (RST, not FIN)
+
+# side -> the most CPU seconds one request took (printed by test_zz_cases_fuzzed)
+CPU_MAX: dict[str, float] = collections.defaultdict(float)
+REFERENCE = "requests' default adapter (the reference)"
+OURS = "GeventAdapter"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def memory_budget():
+    with fuzz_budget.address_space_budget(MODULE_MEMORY_BUDGET_BYTES) as limit:
+        yield limit
 
 
 # -- the server ------------------------------------------------------------------------
@@ -116,11 +155,21 @@ def server():
 
 # -- observing one request ----------------------------------------------------------------
 
-def observe(session: requests.Session, url: str, iter_size: int | None) -> tuple:
+def observe(session: requests.Session, url: str, iter_size: int | None,
+            side: str = OURS) -> tuple:
     """What a caller sees: ("ok", status, headers, body), ("head-error", class) when
     the request failed before the body (requests' code, shared by both adapters),
     ("body-error", class) or ("foreign-error", class, message) for a non-requests
-    exception out of the body read."""
+    exception out of the body read.  Within REQUEST_CPU_BUDGET_S of CPU."""
+    started = time.process_time()
+    try:
+        with fuzz_budget.cpu_budget(REQUEST_CPU_BUDGET_S, side):
+            return _observe(session, url, iter_size)
+    finally:
+        CPU_MAX[side] = max(CPU_MAX[side], time.process_time() - started)
+
+
+def _observe(session: requests.Session, url: str, iter_size: int | None) -> tuple:
     with session:
         try:
             r = session.get(url, timeout=REQUEST_TIMEOUT_S, stream=True)
@@ -135,6 +184,8 @@ def observe(session: requests.Session, url: str, iter_size: int | None) -> tuple
                     body = b"".join(r.iter_content(iter_size))
             except requests.RequestException as exc:
                 return ("body-error", type(exc))
+            except MemoryError:  # past the memory budget: the example fails
+                raise
             except Exception as exc:  # noqa: BLE001
                 return ("foreign-error", type(exc), str(exc))
             return ("ok", r.status_code, headers, body)
@@ -143,7 +194,7 @@ def observe(session: requests.Session, url: str, iter_size: int | None) -> tuple
 def default_and_ours(server: ScriptServer, script: list, chunk_size: int,
                      iter_size: int | None = None, **adapter_kw) -> tuple[tuple, tuple]:
     server.script = script
-    expected = observe(requests.Session(), server.url, iter_size)
+    expected = observe(requests.Session(), server.url, iter_size, REFERENCE)
     session = requests.Session()
     geventperf.mount(session, chunk_size=chunk_size, **adapter_kw)
     ours = observe(session, server.url, iter_size)
@@ -792,7 +843,10 @@ def test_zz_cases_fuzzed(capsys):
         # hypothesis may stop early only when it has tried every distinct example
         assert n >= EXPECTED[name], (name, n)
     lines = [f"  {n:6d}  {name}" for name, n in sorted(CASES.items())]
+    cpu = ", ".join(f"{side} {s:.2f} s" for side, s in sorted(CPU_MAX.items()))
     summary = f"geventperf adversarial HTTP: {sum(CASES.values())} cases fuzzed " \
-              f"({EXAMPLES} examples per property)\n" + "\n".join(lines)
+              f"({EXAMPLES} examples per property, seed {fuzz_budget.SEED_ENV}=" \
+              f"{fuzz_budget.SEED})\n" + "\n".join(lines) + \
+              f"\n  most CPU per request (budget {REQUEST_CPU_BUDGET_S:g} s): {cpu}"
     with capsys.disabled():   # shown without -s
         print("\n" + summary)
