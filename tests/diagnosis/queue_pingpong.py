@@ -1,4 +1,4 @@
-"""Queue ping-pong: two greenlets hand 20 000 tiny items back and forth over
+"""Queue ping-pong: two greenlets hand 5 000 tiny items back and forth over
 ``gevent.queue.Queue``.
 
 Truth by construction: the ``sender`` greenlet (``ping``) puts an item on the ``echo``
@@ -22,7 +22,7 @@ import gevent.queue
 import requests
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
-ROUNDS = 20_000
+ROUNDS = 5_000
 
 to_ping = gevent.queue.Queue()
 to_pong = gevent.queue.Queue()
