@@ -1,11 +1,16 @@
 """``geventperf demo``: the slow pattern and its fix, measured side by side.
 
-A local feed server (in a child process, see :mod:`geventperf.feedserver`) trickles
-JSON and XML feeds; a pool of gevent workers fetches and parses them, first the naive
-way, then the fixed way (see :mod:`geventperf.feedworkload`), each run under
-``geventperf.Tracer``.  Printed: jobs per second, job latency, CPU and hub-wait
-shares, switches per job, and what the tracer found in the naive run; written: one
-HTML report per run.
+A local feed server (in a child process, see :mod:`geventperf.feedserver`) serves
+JSON and XML feeds like a remote upstream: a round trip before the headers, then the
+body at a limited bandwidth.  A pool of gevent workers fetches and parses them, first
+the naive way (parsers reading the socket from inside C, XML parses behind a lock),
+then the fixed way (see :mod:`geventperf.feedworkload`), each run under
+``geventperf.Tracer``.  Printed: jobs per second, job latency, CPU, event wait and
+ready wait per job, loop utilization, and what the tracer found in the naive run;
+written: an HTML report and its JSON profile per run.
+
+``--scenario saturated`` serves the same feeds at once from memory to more workers:
+the network is no longer the wait, the loop is, and the report names who held it.
 
 Design, in short:
 
@@ -34,12 +39,21 @@ from geventperf.feedworkload import PARSERS, WorkerFailed, run_worker
 
 KIB = 1024
 
-# Defaults: a pool busy enough that the process's CPU is the bottleneck (how the
-# slow pattern shows up in production: greenlets queue behind each other's parsing),
-# and enough jobs that one run measures a few seconds.  Both runs together take
-# ~15-25 s on a 2-core machine, start-up and reports included.
-DEFAULT_JOBS = 1500
+# Defaults: enough jobs that the naive run measures several seconds behind its parser
+# lock (XML jobs one at a time, ~90 ms each), and a pool of 50 workers.  Both runs
+# together take ~20-35 s on a 2-core machine, start-up and reports included.
+DEFAULT_JOBS = 200
 DEFAULT_CONCURRENCY = 50
+
+# What each scenario changes: the server's pacing and the pool.  "io" is the seed
+# story: bodies arrive over a slow link and the naive parsers wait on it from inside
+# C.  "saturated": bodies arrive at once from memory to twice the workers, so the
+# process's CPU, not the network, is the limit, and greenlets queue for the loop.
+SCENARIOS: dict[str, dict[str, Any]] = {
+    "io": {},
+    "saturated": {"piece": feedserver.DEFAULT_SIZE * 4, "delay": 0.0, "latency": 0.0,
+                  "concurrency": 100, "jobs": 1000},
+}
 # A run that has not finished after this long is cut short and reported as such.
 DEFAULT_DEADLINE_S = 60.0
 # Findings of the naive run worth a reader's time; the HTML report has all of them.
@@ -48,7 +62,8 @@ TOP_FINDINGS = 3
 MESSAGE_WIDTH = 88
 
 RUN_TITLES = {
-    "naive": "naive: plain requests, stream=True, parsers fed from the socket",
+    "naive": "naive: stream=True, ujson.load(response.raw) and lxml.etree.parse(response.raw) "
+             "behind a lock",
     "fixed": "fixed: geventperf.mount(session), body read in 512 KiB pieces, parse bytes",
 }
 
@@ -59,28 +74,46 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description="Fetch and parse feeds from a local trickling server with a pool of "
                     "gevent workers, first the naive way, then with geventperf's adapter, "
                     "each under the tracer; print the comparison and write HTML reports.")
-    parser.add_argument("--jobs", type=_positive_int, default=DEFAULT_JOBS,
-                        help="feeds fetched and parsed per run (default %(default)s)")
-    parser.add_argument("--concurrency", type=_positive_int, default=DEFAULT_CONCURRENCY,
-                        help="worker greenlets (default %(default)s)")
+    parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="io",
+                        help="io (default): bodies over a slow link, the naive parsers "
+                             "wait on it inside C; saturated: bodies at once to more "
+                             "workers, the loop is the bottleneck")
+    parser.add_argument("--jobs", type=_positive_int, default=None,
+                        help=f"feeds fetched and parsed per run (default {DEFAULT_JOBS}; "
+                             f"{SCENARIOS['saturated']['jobs']} when saturated)")
+    parser.add_argument("--concurrency", type=_positive_int, default=None,
+                        help=f"worker greenlets (default {DEFAULT_CONCURRENCY}; "
+                             f"{SCENARIOS['saturated']['concurrency']} when saturated)")
     parser.add_argument("--size", type=_positive_int, default=feedserver.DEFAULT_SIZE,
                         help="feed body size in bytes (default %(default)s)")
-    parser.add_argument("--piece", type=_positive_int, default=feedserver.DEFAULT_PIECE,
-                        help="bytes the server writes at a time (default %(default)s)")
-    parser.add_argument("--delay", type=_non_negative_float,
-                        default=feedserver.DEFAULT_DELAY,
-                        help="seconds between the server's pieces (default %(default)s)")
+    parser.add_argument("--piece", type=_positive_int, default=None,
+                        help="bytes the server writes at a time (default "
+                             f"{feedserver.DEFAULT_PIECE})")
+    parser.add_argument("--delay", type=_non_negative_float, default=None,
+                        help="seconds between the server's pieces; piece / delay is the "
+                             f"bandwidth (default {feedserver.DEFAULT_DELAY})")
+    parser.add_argument("--latency", type=_non_negative_float, default=None,
+                        help="seconds before each response's headers (default "
+                             f"{feedserver.DEFAULT_LATENCY})")
     parser.add_argument("--parser", choices=PARSERS, default="both",
                         help="ujson on JSON feeds, lxml on XML feeds, or both alternating "
                              "(default %(default)s)")
     parser.add_argument("--out-dir", default=".",
-                        help="where the HTML reports go (default: the current directory)")
+                        help="where the HTML reports and their JSON profiles go "
+                             "(default: the current directory)")
     parser.add_argument("--no-html", dest="html", action="store_false",
-                        help="do not write the HTML reports")
+                        help="do not write the HTML reports and JSON profiles")
     parser.add_argument("--deadline", type=_positive_float, default=DEFAULT_DEADLINE_S,
                         help="seconds a run may take before it is cut short "
                              "(default %(default)s)")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    defaults = {"jobs": DEFAULT_JOBS, "concurrency": DEFAULT_CONCURRENCY,
+                "piece": feedserver.DEFAULT_PIECE, "delay": feedserver.DEFAULT_DELAY,
+                "latency": feedserver.DEFAULT_LATENCY, **SCENARIOS[args.scenario]}
+    for name, value in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    return args
 
 
 def _positive_int(text: str) -> int:
@@ -114,12 +147,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"geventperf demo: cannot use --out-dir {args.out_dir!r}: "
                   f"{exc.strerror or exc}", file=sys.stderr)
             return 2
-    print(f"geventperf demo: {args.jobs} jobs per run on {args.concurrency} greenlets; "
-          f"feeds of {args.size / KIB:g} KiB ({_parser_words(args.parser)}) "
-          f"trickled {args.piece / KIB:g} KiB every {args.delay * 1000:g} ms "
-          f"by a local server", flush=True)
+    print(f"geventperf demo ({args.scenario}): {args.jobs} jobs per run on "
+          f"{args.concurrency} greenlets; feeds of {args.size / KIB:g} KiB "
+          f"({_parser_words(args.parser)}) from a local server that "
+          f"{_pacing_words(args)}", flush=True)
     results, failures = run_both(args)
-    print_report(results, failures)
+    print_report(results, failures, args.scenario)
     complete = not failures and all(
         not r["timed_out"] and r["jobs_done"] == r["jobs"] for r in results.values())
     return 0 if complete else 1
@@ -130,8 +163,8 @@ def run_both(args: argparse.Namespace) -> tuple[dict[str, dict[str, Any]], dict[
     failure messages by mode).  Progress goes to stderr."""
     results: dict[str, dict[str, Any]] = {}
     failures: dict[str, str] = {}
-    with feedserver.FeedServerProcess(size=args.size, piece=args.piece,
-                                      delay=args.delay) as server:
+    with feedserver.FeedServerProcess(size=args.size, piece=args.piece, delay=args.delay,
+                                      latency=args.latency) as server:
         for number, mode in enumerate(("naive", "fixed"), start=1):
             _status(f"[{number}/2] {RUN_TITLES[mode]} ...")
             html = (os.path.join(args.out_dir, f"geventperf-demo-{mode}.html")
@@ -141,7 +174,8 @@ def run_both(args: argparse.Namespace) -> tuple[dict[str, dict[str, Any]], dict[
                 results[mode] = run_worker(mode, server.url, args.jobs, args.concurrency,
                                            args.parser, feedserver.DEFAULT_FEEDS,
                                            args.deadline, trace=True, html=html,
-                                           label=f"[{number}/2] {mode}")
+                                           label=f"[{number}/2] {mode}",
+                                           command=demo_command(args, mode))
             except WorkerFailed as exc:
                 failures[mode] = str(exc)
                 _status(f"      failed: {exc}")
@@ -151,23 +185,45 @@ def run_both(args: argparse.Namespace) -> tuple[dict[str, dict[str, Any]], dict[
     return results, failures
 
 
-def print_report(results: dict[str, dict[str, Any]], failures: dict[str, str]) -> None:
+def demo_command(args: argparse.Namespace, mode: str) -> str:
+    """What the report's header shows: ``geventperf demo, naive run`` (with the
+    scenario when it is not the default one)."""
+    scenario = "" if args.scenario == "io" else f" --scenario {args.scenario}"
+    return f"geventperf demo{scenario}, {mode} run"
+
+
+def print_report(results: dict[str, dict[str, Any]], failures: dict[str, str],
+                 scenario: str = "io") -> None:
     print()
     print(comparison_table(results))
     print()
     print(findings_text(results.get("naive")))
-    written = [r["html"] for r in results.values() if r.get("html")]
+    if scenario == "saturated":  # the fixed run is the one the CPU limits: who held it
+        print()
+        print(findings_text(results.get("fixed"), "fixed"))
+    written = [r for r in results.values() if r.get("html")]
     if written:
         print()
-        print("HTML reports (open in a browser):")
-        for path in written:
-            print(f"  {path}")
+        print("HTML reports (open in a browser), each with its JSON profile beside it "
+              "(geventperf report FILE.json):")
+        for r in written:
+            print(f"  {r['html']}")
+            print(f"  {r['json']}")
     for mode, result in results.items():
         if result.get("html_error"):
             print(f"\nthe {mode} run's HTML report could not be written: "
                   f"{result['html_error']}")
     for mode, message in failures.items():
         print(f"\n{mode} run did not finish: {message}")
+
+
+def _pacing_words(args: argparse.Namespace) -> str:
+    if args.delay <= 0 and args.latency <= 0:
+        return "sends each body at once (no network delay)"
+    bandwidth = args.piece / args.delay / KIB / KIB if args.delay > 0 else float("inf")
+    rate = f"{bandwidth:g} MiB/s per connection" if args.delay > 0 else "at once"
+    return (f"answers after {args.latency * 1000:g} ms and sends the body at {rate} "
+            f"({args.piece / KIB:g} KiB every {args.delay * 1000:g} ms)")
 
 
 def _parser_words(parser: str) -> str:
@@ -196,13 +252,19 @@ ROWS: list[tuple[str, str, Callable[[float], str], int]] = [
     ("jobs per second", "jobs_per_s", lambda v: f"{v:.1f}", +1),
     ("job latency p50", "p50_ms", lambda v: f"{v:.1f} ms", -1),
     ("job latency p99", "p99_ms", lambda v: f"{v:.1f} ms", -1),
-    ("CPU per job (process)", "cpu_ms_per_job", lambda v: f"{v:.2f} ms", -1),
-    ("CPU share of job time", "cpu_share", lambda v: f"{v:.1%}", 0),
-    ("hub wait share of job time", "hub_wait_share", lambda v: f"{v:.1%}", 0),
-    ("  of which inside C parsers", "c_wait_share", lambda v: f"{v:.1%}", 0),
+    ("per job: CPU (process)", "cpu_ms_per_job", lambda v: f"{v:.2f} ms", -1),
+    ("per job: event wait", "event_ms_per_job", lambda v: f"{v:.1f} ms", -1),
+    ("per job: ready wait", "ready_ms_per_job", lambda v: f"{v:.1f} ms", -1),
+    ("  waiting inside C parsers", "c_wait_ms_per_job", lambda v: f"{v:.1f} ms", 0),
     ("switches per job", "switches_per_job", lambda v: f"{v:.1f}", -1),
+    ("loop utilization", "loop_utilization", lambda v: f"{v:.0%}", 0),
     ("process CPU busy", "process_cpu_share", lambda v: f"{v:.0%}", 0),
 ]
+# What the rows mean, printed under the table: a reader should not have to guess.
+ROW_NOTES = ("event wait = waiting for the network, a timer or a lock; ready wait = "
+             "ready to run but queued while other greenlets held the loop; both per job, "
+             "summed over the job's greenlet. loop utilization = share of the run the hub "
+             "was not idle in its poll.")
 
 
 def comparison_table(results: dict[str, dict[str, Any]]) -> str:
@@ -213,6 +275,7 @@ def comparison_table(results: dict[str, dict[str, Any]]) -> str:
         a = _cell(naive, key, fmt)
         b = _cell(fixed, key, fmt)
         lines.append(f"{label:30}{a:>14}{b:>14}   {_ratio(naive, fixed, key, direction)}")
+    lines.extend(_wrap(ROW_NOTES, MESSAGE_WIDTH + 4, ""))
     lines.append("(one run each; on a busy machine runs of one mode vary by 20-30 %: "
                  "benchmarks/bench_feed.py interleaves rounds)")
     for mode, result in results.items():
@@ -229,39 +292,49 @@ def _cell(result: dict[str, Any] | None, key: str, fmt: Callable[[float], str]) 
     return "n/a" if value is None else fmt(value)
 
 
+# Below these, a ratio is noise (a 0.1 ms ready wait "10x better" than 1 ms says
+# nothing); the cell stays without a verdict.
+RATIO_FLOOR = {"event_ms_per_job": 1.0, "ready_ms_per_job": 1.0}
+
+
 def _ratio(naive: dict[str, Any] | None, fixed: dict[str, Any] | None, key: str,
            direction: int) -> str:
     if not naive or not fixed or direction == 0:
         return ""
     a, b = naive.get(key), fixed.get(key)
-    if not a or not b:
+    if not a or not b or min(a, b) < RATIO_FLOOR.get(key, 0.0):
         return ""
     factor = b / a if direction > 0 else a / b
     verdict = "better" if factor > 1 else "worse"
     return f"{factor:.2f}x {verdict}"
 
 
-def findings_text(naive: dict[str, Any] | None) -> str:
-    """The worst finding of each kind, worst kinds first: one greenlet's finding is
-    usually repeated by every worker greenlet, and three copies teach nothing."""
+def findings_text(naive: dict[str, Any] | None, mode: str = "naive") -> str:
+    """The worst finding of each kind, in the tracer's order (hazards first, then by
+    cost), each with what its cost means: a finding is usually merged across the
+    worker greenlets already, and three copies of one teach nothing."""
     if naive is None:
-        return "No findings: the naive run did not finish."
+        return f"No findings: the {mode} run did not finish."
     findings = naive.get("findings") or []
     if not findings:
-        return "The tracer reported no findings for the naive run."
+        return f"The tracer reported no findings for the {mode} run."
     worst_of_kind: dict[str, dict[str, Any]] = {}
     count_of_kind: dict[str, int] = {}
-    for finding in findings:  # already sorted worst first by the tracer
+    for finding in findings:
         worst_of_kind.setdefault(finding["kind"], finding)
         count_of_kind[finding["kind"]] = count_of_kind.get(finding["kind"], 0) + 1
     shown = list(worst_of_kind.values())[:TOP_FINDINGS]
-    lines = [f"What the tracer found in the naive run ({len(findings)} findings of "
-             f"{len(worst_of_kind)} kinds; the worst of each, top {len(shown)}):"]
+    lines = [f"What the tracer found in the {mode} run ({len(findings)} findings of "
+             f"{len(worst_of_kind)} kinds; the first of each, top {len(shown)}):"]
     for number, finding in enumerate(shown, start=1):
         more = count_of_kind[finding["kind"]] - 1
-        lines.append(f"{number}. [{finding['kind']}]"
+        hazard = " HAZARD" if finding.get("hazard") else ""
+        lines.append(f"{number}. [{finding['kind']}]{hazard}"
+                     + (f" {finding['where']}" if finding.get("where") else "")
                      + (f" (and {more} more like it)" if more else ""))
         lines.extend(_wrap(finding["message"], MESSAGE_WIDTH, "   "))
+        if finding.get("cost_meaning"):
+            lines.extend(_wrap(finding["cost_meaning"], MESSAGE_WIDTH, "   "))
     return "\n".join(lines)
 
 

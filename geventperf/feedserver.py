@@ -2,9 +2,12 @@
 
 ``/feed/N.json`` and ``/feed/N.xml`` (N in ``0 .. feeds-1``) are lists of items with
 ids, titles, text and dates, generated deterministically once at start-up and served
-from memory.  Each body is written in pieces of ``piece`` bytes with ``delay`` seconds
-between them, with Content-Length set, so a client that reads in small pieces finds
-the socket empty again and again, exactly as it would against a remote server.  With
+from memory.  Like a remote server over a real link, each response waits ``latency``
+seconds before its headers (the round trip and the server's think time), then the body
+is written in pieces of ``piece`` bytes with ``delay`` seconds between them: a
+bandwidth of ``piece / delay`` bytes per second per connection.  Content-Length is
+set, so a client that reads in small pieces finds the socket empty again and again,
+exactly as it would against a remote server.  With
 ``gzip=True`` a client that sends ``Accept-Encoding: gzip`` gets the gzip form.
 
 Three ways to run it:
@@ -41,13 +44,14 @@ KIB = 1024
 
 # A few hundred KiB is what a news or product feed weighs; big enough that the way it
 # is read matters (dozens of small reads), small enough that a demo run takes seconds.
-DEFAULT_SIZE = 384 * KIB
-# 64 KiB every 2 ms is 32 MiB/s per connection, a fetch inside a cloud region: a
-# 384 KiB body arrives in 6 pieces over ~10 ms, each piece a burst that a reader
-# drains with 8-10 KiB reads or with one large read.  Slower trickles make every
-# reader wait on the network alike and shrink what the read size can change.
-DEFAULT_PIECE = 64 * KIB
-DEFAULT_DELAY = 0.002
+DEFAULT_SIZE = 256 * KIB
+# 16 KiB every 4 ms is 4 MiB/s per connection (32 Mbit/s): a fetch from another
+# region or a busy upstream.  A 256 KiB body arrives in 16 pieces over ~60 ms, so a
+# reader waits on the network for most of a job and its CPU is mostly idle.
+DEFAULT_PIECE = 16 * KIB
+DEFAULT_DELAY = 0.004
+# Time to the headers: a cross-region round trip plus the upstream's think time.
+DEFAULT_LATENCY = 0.020
 # Distinct documents per format; enough that a parser cannot profit from one hot body.
 DEFAULT_FEEDS = 8
 DEFAULT_HOST = "127.0.0.1"
@@ -157,14 +161,15 @@ def trickle(body: bytes, piece: int, delay: float) -> Iterator[bytes]:
         yield bytes(view[start:start + piece])
 
 
-def make_app(store: FeedStore, piece: int, delay: float,
-             gzip: bool) -> Callable[..., Iterator[bytes]]:
+def make_app(store: FeedStore, piece: int, delay: float, gzip: bool,
+             latency: float = 0.0) -> Callable[..., Iterator[bytes]]:
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterator[bytes]:
         path = environ.get("PATH_INFO", "")
         if path == "/":
             index = {"feeds": [f"/feed/{i}.{kind}" for i in range(store.feeds)
                                for kind in KINDS],
-                     "size": store.size, "piece": piece, "delay": delay, "gzip": gzip}
+                     "size": store.size, "piece": piece, "delay": delay,
+                     "latency": latency, "gzip": gzip}
             return _reply(start_response, "200 OK", "application/json",
                           json.dumps(index).encode())
         match = FEED_PATH.match(path)
@@ -179,6 +184,8 @@ def make_app(store: FeedStore, piece: int, delay: float,
                    ("Content-Length", str(len(body)))]
         if wants_gzip:
             headers.append(("Content-Encoding", "gzip"))
+        if latency > 0:
+            gevent.sleep(latency)  # the headers arrive one round trip later
         start_response("200 OK", headers)
         if environ.get("REQUEST_METHOD") == "HEAD":
             return iter(())
@@ -195,7 +202,9 @@ def _reply(start_response: Callable[..., Any], status: str, content_type: str,
 
 # -- running it in this process -----------------------------------------------------
 
-def _check(size: int, piece: int, delay: float) -> None:
+def _check(size: int, piece: int, delay: float, latency: float = 0.0) -> None:
+    if latency < 0:
+        raise ValueError(f"latency must not be negative, got {latency}")
     if size < 1:
         raise ValueError(f"size must be positive, got {size}")
     if piece < 1:
@@ -212,10 +221,11 @@ class FeedServer:
 
     def __init__(self, host: str = DEFAULT_HOST, port: int = 0, size: int = DEFAULT_SIZE,
                  piece: int = DEFAULT_PIECE, delay: float = DEFAULT_DELAY,
-                 feeds: int = DEFAULT_FEEDS, gzip: bool = False) -> None:
-        _check(size, piece, delay)
+                 feeds: int = DEFAULT_FEEDS, gzip: bool = False,
+                 latency: float = DEFAULT_LATENCY) -> None:
+        _check(size, piece, delay, latency)
         self.host, self.port, self._requested_port = host, port, port
-        self.piece, self.delay, self.gzip = piece, delay, gzip
+        self.piece, self.delay, self.gzip, self.latency = piece, delay, gzip, latency
         self.store = FeedStore(size, feeds)
         self._done: Any = None  # a real lock, held while the server thread runs
         self._wakeup: Any = None
@@ -259,7 +269,8 @@ class FeedServer:
                 self._wakeup = hub.loop.async_()
                 self._wakeup.start(stopping.set)
                 server = WSGIServer((self.host, self._requested_port),
-                                    make_app(self.store, self.piece, self.delay, self.gzip),
+                                    make_app(self.store, self.piece, self.delay, self.gzip,
+                                             self.latency),
                                     log=None)
                 server.start()
                 self.port = server.server_port
@@ -303,11 +314,12 @@ class FeedServerProcess:
 
     def __init__(self, host: str = DEFAULT_HOST, port: int = 0, size: int = DEFAULT_SIZE,
                  piece: int = DEFAULT_PIECE, delay: float = DEFAULT_DELAY,
-                 feeds: int = DEFAULT_FEEDS, gzip: bool = False) -> None:
-        _check(size, piece, delay)
+                 feeds: int = DEFAULT_FEEDS, gzip: bool = False,
+                 latency: float = DEFAULT_LATENCY) -> None:
+        _check(size, piece, delay, latency)
         self.args = ["--host", host, "--port", str(port), "--size", str(size),
                      "--piece", str(piece), "--delay", repr(delay), "--feeds", str(feeds),
-                     "--quiet"]
+                     "--latency", repr(latency), "--quiet"]
         if gzip:
             self.args.append("--gzip")
         self.feeds = feeds
@@ -367,6 +379,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="bytes written per piece (default %(default)s)")
     parser.add_argument("--delay", type=float, default=DEFAULT_DELAY,
                         help="seconds between pieces (default %(default)s)")
+    parser.add_argument("--latency", type=float, default=DEFAULT_LATENCY,
+                        help="seconds before each response's headers (default %(default)s)")
     parser.add_argument("--feeds", type=int, default=DEFAULT_FEEDS,
                         help="distinct feeds per format (default %(default)s)")
     parser.add_argument("--gzip", action="store_true",
@@ -375,7 +389,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="print only the URL (no banner on stderr)")
     args = parser.parse_args(argv)
     try:
-        _check(args.size, args.piece, args.delay)
+        _check(args.size, args.piece, args.delay, args.latency)
         if args.feeds < 1:
             raise ValueError(f"feeds must be positive, got {args.feeds}")
     except ValueError as exc:
@@ -387,12 +401,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     store = FeedStore(args.size, args.feeds)
     server = WSGIServer((args.host, args.port),
-                        make_app(store, args.piece, args.delay, args.gzip), log=None)
+                        make_app(store, args.piece, args.delay, args.gzip, args.latency),
+                        log=None)
     server.start()
     # The URL alone on the first line: FeedServerProcess and scripts read it.
     print(f"http://{args.host}:{server.server_port}", flush=True)
     if not args.quiet:
         print(f"serving {args.feeds} JSON and {args.feeds} XML feeds of ~{args.size} bytes, "
+              f"headers after {args.latency * 1000:g} ms, "
               f"{args.piece} bytes every {args.delay * 1000:g} ms"
               f"{' (gzip on request)' if args.gzip else ''}; "
               f"try http://{args.host}:{server.server_port}/feed/0.json; Ctrl-C stops",

@@ -1,12 +1,18 @@
 """The feed workload of the demo and the benchmarks: gevent workers that fetch feeds
 with requests and parse them with ujson or lxml, the naive way or the fixed way.
 
-* naive: a plain ``requests.Session``, ``stream=True``, and the parser fed from the
-  socket: ``ujson.loads(resp.content)`` (requests reads the body 10 KiB at a time) and
-  ``lxml.etree.parse(resp.raw, parser)`` (lxml calls ``resp.raw.read()`` a few KiB at a
-  time from inside its C parse loop, so the greenlet yields *inside* the parser).
+* naive: a plain ``requests.Session``, ``stream=True``, and the parsers fed from the
+  socket: ``ujson.load(resp.raw)`` and ``lxml.etree.parse(resp.raw, PARSER)`` read the
+  body from inside their C calls, so every read that finds the socket empty yields to
+  the hub *inside* the parser.  lxml's parser is not greenlet-safe (its lock is a real
+  OS lock: two greenlets parsing from sockets at once deadlock the thread, see
+  ``scripts/lxml_deadlock.py``), so this worker, like many in production, shares one
+  parser and guards it with a gevent lock: each XML job then holds the lock for as
+  long as the network takes to deliver its body, and XML jobs run one at a time while
+  the CPU idles.
 * fixed: ``geventperf.mount(session)`` so the body is read in 512 KiB pieces, then the
-  parser gets bytes: ``ujson.loads(body)`` / ``lxml.etree.fromstring(body)``.
+  parser gets bytes: ``ujson.loads(body)`` / ``lxml.etree.fromstring(body)``: no
+  socket inside the parser, so no lock is needed and nothing yields inside C.
 
 A run happens in a fresh process that monkey-patches before anything imports
 ``ssl``, ``socket`` or ``requests`` (see :data:`WORKER_BOOTSTRAP`);
@@ -54,23 +60,40 @@ PROGRESS_EVERY_S = 0.25
 
 # -- the two ways to fetch and parse one feed ----------------------------------------
 
+_shared: dict[str, Any] = {}
+
+
+def shared_parser() -> tuple[Any, Any]:
+    """(parser, gevent lock): one XML parser for the process and the lock that keeps
+    two greenlets out of it, made on first use (in the patched worker process)."""
+    if not _shared:
+        import gevent.lock
+        import lxml.etree
+        _shared["parser"] = lxml.etree.XMLParser(remove_blank_text=True)
+        _shared["lock"] = gevent.lock.BoundedSemaphore(1)
+    return _shared["parser"], _shared["lock"]
+
+
 def naive_job(session: Any, url: str, kind: str) -> int:
-    """What most code does: stream, then let the parser pull from the socket."""
+    """What much code does: stream, then let the parser pull from the socket."""
     import lxml.etree
     import ujson
 
-    with session.get(url, stream=True) as response:
+    if kind == "json":
+        with session.get(url, stream=True) as response:
+            response.raise_for_status()
+            response.raw.decode_content = True
+            return len(ujson.load(response.raw)["items"])
+    parser, lock = shared_parser()
+    # Without the lock, two greenlets inside parse(response.raw) deadlock the thread on
+    # the parser's OS lock.  The parse consumes the response as it arrives, so the
+    # fetch runs under the lock too: a real link does not buffer a whole body for a
+    # reader that is not reading, and here (loopback, huge kernel buffers) it would.
+    with lock, session.get(url, stream=True) as response:
         response.raise_for_status()
-        if kind == "json":
-            return len(ujson.loads(response.content)["items"])
         response.raw.decode_content = True
-        # A parser of our own for every call: lxml.etree.parse(response.raw) with the
-        # default parser deadlocks the process as soon as two greenlets do it at once
-        # (the default parser's lock is a real per-thread OS lock that the first
-        # greenlet holds while its read() yields; scripts/lxml_deadlock.py shows it).
-        # A per-call parser has its own lock, so the naive run is slow but never hangs.
-        tree = lxml.etree.parse(response.raw, lxml.etree.XMLParser())
-        return len(tree.getroot())
+        tree = lxml.etree.parse(response.raw, parser)
+    return len(tree.getroot())
 
 
 def fixed_job(session: Any, url: str, kind: str) -> int:
@@ -132,7 +155,7 @@ def run_jobs(mode: str, session: Any, url: str, jobs: int, concurrency: int,
     latencies: list[float] = []
     errors: list[str] = []
 
-    def one(index: int) -> None:
+    def feed_job(index: int) -> None:  # the greenlets' name in the reports
         kind = job_kind(parser, index)
         started = time.perf_counter()
         try:
@@ -149,7 +172,7 @@ def run_jobs(mode: str, session: Any, url: str, jobs: int, concurrency: int,
     try:
         with gevent.Timeout(deadline):
             for index in range(jobs):
-                pool.spawn(one, index)
+                pool.spawn(feed_job, index)
             pool.join()
     except gevent.Timeout:
         timed_out = True
@@ -172,7 +195,8 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 def run_workload(mode: str, url: str, jobs: int, concurrency: int, parser: str = "both",
                  feeds: int = 8, deadline: float = 60.0, trace: bool = True,
-                 html: str | None = None, label: str = "") -> dict[str, Any]:
+                 html: str | None = None, label: str = "",
+                 command: str = "") -> dict[str, Any]:
     """Run *jobs* jobs on a gevent pool of *concurrency* greenlets and measure them.
 
     Must run in a monkey-patched process.  At most *deadline* seconds are spent on the
@@ -214,36 +238,65 @@ def run_workload(mode: str, url: str, jobs: int, concurrency: int, parser: str =
     }
     if tracer is not None:
         profile = tracer.profile
+        if command:
+            profile.meta["command"] = command
         result.update(profile_figures(profile, done))
         if html:
+            json_path = os.path.splitext(html)[0] + ".json"
             try:
                 profile.write(html)
+                profile.save(json_path)
             except Exception as exc:  # the measurements stand without the report
                 result["html_error"] = f"{html}: {type(exc).__name__}: {exc}"
             else:
                 result["html"] = os.path.abspath(html)
+                result["json"] = os.path.abspath(json_path)
     return result
 
 
 def profile_figures(profile: Any, jobs_done: int) -> dict[str, Any]:
-    """Where the worker greenlets' wall time went, from a geventperf Profile.
+    """Where the worker greenlets' wall time went, per job, from a geventperf Profile.
 
     Worker greenlets are all but the hub and the main greenlet (the one without a
-    parent), which only waits in ``pool.join()`` and would drown the figures.
+    parent), which only waits in ``pool.join()`` and would drown the figures.  Event
+    and ready wait are None when the tracer could not split waits.
     """
+    from geventperf.formats._fields import num, utilization
+    from geventperf.formats.text import (
+        cost_meaning,
+        finding_place,
+        meaning_in_message,
+        ranked_findings,
+    )
+
     hub_id = profile.hub.get("id")
     workers = [g for g in profile.greenlets if g.id != hub_id and g.parent is not None]
+    per_job = 1000.0 / jobs_done if jobs_done else 0.0
+
+    def summed(name: str) -> float | None:
+        values = [num(g, name) for g in workers]
+        return None if not values or None in values else sum(values) * per_job
+
     lifetime = sum(g.run_s + g.wait_s for g in workers)
-    cpu = sum(g.cpu_s or 0.0 for g in workers)
     wait = sum(g.wait_s for g in workers)
-    switches = sum(g.switches for g in workers)
     c_wait = sum(s.wait_s for s in profile.sections if s.c)
     return {
-        "cpu_share": cpu / lifetime if lifetime else 0.0,
+        "traced_cpu_ms_per_job": summed("cpu_s"),
+        "event_ms_per_job": summed("event_wait_s"),
+        "ready_ms_per_job": summed("ready_wait_s"),
+        "wait_ms_per_job": wait * per_job,
+        "c_wait_ms_per_job": c_wait * per_job,
+        "cpu_share": sum(g.cpu_s or 0.0 for g in workers) / lifetime if lifetime else 0.0,
         "hub_wait_share": wait / lifetime if lifetime else 0.0,
         "c_wait_share": c_wait / wait if wait else 0.0,
-        "switches_per_job": switches / jobs_done if jobs_done else 0.0,
-        "findings": [{"kind": f.kind, "message": f.message} for f in profile.findings],
+        "switches_per_job": sum(g.switches for g in workers) / jobs_done if jobs_done else 0.0,
+        "loop_utilization": utilization(profile),
+        "hub_idle_s": num(profile.hub, "idle_s"),
+        "findings": [{"kind": f.kind, "message": f.message, "cost_s": f.cost_s,
+                      "cost_meaning": "" if meaning_in_message(f) else cost_meaning(f),
+                      "where": finding_place(profile, f),
+                      "hazard": f.extra.get("hazard") is True}
+                     for f in ranked_findings(profile)],
     }
 
 
@@ -284,6 +337,7 @@ def worker_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-trace", dest="trace", action="store_false")
     parser.add_argument("--html")
     parser.add_argument("--label", default="")
+    parser.add_argument("--command", default="", help="what the user ran, for the report")
     parser.add_argument("--result", required=True, help="JSON file to write the result to")
     return parser
 
@@ -292,7 +346,8 @@ def worker_main(argv: list[str]) -> int:
     """Entry point of the worker process (started through WORKER_BOOTSTRAP)."""
     args = worker_parser().parse_args(argv)
     result = run_workload(args.mode, args.url, args.jobs, args.concurrency, args.parser,
-                          args.feeds, args.deadline, args.trace, args.html, args.label)
+                          args.feeds, args.deadline, args.trace, args.html, args.label,
+                          args.command)
     with open(args.result, "w", encoding="utf-8") as fh:
         json.dump(result, fh)
     return 0
@@ -304,7 +359,8 @@ class WorkerFailed(RuntimeError):
 
 def run_worker(mode: str, url: str, jobs: int, concurrency: int, parser: str = "both",
                feeds: int = 8, deadline: float = 60.0, trace: bool = True,
-               html: str | None = None, label: str = "") -> dict[str, Any]:
+               html: str | None = None, label: str = "",
+               command: str = "") -> dict[str, Any]:
     """Run one measured run in a fresh, monkey-patched process and return its result.
 
     The child enforces *deadline* itself with gevent.Timeout (on the warm-up and on
@@ -317,7 +373,7 @@ def run_worker(mode: str, url: str, jobs: int, concurrency: int, parser: str = "
     argv = [sys.executable, "-c", WORKER_BOOTSTRAP, "--mode", mode, "--url", url,
             "--jobs", str(jobs), "--concurrency", str(concurrency), "--parser", parser,
             "--feeds", str(feeds), "--deadline", repr(deadline), "--result", result_path,
-            "--label", label or mode]
+            "--label", label or mode, "--command", command]
     if not trace:
         argv.append("--no-trace")
     if html:

@@ -11,11 +11,15 @@ import pytest
 
 from geventperf import demo
 from geventperf.feedworkload import job_kind, percentile
+from geventperf.profile import Profile
 
 ROOT = Path(__file__).resolve().parent.parent
 # Generous: the runs take a few seconds; only a hang (a bug) comes near these.
 DEMO_TIMEOUT_S = 180
 DEADLOCK_SCRIPT_TIMEOUT_S = 120
+ROW_LABELS = ("jobs per second", "job latency p50", "job latency p99",
+              "per job: CPU (process)", "per job: event wait", "per job: ready wait",
+              "switches per job", "loop utilization")
 SMALL = ["--jobs", "12", "--concurrency", "3", "--size", "24576", "--piece", "8192",
          "--delay", "0.001"]
 
@@ -27,29 +31,53 @@ def run_demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_demo_prints_the_comparison_and_writes_both_reports(tmp_path):
     out_dir = tmp_path / "reports"
-    # 200 KiB bodies: enough of requests' 10 KiB reads for the small-body-reads finding.
+    # 200 KiB bodies: enough of the parsers' few-KiB reads for the small-body-reads finding.
     done = run_demo(*SMALL, "--size", "204800", "--out-dir", str(out_dir), cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout
     header = next(line for line in out.splitlines() if "naive" in line and "fixed" in line)
     assert header.split()[:2] == ["naive", "fixed"]
-    for label in ("jobs per second", "job latency p50", "job latency p99",
-                  "CPU share of job time", "hub wait share of job time", "switches per job"):
+    for label in ROW_LABELS:
         row = next((line for line in out.splitlines() if line.startswith(label)), None)
         assert row is not None, f"no {label!r} row in:\n{out}"
         assert "n/a" not in row and "(no run)" not in row, row
-    assert "found in the naive run" in out
+    assert "event wait = waiting for the network, a timer or a lock" in out
+    assert "found in the naive run" in out and "cost " in out
     for mode in ("naive", "fixed"):
         report = out_dir / f"geventperf-demo-{mode}.html"
-        assert str(report) in out
+        beside = out_dir / f"geventperf-demo-{mode}.json"
+        assert str(report) in out and str(beside) in out
         text = report.read_text(encoding="utf-8")
         assert "<html" in text.lower() and len(text) > 1000
+        assert f"<title>geventperf: demo, {mode} run</title>" in text
+        profile = Profile.load(beside)
+        assert profile.meta["command"] == f"geventperf demo, {mode} run"
+        kinds = {f.kind for f in profile.findings}
         # The naive run's findings name both problems; the fixed run has neither.
         for kind in ("small-body-reads", "blocked-read-in-c-section"):
-            assert (kind in text) == (mode == "naive"), (mode, kind)
+            assert (kind in kinds) == (mode == "naive"), (mode, kind, kinds)
+        if mode == "naive":
+            # The I/O story: the naive workers wait for the network (and the parser lock
+            # held across it), not for the loop.
+            workers = [g for g in profile.greenlets if g.parent is not None
+                       and g.id != profile.hub["id"]]
+            event = sum(g.event_wait_s for g in workers)
+            ready = sum(g.ready_wait_s for g in workers)
+            assert event > ready, (event, ready)
     # One progress line per run on stderr, naive first.
     assert done.stderr.index("[1/2] naive") < done.stderr.index("[2/2] fixed")
     assert "12/12 jobs done" in done.stderr
+
+
+def test_demo_saturated_scenario_reports_both_runs_findings(tmp_path):
+    # The scenario's own pacing (none), a small pool and few jobs.
+    done = run_demo("--jobs", "12", "--concurrency", "3", "--size", "24576", "--scenario",
+                    "saturated", "--no-html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "geventperf demo (saturated)" in done.stdout
+    assert "sends each body at once" in done.stdout
+    assert "found in the naive run" in done.stdout or "no findings for the naive" in done.stdout
+    assert "the fixed run" in done.stdout
 
 
 def test_demo_no_html_writes_nothing(tmp_path):
@@ -75,8 +103,8 @@ def test_demo_help_lists_every_knob(capsys):
         demo.main(["--help"])
     assert exit_info.value.code == 0
     text = capsys.readouterr().out
-    for knob in ("--jobs", "--concurrency", "--size", "--piece", "--delay", "--parser",
-                 "--out-dir", "--no-html", "--deadline"):
+    for knob in ("--scenario", "--jobs", "--concurrency", "--size", "--piece", "--delay",
+                 "--latency", "--parser", "--out-dir", "--no-html", "--deadline"):
         assert knob in text
 
 
@@ -103,7 +131,8 @@ def result(**figures):
             "first_error": None, "deadline_s": 60.0, "jobs_per_s": 100.0, "p50_ms": 10.0,
             "p99_ms": 20.0, "cpu_ms_per_job": 1.0, "cpu_share": 0.1, "hub_wait_share": 0.9,
             "c_wait_share": 0.0, "switches_per_job": 5.0, "process_cpu_share": 0.5,
-            "findings": []}
+            "event_ms_per_job": 50.0, "ready_ms_per_job": 5.0, "c_wait_ms_per_job": 0.0,
+            "loop_utilization": 0.4, "findings": []}
     base.update(figures)
     return base
 
@@ -114,7 +143,7 @@ def test_table_says_which_way_each_ratio_goes():
     rows = {line[:30].strip(): line for line in table.splitlines()}
     assert rows["jobs per second"].endswith("2.00x better")
     assert rows["job latency p99"].endswith("0.50x worse")
-    assert "x " not in rows["hub wait share of job time"]  # a share gets no verdict
+    assert "x " not in rows["loop utilization"]  # a share gets no verdict
 
 
 def test_table_notes_a_run_that_did_not_complete():

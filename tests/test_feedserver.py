@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import select
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import lxml.etree
+
 import pytest
 import requests
 
@@ -20,6 +22,9 @@ from geventperf.feedserver import FeedServer, FeedServerProcess, FeedStore, make
 
 ROOT = Path(__file__).resolve().parent.parent
 KIB = 1024
+# How long to look for early bytes from a server told to wait an hour: any response
+# inside this window would be the bug.
+NOTHING_YET_S = 0.5
 ITEM_FIELDS = {"id", "title", "text", "published", "tags", "score"}
 
 
@@ -66,6 +71,8 @@ def test_bad_feed_arguments_are_refused_by_name():
         FeedServer(piece=0)
     with pytest.raises(ValueError, match="delay"):
         FeedServer(delay=-1)
+    with pytest.raises(ValueError, match="latency"):
+        FeedServer(latency=-0.5)
     with pytest.raises(ValueError, match="feed"):
         FeedStore(100, 0)
 
@@ -114,6 +121,18 @@ def test_index_lists_the_feeds_and_settings(server):
     assert len(index["feeds"]) == 6
     assert "/feed/2.xml" in index["feeds"]
     assert index["piece"] == 16 * KIB and index["gzip"] is False
+    assert index["latency"] == server.latency
+
+
+def test_latency_holds_the_headers_back_until_it_has_passed():
+    """The headers come only after the latency: a raw socket that asks for a feed
+    finds nothing to read while the server's clock has not reached it (checked by
+    the server's own answer, not by a timing threshold on this side)."""
+    with FeedServer(size=4 * KIB, piece=4 * KIB, delay=0, latency=3600.0, feeds=1) as slow:
+        with socket.create_connection(("127.0.0.1", slow.port), timeout=10) as raw:
+            raw.sendall(b"GET /feed/0.json HTTP/1.1\r\nHost: x\r\n\r\n")
+            readable, _, _ = select.select([raw], [], [], NOTHING_YET_S)
+            assert readable == []  # an hour of latency: nothing has come
 
 
 def test_head_has_headers_and_no_body(server):

@@ -54,8 +54,9 @@ class Table:
     total: int
     # What the figures mean and what the total is: printed under the title.
     note: str = ""
-    # Per row, extra detail a browser can show on hover (e.g. every merged stack).
-    details: list[str] = field(default_factory=list)
+    # Cut the flexible column from the left: the tail of a dotted greenlet name is the
+    # function, the part that tells rows apart.
+    cut_left: bool = False
 
     @property
     def hidden(self) -> int:
@@ -131,7 +132,7 @@ def greenlet_table(profile: Profile, limit: int = MAX_GREENLETS,
     columns = ["greenlet (group)", "n", "CPU", "blocked"]
     columns += ["event wait", "ready wait"] if split else ["wait"]
     columns += ["delayed others"] if blame else []
-    columns += ["switches", "longest slice"]
+    columns += ["switches", "longest"]
     rows = []
     for grp in groups[:limit]:
         row = [clip_left(grp.label, name_chars), str(len(grp.ids)), _fs(grp.cpu_s),
@@ -144,8 +145,8 @@ def greenlet_table(profile: Profile, limit: int = MAX_GREENLETS,
     return Table(f"GREENLETS by name ({traced} in {len(groups)} groups, hub apart; costliest "
                  "first: run + wait + delayed others)",
                  columns, "lr" + "r" * (len(columns) - 2), 0, rows, len(groups),
-                 note=f"{SUMMED} {GLOSSARY} A group's longest slice is its longest single "
-                      "one.")
+                 note=f"{SUMMED} {GLOSSARY} longest = the group's longest single run slice.",
+                 cut_left=True)
 
 
 def section_table(profile: Profile, limit: int = MAX_SECTIONS) -> Table | None:

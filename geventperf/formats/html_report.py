@@ -27,6 +27,7 @@ from geventperf.formats.text import (
     hot_path,
     hub_line,
     is_hazard,
+    meaning_in_message,
     meta_text,
     run_date,
     select_findings,
@@ -108,7 +109,8 @@ def findings_data(profile: Profile,
                   time_of: dict[int, float]) -> tuple[list[dict[str, Any]], int, str]:
     shown, folded = select_findings(profile)
     findings = [{"kind": f.kind, "hazard": is_hazard(f), "cost": format_seconds(f.cost_s),
-                 "cost_meaning": cost_meaning(f), "where": finding_place(profile, f),
+                 "cost_meaning": "" if meaning_in_message(f) else cost_meaning(f),
+                 "where": finding_place(profile, f),
                  "message": f.message, "frames": [frame_label(e) for e in f.stack],
                  "gid": f.greenlet, "t": time_of.get(id(f), 0.0)}
                 for f in shown + folded]

@@ -9,7 +9,13 @@ from __future__ import annotations
 import textwrap
 
 from geventperf.formats._fields import has_split, meta_text, num, ready_latency, utilization
-from geventperf.formats._frames import clip, format_seconds, frame_label, greenlet_names
+from geventperf.formats._frames import (
+    clip,
+    clip_left,
+    format_seconds,
+    frame_label,
+    greenlet_names,
+)
 from geventperf.formats._tables import Table, all_tables, greenlet_groups
 from geventperf.profile import Finding, Profile
 
@@ -198,6 +204,12 @@ def cost_meaning(finding: Finding) -> str:
     return f"cost {format_seconds(finding.cost_s)} = {meaning}"
 
 
+def meaning_in_message(finding: Finding) -> bool:
+    """True when the message already says what its cost means (no second copy)."""
+    meaning = finding.extra.get("cost_meaning")
+    return isinstance(meaning, str) and bool(meaning) and meaning in finding.message
+
+
 def finding_place(profile: Profile, finding: Finding) -> str:
     names = greenlet_names(profile)
     where = []
@@ -231,8 +243,9 @@ def _findings(profile: Profile) -> str:
             lines.extend([title, clip(INDENT + place, WIDTH)])
         lines.extend(textwrap.wrap(finding.message, WIDTH, initial_indent=INDENT,
                                    subsequent_indent=INDENT) or [INDENT + "(no message)"])
-        lines.extend(textwrap.wrap(cost_meaning(finding), WIDTH, initial_indent=INDENT,
-                                   subsequent_indent=INDENT))
+        if not meaning_in_message(finding):
+            lines.extend(textwrap.wrap(cost_meaning(finding), WIDTH, initial_indent=INDENT,
+                                       subsequent_indent=INDENT))
         for depth, entry in enumerate(finding.stack[:FINDING_FRAMES]):
             prefix = "       at " if depth == 0 else "          "
             lines.append(clip(prefix + frame_label(entry), WIDTH))
@@ -256,8 +269,9 @@ def _table(table: Table) -> str:
 
     def line(row: list[str]) -> str:
         out = []
-        for cell, width, align in zip(row, widths, table.align):
-            cell = clip(cell, width)
+        for index, (cell, width, align) in enumerate(zip(row, widths, table.align)):
+            cut_left = table.cut_left and index == table.flex
+            cell = clip_left(cell, width) if cut_left else clip(cell, width)
             out.append(cell.rjust(width) if align == "r" else
                        cell.center(width) if align == "c" else cell.ljust(width))
         return COLUMN_GAP.join(out).rstrip()
