@@ -6,6 +6,8 @@ through urllib3 and http.client to the socket.  While a Tracer runs (with
 ``sections="auto"``), urllib3's ``HTTPResponse.read`` is wrapped to count the calls,
 bytes and time per call site (the first frame outside requests, urllib3 and
 http.client), so the ``small-body-reads`` finding can say how many trips a body took.
+urllib3 is not imported for this: wrapped at start() if the program imported it, else
+when it does (see geventperf.lazywrap).
 Bodies read by GeventAdapter are left out: their socket reads are large whatever
 piece size urllib3 hands out.  Like the C sections, only this thread's tracer counts,
 and the original method is back after ``stop()``.
@@ -18,7 +20,8 @@ import time
 from typing import Any
 
 from geventperf import sections
-from geventperf.sections import Patch, _tracers, get_ident, resolve
+from geventperf.lazywrap import Patch, wrap_when_loaded
+from geventperf.sections import _tracers, get_ident
 
 URLLIB3_READ = "urllib3.response.HTTPResponse.read"
 
@@ -54,14 +57,14 @@ def call_site(frame: Any) -> str:
 
 
 def wrap_body_reads() -> list[Patch]:
-    """Wrap urllib3's HTTPResponse.read; [] when urllib3 is not importable."""
-    try:
-        owner, attr = resolve(URLLIB3_READ)
-    except (ImportError, AttributeError):
-        return []
-    original = getattr(owner, attr)
+    """Wrap urllib3's HTTPResponse.read, now or when urllib3 is imported; nothing
+    when urllib3 is never imported."""
+    return wrap_when_loaded([URLLIB3_READ], _make_read)
+
+
+def _make_read(dotted: str, original: Any) -> Any:
     if getattr(original, "__geventperf_wrapped__", None) is not None:
-        return []  # a tracer in another thread wrapped it already
+        return None  # a tracer in another thread wrapped it already
 
     def read(self: Any, *args: Any, **kwargs: Any) -> bytes:
         tracer = _tracers.get(get_ident()) if _tracers else None
@@ -76,4 +79,4 @@ def wrap_body_reads() -> list[Patch]:
 
     read.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
     read.__doc__ = original.__doc__
-    return [Patch(owner, attr, read)]
+    return read

@@ -10,21 +10,27 @@ can stay in production code.
 
 ``Tracer(sections="auto")`` wraps well-known C parsing entry points (``json``,
 ``ujson``, ``orjson``, ``lxml.etree``, ``xml.etree.ElementTree``) as C sections while
-tracing.  Limitation: the wrapping replaces *module attributes*, so only callers that
-look the function up at call time (``lxml.etree.parse(...)``, ``json.loads(...)``) are
-seen; a reference taken earlier (``from lxml.etree import parse``) or a C caller keeps
-the original.  Everything wrapped is restored on ``stop()``, also after an exception.
+tracing, without importing them: those already imported at ``start()`` are wrapped
+then, the others as soon as the program imports them (before its import statement
+returns, so ``from lxml.etree import parse`` done while tracing gets the wrapper).
+Limitation: the wrapping replaces *module attributes*, so only callers that look the
+function up at call time (``lxml.etree.parse(...)``, ``json.loads(...)``) or import it
+while tracing are seen; a reference taken before ``start()`` (``from lxml.etree import
+parse``) or a C caller keeps the original.  Everything wrapped is restored on
+``stop()``, also after an exception; a reference taken while tracing keeps a wrapper,
+which without a tracer only calls the original.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import os
 import sys
 from typing import Any, Callable
 
 from gevent.monkey import get_original
+
+from geventperf.lazywrap import Patch, wrap_when_loaded
 
 # The OS thread's ident even in a monkey-patched process, where threading.get_ident
 # returns one ident per greenlet.
@@ -116,77 +122,30 @@ def _in_section(func: Callable[..., Any], name: str, c: bool) -> Callable[..., A
 
 # -- automatic C sections ----------------------------------------------------------
 
-def resolve(dotted: str) -> tuple[Any, str]:
-    """``"lxml.etree.parse"`` -> (the ``lxml.etree`` module, ``"parse"``).
-
-    The longest importable module prefix wins, so class attributes work too
-    (``"pkg.mod.Class.method"``).  Raises ImportError / AttributeError naming the part.
-    """
-    parts = dotted.split(".")
-    if len(parts) < 2 or not all(parts):
-        raise ValueError(f"{dotted!r} is not a dotted name like 'module.function'")
-    for cut in range(len(parts) - 1, 0, -1):
-        try:
-            owner: Any = importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
-            continue
-        for attr in parts[cut:-1]:
-            owner = getattr(owner, attr)
-        getattr(owner, parts[-1])  # must exist now, so a typo fails at start()
-        return owner, parts[-1]
-    raise ImportError(f"no importable module in {dotted!r}")
-
-
-class Patch:
-    """One replaced attribute and how to put the original back."""
-
-    __slots__ = ("owner", "attr", "original", "replacement")
-
-    def __init__(self, owner: Any, attr: str, replacement: Any) -> None:
-        self.owner, self.attr = owner, attr
-        self.original = getattr(owner, attr)
-        self.replacement = replacement
-        setattr(owner, attr, replacement)
-
-    def restore(self) -> None:
-        # Someone may have replaced our wrapper after us; theirs wins, ours is dropped.
-        if getattr(self.owner, self.attr, None) is self.replacement:
-            setattr(self.owner, self.attr, self.original)
-
-
 def wrap_c_sections(names: list[str] | tuple[str, ...], lxml_guard: bool,
                     strict: bool) -> list[Patch]:
     """Wrap each dotted name as a C section; returns the patches to undo.
 
-    With *strict* a name that cannot be resolved raises; "auto" skips what is not
-    installed.  On any error the patches made so far are undone before raising.
+    Imports nothing: a name whose module is loaded is wrapped now, the others when
+    their module is imported (see :mod:`geventperf.lazywrap`).  With *strict* (an
+    explicit list) a name raises ValueError when its module is loaded but lacks it or
+    when no module of it can be found; a name whose module is findable but not yet
+    imported is wrapped at its import (a warning then if it lacks the name).  "auto"
+    skips what is not installed.  On any error the patches made so far are undone.
     """
-    patches: list[Patch] = []
-    try:
-        for dotted in names:
-            try:
-                owner, attr = resolve(dotted)
-            except (ImportError, AttributeError, ValueError) as exc:
-                if strict:
-                    raise ValueError(f"cannot wrap {dotted!r} as a C section: {exc}") from None
-                continue
-            func = getattr(owner, attr)
-            if getattr(func, "__geventperf_wrapped__", None) is not None:
-                continue  # already ours (a tracer in another thread wrapped it)
-            patches.append(Patch(owner, attr, _make_wrapper(dotted, func, lxml_guard)))
-        if lxml_guard and LXML_PARSE not in names:
-            try:
-                owner, attr = resolve(LXML_PARSE)
-            except (ImportError, AttributeError):
-                pass
-            else:
-                func = getattr(owner, attr)
-                if getattr(func, "__geventperf_wrapped__", None) is None:
-                    patches.append(Patch(owner, attr, _make_wrapper(LXML_PARSE, func, True)))
-    except BaseException:
-        for patch in reversed(patches):
-            patch.restore()
-        raise
+    def make(dotted: str, func: Any) -> Any:
+        if getattr(func, "__geventperf_wrapped__", None) is not None:
+            return None  # already ours (a tracer in another thread wrapped it)
+        return _make_wrapper(dotted, func, lxml_guard)
+
+    patches = wrap_when_loaded(names, make, strict, what=" as a C section")
+    if lxml_guard and LXML_PARSE not in names:
+        try:
+            patches += wrap_when_loaded([LXML_PARSE], make, strict=False)
+        except BaseException:
+            for patch in reversed(patches):
+                patch.restore()
+            raise
     return patches
 
 
