@@ -14,6 +14,14 @@ from geventperf.profile import Profile
 MOSTLY = 0.6
 
 
+def fix_of(message: str) -> str:
+    """The fix a finding's message proposes ("... Fix: do this. [cost ...]"), else the
+    whole message without its cost note."""
+    text = message.split(" [cost ", 1)[0].strip()
+    index = text.find("Fix: ")
+    return text[index + len("Fix: "):] if index >= 0 else text
+
+
 def at_a_glance(profile: Profile) -> list[list[str]]:
     """[question, answer] pairs."""
     groups = greenlet_groups(profile)
@@ -56,7 +64,8 @@ def at_a_glance(profile: Profile) -> list[list[str]]:
     if profile.findings:
         from geventperf.formats.text import cost_meaning, ranked_findings
         first = ranked_findings(profile)[0]
-        answers.append(["What to fix first?", f"{first.kind}: {first.message}"])
+        answers.append(["What to fix first?", f"{first.kind} (finding 1 below): "
+                        f"{fix_of(first.message)}"])
         saving = cost_meaning(first)
         answers.append(["What would it save?", f"up to the finding's {saving}."])
     else:

@@ -49,12 +49,15 @@ class Lane:
     slices: list[Run] = field(default_factory=list)
 
     def waits(self) -> Iterator[tuple[float, float, str]]:
-        """(start_s, duration_s, kind) of each wait between consecutive run slices:
-        kind ``event`` and ``ready`` when the slice's ready wait is known, else
-        ``wait``.  The hub has no waits: its gaps are the time the other greenlets ran."""
+        """(start_s, duration_s, kind) of each wait between consecutive run slices
+        (and the ready wait before the first, from spawn to first run): kind ``event``
+        and ``ready`` when the slice's ready wait is known, else ``wait``.  The hub has no waits: its gaps are the time the other greenlets ran."""
         if self.is_hub:
             return
         previous_end = None
+        first = self.slices[0] if self.slices else None
+        if first is not None and first.ready is not None and first.ready > MIN_GAP_S:
+            yield first.start - first.ready, first.ready, READY  # spawned, not yet run
         for run in self.slices:
             if previous_end is not None and run.start - previous_end > MIN_GAP_S:
                 gap = run.start - previous_end
