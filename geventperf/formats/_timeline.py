@@ -56,8 +56,11 @@ class Lane:
             return
         previous_end = None
         first = self.slices[0] if self.slices else None
-        if first is not None and first.ready is not None and first.ready > MIN_GAP_S:
-            yield first.start - first.ready, first.ready, READY  # spawned, not yet run
+        if first is not None and first.ready is not None:
+            # spawned, not yet run (from the start of the trace at the earliest)
+            ready = min(first.ready, max(first.start, 0.0))
+            if ready > MIN_GAP_S:
+                yield first.start - ready, ready, READY
         for run in self.slices:
             if previous_end is not None and run.start - previous_end > MIN_GAP_S:
                 gap = run.start - previous_end
