@@ -432,7 +432,9 @@ def _spawn_site(frame: Any) -> tuple[str | None, bool]:
         if path.endswith(_RESOLVER_FILE):
             via_resolver = True
         if not (gevent_dir and path.startswith(gevent_dir)) and not path.startswith(_OWN_DIR):
-            return f"{path}:{frame.f_lineno}:{frame.f_code.co_qualname}", via_resolver
+            code = frame.f_code
+            name = getattr(code, "co_qualname", code.co_name)  # co_qualname: 3.11+
+            return f"{path}:{frame.f_lineno}:{name}", via_resolver
         frame = frame.f_back
     return None, via_resolver
 
