@@ -221,7 +221,7 @@ def _pacing_words(args: argparse.Namespace) -> str:
     if args.delay <= 0 and args.latency <= 0:
         return "sends each body at once (no network delay)"
     bandwidth = args.piece / args.delay / KIB / KIB if args.delay > 0 else float("inf")
-    rate = f"{bandwidth:g} MiB/s per connection" if args.delay > 0 else "at once"
+    rate = f"{bandwidth:.3g} MiB/s per connection" if args.delay > 0 else "at once"
     return (f"answers after {args.latency * 1000:g} ms and sends the body at {rate} "
             f"({args.piece / KIB:g} KiB every {args.delay * 1000:g} ms)")
 

@@ -81,5 +81,17 @@ def user_site(stack: list[str]) -> UserSite:
         return UserSite(None, None, None)
     for depth, entry in enumerate(stack):
         if not is_machinery(entry):
-            return UserSite(entry, stack[depth - 1] if depth else None, stack[0])
+            library = None
+            # The call the user made: geventperf's own wrappers (a section around a
+            # parser) are skipped for the frame they called.
+            for inner in range(depth - 1, -1, -1):
+                library = stack[inner]
+                if not _is_own(library):
+                    break
+            return UserSite(entry, library, stack[0])
     return UserSite(None, stack[-1], stack[0])
+
+
+def _is_own(entry: str) -> bool:
+    path = frame_path(entry).replace("\\", "/")
+    return "/geventperf/" in path and path.rsplit("/", 1)[-1] in MACHINERY_OWN

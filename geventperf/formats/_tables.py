@@ -57,6 +57,9 @@ class Table:
     # Cut the flexible column from the left: the tail of a dotted greenlet name is the
     # function, the part that tells rows apart.
     cut_left: bool = False
+    # Per row, a continuation printed under the flexible column (text report only):
+    # the library call beside the user's line, which a 100-column row has no room for.
+    subrows: list[str] = field(default_factory=list)
 
     @property
     def hidden(self) -> int:
@@ -173,6 +176,11 @@ def section_table(profile: Profile, limit: int = MAX_SECTIONS) -> Table | None:
                       "greenlet (greenlet-seconds); wall = run + wait.")
 
 
+# The key of a site's own line in Site.libraries: the stack ended in the user's frame,
+# so what it waited in left no Python frame (gevent's locks, events and queues are C).
+SELF = ""
+
+
 @dataclass
 class Site:
     """Stacks merged at the user's frame."""
@@ -192,13 +200,14 @@ class Site:
         if not self.libraries:
             return "(your own code yielded)"
         ranked = sorted(self.libraries.items(), key=lambda kv: -kv[1])
+        others = f"  (+{len(ranked) - 1} other library calls)" if len(ranked) > 1 else ""
+        if ranked[0][0] == SELF:
+            return "(mostly this line itself: a gevent lock, event or queue)" + others
         text = frame_label(ranked[0][0])
         inner = max(self.yields.items(), key=lambda kv: kv[1])[0] if self.yields else None
         if inner and inner != ranked[0][0]:
             text += f"  ->  {frame_label(inner)}"
-        if len(ranked) > 1:
-            text += f"  (+{len(ranked) - 1} other library calls)"
-        return text
+        return text + others
 
     def user_text(self) -> str:
         return frame_label(self.user) if self.user else "(no frame of yours recorded)"
@@ -218,8 +227,7 @@ def merge_sites(items: list[Any], weight: str) -> list[Site]:
         site.ready_s = _add(site.ready_s, num(item, "ready_wait_s"))
         site.cpu_s = _add(site.cpu_s, item.cpu_s)
         site.delayed_s = _add(site.delayed_s, num(item, "delayed_others_s"))
-        if where.library:
-            site.libraries[where.library] += seconds
+        site.libraries[where.library or SELF] += seconds
         if where.innermost and where.innermost != where.user:
             site.yields[where.innermost] += seconds
     key = (lambda s: -s.seconds) if weight == "wait" else (lambda s: -(s.delayed_s or 0.0))
@@ -236,15 +244,17 @@ def wait_site_table(profile: Profile, limit: int = MAX_WAIT_SITES,
     split = has_split(profile.waits)
     total = sum(s.seconds for s in sites)
     columns = ["wait"] + (["event wait", "ready wait"] if split else []) + ["count"]
-    columns += ["your code  ->  library call it made (->  where it yielded)"] if joined \
+    columns += ["your code (-> the library call it made -> where it yielded)"] if joined \
         else ["your code", "library call it made (->  where it yielded)"]
-    rows = []
+    rows, subrows = [], []
     for s in sites[:limit]:
         row = [_fs(s.seconds)] + ([_fs(s.event_s), _fs(s.ready_s)] if split else [])
         row.append(str(s.count))
         if joined:
             lib = s.library_text()
-            row.append(s.user_text() + ("" if lib.startswith("(") else "  ->  " + lib))
+            row.append(s.user_text())
+            subrows.append(lib if lib.startswith("(mostly") else
+                           "" if lib.startswith("(") else "-> " + lib)
         else:
             row += [s.user_text(), s.library_text()]
         rows.append(row)
@@ -252,7 +262,7 @@ def wait_site_table(profile: Profile, limit: int = MAX_WAIT_SITES,
     return Table(f"TOP WAIT SITES by your code ({_fs(total)} of waiting over {len(sites)} "
                  f"sites from {stacks} stacks)",
                  columns, "r" * (len(columns) - (1 if joined else 2)) + ("l" if joined else "ll"),
-                 len(columns) - 1, rows, len(sites),
+                 len(columns) - 1, rows, len(sites), subrows=subrows,
                  note=f"The total {_fs(total)} is greenlet-seconds: every wait of every "
                       f"greenlet added up, so it can exceed the {_fs(profile.duration_s)} "
                       "run many times. \"Your code\" is the innermost frame outside gevent, "
@@ -268,12 +278,13 @@ def holder_table(profile: Profile, limit: int = MAX_HOLDERS) -> Table | None:
     if not sites:
         return None
     total = sum(s.delayed_s or 0.0 for s in sites)
-    rows = [[_fs(s.delayed_s), _fs(s.seconds), _fs(s.cpu_s), str(s.count),
-             s.user_text() + ("" if s.library_text().startswith("(") else
-                              "  ->  " + s.library_text())] for s in sites[:limit]]
+    rows = [[_fs(s.delayed_s), _fs(s.seconds), _fs(s.cpu_s), str(s.count), s.user_text()]
+            for s in sites[:limit]]
+    subrows = ["" if s.library_text().startswith("(") else "-> " + s.library_text()
+               for s in sites[:limit]]
     return Table(f"WHO HELD THE LOOP (others' ready wait while these ran: {_fs(total)})",
                  ["delayed others", "run", "CPU", "slices", "your code where the slice "
-                  "ended"], "rrrrl", 4, rows, len(sites),
+                  "ended"], "rrrrl", 4, rows, len(sites), subrows=subrows,
                  note="delayed others = greenlet-seconds other greenlets spent ready but "
                       "queued while a slice ending here ran (10 greenlets kept waiting "
                       "10 ms = 100 ms).")

@@ -280,7 +280,13 @@ def _table(table: Table) -> str:
     if table.note:
         lines.extend(textwrap.wrap(table.note, WIDTH, initial_indent="  ",
                                    subsequent_indent="  "))
-    lines += [line(table.columns)] + [line(row) for row in cells]
+    lines.append(line(table.columns))
+    indent = sum(w + len(COLUMN_GAP) for w in widths[:table.flex]) + 2
+    for index, row in enumerate(cells):
+        lines.append(line(row))
+        extra = table.subrows[index] if index < len(table.subrows) else ""
+        if extra:
+            lines.append(clip(" " * indent + extra, WIDTH))
     if table.hidden:
         lines.append(f"... and {table.hidden} more")
     return "\n".join(lines)
