@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 from typing import Any, Iterator
 
 import requests
@@ -221,7 +222,8 @@ class GeventAdapter(LargeReads, HTTPAdapter):
         example ``socket_options``), given to ``init_poolmanager`` and
         ``proxy_manager_for``.
     :param fast_path: remember per URL origin the pool key attributes and the CA
-        bundle checks requests redoes on every request (set by
+        bundle checks requests redoes on every request, and check pooled connections
+        for a drop without a trip through the gevent hub (set by
         :class:`geventperf.Session`).
     :param kwargs: ``HTTPAdapter`` arguments (``pool_connections``, ``pool_maxsize``,
         ``max_retries``, ``pool_block``).
@@ -248,15 +250,77 @@ class GeventAdapter(LargeReads, HTTPAdapter):
                          **pool_kwargs: Any) -> None:
         super().init_poolmanager(connections, maxsize, block=block,
                                  **{**self.pool_kwargs, **pool_kwargs})
+        if self.fast_path:
+            _use_quick_pools(self.poolmanager)
 
     def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
-        return super().proxy_manager_for(proxy, **{**self.pool_kwargs, **proxy_kwargs})
+        manager = super().proxy_manager_for(proxy, **{**self.pool_kwargs, **proxy_kwargs})
+        if self.fast_path:
+            _use_quick_pools(manager)
+        return manager
 
     def __repr__(self) -> str:
         limits = self.body_limits
         return (f"<GeventAdapter chunk_size={limits.chunk_size} "
                 f"max_body_size={limits.max_body_size} body_timeout={limits.body_timeout} "
                 f"yield_every={limits.yield_every}>")
+
+
+# -- the dropped-connection check without a trip through the hub -----------------------
+
+def _original_poll() -> Any:
+    """select.poll as it was before gevent patched it (None when there is none)."""
+    try:
+        from gevent import monkey
+        return monkey.get_original("select", "poll")
+    except (ImportError, AttributeError):
+        return None
+
+
+_POLL = _original_poll()
+_QUICK_POOLS: dict[str, type] = {}
+
+
+def _readable_now(sock: Any) -> bool:
+    poller = _POLL()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))
+
+
+def _quick_pools() -> dict[str, type]:
+    """urllib3 pools whose connections answer ``is_connected`` with the process's own
+    ``poll`` and a zero timeout.  urllib3 asks it of every pooled connection before
+    reusing it; gevent's patched ``poll`` answers through the hub, a greenlet switch on
+    every request.  The answer is the same: readable (data, end of file or an error)
+    means dropped."""
+    if not _QUICK_POOLS:
+        import urllib3.connection
+        import urllib3.connectionpool
+
+        def is_connected(self: Any) -> bool:
+            return self.sock is not None and not _readable_now(self.sock)
+
+        for scheme, pool in (("http", urllib3.connectionpool.HTTPConnectionPool),
+                             ("https", urllib3.connectionpool.HTTPSConnectionPool)):
+            base = pool.ConnectionCls
+            conn = type("Quick" + base.__name__, (base,),
+                        {"is_connected": property(is_connected), "__module__": __name__})
+            _QUICK_POOLS[scheme] = type("Quick" + pool.__name__, (pool,),
+                                        {"ConnectionCls": conn, "__module__": __name__})
+    return _QUICK_POOLS
+
+
+def _use_quick_pools(manager: Any) -> None:
+    """Give *manager* (a urllib3 PoolManager or ProxyManager) the quick pools, where it
+    uses urllib3's own (not a SOCKS manager's, nor on urllib3 1.26, which checks
+    differently)."""
+    import urllib3.connection
+    import urllib3.poolmanager
+    if _POLL is None or not hasattr(urllib3.connection.HTTPConnection, "is_connected"):
+        return
+    if getattr(manager, "pool_classes_by_scheme", None) is \
+            urllib3.poolmanager.pool_classes_by_scheme:
+        manager.pool_classes_by_scheme = _quick_pools()
 
 
 # -- mounting ----------------------------------------------------------------------------

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import pickle
+import socket
+import threading
 
 import pytest
 import requests
@@ -18,6 +20,8 @@ from geventperf.session import SessionFastPath, environment_changed
 from tests.servers import RawServer, WSGIServerThread, http_response
 
 BODY = os.urandom(300_000)
+# Requests in the dropped-connection test, each on a connection the server closed.
+REQUESTS_ON_CLOSED_CONNECTIONS = 3
 # What a proxy answers, so a test can tell a request went through it.
 PROXIED_BODY = b"via the proxy"
 
@@ -354,3 +358,40 @@ def test_fast_path_remembers_pool_keys_and_cert_checks_with_requests_results(tmp
     missing = str(tmp_path / "missing.pem")
     with pytest.raises(OSError, match="invalid path"):
         fast.cert_verify(conns[0], "https://example.invalid/", missing, None)
+
+
+def test_fast_path_finds_a_dropped_pooled_connection_and_reconnects():
+    """The fast path's own dropped-connection check (the process's poll, not the hub's)
+    must see a connection the server closed after its response, as urllib3's does:
+    otherwise the next request is written into a dead socket and fails."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    closed = threading.Event()
+    connections = []
+
+    def serve():
+        for _ in range(REQUESTS_ON_CLOSED_CONNECTIONS):
+            conn, _ = listener.accept()
+            connections.append(conn)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(65536)
+            conn.sendall(http_response(b"fresh", headers=[("Connection", "keep-alive")]))
+            conn.close()   # closed after a response that promised to keep it open
+            closed.set()
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    session = geventperf.Session()
+    url = f"http://127.0.0.1:{port}/"
+    pool = session.adapters["http://"].get_connection_with_tls_context(
+        requests.Request("GET", url).prepare(), True)
+    assert type(pool).__name__.startswith("Quick")
+    try:
+        for _ in range(REQUESTS_ON_CLOSED_CONNECTIONS):
+            assert session.get(url).content == b"fresh"
+            assert closed.wait(10)   # the server has closed it before the next request
+            closed.clear()
+    finally:
+        listener.close()
+        thread.join(10)
+    assert len(connections) == REQUESTS_ON_CLOSED_CONNECTIONS
