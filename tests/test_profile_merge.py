@@ -1,0 +1,150 @@
+"""Profile.merge, field by field: every figure that merge sums is checked summed (the
+fields are enumerated from the dataclasses, so a field added later is covered too),
+every "not measured" (None) stays not measured, and the maxima stay maxima.
+
+Values are distinct binary fractions, so sums are exact and no two fields can be
+mistaken for each other."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+
+from geventperf.profile import (
+    GreenletStats,
+    Profile,
+    SectionStats,
+    Slice,
+    StackTime,
+    merge_profiles,
+)
+
+# Fields that identify a row rather than measure it.
+KEYS = {"name", "c", "stack", "greenlet"}
+
+
+def numeric_fields(cls) -> list[str]:
+    return [f.name for f in fields(cls) if f.name not in KEYS]
+
+
+def filled(cls, base: float, **keys):
+    """An instance of *cls* with every measured field a distinct exact value."""
+    values = {}
+    for i, name in enumerate(numeric_fields(cls)):
+        is_int = name in ("calls", "switches", "count")
+        values[name] = int(base) * (i + 1) if is_int else base * (i + 1) / 64
+    return cls(**keys, **values)
+
+
+def pair() -> tuple[Profile, Profile]:
+    a = Profile(duration_s=2.0, switches=10, slices_dropped=3, trace_errors=1,
+                hub={"id": 2, "run_s": 0.5, "cpu_s": 0.25, "idle_s": 1.25, "polls": 7},
+                greenlets=[GreenletStats(id=1, name="main", parent=None),
+                           GreenletStats(id=2, name="hub", parent=None),
+                           GreenletStats(id=3, name="w", parent=1)],
+                sections=[filled(SectionStats, 3.0, name="s", c=False),
+                          filled(SectionStats, 5.0, name="only-a", c=True)],
+                waits=[filled(StackTime, 7.0, stack=["f:1:a"])],
+                runs=[filled(StackTime, 9.0, stack=["f:2:b"])],
+                reads=[{"host": "h:80", "bodies": 2, "bytes": 100, "reads": 4,
+                        "reads_waited": 1, "wall_s": 0.5}],
+                slices=[Slice(3, 0.0, 0.5)])
+    b = Profile(duration_s=3.0, switches=20, slices_dropped=5, trace_errors=2,
+                hub={"id": 1, "run_s": 0.75, "cpu_s": 0.125, "idle_s": 2.5, "polls": 11},
+                greenlets=[GreenletStats(id=1, name="hub", parent=None),
+                           GreenletStats(id=2, name="main", parent=None),
+                           GreenletStats(id=3, name="w", parent=2)],
+                sections=[filled(SectionStats, 11.0, name="s", c=True)],
+                waits=[filled(StackTime, 13.0, stack=["f:1:a"]),
+                       filled(StackTime, 17.0, stack=["f:9:z"])],
+                runs=[filled(StackTime, 19.0, stack=["f:2:b"])],
+                reads=[{"host": "h:80", "bodies": 1, "bytes": 28, "reads": 3,
+                        "reads_waited": 2, "wall_s": 0.25}],
+                slices=[Slice(3, 0.0, 0.25)])
+    return a, b
+
+
+@pytest.mark.parametrize("name", numeric_fields(SectionStats))
+def test_every_section_figure_is_summed(name):
+    a, b = pair()
+    m = merge_profiles([a, b])
+    merged = m.section_named("s")
+    assert getattr(merged, name) == \
+        getattr(a.section_named("s"), name) + getattr(b.section_named("s"), name)
+    assert merged.c is True  # a C section in either run is a C section
+    assert m.section_named("only-a") == a.section_named("only-a")
+
+
+@pytest.mark.parametrize("table", ["waits", "runs"])
+@pytest.mark.parametrize("name", numeric_fields(StackTime))
+def test_every_stack_figure_is_summed(table, name):
+    a, b = pair()
+    m = merge_profiles([a, b])
+    stack = getattr(a, table)[0].stack
+    [merged] = [st for st in getattr(m, table) if st.stack == stack]
+    [in_b] = [st for st in getattr(b, table) if st.stack == stack]
+    assert getattr(merged, name) == getattr(getattr(a, table)[0], name) + getattr(in_b, name)
+
+
+def test_stacks_of_one_run_only_are_kept_as_they_were():
+    a, b = pair()
+    m = merge_profiles([a, b])
+    [only_b] = [st for st in m.waits if st.stack == ["f:9:z"]]
+    assert only_b == b.waits[1]
+    assert len(m.waits) == 2 and len(m.runs) == 1
+
+
+def test_top_level_and_hub_figures_are_summed():
+    a, b = pair()
+    m = merge_profiles([a, b])
+    assert (m.switches, m.slices_dropped, m.trace_errors) == (30, 8, 3)
+    assert m.duration_s == 3.0  # the workers ran side by side: the longest
+    assert m.hub["run_s"] == 0.5 + 0.75
+    assert m.hub["cpu_s"] == 0.25 + 0.125
+    assert m.hub["idle_s"] == 1.25 + 2.5
+    assert m.hub["polls"] == 7 + 11
+    assert m.meta["merged"] == 2
+
+
+def test_reads_are_summed_per_host():
+    a, b = pair()
+    m = merge_profiles([a, b])
+    assert m.reads == [{"host": "h:80", "bodies": 3, "bytes": 128, "reads": 7,
+                        "reads_waited": 3, "wall_s": 0.75}]
+
+
+def test_greenlet_ids_stay_unique_and_parents_follow():
+    a, b = pair()
+    m = merge_profiles([a, b])
+    ids = [g.id for g in m.greenlets]
+    assert len(set(ids)) == len(ids) == 6
+    by_id = {g.id: g for g in m.greenlets}
+    workers = [g for g in m.greenlets if g.name == "w"]
+    assert [by_id[g.parent].name for g in workers] == ["main", "main"]
+    assert [by_id[h].name for h in m.hub["ids"]] == ["hub", "hub"]
+    assert {s.greenlet for s in m.slices} == {g.id for g in workers}
+
+
+@pytest.mark.parametrize("name", [n for n in numeric_fields(SectionStats)
+                                  if n not in ("calls", "wall_s", "run_s", "wait_s",
+                                               "switches")])
+def test_a_figure_not_measured_in_one_run_is_not_measured_merged(name):
+    a, b = pair()
+    setattr(b.sections[0], name, None)
+    m = merge_profiles([a, b])
+    assert getattr(m.section_named("s"), name) is None
+
+
+@pytest.mark.parametrize("key", ["cpu_s", "idle_s"])
+def test_hub_figure_not_measured_in_one_run_is_not_measured_merged(key):
+    a, b = pair()
+    b.hub[key] = None
+    assert merge_profiles([a, b]).hub[key] is None
+
+
+def test_merge_of_one_profile_keeps_its_figures():
+    a, _ = pair()
+    m = Profile.merge([a])
+    assert m.sections == sorted(a.sections, key=lambda s: -s.wall_s)
+    assert m.waits == a.waits and m.runs == a.runs and m.switches == a.switches
