@@ -133,7 +133,7 @@ def build_data(profile: Profile) -> dict[str, Any]:
         "findings_open": findings_open,
         "findings_folded": findings_folded,
         "tables": [{"title": t.title, "note": t.note, "columns": t.columns, "align": t.align,
-                    "rows": t.rows, "hidden": t.hidden}
+                    "rows": t.rows, "hidden": t.hidden, "flex": t.flex, "subrows": t.subrows}
                    for t in all_tables_for_html(profile)],
         "timeline": timeline,
     }
