@@ -18,10 +18,10 @@ from typing import Sequence
 from geventperf import clicheck
 from geventperf.clicheck import (
     UsageError,
-    utc_now,
     check_writable,
     refuse_rendered_report,
     typed_command,
+    utc_now,
 )
 
 PROG = "geventperf"

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import lxml.etree
-
 import pytest
 import requests
 

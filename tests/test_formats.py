@@ -11,11 +11,18 @@ import re
 import pytest
 
 import geventperf
-from geventperf.formats import FORMATS, SUFFIXES, format_for_path, formats_for_suffix, render, write
+from geventperf.formats import (
+    FORMATS,
+    SUFFIXES,
+    _tables,
+    format_for_path,
+    formats_for_suffix,
+    render,
+    write,
+)
 from geventperf.formats._frames import short_path
-from geventperf.profile import Finding, GreenletStats, Profile, Slice, StackTime
-from geventperf.formats import _tables
 from geventperf.frames import is_machinery, user_site
+from geventperf.profile import Finding, GreenletStats, Profile, Slice, StackTime
 from tests.profile_factory import (
     APP_PATH,
     HUB_ID,

@@ -107,7 +107,7 @@ def check_drawn(state: dict, profile: Profile) -> int:
 
 
 @pytest.mark.chromium
-def test_demo_report_draws_what_its_profile_says(chromium, tmp_path, naive_report):
+def test_demo_report_draws_what_its_profile_says(chromium, tmp_path, naive_report):  # noqa: F811
     page, profile = naive_report
     whole = page_state(chromium, tmp_path, page, "", "naive-whole-run.png")
     assert whole["status"] == "ok"

@@ -15,8 +15,8 @@ import json
 from typing import Any
 
 from geventperf.formats._frames import frame_label
-from geventperf.formats.text import command_line
 from geventperf.formats._timeline import EVENT, READY, WAIT, build_lanes, finding_time
+from geventperf.formats.text import command_line
 from geventperf.profile import Profile
 
 MICROSECONDS = 1_000_000
