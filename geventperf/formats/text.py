@@ -42,8 +42,10 @@ def header(profile: Profile) -> str:
              f"{profile.switches} switches, {len(profile.greenlets)} greenlets"
              + (f"; hot path: {hot_path(profile)}" if hot_path(profile) else "")]
     command = command_line(profile)
-    if command:
-        lines.append(clip(f"command: {command}", WIDTH))
+    if command:  # whole: a command is copied from here, so it is wrapped, never cut
+        flat = clip(command, len(command))  # control characters flattened, nothing cut
+        lines.extend(textwrap.wrap(f"command: {flat}", WIDTH, subsequent_indent=INDENT,
+                                   break_on_hyphens=False))
     about = run_about(profile)
     if about:
         lines.append(clip(about, WIDTH))

@@ -1,0 +1,175 @@
+"""The reports' new figures (issue 11 and 13): the event/ready split of waits, blame,
+loop utilization and metadata in the text report, wait sites merged at the user's own
+frame, and the split wait pseudo-frames of the viewer formats.  Built from
+tests/profile_factory.py's split_profile (and legacy_profile, a file from before)."""
+
+from __future__ import annotations
+
+import json
+import pstats
+
+import pytest
+
+from geventperf.formats import _tables, render
+from geventperf.frames import is_machinery, user_site
+from geventperf.profile import Finding, StackTime
+from tests.profile_factory import APP_PATH, legacy_profile, small_profile, split_profile
+from tests.test_formats import HUB_WAIT_KEY, check_chrome, parse_collapsed
+
+# -- wait sites by the user's frame ------------------------------------------------------
+
+def test_wait_sites_identical_at_the_users_frame_merge():
+    """Three stacks that differ only inside gevent (recv_into from three library
+    paths) are one row at the user's line, with the waits and counts added."""
+    profile = small_profile()
+    gevent_recv = "/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:400:recv_into"
+    user = f"{APP_PATH}:44:download"
+    profile.waits = [StackTime(stack=[gevent_recv, f"/usr/lib/python3.11/socket.py:{n}:read",
+                                      user], count=10, wait_s=1.0) for n in (700, 701, 702)]
+    table = _tables.wait_site_table(profile)
+    assert table.total == 1 and table.rows[0] == ["3.00 s", "30",
+                                                   "download (/srv/app/worker.py:44)"]
+    assert table.subrows[0].startswith("-> read (")
+    assert "recv_into" in table.subrows[0] and "(+2 other library calls)" in table.subrows[0]
+    assert "greenlet-seconds" in table.note and "exceed" in table.note
+
+
+@pytest.mark.parametrize("entry, machinery", [
+    ("/v/lib/python3.11/site-packages/gevent/hub.py:166:sleep", True),
+    ("/v/lib/python3.11/site-packages/urllib3/response.py:1:read", True),
+    ("/usr/lib/python3.11/http/client.py:1:readinto", True),
+    ("/usr/lib/python3.11/ssl.py:1:recv_into", True),
+    ("/work/main/geventperf/sections.py:1:wrapper", True),
+    ("/work/main/geventperf/feedworkload.py:65:naive_job", False),
+    ("/v/lib/python3.11/site-packages/locust/user/task.py:1:execute_task", False),
+    ("/srv/app/worker.py:3:job", False),
+    ("<frozen runpy>:1:_run_code", False),
+])
+def test_machinery_frames(entry, machinery):
+    assert is_machinery(entry) is machinery
+
+
+def test_user_site_names_the_users_frame_and_the_call_it_made():
+    stack = ["/v/site-packages/gevent/_socketcommon.py:1:recv_into",
+             "/v/site-packages/requests/models.py:2:content", f"{APP_PATH}:12:fetch",
+             f"{APP_PATH}:30:job"]
+    assert user_site(stack) == (f"{APP_PATH}:12:fetch",
+                                "/v/site-packages/requests/models.py:2:content", stack[0])
+    assert user_site([f"{APP_PATH}:1:x"]) == (f"{APP_PATH}:1:x", None, f"{APP_PATH}:1:x")
+    assert user_site(stack[:2]).user is None and user_site([]).user is None
+    # geventperf's section wrapper around a C parser is skipped for the call it made
+    wrapped = [stack[0], "/v/site-packages/urllib3/response.py:3:read",
+               "/work/main/geventperf/sections.py:9:wrapper", f"{APP_PATH}:95:parse_feed"]
+    assert user_site(wrapped).library == "/v/site-packages/urllib3/response.py:3:read"
+
+
+def test_wait_site_that_yielded_in_the_users_own_line_says_so():
+    """gevent's locks are compiled: a wait on one ends in the user's frame itself."""
+    profile = small_profile()
+    profile.waits = [StackTime(stack=[f"{APP_PATH}:92:job", f"{APP_PATH}:1:main"], count=9,
+                               wait_s=5.0),
+                     StackTime(stack=["/v/site-packages/requests/sessions.py:1:get",
+                                      f"{APP_PATH}:92:job"], count=9, wait_s=1.0)]
+    table = _tables.wait_site_table(profile)
+    assert table.total == 1 and table.rows[0][0] == "6.00 s"
+    assert table.subrows[0].startswith("(mostly this line itself: a gevent lock")
+
+
+
+# -- the text report's header, groups, findings and holders --------------------------
+
+def test_text_header_with_the_wait_split():
+    header = render(split_profile(), "text").split("\n\n")[0]
+    lines = header.splitlines()
+    assert lines[0].endswith("hot path: C extension")
+    assert lines[1] == "command: geventperf run worker.py --fast"
+    assert "host buildhost  Python 3.11.7  gevent 26.9.0 (loop libev-cext)" in lines[2]
+    assert "loop: busy 60.0% of the run" in header and "hub idle 200.0 ms; 57 polls" in header
+    assert "p50 1.0 ms, p99 9.0 ms" in header
+    assert "summed over greenlets: run 240.0 ms (CPU 210.0 ms), event wait 140.0 ms, " \
+           "ready wait 210.0 ms" in " ".join(header.split())
+
+
+def test_text_old_profile_without_the_split_says_what_is_missing():
+    text = render(legacy_profile(), "text")
+    assert "loop: utilization not measured" in text and "idle not measured" in text
+    greenlets = text[text.index("GREENLETS"):text.index("SECTIONS")]
+    assert "ready wait" not in greenlets.splitlines()[-3] and " wait " in greenlets
+    assert "WHO HELD THE LOOP" not in text
+
+
+def test_text_greenlet_groups_sum_their_members_and_say_so():
+    profile = split_profile()
+    for g in profile.greenlets:
+        g.name = "job"
+    text = render(profile, "text")
+    section = text[text.index("GREENLETS"):text.index("WHO HELD")]
+    row = next(line for line in section.splitlines() if line.startswith("job "))
+    # CPU 110 + 100 ms; event 100 + 40; ready 200 + 10; delayed 40 + 200; switches 121
+    assert row.split() == ["job", "2", "210.0", "ms", "30.0", "ms", "140.0", "ms", "210.0",
+                           "ms", "240.0", "ms", "121", "4.0", "ms"]
+    assert "summed over the group's greenlets" in " ".join(section.split())
+
+
+def test_text_findings_say_what_their_cost_means():
+    text = render(split_profile(), "text")
+    block = text[text.index("FINDINGS"):text.index("GREENLETS")]
+    assert block.count("cost 150.0 ms = time this cause added to the run") == 1
+    legacy = render(small_profile(), "text")
+    assert "summed over the greenlets it touched" in " ".join(legacy.split())
+
+
+def test_text_hazards_come_first_and_merged_findings_count_greenlets():
+    profile = split_profile()
+    profile.findings.append(Finding(kind="c-section-deadlock-risk", message="may hang",
+                                    cost_s=0.0, extra={"hazard": True, "greenlets": 7,
+                                                       "names": {"worker-a": 5, "x": 2}}))
+    block = render(profile, "text")
+    assert block.index("c-section-deadlock-risk  HAZARD") < block.index("blocked-read-in")
+    assert "7 greenlets (mostly worker-a)" in block
+
+
+def test_text_who_held_the_loop():
+    text = render(split_profile(), "text")
+    held = text[text.index("WHO HELD THE LOOP"):text.index("SECTIONS")]
+    first = held.splitlines()[4]
+    assert first.split()[:2] == ["210.0", "ms"] and "parse (/srv/app/worker.py:15)" in first
+
+
+# -- the event/ready split in the viewer formats ---------------------------------------
+
+def test_collapsed_splits_waits_into_event_and_ready_leaves():
+    stacks = parse_collapsed(render(split_profile(), "collapsed"))
+    prefix = ("job (/srv/app/worker.py:30);fetch (/srv/app/worker.py:12);"
+              "content (site-packages/requests/models.py:899);"
+              "generate (site-packages/requests/models.py:816);")
+    assert stacks[prefix + "<event wait>"] == 100_000
+    assert stacks[prefix + "<ready wait>"] == 200_000
+    assert not any(stack.endswith("<hub wait>") for stack in stacks)
+    assert sum(stacks.values()) == 490_000  # the same total as unsplit
+
+
+def test_pstats_has_event_and_ready_wait_functions(tmp_path):
+    path = tmp_path / "split.prof"
+    path.write_bytes(render(split_profile(), "pstats"))
+    stats = pstats.Stats(str(path)).stats
+    assert HUB_WAIT_KEY not in stats
+    assert stats[("~", 0, "<event wait>")][2] == pytest.approx(0.14)
+    assert stats[("~", 0, "<ready wait>")][2] == pytest.approx(0.21)
+
+
+def test_speedscope_and_chrome_draw_ready_wait_before_each_slice():
+    profile = split_profile()
+    document = json.loads(render(profile, "speedscope"))
+    frames = [f["name"] for f in document["shared"]["frames"]]
+    assert "<event wait>" in frames and "<ready wait>" in frames
+    worker = document["profiles"][2]
+    opened = [frames[e["frame"]] for e in worker["events"] if e["type"] == "O"]
+    # each wait after the first slice: event wait, then 1 ms ready wait, then the run
+    assert opened[1:4] == ["<event wait>", "<ready wait>", "run"]
+    events = check_chrome(json.loads(render(profile, "chrome")))
+    ready = [e for e in events if e["name"] == "ready wait"]
+    assert ready and all(e["dur"] == pytest.approx(1000) for e in ready)
+    event = [e for e in events if e["name"] == "event wait"]
+    assert event and all(e["dur"] == pytest.approx(7000) for e in event)
+    assert not [e for e in events if e["name"] == "wait"]
