@@ -70,6 +70,7 @@ typedef struct {
     /* the wait split (geventperf/trace/waits.py) */
     double event_wait, ready_wait, delayed, ready_in, ready_max;
     long long out_idx, polls_out;
+    char ready_at_once;
     long long hist[NBUCKETS];
 } RecordObject;
 
@@ -142,7 +143,7 @@ static PyMemberDef record_members[] = {
     RM(switches, T_LONGLONG), RM(c_depth, T_INT),
     RM(event_wait, T_DOUBLE), RM(ready_wait, T_DOUBLE), RM(delayed, T_DOUBLE),
     RM(ready_in, T_DOUBLE), RM(ready_max, T_DOUBLE), RM(out_idx, T_LONGLONG),
-    RM(polls_out, T_LONGLONG),
+    RM(polls_out, T_LONGLONG), RM(ready_at_once, T_BOOL),
     {NULL}
 };
 
@@ -190,7 +191,7 @@ static PyTypeObject RecordType = {
 
 typedef struct {
     PyObject_HEAD
-    long long n_out, n_wait;
+    long long n_out, n_wait, gid;
     double run, cpu, wait, ev, rd, delayed;
     char self_ready;
 } RowObject;
@@ -199,7 +200,7 @@ typedef struct {
 static PyMemberDef row_members[] = {
     WM(n_out, T_LONGLONG), WM(n_wait, T_LONGLONG), WM(run, T_DOUBLE), WM(cpu, T_DOUBLE),
     WM(wait, T_DOUBLE), WM(ev, T_DOUBLE), WM(rd, T_DOUBLE), WM(delayed, T_DOUBLE),
-    WM(self_ready, T_BOOL), {NULL}
+    WM(self_ready, T_BOOL), WM(gid, T_LONGLONG), {NULL}
 };
 
 static PyTypeObject RowType = {
@@ -242,8 +243,9 @@ typedef struct {
     PyObject **r_sec;
     /* the wait split and blame: geventperf/trace/waits.py (WaitSplit) is the
        reference; names match its attributes */
-    int poll_open, poll_pending;
-    double poll_t0, idle, mark, last_check, unattributed, poll_blocked_min, hist_max;
+    int poll_open, poll_pending, seen_begin;
+    double poll_t0, idle, mark, last_check, unattributed, poll_blocked_min, hist_max,
+           first_poll_blocked_min;
     long long polls, mark_idx, last_check_idx, b_total, fin, acc, pend;
     long long hist[NBUCKETS];
     Py_ssize_t window;
@@ -420,9 +422,10 @@ static int blame_woke(HotObject *self, RecordObject *t, double now, RecordObject
     double t_out = t->t_out, ready_from = now;
     long long first = self->b_total;
     RowObject *row = is_none(t->wait_row) ? NULL : (RowObject *)t->wait_row;
-    if (row != NULL && row->self_ready) {
+    if (t->ready_at_once || (row != NULL && row->self_ready)) {
         ready_from = t_out;
         first = t->out_idx + 1;
+        t->ready_at_once = 0;
     } else if (self->polls != t->polls_out) {
         if (t_out < self->mark) {
             ready_from = self->mark;
@@ -475,16 +478,16 @@ static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
                              "on_blocked", "on_c_switch", "on_c_resume", "on_error",
                              "name_from_frames", "exit_key", "cpu_clock", "stacks",
                              "depth", "threshold", "max_slices", "poll_blocked_min",
-                             "window", NULL};
+                             "first_poll_blocked_min", "window", NULL};
     PyObject *prev, *live, *table, *nr, *nrow, *fin, *ob, *ocs, *ocr, *oe, *nff, *ek;
     int cpu_clock, stacks, depth;
-    double threshold, poll_blocked_min;
+    double threshold, poll_blocked_min, first_poll_blocked_min;
     Py_ssize_t max_slices, window;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "$OO!O!OOOOOOOOOppidndn", kwlist, &prev,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "$OO!O!OOOOOOOOOppidnddn", kwlist, &prev,
                                      &PyDict_Type, &live, &PyDict_Type, &table, &nr, &nrow,
                                      &fin, &ob, &ocs, &ocr, &oe, &nff, &ek, &cpu_clock,
                                      &stacks, &depth, &threshold, &max_slices,
-                                     &poll_blocked_min, &window))
+                                     &poll_blocked_min, &first_poll_blocked_min, &window))
         return -1;
     if (max_slices < 0 || depth < 1 || window < 1) {
         PyErr_SetString(PyExc_ValueError,
@@ -511,6 +514,7 @@ static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
     self->switches = self->errors = 0;
     self->on = 0;
     self->poll_blocked_min = poll_blocked_min;
+    self->first_poll_blocked_min = first_poll_blocked_min;
     ring_free(self);
     blame_free(self);
     caches_clear(self);
@@ -734,6 +738,7 @@ static int hot_switch(HotObject *self, PyObject *args) {
         }
         RowObject *r = (RowObject *)row;
         r->n_out++;
+        r->gid = rec->gid;
         r->run += ran;
         if (self->cpu_clock)
             r->cpu += ran_cpu;
@@ -903,6 +908,7 @@ static PyObject *hot_release(HotObject *self, PyObject *unused) {
 /* The loop watchers' callbacks (trace/loopwatch.py): they run in the hub, must never
    raise into it, and count a failure as a trace error instead. */
 static PyObject *hot_poll_begin(HotObject *self, PyObject *unused) {
+    self->seen_begin = 1;
     self->poll_open = 1;
     self->poll_pending = 0;
     self->poll_t0 = mono_now();
@@ -910,6 +916,7 @@ static PyObject *hot_poll_begin(HotObject *self, PyObject *unused) {
 }
 
 static PyObject *hot_poll_begin_pending(HotObject *self, PyObject *unused) {
+    self->seen_begin = 1;
     self->poll_open = 1;
     self->poll_pending = 1;
     self->poll_t0 = mono_now();
@@ -917,7 +924,15 @@ static PyObject *hot_poll_begin_pending(HotObject *self, PyObject *unused) {
 }
 
 static PyObject *hot_poll_end(HotObject *self, PyObject *unused) {
-    if (self->b_rec != NULL && poll_end_at(self, mono_now()) < 0) {
+    double now = mono_now();
+    if (!self->seen_begin && !is_none(self->cur)) {
+        /* watchers started mid-iteration miss the first poll's beginning: it began
+           after the hub's current slice did (Tracer's _State.poll_end) */
+        self->seen_begin = self->poll_open = 1;
+        self->poll_t0 = ((RecordObject *)self->cur)->t_in;
+        self->poll_pending = now - self->poll_t0 < self->first_poll_blocked_min;
+    }
+    if (self->b_rec != NULL && poll_end_at(self, now) < 0) {
         PyErr_Clear();
         self->errors++;
     }
@@ -947,6 +962,20 @@ static PyObject *hot_unwatch(HotObject *self, PyObject *idx) {
     Py_RETURN_NONE;
 }
 
+static PyObject *hot_charge_slice(HotObject *self, PyObject *args) {
+    long long idx;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "Ld", &idx, &seconds))
+        return NULL;
+    if (self->b_rec != NULL && idx >= self->fin && idx < self->b_total) {
+        if (blame_charge(self, idx, seconds) < 0)
+            return NULL;
+    } else if (seconds > 0.0) {
+        self->unattributed += seconds;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *hot_get_hist(HotObject *self, void *closure) {
     return hist_list(self->hist);
 }
@@ -967,6 +996,8 @@ static PyMethodDef hot_methods[] = {
     {"poll_end", (PyCFunction)hot_poll_end, METH_NOARGS, "The hub's poll returned."},
     {"settle_all", (PyCFunction)hot_settle_all, METH_NOARGS, "Charge every slice logged."},
     {"watch", (PyCFunction)hot_watch, METH_O, "Learn the blame of this slice index."},
+    {"charge_slice", (PyCFunction)hot_charge_slice, METH_VARARGS,
+     "Charge part of a logged slice directly (WaitSplit.charge_slice)."},
     {"unwatch", (PyCFunction)hot_unwatch, METH_O, "Forget a watched slice index."},
     {NULL}
 };

@@ -86,6 +86,8 @@ class StackTime:
     event_wait_s: float | None = None
     ready_wait_s: float | None = None
     delayed_others_s: float | None = None
+    # In ``runs``: the last greenlet that switched out at this stack (None if unknown).
+    greenlet: int | None = None
 
 
 @dataclass
@@ -444,7 +446,8 @@ def _stack_time(value: Any) -> StackTime:
     w = _obj(value, "waits")
     return StackTime(stack=_stack(w.get("stack")), count=_int(w, "count"),
                      wait_s=_num(w, "wait_s", 0.0), run_s=_num(w, "run_s", 0.0),
-                     cpu_s=_opt_num(w, "cpu_s"), **_split(w))
+                     cpu_s=_opt_num(w, "cpu_s"), greenlet=_opt_int(w, "greenlet"),
+                     **_split(w))
 
 
 # Fields added with the event/ready wait split: optional, None in older files.

@@ -39,7 +39,14 @@ from geventperf.profile import Profile
 from geventperf.sections import get_ident
 from geventperf.trace.build import build_profile
 from geventperf.trace.loopwatch import LoopWatch
-from geventperf.trace.waits import BLAME_WINDOW, POLL_BLOCKED_MIN_S, WaitSplit
+from geventperf.trace.runqueue import run_delay_s
+from geventperf.trace.spawns import SpawnWatch
+from geventperf.trace.waits import (
+    BLAME_WINDOW,
+    FIRST_POLL_BLOCKED_MIN_S,
+    POLL_BLOCKED_MIN_S,
+    WaitSplit,
+)
 
 # Frames kept per switch-out stack.  gevent's own blocking path (socket.recv ->
 # _wait -> hub.wait -> Waiter.get) is ~6 Python frames and requests/urllib3/http.client
@@ -62,6 +69,9 @@ MAX_DEADLOCK_EVENTS = 100
 MAX_TRACE_ERRORS = 100
 # Frames walked to find the function a raw greenlet runs (done once per greenlet).
 MAX_ORIGIN_WALK = 256
+# Spawns noted but not started yet: a program spawning faster than it starts would
+# otherwise grow the table; past this the oldest are forgotten.
+MAX_PENDING_SPAWNS = 10_000
 DEFAULT_MAX_SLICES = 100_000
 DEFAULT_BLOCK_THRESHOLD_S = 0.05
 
@@ -94,7 +104,7 @@ class _Record:
                  "run", "cpu", "wait", "switches", "longest",
                  "t_in", "cpu_in", "t_out", "wait_row", "open", "c_depth", "c_pending",
                  "event_wait", "ready_wait", "delayed", "ready_in", "ready_max", "out_idx",
-                 "polls_out", "hist")
+                 "polls_out", "ready_at_once", "hist")
 
     def __init__(self, gid: int, key: int) -> None:
         self.gid, self.key = gid, key
@@ -118,6 +128,7 @@ class _Record:
         self.ready_in = self.ready_max = 0.0
         self.out_idx = -1  # blame-log index of its latest slice
         self.polls_out = -1  # polls seen when it last switched out
+        self.ready_at_once = False  # spawned: ready from its spawn on
         self.hist: list[int] | None = None
 
 
@@ -151,12 +162,13 @@ class _Row:
     """Totals of one switch-out stack."""
 
     __slots__ = ("n_out", "run", "cpu", "n_wait", "wait", "ev", "rd", "delayed",
-                 "self_ready")
+                 "self_ready", "gid")
 
     def __init__(self) -> None:
         self.n_out = self.n_wait = 0
         self.run = self.cpu = self.wait = self.ev = self.rd = self.delayed = 0.0
         self.self_ready = False  # a wait here is sleep(0): ready at once
+        self.gid = 0  # the last greenlet that switched out here
 
 
 class _Open:
@@ -191,7 +203,13 @@ class _State:
         self.ws.poll_begin(time.perf_counter(), True)
 
     def poll_end(self) -> None:
-        self.ws.poll_end(time.perf_counter())
+        ws, now = self.ws, time.perf_counter()
+        if not ws.seen_begin and self.cur is not None:
+            # Watchers started mid-iteration miss the first poll's beginning: it began
+            # after the hub's current slice did (an upper bound on that one's idle).
+            t0 = self.cur.t_in
+            ws.poll_begin(t0, pending=now - t0 < FIRST_POLL_BLOCKED_MIN_S)
+        ws.poll_end(now)
 
 
 class Tracer:
@@ -280,6 +298,10 @@ class Tracer:
         self._hub_type: Any = None
         self._loopwatch: LoopWatch | None = None
         self._loop_error: str | None = None
+        self._startup_s: float | None = None
+        self._spawns: dict[int, float] = {}  # id(greenlet) -> when it was started
+        self._spawn_watch = SpawnWatch(self._on_spawn)
+        self._run_delay: float | None = None
 
     # -- lifecycle -----------------------------------------------------------------
     def __enter__(self) -> Tracer:
@@ -310,9 +332,11 @@ class Tracer:
                                                   self._strict)
         if self._count_body_reads:
             self._patches += _bodyreads.wrap_body_reads()
+
         try:
             self._install(ident)
         except BaseException:  # leave nothing half-installed behind
+            self._spawn_watch.close()
             readstats.remove_sink(self._on_read)
             if _sections._tracers.get(ident) is self:
                 del _sections._tracers[ident]
@@ -331,6 +355,8 @@ class Tracer:
         else:
             self._trace = self._make_trace(self._prev)
         st = self._st
+        self._run_delay = run_delay_s()
+        self._spawn_watch.install()
         self._t0 = now = time.perf_counter()
         self._wall_start = time.time()
         current = greenlet.getcurrent()
@@ -372,6 +398,7 @@ class Tracer:
         st.on = False  # also turns our callback into a pass-through if we stay chained
         if self._loopwatch is not None:
             self._loopwatch.close()
+        self._spawn_watch.close()
         readstats.remove_sink(self._on_read)
         if _sections._tracers.get(self._thread) is self:  # type: ignore[arg-type]
             del _sections._tracers[self._thread]  # type: ignore[arg-type]
@@ -391,7 +418,7 @@ class Tracer:
             exit_key=_EXIT_KEY, cpu_clock=self.cpu_clock, stacks=self.stacks,
             depth=self.max_stack_depth, threshold=self.block_threshold,
             max_slices=self.max_slices, poll_blocked_min=POLL_BLOCKED_MIN_S,
-            window=BLAME_WINDOW)
+            first_poll_blocked_min=FIRST_POLL_BLOCKED_MIN_S, window=BLAME_WINDOW)
 
     def _make_trace(self, prev: Any) -> Callable[[str, Any], None]:
         """Build the settrace callback with everything it touches bound as locals."""
@@ -468,6 +495,7 @@ class Tracer:
                         if row is None:
                             row = new_row(key, top)
                         row.n_out += 1
+                        row.gid = rec.gid
                         row.run += ran
                         if cpu_clock:
                             row.cpu += ran_cpu
@@ -541,10 +569,38 @@ class Tracer:
             if rec.name is None:
                 self._name_from_frames(rec, resumed)
         rec.parent = self._parent_id(g)
+        if resumed is None and origin is not None:
+            self._spawned(rec, g, origin)
         return rec
+
+    def _on_spawn(self, g: Any, when: float) -> None:
+        """*g* was started at *when* (trace/spawns.py)."""
+        spawns = self._spawns
+        if len(spawns) >= MAX_PENDING_SPAWNS:  # never started: forget the oldest
+            del spawns[next(iter(spawns))]
+        spawns[id(g)] = when
+
+    def _spawned(self, rec: Any, g: Any, origin: Any) -> None:
+        """A new gevent greenlet starts (the hub runs the callback its spawn queued): it
+        was ready from its spawn, in its spawner's latest slice.  With the spawn's time
+        (trace/spawns.py) the ready wait starts there; without it (a greenlet started
+        before tracing), when the spawner yielded (a lower bound)."""
+        when = self._spawns.pop(id(g), None)
+        hub = self._live.get(id(origin))
+        spawner = getattr(g, "spawning_greenlet", None)
+        spawner = spawner() if callable(spawner) else None
+        s_rec = self._live.get(id(spawner)) if spawner is not None else None
+        if hub is None or not hub.is_hub or s_rec is None or s_rec.out_idx < 0 \
+                or s_rec.t_out is None:
+            return
+        rec.t_out, rec.out_idx, rec.ready_at_once = s_rec.t_out, s_rec.out_idx, True
+        if when is not None and s_rec.t_in <= when <= s_rec.t_out:
+            rec.t_out = when  # and the rest of the spawner's slice delayed it:
+            self._ws.charge_slice(s_rec.out_idx, s_rec.t_out - when)
 
     def _watch_loop(self, hub: Any) -> None:
         """Measure the hub's polls (hub idle, and the ready marks of the wait split)."""
+        self._spawn_watch.install()  # gevent is loaded by now
         if self._loopwatch is not None or self._loop_error is not None:
             return
         try:
@@ -640,8 +696,17 @@ class Tracer:
                        key: Any) -> None:
         self._seq += 1
         opened = rec.open
+        if rec.out_idx == 0:  # the run's first slice: the program's start-up
+            self._startup_s = ran
+        # Time the thread waited for a CPU since the last long slice (an upper bound
+        # for this one's): off-CPU time that is not a blocking call.
+        delay, runqueue = run_delay_s(), None
+        if delay is not None and self._run_delay is not None:
+            runqueue = min(max(0.0, ran - (ran_cpu or 0.0)), delay - self._run_delay)
+        self._run_delay = delay
         item = (ran, self._seq, (rec.gid, rec.t_in - self._t0, ran, ran_cpu, key,
-                                 opened[-1].name if opened else None, rec.out_idx))
+                                 opened[-1].name if opened else None, runqueue,
+                                 rec.out_idx))
         ws = self._ws
         ws.watch(rec.out_idx)  # learn how long others were ready meanwhile
         if len(self._blocked) < MAX_BLOCKED_SLICES:
@@ -775,9 +840,11 @@ class Tracer:
             "guarded": guarded, "at_s": time.perf_counter() - self._t0})
         if not guarded:
             # The process is most likely about to hang: say why while we still can.
+            other = next((r for r in self._live.values() if r.gid == others[0]), None)
             sys.stderr.write(
-                f"geventperf: greenlet #{rec.gid} enters lxml.etree.parse(<file-like>) at "
-                f"{stack[0] if stack else '?'} while greenlet #{others[0]} is suspended "
+                f"geventperf: {_display(rec)} enters lxml.etree.parse(<file-like>) at "
+                f"{stack[0] if stack else '?'} while "
+                f"{_display(other) if other else f'greenlet #{others[0]}'} is suspended "
                 "inside one; lxml's parser lock is not gevent-aware, so this thread may "
                 "deadlock now. Read the body first and parse bytes, or use "
                 "Tracer(lxml_guard=True).\n")
@@ -834,6 +901,11 @@ class Tracer:
                 "slices": len(self._st.slices()) if self._c else len(self._slices),
                 "blocked": len(self._blocked),
                 "c_switch": len(self._c_switch)}
+
+
+def _display(rec: Any) -> str:
+    """A greenlet as every report names it: ``greenlet 'name' (#id)``."""
+    return f"greenlet '{rec.name or 'greenlet'}' (#{rec.gid})"
 
 
 def _yields_to_run_again(frame: Any) -> bool:

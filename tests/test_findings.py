@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from geventperf import findings
-from geventperf.profile import GreenletStats, Profile, StackTime
+from geventperf.profile import Finding, GreenletStats, Profile, StackTime
 
 APP = "/srv/app/worker.py"
 GEVENT = "/venv/lib/python3.11/site-packages/gevent/_socketcommon.py"
@@ -38,40 +38,115 @@ def storm_profile(count: int, run_s: float) -> Profile:
 
 def test_blocked_read_names_the_read_site_and_the_fix():
     p = profile(events=[{"kind": "c-section-switch", "section": "lxml.etree.parse",
-                         "greenlet": 3, "count": 42, "wait_s": 0.8, "file_like": True,
-                         "stack": READ_STACK}])
+                         "greenlet": 3, "count": 42, "wait_s": 0.8, "event_wait_s": 0.6,
+                         "ready_wait_s": 0.2, "file_like": True, "stack": READ_STACK}])
     [f] = findings.blocked_reads_in_c_sections(p)
     assert f.kind == "blocked-read-in-c-section" and f.greenlet == 3
-    assert f.section == "lxml.etree.parse" and f.cost_s == 0.8 and f.stack == READ_STACK
+    # the cost is the event wait: the queueing behind others is another cause's
+    assert f.section == "lxml.etree.parse" and f.cost_s == 0.6 and f.stack == READ_STACK
     assert f.extra["read_site"] == f"{URLLIB3}:1134:HTTPResponse.read"
     assert f.extra["caller"] == f"{APP}:43:fetch_and_parse"
-    assert "42 time(s)" in f.message and "0.800 s" in f.message
+    assert "42 time(s)" in f.message and "0.600 s" in f.message
     assert "'app.fetch' (#3)" in f.message and "GeventAdapter" in f.message
+    assert f.extra["cost_meaning"] in f.message and f.extra["hazard"] is False
+
+
+def test_blocked_reads_of_one_cause_are_one_finding_naming_the_greenlets():
+    event = {"kind": "c-section-switch", "section": "lxml.etree.parse", "greenlet": 3,
+             "count": 10, "wait_s": 0.5, "event_wait_s": 0.4, "file_like": True,
+             "stack": READ_STACK}
+    other_site = dict(event, greenlet=4, stack=READ_STACK[:-1] + [f"{APP}:99:elsewhere"])
+    p = profile(events=[event, dict(event, greenlet=4, event_wait_s=0.3), other_site])
+    merged, apart = sorted(findings.blocked_reads_in_c_sections(p), key=lambda f: -f.cost_s)
+    assert merged.extra["greenlets"] == 2 and merged.cost_s == pytest.approx(0.7)
+    assert merged.extra["names"] == {"app.fetch": pytest.approx(0.7)}
+    assert "2 greenlets named 'app.fetch'" in merged.message and merged.extra["count"] == 20
+    assert apart.extra["greenlets"] == 1 and apart.extra["caller"] == f"{APP}:99:elsewhere"
 
 
 def test_loop_blocked_tells_blocking_calls_from_cpu():
     stack = ["/venv/gevent/hub.py:159:sleep", f"{APP}:20:job"]
     p = profile(events=[
         {"kind": "blocked-slice", "greenlet": 3, "start_s": 0.1, "run_s": 0.3,
-         "cpu_s": 0.01, "section": None, "stack": stack},
+         "cpu_s": 0.01, "section": None, "stack": stack, "delayed_others_s": 0.6},
         {"kind": "blocked-slice", "greenlet": 4, "start_s": 0.5, "run_s": 0.2,
-         "cpu_s": 0.19, "section": "parse", "stack": [f"{APP}:30:parse"]}])
-    blocking, cpu = findings.loop_blocked(p)
-    assert blocking.extra["cause"] == "blocking-call" and blocking.greenlet == 3
+         "cpu_s": 0.19, "section": "parse", "stack": [f"{APP}:30:parse"],
+         "delayed_others_s": 0.2}],
+        meta={"block_threshold_s": 0.05, "monkey_patched": ["socket"]})
+    blocking, cpu = sorted(findings.loop_blocked(p), key=lambda f: -f.cost_s)
+    assert blocking.kind == "blocking-call" and blocking.greenlet == 3
+    assert blocking.extra["cause"] == "blocking-call" and blocking.cost_s == 0.6
     assert blocking.extra["blocking_s"] == pytest.approx(0.29)
     assert f"{APP}:20:job" in blocking.message  # first frame outside gevent
-    assert cpu.extra["cause"] == "cpu" and cpu.section == "parse"
-    assert "process pool" in cpu.message
+    assert "time module is not monkey-patched" in blocking.message
+    assert cpu.kind == "loop-blocked" and cpu.extra["cause"] == "cpu"
+    assert cpu.section == "parse" and "process pool" in cpu.message
+
+
+def test_time_off_cpu_waiting_for_a_cpu_is_not_a_blocking_call():
+    event = {"kind": "blocked-slice", "greenlet": 3, "start_s": 0.0, "run_s": 0.6,
+             "cpu_s": 0.2, "runqueue_s": 0.4, "section": None, "stack": [f"{APP}:20:job"],
+             "delayed_others_s": 1.0}
+    [f] = findings.loop_blocked(profile(events=[event]))
+    assert f.kind == "loop-blocked" and f.extra["cause"] == "cpu"
+    [g] = findings.loop_blocked(profile(events=[dict(event, runqueue_s=0.0)]))
+    assert g.kind == "blocking-call"
+
+
+def test_a_long_slice_that_delayed_nobody_is_not_a_finding():
+    event = {"kind": "blocked-slice", "greenlet": 1, "start_s": 0.0, "run_s": 0.4,
+             "cpu_s": 0.4, "section": None, "stack": [f"{APP}:1:<module>"],
+             "delayed_others_s": 0.0}
+    assert findings.loop_blocked(profile(events=[event])) == []
+    # under one block threshold of others' waiting in all: not worth a finding
+    assert findings.loop_blocked(profile(events=[dict(event, delayed_others_s=0.049)])) == []
+    [f] = findings.loop_blocked(profile(events=[dict(event, delayed_others_s=0.05)]))
+    assert f.cost_s == 0.05
 
 
 def test_loop_blocked_groups_slices_of_one_site_and_keeps_the_worst():
+    """Profiles written before the wait split have no delayed_others_s: the slices'
+    run time is the cost then."""
     event = {"kind": "blocked-slice", "greenlet": 3, "start_s": 0.0, "run_s": 0.1,
              "cpu_s": None, "section": None, "stack": [f"{APP}:20:job"]}
     worse = dict(event, greenlet=4, run_s=0.4)
     [f] = findings.loop_blocked(profile(events=[event, worse]))
     assert f.extra["count"] == 2 and f.cost_s == pytest.approx(0.5)
     assert f.greenlet == 4 and f.extra["cause"] == "unknown"
-    assert "cpu_clock=True" in f.message
+    assert "cpu_clock=True" in f.message and "2 greenlets named 'app.fetch'" in f.message
+
+
+def saturated_profile(ready: float, event: float, utilization: float) -> Profile:
+    p = profile(hub={"id": 2, "run_s": 0.1, "cpu_s": 0.1, "idle_s": 0.0,
+                     "utilization": utilization, "polls": 10})
+    p.greenlets[2].ready_wait_s, p.greenlets[2].event_wait_s = ready, event
+    p.greenlets[2].delayed_others_s, p.greenlets[2].cpu_s = 0.5, 1.5
+    p.greenlets[3].ready_wait_s, p.greenlets[3].event_wait_s = ready, event
+    p.greenlets[3].delayed_others_s, p.greenlets[3].cpu_s = ready, 0.1
+    p.runs = [StackTime(stack=[f"{APP}:30:crunch"], count=5, run_s=1.0, delayed_others_s=2.0)]
+    return p
+
+
+def test_loop_saturated_names_the_holders_and_ranks_first():
+    p = saturated_profile(ready=2.0, event=0.2, utilization=0.97)
+    [f] = findings.loop_saturated(p)
+    assert f.kind == "loop-saturated" and f.cost_s == pytest.approx(4.0)
+    assert "'app.fetch' (x2" in f.message and f"{APP}:30:crunch" in f.message
+    assert f.extra["holders"] == {"app.fetch": pytest.approx(2.5)}
+    assert "process" in f.message  # the cure is on the CPU side
+    p.events = [{"kind": "blocked-slice", "greenlet": 3, "start_s": 0.0, "run_s": 0.3,
+                 "cpu_s": 0.3, "section": None, "stack": [f"{APP}:30:crunch"],
+                 "delayed_others_s": 0.9}]
+    assert [x.kind for x in findings.compute(p)] == ["loop-saturated", "loop-blocked"]
+
+
+@pytest.mark.parametrize("ready, event, utilization", [
+    (2.0, 0.2, 0.85),   # the loop was idle enough
+    (0.3, 0.2, 0.97),   # under one greenlet queued on average (0.6 s over a 2 s run)
+    (2.0, 2.5, 0.97),   # waiting was mostly for events
+])
+def test_loop_saturated_needs_a_busy_loop_and_a_real_queue(ready, event, utilization):
+    assert findings.loop_saturated(saturated_profile(ready, event, utilization)) == []
 
 
 def test_switch_storm_thresholds():
@@ -80,9 +155,31 @@ def test_switch_storm_thresholds():
     assert findings.switch_storms(storm_profile(n - 1, (n - 1) * mean_ok)) == []
     assert findings.switch_storms(storm_profile(n, n * findings.STORM_MAX_MEAN_RUN_S)) == []
     [f] = findings.switch_storms(storm_profile(n, n * mean_ok))
-    assert f.extra["count"] == n and f.cost_s == 1.5
-    assert f.extra["mean_run_s"] == pytest.approx(mean_ok)
-    assert f"{APP}:12:read_small" in f.message
+    assert f.extra["count"] == n and f.extra["mean_run_s"] == pytest.approx(mean_ok)
+    assert f"{APP}:12:read_small" in f.message and "small-chunk read" in f.message
+
+
+def test_switch_storm_costs_the_hubs_time_per_switch():
+    p = storm_profile(2000, 0.01)
+    p.hub = {"id": 2, "run_s": 0.5, "cpu_s": 0.1, "idle_s": 0.3, "utilization": 0.85}
+    p.greenlets[1].run_s, p.greenlets[1].switches = 0.5, 4000
+    [f] = findings.switch_storms(p)
+    assert f.extra["hub_s_per_switch"] == pytest.approx(0.2 / 4000)
+    assert f.cost_s == pytest.approx(2000 * 0.2 / 4000)
+
+
+@pytest.mark.parametrize("frame, story, not_story", [
+    ("/venv/lib/python3.11/site-packages/gevent/hub.py:159:sleep", "gevent.sleep(0)",
+     "GeventAdapter"),
+    ("/venv/lib/python3.11/site-packages/gevent/queue.py:300:Queue.get", "hand off batches",
+     "GeventAdapter"),
+])
+def test_switch_storm_tells_the_story_of_its_own_site(frame, story, not_story):
+    stack = [frame, f"{APP}:12:loop"]
+    p = profile(runs=[StackTime(stack=stack, count=5000, run_s=0.01, greenlet=3)])
+    [f] = findings.switch_storms(p)
+    assert story in f.message and not_story not in f.message
+    assert "'app.fetch' (#3)" in f.message and f.greenlet == 3
 
 
 def test_switch_storm_ignores_placeholder_stacks():
@@ -90,26 +187,28 @@ def test_switch_storm_ignores_placeholder_stacks():
     assert findings.switch_storms(p) == []
 
 
-def test_deadlock_risk_unguarded_is_the_worst_finding():
+def test_deadlock_risk_ranks_above_every_cost():
     stack = [f"{APP}:43:fetch_and_parse"]
     p = profile(events=[
         {"kind": "lxml-concurrent-parse", "greenlet": 3, "other": 4,
          "section": "lxml.etree.parse", "stack": stack, "guarded": False, "at_s": 0.1},
         {"kind": "blocked-slice", "greenlet": 3, "start_s": 0.0, "run_s": 1.0,
-         "cpu_s": 1.0, "section": None, "stack": stack}])
+         "cpu_s": 1.0, "section": None, "stack": stack, "delayed_others_s": 5.0}])
     result = findings.compute(p)
     assert [f.kind for f in result] == ["c-section-deadlock-risk", "loop-blocked"]
     risk = result[0]
-    assert risk.extra == {"count": 1, "other_greenlet": 4, "guarded": False}
-    assert "deadlocks" in risk.message and "(#4)" in risk.message
-    assert risk.cost_s == p.duration_s
+    assert risk.cost_s < result[1].cost_s and risk.extra["hazard"] is True
+    assert risk.extra["count"] == 1 and risk.extra["other_greenlet"] == 4
+    assert risk.extra["guarded"] is False and risk.extra["greenlets"] == 2
+    assert "deadlocks" in risk.message and "2 greenlets named 'app.fetch'" in risk.message
 
 
-def test_deadlock_risk_guarded_says_the_guard_worked():
+def test_deadlock_risk_guarded_says_the_guard_kept_it_alive():
     p = profile(events=[{"kind": "lxml-concurrent-parse", "greenlet": 4, "other": 3,
                          "section": "lxml.etree.parse", "stack": [], "guarded": True}])
     [f] = findings.deadlock_risks(p)
     assert f.extra["guarded"] is True and "lxml_guard=True" in f.message
+    assert "stayed alive only because" in f.message and f.extra["hazard"] is True
 
 
 def test_compute_sorts_worst_first_and_is_pure():
@@ -121,6 +220,18 @@ def test_compute_sorts_worst_first_and_is_pure():
     assert [f.kind for f in result] == ["blocked-read-in-c-section", "switch-storm"]
     assert [f.cost_s for f in result] == sorted((f.cost_s for f in result), reverse=True)
     assert p.to_dict() == before
+
+
+def test_order_is_total_hazards_then_cost_then_kind_then_message():
+    def f(kind, cost, message, hazard=False):
+        return Finding(kind=kind, message=message, cost_s=cost, extra={"hazard": hazard})
+    items = [f("switch-storm", 1.0, "b"), f("loop-blocked", 1.0, "z"),
+             f("switch-storm", 1.0, "a"), f("c-section-deadlock-risk", 0.0, "r", True),
+             f("small-body-reads", 2.0, "m")]
+    order = [(x.kind, x.message) for x in findings.sort_findings(items)]
+    assert order == [("c-section-deadlock-risk", "r"), ("small-body-reads", "m"),
+                     ("loop-blocked", "z"), ("switch-storm", "a"), ("switch-storm", "b")]
+    assert findings.sort_findings(list(reversed(items))) == findings.sort_findings(items)
 
 
 def test_unknown_and_malformed_events_are_ignored():

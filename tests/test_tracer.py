@@ -118,13 +118,15 @@ def test_non_cooperative_sleep_is_loop_blocked_off_cpu(impl):
     p = tracer.profile
     g = next(g for g in p.greenlets if g.name == f"{__name__}.blocker")
     assert g.run_s - g.cpu_s > 0.08
-    found = [f for f in p.findings if f.kind == "loop-blocked"]
+    assert not [f for f in p.findings if f.kind == "loop-blocked"]  # not told as CPU
+    found = [f for f in p.findings if f.kind == "blocking-call"]
     assert len(found) == 1
     f = found[0]
     assert f.greenlet == g.id and f.extra["cause"] == "blocking-call"
-    assert f.extra["blocking_s"] > 0.08 and f.cost_s >= 0.1
+    # the sleeper's 1 ms timer came due while the blocker held the thread: it waited
+    assert f.extra["blocking_s"] > 0.08 and f.cost_s >= 0.08
     assert any(entry.endswith(":blocker") for entry in f.stack)
-    assert "blocked the event loop" in f.message and "monkey" in f.message
+    assert "held the loop" in f.message and "monkey" in f.message
 
 
 # The loop-blocked verdict is the share of the slice spent on the CPU; a loaded machine
@@ -137,22 +139,28 @@ CLEARLY_CPU_SHARE = 0.9
 
 def test_cpu_hog_is_loop_blocked_on_cpu(impl):
     with Tracer(block_threshold=0.02) as tracer:
+        ticker = gevent.spawn(sleeper, 20, 0.001)  # timers due while the hog runs
         job = gevent.spawn(cpu_hog)
         job.join()
+        ticker.join()
     wall, cpu = job.value
     p = tracer.profile
     hog = next(g for g in p.greenlets if g.name.endswith(".cpu_hog"))
-    f = next(f for f in p.findings if f.kind == "loop-blocked" and f.greenlet == hog.id)
+    f = next(f for f in p.findings if f.kind in ("loop-blocked", "blocking-call")
+             and f.greenlet == hog.id)
     assert cpu <= f.extra["cpu_s"] <= hog.cpu_s and wall <= f.extra["run_s"] <= hog.run_s
     assert cpu_fits_in_wall(f.extra["cpu_s"], f.extra["run_s"])
-    assert f.extra["blocking_s"] == pytest.approx(f.extra["run_s"] - f.extra["cpu_s"])
+    # off-CPU time, less what the thread spent waiting for a CPU (a loaded machine)
+    assert 0 <= f.extra["blocking_s"] <= f.extra["run_s"] - f.extra["cpu_s"] + 1e-9
+    assert f.cost_s > 0  # the ticker was held up
     assert f.extra["threshold_s"] == 0.02
     assert any(entry.endswith(":cpu_hog") for entry in f.stack)
     if f.extra["cpu_s"] > CLEARLY_CPU_SHARE * f.extra["run_s"]:
         assert f.extra["cause"] == "cpu"
     assert f.extra["cause"] in ("cpu", "blocking-call")
+    assert f.kind == ("loop-blocked" if f.extra["cause"] == "cpu" else "blocking-call")
     if f.extra["cause"] == "cpu":
-        assert "CPU work that never yielded" in f.message
+        assert "It was CPU work" in f.message
     else:
         assert "off the CPU" in f.message
 

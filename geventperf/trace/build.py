@@ -147,6 +147,7 @@ def _stack_tables(tr: Any, labels: Any, split: bool) -> tuple[list[StackTime], l
                                                delayed_others_s=0.0 if split else None)
             r.count += row.n_out
             r.run_s += row.run
+            r.greenlet = row.gid or r.greenlet
             if cpu_clock:
                 r.cpu_s += row.cpu
             if split:
@@ -165,10 +166,11 @@ def _events(tr: Any, labels: Any, ws: Any) -> list[dict[str, Any]]:
                        "event_wait_s": ev, "ready_wait_s": rd,
                        "file_like": file_like, "stack": labels.stack(key)})
     long_charge = ws.long_charge
-    for _ran, _seq, (gid, start, run, rcpu, key, section_name, idx) in sorted(
+    for _ran, _seq, (gid, start, run, rcpu, key, section_name, runqueue, idx) in sorted(
             tr._blocked, reverse=True):
         events.append({"kind": "blocked-slice", "greenlet": gid, "start_s": start,
                        "run_s": run, "cpu_s": rcpu, "section": section_name,
+                       "runqueue_s": runqueue,
                        # others' ready wait during this slice (None: not measured)
                        "delayed_others_s": long_charge.get(idx, 0.0)
                        if tr._loop_error is None else None,
@@ -199,6 +201,9 @@ def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
         "loop": tr._loopwatch.kind if tr._loopwatch is not None else None,
         "wait_split": split, "wait_split_error": tr._loop_error,
         "unattributed_ready_s": ws.unattributed,
+        # the run's first slice when it was long: the program starting (imports, set-up)
+        "startup_s": tr._startup_s,
+        "monkey_patched": sorted(getattr(sys.modules.get("gevent.monkey"), "saved", {})),
         "block_threshold_s": tr.block_threshold, "cpu_clock": tr.cpu_clock,
         "stacks": tr.stacks, "max_stack_depth": tr.max_stack_depth,
         "max_slices": tr.max_slices, "lxml_guard": tr.lxml_guard,

@@ -16,6 +16,7 @@ poll (see :mod:`geventperf.trace.loopwatch`):
 * a greenlet that yielded with ``sleep(0)`` asked to run again at once: ``r = t_out``
   (its switch-out stack says so: the stack row is marked ``self_ready`` once, when
   the stack is first seen);
+* a spawned greenlet was ready from its spawn (``Tracer._spawned``, ``spawns.py``);
 * a greenlet woken with no poll in between, through the hub, was woken by another
   greenlet's action (an event set, a queue put, a link, a join): it was ready no
   earlier than when the hub regained control after that greenlet, ``r = max(t_out,
@@ -49,6 +50,10 @@ from geventperf import latency
 # here); longer, it blocked and what it delivered happened during it.  It is also the
 # largest ready wait a briefly blocking poll can add to a wake-up.
 POLL_BLOCKED_MIN_S = 20e-6
+# The first poll after the watchers go in (mid-iteration) is seen only at its end; its
+# start is bounded by the hub's current slice, which also ran callbacks: a slice this
+# short held no blocking poll (callbacks and a non-blocking poll take well under it).
+FIRST_POLL_BLOCKED_MIN_S = 1e-3
 # Slices awaiting their blame at most: one loop iteration rarely has more switches;
 # bounds memory with 10 000 greenlets ready at once.
 BLAME_WINDOW = 1 << 14
@@ -60,6 +65,7 @@ class WaitSplit:
 
     def __init__(self) -> None:
         self.poll_open = False
+        self.seen_begin = False  # a poll's beginning was seen (see Tracer poll_end)
         self.poll_pending = False  # the poll began with wake-ups already queued
         self.poll_t0 = 0.0
         self.idle = 0.0
@@ -85,6 +91,7 @@ class WaitSplit:
     # -- the loop watchers -----------------------------------------------------
     def poll_begin(self, now: float, pending: bool = False) -> None:
         self.poll_open, self.poll_t0, self.poll_pending = True, now, pending
+        self.seen_begin = True
 
     def poll_end(self, now: float) -> None:
         if not self.poll_open:
@@ -121,8 +128,10 @@ class WaitSplit:
         t_out = rec.t_out
         row = rec.wait_row
         first = self.total  # first slice fully inside the ready interval
-        if row is not None and row.self_ready:  # sleep(0): ready at once
+        if rec.ready_at_once or (row is not None and row.self_ready):
+            # sleep(0), or a spawn: ready at once
             ready_from, first = t_out, rec.out_idx + 1
+            rec.ready_at_once = False
         elif self.polls != rec.polls_out:  # a poll since it yielded woke it
             if t_out < self.mark:
                 ready_from, first = self.mark, self.mark_idx + 1
@@ -170,6 +179,14 @@ class WaitSplit:
                 self._charge(self.fin, entry, self.acc * (entry[4] - entry[3]))
             self.log[pos] = None
             self.fin += 1
+
+    def charge_slice(self, idx: int, seconds: float) -> None:
+        """Charge part of logged slice *idx* directly (a spawned greenlet's ready wait
+        during the rest of its spawner's slice)."""
+        if self.fin <= idx < self.total:
+            self._charge(idx, self.log[idx % BLAME_WINDOW], seconds)
+        else:
+            self.unattributed += max(0.0, seconds)
 
     def settle_all(self) -> None:
         self.settle(self.total)
