@@ -23,7 +23,8 @@ after such a swap.  Changes made with ``os.putenv`` bypass ``os.environ`` and ar
 seen by requests either.
 
 On macOS and Windows, urllib also takes proxies from the system settings, which no
-fingerprint of the environment sees: there the fast path leaves proxies to requests.
+fingerprint of the environment sees: there the fast path leaves proxies to requests;
+so it does wherever ``os.environ`` was replaced by another mapping.
 """
 
 from __future__ import annotations
@@ -46,7 +47,10 @@ from requests.structures import CaseInsensitiveDict
 __all__ = ["FastPreparedRequest", "Session", "SessionFastPath", "enable_fast_path", "environment_changed"]
 
 # os.environ's own mapping of encoded names to encoded values (CPython, every version
-# this package supports); reading it skips os.environ's per-item decoding.
+# this package supports); reading it skips os.environ's per-item decoding.  Only while
+# os.environ is still that object: a program (or a test's mock.patch) that replaces
+# os.environ with another mapping gets requests' own uncached reads.
+_ENVIRON = os.environ
 _ENVIRON_DATA = getattr(os.environ, "_data", None)
 # Where urllib's proxy settings come from the environment alone, and os.environ keeps
 # bytes: POSIX but macOS (whose urllib falls back to the system configuration).
@@ -111,7 +115,7 @@ _current: _Environment | None = None
 def _environment() -> _Environment | None:
     """The environment as requests would read it now; None where it cannot be cached."""
     global _current
-    if not _ENVIRONMENT_ONLY:
+    if not _ENVIRONMENT_ONLY or os.environ is not _ENVIRON:
         return None
     env = _current
     if env is None or not env.unchanged():

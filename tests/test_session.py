@@ -395,3 +395,17 @@ def test_fast_path_finds_a_dropped_pooled_connection_and_reconnects():
         listener.close()
         thread.join(10)
     assert len(connections) == REQUESTS_ON_CLOSED_CONNECTIONS
+
+
+def test_fast_path_reads_a_replaced_os_environ_as_requests_does(monkeypatch):
+    """requests' own test suite swaps os.environ for a dict (mock.patch): the fast path
+    must read that dict, not the process environment it fingerprints."""
+    session = geventperf.Session()
+    url = "http://example.invalid/"
+    assert session.merge_environment_settings(url, {}, None, True, None)["verify"] != \
+        "/replaced/bundle.pem"
+    monkeypatch.setattr(os, "environ", {"REQUESTS_CA_BUNDLE": "/replaced/bundle.pem",
+                                        "HTTP_PROXY": "http://replaced.invalid:1"})
+    settings = session.merge_environment_settings(url, {}, None, True, None)
+    assert settings["verify"] == "/replaced/bundle.pem"
+    assert settings["proxies"]["http"] == "http://replaced.invalid:1"
