@@ -150,15 +150,19 @@ class _Watch:
             except (AttributeError, ValueError) as exc:
                 self.pending.remove(dotted)
                 if self.strict:
-                    _warn(f"geventperf: section {dotted!r} not wrapped: {exc}")
+                    _warn(f"geventperf: {dotted!r} not wrapped: {exc}")
                 continue
             if found is None:
                 continue  # its module is still to come (a package was imported first)
             self.pending.remove(dotted)
-            owner, attr = found
-            replacement = self.make(dotted, getattr(owner, attr))
-            if replacement is not None:
-                self.patches.append(Patch(owner, attr, replacement))
+            try:
+                owner, attr = found
+                replacement = self.make(dotted, getattr(owner, attr))
+                if replacement is not None:
+                    self.patches.append(Patch(owner, attr, replacement))
+            except Exception:  # noqa: BLE001 - this name stays unwrapped, the others not
+                _count_error()
+                self.errors += 1
         self.modules = {m for dotted in self.pending for m in _module_prefixes(dotted)}
 
 
