@@ -50,7 +50,7 @@ static inline double thread_cpu_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static PyObject *str_gr_frame, *str_dead, *str_name;
+static PyObject *str_gr_frame, *str_dead, *str_name, *str_t0;
 
 static inline int is_none(PyObject *o) { return o == NULL || o == Py_None; }
 
@@ -71,6 +71,7 @@ typedef struct {
     double event_wait, ready_wait, delayed, ready_in, ready_max;
     long long out_idx, polls_out;
     char ready_at_once;
+    PyObject *sec_closed;  /* dict: sections closed in this slice -> time inside, or NULL */
     long long hist[NBUCKETS];
 } RecordObject;
 
@@ -97,14 +98,14 @@ static int record_init(RecordObject *self, PyObject *args, PyObject *kw) {
 static int record_traverse(RecordObject *self, visitproc visit, void *arg) {
     Py_VISIT(self->name); Py_VISIT(self->origin); Py_VISIT(self->parent);
     Py_VISIT(self->weak); Py_VISIT(self->wait_row); Py_VISIT(self->open);
-    Py_VISIT(self->c_pending);
+    Py_VISIT(self->c_pending); Py_VISIT(self->sec_closed);
     return 0;
 }
 
 static int record_clear(RecordObject *self) {
     Py_CLEAR(self->name); Py_CLEAR(self->origin); Py_CLEAR(self->parent);
     Py_CLEAR(self->weak); Py_CLEAR(self->wait_row); Py_CLEAR(self->open);
-    Py_CLEAR(self->c_pending);
+    Py_CLEAR(self->c_pending); Py_CLEAR(self->sec_closed);
     return 0;
 }
 
@@ -143,7 +144,7 @@ static PyMemberDef record_members[] = {
     RM(switches, T_LONGLONG), RM(c_depth, T_INT),
     RM(event_wait, T_DOUBLE), RM(ready_wait, T_DOUBLE), RM(delayed, T_DOUBLE),
     RM(ready_in, T_DOUBLE), RM(ready_max, T_DOUBLE), RM(out_idx, T_LONGLONG),
-    RM(polls_out, T_LONGLONG), RM(ready_at_once, T_BOOL),
+    RM(polls_out, T_LONGLONG), RM(ready_at_once, T_BOOL), RM(sec_closed, T_OBJECT),
     {NULL}
 };
 
@@ -249,8 +250,8 @@ typedef struct {
     long long polls, mark_idx, last_check_idx, b_total, fin, acc, pend;
     long long hist[NBUCKETS];
     Py_ssize_t window;
-    PyObject **b_rec, **b_row, **b_sec;  /* owned; NULL where empty */
-    double *b_start, *b_end;
+    PyObject **b_rec, **b_row, **b_sec, **b_closed;  /* owned; NULL where empty */
+    double *b_start, *b_end, *b_secfrom;
     long long *b_diff;
     PyObject *section_blame, *long_charge;  /* dicts, as in WaitSplit */
 } HotObject;
@@ -286,12 +287,14 @@ static void blame_free(HotObject *self) {
     if (self->b_rec != NULL) {
         for (Py_ssize_t i = 0; i < self->window; i++) {
             Py_CLEAR(self->b_rec[i]); Py_CLEAR(self->b_row[i]); Py_CLEAR(self->b_sec[i]);
+            Py_CLEAR(self->b_closed[i]);
         }
     }
     PyMem_Free(self->b_rec); PyMem_Free(self->b_row); PyMem_Free(self->b_sec);
+    PyMem_Free(self->b_closed); PyMem_Free(self->b_secfrom);
     PyMem_Free(self->b_start); PyMem_Free(self->b_end); PyMem_Free(self->b_diff);
-    self->b_rec = self->b_row = self->b_sec = NULL;
-    self->b_start = self->b_end = NULL;
+    self->b_rec = self->b_row = self->b_sec = self->b_closed = NULL;
+    self->b_start = self->b_end = self->b_secfrom = NULL;
     self->b_diff = NULL;
     self->window = 0;
 }
@@ -300,11 +303,13 @@ static int blame_alloc(HotObject *self, Py_ssize_t window) {
     self->b_rec = PyMem_Calloc(window, sizeof(PyObject *));
     self->b_row = PyMem_Calloc(window, sizeof(PyObject *));
     self->b_sec = PyMem_Calloc(window, sizeof(PyObject *));
+    self->b_closed = PyMem_Calloc(window, sizeof(PyObject *));
+    self->b_secfrom = PyMem_Calloc(window, sizeof(double));
     self->b_start = PyMem_Calloc(window, sizeof(double));
     self->b_end = PyMem_Calloc(window, sizeof(double));
     self->b_diff = PyMem_Calloc(window, sizeof(long long));
-    if (!self->b_rec || !self->b_row || !self->b_sec || !self->b_start || !self->b_end ||
-        !self->b_diff) {
+    if (!self->b_rec || !self->b_row || !self->b_sec || !self->b_closed ||
+        !self->b_secfrom || !self->b_start || !self->b_end || !self->b_diff) {
         blame_free(self);
         PyErr_NoMemory();
         return -1;
@@ -317,6 +322,16 @@ static int blame_alloc(HotObject *self, Py_ssize_t window) {
     self->b_total = self->fin = self->acc = self->pend = 0;
     memset(self->hist, 0, sizeof(self->hist));
     return 0;
+}
+
+static int section_add(HotObject *self, PyObject *name, double seconds) {
+    PyObject *old = PyDict_GetItemWithError(self->section_blame, name);
+    if (old == NULL && PyErr_Occurred()) return -1;
+    PyObject *v = PyFloat_FromDouble((old ? PyFloat_AsDouble(old) : 0.0) + seconds);
+    if (v == NULL) return -1;
+    int rc = PyDict_SetItem(self->section_blame, name, v);
+    Py_DECREF(v);
+    return rc;
 }
 
 /* Charge *seconds* of others' ready wait to the slice at global index idx. */
@@ -345,15 +360,24 @@ static int blame_charge(HotObject *self, long long idx, double seconds) {
         rec->delayed += seconds;
     if (self->b_row[pos] != NULL)
         ((RowObject *)self->b_row[pos])->delayed += seconds;
+    /* sections, by the share of the slice spent in them (WaitSplit._charge) */
+    double length = self->b_end[pos] - self->b_start[pos];
+    if (length <= 0.0)
+        return 0;
     PyObject *sec = self->b_sec[pos];
-    if (sec != NULL && sec != Py_None) {
-        PyObject *old = PyDict_GetItemWithError(self->section_blame, sec);
-        if (old == NULL && PyErr_Occurred()) return -1;
-        PyObject *v = PyFloat_FromDouble((old ? PyFloat_AsDouble(old) : 0.0) + seconds);
-        if (v == NULL) return -1;
-        int rc = PyDict_SetItem(self->section_blame, sec, v);
-        Py_DECREF(v);
-        if (rc < 0) return -1;
+    if (sec != NULL && section_add(self, sec, seconds * (self->b_end[pos] -
+                                                         self->b_secfrom[pos]) / length) < 0)
+        return -1;
+    PyObject *closed = self->b_closed[pos];
+    if (closed != NULL && PyDict_Check(closed)) {
+        Py_ssize_t it = 0;
+        PyObject *name, *inside;
+        while (PyDict_Next(closed, &it, &name, &inside)) {
+            double t = PyFloat_AsDouble(inside);
+            if (t == -1.0 && PyErr_Occurred()) return -1;
+            if (section_add(self, name, seconds * t / length) < 0)
+                return -1;
+        }
     }
     return 0;
 }
@@ -370,6 +394,7 @@ static int blame_settle(HotObject *self, long long upto) {
             rc = blame_charge(self, self->fin,
                               (double)self->acc * (self->b_end[pos] - self->b_start[pos]));
         Py_CLEAR(self->b_rec[pos]); Py_CLEAR(self->b_row[pos]); Py_CLEAR(self->b_sec[pos]);
+        Py_CLEAR(self->b_closed[pos]);
         self->fin++;
         if (rc < 0) return -1;
     }
@@ -378,7 +403,7 @@ static int blame_settle(HotObject *self, long long upto) {
 
 /* A run slice of rec ended (it switches out). */
 static int blame_log(HotObject *self, RecordObject *rec, PyObject *row, PyObject *section,
-                     double start, double end) {
+                     double section_t0, double start, double end) {
     long long idx = self->b_total;
     if (idx - self->fin >= self->window && blame_settle(self, self->fin + 1) < 0)
         return -1;
@@ -386,6 +411,15 @@ static int blame_log(HotObject *self, RecordObject *rec, PyObject *row, PyObject
     Py_XSETREF(self->b_rec[pos], Py_NewRef((PyObject *)rec));
     Py_XSETREF(self->b_row[pos], row ? Py_NewRef(row) : NULL);
     Py_XSETREF(self->b_sec[pos], section != Py_None ? Py_NewRef(section) : NULL);
+    /* the sections closed during the slice move from the record to the log */
+    if (is_none(rec->sec_closed)) {
+        Py_CLEAR(rec->sec_closed);
+        Py_CLEAR(self->b_closed[pos]);
+    } else {
+        Py_XSETREF(self->b_closed[pos], rec->sec_closed);  /* steals the record's */
+        rec->sec_closed = NULL;
+    }
+    self->b_secfrom[pos] = section_t0 > start ? section_t0 : start;
     self->b_start[pos] = start;
     self->b_end[pos] = end;
     self->b_diff[pos] = -self->pend;
@@ -555,6 +589,7 @@ static int hot_traverse(HotObject *self, visitproc visit, void *arg) {
         for (long long i = self->fin; i < self->b_total; i++) {
             Py_ssize_t pos = (Py_ssize_t)(i % self->window);
             Py_VISIT(self->b_rec[pos]); Py_VISIT(self->b_row[pos]); Py_VISIT(self->b_sec[pos]);
+            Py_VISIT(self->b_closed[pos]);
         }
     }
     return 0;
@@ -682,10 +717,16 @@ static int hot_switch(HotObject *self, PyObject *args) {
     rec->switches++;
     if (ran > rec->longest)
         rec->longest = ran;
+    double section_t0 = now;
     if (PyList_Check(rec->open) && PyList_GET_SIZE(rec->open) > 0) {
-        section = PyObject_GetAttr(PyList_GET_ITEM(rec->open, PyList_GET_SIZE(rec->open) - 1),
-                                   str_name);
+        PyObject *inner = PyList_GET_ITEM(rec->open, PyList_GET_SIZE(rec->open) - 1);
+        section = PyObject_GetAttr(inner, str_name);
         if (section == NULL) goto done;
+        PyObject *t0 = PyObject_GetAttr(inner, str_t0);
+        if (t0 == NULL) goto done;
+        section_t0 = PyFloat_AsDouble(t0);
+        Py_DECREF(t0);
+        if (section_t0 == -1.0 && PyErr_Occurred()) goto done;
     } else {
         section = Py_NewRef(Py_None);
     }
@@ -745,7 +786,7 @@ static int hot_switch(HotObject *self, PyObject *args) {
         Py_XSETREF(rec->wait_row, row);  /* steals */
         slice_row = row;
     }
-    if (blame_log(self, rec, slice_row, section, rec->t_in, now) < 0)
+    if (blame_log(self, rec, slice_row, section, section_t0, rec->t_in, now) < 0)
         goto done;
     if (have_hash && key == NULL && ((ran > self->threshold && !rec->is_hub) || rec->c_depth)) {
         if ((key = PyLong_FromUnsignedLongLong(hash)) == NULL) goto done;
@@ -1055,7 +1096,8 @@ PyMODINIT_FUNC PyInit__ctrace(void) {
     str_gr_frame = PyUnicode_InternFromString("gr_frame");
     str_dead = PyUnicode_InternFromString("dead");
     str_name = PyUnicode_InternFromString("name");
-    if (!str_gr_frame || !str_dead || !str_name)
+    str_t0 = PyUnicode_InternFromString("t0");
+    if (!str_gr_frame || !str_dead || !str_name || !str_t0)
         return NULL;
     if (PyType_Ready(&RecordType) < 0 || PyType_Ready(&RowType) < 0 ||
         PyType_Ready(&HotType) < 0)

@@ -104,7 +104,7 @@ class _Record:
                  "run", "cpu", "wait", "switches", "longest",
                  "t_in", "cpu_in", "t_out", "wait_row", "open", "c_depth", "c_pending",
                  "event_wait", "ready_wait", "delayed", "ready_in", "ready_max", "out_idx",
-                 "polls_out", "ready_at_once", "hist")
+                 "polls_out", "ready_at_once", "sec_closed", "hist")
 
     def __init__(self, gid: int, key: int) -> None:
         self.gid, self.key = gid, key
@@ -129,6 +129,9 @@ class _Record:
         self.out_idx = -1  # blame-log index of its latest slice
         self.polls_out = -1  # polls seen when it last switched out
         self.ready_at_once = False  # spawned: ready from its spawn on
+        # section name -> time inside it during the current slice, for sections closed
+        # in this slice (the blame of a slice is shared by the sections it ran)
+        self.sec_closed: dict[str, float] | None = None
         self.hist: list[int] | None = None
 
 
@@ -500,7 +503,8 @@ class Tracer:
                         if cpu_clock:
                             row.cpu += ran_cpu
                         rec.wait_row = row
-                    ws.log_slice(rec, row, section_name, rec.t_in, now)
+                    ws.log_slice(rec, row, section_name, opened[-1].t0 if opened else now,
+                                 rec.t_in, now)
                     if ran > threshold and not rec.is_hub:
                         on_blocked(rec, ran, ran_cpu, key)
                     if rec.c_depth:
@@ -800,6 +804,11 @@ class Tracer:
         now = time.perf_counter()
         cpu_now = rec.cpu + (time.thread_time() - rec.cpu_in) if self.cpu_clock else 0.0
         self._account_section(rec, o, now, rec.run + (now - rec.t_in), cpu_now)
+        if not o.recursive:
+            closed = rec.sec_closed
+            if closed is None:
+                closed = rec.sec_closed = {}
+            closed[o.name] = closed.get(o.name, 0.0) + now - max(o.t0, rec.t_in)
 
     def _account_section(self, rec: _Record, o: _Open, now: float, run_now: float,
                          cpu_now: float) -> None:

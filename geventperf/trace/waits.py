@@ -35,7 +35,9 @@ ends them, so each one is a suffix of the slices seen so far: a +1 at its first 
 in a difference array and a -1 after the last one give every slice its count of
 overlapping ready intervals in O(1) per switch; a slice is settled (count times its
 length charged) once no future interval can reach back to it, i.e. once it ends before
-the current ``mark``.  At most :data:`BLAME_WINDOW` slices wait to be settled; past that
+the current ``mark``.  A section is charged the share of each slice spent inside it
+(the innermost one open when the slice ended, and every one closed during it).  At
+most :data:`BLAME_WINDOW` slices wait to be settled; past that
 the oldest are settled early and the part of a later interval reaching before them is
 counted as ``unattributed_s``.
 """
@@ -108,15 +110,19 @@ class WaitSplit:
         self.settle(self.mark_idx)
 
     # -- the trace function ------------------------------------------------------
-    def log_slice(self, rec: Any, row: Any, section: str | None, start: float,
-                  end: float) -> None:
-        """A run slice of *rec* ended (it switches out)."""
+    def log_slice(self, rec: Any, row: Any, section: str | None, section_t0: float,
+                  start: float, end: float) -> None:
+        """A run slice of *rec* ended (it switches out) at stack *row*, inside
+        *section* (entered at *section_t0*); ``rec.sec_closed`` holds the time spent in
+        sections closed during the slice."""
         rec.polls_out = self.polls
         idx = rec.out_idx = self.total
         if idx - self.fin >= BLAME_WINDOW:
             self.settle(self.fin + 1)
         pos = idx % BLAME_WINDOW
-        self.log[pos] = (rec, row, section, start, end)
+        self.log[pos] = (rec, row, section, start, end, max(section_t0, start),
+                         rec.sec_closed)
+        rec.sec_closed = None
         self.diff[pos] = -self.pend
         self.pend = 0
         self.total = idx + 1
@@ -202,9 +208,17 @@ class WaitSplit:
             return
         if idx in self.long_charge:
             self.long_charge[idx] += seconds
-        rec, row, section, _start, _end = entry
+        rec, row, section, start, end, section_from, closed = entry
         rec.delayed += seconds
         if row is not None:
             row.delayed += seconds
+        # sections, by the share of the slice spent in them: the innermost one open
+        # when it ended, and those closed during it
+        length = end - start
+        if length <= 0.0:
+            return
+        blame = self.section_blame
         if section is not None:
-            self.section_blame[section] = self.section_blame.get(section, 0.0) + seconds
+            blame[section] = blame.get(section, 0.0) + seconds * (end - section_from) / length
+        for name, inside in (closed or {}).items():
+            blame[name] = blame.get(name, 0.0) + seconds * inside / length
