@@ -145,7 +145,9 @@ def _build_parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     run.add_argument("-m", dest="module", metavar="module",
                      help="run a library module as a script, like python -m")
     run.add_argument("script", nargs="?", help="the script to run")
-    run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the target")
+    run.add_argument("args", nargs=argparse.REMAINDER,
+                     help="the program's own arguments: everything after the script (or "
+                          "-m module), passed to it unchanged")
 
     report = commands.add_parser(
         "report", help="render saved profiles", epilog=REPORT_EPILOG,
