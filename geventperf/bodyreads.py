@@ -71,10 +71,10 @@ def _make_read(dotted: str, original: Any) -> Any:
         if tracer is None or _adapter_read(self):
             return original(self, *args, **kwargs)
         first = getattr(self, "_fp_bytes_read", 1) == 0
-        started = time.perf_counter()
+        started, waited = time.perf_counter(), tracer._waited_so_far()
         data = original(self, *args, **kwargs)
         tracer._on_body_read(call_site(sys._getframe(1)), len(data), first,
-                             time.perf_counter() - started)
+                             time.perf_counter() - started, tracer._waited_so_far() - waited)
         return data
 
     read.__geventperf_wrapped__ = original  # type: ignore[attr-defined]

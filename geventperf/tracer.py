@@ -859,19 +859,28 @@ class Tracer:
                 "Tracer(lxml_guard=True).\n")
             sys.stderr.flush()
 
-    def _on_body_read(self, site: str, nbytes: int, first: bool, seconds: float) -> None:
-        """One urllib3 HTTPResponse.read outside GeventAdapter (bodyreads.py)."""
+    def _waited_so_far(self) -> float:
+        """The running greenlet's total wait until now (bodyreads.py: a read's wait is
+        the difference across it)."""
+        rec = self._st.cur
+        return rec.wait if rec is not None else 0.0
+
+    def _on_body_read(self, site: str, nbytes: int, first: bool, seconds: float,
+                      waited: float = 0.0) -> None:
+        """One urllib3 HTTPResponse.read outside GeventAdapter (bodyreads.py), which
+        took *seconds*, *waited* of them switched out."""
         row = self._body_reads.get(site)
         if row is None:
             if len(self._body_reads) >= MAX_STACKS:
                 site = OTHER
                 row = self._body_reads.get(site)
             if row is None:
-                row = self._body_reads[site] = [0, 0, 0, 0.0]
+                row = self._body_reads[site] = [0, 0, 0, 0.0, 0.0]
         row[0] += 1
         row[1] += nbytes
         row[2] += first
         row[3] += seconds
+        row[4] += max(0.0, seconds - waited)
 
     def _on_read(self, record: dict[str, Any]) -> None:
         host = str(record.get("host", "?"))

@@ -176,9 +176,11 @@ def _events(tr: Any, labels: Any, ws: Any) -> list[dict[str, Any]]:
                        if tr._loop_error is None else None,
                        "stack": labels.stack(key)})
     events.extend(tr._deadlock_events)
-    for site, (reads, nbytes, bodies, seconds) in tr._body_reads.items():
+    for site, (reads, nbytes, bodies, seconds, running) in tr._body_reads.items():
+        # read_s: wall inside the reads; run_s: of it, running (not switched out)
         events.append({"kind": "body-reads", "site": site, "reads": reads,
-                       "bytes": nbytes, "bodies": bodies, "read_s": seconds})
+                       "bytes": nbytes, "bodies": bodies, "read_s": seconds,
+                       "run_s": running})
     events.extend(tr._extra_events())
     return events
 
