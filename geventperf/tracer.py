@@ -21,10 +21,8 @@ into a plain :class:`~geventperf.profile.Profile`.
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import os
-import sys
 import time
 import weakref
 from collections import deque
@@ -38,14 +36,26 @@ from geventperf import sections as _sections
 from geventperf.profile import Profile
 from geventperf.sections import get_ident
 from geventperf.trace.build import build_profile
+from geventperf.trace.hook import make_trace
 from geventperf.trace.loopwatch import LoopWatch
+from geventperf.trace.records import Folded, Record, Row, State
 from geventperf.trace.runqueue import run_delay_s
+from geventperf.trace.sectionacct import SectionAccounting
 from geventperf.trace.spawns import SpawnWatch
+from geventperf.trace.stacks import (  # EXIT, OTHER: the stack labels, read here too
+    EXIT,  # noqa: F401
+    EXIT_KEY,
+    OTHER,  # noqa: F401
+    OTHER_KEY,
+    Labeler,
+    loaded_hub_type,
+    name_and_origin,
+    yields_to_run_again,
+)
 from geventperf.trace.waits import (
     BLAME_WINDOW,
     FIRST_POLL_BLOCKED_MIN_S,
     POLL_BLOCKED_MIN_S,
-    WaitSplit,
 )
 
 # Frames kept per switch-out stack.  gevent's own blocking path (socket.recv ->
@@ -60,10 +70,6 @@ MAX_STACKS = 10_000
 MAX_GREENLET_RECORDS = 10_000
 # Worst loop-blocking slices kept (a heap): enough for a report, bounded for soaks.
 MAX_BLOCKED_SLICES = 100
-# (C section, greenlet) pairs whose switch-outs are kept for findings.
-MAX_C_SWITCH_RECORDS = 1_000
-# Recorded lxml concurrent-parse (deadlock risk) events.
-MAX_DEADLOCK_EVENTS = 100
 # Exceptions inside the trace function before tracing gives up (a bug of ours must not
 # cost the traced program more than a bounded amount of noise).
 MAX_TRACE_ERRORS = 100
@@ -85,11 +91,6 @@ if C_EXTENSION is not None and getattr(C_EXTENSION, "NBUCKETS", None) != latency
     C_EXTENSION = None  # built from another version of the sources: not ours to use
 _ctrace = None if os.environ.get("GEVENTPERF_PURE") == "1" else C_EXTENSION
 
-OTHER = "<other>"
-EXIT = "<greenlet exit>"
-# Stack keys are (id(code), lasti, ...) tuples in Python and ints in C; not these two.
-_OTHER_KEY: tuple[Any, ...] = (OTHER,)
-_EXIT_KEY: tuple[Any, ...] = (EXIT,)
 
 
 class TracerError(RuntimeError):
@@ -97,125 +98,7 @@ class TracerError(RuntimeError):
     from another thread, profile before stop, ...)."""
 
 
-class _Record:
-    """Bookkeeping of one greenlet while tracing.  Holds no reference to it."""
-
-    __slots__ = ("gid", "key", "name", "origin", "parent", "is_hub", "finished", "weak",
-                 "run", "cpu", "wait", "switches", "longest",
-                 "t_in", "cpu_in", "t_out", "wait_row", "open", "c_depth", "c_pending",
-                 "event_wait", "ready_wait", "delayed", "ready_in", "ready_max", "out_idx",
-                 "polls_out", "ready_at_once", "sec_closed", "hist")
-
-    def __init__(self, gid: int, key: int) -> None:
-        self.gid, self.key = gid, key
-        self.name: str | None = None
-        self.origin = ""
-        self.parent: int | None = None
-        self.is_hub = False
-        self.finished = False  # its greenlet is gone (the C hot path's cache checks it)
-        self.weak: Any = None
-        self.run = self.cpu = self.wait = self.longest = 0.0
-        self.switches = 0
-        self.t_in = self.cpu_in = 0.0
-        self.t_out: float | None = None  # None: not waiting (running, new or finished)
-        self.wait_row: list[Any] | None = None  # stack row the current wait belongs to
-        self.open: list[_Open] = []  # open sections, innermost last
-        self.c_depth = 0  # open C sections, so the hot path tests one int
-        self.c_pending: list[Any] | None = None  # C-switch record awaiting its wait
-        # the wait split (trace/waits.py): totals, the ready wait before the current
-        # slice, the index of its last logged slice, its ready-wait histogram
-        self.event_wait = self.ready_wait = self.delayed = 0.0
-        self.ready_in = self.ready_max = 0.0
-        self.out_idx = -1  # blame-log index of its latest slice
-        self.polls_out = -1  # polls seen when it last switched out
-        self.ready_at_once = False  # spawned: ready from its spawn on
-        # section name -> time inside it during the current slice, for sections closed
-        # in this slice (the blame of a slice is shared by the sections it ran)
-        self.sec_closed: dict[str, float] | None = None
-        self.hist: list[int] | None = None
-
-
-class _Folded:
-    """The totals of finished greenlets of one name, once too many were kept one by
-    one (long-running services spawn a greenlet per request)."""
-
-    def __init__(self, origin: str) -> None:
-        self.origin = origin
-        self.n = self.switches = 0
-        self.run = self.cpu = self.wait = self.longest = 0.0
-        self.event_wait = self.ready_wait = self.delayed = self.ready_max = 0.0
-        self.hist = [0] * latency.NBUCKETS
-
-    def add(self, rec: Any) -> None:
-        self.n += 1
-        self.switches += rec.switches
-        self.run += rec.run
-        self.cpu += rec.cpu
-        self.wait += rec.wait
-        self.longest = max(self.longest, rec.longest)
-        self.event_wait += rec.event_wait
-        self.ready_wait += rec.ready_wait
-        self.delayed += rec.delayed
-        self.ready_max = max(self.ready_max, rec.ready_max)
-        for i, count in enumerate(rec.hist or ()):
-            self.hist[i] += count
-
-
-class _Row:
-    """Totals of one switch-out stack."""
-
-    __slots__ = ("n_out", "run", "cpu", "n_wait", "wait", "ev", "rd", "delayed",
-                 "self_ready", "gid")
-
-    def __init__(self) -> None:
-        self.n_out = self.n_wait = 0
-        self.run = self.cpu = self.wait = self.ev = self.rd = self.delayed = 0.0
-        self.self_ready = False  # a wait here is sleep(0): ready at once
-        self.gid = 0  # the last greenlet that switched out here
-
-
-class _Open:
-    """One open section of one greenlet: the counters at entry."""
-
-    __slots__ = ("owner", "name", "c", "parser_lock", "t0", "run0", "cpu0", "wait0", "sw0",
-                 "ev0", "rd0", "recursive")
-
-    def __init__(self, owner: object, name: str, c: bool, parser_lock: object) -> None:
-        # parser_lock: for an lxml parse of a file-like source, the parser whose lock
-        # it holds (see sections.DEFAULT_PARSER_LOCK); None for anything else.
-        self.owner, self.name, self.c, self.parser_lock = owner, name, c, parser_lock
-
-
-class _State:
-    """What the trace function mutates, shared with section enter/exit and the loop
-    watchers (the C hot path's ``Hot`` has the same attributes and methods)."""
-
-    __slots__ = ("cur", "switches", "errors", "on", "ws")
-
-    def __init__(self) -> None:
-        self.cur: _Record | None = None
-        self.switches = 0
-        self.errors = 0
-        self.on = False
-        self.ws = WaitSplit()
-
-    def poll_begin(self) -> None:
-        self.ws.poll_begin(time.perf_counter())
-
-    def poll_begin_pending(self) -> None:
-        self.ws.poll_begin(time.perf_counter(), True)
-
-    def poll_end(self) -> None:
-        ws, now = self.ws, time.perf_counter()
-        if not ws.seen_begin and self.cur is not None:
-            # Watchers started mid-iteration miss the first poll's beginning: it began
-            # after the hub's current slice did (an upper bound on that one's idle).
-            t0 = self.cur.t_in
-            ws.poll_begin(t0, pending=now - t0 < FIRST_POLL_BLOCKED_MIN_S)
-        ws.poll_end(now)
-
-
-class Tracer:
+class Tracer(SectionAccounting):
     """Greenlet-switch profiler for the thread that starts it.
 
     ``sections``: "auto" wraps the C parsers of :data:`sections.AUTO_SECTIONS`;
@@ -259,7 +142,7 @@ class Tracer:
         self.lxml_guard = bool(lxml_guard)
         self.max_stack_depth = max_stack_depth
 
-        self._st: Any = _State()
+        self._st: Any = State()
         self._c = False  # hot path in C (set by start())
         self._thread: int | None = None
         self._profile: Profile | None = None
@@ -270,11 +153,11 @@ class Tracer:
         self._reset_tables()
 
     def _reset_tables(self) -> None:
-        self._live: dict[int, _Record] = {}  # id(greenlet) -> record, live greenlets
-        self._finished: list[_Record] = []
+        self._live: dict[int, Record] = {}  # id(greenlet) -> record, live greenlets
+        self._finished: list[Record] = []
         self._folded: dict[str, list[Any]] = {}  # name -> [n, run, cpu, wait, sw, longest]
         self._next_gid = 1
-        # Stack key -> _Row.  Python: (id(code), lasti, ...); C: a 64-bit hash of them.
+        # Stack key -> Row.  Python: (id(code), lasti, ...); C: a 64-bit hash of them.
         self._stacks: dict[Any, Any] = {}
         # key -> (code objects, instruction offsets), innermost first
         self._stack_codes: dict[Any, tuple[list[Any], list[int]]] = {}
@@ -283,8 +166,8 @@ class Tracer:
         # exit): closed at the death and counted here.
         self._sections_left_open = 0
         self._slices: deque[tuple[int, float, float, str | None]] = deque(maxlen=self.max_slices)
-        self._record_type: Any = _Record
-        self._row_type: Any = _Row
+        self._record_type: Any = Record
+        self._row_type: Any = Row
         self._blocked: list[tuple[float, int, tuple[Any, ...]]] = []  # min-heap
         self._c_switch: dict[tuple[str, int], list[Any]] = {}
         self._c_switch_dropped = 0
@@ -330,7 +213,7 @@ class Tracer:
             raise TracerError("another geventperf Tracer is already active in this thread; "
                               "stop it before starting a new one (greenlet.settrace is "
                               "per thread, one tracer per thread)")
-        self._hub_type = _loaded_hub_type()  # the hub need not exist yet: never create it
+        self._hub_type = loaded_hub_type()  # the hub need not exist yet: never create it
         self._patches = _sections.wrap_c_sections(self._section_names, self.lxml_guard,
                                                   self._strict)
         if self._count_body_reads:
@@ -356,7 +239,7 @@ class Tracer:
             self._record_type, self._row_type = _ctrace.Record, _ctrace.Row
             self._st = self._trace = self._make_c_trace(self._prev)
         else:
-            self._trace = self._make_trace(self._prev)
+            self._trace = make_trace(self, self._prev)
         st = self._st
         self._run_delay = run_delay_s()
         self._spawn_watch.install()
@@ -418,132 +301,10 @@ class Tracer:
             new_row=self._new_row, finish=self._finish, on_blocked=self._blocked_slice,
             on_c_switch=self._c_switch_out, on_c_resume=self._c_resume,
             on_error=self._trace_error, name_from_frames=self._name_from_frames,
-            exit_key=_EXIT_KEY, cpu_clock=self.cpu_clock, stacks=self.stacks,
+            exit_key=EXIT_KEY, cpu_clock=self.cpu_clock, stacks=self.stacks,
             depth=self.max_stack_depth, threshold=self.block_threshold,
             max_slices=self.max_slices, poll_blocked_min=POLL_BLOCKED_MIN_S,
             first_poll_blocked_min=FIRST_POLL_BLOCKED_MIN_S, window=BLAME_WINDOW)
-
-    def _make_trace(self, prev: Any) -> Callable[[str, Any], None]:
-        """Build the settrace callback with everything it touches bound as locals."""
-        perf = time.perf_counter
-        tt = time.thread_time
-        cpu_clock = self.cpu_clock
-        stacks = self.stacks
-        depth = self.max_stack_depth
-        threshold = self.block_threshold
-        st = self._st
-        live = self._live
-        table = self._stacks
-        slices_append = self._slices.append
-        new_record = self._new_record
-        new_row = self._new_row
-        finish = self._finish
-        on_blocked = self._blocked_slice
-        on_c_switch = self._c_switch_out
-        on_c_resume = self._c_resume
-        on_error = self._trace_error
-        name_from_frames = self._name_from_frames
-        exit_key = _EXIT_KEY
-        getframe = sys._getframe
-        ws = st.ws
-
-        def trace(event: str, args: Any) -> None:
-            if st.on:
-                try:
-                    now = perf()
-                    cpu = tt() if cpu_clock else 0.0
-                    if ws.poll_open:  # nothing switches during a poll: it has ended
-                        ws.poll_end(now)
-                    origin, target = args
-                    rec = st.cur
-                    if rec is None or rec.key != id(origin):  # a switch we did not see
-                        # (only after an error inside this function): its slice
-                        # start is unknown, so it starts now.
-                        rec = live.get(id(origin)) or new_record(origin, None, None)
-                        rec.t_in, rec.cpu_in, rec.t_out = now, cpu, None
-                    ran = now - rec.t_in
-                    rec.run += ran
-                    ran_cpu = None
-                    if cpu_clock:
-                        ran_cpu = cpu - rec.cpu_in
-                        rec.cpu += ran_cpu
-                    rec.switches += 1
-                    if ran > rec.longest:
-                        rec.longest = ran
-                    opened = rec.open
-                    section_name = opened[-1].name if opened else None
-                    slices_append((rec.gid, rec.t_in, ran, section_name, rec.ready_in))
-                    key = None
-                    row = None
-                    if stacks and not rec.is_hub:
-                        frame = origin.gr_frame
-                        if frame is None:
-                            key = exit_key
-                            top = None
-                        else:
-                            if rec.name is None:
-                                name_from_frames(rec, frame)
-                            # ids and instruction offsets: hashing a code object or
-                            # computing f_lineno costs far more (lines come at build).
-                            top = frame
-                            parts = []
-                            n = 0
-                            while frame is not None and n < depth:
-                                parts.append(id(frame.f_code))
-                                parts.append(frame.f_lasti)
-                                frame = frame.f_back
-                                n += 1
-                            key = tuple(parts)
-                        row = table.get(key)
-                        if row is None:
-                            row = new_row(key, top)
-                        row.n_out += 1
-                        row.gid = rec.gid
-                        row.run += ran
-                        if cpu_clock:
-                            row.cpu += ran_cpu
-                        rec.wait_row = row
-                    ws.log_slice(rec, row, section_name, opened[-1].t0 if opened else now,
-                                 rec.t_in, now)
-                    if ran > threshold and not rec.is_hub:
-                        on_blocked(rec, ran, ran_cpu, key)
-                    if rec.c_depth:
-                        on_c_switch(rec, key)
-                    if origin.dead:
-                        finish(rec)
-                    else:
-                        rec.t_out = now
-                    t = live.get(id(target))
-                    if t is None:
-                        # the frame *target* resumes (None for a new greenlet)
-                        t = new_record(target, origin, getframe(0).f_back)
-                    if t.t_out is not None:
-                        waited = now - t.t_out
-                        t.wait += waited
-                        ready = 0.0 if t.is_hub else ws.woke(t, now, rec)
-                        row = t.wait_row
-                        if row is not None:
-                            row.n_wait += 1
-                            row.wait += waited
-                            row.ev += waited - ready
-                            row.rd += ready
-                            t.wait_row = None
-                        t.ready_in = ready
-                        if t.c_pending is not None:
-                            on_c_resume(t, waited)
-                        t.t_out = None
-                    else:
-                        t.ready_in = 0.0
-                    t.t_in = now
-                    t.cpu_in = cpu
-                    st.cur = t
-                    st.switches += 1
-                except Exception as exc:  # never raise into the traced program
-                    on_error(exc)
-            if prev is not None:
-                prev(event, args)
-
-        return trace
 
     # -- rarely called helpers of the hot path ---------------------------------------
     def _new_record(self, g: Any, origin: Any, resumed: Any) -> Any:
@@ -557,7 +318,7 @@ class Tracer:
             rec.weak = weakref.ref(g, lambda _ref, key=key: self._collected(key))
         except TypeError:  # a greenlet type without weakref support: rely on death
             pass
-        hub_type = self._hub_type or _loaded_hub_type()
+        hub_type = self._hub_type or loaded_hub_type()
         self._hub_type = hub_type
         if hub_type is not None and isinstance(g, hub_type):
             rec.is_hub, rec.name = True, "hub"
@@ -565,7 +326,7 @@ class Tracer:
         elif g.parent is None:
             rec.name = "main"
         else:
-            _name_and_origin(rec, g)
+            name_and_origin(rec, g)
         if resumed is not None:
             # *g* resumes a frame, so it was suspended before tracing began: it has been
             # waiting since the start.  (A new greenlet has no frame below the tracer.)
@@ -623,7 +384,7 @@ class Tracer:
             rec = self._new_record(parent, None, None)
         return rec.gid
 
-    def _name_from_frames(self, rec: _Record, frame: Any) -> None:
+    def _name_from_frames(self, rec: Record, frame: Any) -> None:
         """Name a raw greenlet after the outermost frame it runs (its run function)."""
         n = 0
         while frame.f_back is not None and n < MAX_ORIGIN_WALK:
@@ -639,13 +400,13 @@ class Tracer:
         the ids in *key* from being reused while tracing)."""
         table = self._stacks
         if len(table) >= MAX_STACKS:
-            key = _OTHER_KEY
+            key = OTHER_KEY
             row = table.get(key)
             if row is not None:
                 return row
         row = table[key] = self._row_type()
-        if frame is not None and key is not _OTHER_KEY:
-            row.self_ready = _yields_to_run_again(frame)
+        if frame is not None and key is not OTHER_KEY:
+            row.self_ready = yields_to_run_again(frame)
             codes, offsets = [], []
             while frame is not None and len(codes) < self.max_stack_depth:
                 codes.append(frame.f_code)
@@ -654,7 +415,7 @@ class Tracer:
             self._stack_codes[key] = (codes, offsets)
         return row
 
-    def _finish(self, rec: _Record) -> None:
+    def _finish(self, rec: Record) -> None:
         """A greenlet died (or was collected): keep its figures, forget the greenlet."""
         self._live.pop(rec.key, None)
         rec.finished = True
@@ -674,7 +435,7 @@ class Tracer:
             return
         agg = self._folded.get(rec.name or "greenlet")
         if agg is None:
-            agg = self._folded[rec.name or "greenlet"] = _Folded(rec.origin)
+            agg = self._folded[rec.name or "greenlet"] = Folded(rec.origin)
         agg.add(rec)
 
     def _collected(self, key: int) -> None:
@@ -696,7 +457,7 @@ class Tracer:
             row.wait += waited
             row.ev += waited
 
-    def _blocked_slice(self, rec: _Record, ran: float, ran_cpu: float | None,
+    def _blocked_slice(self, rec: Record, ran: float, ran_cpu: float | None,
                        key: Any) -> None:
         self._seq += 1
         opened = rec.open
@@ -724,31 +485,6 @@ class Tracer:
         """The wait split's state: the C ``Hot`` itself, or the Python WaitSplit."""
         return self._st if self._c else self._st.ws
 
-    def _c_switch_out(self, rec: _Record, key: Any) -> None:
-        """The greenlet yielded inside a C section: the reason for a finding."""
-        inner = next(o for o in reversed(rec.open) if o.c)
-        ident = (inner.name, rec.gid)
-        entry = self._c_switch.get(ident)
-        if entry is None:
-            if len(self._c_switch) >= MAX_C_SWITCH_RECORDS:
-                self._c_switch_dropped += 1
-                return
-            # [switch-outs, wait, stack key, file-like parse, event wait, ready wait]
-            entry = self._c_switch[ident] = [0, 0.0, key, inner.parser_lock is not None,
-                                             0.0, 0.0]
-        entry[0] += 1
-        rec.c_pending = entry
-        if inner.parser_lock is not None:
-            self._lxml_suspended[rec.gid] = (inner.name, inner.parser_lock)
-
-    def _c_resume(self, rec: _Record, waited: float) -> None:
-        entry = rec.c_pending
-        entry[1] += waited  # type: ignore[index]
-        entry[4] += waited - rec.ready_in  # type: ignore[index]
-        entry[5] += rec.ready_in  # type: ignore[index]
-        rec.c_pending = None
-        self._lxml_suspended.pop(rec.gid, None)
-
     def _trace_error(self, exc: BaseException) -> None:
         st = self._st
         st.errors += 1
@@ -764,100 +500,6 @@ class Tracer:
             for patch in reversed(self._patches):
                 patch.restore()
             self._patches = []
-
-    # -- sections and hooks (called from sections.py and readstats) ---------------
-    def _section_enter(self, name: str, c: bool, owner: object,
-                       parser_lock: object = None) -> None:
-        st = self._st
-        rec = st.cur
-        if not st.on or rec is None:
-            return
-        now = time.perf_counter()
-        o = _Open(owner, name, c, parser_lock)
-        o.t0 = now
-        o.run0 = rec.run + (now - rec.t_in)
-        o.cpu0 = rec.cpu + (time.thread_time() - rec.cpu_in) if self.cpu_clock else 0.0
-        o.wait0, o.sw0 = rec.wait, rec.switches
-        o.ev0, o.rd0 = rec.event_wait, rec.ready_wait
-        o.recursive = any(x.name == name for x in rec.open)
-        rec.open.append(o)
-        if c:
-            rec.c_depth += 1
-
-    def _section_exit(self, owner: object) -> None:
-        st = self._st
-        rec = st.cur
-        if not st.on or rec is None or not rec.open:
-            return
-        opened = rec.open
-        if opened[-1].owner is owner:
-            o = opened.pop()
-        else:  # exits out of order (generator-held section): find ours, innermost first
-            for i in range(len(opened) - 1, -1, -1):
-                if opened[i].owner is owner:
-                    o = opened.pop(i)
-                    break
-            else:
-                return
-        if o.c:
-            rec.c_depth -= 1
-        now = time.perf_counter()
-        cpu_now = rec.cpu + (time.thread_time() - rec.cpu_in) if self.cpu_clock else 0.0
-        self._account_section(rec, o, now, rec.run + (now - rec.t_in), cpu_now)
-        if not o.recursive:
-            closed = rec.sec_closed
-            if closed is None:
-                closed = rec.sec_closed = {}
-            closed[o.name] = closed.get(o.name, 0.0) + now - max(o.t0, rec.t_in)
-
-    def _account_section(self, rec: _Record, o: _Open, now: float, run_now: float,
-                         cpu_now: float) -> None:
-        """Add one closed call of section *o* of greenlet *rec* to the section table."""
-        row = self._section_table.get(o.name)
-        if row is None:
-            row = self._section_table[o.name] = [o.c, 0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0]
-        row[0] = row[0] or o.c
-        row[1] += 1
-        if o.recursive:  # the outer call of the same name already counts this time
-            return
-        row[2] += now - o.t0
-        row[3] += run_now - o.run0
-        if self.cpu_clock:
-            row[4] += cpu_now - o.cpu0
-        row[5] += rec.wait - o.wait0
-        row[6] += rec.switches - o.sw0
-        row[7] += rec.event_wait - o.ev0
-        row[8] += rec.ready_wait - o.rd0
-
-    def _lxml_file_parse_starting(self, guarded: bool, frame: Any,
-                                  parser_lock: object) -> None:
-        """A greenlet enters ``lxml.etree.parse(fileobj)``: deadlock risk if another
-        greenlet of this thread is suspended inside one holding the same parser lock
-        (parses with parsers of their own cannot block each other)."""
-        st = self._st
-        rec = st.cur
-        if not st.on or rec is None:
-            return
-        others = [gid for gid, (_, lock) in self._lxml_suspended.items()
-                  if gid != rec.gid and lock is parser_lock]
-        if not others or len(self._deadlock_events) >= MAX_DEADLOCK_EVENTS:
-            return
-        stack = _frame_labels(frame, self.max_stack_depth)
-        self._deadlock_events.append({
-            "kind": "lxml-concurrent-parse", "greenlet": rec.gid, "other": others[0],
-            "section": self._lxml_suspended[others[0]][0], "stack": stack,
-            "guarded": guarded, "at_s": time.perf_counter() - self._t0})
-        if not guarded:
-            # The process is most likely about to hang: say why while we still can.
-            other = next((r for r in self._live.values() if r.gid == others[0]), None)
-            sys.stderr.write(
-                f"geventperf: {_display(rec)} enters lxml.etree.parse(<file-like>) at "
-                f"{stack[0] if stack else '?'} while "
-                f"{_display(other) if other else f'greenlet #{others[0]}'} is suspended "
-                "inside one; lxml's parser lock is not gevent-aware, so this thread may "
-                "deadlock now. Read the body first and parse bytes, or use "
-                "Tracer(lxml_guard=True).\n")
-            sys.stderr.flush()
 
     def _waited_so_far(self) -> float:
         """The running greenlet's total wait until now (bodyreads.py: a read's wait is
@@ -901,11 +543,11 @@ class Tracer:
     def _build(self, now: float, cpu: float) -> Profile:
         return build_profile(self, now, cpu)
 
-    def _labeler(self) -> _Labeler:
-        return _Labeler(self._stack_codes)
+    def _labeler(self) -> Labeler:
+        return Labeler(self._stack_codes)
 
     def _stacks_overflowed(self) -> bool:
-        return _OTHER_KEY in self._stacks
+        return OTHER_KEY in self._stacks
 
     def _extra_events(self) -> list[dict[str, Any]]:
         """Events of the optional watchers (none yet)."""
@@ -921,97 +563,3 @@ class Tracer:
                 "c_switch": len(self._c_switch)}
 
 
-def _display(rec: Any) -> str:
-    """A greenlet as every report names it: ``greenlet 'name' (#id)``."""
-    return f"greenlet '{rec.name or 'greenlet'}' (#{rec.gid})"
-
-
-def _yields_to_run_again(frame: Any) -> bool:
-    """Whether a greenlet switched out at *frame* asked to run again at once:
-    ``gevent.sleep(0)`` (its ``seconds <= 0`` branch; the stack position decides the
-    branch, so one look at the first frame seen there holds for every later one)."""
-    code = frame.f_code
-    if code.co_name != "sleep" or not code.co_filename.replace("\\", "/").endswith(
-            "gevent/hub.py"):
-        return False
-    seconds = frame.f_locals.get("seconds")
-    return isinstance(seconds, (int, float)) and seconds <= 0
-
-
-def _loaded_hub_type() -> Any:
-    """gevent's Hub class if the program has imported gevent (never imports it)."""
-    module = sys.modules.get("gevent.hub")
-    return getattr(module, "Hub", None)
-
-
-def _name_and_origin(rec: _Record, g: Any) -> None:
-    """gevent Greenlet: its ``name`` if set, else the function it runs."""
-    attrs = getattr(g, "__dict__", None) or {}
-    func = attrs.get("_run")
-    if func is None:  # a greenlet subclass with a run() method
-        for klass in type(g).__mro__:
-            run = klass.__dict__.get("run")
-            if callable(run) and hasattr(run, "__code__"):
-                func = getattr(g, "run", run)
-                break
-    name = attrs.get("name")
-    code = None
-    if func is not None:
-        inner = func
-        for _ in range(8):  # unwrap partials and bound methods, a few levels
-            inner = getattr(inner, "func", None) or getattr(inner, "__func__", None) or inner
-            if hasattr(inner, "__code__"):
-                break
-        code = getattr(inner, "__code__", None)
-        if code is not None:
-            rec.origin = f"{code.co_filename}:{code.co_firstlineno}:{code.co_qualname}"
-        if not isinstance(name, str):
-            module = getattr(inner, "__module__", None) or "?"
-            qualname = getattr(inner, "__qualname__", None) or getattr(inner, "__name__", "?")
-            name = f"{module}.{qualname}"
-    if isinstance(name, str):
-        rec.name = name
-    # else: a raw greenlet; named from its outermost frame at its first switch-out
-
-
-def _frame_labels(frame: Any, depth: int) -> list[str]:
-    out = []
-    while frame is not None and len(out) < depth:
-        code = frame.f_code
-        out.append(f"{code.co_filename}:{frame.f_lineno}:{code.co_qualname}")
-        frame = frame.f_back
-    return out
-
-
-class _Labeler:
-    """Turns stack keys into ``path:line:function`` lists.  Line numbers are looked up
-    from instruction offsets here, once per code object, not in the hot path."""
-
-    def __init__(self, codes: dict[Any, tuple[list[Any], list[int]]]) -> None:
-        self._codes = codes
-        self._lines: dict[Any, tuple[list[int], list[int | None], str]] = {}
-
-    def stack(self, key: tuple[Any, ...] | None) -> list[str]:
-        if key is None or key == ():
-            return []
-        if isinstance(key, tuple) and isinstance(key[0], str):  # <other>, <greenlet exit>
-            return [key[0]]
-        stored = self._codes.get(key)
-        if stored is None:
-            return [OTHER]
-        codes, offsets = stored
-        return [self.label(code, lasti) for code, lasti in zip(codes, offsets, strict=True)]
-
-    def label(self, code: Any, lasti: int) -> str:
-        table = self._lines.get(code)
-        if table is None:
-            starts, lines = [], []
-            for start, _end, line in code.co_lines():
-                starts.append(start)
-                lines.append(line)
-            table = self._lines[code] = (starts, lines,
-                                         f"{code.co_filename}:{{}}:{code.co_qualname}")
-        starts, lines, fmt = table
-        i = bisect.bisect_right(starts, lasti) - 1
-        line = lines[i] if i >= 0 else None
-        return fmt.format(line if line is not None else code.co_firstlineno)

@@ -1,0 +1,110 @@
+"""Stacks and names: how the tracer labels what it recorded (lines looked up once per
+code object, off the hot path) and names the greenlets it sees."""
+
+from __future__ import annotations
+
+import bisect
+import sys
+from typing import Any
+
+OTHER = "<other>"
+EXIT = "<greenlet exit>"
+# Stack keys are (id(code), lasti, ...) tuples in Python and ints in C; not these two.
+OTHER_KEY: tuple[Any, ...] = (OTHER,)
+EXIT_KEY: tuple[Any, ...] = (EXIT,)
+
+
+def display(rec: Any) -> str:
+    """A greenlet as every report names it: ``greenlet 'name' (#id)``."""
+    return f"greenlet '{rec.name or 'greenlet'}' (#{rec.gid})"
+
+
+def yields_to_run_again(frame: Any) -> bool:
+    """Whether a greenlet switched out at *frame* asked to run again at once:
+    ``gevent.sleep(0)`` (its ``seconds <= 0`` branch; the stack position decides the
+    branch, so one look at the first frame seen there holds for every later one)."""
+    code = frame.f_code
+    if code.co_name != "sleep" or not code.co_filename.replace("\\", "/").endswith(
+            "gevent/hub.py"):
+        return False
+    seconds = frame.f_locals.get("seconds")
+    return isinstance(seconds, (int, float)) and seconds <= 0
+
+
+def loaded_hub_type() -> Any:
+    """gevent's Hub class if the program has imported gevent (never imports it)."""
+    module = sys.modules.get("gevent.hub")
+    return getattr(module, "Hub", None)
+
+
+def name_and_origin(rec: Any, g: Any) -> None:
+    """gevent Greenlet: its ``name`` if set, else the function it runs."""
+    attrs = getattr(g, "__dict__", None) or {}
+    func = attrs.get("_run")
+    if func is None:  # a greenlet subclass with a run() method
+        for klass in type(g).__mro__:
+            run = klass.__dict__.get("run")
+            if callable(run) and hasattr(run, "__code__"):
+                func = getattr(g, "run", run)
+                break
+    name = attrs.get("name")
+    code = None
+    if func is not None:
+        inner = func
+        for _ in range(8):  # unwrap partials and bound methods, a few levels
+            inner = getattr(inner, "func", None) or getattr(inner, "__func__", None) or inner
+            if hasattr(inner, "__code__"):
+                break
+        code = getattr(inner, "__code__", None)
+        if code is not None:
+            rec.origin = f"{code.co_filename}:{code.co_firstlineno}:{code.co_qualname}"
+        if not isinstance(name, str):
+            module = getattr(inner, "__module__", None) or "?"
+            qualname = getattr(inner, "__qualname__", None) or getattr(inner, "__name__", "?")
+            name = f"{module}.{qualname}"
+    if isinstance(name, str):
+        rec.name = name
+    # else: a raw greenlet; named from its outermost frame at its first switch-out
+
+
+def frame_labels(frame: Any, depth: int) -> list[str]:
+    out = []
+    while frame is not None and len(out) < depth:
+        code = frame.f_code
+        out.append(f"{code.co_filename}:{frame.f_lineno}:{code.co_qualname}")
+        frame = frame.f_back
+    return out
+
+
+class Labeler:
+    """Turns stack keys into ``path:line:function`` lists.  Line numbers are looked up
+    from instruction offsets here, once per code object, not in the hot path."""
+
+    def __init__(self, codes: dict[Any, tuple[list[Any], list[int]]]) -> None:
+        self._codes = codes
+        self._lines: dict[Any, tuple[list[int], list[int | None], str]] = {}
+
+    def stack(self, key: tuple[Any, ...] | None) -> list[str]:
+        if key is None or key == ():
+            return []
+        if isinstance(key, tuple) and isinstance(key[0], str):  # <other>, <greenlet exit>
+            return [key[0]]
+        stored = self._codes.get(key)
+        if stored is None:
+            return [OTHER]
+        codes, offsets = stored
+        return [self.label(code, lasti) for code, lasti in zip(codes, offsets, strict=True)]
+
+    def label(self, code: Any, lasti: int) -> str:
+        table = self._lines.get(code)
+        if table is None:
+            starts, lines = [], []
+            for start, _end, line in code.co_lines():
+                starts.append(start)
+                lines.append(line)
+            table = self._lines[code] = (starts, lines,
+                                         f"{code.co_filename}:{{}}:{code.co_qualname}")
+        starts, lines, fmt = table
+        i = bisect.bisect_right(starts, lasti) - 1
+        line = lines[i] if i >= 0 else None
+        return fmt.format(line if line is not None else code.co_firstlineno)
