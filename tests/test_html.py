@@ -29,7 +29,7 @@ DATA_RE = re.compile(r'<script type="application/json" id="geventperf-data">(.*?
 # does not split waits into event and ready wait.
 RUN_RGB = (0x2F, 0x6F, 0xD6)
 WAIT_RGB = (0xB4, 0xBC, 0xC8)
-# The timeline's label column is 230 CSS px wide, plus the page margin: pixels right of
+# The timeline's label column is 250 CSS px wide, plus the page margin: pixels right of
 # this are lane content, not the legend swatches.
 PLOT_LEFT_PX = 280
 # Screenshot anti-aliasing moves edge pixels a little; solid fills stay within this.
