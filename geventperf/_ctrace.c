@@ -1021,8 +1021,13 @@ static PyObject *hot_get_hist(HotObject *self, void *closure) {
     return hist_list(self->hist);
 }
 
+static PyObject *hot_get_unsettled(HotObject *self, void *closure) {
+    return PyLong_FromLongLong(self->b_total - self->fin);
+}
+
 static PyGetSetDef hot_getset[] = {
     {"hist", (getter)hot_get_hist, NULL, "ready-wait histogram counts", NULL},
+    {"unsettled", (getter)hot_get_unsettled, NULL, "slices awaiting their blame", NULL},
     {NULL}
 };
 

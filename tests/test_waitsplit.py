@@ -169,3 +169,37 @@ def test_merge_sums_the_split_and_the_histograms(tmp_path):
     assert merged.hub["utilization"] == pytest.approx(p.hub["utilization"])
     loaded = Profile.loads(merged.render("json"))
     assert loaded.ready_latency == merged.ready_latency
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_ten_thousand_greenlets_ready_at_once_stay_bounded(impl, monkeypatch):
+    """10 000 greenlets all ready together (spawned in one go, each yielding with
+    sleep(0)) is more slices in one loop iteration than the blame window holds: the
+    window stays its size, the oldest slices are settled early, and every greenlet's
+    wait still splits and adds up."""
+    import gevent
+
+    from geventperf import Tracer
+    from geventperf import tracer as tracer_mod
+    from geventperf.trace.waits import BLAME_WINDOW
+    if impl == "pure":
+        monkeypatch.setattr(tracer_mod, "_ctrace", None)
+    count = 10_000
+
+    def job() -> None:
+        for _ in range(3):
+            gevent.sleep(0)
+
+    with Tracer() as tracer:
+        gevent.joinall([gevent.spawn(job) for _ in range(count)])
+        assert tracer._ws.unsettled <= BLAME_WINDOW
+        if impl == "pure":
+            assert len(tracer._ws.log) == BLAME_WINDOW
+    p = tracer.profile
+    assert p.trace_errors == 0
+    jobs = [g for g in p.greenlets if g.name.endswith(".job")]
+    assert sum(1 for _ in jobs) + p.meta["greenlets_folded"] >= count
+    assert all(g.event_wait_s + g.ready_wait_s == pytest.approx(g.wait_s, abs=1e-9)
+               for g in jobs)
+    assert p.meta["unattributed_ready_s"] >= 0
+    assert p.ready_latency["overall"]["n"] >= count

@@ -196,6 +196,11 @@ class WaitSplit:
         else:
             self.unattributed += max(0.0, seconds)
 
+    @property
+    def unsettled(self) -> int:
+        """Slices awaiting their blame (at most BLAME_WINDOW)."""
+        return self.total - self.fin
+
     def settle_all(self) -> None:
         self.settle(self.total)
 
