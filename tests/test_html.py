@@ -124,6 +124,8 @@ def test_html_header_names_the_run_and_every_figure_has_its_unit():
     assert glance["Who held the loop?"].startswith("worker-b #3")
     assert glance["What to fix first?"].startswith("blocked-read-in-c-section")
     assert "150.0 ms" in glance["What would it save?"]
+    assert glance["Where was the waiting?"].startswith(
+        "300.0 ms of the 350.0 ms waited (86%) at your line fetch (/srv/app/worker.py:12)")
 
 
 def test_html_hub_idle_is_drawn_as_measured():

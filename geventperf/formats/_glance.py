@@ -7,11 +7,22 @@ from __future__ import annotations
 
 from geventperf.formats._fields import utilization
 from geventperf.formats._frames import format_seconds, frame_label
-from geventperf.formats._tables import greenlet_groups, merge_sites
+from geventperf.formats._tables import SELF, Site, greenlet_groups, merge_sites
 from geventperf.profile import Profile
 
 # Above this share of the waiting, one kind of wait is "mostly" the story.
 MOSTLY = 0.6
+
+
+def where_in(site: Site) -> str:
+    """``mostly in that line itself (a gevent lock, event or queue)`` or ``mostly in
+    HTTPResponse.read (site-packages/urllib3/response.py:1134)``."""
+    if not site.libraries:
+        return "in your own code"
+    top = max(site.libraries.items(), key=lambda kv: kv[1])[0]
+    if top == SELF:
+        return "mostly in that line itself (a gevent lock, event or queue)"
+    return f"mostly in {frame_label(top)}"
 
 
 def fix_of(message: str) -> str:
@@ -49,6 +60,15 @@ def at_a_glance(profile: Profile) -> list[list[str]]:
         else:
             answers.append(["I/O or queueing?", "not recorded: this profile does not "
                             "split waits into event and ready wait."])
+    if profile.waits:
+        sites = merge_sites(profile.waits, "wait")
+        total = sum(site.seconds for site in sites)
+        if total > 0 and sites[0].user:
+            top = sites[0]
+            answers.append(["Where was the waiting?",
+                            f"{format_seconds(top.seconds)} of the {format_seconds(total)} "
+                            f"waited ({top.seconds / total:.0%}) at your line "
+                            f"{frame_label(top.user)}, {where_in(top)}."])
     holders = [g for g in groups if (g.delayed_others_s or 0) > 0]
     if holders:
         top = max(holders, key=lambda g: g.delayed_others_s or 0.0)
