@@ -66,8 +66,10 @@ BLOCKING_SHARE = 0.5
 # matter", and a long slice while nothing else could run (start-up, a lone greenlet)
 # hurt nobody.
 # The loop is saturated when it was busy (not idle in the poll) at least this share of
-# the run, ready wait is the larger part of all waiting,
-SATURATED_UTILIZATION = 0.9
+# the run (not 0.9 or more: a run that alternates saturated and quiet stretches is idle
+# in the quiet ones, and its saturated stretch still deserves the finding), ready wait
+# is the larger part of all waiting,
+SATURATED_UTILIZATION = 0.75
 # and on average at least one greenlet stood in the ready queue (ready greenlet-seconds
 # per second of the run): with fewer, the loop is busy but nobody queues for long.
 SATURATED_MIN_QUEUE = 1.0
@@ -257,11 +259,16 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         if g.delayed_others_s:
             acc = holders.setdefault(_base_name(g.name), [0.0, 0.0, 0, g.id])
             acc[0] += g.delayed_others_s
-            acc[1] += g.cpu_s if g.cpu_s is not None else g.run_s
+            acc[1] += g.run_s
             acc[2] += 1
     top = sorted(holders.items(), key=lambda kv: -kv[1][0])[:TOP_HOLDERS]
-    named = "; ".join(f"'{name}' (x{n}: {d:.3f} greenlet-s of others' waiting, "
-                      f"{c:.3f} s of CPU)" for name, (d, c, n, _gid) in top)
+    # delayed / run: how many others stood ready, on average, while the holder ran
+    named = "; ".join(f"'{name}' (x{n}: ran {run:.3f} s while {d / run:.1f} others were ready "
+                      f"on average, {d:.3f} greenlet-s of their waiting)"
+                      for name, (d, run, n, _gid) in top if run > 0)
+    sections = sorted((s for s in profile.sections if s.delayed_others_s),
+                      key=lambda s: -(s.delayed_others_s or 0.0))[:TOP_HOLDERS]
+    inside = ", ".join(f"'{s.name}' ({s.delayed_others_s:.3f} greenlet-s)" for s in sections)
     top_gid = top[0][1][3] if top else None
     runs = sorted((r for r in profile.runs if r.delayed_others_s), key=lambda r: -(
         r.delayed_others_s or 0.0))
@@ -271,6 +278,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         f"The loop was saturated: busy {util:.0%} of the run, and greenlets waited "
         f"{ready:.3f} greenlet-seconds ready to run but queued, against {event:.3f} s "
         f"waiting for I/O, timers or locks. Who held the loop: {named}"
+        + (f"; inside sections {inside}" if inside else "")
         + (f"; the slices that delayed most ended at {where}" if where else "")
         + ". The cure is on the CPU side, not the I/O side: less work per request in "
         "these greenlets, fewer greenlets per process and more processes, or CPU-heavy "
@@ -278,7 +286,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     return [_finding(LOOP_SATURATED, message, ready, stack, greenlet=top_gid,
                      utilization=util, ready_wait_s=ready, event_wait_s=event,
                      active_s=util * duration,
-                     holders={name: d for name, (d, _c, _n, _g) in top})]
+                     holders={name: d for name, (d, _r, _n, _g) in top},
+                     sections={s.name: s.delayed_others_s for s in sections})]
 
 
 # -- too many small steps ---------------------------------------------------------------
