@@ -18,9 +18,7 @@ else).  Kinds, sites, names and orderings only: never absolute times.
 The contract is issue 12 ("the real culprit comes first, one finding per cause, no
 false alarms") and issue 11 (event wait vs ready wait, ``loop-saturated``).  Tests the
 code does not meet yet are marked ``xfail(strict=True)`` with what is missing: when
-the fix lands they XPASS, fail strictly, and the marker is removed.  A few are marked
-``strict=False`` because today's failure comes and goes with the machine's load (the
-comment above each says why); their markers go when the fix lands too.
+the fix lands they XPASS, fail strictly, and the marker is removed.
 """
 
 from __future__ import annotations
@@ -322,9 +320,6 @@ def greenlet_count_named(message: str, count: int) -> bool:
 LXML_RAW = Workload("lxml_raw.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: one blocked-read finding per cause merged "
-                   "across greenlets (today: one per greenlet, small-body-reads with a "
-                   "summed cost ranked first)")
 def test_lxml_on_response_raw(server, tmp_path):
     # 40 KiB bodies in 20 pieces, 10 ms apart: ~0.2 s of reads per parse, 10 parses.
     xml = f"xml={server.url}/xml?size={40 * 1024}&pieces=20&delay=0.01"
@@ -341,8 +336,6 @@ def test_lxml_on_response_raw(server, tmp_path):
 UJSON_RAW = Workload("ujson_raw.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: one blocked-read finding per cause merged "
-                   "across greenlets, naming them (today: one finding per greenlet)")
 def test_ujson_on_response_raw(server, tmp_path):
     body = f"json={server.url}/json?size={30 * 1024}&pieces=15&delay=0.01"
     profile = run_cli(UJSON_RAW, tmp_path, body, slow(server))
@@ -355,8 +348,6 @@ def test_ujson_on_response_raw(server, tmp_path):
 BLOCKING_SLEEP = Workload("blocking_sleep.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: new kind blocking-call (today: "
-                   "loop-blocked with cause blocking-call)")
 def test_unpatched_sleep_is_a_blocking_call(server, tmp_path):
     profile = run_cli(BLOCKING_SLEEP, tmp_path, "host=127.0.0.1", f"port={server.port}",
                       no_patch=True)
@@ -370,11 +361,6 @@ def test_unpatched_sleep_is_a_blocking_call(server, tmp_path):
 CPU_HOG = Workload("cpu_hog.py")
 
 
-# Not strict: passes on an idle machine; on a loaded one the hog's 0.2 s of CPU takes
-# 0.5-0.7 s of wall time and today's tracer calls the difference (run-queue wait) "off
-# the CPU: a non-cooperative blocking call".  The truth is CPU either way.
-@pytest.mark.xfail(strict=False, reason="issue 12: on a loaded machine, CPU contention "
-                   "(run-queue wait) is counted as a blocking call (cause 'blocking-call')")
 def test_cpu_hog_blocks_the_loop(server, tmp_path):
     profile = run_cli(CPU_HOG, tmp_path, slow(server))
     first = assert_first(profile, CPU_HOG, LOOP_BLOCKED, greenlet="report-builder")
@@ -387,11 +373,6 @@ def test_cpu_hog_blocks_the_loop(server, tmp_path):
 SLOW_SERVER = Workload("slow_server.py")
 
 
-# Not strict: today the false alarm is start-up (the main greenlet importing requests
-# before any other greenlet exists) counted as loop-blocked, and it is about as long as
-# the 0.05 s threshold, so it comes and goes with the machine's load.
-@pytest.mark.xfail(strict=False, reason="issue 12: start-up before any other greenlet is "
-                   "reported as loop-blocked on 'main' (today: on a loaded machine)")
 def test_pure_waiting_on_a_slow_server_blames_nobody(server, tmp_path):
     profile = run_cli(SLOW_SERVER, tmp_path, slow(server, 0.3))
     blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
@@ -403,8 +384,6 @@ def test_pure_waiting_on_a_slow_server_blames_nobody(server, tmp_path):
 SATURATED = Workload("saturated.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11/12: no loop-saturated finding (today, on a "
-                   "loop 99 % busy: no finding, or only start-up's loop-blocked on 'main')")
 def test_saturated_loop(server, tmp_path):
     profile = run_cli(SATURATED, tmp_path, f"fast={server.url}/fast")
     assert profile.findings, "no findings on a saturated loop"
@@ -422,9 +401,6 @@ def test_saturated_loop(server, tmp_path):
 SLEEP0_STORM = Workload("sleep0_storm.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: the switch-storm message tells the "
-                   "small-chunk read story (GeventAdapter) for gevent.sleep(0), and does "
-                   "not name the greenlet")
 def test_sleep0_storm(server, tmp_path):
     profile = run_cli(SLEEP0_STORM, tmp_path, slow(server))
     first = assert_first(profile, SLEEP0_STORM, SWITCH_STORM, greenlet="busy-yielder")
@@ -441,7 +417,7 @@ THREADPOOL = Workload("threadpool_starved.py")
 
 
 @pytest.mark.xfail(strict=True, reason="issue 12: new kind threadpool-saturated (today: "
-                   "no finding)")
+                   "no finding at all)")
 def test_threadpool_starvation(server, tmp_path):
     profile = run_cli(THREADPOOL, tmp_path, slow(server))
     first = assert_first(profile, THREADPOOL, THREADPOOL_SATURATED, greenlet="pool-user")
@@ -522,8 +498,6 @@ def test_lxml_deadlock_unguarded_warns_before_the_hang(deadlock_run):
         assert_no_network_blame(run.profile, LXML_DEADLOCK)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12 item 5: the warning names greenlets by id "
-                   "('greenlet #3'), not by their display name")
 def test_lxml_deadlock_warning_names_the_greenlets(deadlock_run):
     assert deadlock_run.warning is not None, deadlock_run.stderr[-3000:]
     assert "feed-parser" in deadlock_run.warning, deadlock_run.warning
@@ -532,8 +506,6 @@ def test_lxml_deadlock_warning_names_the_greenlets(deadlock_run):
 LXML_GUARDED = Workload("lxml_guarded.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: a guarded deadlock risk ranks above every "
-                   "cost (today: cost 0, sorted last) and says the guard kept it alive")
 def test_lxml_deadlock_guarded(server, tmp_path):
     xml = f"xml={server.url}/xml?size={64 * 1024}&pieces=32&delay=0.005"
     profile = run_script(LXML_GUARDED, tmp_path, xml, slow(server))
@@ -547,9 +519,6 @@ def test_lxml_deadlock_guarded(server, tmp_path):
 HEAVY_IMPORT = Workload("heavy_import.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: start-up before any other greenlet is not "
-                   "loop-blocked (today: loop-blocked on 'main'); and is reported as "
-                   "start-up time")
 def test_heavy_import_at_startup_is_not_a_finding(server, tmp_path):
     profile = run_cli(HEAVY_IMPORT, tmp_path, f"fast={server.url}/fast")
     blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
@@ -563,9 +532,6 @@ def test_heavy_import_at_startup_is_not_a_finding(server, tmp_path):
 QUEUE_PINGPONG = Workload("queue_pingpong.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: the switch-storm message tells the "
-                   "small-chunk read story for a queue hand-off, and does not name the "
-                   "greenlet")
 def test_queue_pingpong(server, tmp_path):
     profile = run_cli(QUEUE_PINGPONG, tmp_path, slow(server))
     first = assert_first(profile, QUEUE_PINGPONG, SWITCH_STORM)
@@ -598,7 +564,7 @@ MIX_HOG_FIRST = Workload("mix_hog_first.py")
 
 
 def test_mix_hog_larger_than_reads(server, tmp_path):
-    body = f"json={server.url}/json?size={16 * 1024}&pieces=5&delay=0.02"
+    body = f"json={server.url}/json?size={16 * 1024}&pieces=8&delay=0.02"
     profile = run_cli(MIX_HOG_FIRST, tmp_path, body)
     first = assert_first(profile, MIX_HOG_FIRST, LOOP_BLOCKED, greenlet="report-builder")
     reads = [f for f in findings_of(profile, BLOCKED_READ)
@@ -612,8 +578,6 @@ def test_mix_hog_larger_than_reads(server, tmp_path):
 SMALL_READS = Workload("small_reads.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11/12: small-body-reads counts the server's "
-                   "pace (network wait, summed over greenlets) as its cost")
 def test_small_reads_over_a_trickle(server, tmp_path):
     """Decided: the time is the server's pace, so nothing may blame it on the program;
     the small reads are real, so a small-body-reads finding at the .content line may be
@@ -635,8 +599,6 @@ def test_small_reads_over_a_trickle(server, tmp_path):
 USER_C_SECTION = Workload("user_c_section.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: one blocked-read finding per cause merged "
-                   "across greenlets (today: one per greenlet)")
 def test_user_c_section_reading_the_network(server, tmp_path):
     body = f"json={server.url}/json?size={24 * 1024}&pieces=12&delay=0.01"
     profile = run_cli(USER_C_SECTION, tmp_path, body, slow(server))
@@ -651,8 +613,6 @@ def test_user_c_section_reading_the_network(server, tmp_path):
 LONELY_HOG = Workload("lonely_hog.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: loop-blocked only when someone was "
-                   "blocked (today: every slice over the threshold)")
 def test_long_slice_while_nothing_else_could_run_is_not_a_finding(server, tmp_path):
     key = f"lonely-{uuid.uuid4().hex}"
     profile = run_cli(LONELY_HOG, tmp_path, f"gated={server.url}/gated?key={key}",
@@ -666,10 +626,6 @@ def test_long_slice_while_nothing_else_could_run_is_not_a_finding(server, tmp_pa
 FIXED_FEED = Workload("fixed_feed.py")
 
 
-# Not strict, like the slow-server case: today's false alarm is start-up (importing
-# lxml and the adapter before any other greenlet exists), ~0.05 s on an idle machine.
-@pytest.mark.xfail(strict=False, reason="issue 12: start-up before any other greenlet is "
-                   "reported as loop-blocked on 'main' (today: on a loaded machine)")
 def test_fixed_feed_is_clean(server, tmp_path):
     xml = f"xml={server.url}/xml?size={40 * 1024}&pieces=20&delay=0.01"
     profile = run_cli(FIXED_FEED, tmp_path, xml)
@@ -680,8 +636,6 @@ def test_fixed_feed_is_clean(server, tmp_path):
 MAIN_BLOCKING_SLEEP = Workload("main_blocking_sleep.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: new kind blocking-call (today: "
-                   "loop-blocked with cause blocking-call)")
 def test_main_greenlet_blocking_after_startup(server, tmp_path):
     profile = run_cli(MAIN_BLOCKING_SLEEP, tmp_path, slow(server))
     first = assert_first(profile, MAIN_BLOCKING_SLEEP, BLOCKING_CALL, greenlet="main")
