@@ -198,7 +198,9 @@ def print_report(results: dict[str, dict[str, Any]], failures: dict[str, str],
     print(comparison_table(results))
     print()
     print(findings_text(results.get("naive")))
-    if scenario == "saturated":  # the fixed run is the one the CPU limits: who held it
+    fixed = results.get("fixed") or {}
+    saturated = any(f["kind"] == "loop-saturated" for f in fixed.get("findings") or [])
+    if scenario == "saturated" or saturated:  # the CPU limits the fixed run: who held it
         print()
         print(findings_text(results.get("fixed"), "fixed"))
     written = [r for r in results.values() if r.get("html")]

@@ -167,6 +167,14 @@ def test_findings_show_the_worst_of_each_kind_with_a_count():
     assert "no findings" in demo.findings_text(result())
 
 
+def test_report_shows_the_fixed_runs_findings_only_when_its_loop_was_saturated(capsys):
+    busy = [{"kind": "loop-saturated", "message": "held by feed_job", "cost_meaning": ""}]
+    demo.print_report({"naive": result(), "fixed": result(findings=busy)}, {}, "io")
+    assert "found in the fixed run" in capsys.readouterr().out
+    demo.print_report({"naive": result(), "fixed": result()}, {}, "io")
+    assert "fixed run" not in capsys.readouterr().out.split("fixed vs naive", 1)[1]
+
+
 def test_percentile_is_nearest_rank():
     values = [float(v) for v in range(1, 101)]
     assert percentile(values, 0.50) == 50.0
