@@ -148,3 +148,20 @@ def test_merge_of_one_profile_keeps_its_figures():
     m = Profile.merge([a])
     assert m.sections == sorted(a.sections, key=lambda s: -s.wall_s)
     assert m.waits == a.waits and m.runs == a.runs and m.switches == a.switches
+
+
+@pytest.mark.xfail(strict=True, reason="reported with issue 17: merge orders findings by "
+                   "cost alone, so a guarded deadlock risk (cost 0) comes last; DESIGN: "
+                   "hazards first, then cost (findings.sort_findings)")
+def test_merged_findings_come_in_the_findings_order():
+    from geventperf import findings
+    from geventperf.profile import Finding
+
+    a, b = pair()
+    a.findings = [Finding(kind="switch-storm", message="s", cost_s=2.0),
+                  Finding(kind="c-section-deadlock-risk", message="d", cost_s=0.0,
+                          extra={"hazard": True})]
+    b.findings = [Finding(kind="loop-blocked", message="l", cost_s=1.0)]
+    merged = merge_profiles([a, b]).findings
+    assert [f.message for f in merged] == \
+        [f.message for f in findings.sort_findings(a.findings + b.findings)] == ["d", "s", "l"]
