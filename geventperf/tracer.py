@@ -35,6 +35,7 @@ from geventperf import latency, readstats
 from geventperf import sections as _sections
 from geventperf.profile import Profile
 from geventperf.sections import get_ident
+from geventperf.threadpoolwatch import ThreadpoolWatch
 from geventperf.trace.build import build_profile
 from geventperf.trace.hook import make_trace
 from geventperf.trace.loopwatch import LoopWatch
@@ -187,6 +188,7 @@ class Tracer(SectionAccounting):
         self._startup_s: float | None = None
         self._spawns: dict[int, float] = {}  # id(greenlet) -> when it was started
         self._spawn_watch = SpawnWatch(self._on_spawn)
+        self._threadpool = ThreadpoolWatch(greenlet_id=self._gid_of)
         self._run_delay: float | None = None
 
     # -- lifecycle -----------------------------------------------------------------
@@ -218,6 +220,7 @@ class Tracer(SectionAccounting):
                                                   self._strict)
         if self._count_body_reads:
             self._patches += _bodyreads.wrap_body_reads()
+        self._patches += self._threadpool.wrap()
 
         try:
             self._install(ident)
@@ -550,8 +553,12 @@ class Tracer(SectionAccounting):
         return OTHER_KEY in self._stacks
 
     def _extra_events(self) -> list[dict[str, Any]]:
-        """Events of the optional watchers (none yet)."""
-        return []
+        """Events of the watchers beside the switch trace (gevent's threadpool)."""
+        return self._threadpool.events()
+
+    def _gid_of(self, g: Any) -> int | None:
+        rec = self._live.get(id(g))
+        return rec.gid if rec is not None else None
 
     # -- introspection for tests and benchmarks ----------------------------------
     def _sizes(self) -> dict[str, int]:
