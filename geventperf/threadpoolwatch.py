@@ -31,7 +31,6 @@ import greenlet
 from gevent.monkey import get_original
 
 from geventperf.lazywrap import Patch, wrap_when_loaded
-from geventperf.profile import Finding, Profile
 from geventperf.sections import get_ident
 
 EVENT_KIND = "threadpool"
@@ -68,19 +67,6 @@ DNS_FUNCTIONS = frozenset({"getaddrinfo", "gethostbyname", "gethostbyname_ex",
 DNS_MODULES = frozenset({"_socket", "socket"})
 RESOLVER_MODULE = "gevent.resolver.thread"
 _RESOLVER_FILE = os.path.join("gevent", "resolver", "thread.py")
-
-# -- finding thresholds ---------------------------------------------------------------
-# Greenlet-seconds queued for a worker below which a full pool is not worth a finding:
-# the tracer's default loop-blocked threshold, the same "a person would notice" scale.
-SATURATED_MIN_QUEUED_S = 0.05
-# DNS is "the cause" when lookups took at least this share of the pool's busy
-# worker-seconds (they are what filled it); below, lookups were queued behind others.
-DNS_CAUSE_SHARE = 0.5
-# Greenlet names written per function in a message (all are in the finding's extra).
-MAX_NAMES_SHOWN = 4
-COST_MEANING = ("greenlet-seconds tasks spent queued for a free worker thread of this "
-                "pool: from ThreadPool.spawn until a worker started them, summed over "
-                "the tasks")
 
 _Lock: Callable[[], Any] = get_original("_thread", "allocate_lock")
 _perf = time.perf_counter
@@ -485,121 +471,3 @@ def _make_spawn(dotted: str, original: Any) -> Any:
     functools.update_wrapper(spawn, original)
     spawn.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
     return spawn
-
-
-# -- the finding --------------------------------------------------------------------------
-
-def threadpool_saturated(profile: Profile) -> list[Finding]:
-    """One finding per pool whose tasks queued for a free worker thread: the pool
-    size, the queue depth, the functions queued and their waits, whether DNS
-    resolution is the cause, and the fix.  ``cost_s``: greenlet-seconds queued."""
-    pools: dict[str, list[dict[str, Any]]] = {}
-    for ev in profile.events:
-        if isinstance(ev, dict) and ev.get("kind") == EVENT_KIND \
-                and isinstance(ev.get("pool"), str) and ev["pool"] != OTHER_POOLS:
-            pools.setdefault(ev["pool"], []).append(ev)
-    names = {g.id: g.name for g in profile.greenlets}
-    out = []
-    for label, evs in pools.items():
-        finding = _pool_finding(label, evs, names)
-        if finding is not None:
-            out.append(finding)
-    return out
-
-
-def _num(ev: dict[str, Any], key: str) -> float:
-    value = ev.get(key)
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
-        else 0.0
-
-
-def _pool_finding(label: str, evs: list[dict[str, Any]],
-                  names: dict[int, str]) -> Finding | None:
-    queued = sum(_num(e, "queued_s") for e in evs)
-    saturated = int(sum(_num(e, "saturated") for e in evs))
-    if saturated == 0 or queued < SATURATED_MIN_QUEUED_S:
-        return None
-    tasks = int(sum(_num(e, "tasks") for e in evs))
-    busy = sum(_num(e, "run_s") for e in evs)
-    maxsize = int(max(_num(e, "maxsize") for e in evs))
-    depth_max = int(max(_num(e, "depth_max") for e in evs))
-    depth_mean = sum(_num(e, "depth_mean") * _num(e, "tasks") for e in evs) / max(tasks, 1)
-    queued_max = max(_num(e, "queued_max_s") for e in evs)
-    default = any(e.get("default_pool") for e in evs)
-    dns = [e for e in evs if e.get("dns")]
-    dns_run = sum(_num(e, "run_s") for e in dns)
-    dns_queued = sum(_num(e, "queued_s") for e in dns)
-    dns_cause = bool(dns) and busy > 0 and dns_run >= DNS_CAUSE_SHARE * busy
-    need = depth_max + 1  # tasks in the pool at once at the peak, the new one included
-
-    functions = []
-    parts = []
-    for e in sorted(evs, key=lambda e: -_num(e, "queued_s")):
-        n = int(_num(e, "tasks"))
-        sites = e.get("sites") or []
-        site = sites[0][0] if sites and isinstance(sites[0], list) and sites[0] else None
-        who = _greenlets(e, names)
-        functions.append({"function": e.get("function"), "tasks": n,
-                          "queued_s": _num(e, "queued_s"), "run_s": _num(e, "run_s"),
-                          "mean_run_s": _num(e, "run_s") / n if n else 0.0,
-                          "dns": bool(e.get("dns")), "site": site, "greenlets": who})
-        parts.append(
-            f"{e.get('function')} x{n}" + (" (DNS)" if e.get("dns") else "")
-            + f": queued {_num(e, 'queued_s'):.3f} s, ran {_num(e, 'run_s'):.3f} s in "
-            f"worker threads ({_num(e, 'run_s') / n if n else 0.0:.3f} s each)"
-            + (f", spawned by {who}" if who else "") + (f", called at {site}" if site else ""))
-    if len(parts) > 5:
-        parts = parts[:5] + [f"{len(parts) - 5} more function(s)"]
-
-    if default:
-        bigger = f"gevent.get_hub().threadpool.maxsize = {need} (before the burst)"
-    else:
-        bigger = f"a bigger maxsize for that pool (pool.maxsize = {need})"
-    alternative = ("GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use "
-                   "the threadpool")
-    if dns_cause:
-        dns_text = (f" DNS resolution is the cause: lookups ran {dns_run:.3f} of the "
-                    f"{busy:.3f} worker-seconds that kept the pool busy (gevent's "
-                    f"thread resolver runs every getaddrinfo on this pool).")
-        fix = f"{alternative}, or cache the lookups; or a bigger pool: {bigger}"
-    else:
-        dns_text = (f" DNS lookups queued {dns_queued:.3f} s behind this work: every new "
-                    f"connection's getaddrinfo waits for a free worker too."
-                    if dns else "")
-        fix = (f"a bigger pool: {bigger}; or a cooperative alternative to the queued "
-               f"blocking calls so they need no thread"
-               + (f"; and {alternative}" if dns else ""))
-    message = (
-        f"{label} (maxsize {maxsize}) was full: {saturated} of {tasks} task(s) found "
-        f"every worker busy, and tasks queued {queued:.3f} greenlet-seconds in all for a "
-        f"free worker thread (longest {queued_max:.3f} s; up to {depth_max} task(s) "
-        f"ahead, {depth_mean:.1f} on average). Queued: " + "; ".join(parts) + "."
-        + dns_text + f" Fix: {fix}. Cost: {COST_MEANING}.")
-    top_site = functions[0]["site"] if functions else None
-    return Finding(kind=FINDING_KIND, message=message, greenlet=None, section=None,
-                   stack=[top_site] if top_site else [], cost_s=queued,
-                   extra={"cost_meaning": COST_MEANING, "hazard": False, "pool": label,
-                          "default_pool": default, "maxsize": maxsize, "tasks": tasks,
-                          "saturated_tasks": saturated, "depth_max": depth_max,
-                          "depth_mean": depth_mean, "queued_s": queued,
-                          "queued_max_s": queued_max, "run_s": busy,
-                          "functions": functions, "dns": bool(dns), "dns_cause": dns_cause,
-                          "dns_run_s": dns_run, "dns_queued_s": dns_queued,
-                          "suggested_maxsize": need, "fix": fix})
-
-
-def _greenlets(ev: dict[str, Any], names: dict[int, str]) -> str:
-    """'3 greenlets (fetch, fetch-2, ...)' from the profile's names, else the names the
-    watch took itself."""
-    count = int(_num(ev, "greenlets"))
-    if count == 0:
-        return ""
-    ids = [i for i in ev.get("greenlet_ids") or [] if isinstance(i, int)]
-    shown = [names[i] for i in ids if i in names] or \
-        [n for n in ev.get("greenlet_names") or [] if isinstance(n, str)]
-    shown = list(dict.fromkeys(shown))
-    if not shown:
-        return f"{count} greenlet(s)"
-    more = f", {len(shown) - MAX_NAMES_SHOWN} more name(s)" \
-        if len(shown) > MAX_NAMES_SHOWN else ""
-    return f"{count} greenlet(s) ({', '.join(shown[:MAX_NAMES_SHOWN])}{more})"

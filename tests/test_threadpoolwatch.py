@@ -28,6 +28,7 @@ import pytest
 from gevent.monkey import get_original
 
 from geventperf import threadpoolwatch as tw
+from geventperf.findings import threadpool as tpf
 from geventperf.profile import GreenletStats, Profile
 
 RealEvent = get_original("threading", "Event")
@@ -35,7 +36,7 @@ RealThread = get_original("threading", "Thread")
 
 # Long enough for the finding's threshold to be passed by construction: the queued
 # tasks each wait at least this long (the gate opens after it), and several queue.
-HOLD_S = 2 * tw.SATURATED_MIN_QUEUED_S
+HOLD_S = 2 * tpf.SATURATED_MIN_QUEUED_S
 # Scheduler passes allowed for spawned greenlets to reach spawn(); a safety net only
 # (each needs one).
 MAX_PASSES = 1000
@@ -111,7 +112,7 @@ def test_the_finding_names_the_pool_the_depth_and_the_function(watch):
         pool.kill()
     events = watch.events()
     profile = Profile(duration_s=1.0, events=events)
-    [finding] = tw.threadpool_saturated(profile)
+    [finding] = tpf.threadpool_saturated(profile)
     assert finding.kind == "threadpool-saturated" == tw.FINDING_KIND
     assert finding.cost_s == pytest.approx(sum(e["queued_s"] for e in events))
     assert finding.extra["hazard"] is False and "queued" in finding.extra["cost_meaning"]
@@ -159,7 +160,7 @@ def test_dns_lookups_queued_behind_a_full_hub_pool_are_marked_dns(watch):
     assert dns["depth_max"] == 4 and dns["saturated"] == 4
     assert dns["sites"][0][0].endswith(".<locals>.lookup")  # the caller, not gevent's resolver
     assert not by_function[f"{__name__}.gated"]["dns"]
-    [finding] = tw.threadpool_saturated(Profile(duration_s=1.0, events=watch.events()))
+    [finding] = tpf.threadpool_saturated(Profile(duration_s=1.0, events=watch.events()))
     assert finding.extra["dns"] and not finding.extra["dns_cause"]
     assert "DNS lookups queued" in finding.message
     assert "gevent.get_hub().threadpool.maxsize" in finding.message
@@ -259,7 +260,7 @@ def test_greenlet_ids_from_the_tracer_name_the_greenlets_in_the_finding(watch):
     profile = Profile(duration_s=1.0, events=events,
                       greenlets=[GreenletStats(id=41, name="worker-a", parent=None),
                                  GreenletStats(id=42, name="worker-b", parent=None)])
-    [finding] = tw.threadpool_saturated(profile)
+    [finding] = tpf.threadpool_saturated(profile)
     assert "2 greenlet(s) (worker-a, worker-b)" in finding.message
     assert finding.extra["functions"][0]["greenlets"] == "2 greenlet(s) (worker-a, worker-b)"
 
@@ -308,7 +309,7 @@ def test_dns_as_the_cause_gets_the_resolver_fix():
     """Hand-built events: slow lookups filled the pool (see the module docstring)."""
     events = [_event(), _event(function="app.compress", dns=False, resolver=None, tasks=5,
                                saturated=5, queued_s=1.0, run_s=2.0)]
-    [finding] = tw.threadpool_saturated(Profile(duration_s=10.0, events=events))
+    [finding] = tpf.threadpool_saturated(Profile(duration_s=10.0, events=events))
     assert finding.extra["dns_cause"] and finding.cost_s == pytest.approx(13.0)
     assert "DNS resolution is the cause" in finding.message
     assert "GEVENT_RESOLVER=ares" in finding.extra["fix"]
@@ -318,11 +319,11 @@ def test_dns_as_the_cause_gets_the_resolver_fix():
 
 
 def test_no_finding_when_nobody_waited_for_long_or_the_pool_was_never_full():
-    short = _event(queued_s=tw.SATURATED_MIN_QUEUED_S / 2)
+    short = _event(queued_s=tpf.SATURATED_MIN_QUEUED_S / 2)
     never_full = _event(saturated=0)
     for events in ([short], [never_full], []):
-        assert tw.threadpool_saturated(Profile(duration_s=1.0, events=events)) == []
-    assert tw.threadpool_saturated(Profile(duration_s=1.0, events=[_event()]))
+        assert tpf.threadpool_saturated(Profile(duration_s=1.0, events=events)) == []
+    assert tpf.threadpool_saturated(Profile(duration_s=1.0, events=[_event()]))
 
 
 def test_nothing_imported_until_the_program_imports_gevent_threadpool():

@@ -20,6 +20,7 @@ import requests
 import geventperf
 from geventperf import Profile, Tracer, readstats
 from geventperf import findings as findings_mod
+from geventperf.findings import reading as findings_reading
 from tests import tracer_impl
 from tests.servers import WSGIServerThread
 
@@ -91,7 +92,8 @@ LOADED_STORM_MAX_MEAN_RUN_S = 1.0
 
 
 def test_trickling_socket_reads_are_a_switch_storm(impl, monkeypatch):
-    monkeypatch.setattr(findings_mod, "STORM_MAX_MEAN_RUN_S", LOADED_STORM_MAX_MEAN_RUN_S)
+    # the storm rule reads its threshold where it lives: geventperf.findings.reading
+    monkeypatch.setattr(findings_reading, "STORM_MAX_MEAN_RUN_S", LOADED_STORM_MAX_MEAN_RUN_S)
     with TricklingServer() as server, Tracer() as tracer:
         job = gevent.spawn(read_trickle, server.port, server.consumed)
         assert job.get(timeout=60) == TRICKLE_PIECES

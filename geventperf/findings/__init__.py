@@ -1,0 +1,88 @@
+"""Findings: pure functions from a Profile to causes a person can act on.
+
+Each finder reads only the profile (its aggregates and ``events``, the raw
+observations the tracer recorded for this purpose) and returns ``Finding`` objects;
+nothing here touches a tracer, a frame or a greenlet.
+
+**One finding per cause.**  Observations of one cause are merged across the greenlets
+they touched (by kind, section and the user's call site); the finding says how many
+greenlets, under which names, with a figure per name.
+
+**One cost unit.**  ``cost_s`` is the time the cause added to the run, in
+greenlet-seconds: summed over the greenlets that lost it, so it can exceed the run's
+wall time (ten greenlets held up 0.3 s each cost 3 greenlet-seconds).  What each kind
+counts is written in ``extra["cost_meaning"]`` and in its message; none counts the
+queueing that *other* causes made (the wait split of ``geventperf.trace.waits``).
+
+**Order.**  Hazards (a deadlock risk, guarded or not) come first, then cost, largest
+first; ties by kind, then by message, so the order is total.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from geventperf.findings.common import (
+    BLOCKED_READ,
+    BLOCKING_CALL,
+    COST_MEANING,
+    DEADLOCK_RISK,
+    HAZARDS,
+    LOOP_BLOCKED,
+    LOOP_SATURATED,
+    SMALL_BODY_READS,
+    SWITCH_STORM,
+    THREADPOOL_SATURATED,
+)
+from geventperf.findings.hazards import deadlock_risks
+from geventperf.findings.loop import (
+    BLOCKING_SHARE,
+    DEFAULT_BLOCK_THRESHOLD_S,
+    SATURATED_MIN_QUEUE,
+    SATURATED_UTILIZATION,
+    TOP_HOLDERS,
+    loop_blocked,
+    loop_saturated,
+)
+from geventperf.findings.reading import (
+    SMALL_READ_BYTES,
+    SMALL_READS_MIN,
+    STORM_MAX_MEAN_RUN_S,
+    STORM_MIN_SWITCHES,
+    blocked_reads_in_c_sections,
+    small_body_reads,
+    switch_storms,
+)
+from geventperf.findings.threadpool import threadpool_saturated
+from geventperf.profile import Finding, Profile
+
+__all__ = [
+    "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "COST_MEANING", "DEADLOCK_RISK",
+    "DEFAULT_BLOCK_THRESHOLD_S", "FINDERS", "HAZARDS", "LOOP_BLOCKED", "LOOP_SATURATED",
+    "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SMALL_BODY_READS", "SMALL_READS_MIN",
+    "SMALL_READ_BYTES", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
+    "THREADPOOL_SATURATED", "TOP_HOLDERS", "blocked_reads_in_c_sections", "compute",
+    "deadlock_risks", "loop_blocked", "loop_saturated", "small_body_reads", "sort_findings",
+    "switch_storms", "threadpool_saturated",
+]
+
+
+def compute(profile: Profile) -> list[Finding]:
+    """All findings of *profile*, hazards first, then by cost."""
+    out: list[Finding] = []
+    for finder in FINDERS:
+        out.extend(finder(profile))
+    return sort_findings(out)
+
+
+def sort_findings(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (not f.extra.get("hazard", f.kind in HAZARDS),
+                                           -f.cost_s, _KIND_ORDER.get(f.kind, 99), f.message))
+
+
+FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
+    deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked,
+    switch_storms, small_body_reads, threadpool_saturated)
+_KIND_ORDER = {DEADLOCK_RISK: 0, LOOP_SATURATED: 1, BLOCKED_READ: 2, BLOCKING_CALL: 3,
+               LOOP_BLOCKED: 4, THREADPOOL_SATURATED: 5, SMALL_BODY_READS: 6,
+               SWITCH_STORM: 7}

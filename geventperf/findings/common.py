@@ -1,0 +1,106 @@
+"""What every finding shares: the kinds, what each one's cost means, and the helpers
+that build and name them (pure functions of the profile)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from geventperf.profile import Finding, Profile
+
+BLOCKED_READ = "blocked-read-in-c-section"
+DEADLOCK_RISK = "c-section-deadlock-risk"
+LOOP_BLOCKED = "loop-blocked"
+BLOCKING_CALL = "blocking-call"
+LOOP_SATURATED = "loop-saturated"
+SWITCH_STORM = "switch-storm"
+SMALL_BODY_READS = "small-body-reads"
+THREADPOOL_SATURATED = "threadpool-saturated"
+HAZARDS = frozenset({DEADLOCK_RISK})
+
+COST_MEANING = {
+    DEADLOCK_RISK: "a hazard, ranked above every cost; the figure is how long the parses "
+                   "involved were suspended inside lxml (greenlet-seconds)",
+    BLOCKED_READ: "greenlet-seconds spent suspended inside the C section waiting for its "
+                  "input (event wait; queueing behind other greenlets not counted)",
+    LOOP_BLOCKED: "greenlet-seconds other greenlets spent ready to run but held up by "
+                  "these slices",
+    BLOCKING_CALL: "greenlet-seconds other greenlets spent ready to run but held up while "
+                   "the call blocked the thread",
+    LOOP_SATURATED: "greenlet-seconds greenlets spent ready to run but queued behind others "
+                    "(all the run's ready wait)",
+    SWITCH_STORM: "seconds of loop time spent switching: switch-outs times the hub's mean "
+                  "time per switch",
+    SMALL_BODY_READS: "seconds the reading greenlets spent inside the reads, network waits "
+                      "left out (a large read waits for the network as long)",
+}
+
+# Paths of frames that read from the network; the outermost run of them before the
+# user's code is "the read call site" a person recognises.
+_READERS = ("/socket.py", "/ssl.py", "/http/client.py", "/urllib3/", "/requests/",
+            "/geventperf/adapter.py", "/gevent/_socket", "/gevent/_ssl")
+
+
+def _finding(kind: str, message: str, cost: float, stack: list[str], **extra: Any) -> Finding:
+    greenlet, section = extra.pop("greenlet", None), extra.pop("section", None)
+    extra.setdefault("cost_meaning", COST_MEANING.get(kind, ""))
+    extra.setdefault("hazard", kind in HAZARDS)
+    return Finding(kind=kind, message=f"{message} [cost {cost:.3f} s: "
+                   f"{extra['cost_meaning']}]", greenlet=greenlet, section=section,
+                   stack=list(stack), cost_s=cost, extra=extra)
+
+
+def _events(profile: Profile, kind: str) -> list[dict[str, Any]]:
+    return [e for e in profile.events if isinstance(e, dict) and e.get("kind") == kind]
+
+
+def _f(obj: dict[str, Any], key: str, default: float = 0.0) -> float:
+    value = obj.get(key)
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else default
+
+
+def _base_name(name: str) -> str:
+    """A folded entry's name without its " [N finished greenlets folded]" suffix."""
+    return name.split(" [", 1)[0]
+
+
+def _names(profile: Profile, gids: list[Any]) -> str:
+    """How a finding names the greenlets it touched: "greenlet 'x' (#3)" for one,
+    "10 greenlets named 'x'" (or "... named 'x' (4), 'y' (2)") for several."""
+    ids = [g for g in dict.fromkeys(gids) if g is not None]
+    if len(ids) == 1:
+        g = profile.greenlet(ids[0]) if isinstance(ids[0], int) else None
+        return f"greenlet '{g.name}' (#{ids[0]})" if g else f"greenlet #{ids[0]}"
+    counts: dict[str, int] = defaultdict(int)
+    for gid in ids:
+        g = profile.greenlet(gid) if isinstance(gid, int) else None
+        counts[_base_name(g.name) if g else "?"] += 1
+    if len(counts) == 1:
+        return f"{len(ids)} greenlets named '{next(iter(counts))}'"
+    parts = ", ".join(f"'{n}' ({c})" for n, c in sorted(counts.items(), key=lambda kv: -kv[1]))
+    return f"{len(ids)} greenlets named {parts}"
+
+
+def _by_name(profile: Profile, evs: list[dict[str, Any]], figs: dict[int, float]
+             ) -> dict[str, float]:
+    out: dict[str, float] = defaultdict(float)
+    for e in evs:
+        gid = e.get("greenlet")
+        g = profile.greenlet(gid) if isinstance(gid, int) else None
+        out[_base_name(g.name) if g else "?"] += figs[id(e)]
+    return dict(out)
+
+
+def _read_site(stack: list[str]) -> str | None:
+    """The outermost network-reading frame before the caller's own code: the call a
+    person recognises (``urllib3 ... read``, ``http/client.py ... readinto``)."""
+    site = None
+    for entry in stack:  # innermost first
+        path = entry.replace("\\", "/")
+        if any(r in path for r in _READERS):
+            site = entry
+        elif site is not None and not any(m in path for m in ("/gevent/", "/greenlet/",
+                                                               "/geventperf/")):
+            break
+    return site

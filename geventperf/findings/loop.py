@@ -1,0 +1,154 @@
+"""Holding the loop: long slices that kept ready greenlets waiting (CPU or a blocking
+call), and a loop too busy for its greenlets (saturated)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from geventperf.findings.common import (
+    BLOCKING_CALL,
+    LOOP_BLOCKED,
+    LOOP_SATURATED,
+    _base_name,
+    _events,
+    _f,
+    _finding,
+    _names,
+)
+from geventperf.frames import user_site
+from geventperf.profile import Finding, Profile
+
+# A loop-blocking slice is "a blocking call" rather than "CPU" when more than this
+# share of its wall time was off the CPU (and not waiting for a CPU: see runqueue_s).
+BLOCKING_SHARE = 0.5
+# Long slices are a finding only when others lost at least one block threshold
+# (greenlet-seconds) to them: the threshold is what the user calls "long enough to
+# matter", and a long slice while nothing else could run (start-up, a lone greenlet)
+# hurt nobody.
+# The loop is saturated when it was busy (not idle in the poll) at least this share of
+# the run (not 0.9 or more: a run that alternates saturated and quiet stretches is idle
+# in the quiet ones, and its saturated stretch still deserves the finding), ready wait
+# is the larger part of all waiting,
+SATURATED_UTILIZATION = 0.75
+# and on average at least one greenlet stood in the ready queue (ready greenlet-seconds
+# per second of the run): with fewer, the loop is busy but nobody queues for long.
+SATURATED_MIN_QUEUE = 1.0
+# Holders named in a loop-saturated finding.
+TOP_HOLDERS = 3
+# The tracer's default when a profile does not say (see Tracer(block_threshold=)).
+DEFAULT_BLOCK_THRESHOLD_S = 0.05
+
+
+def loop_blocked(profile: Profile) -> list[Finding]:
+    """Run slices longer than the block threshold that held up greenlets ready to run,
+    merged by the user's frame where they ended; CPU and non-cooperative blocking calls
+    are told apart (``loop-blocked`` / ``blocking-call``)."""
+    threshold = _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
+    groups: dict[tuple[str, Any], list[dict[str, Any]]] = defaultdict(list)
+    for ev in _events(profile, "blocked-slice"):
+        stack = list(ev.get("stack") or [])
+        site = user_site(stack).user or (stack[0] if stack else "?")
+        groups[(_cause(ev), site)].append(ev)
+    out = []
+    patched = profile.meta.get("monkey_patched")
+    for (cause, site), evs in groups.items():
+        worst = max(evs, key=lambda e: _f(e, "run_s"))
+        run = sum(_f(e, "run_s") for e in evs)
+        hurt = [e.get("delayed_others_s") for e in evs]
+        cost = run if None in hurt else sum(float(h) for h in hurt)  # older profiles: run
+        if None not in hurt and cost < threshold:
+            continue  # nobody (or hardly anybody) was ready meanwhile
+        cpu = None if any(e.get("cpu_s") is None for e in evs) else \
+            sum(_f(e, "cpu_s") for e in evs)
+        who = _names(profile, [e.get("greenlet") for e in evs])
+        held = (f"held the loop {run:.3f} s without yielding"
+                + (f" ({len(evs)} slices over {threshold:g} s, longest "
+                   f"{_f(worst, 'run_s'):.3f} s)" if len(evs) > 1 else ""))
+        hurt_text = "" if None in hurt else f", while others were ready to run: {cost:.3f} " \
+            "greenlet-seconds of their waiting"
+        kind = BLOCKING_CALL if cause == "blocking-call" else LOOP_BLOCKED
+        if cause == "blocking-call":
+            off = run - (cpu or 0.0) - sum(_f(e, "runqueue_s") for e in evs)
+            unpatched = (" The time module is not monkey-patched here, so time.sleep is "
+                         "the blocking one." if isinstance(patched, list)
+                         and "time" not in patched else "")
+            tail = (f"{off:.3f} s of it was off the CPU in a non-cooperative call (time.sleep "
+                    "unpatched, file or DNS I/O, a lock, a C library doing its own "
+                    f"network I/O) made before the slice ended at {site}.{unpatched} Fix: "
+                    "monkey-patch first (gevent.monkey.patch_all() before other imports), "
+                    "use the cooperative call (gevent.sleep, gevent.socket), or run it in "
+                    "gevent.get_hub().threadpool.")
+        elif cause == "cpu":
+            tail = (f"It was CPU work ({cpu:.3f} s of CPU); the slice ended at {site}. Fix: "
+                    "split the work and yield (gevent.sleep(0)) between pieces, or move it "
+                    "to a process pool.")
+        else:
+            tail = (f"The slice ended at {site}; CPU and blocking cannot be told apart "
+                    "(cpu_clock=False): profile with cpu_clock=True.")
+        out.append(_finding(kind, f"{who} {held}{hurt_text}. {tail}", cost, list(
+            worst.get("stack") or []), greenlet=worst.get("greenlet"),
+            section=worst.get("section"), count=len(evs), run_s=run, cpu_s=cpu,
+            longest_s=_f(worst, "run_s"), threshold_s=threshold, cause=cause,
+            blocking_s=None if cpu is None else max(0.0, run - cpu - sum(
+                _f(e, "runqueue_s") for e in evs)),
+            active_s=run, greenlets=len({e.get("greenlet") for e in evs})))
+    return out
+
+
+def loop_saturated(profile: Profile) -> list[Finding]:
+    """The loop was nearly always busy and greenlets mostly waited in its ready queue:
+    name who held it, by the others' ready wait their run slices overlapped."""
+    util = profile.hub.get("utilization")
+    workers = [g for g in profile.greenlets if g.id != profile.hub.get("id")
+               and g.ready_wait_s is not None and g.event_wait_s is not None]
+    ready = sum(g.ready_wait_s or 0.0 for g in workers)
+    event = sum(g.event_wait_s or 0.0 for g in workers)
+    duration = profile.duration_s
+    if util is None or util < SATURATED_UTILIZATION or ready <= event or not duration \
+            or ready < SATURATED_MIN_QUEUE * duration:
+        return []
+    holders: dict[str, list[Any]] = {}
+    for g in profile.greenlets:
+        if g.delayed_others_s:
+            acc = holders.setdefault(_base_name(g.name), [0.0, 0.0, 0, g.id])
+            acc[0] += g.delayed_others_s
+            acc[1] += g.run_s
+            acc[2] += 1
+    top = sorted(holders.items(), key=lambda kv: -kv[1][0])[:TOP_HOLDERS]
+    # delayed / run: how many others stood ready, on average, while the holder ran
+    named = "; ".join(f"'{name}' (x{n}: ran {run:.3f} s while {d / run:.1f} others were ready "
+                      f"on average, {d:.3f} greenlet-s of their waiting)"
+                      for name, (d, run, n, _gid) in top if run > 0)
+    sections = sorted((s for s in profile.sections if s.delayed_others_s),
+                      key=lambda s: -(s.delayed_others_s or 0.0))[:TOP_HOLDERS]
+    inside = ", ".join(f"'{s.name}' ({s.delayed_others_s:.3f} greenlet-s)" for s in sections)
+    top_gid = top[0][1][3] if top else None
+    runs = sorted((r for r in profile.runs if r.delayed_others_s), key=lambda r: -(
+        r.delayed_others_s or 0.0))
+    stack = runs[0].stack if runs else []
+    where = user_site(stack).user if stack else None
+    message = (
+        f"The loop was saturated: busy {util:.0%} of the run, and greenlets waited "
+        f"{ready:.3f} greenlet-seconds ready to run but queued, against {event:.3f} s "
+        f"waiting for I/O, timers or locks. Who held the loop: {named}"
+        + (f"; inside sections {inside}" if inside else "")
+        + (f"; the slices that delayed most ended at {where}" if where else "")
+        + ". The cure is on the CPU side, not the I/O side: less work per request in "
+        "these greenlets, fewer greenlets per process and more processes, or CPU-heavy "
+        "work moved out of the loop (a process pool).")
+    return [_finding(LOOP_SATURATED, message, ready, stack, greenlet=top_gid,
+                     utilization=util, ready_wait_s=ready, event_wait_s=event,
+                     active_s=util * duration,
+                     holders={name: d for name, (d, _r, _n, _g) in top},
+                     sections={s.name: s.delayed_others_s for s in sections})]
+
+
+def _cause(ev: dict[str, Any]) -> str:
+    """What a long slice was: CPU, a blocking call, or unknown (no CPU clock).  Time the
+    thread waited for a CPU (``runqueue_s``, a busy machine) is neither."""
+    if ev.get("cpu_s") is None:
+        return "unknown"
+    run = _f(ev, "run_s")
+    off = run - _f(ev, "cpu_s") - _f(ev, "runqueue_s")
+    return "blocking-call" if off > BLOCKING_SHARE * run else "cpu"

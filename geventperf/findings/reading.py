@@ -1,0 +1,140 @@
+"""Reading and switching: C parsers waiting on the network, bodies read in small
+pieces, and call sites that switch far more often than they work."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from geventperf.findings.common import (
+    BLOCKED_READ,
+    SMALL_BODY_READS,
+    SWITCH_STORM,
+    _by_name,
+    _events,
+    _f,
+    _finding,
+    _names,
+    _read_site,
+)
+from geventperf.frames import user_site
+from geventperf.profile import Finding, Profile
+
+# A switch costs ~1-10 us of hub round trip; below 1000 yields at one site that is at
+# most a few ms of overhead, not worth a person's attention.
+STORM_MIN_SWITCHES = 1000
+# Under ~50 us of work between yields the switching dominates the work itself.
+STORM_MAX_MEAN_RUN_S = 50e-6
+# Body reads through urllib3 smaller than this on average are "small": requests' own
+# piece is 10 KiB, lxml asks for a few KiB; GeventAdapter reads 512 KiB.
+SMALL_READ_BYTES = 64 * 1024
+# Fewer reads than this at one call site cost too little to report.
+SMALL_READS_MIN = 100
+
+def blocked_reads_in_c_sections(profile: Profile) -> list[Finding]:
+    """Greenlets switched out inside a C section: a C parser read from a file-like
+    object whose ``read()`` waited on the hub.  One finding per section and caller."""
+    groups: dict[tuple[Any, Any], list[dict[str, Any]]] = defaultdict(list)
+    for ev in _events(profile, "c-section-switch"):
+        caller = user_site(list(ev.get("stack") or [])).user
+        groups[(ev.get("section"), caller)].append(ev)
+    out = []
+    for (section, caller), evs in groups.items():
+        # Event wait where the profile has the split; the whole wait in older ones.
+        waits = {id(e): _f(e, "event_wait_s", _f(e, "wait_s")) for e in evs}
+        worst = max(evs, key=lambda e: waits[id(e)])
+        cost = sum(waits.values())
+        count = sum(int(e.get("count", 0)) for e in evs)
+        stack = list(worst.get("stack") or [])
+        read_site = _read_site(stack)
+        message = (
+            f"{_names(profile, [e.get('greenlet') for e in evs])} "
+            f"{'was' if len(evs) == 1 else 'were'} switched out {count} time(s) inside C "
+            f"section '{section}', waiting "
+            f"{cost:.3f} s in all for input the parser read through "
+            f"{read_site or 'a Python read()'}"
+            + (f" (parser called at {caller})" if caller else "")
+            + ". A C parser reading the network stops mid-parse on every packet (and "
+            "lxml's parser lock can deadlock). Fix: read the body first, e.g. "
+            "geventperf.mount(session) (GeventAdapter) and response.content, then parse the "
+            "bytes "
+            "(lxml.etree.fromstring(body), json.loads(body)).")
+        out.append(_finding(BLOCKED_READ, message, cost, stack, greenlet=worst.get("greenlet"),
+                            section=section, count=count, wait_s=cost, read_site=read_site,
+                            caller=caller, greenlets=len(evs),
+                            names=_by_name(profile, evs, waits),
+                            file_like=any(e.get("file_like") for e in evs),
+                            fix="read the body first, then parse bytes"))
+    return out
+
+
+def switch_storms(profile: Profile) -> list[Finding]:
+    """One call site yielding very often with tiny work between yields."""
+    hub = profile.greenlet(profile.hub["id"]) if profile.hub.get("id") is not None else None
+    busy_hub = (hub.run_s - (profile.hub.get("idle_s") or 0.0)) if hub else 0.0
+    per_switch = busy_hub / hub.switches if hub and hub.switches else 0.0
+    out = []
+    for r in profile.runs:
+        if r.count < STORM_MIN_SWITCHES or not r.stack or r.stack[0].startswith("<"):
+            continue
+        mean_run = r.run_s / r.count
+        if mean_run >= STORM_MAX_MEAN_RUN_S:
+            continue
+        cost = r.count * per_switch
+        site = user_site(r.stack).user or r.stack[0]
+        who = _names(profile, [r.greenlet]) if r.greenlet is not None else "greenlets"
+        story, fix = _storm_story(r.stack)
+        message = (f"{who} switched out {r.count} times at {site} with "
+                   f"{mean_run * 1e6:.1f} us of work between switches on average: "
+                   f"{story} Fix: {fix}")
+        out.append(_finding(SWITCH_STORM, message, cost, r.stack, greenlet=r.greenlet,
+                            count=r.count, mean_run_s=mean_run, run_s=r.run_s, site=site,
+                            hub_s_per_switch=per_switch, min_switches=STORM_MIN_SWITCHES,
+                            max_mean_run_s=STORM_MAX_MEAN_RUN_S))
+    return out
+
+
+def _storm_story(stack: list[str]) -> tuple[str, str]:
+    paths = " ".join(stack[:6])
+    if _read_site(stack) is not None:
+        return ("the small-chunk read pattern: each small read finds the socket empty and "
+                "goes through the hub.", "read in large pieces (geventperf.mount(session): "
+                "GeventAdapter, 512 KiB reads) instead of many small read()/iter_content() "
+                "calls.")
+    if "/gevent/hub.py" in paths and ":sleep" in paths:
+        return ("a tight loop yielding with gevent.sleep(0); each yield is a round trip "
+                "through the hub that does no work.", "yield less often (every N items, "
+                "or after some milliseconds of work), or not at all where nothing waits.")
+    if any(m in paths for m in ("/gevent/queue.py", "/gevent/event.py", "/gevent/lock.py",
+                                "/gevent/_semaphore", "/gevent/_event")):
+        return ("greenlets handing items to each other one at a time; every hand-off is a "
+                "round trip through the hub.", "hand off batches, or call the function "
+                "directly instead of a queue round trip per item.")
+    return ("the switching costs more than the work between switches.",
+            "do more work per switch: batch the items, or yield less often.")
+
+
+def small_body_reads(profile: Profile) -> list[Finding]:
+    """Response bodies read through urllib3 in many small pieces (requests' default
+    ``.content``, or a parser pulling from ``response.raw``)."""
+    out = []
+    for ev in _events(profile, "body-reads"):
+        reads, nbytes = int(ev.get("reads", 0)), int(ev.get("bytes", 0))
+        if reads < SMALL_READS_MIN or nbytes / reads >= SMALL_READ_BYTES:
+            continue
+        bodies, seconds = max(1, int(ev.get("bodies", 0))), _f(ev, "read_s")
+        # Time running inside the reads where the tracer measured the waits in them;
+        # the whole time inside them in older profiles.
+        cost = _f(ev, "run_s", seconds)
+        site = str(ev.get("site", "?"))
+        message = (
+            f"{bodies} response bodies ({nbytes / 2**20:.1f} MiB) were read in {reads} "
+            f"reads of {nbytes / reads / 1024:.1f} KiB on average ({reads / bodies:.0f} per "
+            f"body) through urllib3's HTTPResponse.read, called from {site}; each read is a "
+            "trip through requests, urllib3 and http.client. Fix: read bodies in large "
+            "pieces: geventperf.mount(session) (512 KiB reads, Content-Length bodies into "
+            "one buffer), then parse the bytes.")
+        out.append(_finding(SMALL_BODY_READS, message, cost, [site], reads=reads,
+                            bytes=nbytes, bodies=bodies, read_s=seconds, site=site,
+                            mean_read_bytes=nbytes / reads, small_read_bytes=SMALL_READ_BYTES))
+    return out
