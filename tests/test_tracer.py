@@ -21,7 +21,7 @@ import geventperf
 from geventperf import Tracer, TracerError, section
 from geventperf import tracer as tracer_mod
 from tests import tracer_impl
-from tests.clocks import cpu_fits_in_wall
+from tests.clocks import CLOCK_READ_GAP_S, CPU_AHEAD_OF_WALL_SHARE, cpu_fits_in_wall
 
 # Runs each test taking `impl` on every hot path: the C extension and pure Python.
 impl = tracer_impl.impl
@@ -124,7 +124,14 @@ def test_non_cooperative_sleep_is_loop_blocked_off_cpu(impl):
     f = found[0]
     assert f.greenlet == g.id and f.extra["cause"] == "blocking-call"
     # the sleeper's 1 ms timer came due while the blocker held the thread: it waited
-    assert f.extra["blocking_s"] > 0.08 and f.cost_s >= 0.08
+    assert f.cost_s >= 0.08
+    # Off the CPU for the whole 0.12 s sleep.  blocking_s leaves out the time the thread
+    # waited for a CPU since the previous long slice (an upper bound for this slice's:
+    # on a loaded machine it takes off more than this slice's own share, 0.079 s was
+    # seen); added back, the whole sleep is there, within the clocks' disagreement.
+    ev = next(e for e in p.events if e["kind"] == "blocked-slice" and e["greenlet"] == g.id)
+    assert f.extra["blocking_s"] + (ev.get("runqueue_s") or 0.0) >= \
+        0.12 * (1 - CPU_AHEAD_OF_WALL_SHARE) - CLOCK_READ_GAP_S
     assert any(entry.endswith(":blocker") for entry in f.stack)
     assert "held the loop" in f.message and "monkey" in f.message
 
