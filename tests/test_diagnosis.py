@@ -416,8 +416,6 @@ def test_sleep0_storm(server, tmp_path):
 THREADPOOL = Workload("threadpool_starved.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: new kind threadpool-saturated (today: "
-                   "no finding at all)")
 def test_threadpool_starvation(server, tmp_path):
     profile = run_cli(THREADPOOL, tmp_path, slow(server))
     first = assert_first(profile, THREADPOOL, THREADPOOL_SATURATED, greenlet="pool-user")
