@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import os
 import re
-import select
 from typing import Any, Iterator
 
 import requests
 import requests.adapters
-from requests.adapters import BaseAdapter, HTTPAdapter
+from requests.adapters import HTTPAdapter
 from requests.models import CONTENT_CHUNK_SIZE
 from requests.utils import stream_decode_response_unicode
 
@@ -32,15 +31,12 @@ from geventperf.bodyreader import (
     map_stream_errors,
     read_content,
 )
+from geventperf.quickpools import use_quick_pools
 
-__all__ = ["BodyTimeout", "BodyTooLarge", "DEFAULT_CHUNK_SIZE", "DEFAULT_PREFIXES",
-           "GeventAdapter", "GeventResponse", "LargeReads", "mount"]
+# (mount and DEFAULT_PREFIXES are served too, from geventperf.mounting: see __getattr__)
+__all__ = ["BodyTimeout", "BodyTooLarge", "DEFAULT_CHUNK_SIZE", "GeventAdapter",
+           "GeventResponse", "LargeReads"]
 
-# The prefixes requests.Session mounts its own adapters on.
-DEFAULT_PREFIXES = ("http://", "https://")
-# HTTPAdapter's own keyword arguments: settings of the pool manager and retries, which
-# mount cannot give an adapter it did not build.
-_POOL_SETTINGS = ("pool_connections", "pool_maxsize", "max_retries", "pool_block", "pool_kwargs")
 # Most remembered (URL origin, TLS settings) entries per adapter on the fast path; a
 # crawler's endless hosts clear the cache instead of growing it.
 _FAST_CACHE_ENTRIES = 512
@@ -120,6 +116,8 @@ class LargeReads:
 
     body_limits: BodyLimits
     fast_path: bool = False
+    _cache_pool_keys: bool = False
+    _cache_certs: bool = False
     _pool_key_cache: dict | None = None
     _cert_cache: dict | None = None
 
@@ -157,7 +155,7 @@ class LargeReads:
         asks the file system whether it is a directory, on every request.  The fast path
         remembers the answer per (URL origin, verify, cert): a bundle path that turns
         from a file into a directory while the adapter lives is not noticed."""
-        if not self.fast_path:
+        if not self._cache_pool_keys:
             return super().build_connection_pool_key_attributes(request, verify, cert)
         match = _ORIGIN.match(request.url or "")
         try:
@@ -181,7 +179,7 @@ class LargeReads:
         every request, with up to four ``stat`` calls.  The fast path checks each
         (verify, cert) once per adapter and then sets the same connection attributes
         requests sets; a file removed later fails when a new connection loads it."""
-        if not self.fast_path:
+        if not self._cache_certs:
             return super().cert_verify(conn, url, verify, cert)
         try:
             key = (url.lower().startswith("https") and bool(verify), verify, cert)
@@ -202,6 +200,20 @@ class LargeReads:
         self.fast_path = enabled
         self._pool_key_cache = {}
         self._cert_cache = {}
+        # Remembered only where requests' own method answers: an adapter class that
+        # overrides one of them (its own SSL context, its own checks) keeps calling it.
+        cls = type(self)
+        self._cache_pool_keys = enabled and _requests_method(
+            cls, "build_connection_pool_key_attributes")
+        self._cache_certs = enabled and _requests_method(cls, "cert_verify")
+
+
+def _requests_method(cls: type, name: str) -> bool:
+    """True when *cls* gets method *name* from HTTPAdapter itself (LargeReads aside)."""
+    for klass in cls.__mro__:
+        if klass is not LargeReads and name in vars(klass):
+            return klass is HTTPAdapter
+    return False
 
 
 def _cert_settings(tls: bool, verify: Any, cert: Any) -> tuple[tuple[str, Any], ...]:
@@ -268,12 +280,12 @@ class GeventAdapter(LargeReads, HTTPAdapter):
         super().init_poolmanager(connections, maxsize, block=block,
                                  **{**self.pool_kwargs, **pool_kwargs})
         if self.fast_path:
-            _use_quick_pools(self.poolmanager)
+            use_quick_pools(self.poolmanager)
 
     def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
         manager = super().proxy_manager_for(proxy, **{**self.pool_kwargs, **proxy_kwargs})
         if self.fast_path:
-            _use_quick_pools(manager)
+            use_quick_pools(manager)
         return manager
 
     def __repr__(self) -> str:
@@ -283,185 +295,10 @@ class GeventAdapter(LargeReads, HTTPAdapter):
                 f"yield_every={limits.yield_every}>")
 
 
-# -- the dropped-connection check without a trip through the hub -----------------------
-
-def _original_poll() -> Any:
-    """select.poll as it was before gevent patched it (None when there is none)."""
-    try:
-        from gevent import monkey
-        return monkey.get_original("select", "poll")
-    except (ImportError, AttributeError):
-        return None
-
-
-_POLL = _original_poll()
-_QUICK_POOLS: dict[str, type] = {}
-
-
-def _readable_now(sock: Any) -> bool:
-    poller = _POLL()
-    poller.register(sock, select.POLLIN)
-    return bool(poller.poll(0))
-
-
-def _quick_pools() -> dict[str, type]:
-    """urllib3 pools whose connections answer ``is_connected`` with the process's own
-    ``poll`` and a zero timeout.  urllib3 asks it of every pooled connection before
-    reusing it; gevent's patched ``poll`` answers through the hub, a greenlet switch on
-    every request.  The answer is the same: readable (data, end of file or an error)
-    means dropped."""
-    if not _QUICK_POOLS:
-        import urllib3.connection
-        import urllib3.connectionpool
-
-        def is_connected(self: Any) -> bool:
-            return self.sock is not None and not _readable_now(self.sock)
-
-        for scheme, pool in (("http", urllib3.connectionpool.HTTPConnectionPool),
-                             ("https", urllib3.connectionpool.HTTPSConnectionPool)):
-            base = pool.ConnectionCls
-            conn = type("Quick" + base.__name__, (base,),
-                        {"is_connected": property(is_connected), "__module__": __name__})
-            _QUICK_POOLS[scheme] = type("Quick" + pool.__name__, (pool,),
-                                        {"ConnectionCls": conn, "__module__": __name__})
-    return _QUICK_POOLS
-
-
-def _use_quick_pools(manager: Any) -> None:
-    """Give *manager* (a urllib3 PoolManager or ProxyManager) the quick pools, where it
-    uses urllib3's own (not a SOCKS manager's, nor on urllib3 1.26, which checks
-    differently)."""
-    import urllib3.connection
-    import urllib3.poolmanager
-    if _POLL is None or not hasattr(urllib3.connection.HTTPConnection, "is_connected"):
-        return
-    if getattr(manager, "pool_classes_by_scheme", None) is \
-            urllib3.poolmanager.pool_classes_by_scheme:
-        manager.pool_classes_by_scheme = _quick_pools()
-
-
-# -- mounting ----------------------------------------------------------------------------
-
-# Custom adapter classes with LargeReads mixed in, built once per class.
-_ADAPTER_CLASSES: dict[type, type] = {}
-
-
-def _unpickle_wrapped(base: type, state: dict[str, Any], limits: BodyLimits,
-                      fast_path: bool) -> HTTPAdapter:
-    adapter = base.__new__(base)
-    adapter.__setstate__(state)
-    return _with_large_reads(adapter, limits, fast_path)
-
-
-def _reduce_wrapped(self: Any) -> Any:
-    base = _base_class(type(self))
-    return (_unpickle_wrapped, (base, base.__getstate__(self), self.body_limits,
-                                self.fast_path))
-
-
-def _adapter_class(cls: type) -> type:
-    mixed = _ADAPTER_CLASSES.get(cls)
-    if mixed is None:
-        mixed = type("Gevent" + cls.__name__, (LargeReads, cls),
-                     {"__module__": __name__, "__qualname__": "Gevent" + cls.__qualname__,
-                      "__reduce__": _reduce_wrapped, "_geventperf_base": cls})
-        _ADAPTER_CLASSES[cls] = mixed
-    return mixed
-
-
-def _base_class(cls: type) -> type:
-    return getattr(cls, "_geventperf_base", cls)
-
-
-def _with_large_reads(adapter: HTTPAdapter, limits: BodyLimits, fast_path: bool) -> Any:
-    """A copy of *adapter* (same pool manager, retries and state: its ``__dict__``) whose
-    class adds the large body reads to the adapter's own."""
-    cls = type(adapter)
-    wrapped = object.__new__(cls if issubclass(cls, LargeReads) else _adapter_class(cls))
-    wrapped.__dict__.update(adapter.__dict__)
-    wrapped.body_limits = limits
-    wrapped._start_fast_path(fast_path)
-    return wrapped
-
-
-def _pool_settings(adapter: HTTPAdapter) -> dict[str, Any]:
-    """The HTTPAdapter settings of a plain adapter being replaced, so that replacing it
-    keeps them."""
-    settings = {name: getattr(adapter, attr) for name, attr in (
-        ("pool_connections", "_pool_connections"), ("pool_maxsize", "_pool_maxsize"),
-        ("pool_block", "_pool_block"), ("max_retries", "max_retries")) if hasattr(adapter, attr)}
-    if isinstance(adapter, GeventAdapter) and adapter.pool_kwargs:
-        settings["pool_kwargs"] = adapter.pool_kwargs
-    return settings
-
-
-def mount(session: requests.Session, prefixes: tuple[str, ...] = DEFAULT_PREFIXES,
-          **kwargs: Any) -> HTTPAdapter:
-    """Add large body reads (and the limits in *kwargs*) to *session* for each prefix
-    (``http://`` and ``https://`` by default).
-
-    Each prefix gets an adapter of its own, as ``requests.Session`` mounts them, so
-    ``Session.close()`` closes each once.  What is mounted there decides how:
-
-    * nothing, requests' plain ``HTTPAdapter`` or a ``GeventAdapter``: a new
-      :class:`GeventAdapter` built from *kwargs*, keeping the replaced adapter's pool
-      sizes, ``pool_block`` and ``max_retries`` unless *kwargs* set them;
-    * any other ``HTTPAdapter`` subclass (Locust's ``LocustHttpAdapter``, a retrying
-      adapter): a copy of it, sharing its pool manager and state, whose class mixes
-      GeventAdapter's body reading into that adapter's class; one adapter mounted on
-      several prefixes stays one.  Only the body options (``chunk_size``,
-      ``max_body_size``, ``body_timeout``, ``yield_every``, ``fast_path``) apply: pool
-      settings raise ``TypeError`` (set them on that adapter);
-    * an adapter that is not an ``HTTPAdapter``: ``TypeError``, naming it.
-
-    ``fast_path=True`` also turns on the session fast path
-    (:func:`geventperf.session.enable_fast_path`): the environment's proxies read once
-    and again only when the environment changes, pool keys and CA bundle checks
-    remembered per adapter.
-
-    Returns the adapter now mounted on the first prefix.
-    """
-    if isinstance(prefixes, str):
-        prefixes = (prefixes,)
-    body_keys = ("chunk_size", "max_body_size", "body_timeout", "yield_every")
-    unknown = sorted(set(kwargs) - set(body_keys) - set(_POOL_SETTINGS) - {"fast_path"})
-    if unknown:
-        raise TypeError(f"geventperf.mount: unknown option(s) {', '.join(unknown)}")
-    limits = BodyLimits(**{k: kwargs[k] for k in body_keys if k in kwargs})
-    fast_path = bool(kwargs.get("fast_path", False))
-    built: dict[int, HTTPAdapter] = {}   # id(existing) -> what replaces it
-    plan: list[tuple[str, HTTPAdapter]] = []
-    for prefix in prefixes:
-        existing = session.adapters.get(prefix)
-        if existing is not None and id(existing) in built:
-            plan.append((prefix, built[id(existing)]))
-            continue
-        if existing is None or type(existing) in (HTTPAdapter, GeventAdapter):
-            settings = _pool_settings(existing) if existing is not None else {}
-            adapter: HTTPAdapter = GeventAdapter(**{**settings, **kwargs})
-        elif isinstance(existing, HTTPAdapter):
-            given = [k for k in _POOL_SETTINGS if k in kwargs]
-            if given:
-                raise TypeError(
-                    f"geventperf.mount: {prefix!r} already has a {type(existing).__name__} "
-                    f"mounted; mount keeps it and adds the large body reads, but cannot "
-                    f"change its pool settings ({', '.join(given)}): configure them on "
-                    f"that adapter, or mount geventperf.GeventAdapter({', '.join(given)}=...)"
-                    f" on {prefix!r} yourself to replace it")
-            adapter = _with_large_reads(existing, limits, fast_path)
-        elif isinstance(existing, BaseAdapter) or existing is not None:
-            raise TypeError(
-                f"geventperf.mount: {prefix!r} has a {type(existing).__module__}."
-                f"{type(existing).__qualname__} mounted, which is not a "
-                f"requests.adapters.HTTPAdapter, so geventperf cannot add its body reads "
-                f"to it. Leave that prefix out (mount(session, prefixes=...)), or replace "
-                f"it yourself with session.mount({prefix!r}, geventperf.GeventAdapter())")
-        if existing is not None:
-            built[id(existing)] = adapter
-        plan.append((prefix, adapter))
-    for prefix, adapter in plan:   # nothing is mounted unless every prefix could be
-        session.mount(prefix, adapter)
-    if fast_path:
-        from geventperf.session import enable_fast_path
-        enable_fast_path(session)
-    return plan[0][1]
+def __getattr__(name: str) -> Any:
+    # mount lives in geventperf.mounting (it builds on the classes above); named here
+    # too, as ever: geventperf.mount is geventperf.adapter.mount.
+    if name in ("mount", "DEFAULT_PREFIXES"):
+        from geventperf import mounting
+        return getattr(mounting, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,6 +22,8 @@ from tests.servers import RawServer, WSGIServerThread, http_response
 BODY = os.urandom(300_000)
 # Requests in the dropped-connection test, each on a connection the server closed.
 REQUESTS_ON_CLOSED_CONNECTIONS = 3
+# Requests that must each reach a custom adapter's own methods under the fast path.
+FAST_PATH_REPEATS = 3
 # What a proxy answers, so a test can tell a request went through it.
 PROXIED_BODY = b"via the proxy"
 
@@ -409,3 +411,35 @@ def test_fast_path_reads_a_replaced_os_environ_as_requests_does(monkeypatch):
     settings = session.merge_environment_settings(url, {}, None, True, None)
     assert settings["verify"] == "/replaced/bundle.pem"
     assert settings["proxies"]["http"] == "http://replaced.invalid:1"
+
+
+class OwnCertChecks(HTTPAdapter):
+    """An adapter with its own certificate checks and pool key attributes."""
+
+    def __init__(self, **kwargs):
+        self.cert_checks = 0
+        self.key_builds = 0
+        super().__init__(**kwargs)
+
+    def cert_verify(self, conn, url, verify, cert):
+        self.cert_checks += 1
+        return super().cert_verify(conn, url, verify, cert)
+
+    def build_connection_pool_key_attributes(self, request, verify, cert=None):
+        self.key_builds += 1
+        return super().build_connection_pool_key_attributes(request, verify, cert)
+
+
+def test_fast_path_keeps_calling_an_adapters_own_cert_and_pool_key_methods(wsgi):
+    session = requests.Session()
+    session.mount("http://", OwnCertChecks())
+    geventperf.mount(session, fast_path=True)
+    adapter = session.adapters["http://"]
+    assert isinstance(adapter, OwnCertChecks) and adapter.fast_path
+    for _ in range(FAST_PATH_REPEATS):
+        assert session.get(f"{wsgi.url}/size/10").content == BODY[:10]
+    assert adapter.cert_checks == FAST_PATH_REPEATS
+    assert adapter.key_builds == FAST_PATH_REPEATS
+    # requests' own methods, on a plain GeventAdapter, are the ones remembered.
+    plain = geventperf.Session().adapters["http://"]
+    assert plain._cache_pool_keys and plain._cache_certs
