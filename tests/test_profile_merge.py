@@ -165,3 +165,75 @@ def test_merged_findings_come_in_the_findings_order():
     merged = merge_profiles([a, b]).findings
     assert [f.message for f in merged] == \
         [f.message for f in findings.sort_findings(a.findings + b.findings)] == ["d", "s", "l"]
+
+
+# -- what merge copies rather than sums (found by `tox -e mutation`) ----------------------
+
+def test_findings_slices_and_events_are_copied_whole():
+    from geventperf.profile import Finding
+
+    a, b = pair()
+    a.findings = [Finding(kind="switch-storm", message="m", greenlet=3, section="sec",
+                          stack=["f:1:a"], cost_s=1.5, extra={"count": 7})]
+    a.slices = [Slice(3, 0.25, 0.5, section="sec", ready_s=0.125)]
+    a.events = [{"kind": "blocked-slice", "greenlet": 3, "other": 1, "run_s": 0.5}]
+    m = merge_profiles([b, a])  # a second: its ids move up by b's three
+    [f] = m.findings
+    assert (f.kind, f.message, f.greenlet, f.section, f.stack, f.cost_s, f.extra) == \
+        ("switch-storm", "m", 6, "sec", ["f:1:a"], 1.5, {"count": 7})
+    assert m.slices[-1] == Slice(6, 0.25, 0.5, section="sec", ready_s=0.125)
+    assert m.events == [{"kind": "blocked-slice", "greenlet": 6, "other": 4, "run_s": 0.5}]
+
+
+def test_every_new_stack_of_a_run_is_kept():
+    a, b = pair()
+    a.waits = [filled(StackTime, 7.0, stack=["new:1:x"]), filled(StackTime, 7.0,
+                                                                 stack=["new:2:y"])]
+    m = merge_profiles([b, a])
+    assert {tuple(w.stack) for w in m.waits} == {("f:1:a",), ("f:9:z",), ("new:1:x",),
+                                                  ("new:2:y",)}
+
+
+def test_hub_run_missing_in_one_run_counts_as_none_of_it():
+    a, b = pair()
+    del b.hub["run_s"]
+    assert merge_profiles([a, b]).hub["run_s"] == 0.5
+
+
+def test_reads_largest_is_a_maximum_unknown_stays_unknown_and_hosts_default():
+    a, b = pair()
+    a.reads = [{"host": "h:80", "largest_read": 100, "bytes": 1, "reads_waited": None,
+                "framing": "chunked"},
+               {"bytes": 5}]
+    b.reads = [{"host": "h:80", "largest_read": 40, "bytes": 2, "reads_waited": 3,
+                "framing": "length"}]
+    m = merge_profiles([a, b])
+    by_host = {r["host"]: r for r in m.reads}
+    assert by_host["h:80"] == {"host": "h:80", "largest_read": 100, "bytes": 3,
+                               "reads_waited": None, "framing": None}
+    assert by_host["?"] == {"host": "?", "bytes": 5}
+    b.reads[0]["largest_read"] = 400
+    assert {r["host"]: r for r in merge_profiles([a, b]).reads}["h:80"]["largest_read"] \
+        == 400
+
+
+def test_ready_latency_histograms_are_summed():
+    from geventperf import latency
+
+    a, b = pair()
+    one = latency.summary([1] + [0] * (latency.NBUCKETS - 1), 1e-6)
+    two = latency.summary([0, 2] + [0] * (latency.NBUCKETS - 2), 2e-6)
+    a.ready_latency = {"bounds_s": None, "by_name": {"w": one}, "overall": one}
+    b.ready_latency = {"bounds_s": None, "by_name": {"w": two, "x": two}, "overall": two}
+    m = merge_profiles([a, b])
+    assert m.ready_latency["overall"]["n"] == 3
+    assert m.ready_latency["overall"]["counts"][:2] == [1, 2]
+    assert m.ready_latency["by_name"]["w"]["n"] == 3 and m.ready_latency["by_name"]["x"] == two
+    assert merge_profiles([a, pair()[1]]).ready_latency["overall"] == one  # b had none
+
+
+def test_merge_refuses_nothing_and_non_profiles_saying_so():
+    with pytest.raises(ValueError, match="needs at least one profile"):
+        merge_profiles([])
+    with pytest.raises(TypeError, match="takes Profile objects, got dict"):
+        merge_profiles([Profile(), {"duration_s": 1}])  # type: ignore[list-item]
