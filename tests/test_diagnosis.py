@@ -16,9 +16,9 @@ pure network wait (the ``# diag: network-wait`` lines and the greenlets that do 
 else).  Kinds, sites, names and orderings only: never absolute times.
 
 The contract is issue 12 ("the real culprit comes first, one finding per cause, no
-false alarms") and issue 11 (event wait vs ready wait, ``loop-saturated``).  Tests the
-code does not meet yet are marked ``xfail(strict=True)`` with what is missing: when
-the fix lands they XPASS, fail strictly, and the marker is removed.
+false alarms") and issue 11 (event wait vs ready wait, ``loop-saturated``).  A new
+workload the code does not meet yet is marked ``xfail(strict=True)`` with what is
+missing, so that the fix XPASSes, fails strictly, and has its marker removed.
 """
 
 from __future__ import annotations
@@ -644,12 +644,9 @@ def test_main_greenlet_blocking_after_startup(server, tmp_path):
 SPAWN_THEN_HOG = Workload("spawn_then_hog.py")
 
 
-# Not strict: on a loaded machine the one 0.2 s burn takes ~1 s of wall time, the loop
-# is then >= 75 % busy, and loop-saturated (costed at all the run's ready wait, the very
-# wait this one slice caused) outranks the loop-blocked finding for the slice: two
-# findings for one cause, the first with the wrong cure.  On an idle machine it passes.
-@pytest.mark.xfail(strict=False, reason="issue 12: one long slice on a loop >= 75 % busy is "
-                   "also reported as loop-saturated, ranked above its loop-blocked finding")
+# On a loaded machine the one 0.2 s burn takes ~1 s of wall time and the loop is then
+# >= 75 % busy: the slice's queueing must stay the loop-blocked finding's (one cause,
+# one finding), not also come first as loop-saturated with the wrong cure.
 def test_main_burning_cpu_with_spawned_greenlets_ready(server, tmp_path):
     profile = run_cli(SPAWN_THEN_HOG, tmp_path, slow(server))
     assert_first(profile, SPAWN_THEN_HOG, LOOP_BLOCKED, greenlet="main")
@@ -659,8 +656,6 @@ def test_main_burning_cpu_with_spawned_greenlets_ready(server, tmp_path):
 TICKERS = Workload("tickers.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: switch-storm fires on timers that wait "
-                   "5 ms between yields, and tells it as gevent.sleep(0) in a tight loop")
 def test_periodic_timers_are_not_a_switch_storm(tmp_path):
     profile = run_cli(TICKERS, tmp_path)
     assert not findings_of(profile, SWITCH_STORM), listing(profile)

@@ -178,7 +178,9 @@ def test_switch_storm_costs_the_hubs_time_per_switch():
 ])
 def test_switch_storm_tells_the_story_of_its_own_site(frame, story, not_story):
     stack = [frame, f"{APP}:12:loop"]
-    p = profile(runs=[StackTime(stack=stack, count=5000, run_s=0.01, greenlet=3)])
+    p = profile(runs=[StackTime(stack=stack, count=5000, run_s=0.01, greenlet=3)],
+                waits=[StackTime(stack=stack, count=5000, wait_s=0.2, event_wait_s=0.0,
+                                 ready_wait_s=0.2)])
     [f] = findings.switch_storms(p)
     assert story in f.message and not_story not in f.message
     assert "'app.fetch' (#3)" in f.message and f.greenlet == 3
@@ -239,3 +241,31 @@ def test_order_is_total_hazards_then_cost_then_kind_then_message():
 def test_unknown_and_malformed_events_are_ignored():
     p = profile(events=[{"kind": "from-the-future", "x": 1}, {"no": "kind"}])
     assert findings.compute(p) == []
+
+
+def test_yields_that_wait_for_their_event_are_pacing_not_a_storm():
+    """10 tickers on 5 ms timers switch often with little work between, but every
+    yield waits its 5 ms: nothing is churning."""
+    stack = ["/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep", f"{APP}:22:tick"]
+    runs = [StackTime(stack=stack, count=1500, run_s=0.01, greenlet=3)]
+    paced = StackTime(stack=stack, count=1500, wait_s=7.6, event_wait_s=7.5, ready_wait_s=0.1)
+    assert findings.switch_storms(profile(runs=runs, waits=[paced])) == []
+    churning = StackTime(stack=stack, count=1500, wait_s=0.3, event_wait_s=0.1,
+                         ready_wait_s=0.2)
+    [f] = findings.switch_storms(profile(runs=runs, waits=[churning]))
+    assert "very short timers" in f.message
+
+
+def test_loop_saturated_leaves_to_a_long_slice_the_queueing_it_caused():
+    """One hog slice explains the ready wait: it is a loop-blocked finding, and no
+    loop-saturated finding tells the same cause again with the wrong cure."""
+    p = saturated_profile(ready=2.0, event=0.2, utilization=0.97)
+    hog = {"kind": "blocked-slice", "greenlet": 3, "start_s": 0.0, "run_s": 1.0,
+           "cpu_s": 1.0, "section": None, "stack": [f"{APP}:30:crunch"],
+           "delayed_others_s": 3.5}
+    p.events = [hog]
+    assert [f.kind for f in findings.compute(p)] == ["loop-blocked"]
+    p.events = [dict(hog, delayed_others_s=1.0)]  # explains a quarter: still saturated
+    kinds = [f.kind for f in findings.compute(p)]
+    assert kinds == ["loop-saturated", "loop-blocked"]
+    assert findings.compute(p)[0].cost_s == pytest.approx(3.0)

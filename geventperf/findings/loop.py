@@ -42,18 +42,24 @@ DEFAULT_BLOCK_THRESHOLD_S = 0.05
 
 def loop_blocked(profile: Profile) -> list[Finding]:
     """Run slices longer than the block threshold that held up greenlets ready to run,
-    merged by the user's frame where they ended; CPU and non-cooperative blocking calls
-    are told apart (``loop-blocked`` / ``blocking-call``)."""
+    one finding per cause: CPU or a non-cooperative blocking call (``loop-blocked`` /
+    ``blocking-call``) in greenlets of one name, wherever their slices ended (a hog's
+    last slice ends at its exit, the others at its yields: one hog, one finding)."""
     threshold = _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
     groups: dict[tuple[str, Any], list[dict[str, Any]]] = defaultdict(list)
     for ev in _events(profile, "blocked-slice"):
-        stack = list(ev.get("stack") or [])
-        site = user_site(stack).user or (stack[0] if stack else "?")
-        groups[(_cause(ev), site)].append(ev)
+        gid = ev.get("greenlet")
+        g = profile.greenlet(gid) if isinstance(gid, int) else None
+        groups[(_cause(ev), _base_name(g.name) if g else gid)].append(ev)
     out = []
     patched = profile.meta.get("monkey_patched")
-    for (cause, site), evs in groups.items():
-        worst = max(evs, key=lambda e: _f(e, "run_s"))
+    for (cause, _who), evs in groups.items():
+        # the worst slice that ended in code (not at a greenlet's exit) names the place
+        placed = [e for e in evs if not str((e.get("stack") or ["<"])[0]).startswith("<")]
+        worst = max(placed or evs, key=lambda e: _f(e, "run_s"))
+        stack = list(worst.get("stack") or [])
+        site = user_site(stack).user or (stack[0] if stack else "?")
+        longest = max(_f(e, "run_s") for e in evs)
         run = sum(_f(e, "run_s") for e in evs)
         hurt = [e.get("delayed_others_s") for e in evs]
         cost = run if None in hurt else sum(float(h) for h in hurt)  # older profiles: run
@@ -64,7 +70,7 @@ def loop_blocked(profile: Profile) -> list[Finding]:
         who = _names(profile, [e.get("greenlet") for e in evs])
         held = (f"held the loop {run:.3f} s without yielding"
                 + (f" ({len(evs)} slices over {threshold:g} s, longest "
-                   f"{_f(worst, 'run_s'):.3f} s)" if len(evs) > 1 else ""))
+                   f"{longest:.3f} s)" if len(evs) > 1 else ""))
         hurt_text = "" if None in hurt else f", while others were ready to run: {cost:.3f} " \
             "greenlet-seconds of their waiting"
         kind = BLOCKING_CALL if cause == "blocking-call" else LOOP_BLOCKED
@@ -86,10 +92,10 @@ def loop_blocked(profile: Profile) -> list[Finding]:
         else:
             tail = (f"The slice ended at {site}; CPU and blocking cannot be told apart "
                     "(cpu_clock=False): profile with cpu_clock=True.")
-        out.append(_finding(kind, f"{who} {held}{hurt_text}. {tail}", cost, list(
-            worst.get("stack") or []), greenlet=worst.get("greenlet"),
+        out.append(_finding(kind, f"{who} {held}{hurt_text}. {tail}", cost, stack,
+            greenlet=worst.get("greenlet"),
             section=worst.get("section"), count=len(evs), run_s=run, cpu_s=cpu,
-            longest_s=_f(worst, "run_s"), threshold_s=threshold, cause=cause,
+            longest_s=longest, threshold_s=threshold, cause=cause,
             blocking_s=None if cpu is None else max(0.0, run - cpu - sum(
                 _f(e, "runqueue_s") for e in evs)),
             active_s=run, greenlets=len({e.get("greenlet") for e in evs})))
@@ -98,11 +104,14 @@ def loop_blocked(profile: Profile) -> list[Finding]:
 
 def loop_saturated(profile: Profile) -> list[Finding]:
     """The loop was nearly always busy and greenlets mostly waited in its ready queue:
-    name who held it, by the others' ready wait their run slices overlapped."""
+    name who held it, by the others' ready wait their run slices overlapped.  The ready
+    wait a loop-blocked or blocking-call finding already explains is that finding's,
+    not this one's: one cause, one finding."""
     util = profile.hub.get("utilization")
     workers = [g for g in profile.greenlets if g.id != profile.hub.get("id")
                and g.ready_wait_s is not None and g.event_wait_s is not None]
-    ready = sum(g.ready_wait_s or 0.0 for g in workers)
+    explained = sum(f.cost_s for f in loop_blocked(profile))
+    ready = sum(g.ready_wait_s or 0.0 for g in workers) - explained
     event = sum(g.event_wait_s or 0.0 for g in workers)
     duration = profile.duration_s
     if util is None or util < SATURATED_UTILIZATION or ready <= event or not duration \
@@ -130,8 +139,11 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     where = user_site(stack).user if stack else None
     message = (
         f"The loop was saturated: busy {util:.0%} of the run, and greenlets waited "
-        f"{ready:.3f} greenlet-seconds ready to run but queued, against {event:.3f} s "
-        f"waiting for I/O, timers or locks. Who held the loop: {named}"
+        f"{ready:.3f} greenlet-seconds ready to run but queued"
+        + (f" (besides the {explained:.3f} s the long slices reported apart caused)"
+           if explained else "")
+        + f", against {event:.3f} s waiting for I/O, timers or locks. Who held the loop: "
+        f"{named}"
         + (f"; inside sections {inside}" if inside else "")
         + (f"; the slices that delayed most ended at {where}" if where else "")
         + ". The cure is on the CPU side, not the I/O side: less work per request in "

@@ -25,6 +25,9 @@ from geventperf.profile import Finding, Profile
 STORM_MIN_SWITCHES = 1000
 # Under ~50 us of work between yields the switching dominates the work itself.
 STORM_MAX_MEAN_RUN_S = 50e-6
+# ... and the yields come straight back: a yield that waits a millisecond or more on
+# average for its event (a 5 ms ticker, a paced reply) is pacing, not churning.
+STORM_MAX_MEAN_EVENT_WAIT_S = 1e-3
 # Body reads through urllib3 smaller than this on average are "small": requests' own
 # piece is 10 KiB, lxml asks for a few KiB; GeventAdapter reads 512 KiB.
 SMALL_READ_BYTES = 64 * 1024
@@ -73,6 +76,7 @@ def switch_storms(profile: Profile) -> list[Finding]:
     hub = profile.greenlet(profile.hub["id"]) if profile.hub.get("id") is not None else None
     busy_hub = (hub.run_s - (profile.hub.get("idle_s") or 0.0)) if hub else 0.0
     per_switch = busy_hub / hub.switches if hub and hub.switches else 0.0
+    waits = {tuple(w.stack): w for w in profile.waits}
     out = []
     for r in profile.runs:
         if r.count < STORM_MIN_SWITCHES or not r.stack or r.stack[0].startswith("<"):
@@ -80,10 +84,15 @@ def switch_storms(profile: Profile) -> list[Finding]:
         mean_run = r.run_s / r.count
         if mean_run >= STORM_MAX_MEAN_RUN_S:
             continue
+        w = waits.get(tuple(r.stack))
+        mean_event = (w.event_wait_s / w.count) if w is not None and w.count \
+            and w.event_wait_s is not None else None
+        if mean_event is not None and mean_event >= STORM_MAX_MEAN_EVENT_WAIT_S:
+            continue
         cost = r.count * per_switch
         site = user_site(r.stack).user or r.stack[0]
         who = _names(profile, [r.greenlet]) if r.greenlet is not None else "greenlets"
-        story, fix = _storm_story(r.stack)
+        story, fix = _storm_story(r.stack, mean_event)
         message = (f"{who} switched out {r.count} times at {site} with "
                    f"{mean_run * 1e6:.1f} us of work between switches on average: "
                    f"{story} Fix: {fix}")
@@ -94,7 +103,7 @@ def switch_storms(profile: Profile) -> list[Finding]:
     return out
 
 
-def _storm_story(stack: list[str]) -> tuple[str, str]:
+def _storm_story(stack: list[str], mean_event: float | None) -> tuple[str, str]:
     paths = " ".join(stack[:6])
     if _read_site(stack) is not None:
         return ("the small-chunk read pattern: each small read finds the socket empty and "
@@ -102,7 +111,8 @@ def _storm_story(stack: list[str]) -> tuple[str, str]:
                 "GeventAdapter, 512 KiB reads) instead of many small read()/iter_content() "
                 "calls.")
     if "/gevent/hub.py" in paths and ":sleep" in paths:
-        return ("a tight loop yielding with gevent.sleep(0); each yield is a round trip "
+        how = "gevent.sleep(0)" if mean_event == 0.0 else "gevent.sleep on very short timers"
+        return (f"a tight loop yielding with {how}; each yield is a round trip "
                 "through the hub that does no work.", "yield less often (every N items, "
                 "or after some milliseconds of work), or not at all where nothing waits.")
     if any(m in paths for m in ("/gevent/queue.py", "/gevent/event.py", "/gevent/lock.py",
