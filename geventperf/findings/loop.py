@@ -133,8 +133,10 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                       key=lambda s: -(s.delayed_others_s or 0.0))[:TOP_HOLDERS]
     inside = ", ".join(f"'{s.name}' ({s.delayed_others_s:.3f} greenlet-s)" for s in sections)
     top_gid = top[0][1][3] if top else None
-    runs = sorted((r for r in profile.runs if r.delayed_others_s), key=lambda r: -(
-        r.delayed_others_s or 0.0))
+    # where the delaying slices ended, in code (not at a greenlet's exit)
+    runs = sorted((r for r in profile.runs if r.delayed_others_s and r.stack
+                   and not r.stack[0].startswith("<")),
+                  key=lambda r: -(r.delayed_others_s or 0.0))
     stack = runs[0].stack if runs else []
     where = user_site(stack).user if stack else None
     message = (
