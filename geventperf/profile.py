@@ -501,8 +501,8 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
     ``duration_s`` is the longest one (the workers ran side by side); greenlet ids are
     renumbered so they stay unique (parents, findings, slices and events follow);
     sections, waits and runs are summed by name / stack; hub figures and reads (per
-    host) are summed; findings are concatenated and sorted worst first; timeline
-    slices keep their own process's clock.  ``meta["sources"]`` lists each input's
+    host) are summed; findings are concatenated and sorted as findings are (hazards
+    first, then cost); timeline slices keep their own process's clock.  ``meta["sources"]`` lists each input's
     meta, ``hub["ids"]`` the renumbered hub of each.
     """
     profiles = list(profiles)
@@ -607,7 +607,8 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
     out.sections = sorted(sections.values(), key=lambda s: -s.wall_s)
     out.waits = sorted(waits.values(), key=lambda w: -w.wait_s)
     out.runs = sorted(runs.values(), key=lambda r: -r.run_s)
-    out.findings.sort(key=lambda f: -f.cost_s)
+    from geventperf.findings import sort_findings  # the findings' own order: hazards first
+    out.findings = sort_findings(out.findings)
     out.reads = list(reads.values())
     out.meta = {"merged": len(profiles), "sources": [dict(p.meta) for p in profiles]}
     return out

@@ -150,9 +150,6 @@ def test_merge_of_one_profile_keeps_its_figures():
     assert m.waits == a.waits and m.runs == a.runs and m.switches == a.switches
 
 
-@pytest.mark.xfail(strict=True, reason="reported with issue 17: merge orders findings by "
-                   "cost alone, so a guarded deadlock risk (cost 0) comes last; DESIGN: "
-                   "hazards first, then cost (findings.sort_findings)")
 def test_merged_findings_come_in_the_findings_order():
     from geventperf import findings
     from geventperf.profile import Finding
