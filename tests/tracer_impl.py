@@ -34,7 +34,7 @@ def require_c_extension() -> None:
         pytest.skip(f"{PURE_ONLY_ENV}=1: the run tests the pure-Python hot path only")
     pytest.fail("geventperf._ctrace (the C hot path) is not built, so the default "
                 "production path would go untested. Build it (a C compiler and the Python "
-                "headers: `pip install -e .` prints a warning when the build fails), or "
+                "headers; `pip install -v .` shows why the build failed), or "
                 f"set {PURE_ONLY_ENV}=1 to test the pure-Python path only.", pytrace=False)
 
 
