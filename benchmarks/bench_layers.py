@@ -98,7 +98,8 @@ def _layers(m: dict[str, float]) -> dict[str, float]:
     }
 
 
-def measure(base: str, size: int, rounds: int) -> dict[str, dict[str, float]]:
+def measure(base: str, size: int, rounds: int,
+            loop_calls: int = LOOP_CALLS) -> dict[str, dict[str, float]]:
     """Median microseconds per layer for a body of *size* bytes (see module doc), as
     {"cpu": {...}, "wall": {...}}."""
     url = f"{base}/{size}"
@@ -165,9 +166,9 @@ def measure(base: str, size: int, rounds: int) -> dict[str, dict[str, float]]:
                             url, {}, None, None, None)),
                         ("lookup_certs", lookup)):
             started = samples.start()
-            for _ in range(LOOP_CALLS):
+            for _ in range(loop_calls):
                 fn()
-            samples.stop(key, started, LOOP_CALLS)
+            samples.stop(key, started, loop_calls)
 
     variants = [
         lambda: whole("total", session.get),
@@ -196,12 +197,13 @@ def measure(base: str, size: int, rounds: int) -> dict[str, dict[str, float]]:
 @pytest.mark.parametrize("env_size", ENV_SIZES)
 @pytest.mark.parametrize("size_name", list(SIZES))
 def test_layers(benchmark, body_server, quick, size_name, env_size):
-    disabled = getattr(benchmark, "disabled", False)
-    rounds = QUICK_ROUNDS if quick or disabled else ROUNDS
+    disabled = getattr(benchmark, "disabled", False)   # the suite's smoke pass: once
+    rounds = 1 if disabled else QUICK_ROUNDS if quick else ROUNDS
     benchmark.group = "layers of one small request (extra: median us per layer)"
     with environment_of(env_size) as actual:
-        layers = benchmark.pedantic(measure, args=(body_server, SIZES[size_name], rounds),
-                                    rounds=1, iterations=1)
+        layers = benchmark.pedantic(
+            measure, args=(body_server, SIZES[size_name], rounds, 2 if disabled else LOOP_CALLS),
+            rounds=1, iterations=1)
     benchmark.extra_info["env_vars"] = actual
     for clock in ("cpu", "wall"):
         for name in LAYERS:
