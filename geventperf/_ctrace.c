@@ -17,7 +17,6 @@
 #include <structmember.h>
 #include <frameobject.h>
 #include <stdint.h>
-#include <math.h>
 #include <time.h>
 
 /* Ready-wait histogram buckets: the rule of geventperf/latency.py (bucket()), which
@@ -28,9 +27,12 @@
 static inline int ready_bucket(double seconds) {
     if (seconds < BUCKET_UNIT_S)
         return 0;
-    int exp;
-    frexp(seconds / BUCKET_UNIT_S, &exp);
-    return exp < NBUCKETS ? exp : NBUCKETS - 1;
+    if (seconds >= BUCKET_UNIT_S * (double)(1ULL << (NBUCKETS - 2)))
+        return NBUCKETS - 1;
+    /* the bit length of the whole microseconds is frexp's exponent for them: 1 us ->
+       1, [2, 4) us -> 2, ... (a multiply and a count of leading zeros, no division) */
+    unsigned long long us = (unsigned long long)(seconds * (1.0 / BUCKET_UNIT_S));
+    return 64 - __builtin_clzll(us);
 }
 
 #if PY_VERSION_HEX < 0x030B0000
