@@ -234,3 +234,41 @@ def test_merge_refuses_nothing_and_non_profiles_saying_so():
         merge_profiles([])
     with pytest.raises(TypeError, match="takes Profile objects, got dict"):
         merge_profiles([Profile(), {"duration_s": 1}])  # type: ignore[list-item]
+
+
+def test_merged_utilization_is_the_share_of_all_traced_time_not_idle():
+    a, b = pair()
+    a.hub["utilization"], b.hub["utilization"] = 0.375, 0.1667
+    m = merge_profiles([a, b])
+    # idle 1.25 + 2.5 s of 2 + 3 s traced
+    assert m.hub["utilization"] == 1.0 - (1.25 + 2.5) / (2.0 + 3.0)
+    del b.hub["utilization"]  # not measured in one run: not measured merged
+    assert merge_profiles([a, b]).hub["utilization"] is None
+
+
+def test_ids_move_past_each_runs_largest_id_hub_included():
+    a, b = pair()
+    a.hub["id"] = 9  # a hub id above every greenlet id of its run
+    c, _ = pair()
+    m = merge_profiles([a, b, c])
+    # a uses ids up to 9, b 10..12, c 13..15
+    assert m.hub["ids"] == [9, 10, 14]
+    assert sorted(g.id for g in m.greenlets) == [1, 2, 3, 10, 11, 12, 13, 14, 15]
+
+
+def test_runs_without_a_hub_merge_to_no_hub_id():
+    a, b = Profile(duration_s=1.0), Profile(duration_s=2.0)
+    a.hub["id"] = b.hub["id"] = None
+    m = merge_profiles([a, b])
+    assert m.hub["id"] is None and m.hub["ids"] == []
+
+
+def test_a_read_field_of_one_run_only_is_kept():
+    a, b = pair()
+    a.reads[0]["framing"] = "chunked"
+    assert merge_profiles([a, b]).reads[0]["framing"] == "chunked"
+
+
+def test_merge_error_messages_are_exact():
+    with pytest.raises(ValueError, match=r"^merge_profiles\(\) needs at least one profile$"):
+        merge_profiles([])
