@@ -272,3 +272,13 @@ def test_a_read_field_of_one_run_only_is_kept():
 def test_merge_error_messages_are_exact():
     with pytest.raises(ValueError, match=r"^merge_profiles\(\) needs at least one profile$"):
         merge_profiles([])
+
+
+@pytest.mark.xfail(strict=True, reason="reported with issue 17: merge copies a run stack's "
+                   "greenlet id without renumbering it, so it names another run's greenlet")
+def test_run_stacks_name_their_renumbered_greenlet():
+    a, b = pair()
+    b.runs = [StackTime(stack=["f:7:q"], count=1, run_s=0.5, greenlet=3)]
+    m = merge_profiles([a, b])
+    [r] = [r for r in m.runs if r.stack == ["f:7:q"]]
+    assert r.greenlet == 6  # b's greenlet 3 after a's three ids
