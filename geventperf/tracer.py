@@ -190,6 +190,7 @@ class Tracer(SectionAccounting):
         self._spawn_watch = SpawnWatch(self._on_spawn)
         self._threadpool = ThreadpoolWatch(greenlet_id=self._gid_of)
         self._run_delay: float | None = None
+        self._run_delay_at = 0.0  # when it was read
 
     # -- lifecycle -----------------------------------------------------------------
     def __enter__(self) -> Tracer:
@@ -244,7 +245,7 @@ class Tracer(SectionAccounting):
         else:
             self._trace = make_trace(self, self._prev)
         st = self._st
-        self._run_delay = run_delay_s()
+        self._run_delay, self._run_delay_at = run_delay_s(), time.perf_counter()
         self._spawn_watch.install()
         self._t0 = now = time.perf_counter()
         self._wall_start = time.time()
@@ -466,12 +467,17 @@ class Tracer(SectionAccounting):
         opened = rec.open
         if rec.out_idx == 0:  # the run's first slice: the program's start-up
             self._startup_s = ran
-        # Time the thread waited for a CPU since the last long slice (an upper bound
-        # for this one's): off-CPU time that is not a blocking call.
+        # Time the thread waited for a CPU during this slice: off-CPU time that is not a
+        # blocking call.  Read only now (never per switch), the delay counter covers
+        # everything since the last reading; this slice's part is estimated by its share
+        # of that wall time (load spreads evenly enough), and is at most its off-CPU time.
+        now = time.perf_counter()
         delay, runqueue = run_delay_s(), None
         if delay is not None and self._run_delay is not None:
-            runqueue = min(max(0.0, ran - (ran_cpu or 0.0)), delay - self._run_delay)
-        self._run_delay = delay
+            since = max(now - self._run_delay_at, ran)
+            runqueue = min(max(0.0, ran - (ran_cpu or 0.0)),
+                           (delay - self._run_delay) * ran / since)
+        self._run_delay, self._run_delay_at = delay, now
         item = (ran, self._seq, (rec.gid, rec.t_in - self._t0, ran, ran_cpu, key,
                                  opened[-1].name if opened else None, runqueue,
                                  rec.out_idx))

@@ -163,6 +163,7 @@ def _cause(ev: dict[str, Any]) -> str:
     thread waited for a CPU (``runqueue_s``, a busy machine) is neither."""
     if ev.get("cpu_s") is None:
         return "unknown"
-    run = _f(ev, "run_s")
-    off = run - _f(ev, "cpu_s") - _f(ev, "runqueue_s")
-    return "blocking-call" if off > BLOCKING_SHARE * run else "cpu"
+    queued = _f(ev, "runqueue_s")
+    ran = _f(ev, "run_s") - queued  # the time it had a CPU or gave it up itself
+    off = ran - _f(ev, "cpu_s")
+    return "blocking-call" if off > BLOCKING_SHARE * ran else "cpu"
