@@ -558,8 +558,11 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
             for st in items:
                 acc_st = table.get(tuple(st.stack))
                 if acc_st is None:
-                    table[tuple(st.stack)] = StackTime(**asdict(st))
+                    table[tuple(st.stack)] = StackTime(**{**asdict(st),
+                                                          "greenlet": remap(st.greenlet)})
                     continue
+                if st.greenlet is not None:  # the last greenlet seen there, renumbered
+                    acc_st.greenlet = remap(st.greenlet)
                 acc_st.count += st.count
                 acc_st.wait_s += st.wait_s
                 acc_st.run_s += st.run_s

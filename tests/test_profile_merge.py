@@ -274,8 +274,6 @@ def test_merge_error_messages_are_exact():
         merge_profiles([])
 
 
-@pytest.mark.xfail(strict=True, reason="reported with issue 17: merge copies a run stack's "
-                   "greenlet id without renumbering it, so it names another run's greenlet")
 def test_run_stacks_name_their_renumbered_greenlet():
     a, b = pair()
     b.runs = [StackTime(stack=["f:7:q"], count=1, run_s=0.5, greenlet=3)]
