@@ -223,6 +223,14 @@ static PyTypeObject RowType = {
 #define TCACHE_SIZE 256
 #define SCACHE_SIZE 1024
 
+/* One slice in the blame log: 64 bytes, one cache line, so logging a slice touches
+   one line (separate arrays touched eight). */
+typedef struct {
+    PyObject *rec, *row, *sec, *closed;  /* owned; NULL where empty */
+    double start, end, secfrom;
+    long long diff;
+} BlameSlot;
+
 typedef struct {
     PyObject_HEAD
     PyObject *cur;  /* the running greenlet's Record, or None */
@@ -252,9 +260,7 @@ typedef struct {
     long long polls, mark_idx, last_check_idx, b_total, fin, acc, pend;
     long long hist[NBUCKETS];
     Py_ssize_t window;
-    PyObject **b_rec, **b_row, **b_sec, **b_closed;  /* owned; NULL where empty */
-    double *b_start, *b_end, *b_secfrom;
-    long long *b_diff;
+    BlameSlot *b;  /* the blame log, a ring of window slots */
     PyObject *section_blame, *long_charge;  /* dicts, as in WaitSplit */
 } HotObject;
 
@@ -286,32 +292,20 @@ static void ring_free(HotObject *self) {
 }
 
 static void blame_free(HotObject *self) {
-    if (self->b_rec != NULL) {
+    if (self->b != NULL) {
         for (Py_ssize_t i = 0; i < self->window; i++) {
-            Py_CLEAR(self->b_rec[i]); Py_CLEAR(self->b_row[i]); Py_CLEAR(self->b_sec[i]);
-            Py_CLEAR(self->b_closed[i]);
+            Py_CLEAR(self->b[i].rec); Py_CLEAR(self->b[i].row); Py_CLEAR(self->b[i].sec);
+            Py_CLEAR(self->b[i].closed);
         }
     }
-    PyMem_Free(self->b_rec); PyMem_Free(self->b_row); PyMem_Free(self->b_sec);
-    PyMem_Free(self->b_closed); PyMem_Free(self->b_secfrom);
-    PyMem_Free(self->b_start); PyMem_Free(self->b_end); PyMem_Free(self->b_diff);
-    self->b_rec = self->b_row = self->b_sec = self->b_closed = NULL;
-    self->b_start = self->b_end = self->b_secfrom = NULL;
-    self->b_diff = NULL;
+    PyMem_Free(self->b);
+    self->b = NULL;
     self->window = 0;
 }
 
 static int blame_alloc(HotObject *self, Py_ssize_t window) {
-    self->b_rec = PyMem_Calloc(window, sizeof(PyObject *));
-    self->b_row = PyMem_Calloc(window, sizeof(PyObject *));
-    self->b_sec = PyMem_Calloc(window, sizeof(PyObject *));
-    self->b_closed = PyMem_Calloc(window, sizeof(PyObject *));
-    self->b_secfrom = PyMem_Calloc(window, sizeof(double));
-    self->b_start = PyMem_Calloc(window, sizeof(double));
-    self->b_end = PyMem_Calloc(window, sizeof(double));
-    self->b_diff = PyMem_Calloc(window, sizeof(long long));
-    if (!self->b_rec || !self->b_row || !self->b_sec || !self->b_closed ||
-        !self->b_secfrom || !self->b_start || !self->b_end || !self->b_diff) {
+    self->b = PyMem_Calloc(window, sizeof(BlameSlot));
+    if (self->b == NULL) {
         blame_free(self);
         PyErr_NoMemory();
         return -1;
@@ -341,7 +335,7 @@ static int blame_charge(HotObject *self, long long idx, double seconds) {
     if (seconds <= 0.0)
         return 0;
     Py_ssize_t pos = (Py_ssize_t)(idx % self->window);
-    if (self->b_end[pos] - self->b_start[pos] > self->threshold &&
+    if (self->b[pos].end - self->b[pos].start > self->threshold &&
         PyDict_GET_SIZE(self->long_charge) > 0) {  /* a watched slice is a long one */
         PyObject *k = PyLong_FromLongLong(idx);
         if (k == NULL) return -1;
@@ -357,20 +351,20 @@ static int blame_charge(HotObject *self, long long idx, double seconds) {
         Py_DECREF(k);
         if (rc < 0) return -1;
     }
-    RecordObject *rec = (RecordObject *)self->b_rec[pos];
+    RecordObject *rec = (RecordObject *)self->b[pos].rec;
     if (rec != NULL)
         rec->delayed += seconds;
-    if (self->b_row[pos] != NULL)
-        ((RowObject *)self->b_row[pos])->delayed += seconds;
+    if (self->b[pos].row != NULL)
+        ((RowObject *)self->b[pos].row)->delayed += seconds;
     /* sections, by the share of the slice spent in them (WaitSplit._charge) */
-    double length = self->b_end[pos] - self->b_start[pos];
+    double length = self->b[pos].end - self->b[pos].start;
     if (length <= 0.0)
         return 0;
-    PyObject *sec = self->b_sec[pos];
-    if (sec != NULL && section_add(self, sec, seconds * (self->b_end[pos] -
-                                                         self->b_secfrom[pos]) / length) < 0)
+    PyObject *sec = self->b[pos].sec;
+    if (sec != NULL && section_add(self, sec, seconds * (self->b[pos].end -
+                                                         self->b[pos].secfrom) / length) < 0)
         return -1;
-    PyObject *closed = self->b_closed[pos];
+    PyObject *closed = self->b[pos].closed;
     if (closed != NULL && PyDict_Check(closed)) {
         Py_ssize_t it = 0;
         PyObject *name, *inside;
@@ -390,13 +384,13 @@ static int blame_settle(HotObject *self, long long upto) {
         upto = self->b_total;
     while (self->fin < upto) {
         Py_ssize_t pos = (Py_ssize_t)(self->fin % self->window);
-        self->acc += self->b_diff[pos];
+        self->acc += self->b[pos].diff;
         int rc = 0;
         if (self->acc > 0)
             rc = blame_charge(self, self->fin,
-                              (double)self->acc * (self->b_end[pos] - self->b_start[pos]));
-        Py_CLEAR(self->b_rec[pos]); Py_CLEAR(self->b_row[pos]); Py_CLEAR(self->b_sec[pos]);
-        Py_CLEAR(self->b_closed[pos]);
+                              (double)self->acc * (self->b[pos].end - self->b[pos].start));
+        Py_CLEAR(self->b[pos].rec); Py_CLEAR(self->b[pos].row); Py_CLEAR(self->b[pos].sec);
+        Py_CLEAR(self->b[pos].closed);
         self->fin++;
         if (rc < 0) return -1;
     }
@@ -410,21 +404,21 @@ static int blame_log(HotObject *self, RecordObject *rec, PyObject *row, PyObject
     if (idx - self->fin >= self->window && blame_settle(self, self->fin + 1) < 0)
         return -1;
     Py_ssize_t pos = (Py_ssize_t)(idx % self->window);
-    Py_XSETREF(self->b_rec[pos], Py_NewRef((PyObject *)rec));
-    Py_XSETREF(self->b_row[pos], row ? Py_NewRef(row) : NULL);
-    Py_XSETREF(self->b_sec[pos], section != Py_None ? Py_NewRef(section) : NULL);
+    Py_XSETREF(self->b[pos].rec, Py_NewRef((PyObject *)rec));
+    Py_XSETREF(self->b[pos].row, row ? Py_NewRef(row) : NULL);
+    Py_XSETREF(self->b[pos].sec, section != Py_None ? Py_NewRef(section) : NULL);
     /* the sections closed during the slice move from the record to the log */
     if (is_none(rec->sec_closed)) {
         Py_CLEAR(rec->sec_closed);
-        Py_CLEAR(self->b_closed[pos]);
+        Py_CLEAR(self->b[pos].closed);
     } else {
-        Py_XSETREF(self->b_closed[pos], rec->sec_closed);  /* steals the record's */
+        Py_XSETREF(self->b[pos].closed, rec->sec_closed);  /* steals the record's */
         rec->sec_closed = NULL;
     }
-    self->b_secfrom[pos] = section_t0 > start ? section_t0 : start;
-    self->b_start[pos] = start;
-    self->b_end[pos] = end;
-    self->b_diff[pos] = -self->pend;
+    self->b[pos].secfrom = section_t0 > start ? section_t0 : start;
+    self->b[pos].start = start;
+    self->b[pos].end = end;
+    self->b[pos].diff = -self->pend;
     self->pend = 0;
     self->b_total = idx + 1;
     rec->polls_out = self->polls;
@@ -468,7 +462,7 @@ static int blame_woke(HotObject *self, RecordObject *t, double now, RecordObject
             first = self->mark_idx + 1;
             if (self->mark_idx < self->b_total) {
                 Py_ssize_t pos = (Py_ssize_t)(self->mark_idx % self->window);
-                if (blame_charge(self, self->mark_idx, self->b_end[pos] - ready_from) < 0)
+                if (blame_charge(self, self->mark_idx, self->b[pos].end - ready_from) < 0)
                     return -1;
             }
         } else {
@@ -486,13 +480,13 @@ static int blame_woke(HotObject *self, RecordObject *t, double now, RecordObject
     }
     if (first < self->fin) {
         double start = self->fin < self->b_total ?
-            self->b_start[(Py_ssize_t)(self->fin % self->window)] : now;
+            self->b[(Py_ssize_t)(self->fin % self->window)].start : now;
         if (start > ready_from)
             self->unattributed += start - ready_from;
         first = self->fin;
     }
     if (first < self->b_total) {
-        self->b_diff[(Py_ssize_t)(first % self->window)] += 1;
+        self->b[(Py_ssize_t)(first % self->window)].diff += 1;
         self->pend += 1;
     }
     double ready = now - ready_from;
@@ -587,11 +581,11 @@ static int hot_traverse(HotObject *self, visitproc visit, void *arg) {
     for (int i = 0; i < SCACHE_SIZE; i++)
         Py_VISIT(self->srow[i]);
     Py_VISIT(self->section_blame); Py_VISIT(self->long_charge);
-    if (self->b_rec != NULL) {  /* only the unsettled window holds references */
+    if (self->b != NULL) {  /* only the unsettled window holds references */
         for (long long i = self->fin; i < self->b_total; i++) {
             Py_ssize_t pos = (Py_ssize_t)(i % self->window);
-            Py_VISIT(self->b_rec[pos]); Py_VISIT(self->b_row[pos]); Py_VISIT(self->b_sec[pos]);
-            Py_VISIT(self->b_closed[pos]);
+            Py_VISIT(self->b[pos].rec); Py_VISIT(self->b[pos].row); Py_VISIT(self->b[pos].sec);
+            Py_VISIT(self->b[pos].closed);
         }
     }
     return 0;
@@ -975,7 +969,7 @@ static PyObject *hot_poll_end(HotObject *self, PyObject *unused) {
         self->poll_t0 = ((RecordObject *)self->cur)->t_in;
         self->poll_pending = now - self->poll_t0 < self->first_poll_blocked_min;
     }
-    if (self->b_rec != NULL && poll_end_at(self, now) < 0) {
+    if (self->b != NULL && poll_end_at(self, now) < 0) {
         PyErr_Clear();
         self->errors++;
     }
@@ -983,7 +977,7 @@ static PyObject *hot_poll_end(HotObject *self, PyObject *unused) {
 }
 
 static PyObject *hot_settle_all(HotObject *self, PyObject *unused) {
-    if (self->b_rec != NULL && blame_settle(self, self->b_total) < 0)
+    if (self->b != NULL && blame_settle(self, self->b_total) < 0)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -1010,7 +1004,7 @@ static PyObject *hot_charge_slice(HotObject *self, PyObject *args) {
     double seconds;
     if (!PyArg_ParseTuple(args, "Ld", &idx, &seconds))
         return NULL;
-    if (self->b_rec != NULL && idx >= self->fin && idx < self->b_total) {
+    if (self->b != NULL && idx >= self->fin && idx < self->b_total) {
         if (blame_charge(self, idx, seconds) < 0)
             return NULL;
     } else if (seconds > 0.0) {
