@@ -157,8 +157,9 @@ def test_cpu_hog_is_loop_blocked_on_cpu(impl):
              and f.greenlet == hog.id)
     assert cpu <= f.extra["cpu_s"] <= hog.cpu_s and wall <= f.extra["run_s"] <= hog.run_s
     assert cpu_fits_in_wall(f.extra["cpu_s"], f.extra["run_s"])
-    # off-CPU time, less what the thread spent waiting for a CPU (a loaded machine)
-    assert 0 <= f.extra["blocking_s"] <= f.extra["run_s"] - f.extra["cpu_s"] + 1e-9
+    # off-CPU time, less what the thread spent waiting for a CPU (a loaded machine);
+    # none when the CPU clock read past the wall clock (they drift: tests/clocks.py)
+    assert 0 <= f.extra["blocking_s"] <= max(0.0, f.extra["run_s"] - f.extra["cpu_s"])
     assert f.cost_s > 0  # the ticker was held up
     assert f.extra["threshold_s"] == 0.02
     assert any(entry.endswith(":cpu_hog") for entry in f.stack)
