@@ -31,6 +31,11 @@ class ProfileError(ValueError):
     """A profile file could not be loaded: unreadable, corrupt, foreign or too large."""
 
 
+def greenlet_label(name: str | None, gid: Any) -> str:
+    """A greenlet as every report and message names it: ``greenlet 'name' (#id)``."""
+    return f"greenlet '{name}' (#{gid})" if name else f"greenlet #{gid}"
+
+
 @dataclass
 class GreenletStats:
     id: int

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from geventperf.profile import Finding, Profile
+from geventperf.profile import Finding, Profile, greenlet_label
 
 BLOCKED_READ = "blocked-read-in-c-section"
 DEADLOCK_RISK = "c-section-deadlock-risk"
@@ -72,7 +72,7 @@ def _names(profile: Profile, gids: list[Any]) -> str:
     ids = [g for g in dict.fromkeys(gids) if g is not None]
     if len(ids) == 1:
         g = profile.greenlet(ids[0]) if isinstance(ids[0], int) else None
-        return f"greenlet '{g.name}' (#{ids[0]})" if g else f"greenlet #{ids[0]}"
+        return greenlet_label(g.name if g else None, ids[0])
     counts: dict[str, int] = defaultdict(int)
     for gid in ids:
         g = profile.greenlet(gid) if isinstance(gid, int) else None

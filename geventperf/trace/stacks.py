@@ -7,6 +7,8 @@ import bisect
 import sys
 from typing import Any
 
+from geventperf.profile import greenlet_label
+
 OTHER = "<other>"
 EXIT = "<greenlet exit>"
 # Stack keys are (id(code), lasti, ...) tuples in Python and ints in C; not these two.
@@ -15,8 +17,8 @@ EXIT_KEY: tuple[Any, ...] = (EXIT,)
 
 
 def display(rec: Any) -> str:
-    """A greenlet as every report names it: ``greenlet 'name' (#id)``."""
-    return f"greenlet '{rec.name or 'greenlet'}' (#{rec.gid})"
+    """A greenlet's record as every report names the greenlet."""
+    return greenlet_label(rec.name or "greenlet", rec.gid)
 
 
 def yields_to_run_again(frame: Any) -> bool:
