@@ -281,6 +281,23 @@ class Tracer(SectionAccounting):
         self._reset_tables()  # drop code objects and records as soon as we can
         return self._profile
 
+    def snapshot(self, slices: bool = True) -> Profile:
+        """The profile so far, without stopping: callable from any greenlet, or from
+        another thread (a metrics scrape).  It counts slices, waits and blame that
+        have closed, plus the caller's own running slice when called in the traced
+        thread, so each figure of a later snapshot is at least that of an earlier
+        one (Prometheus counters).  ``slices=False`` leaves out the timeline's run
+        slices (up to ``max_slices`` of them), the costly part for frequent calls.
+        After stop() it returns the final profile."""
+        if not self._started:
+            raise TracerError("Tracer.snapshot() called before start()")
+        if self._stopped:
+            return self.profile
+        now = time.perf_counter()
+        own = get_ident() == self._thread
+        cpu = (time.thread_time() if self.cpu_clock else 0.0) if own else None
+        return build_profile(self, now, cpu, final=False, with_slices=slices)
+
     def _uninstall(self) -> None:
         st = self._st
         if not st.on and self._trace is None:

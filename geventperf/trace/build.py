@@ -1,8 +1,14 @@
-"""Turn a stopped Tracer's tables into a plain :class:`~geventperf.profile.Profile`.
+"""Turn a Tracer's tables into a plain :class:`~geventperf.profile.Profile`.
 
-Runs once, at ``stop()``: nothing here is on the hot path.  It reads the tracer's
-tables (records, stack rows, sections, events) and the wait split's totals, the same
-for the C and the Python hot path.
+Runs at ``stop()`` and at ``snapshot()``: nothing here is on the hot path.  It reads
+the tracer's tables (records, stack rows, sections, events) and the wait split's
+totals, the same for the C and the Python hot path.
+
+At ``stop()`` (*final*) the running slice, the open waits and the blame still pending
+are closed into the records.  A snapshot changes nothing: it counts what is closed
+(slices that ended, waits that ended, blame settled) plus, taken in the traced
+thread, the caller's own running slice.  So every figure of a later snapshot is at
+least that of an earlier one, as counters exported to a metrics system must be.
 """
 
 from __future__ import annotations
@@ -16,23 +22,30 @@ from geventperf import latency
 from geventperf.profile import GreenletStats, Profile, SectionStats, Slice, StackTime
 
 
-def build_profile(tr: Any, now: float, cpu: float) -> Profile:
+def build_profile(tr: Any, now: float, cpu: float | None, final: bool = True,
+                  with_slices: bool = True) -> Profile:
+    """The profile at *now*; *cpu*: the traced thread's CPU clock then (None when
+    built from another thread: the running slice is left out)."""
     st = tr._st
     ws = st if tr._c else st.ws  # the wait split: Hot (C) or WaitSplit (Python)
     split = tr._loop_error is None
     cpu_clock = tr.cpu_clock
-    final = _close_running_slice(tr, now, cpu)
-    for rec in tr._live.values():  # still suspended at stop: waited until the end
-        if rec.t_out is not None:
-            tr._close_wait(rec, now - rec.t_out)
-        rec.weak = None  # no callbacks after stop
-    ws.settle_all()
-    raw_slices = st.slices() if tr._c else list(tr._slices)
-    if final is not None and tr.max_slices:
-        raw_slices.append(final)
+    live = list(tr._live.values())  # one copy: a snapshot may run in another thread
+    if final:
+        running = _close_running_slice(tr, now, cpu)
+        for rec in live:  # still suspended at stop: waited until the end
+            if rec.t_out is not None:
+                tr._close_wait(rec, now - rec.t_out)
+            rec.weak = None  # no callbacks after stop
+        ws.settle_all()
+    else:
+        running, live = _running_view(tr, live, now, cpu)
+    raw_slices = (st.slices() if tr._c else list(tr._slices)) if with_slices else []
+    if running is not None and tr.max_slices and with_slices:
+        raw_slices.append(running)
         del raw_slices[:-tr.max_slices]
 
-    records = sorted(tr._finished + list(tr._live.values()), key=lambda r: r.gid)
+    records = sorted(list(tr._finished) + live, key=lambda r: r.gid)
     greenlets, by_name = [], {}
     for r in records:
         greenlets.append(GreenletStats(
@@ -43,15 +56,16 @@ def build_profile(tr: Any, now: float, cpu: float) -> Profile:
             ready_wait_s=r.ready_wait if split and not r.is_hub else None,
             delayed_others_s=r.delayed if split else None))
         _add_hist(by_name, r.name or "greenlet", r.hist, r.ready_max)
-    for name, f in tr._folded.items():
+    next_gid = tr._next_gid
+    for name, f in list(tr._folded.items()):
         greenlets.append(GreenletStats(
-            id=tr._next_gid, name=f"{name} [{f.n} finished greenlets folded]",
+            id=next_gid, name=f"{name} [{f.n} finished greenlets folded]",
             parent=None, run_s=f.run, cpu_s=f.cpu if cpu_clock else None, wait_s=f.wait,
             switches=f.switches, longest_run_s=f.longest, origin=f.origin,
             event_wait_s=f.event_wait if split else None,
             ready_wait_s=f.ready_wait if split else None,
             delayed_others_s=f.delayed if split else None))
-        tr._next_gid += 1
+        next_gid += 1
         _add_hist(by_name, name, f.hist, f.ready_max)
 
     duration = now - tr._t0
@@ -72,11 +86,13 @@ def build_profile(tr: Any, now: float, cpu: float) -> Profile:
         switches=sw, cpu_s=scpu if cpu_clock else None,
         event_wait_s=ev if split else None, ready_wait_s=rd if split else None,
         delayed_others_s=section_blame.get(name, 0.0) if split else None)
-        for name, (c, calls, wall, run, scpu, wait, sw, ev, rd) in tr._section_table.items()]
+        for name, (c, calls, wall, run, scpu, wait, sw, ev, rd)
+        in list(tr._section_table.items())]
     sections.sort(key=lambda s: -s.wall_s)
     labels = tr._labeler()
     waits, runs = _stack_tables(tr, labels, split)
-    total = st.switches + 1  # every switch closed a slice, and so did stop()
+    total = st.switches + (running is not None)  # every switch closed a slice,
+    # and so did stop()
     t0 = tr._t0
     slices = [Slice(greenlet=g, start_s=start - t0, duration_s=d, section=s,
                     ready_s=ready if split else None)
@@ -84,7 +100,8 @@ def build_profile(tr: Any, now: float, cpu: float) -> Profile:
     profile = Profile(
         duration_s=duration, switches=st.switches, hub=hub, greenlets=greenlets,
         sections=sections, waits=waits, runs=runs, reads=_reads(tr), slices=slices,
-        slices_dropped=max(0, total - len(slices)), trace_errors=st.errors,
+        slices_dropped=max(0, total - len(slices)) if with_slices else 0,
+        trace_errors=st.errors,
         events=_events(tr, labels, ws),
         ready_latency=_latency(ws, by_name) if split else None,
         meta=_meta(tr, ws, split))
@@ -92,16 +109,50 @@ def build_profile(tr: Any, now: float, cpu: float) -> Profile:
     return profile
 
 
-def _close_running_slice(tr: Any, now: float, cpu: float) -> tuple[Any, ...] | None:
+def _close_running_slice(tr: Any, now: float, cpu: float | None) -> tuple[Any, ...] | None:
     cur = tr._st.cur
     if cur is None or cur.key not in tr._live:
         return None
     ran = now - cur.t_in
     cur.run += ran
     cur.longest = max(cur.longest, ran)
-    if tr.cpu_clock:
+    if tr.cpu_clock and cpu is not None:
         cur.cpu += cpu - cur.cpu_in
     return (cur.gid, cur.t_in, ran, cur.open[-1].name if cur.open else None, cur.ready_in)
+
+
+# What a greenlet's row of the profile reads from its record.
+_VIEW_FIELDS = ("gid", "key", "name", "origin", "parent", "is_hub", "run", "cpu", "wait",
+                "switches", "longest", "event_wait", "ready_wait", "delayed", "hist",
+                "ready_max")
+
+
+class _RecordView:
+    """A copy of a record's figures, so a snapshot can add the running slice without
+    touching the record the hot path keeps updating."""
+
+    def __init__(self, rec: Any) -> None:
+        for field in _VIEW_FIELDS:
+            setattr(self, field, getattr(rec, field))
+        self.hist = list(self.hist) if self.hist else None
+
+
+def _running_view(tr: Any, live: list[Any], now: float,
+                  cpu: float | None) -> tuple[tuple[Any, ...] | None, list[Any]]:
+    """For a snapshot: *live* with the caller's running slice added to a copy of its
+    record, and that slice (None from another thread: the slice belongs to a greenlet
+    of the traced thread, which is busy elsewhere)."""
+    cur = tr._st.cur
+    if cpu is None or cur is None or cur.key not in tr._live:
+        return None, live
+    view = _RecordView(cur)
+    ran = now - cur.t_in
+    view.run += ran
+    view.longest = max(view.longest, ran)
+    if tr.cpu_clock:
+        view.cpu += cpu - cur.cpu_in
+    return ((cur.gid, cur.t_in, ran, cur.open[-1].name if cur.open else None, cur.ready_in),
+            [view if rec is cur else rec for rec in live])
 
 
 def _add_hist(by_name: dict[str, list[Any]], name: str, hist: Any, ready_max: float) -> None:
@@ -126,7 +177,7 @@ def _stack_tables(tr: Any, labels: Any, split: bool) -> tuple[list[StackTime], l
     cpu_clock = tr.cpu_clock
     waits_by: dict[tuple[str, ...], StackTime] = {}
     runs_by: dict[tuple[str, ...], StackTime] = {}
-    for key, row in tr._stacks.items():
+    for key, row in list(tr._stacks.items()):
         stack = tuple(labels.stack(key))  # offsets of one line share a label
         if row.n_wait:
             w = waits_by.get(stack)
@@ -160,14 +211,14 @@ def _stack_tables(tr: Any, labels: Any, split: bool) -> tuple[list[StackTime], l
 
 def _events(tr: Any, labels: Any, ws: Any) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
-    for (section_name, gid), (count, wait, key, file_like, ev, rd) in tr._c_switch.items():
+    for (section_name, gid), (count, wait, key, file_like, ev, rd) in list(tr._c_switch.items()):
         events.append({"kind": "c-section-switch", "section": section_name,
                        "greenlet": gid, "count": count, "wait_s": wait,
                        "event_wait_s": ev, "ready_wait_s": rd,
                        "file_like": file_like, "stack": labels.stack(key)})
     long_charge = ws.long_charge
     for _ran, _seq, (gid, start, run, rcpu, key, section_name, runqueue, idx) in sorted(
-            tr._blocked, reverse=True):
+            list(tr._blocked), reverse=True):
         events.append({"kind": "blocked-slice", "greenlet": gid, "start_s": start,
                        "run_s": run, "cpu_s": rcpu, "section": section_name,
                        "runqueue_s": runqueue,
@@ -175,8 +226,8 @@ def _events(tr: Any, labels: Any, ws: Any) -> list[dict[str, Any]]:
                        "delayed_others_s": long_charge.get(idx, 0.0)
                        if tr._loop_error is None else None,
                        "stack": labels.stack(key)})
-    events.extend(tr._deadlock_events)
-    for site, (reads, nbytes, bodies, seconds, running) in tr._body_reads.items():
+    events.extend(list(tr._deadlock_events))
+    for site, (reads, nbytes, bodies, seconds, running) in list(tr._body_reads.items()):
         # read_s: wall inside the reads; run_s: of it, running (not switched out)
         events.append({"kind": "body-reads", "site": site, "reads": reads,
                        "bytes": nbytes, "bodies": bodies, "read_s": seconds,
@@ -188,7 +239,7 @@ def _events(tr: Any, labels: Any, ws: Any) -> list[dict[str, Any]]:
 def _reads(tr: Any) -> list[dict[str, Any]]:
     return [{"host": host, "bodies": b, "bytes": nbytes, "reads": r,
              "reads_waited": None if unknown and not waited else waited, "wall_s": wall}
-            for host, (b, nbytes, r, waited, wall, unknown) in tr._reads.items()]
+            for host, (b, nbytes, r, waited, wall, unknown) in list(tr._reads.items())]
 
 
 def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
