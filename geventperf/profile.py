@@ -168,6 +168,9 @@ class Profile:
     # Ready wait per wake-up: {"bounds_s": [...], "overall": summary, "by_name":
     # {greenlet name: summary}}, summaries as geventperf.latency.summary makes them.
     ready_latency: dict[str, Any] | None = None
+    # Sampled CPU stacks per greenlet (geventperf.sampling.model.CpuSamples); None when
+    # the run was not sampled (and in profiles written before sampling existed).
+    cpu_samples: Any = None
 
     # -- lookups ---------------------------------------------------------------
     def greenlet(self, gid: int) -> GreenletStats | None:
@@ -201,6 +204,8 @@ class Profile:
             "meta": dict(self.meta),
             "events": [dict(e) for e in self.events],
             "ready_latency": self.ready_latency,
+            "cpu_samples": self.cpu_samples.to_dict() if self.cpu_samples is not None
+            else None,
         }
 
     @classmethod
@@ -238,6 +243,7 @@ class Profile:
                 meta=_dict_field(data, "meta"),
                 events=[_obj(e, "events") for e in _list(data, "events", required=False)],
                 ready_latency=_latency(data.get("ready_latency")),
+                cpu_samples=_cpu_samples(data.get("cpu_samples")),
             )
         except ProfileError:
             raise
@@ -484,6 +490,13 @@ def _latency(value: Any) -> dict[str, Any] | None:
     return lat
 
 
+def _cpu_samples(value: Any) -> Any:
+    if value is None:
+        return None
+    from geventperf.sampling.model import CpuSamples  # it builds on this module's checks
+    return CpuSamples.from_dict(value)
+
+
 def _slice(value: Any) -> Slice:
     if not isinstance(value, list) or len(value) not in (4, 5):
         raise ProfileError("a timeline slice must be [greenlet, start_s, duration_s, section"
@@ -527,6 +540,7 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
     hub_run = 0.0
     hub_polls: int | None = 0
     ready_lat: dict[str, Any] | None = None
+    sampled: list[tuple[Any, Any]] = []
     offset = 0
     for p in profiles:
         def remap(gid: Any, offset: int = offset) -> Any:
@@ -546,6 +560,7 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
         hub_polls = None if hub_polls is None or p.hub.get("polls") is None \
             else hub_polls + int(p.hub["polls"])
         ready_lat = _merge_latency(ready_lat, p.ready_latency)
+        sampled.append((p.cpu_samples, remap))
         for s in p.sections:
             acc = sections.get(s.name)
             if acc is None:
@@ -612,6 +627,8 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
                "cpu_s": hub_cpu, "idle_s": hub_idle, "utilization": utilization,
                "polls": hub_polls, "ids": hub_ids}
     out.ready_latency = ready_lat
+    from geventperf.sampling.model import merge_samples
+    out.cpu_samples = merge_samples(sampled)
     out.sections = sorted(sections.values(), key=lambda s: -s.wall_s)
     out.waits = sorted(waits.values(), key=lambda w: -w.wait_s)
     out.runs = sorted(runs.values(), key=lambda r: -r.run_s)

@@ -34,6 +34,7 @@ from geventperf import bodyreads as _bodyreads
 from geventperf import latency, readstats
 from geventperf import sections as _sections
 from geventperf.profile import Profile
+from geventperf.sampling.sampler import interval_option, start_sampler
 from geventperf.sections import get_ident
 from geventperf.threadpoolwatch import ThreadpoolWatch
 from geventperf.trace.build import build_profile
@@ -111,13 +112,16 @@ class Tracer(SectionAccounting):
     ``max_slices``: most recent run slices kept for timelines (aggregates stay exact).
     ``lxml_guard``: make concurrent ``lxml.etree.parse(fileobj)`` safe (see
     :func:`geventperf.sections._lxml_parse_wrapper`).
+    ``cpu_samples``: sample the running stack every so many CPU seconds (True: the
+    default interval, adapted to a 1 % CPU budget; see geventperf.sampling.sampler).
     """
 
     def __init__(self, sections: str | list[str] | tuple[str, ...] | None | bool = "auto",
                  cpu_clock: bool = True, stacks: bool = True,
                  block_threshold: float = DEFAULT_BLOCK_THRESHOLD_S,
                  max_slices: int = DEFAULT_MAX_SLICES, lxml_guard: bool = False,
-                 max_stack_depth: int = MAX_STACK_DEPTH) -> None:
+                 max_stack_depth: int = MAX_STACK_DEPTH,
+                 cpu_samples: bool | float = False) -> None:
         # "auto" also counts urllib3's body reads (see geventperf.bodyreads).
         self._count_body_reads = sections is True or sections == "auto"
         if sections is True or sections == "auto":
@@ -142,6 +146,8 @@ class Tracer(SectionAccounting):
         self.max_slices = max_slices
         self.lxml_guard = bool(lxml_guard)
         self.max_stack_depth = max_stack_depth
+        self._sample_interval = interval_option(cpu_samples)
+        self._sampler: Any = None
 
         self._st: Any = State()
         self._c = False  # hot path in C (set by start())
@@ -256,6 +262,7 @@ class Tracer(SectionAccounting):
         readstats.add_sink(self._on_read)
         _sections._tracers[ident] = self
         greenlet.settrace(self._trace)
+        self._sampler = start_sampler(st, self._sample_interval)
         self._started = True
         self._thread = ident
 
@@ -303,6 +310,8 @@ class Tracer(SectionAccounting):
         if not st.on and self._trace is None:
             return
         st.on = False  # also turns our callback into a pass-through if we stay chained
+        if self._sampler is not None:
+            self._sampler.stop()
         if self._loopwatch is not None:
             self._loopwatch.close()
         self._spawn_watch.close()

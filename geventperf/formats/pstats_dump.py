@@ -8,6 +8,12 @@ the profile does not split waits) called from the frame that yielded, so a viewe
 shows CPU work, I/O waiting and queueing apart.  "Calls" are observations: how many slices or
 waits went through a function.
 
+When the run was sampled (``Tracer(cpu_samples=...)``), the sampled CPU stacks replace
+``runs``: own time is CPU in the function itself (the frame on top of a sample),
+cumulative time CPU anywhere below it, each stack under a synthetic ``<cpu> NAME``
+caller per greenlet name.  A run slice's off-CPU part (a blocking call) is then not
+shown; waits are as above.
+
 cProfile's layout, which pstats expects::
 
     stats[func] = (primitive_calls, calls, own_time, cumulative_time, callers)
@@ -23,6 +29,7 @@ from collections import defaultdict
 
 from geventperf.formats._frames import HUB_WAIT_NAME, parse_frame, wait_parts
 from geventperf.profile import Profile
+from geventperf.sampling.views import chains, cpu_root, function_of, samples_of
 
 FuncKey = tuple[str, int, str]
 
@@ -73,18 +80,33 @@ class _Totals:
         return out
 
 
-def _key(entry: str) -> FuncKey:
+def _key(entry: str, first_lines: dict[tuple[str, str], int] | None = None) -> FuncKey:
     frame = parse_frame(entry)
-    return (frame.path, frame.line, frame.function) if frame.path else ("~", 0, frame.function)
+    if not frame.path:
+        return ("~", 0, frame.function)
+    # A function the samples saw is named by its first line, as they name it, so its
+    # CPU and its waits are one entry; otherwise by the line the stack was at.
+    line = first_lines.get((frame.path, frame.function), frame.line) if first_lines \
+        else frame.line
+    return (frame.path, line, frame.function)
 
 
 def build_stats(profile: Profile) -> dict[FuncKey, tuple]:
     totals = _Totals()
-    for run in profile.runs:
+    samples = samples_of(profile)
+    first_lines: dict[tuple[str, str], int] = {}
+    if samples is not None:
+        for cpu in chains(samples):
+            chain = [function_of(label, first)
+                     for label, first in zip(cpu.labels, cpu.first_lines)]
+            first_lines.update(((path, name), first) for path, first, name in chain if first)
+            totals.add(chain + [("~", 0, cpu_root(cpu.greenlet))], max(cpu.count, 1),
+                       cpu.cpu_s)
+    for run in profile.runs if samples is None else ():
         chain = [_key(e) for e in run.stack] or [UNKNOWN_STACK]
         totals.add(chain, max(run.count, 1), run.run_s)
     for wait in profile.waits:
-        stack = [_key(e) for e in wait.stack]
+        stack = [_key(e, first_lines) for e in wait.stack]
         for name, seconds in wait_parts(wait):
             totals.add([("~", 0, name)] + stack, max(wait.count, 1), seconds)
     return totals.stats()

@@ -6,7 +6,9 @@ Profiles in the file:
    slice ended and waits as ``<event wait>`` and ``<ready wait>`` leaves (one ``<hub
    wait>`` leaf when the profile does not split them), weights in microseconds.  Stacks
    are not kept per greenlet by the tracer, so this one covers them all.
-2. one evented profile per greenlet with timeline slices: ``run`` (or the section it
+2. when the run was sampled, one sampled profile per greenlet name, "CPU: NAME": its
+   sampled CPU stacks, weights in microseconds of CPU (the first is made active);
+3. one evented profile per greenlet with timeline slices: ``run`` (or the section it
    ran in) and ``<event wait>`` / ``<ready wait>`` (or ``<hub wait>``) frames, in time order, so the "Time Order" view is the
    greenlet's timeline.
 """
@@ -19,6 +21,7 @@ from typing import Any
 from geventperf.formats._frames import parse_frame, short_path, wait_parts
 from geventperf.formats._timeline import WAIT_FRAMES, build_lanes
 from geventperf.profile import Profile
+from geventperf.sampling.views import by_greenlet, chains, samples_of
 
 SCHEMA_URL = "https://www.speedscope.app/file-format-schema.json"
 MICROSECONDS = 1_000_000
@@ -76,6 +79,25 @@ def _sampled(profile: Profile, table: _FrameTable) -> dict[str, Any]:
             "samples": samples, "weights": weights}
 
 
+def _cpu_profiles(profile: Profile, table: _FrameTable) -> list[dict[str, Any]]:
+    samples = samples_of(profile)
+    if samples is None:
+        return []
+    out = []
+    for name in by_greenlet(samples):
+        stacks: list[list[int]] = []
+        weights: list[float] = []
+        for cpu in chains(samples):
+            if cpu.greenlet == name and cpu.cpu_s > 0:
+                stacks.append([table.entry(e) for e in reversed(cpu.labels)] or
+                              [table.index("<unknown stack>")])
+                weights.append(_us(cpu.cpu_s))
+        out.append({"type": "sampled", "name": f"CPU: {name}", "unit": "microseconds",
+                    "startValue": 0, "endValue": round(sum(weights), DECIMALS),
+                    "samples": stacks, "weights": weights})
+    return out
+
+
 def _evented(lane, table: _FrameTable) -> dict[str, Any]:
     run_frame = table.index("run")
     spans = [(start, duration, table.index(f"section: {section}") if section else run_frame)
@@ -99,9 +121,12 @@ def _evented(lane, table: _FrameTable) -> dict[str, Any]:
 def build_document(profile: Profile) -> dict[str, Any]:
     table = _FrameTable()
     profiles = [_sampled(profile, table)]
+    cpu = _cpu_profiles(profile, table)
+    profiles += cpu
     profiles += [_evented(lane, table) for lane in build_lanes(profile)]
     return {"$schema": SCHEMA_URL, "shared": {"frames": table.frames},
-            "profiles": profiles, "name": "geventperf profile", "activeProfileIndex": 0,
+            "profiles": profiles, "name": "geventperf profile",
+            "activeProfileIndex": 1 if cpu else 0,
             "exporter": "geventperf"}
 
 

@@ -104,7 +104,8 @@ def build_profile(tr: Any, now: float, cpu: float | None, final: bool = True,
         trace_errors=st.errors,
         events=_events(tr, labels, ws),
         ready_latency=_latency(ws, by_name) if split else None,
-        meta=_meta(tr, ws, split))
+        meta=_meta(tr, ws, split),
+        cpu_samples=tr._sampler.result() if getattr(tr, "_sampler", None) else None)
     profile.findings = _findings.compute(profile)
     return profile
 

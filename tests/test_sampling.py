@@ -1,0 +1,219 @@
+"""CPU samples per greenlet: ground truth (two greenlets burning CPU 1:3 in two
+functions between ``gevent.sleep(0)``), the pstats / collapsed / speedscope CPU views,
+save / load / merge, and broken sample data.
+
+The workload burns a fixed amount of *thread CPU time* per call (the ratio is 1:3 by
+construction, whatever the machine's speed or load); every assertion is a share with a
+tolerance, never a time.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+import pstats
+import time
+from collections import defaultdict
+
+import gevent
+import pytest
+
+import geventperf
+from geventperf.profile import Profile, ProfileError
+from geventperf.sampling.model import CpuSamples
+from geventperf.sampling.views import by_function, cpu_root
+
+# CPU per call: each call spans several kernel ticks (4 ms at HZ=250, the timer's
+# granularity), so a call gets its share of samples to within one, and the ratio
+# holds to a few percent after ROUNDS rounds.
+LIGHT_CPU_S = 0.010
+HEAVY_CPU_S = 3 * LIGHT_CPU_S
+ROUNDS = 40
+TRUE_RATIO = HEAVY_CPU_S / LIGHT_CPU_S
+# The issue's goal: 1:3 within 15 %.
+TOLERANCE = 0.15
+# Fastest interval (the kernel rounds it up to its tick).
+INTERVAL_S = 0.001
+
+
+def _burn(seconds: float) -> None:
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+def burn_light() -> None:
+    _burn(LIGHT_CPU_S)
+
+
+def burn_heavy() -> None:
+    _burn(HEAVY_CPU_S)
+
+
+def _worker(burn) -> None:
+    for _ in range(ROUNDS):
+        burn()
+        gevent.sleep(0)
+
+
+def run_ground_truth() -> Profile:
+    with geventperf.Tracer(cpu_samples=INTERVAL_S) as tracer:
+        light = gevent.Greenlet(_worker, burn_light)
+        light.name = "burner-light"
+        heavy = gevent.Greenlet(_worker, burn_heavy)
+        heavy.name = "burner-heavy"
+        light.start()
+        heavy.start()
+        gevent.joinall([light, heavy], raise_error=True)
+    return tracer.profile
+
+
+@pytest.fixture(scope="module")
+def truth() -> Profile:
+    return run_ground_truth()
+
+
+def _within(ratio: float) -> bool:
+    return abs(ratio / TRUE_RATIO - 1) <= TOLERANCE
+
+
+def test_samples_are_tagged_with_their_greenlet(truth: Profile) -> None:
+    samples = truth.cpu_samples
+    assert samples is not None and samples.unavailable is None and samples.errors == 0
+    per: dict[tuple[str, str], float] = defaultdict(float)
+    for st in samples.stacks:
+        functions = {samples.frames[i].rsplit(":", 1)[-1] for i in st.frames}
+        for fn in ("burn_light", "burn_heavy"):
+            if fn in functions:
+                per[(st.greenlet, fn)] += st.cpu_s
+    # each function only under its own greenlet
+    assert per[("burner-light", "burn_light")] > 0 and per[("burner-heavy", "burn_heavy")] > 0
+    assert per[("burner-light", "burn_heavy")] == 0 and per[("burner-heavy", "burn_light")] == 0
+    ratio = per[("burner-heavy", "burn_heavy")] / per[("burner-light", "burn_light")]
+    assert _within(ratio), ratio
+
+
+def test_burn_functions_hold_most_of_the_sampled_cpu(truth: Profile) -> None:
+    funcs = {f.function: f for f in by_function(truth.cpu_samples)}
+    burnt = funcs["_burn"].cumulative_s
+    assert burnt / truth.cpu_samples.cpu_s > 0.8
+    # the loop's own time is in _burn (self), the callers have it as cumulative
+    assert funcs["burn_heavy"].cumulative_s > funcs["burn_heavy"].self_s
+
+
+def test_pstats_ratio_and_callers(truth: Profile, tmp_path) -> None:
+    path = tmp_path / "cpu.pstats"
+    truth.write(path)
+    stats = pstats.Stats(str(path))
+    rows = {func[2]: value for func, value in stats.stats.items()}
+    light, heavy = rows["burn_light"], rows["burn_heavy"]
+    # cumulative CPU (index 3) of each caller of the busy loop
+    assert _within(heavy[3] / light[3]), (heavy[3], light[3])
+    # each one is called from its own greenlet's root, and only from it
+    assert {c[2] for c in light[4]} == {"_worker"}
+    worker = rows["_worker"]
+    assert {c[2] for c in worker[4]} >= {cpu_root("burner-light"), cpu_root("burner-heavy")}
+    # self time of the loop equals the CPU of the samples that end in it
+    own_burn = rows["_burn"][2]
+    assert own_burn == pytest.approx(
+        sum(f.self_s for f in by_function(truth.cpu_samples) if f.function == "_burn"))
+
+
+def test_collapsed_cpu_tree_per_greenlet(truth: Profile) -> None:
+    text = truth.render("collapsed")
+    per: dict[tuple[str, str], int] = defaultdict(int)
+    for line in text.splitlines():
+        stack, weight = line.rsplit(" ", 1)
+        frames = stack.split(";")
+        if not frames[0].startswith("<cpu> "):
+            continue
+        for fn in ("burn_light", "burn_heavy"):
+            if any(f.split(" ")[0] == fn or f.startswith(fn + " ") for f in frames):
+                per[(frames[0], fn)] += int(weight)
+    light = per[("<cpu> burner-light", "burn_light")]
+    heavy = per[("<cpu> burner-heavy", "burn_heavy")]
+    assert light and heavy, sorted(per)
+    assert per[("<cpu> burner-light", "burn_heavy")] == 0
+    assert _within(heavy / light), (heavy, light)
+    # the switch-out "running time" lines are replaced by the CPU trees; waits stay
+    assert any("<event wait>" in line or "<ready wait>" in line or "<hub wait>" in line
+               for line in text.splitlines())
+
+
+def test_speedscope_cpu_profile_per_greenlet(truth: Profile) -> None:
+    doc = json.loads(truth.render("speedscope"))
+    names = [p["name"] for p in doc["profiles"]]
+    assert "CPU: burner-light" in names and "CPU: burner-heavy" in names
+    frames = doc["shared"]["frames"]
+    totals = {}
+    for prof in doc["profiles"]:
+        if prof["name"] in ("CPU: burner-light", "CPU: burner-heavy"):
+            target = "burn_light" if "light" in prof["name"] else "burn_heavy"
+            totals[target] = sum(w for stack, w in zip(prof["samples"], prof["weights"])
+                                 if any(frames[i]["name"] == target for i in stack))
+    assert _within(totals["burn_heavy"] / totals["burn_light"]), totals
+    assert doc["profiles"][doc["activeProfileIndex"]]["name"].startswith("CPU: ")
+
+
+def test_save_load_and_merge(truth: Profile, tmp_path) -> None:
+    path = tmp_path / "run.json"
+    truth.save(path)
+    loaded = Profile.load(path)
+    assert loaded.cpu_samples.to_dict() == truth.cpu_samples.to_dict()
+    merged = Profile.merge([truth, loaded])
+    assert merged.cpu_samples.count == 2 * truth.cpu_samples.count
+    assert merged.cpu_samples.cpu_s == pytest.approx(2 * truth.cpu_samples.cpu_s)
+    # same stacks fold together: the merged table is no larger than one input's
+    assert len(merged.cpu_samples.stacks) == len(truth.cpu_samples.stacks)
+    # greenlet ids of the second input are renumbered like the rest of the profile
+    ids = {st.gid for st in merged.cpu_samples.stacks}
+    assert ids <= {g.id for g in merged.greenlets}
+
+
+def test_merge_with_an_unsampled_profile_keeps_the_samples(truth: Profile) -> None:
+    plain = Profile.loads(json.dumps({**truth.to_dict(), "cpu_samples": None}))
+    merged = Profile.merge([plain, truth])
+    assert merged.cpu_samples.count == truth.cpu_samples.count
+
+
+def test_profiles_without_samples_load_and_render_as_before(truth: Profile) -> None:
+    data = truth.to_dict()
+    del data["cpu_samples"]  # a file written before sampling existed
+    old = Profile.loads(json.dumps(data))
+    assert old.cpu_samples is None
+    stats = marshal.loads(old.render("pstats"))
+    assert not any(func[2].startswith("<cpu> ") for func in stats)
+    assert "<cpu> " not in old.render("collapsed")
+
+
+@pytest.mark.parametrize("mutate, words", [
+    (lambda cs: cs.update(frames=[1, 2]), "frames"),
+    (lambda cs: cs["stacks"][0].update(frames=[10 ** 6]), "indices"),
+    (lambda cs: cs["stacks"][0].update(count=-1), "count"),
+    (lambda cs: cs["stacks"][0].update(cpu_s="x"), "cpu_s"),
+    (lambda cs: cs["stacks"][0].update(sections="parse"), "sections"),
+    (lambda cs: cs.update(first_lines=[0]), "first_lines"),
+    (lambda cs: cs.update(stacks=None), "stacks"),
+])
+def test_broken_samples_are_refused_naming_the_field(truth: Profile, mutate, words) -> None:
+    data = truth.to_dict()
+    mutate(data["cpu_samples"])
+    with pytest.raises(ProfileError, match=words):
+        Profile.loads(json.dumps(data))
+
+
+def test_sampling_is_off_unless_asked() -> None:
+    with geventperf.Tracer() as tracer:
+        _burn(0.001)
+    assert tracer.profile.cpu_samples is None
+
+
+@pytest.mark.parametrize("bad", [-1, 5.0, "fast", 1e-6])
+def test_bad_interval_is_refused(bad) -> None:
+    with pytest.raises(ValueError, match="cpu_samples"):
+        geventperf.Tracer(cpu_samples=bad)
+
+
+def test_empty_samples_round_trip() -> None:
+    empty = CpuSamples(unavailable="no reason")
+    assert CpuSamples.from_dict(json.loads(json.dumps(empty.to_dict()))) == empty
