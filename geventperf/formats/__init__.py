@@ -26,12 +26,18 @@ _MODULES = {
     "speedscope": "speedscope",
     "chrome": "chrome",
     "html": "html_report",
+    # Needs the optional protobuf package (geventperf[pprof]), so it is not in FORMATS,
+    # the formats every install renders; check_format() and the CLI accept it.
+    "pprof": "pprof",
 }
+OPTIONAL_FORMATS: tuple[str, ...] = ("pprof",)
 
 # File name endings, most specific first: "x.speedscope.json" must not be taken for
 # plain JSON.  Matched case-insensitively.
 SUFFIXES: tuple[tuple[str, str], ...] = (
     (".speedscope.json", "speedscope"),
+    (".pb.gz", "pprof"),
+    (".pprof", "pprof"),
     (".trace.json", "chrome"),
     (".perfetto.json", "chrome"),
     (".json", "json"),
@@ -44,14 +50,15 @@ SUFFIXES: tuple[tuple[str, str], ...] = (
     (".htm", "html"),
 )
 
-__all__ = ["FORMATS", "SUFFIXES", "check_format", "format_for_path", "formats_for_suffix",
+__all__ = ["FORMATS", "OPTIONAL_FORMATS", "SUFFIXES", "check_format", "format_for_path", "formats_for_suffix",
            "render", "write"]
 
 
 def check_format(fmt: str) -> str:
     """Return *fmt* if it names a known format, else raise ValueError naming them."""
     if fmt not in _MODULES:
-        raise ValueError(f"unknown format {fmt!r}; known formats: {', '.join(FORMATS)}")
+        raise ValueError(f"unknown format {fmt!r}; known formats: "
+                         f"{', '.join(FORMATS + OPTIONAL_FORMATS)}")
     return fmt
 
 
@@ -77,7 +84,8 @@ def format_for_path(path: str | os.PathLike[str]) -> str:
 
 
 def render(profile: Profile, fmt: str = "text") -> str | bytes:
-    """*profile* rendered in *fmt*: ``str`` for every format but pstats (``bytes``)."""
+    """*profile* rendered in *fmt*: ``str`` for every format but pstats and pprof
+    (``bytes``)."""
     module = importlib.import_module(f"{__name__}.{_MODULES[check_format(fmt)]}")
     return module.render(profile)
 
