@@ -53,16 +53,25 @@ from geventperf.findings.reading import (
     small_body_reads,
     switch_storms,
 )
+from geventperf.findings.slowpaths import (
+    CHARSET_DETECTION,
+    PURE_PYTHON_FALLBACK,
+    SLOW_PATHS,
+    slow_paths,
+)
 from geventperf.findings.threadpool import threadpool_saturated
 from geventperf.profile import Finding, Profile
 
 __all__ = [
-    "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "COST_MEANING", "DEADLOCK_RISK",
+    "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION", "COST_MEANING",
+    "DEADLOCK_RISK",
     "DEFAULT_BLOCK_THRESHOLD_S", "FINDERS", "HAZARDS", "LOOP_BLOCKED", "LOOP_SATURATED",
-    "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SMALL_BODY_READS", "SMALL_READS_MIN",
+    "PURE_PYTHON_FALLBACK", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SLOW_PATHS",
+    "SMALL_BODY_READS", "SMALL_READS_MIN",
     "SMALL_READ_BYTES", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
     "THREADPOOL_SATURATED", "TOP_HOLDERS", "blocked_reads_in_c_sections", "compute",
-    "deadlock_risks", "loop_blocked", "loop_saturated", "small_body_reads", "sort_findings",
+    "deadlock_risks", "loop_blocked", "loop_saturated", "slow_paths", "small_body_reads",
+    "sort_findings",
     "switch_storms", "threadpool_saturated",
 ]
 
@@ -82,7 +91,7 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked,
-    switch_storms, small_body_reads, threadpool_saturated)
+    switch_storms, small_body_reads, threadpool_saturated, slow_paths)
 _KIND_ORDER = {DEADLOCK_RISK: 0, LOOP_SATURATED: 1, BLOCKED_READ: 2, BLOCKING_CALL: 3,
                LOOP_BLOCKED: 4, THREADPOOL_SATURATED: 5, SMALL_BODY_READS: 6,
-               SWITCH_STORM: 7}
+               SWITCH_STORM: 7, PURE_PYTHON_FALLBACK: 8, CHARSET_DETECTION: 9}

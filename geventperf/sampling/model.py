@@ -62,6 +62,9 @@ class CpuSamples:
     mechanism: str = "setitimer(ITIMER_PROF)"
     # Why sampling did not run, when it did not (main thread only, SIGPROF taken...).
     unavailable: str | None = None
+    # What the program's serialisation libraries ran with (sampling/libraries.py):
+    # {"protobuf_backend": "python", "thrift_fastbinary": True, ...}
+    libraries: dict[str, Any] = field(default_factory=dict)
 
     @property
     def count(self) -> int:
@@ -85,7 +88,7 @@ class CpuSamples:
             "interval_s": self.interval_s, "budget": self.budget,
             "final_interval_s": self.final_interval_s, "overhead_s": self.overhead_s,
             "errors": self.errors, "dropped": self.dropped, "mechanism": self.mechanism,
-            "unavailable": self.unavailable,
+            "unavailable": self.unavailable, "libraries": dict(self.libraries),
         }
 
     @classmethod
@@ -107,7 +110,15 @@ class CpuSamples:
                    overhead_s=_num(data, "overhead_s", 0.0), errors=_int(data, "errors", 0),
                    dropped=_int(data, "dropped", 0),
                    mechanism=_str(data, "mechanism", "setitimer(ITIMER_PROF)"),
-                   unavailable=unavailable)
+                   unavailable=unavailable, libraries=_libraries(data))
+
+
+def _libraries(data: dict[str, Any]) -> dict[str, Any]:
+    value = data.get("libraries", {})
+    if not isinstance(value, dict) or not all(
+            v is None or isinstance(v, (str, bool)) for v in value.values()):
+        raise ProfileError("cpu_samples 'libraries' must map names to strings or booleans")
+    return dict(value)
 
 
 def _frame_label(value: Any) -> str:
@@ -166,6 +177,8 @@ def merge_samples(parts: list[tuple[CpuSamples | None, Any]]) -> CpuSamples | No
             acc.count += st.count
             acc.cpu_s += st.cpu_s
             acc.gid = remap(st.gid) if st.gid is not None else acc.gid
+        for name, value in samples.libraries.items():  # disagreeing inputs: unknown
+            out.libraries[name] = value if out.libraries.get(name, value) == value else None
         out.overhead_s += samples.overhead_s
         out.errors += samples.errors
         out.dropped += samples.dropped

@@ -37,6 +37,7 @@ import threading
 import time
 from typing import Any, Callable
 
+from geventperf.sampling.libraries import facts
 from geventperf.sampling.model import (
     OTHER,
     TRUNCATED,
@@ -215,7 +216,7 @@ class CpuSampler:
         out = CpuSamples(interval_s=self.interval_s, budget=self.budget,
                          final_interval_s=self._interval, overhead_s=self.overhead_s,
                          errors=self.errors, dropped=self.dropped,
-                         unavailable=self.unavailable)
+                         unavailable=self.unavailable, libraries=facts())
         index: dict[Any, int] = {}
         merged: dict[tuple[Any, ...], SampledStack] = {}
 
