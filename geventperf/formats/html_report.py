@@ -14,7 +14,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from geventperf.formats import _tables
+from geventperf.formats import _cpu_tables, _tables
 from geventperf.formats._fields import has_split, num, ready_latency, utilization
 from geventperf.formats._frames import format_seconds, frame_label
 from geventperf.formats._glance import at_a_glance
@@ -136,6 +136,8 @@ def build_data(profile: Profile) -> dict[str, Any]:
                     "rows": t.rows, "hidden": t.hidden, "flex": t.flex, "subrows": t.subrows}
                    for t in all_tables_for_html(profile)],
         "timeline": timeline,
+        "cpu_note": _cpu_tables.sampling_note(profile),
+        "icicles": _cpu_tables.icicles(profile),
     }
 
 
@@ -144,7 +146,9 @@ def all_tables_for_html(profile: Profile) -> list[_tables.Table]:
                         _tables.holder_table(profile, HTML_TABLE_ROWS),
                         _tables.section_table(profile, HTML_TABLE_ROWS),
                         _tables.wait_site_table(profile, HTML_TABLE_ROWS, joined=False),
-                        _tables.read_table(profile, HTML_TABLE_ROWS)) if t is not None]
+                        _tables.read_table(profile, HTML_TABLE_ROWS),
+                        _cpu_tables.cpu_function_table(profile, HTML_TABLE_ROWS))
+            if t is not None]
 
 
 def script_safe_json(data: Any) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
+from geventperf.formats._cpu_tables import cpu_function_table, sampling_note
 from geventperf.formats._fields import has_split, meta_text, num, ready_latency, utilization
 from geventperf.formats._frames import (
     clip,
@@ -34,6 +35,11 @@ def render(profile: Profile) -> str:
     if not profile.greenlets:
         parts.append("GREENLETS: none traced")
     parts += [_table(t) for t in all_tables(profile)]
+    cpu = cpu_function_table(profile)
+    if cpu is not None:
+        parts.append(_table(cpu))
+    elif sampling_note(profile):  # asked for, but none taken: say why
+        parts.append(clip(sampling_note(profile), WIDTH))
     return "\n\n".join(parts) + "\n"
 
 
