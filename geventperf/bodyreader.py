@@ -232,6 +232,12 @@ class BodyRead:
         self._sock_timeout = self._sock.gettimeout() \
             if self._sock is not None and limits.body_timeout is not None else None
         self._raw_start = _raw_bytes(raw)
+        # The payload of a chunked body's chunks, counted as urllib3 hands it out:
+        # urllib3's chunked reader never adds to the counter _raw_bytes reads, so
+        # without this a chunked encoded body would be bounded by its decoded size only.
+        self._chunk_payload = 0
+        if limits.max_body_size is not None and getattr(raw, "chunked", False):
+            self._count_chunk_payload(raw)
         self._socket = socket_reads(raw)
         self._socket_start = self._socket.reads if self._socket is not None else 0
         # What only the published counters need is looked up only when someone listens
@@ -245,6 +251,20 @@ class BodyRead:
             host = getattr(connection, "host", None)
             self._host = f"{host}:{getattr(connection, 'port', None)}" if host else None
             self._framing = _framing(raw)
+
+    def _count_chunk_payload(self, raw: Any) -> None:
+        # urllib3: read_chunked takes every chunk's data from raw._handle_chunk; the
+        # wrapper, set on this response alone, adds its length (framing left out).
+        handle_chunk = getattr(raw, "_handle_chunk", None)
+        if handle_chunk is None:
+            return
+
+        def counted(amt: int | None) -> bytes:
+            data = handle_chunk(amt)
+            self._chunk_payload += len(data)
+            return data
+
+        raw._handle_chunk = counted
 
     # called around every read
     def before(self) -> None:
@@ -284,7 +304,10 @@ class BodyRead:
         self.decoded += decoded
         limits = self.limits
         if limits.max_body_size is not None:
-            raw_bytes = _raw_bytes(self.response.raw) - self._raw_start
+            # max, not the sum: a urllib3 that counted chunk data itself would count
+            # the same bytes twice.
+            raw_bytes = max(_raw_bytes(self.response.raw) - self._raw_start,
+                            self._chunk_payload)
             if raw_bytes > limits.max_body_size or self.decoded > limits.max_body_size:
                 raise self._too_large(max(raw_bytes, self.decoded), "")
         if limits.yield_every is not None:
