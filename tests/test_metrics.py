@@ -281,7 +281,7 @@ def test_otel_one_snapshot_per_collection_matching_it():
         second = otel_points(reader)
         assert shared.snapshots == 2
     provider.shutdown()
-    for key, attr in PER_NAME.items():
+    for key in PER_NAME:
         for name in WORKERS:
             point = ("geventperf.greenlet." + key, (("name", name),))
             assert first[point] == by_name(profile)[name][key], point

@@ -168,7 +168,7 @@ def test_gunicorn_gevent_workers_one_metrics_port_each(tmp_path):
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         for slot in range(WORKERS):
-            wait_for(lambda: scrape(metrics + slot), f"worker slot {slot}'s metrics")
+            wait_for(lambda slot=slot: scrape(metrics + slot), f"worker slot {slot}'s metrics")
         for _ in range(REQUESTS):
             assert requests.get(f"http://127.0.0.1:{port}/",
                                 timeout=HTTP_TIMEOUT_S).text == "hello\n"
@@ -184,7 +184,7 @@ def test_gunicorn_gevent_workers_one_metrics_port_each(tmp_path):
         wait_for(lambda: (c := children(master.pid)) and victim not in c
                  and len(c) == WORKERS, "a replacement worker")
         for slot in range(WORKERS):
-            wait_for(lambda: scrape(metrics + slot), f"slot {slot} after the restart")
+            wait_for(lambda slot=slot: scrape(metrics + slot), f"slot {slot} after the restart")
         assert refused(metrics + WORKERS)
     finally:
         master.terminate()

@@ -56,6 +56,7 @@ def register(source: Any, registry: Any = None, *,
     snapshot raises TracerError, and the scrape fails with it)."""
     try:
         import prometheus_client
+
         from geventperf.metrics.prometheus import ProfileCollector
     except ImportError as exc:
         raise ImportError(f"geventperf.metrics.register needs prometheus_client "
