@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import time
 import tracemalloc
 import zlib
 
@@ -22,10 +23,13 @@ from requests.exceptions import ChunkedEncodingError, ContentDecodingError
 import geventperf
 from geventperf import readstats
 from geventperf.adapter import GeventResponse
+from geventperf.bodyreader import DEFAULT_CHUNK_SIZE
 from tests.mount_paths import mount_path  # noqa: F401  (every test: both mount paths)
 from tests.servers import RawServer, WSGIServerThread, chunked, http_response
 
 BODY = os.urandom(3 * 1024 * 1024 + 17)
+# Response.elapsed is a timedelta: whole microseconds, rounded.
+TIMEDELTA_RESOLUTION_S = 1e-6
 # urllib3 1.26 returns a short body silently when the connection ends early (it does
 # not enforce Content-Length); the adapter raises on every version.
 URLLIB3_2 = int(urllib3.__version__.split(".")[0]) >= 2
@@ -126,12 +130,19 @@ def test_response_type_encoding_cookies_hooks_and_elapsed(wsgi):
     session = requests.Session()
     geventperf.mount(session)
     seen = []
+    started = time.perf_counter()
     r = session.get(f"{wsgi.url}/redirect", hooks={"response": lambda r, **kw: seen.append(r)})
+    wall_s = time.perf_counter() - started
     assert isinstance(r, GeventResponse) and isinstance(r, requests.Response)
     assert [h.status_code for h in r.history] == [302]
     assert session.cookies.get("a") == "1"
     assert len(seen) == 2  # the hook ran for the redirect and for the final response
-    assert r.elapsed.total_seconds() > 0
+    # Each response's elapsed is a part of the call (both measured with perf_counter), so
+    # the two together fit in the call's wall time, up to timedelta's rounding.
+    elapsed_s = [x.elapsed.total_seconds() for x in (r.history[0], r)]
+    assert all(e > 0 for e in elapsed_s), elapsed_s
+    assert sum(elapsed_s) <= wall_s + len(elapsed_s) * TIMEDELTA_RESOLUTION_S, \
+        (elapsed_s, wall_s)
     text = session.get(f"{wsgi.url}/text")
     assert text.encoding == "latin-1" and text.text == "héllo wörld"
 
@@ -477,7 +488,9 @@ PATCHED_SCRIPT = textwrap.dedent("""
     assert len(fair.get(url + "/big").content) == size
     fair_ticks = len(ticks) - before
     t.kill()
-    print("OK", fair_ticks, records[0]["reads"], records[0]["reads_waited"])
+    r = records[0]
+    print("OK", fair_ticks, r["reads"], r["reads_waited"], r["bytes"], r["largest_read"],
+          r["chunk_size"], r["framing"])
 """)
 
 
@@ -503,9 +516,18 @@ def test_under_monkey_patching(tmp_path):
         out = subprocess.run([sys.executable, str(script), str(server.port)],
                              capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    word, fair_ticks, reads, waited = out.stdout.split()
+    word, fair_ticks, reads, waited, body_bytes, largest, chunk_size, framing = \
+        out.stdout.split()
     assert word == "OK"
     # 32 MiB with a yield every 64 KiB is 512 yields, each letting the ticker run once;
     # without yield_every the ticker runs only when a read waits (a few dozen times).
     assert int(fair_ticks) >= 512
-    assert 0 <= int(waited) <= int(reads)
+    # The read record of the 32 MiB body: every byte counted, no socket read larger than
+    # the default chunk_size, so at least size / chunk_size reads, of which only some
+    # found the socket empty.
+    size = 32 * 1024 * 1024
+    assert (int(body_bytes), int(chunk_size), framing) == \
+        (size, DEFAULT_CHUNK_SIZE, "content-length")
+    assert 0 < int(largest) <= int(chunk_size)
+    assert int(reads) >= size // int(chunk_size)
+    assert int(waited) <= int(reads)

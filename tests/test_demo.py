@@ -3,6 +3,7 @@ pieces, and the lxml deadlock reproducer.  Structure is asserted, never speed.""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,23 @@ ROW_LABELS = ("jobs per second", "job latency p50", "job latency p99",
               "switches per job", "loop utilization")
 SMALL = ["--jobs", "12", "--concurrency", "3", "--size", "24576", "--piece", "8192",
          "--delay", "0.001"]
+
+
+FOUND_HEADER = re.compile(r"What the tracer found in the (naive|fixed) run \(\d+ findings of "
+                          r"(\d+) kinds; the first of each, top (\d+)\):")
+NONE_HEADER = re.compile(r"The tracer reported no findings for the (naive|fixed) run\.")
+
+
+def findings_sections(stdout: str) -> list[tuple[str, list[str]]]:
+    """(mode, lines from its findings header to the next blank line), in printed order."""
+    lines = stdout.splitlines()
+    sections = []
+    for i, line in enumerate(lines):
+        header = FOUND_HEADER.fullmatch(line) or NONE_HEADER.fullmatch(line)
+        if header:
+            end = next((j for j in range(i, len(lines)) if not lines[j].strip()), len(lines))
+            sections.append((header.group(1), lines[i:end]))
+    return sections
 
 
 def run_demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -76,8 +94,21 @@ def test_demo_saturated_scenario_reports_both_runs_findings(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert "geventperf demo (saturated)" in done.stdout
     assert "sends each body at once" in done.stdout
-    assert "found in the naive run" in done.stdout or "no findings for the naive" in done.stdout
-    assert "the fixed run" in done.stdout
+    # Both runs' findings, naive first, each as a header (whether a saturated run finds
+    # anything depends on the machine) and, under a header with findings, exactly the
+    # numbered worst-of-kind lines it announces.
+    sections = findings_sections(done.stdout)
+    assert [mode for mode, _ in sections] == ["naive", "fixed"], done.stdout
+    for mode, body in sections:
+        header = body[0]
+        if header.startswith("What the tracer found"):
+            kinds, top = map(int, FOUND_HEADER.fullmatch(header).group(2, 3))
+            assert top == min(kinds, demo.TOP_FINDINGS), header
+            numbered = [line for line in body if re.match(r"\d+\. \[[a-z-]+\]", line)]
+            assert [line.split(".")[0] for line in numbered] == \
+                [str(n) for n in range(1, top + 1)], body
+        else:
+            assert body == [f"The tracer reported no findings for the {mode} run."], body
 
 
 def test_demo_no_html_writes_nothing(tmp_path):

@@ -5,6 +5,7 @@ structure the consuming tool documents."""
 from __future__ import annotations
 
 import json
+import marshal
 import pstats
 import re
 
@@ -83,10 +84,28 @@ def test_unknown_suffix_lists_the_options():
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("kind", sorted(PROFILES))
 def test_every_format_renders_every_profile_shape(fmt, kind):
-    output = render(PROFILES[kind](), fmt)
+    profile = PROFILES[kind]()
+    output = render(profile, fmt)
     assert isinstance(output, bytes if fmt == "pstats" else str)
-    if kind != "empty" and fmt != "collapsed":
-        assert output
+    has_stacks = bool(profile.waits or profile.runs)
+    if fmt == "json":
+        assert Profile.loads(output).to_dict() == profile.to_dict()
+    elif fmt == "pstats":
+        # pstats.Stats reads a marshalled dict, one entry per function
+        stats = marshal.loads(output)
+        assert isinstance(stats, dict) and bool(stats) == has_stacks
+    elif fmt == "collapsed":
+        lines = output.splitlines()
+        assert all(re.fullmatch(r".+ \d+", line) for line in lines), lines
+        assert bool(lines) == has_stacks
+    elif fmt == "speedscope":
+        check_speedscope(json.loads(output))
+    elif fmt == "chrome":
+        check_chrome(json.loads(output))
+    else:  # text and html name every greenlet by its id
+        assert output.startswith("geventperf: " if fmt == "text" else "<!DOCTYPE html>")
+        for greenlet in profile.greenlets:
+            assert f"#{greenlet.id}" in output, greenlet
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -403,9 +422,13 @@ def test_chrome_clips_overlapping_slices():
 
 def test_text_long_greenlet_names_keep_their_tail_and_id():
     profile = small_profile()
-    profile.greenlets[0].name = "gevent.baseserver.BaseServer._handle_and_close_when_done"
+    name = "gevent.baseserver.BaseServer._handle_and_close_when_done"
+    profile.greenlets[0].name = name
     row = next(line for line in render(profile, "text").splitlines() if "#2 " in line)
-    assert row.startswith("..._close_when_done #2") or "close_when_done #2" in row
+    # cut at the front: "..." then the name's tail, then its id
+    shown = re.match(r"\s*\.\.\.(\S+) #2 ", row)
+    assert shown, row
+    assert name.endswith(shown.group(1)) and len(shown.group(1)) >= len("close_when_done")
 
 
 def many_findings_profile() -> Profile:
