@@ -601,10 +601,12 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
                     continue
                 if isinstance(v, (int, float)) and not isinstance(v, bool):
                     old = acc_r.get(k, 0)
-                    if k.startswith("largest"):
-                        acc_r[k] = max(old, v) if isinstance(old, (int, float)) else v
+                    if not isinstance(old, (int, float)) or isinstance(old, bool):
+                        acc_r[k] = None  # unknown in an earlier run: unknown in all
+                    elif k.startswith("largest"):
+                        acc_r[k] = max(old, v)
                     else:
-                        acc_r[k] = old + v if isinstance(old, (int, float)) else old
+                        acc_r[k] = old + v
                 else:
                     acc_r[k] = None if k in acc_r else v  # unknown in one: unknown in all
         for sl in p.slices:

@@ -7,6 +7,7 @@ mistaken for each other."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import fields
 
 import pytest
@@ -267,6 +268,36 @@ def test_a_read_field_of_one_run_only_is_kept():
     a, b = pair()
     a.reads[0]["framing"] = "chunked"
     assert merge_profiles([a, b]).reads[0]["framing"] == "chunked"
+
+
+# One host's read records in three runs: the middle one could not measure the counts the
+# adapter's reader gives (None), the last one is of an older profile without them.
+READ_RECORDS = [
+    {"host": "h:80", "bodies": 2, "bytes": 100, "reads": 4, "largest_read": 64,
+     "reads_waited": 1, "wall_s": 0.5},
+    {"host": "h:80", "bodies": 1, "bytes": 28, "reads": None, "largest_read": None,
+     "reads_waited": None, "wall_s": 0.25},
+    {"host": "h:80", "bodies": 4, "bytes": 8, "wall_s": 0.125},
+]
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(len(READ_RECORDS)))))
+def test_read_fields_merge_the_same_in_any_order(order):
+    """A field unknown (None) in one run is unknown in the merge, whichever run comes
+    first; sums and maxima over the runs that have the field."""
+    runs = []
+    for i in order:
+        run = Profile(duration_s=1.0)
+        run.reads = [dict(READ_RECORDS[i])]
+        runs.append(run)
+    assert merge_profiles(runs).reads == [
+        {"host": "h:80", "bodies": 7, "bytes": 136, "reads": None, "largest_read": None,
+         "reads_waited": None, "wall_s": 0.875}]
+    # without the run that could not measure: the counts are summed, the largest kept
+    known = [run for run in runs if run.reads[0]["bytes"] != 28]
+    assert merge_profiles(known).reads == [
+        {"host": "h:80", "bodies": 6, "bytes": 108, "reads": 4, "largest_read": 64,
+         "reads_waited": 1, "wall_s": 0.625}]
 
 
 def test_merge_error_messages_are_exact():
