@@ -71,6 +71,19 @@ MAX_HANDLER_ERRORS = 100
 # Weight of the latest handler cost in its moving average (about 20 samples' memory):
 # the interval follows a lasting change in stack depth, not one slow sample.
 COST_SMOOTHING = 0.05
+# What a sample costs beyond the handler's own code, which the handler cannot time:
+# the kernel's signal delivery and Python's trampoline into the handler (measured here
+# with os.kill loops: 3.5 us per signal for an empty handler, 0.8 us of it the kill).
+# Counted in the budget so the adapted interval covers the whole cost.
+SIGNAL_DELIVERY_COST_S = 3e-6
+# Where the moving average of a sample's cost starts: a typical sample (measured with
+# benchmarks/sample_cost.py: 18 us per signal at 30 frames, delivery included).  Not
+# the first sample's cost: that one runs cold (first dict entries, first label
+# lookups), often ten times slower, and would throttle sampling from the start.
+TYPICAL_SAMPLE_COST_S = 18e-6
+# The interval grows at most this factor per sample, so no single slow sample (a page
+# fault, a cold cache) stretches it far; lasting costs still raise it within a few.
+MAX_GROWTH_PER_SAMPLE = 2.0
 # The timer is re-armed only when the interval the budget asks for differs from the
 # current one by more than this share: each re-arm is a system call.
 REARM_CHANGE = 0.25
@@ -117,7 +130,7 @@ class CpuSampler:
         # (greenlet name, sections, (code, lasti, code, lasti, ...)) -> [count, cpu, gid]
         self._table: dict[tuple[Any, ...], list[Any]] = {}
         self._last_cpu = 0.0
-        self._cost = 0.0  # moving average of the handler's own CPU
+        self._cost = TYPICAL_SAMPLE_COST_S  # moving average of a sample's CPU
         self.overhead_s = 0.0
         self.errors = 0
         self.dropped = 0
@@ -203,8 +216,10 @@ class CpuSampler:
         """Keep the handler's share of the CPU under the budget: interval >= cost /
         budget, never below the configured interval."""
         self.overhead_s += cost
-        self._cost += COST_SMOOTHING * (cost - self._cost) if self._cost else cost
-        wanted = min(MAX_INTERVAL_S, max(self.interval_s, self._cost / self.budget))
+        cost += SIGNAL_DELIVERY_COST_S
+        self._cost += COST_SMOOTHING * (cost - self._cost)
+        wanted = min(MAX_INTERVAL_S, MAX_GROWTH_PER_SAMPLE * self._interval,
+                     max(self.interval_s, self._cost / self.budget))
         if abs(wanted - self._interval) > REARM_CHANGE * self._interval:
             self._interval = wanted
             signal.setitimer(signal.ITIMER_PROF, wanted, wanted)
