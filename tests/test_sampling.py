@@ -10,6 +10,7 @@ tolerance, never a time.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import marshal
 import os
@@ -256,3 +257,34 @@ def test_pure_python_hot_path_tags_samples_too() -> None:
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out == {"hot_path": "pure", "names": ["burner-light"]}
+
+
+# One C call: PBKDF2 of this many rounds is tens of milliseconds of CPU, several
+# timer ticks, which Python delivers as one handler run when the call returns.
+C_CALL_ROUNDS = 200_000
+C_CALLS = 4
+
+
+def hash_in_c() -> None:
+    for _ in range(C_CALLS):
+        hashlib.pbkdf2_hmac("sha256", b"password", b"salt", C_CALL_ROUNDS)
+
+
+def test_cpu_inside_a_c_call_is_charged_to_the_python_frame_that_made_it() -> None:
+    with geventperf.Tracer(cpu_samples=INTERVAL_S) as tracer:
+        cpu0 = time.thread_time()
+        g = gevent.Greenlet(hash_in_c)
+        g.name = "hasher"
+        g.start()
+        g.join()
+        used = time.thread_time() - cpu0
+    samples = tracer.profile.cpu_samples
+    in_c = [st for st in samples.stacks if st.greenlet == "hasher" and st.frames
+            and samples.frames[st.frames[0]].endswith(":hash_in_c")]
+    charged = sum(st.cpu_s for st in in_c)
+    # ticks collapsed: about one sample per call, not one per tick ...
+    assert sum(st.count for st in in_c) <= 2 * C_CALLS
+    # ... yet weighted by the CPU since the previous sample, they count the calls' whole
+    # CPU, on the line that called into C
+    assert charged / used > 0.8, (charged, used)
+    assert charged / samples.cpu_s > 0.8
