@@ -5,6 +5,7 @@ connection never reused after a failed body.  Real raw-socket servers on 127.0.0
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
@@ -17,7 +18,7 @@ import pytest
 import requests
 
 import geventperf
-from geventperf import readstats
+from geventperf import bodyreader, readstats
 from geventperf.bodyreader import DEFAULT_CHUNK_SIZE, BodyLimits
 from tests.servers import RawServer, chunked, http_response, pieces_of
 
@@ -236,3 +237,105 @@ def test_reads_that_waited_for_the_network_are_counted_on_gevent_sockets(tmp_pat
     assert result["size"] == 2 * half and record["bytes"] == 2 * half
     assert 1 <= record["reads_waited"] <= record["reads"]
     assert record["reads"] >= 2 * half // 4096
+
+
+# -- broken bodies fail exactly as with requests' default adapter -------------------------
+
+CHUNKED = [("Transfer-Encoding", "chunked")]
+GZIP = [("Content-Encoding", "gzip")]
+BROKEN = {
+    "truncated Content-Length body": http_response(b"abc", length=10),
+    "truncated chunk": http_response(b"5\r\nabc", length=None, headers=CHUNKED),
+    "chunk size not hex": http_response(b"zz\r\nabc\r\n0\r\n\r\n", length=None,
+                                        headers=CHUNKED),
+    "corrupt gzip": http_response(b"not gzip at all", headers=GZIP),
+    "corrupt gzip, chunked": http_response(chunked([b"not gzip at all"]), length=None,
+                                           headers=GZIP + CHUNKED),
+    # requests returns what decoded before the end: so must the adapter
+    "truncated gzip, close-delimited": http_response(
+        gzip.compress(b"x" * 1000)[:20], length=None, headers=GZIP),
+}
+# Without limits the adapter reads with read_content only; with them, a streamed body
+# goes through guard_stream too.
+ADAPTER_OPTIONS = [{}, {"max_body_size": 10 ** 6, "body_timeout": 30.0, "yield_every": 5}]
+
+
+def _outcome(url: str, stream: bool, adapter_kw: dict | None,
+             timeout: float = REQUEST_TIMEOUT_S) -> tuple[str, str]:
+    session = requests.Session()
+    if adapter_kw is not None:
+        geventperf.mount(session, **adapter_kw)
+    try:
+        r = session.get(url, timeout=timeout, stream=stream)
+        body = b"".join(r.iter_content(3)) if stream else r.content
+        return ("body", body.hex())
+    except requests.RequestException as exc:
+        return (type(exc).__name__, str(exc))
+
+
+@pytest.mark.parametrize("adapter_kw", ADAPTER_OPTIONS, ids=["plain", "limits"])
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_broken_bodies_raise_requests_exception_and_message(case, stream, adapter_kw):
+    with RawServer(lambda head: [BROKEN[case]]) as server:
+        expected = _outcome(server.url, stream, None)
+        assert (expected[0] == "body") == ("close-delimited" in case), expected
+        assert _outcome(server.url, stream, adapter_kw) == expected
+
+
+def test_a_socket_read_timeout_mid_body_reads_as_with_requests():
+    with RawServer(_stall_after(b"abc", 10)) as server:
+        expected = _outcome(server.url, False, None, timeout=BODY_TIMEOUT_S)
+        assert expected[0] == "ConnectionError" and "Read timed out" in expected[1]
+        assert _outcome(server.url, False, {"body_timeout": 30.0},
+                        timeout=BODY_TIMEOUT_S) == expected
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_negative_chunk_size_is_a_broken_chunked_body(stream):
+    """requests lets http.client's bare ValueError out; the adapter names the cause."""
+    wire = http_response(b"-5\r\nabc\r\n0\r\n\r\n", length=None, headers=CHUNKED)
+    with RawServer(lambda head: [wire]) as server:
+        with pytest.raises(ValueError, match="^read length must be non-negative or -1$"):
+            _outcome(server.url, stream, None)
+        assert _outcome(server.url, stream, {}) == (
+            "ChunkedEncodingError",
+            "('Connection broken: invalid chunk length (read length must be non-negative "
+            "or -1)', ValueError('read length must be non-negative or -1'))")
+
+
+def test_read_content_reads_a_body_whose_buffer_was_not_enlarged():
+    """read_content on a response of requests' own adapter (http.client's 8 KiB buffer
+    left in place): the body comes out whole, through that buffer."""
+    body = os.urandom(100_000)
+    with RawServer(lambda head: [http_response(body)]) as server:
+        session = requests.Session()
+        with session.get(server.url, timeout=REQUEST_TIMEOUT_S, stream=True) as r:
+            assert bodyreader.socket_reads(r.raw) is None
+            assert bodyreader.read_content(r, BodyLimits(chunk_size=4096)) == body
+            assert r.raw.tell() == len(body)
+    truncated = http_response(b"abc", length=10)
+    with RawServer(lambda head: [truncated]) as server:
+        with requests.Session().get(server.url, timeout=REQUEST_TIMEOUT_S, stream=True) as r:
+            with pytest.raises(requests.exceptions.ChunkedEncodingError) as info:
+                bodyreader.read_content(r, BodyLimits())
+    assert str(info.value) == ("('Connection broken: IncompleteRead(3 bytes read, 7 more "
+                               "expected)', IncompleteRead(3 bytes read, 7 more expected))")
+
+
+def test_body_timeout_bounds_each_socket_read_inside_one_chunk():
+    """One 50-byte chunk trickled a byte at a time: urllib3 reads it with one call that
+    makes a socket read per byte, and the budget must bound each of them, so the body
+    fails long before the chunk is whole.  No socket timeout is set (None)."""
+    def trickle(head):
+        yield http_response(b"", length=None, headers=CHUNKED) + b"32\r\n"
+        for _ in range(50):
+            yield b"x"
+            yield STALL_S / 50
+    with RawServer(trickle) as server:
+        session = requests.Session()
+        geventperf.mount(session, body_timeout=BODY_TIMEOUT_S)
+        with pytest.raises(geventperf.BodyTimeout) as info:
+            session.get(server.url)
+    received = int(str(info.value).split("(")[1].split()[0])
+    assert received < 4 + 50, str(info.value)   # the size line and part of the chunk
