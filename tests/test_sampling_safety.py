@@ -245,3 +245,40 @@ def test_handler_errors_never_reach_the_program_and_turn_it_off() -> None:
     assert "errors" in sampler.unavailable
     assert signal.getsignal(signal.SIGPROF) == signal.SIG_DFL
     assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+
+
+def test_a_forked_child_can_sample_while_the_parent_does() -> None:
+    """fork() keeps the parent's handler but not its timer: the child's own sampler
+    may take SIGPROF over, and puts the parent's handler back when it stops."""
+    out = run_child("""
+        import json, os, time
+        from geventperf.sampling.sampler import CpuSampler
+        def burn(seconds):
+            end = time.thread_time() + seconds
+            while time.thread_time() < end:
+                pass
+        parent = CpuSampler(lambda: None, 0.001)
+        assert parent.start()
+        burn(0.05)
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            child = CpuSampler(lambda: None, 0.001)
+            started = child.start()
+            burn(0.05)
+            child.stop()
+            import signal
+            restored = signal.getsignal(signal.SIGPROF) == parent._on_sigprof
+            os.write(w, json.dumps({"started": started, "samples": child.result().count,
+                                    "unavailable": child.unavailable,
+                                    "restored": restored}).encode())
+            os._exit(0)
+        os.waitpid(pid, 0)
+        child = json.loads(os.read(r, 4096))
+        burn(0.05)
+        parent.stop()
+        print(json.dumps({"child": child, "parent_samples": parent.result().count}))
+    """)
+    assert out["child"] == {"started": True, "samples": out["child"]["samples"],
+                            "unavailable": None, "restored": True}
+    assert out["child"]["samples"] > 0 and out["parent_samples"] > 0

@@ -32,6 +32,7 @@ Safety (each one tested in ``tests/test_sampling_safety.py``):
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -99,12 +100,20 @@ def unavailable_reason() -> str | None:
         return ("CPU sampling needs the main thread: Python runs signal handlers only "
                 "there, and this tracer runs in another thread")
     current = signal.getsignal(signal.SIGPROF)
-    if current not in (signal.SIG_DFL, signal.SIG_IGN, None):
+    if current not in (signal.SIG_DFL, signal.SIG_IGN, None) and not _left_by_fork(current):
         return (f"SIGPROF already has a handler ({getattr(current, '__qualname__', current)}"
                 ", another profiler?): left alone, no CPU samples")
     if signal.getitimer(signal.ITIMER_PROF) != (0.0, 0.0):
         return "ITIMER_PROF is already armed by someone else: left alone, no CPU samples"
     return None
+
+
+def _left_by_fork(handler: Any) -> bool:
+    """A handler of a sampler started in the parent of this forked process: the fork
+    kept the handler but not the timer (interval timers are not inherited), so it
+    samples nothing here and may be replaced (and is put back at stop)."""
+    owner = getattr(handler, "__self__", None)
+    return isinstance(owner, CpuSampler) and owner._pid != os.getpid()
 
 
 class CpuSampler:
@@ -138,6 +147,8 @@ class CpuSampler:
         self.unavailable: str | None = None
         self._prev_handler: Any = None
         self._prev_timer: tuple[float, float] = (0.0, 0.0)
+        self._pid = os.getpid()
+        self._labeler = Labeler({})  # line numbers looked up once per code object
 
     # -- lifecycle -----------------------------------------------------------------
     def start(self) -> bool:
@@ -148,6 +159,7 @@ class CpuSampler:
             self.unavailable = reason
             return False
         self._prev_handler = signal.getsignal(signal.SIGPROF)
+        self._pid = os.getpid()
         self._last_cpu = time.thread_time()
         signal.signal(signal.SIGPROF, self._on_sigprof)
         signal.siginterrupt(signal.SIGPROF, False)  # SA_RESTART: see the module doc
@@ -227,7 +239,7 @@ class CpuSampler:
     # -- the result ----------------------------------------------------------------
     def result(self) -> CpuSamples:
         """The samples as plain data (labels looked up now, once per code object)."""
-        labeler = Labeler({})
+        labeler = self._labeler
         out = CpuSamples(interval_s=self.interval_s, budget=self.budget,
                          final_interval_s=self._interval, overhead_s=self.overhead_s,
                          errors=self.errors, dropped=self.dropped,
@@ -264,8 +276,9 @@ class CpuSampler:
             entry.cpu_s += cpu
             entry.gid = gid if gid is not None else entry.gid
         out.stacks = sorted(merged.values(), key=lambda s: -s.cpu_s)
-        if not self.running:
-            self._table = {}  # let the code objects go
+        if not self.running:  # let the code objects go
+            self._table = {}
+            self._labeler = Labeler({})
         return out
 
 
