@@ -14,8 +14,10 @@ import textwrap
 import time
 from pathlib import Path
 
+import gevent
 import pytest
 import requests
+from requests.models import CONTENT_CHUNK_SIZE
 
 import geventperf
 from geventperf import bodyreader, readstats
@@ -339,3 +341,43 @@ def test_body_timeout_bounds_each_socket_read_inside_one_chunk():
             session.get(server.url)
     received = int(str(info.value).split("(")[1].split()[0])
     assert received < 4 + 50, str(info.value)   # the size line and part of the chunk
+
+
+# -- yield_every ------------------------------------------------------------------------------
+
+# A gzip body decoding to ten pieces of exactly requests' piece size (urllib3 hands out
+# decoded pieces of the size asked for): the yields are then a pure count of pieces.
+PIECE = CONTENT_CHUNK_SIZE
+YIELD_BODY = bytes(range(256)) * (10 * PIECE // 256)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("yield_every, yields", [
+    (1, 10),                 # after every piece
+    (2 * PIECE - 1, 5),      # two pieces pass it: every second piece
+    (2 * PIECE, 5),          # two pieces reach it exactly
+    (2 * PIECE + 1, 3),      # three pieces needed, the count starting over after each yield
+    (10 * PIECE, 1),         # once, at the end
+])
+def test_yield_every_lets_other_greenlets_run_once_per_yield(yield_every, yields, stream):
+    wire = http_response(gzip.compress(YIELD_BODY), headers=GZIP)
+    ticks: list[int] = []
+
+    def ticker():   # runs once each time the reader yields: its sockets block otherwise
+        while True:
+            ticks.append(1)
+            gevent.sleep(0)
+    with RawServer(lambda head: [wire]) as server:
+        session = requests.Session()
+        geventperf.mount(session, yield_every=yield_every)
+        running = gevent.spawn(ticker)
+        gevent.sleep(0)
+        before = len(ticks)
+        try:
+            r = session.get(server.url, timeout=REQUEST_TIMEOUT_S, stream=stream)
+            body = b"".join(r.iter_content(PIECE)) if stream else r.content
+            ran = len(ticks) - before   # counted before kill(), which lets it run once more
+        finally:
+            running.kill()
+    assert body == YIELD_BODY
+    assert ran == yields
