@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -239,6 +240,61 @@ def test_scrape_from_prometheus_clients_own_server_thread():
     assert samples[("geventperf_switches_total", ())] == before.switches == after.switches
     assert samples[("geventperf_ready_wait_seconds_count", ())] == \
         before.ready_latency["overall"]["n"]
+
+
+# Scrapes from another thread while the loop keeps spawning, switching and finishing
+# greenlets: enough that each one overlaps that work many times.
+CONCURRENT_SCRAPES = 5
+
+
+def test_scrapes_from_another_thread_while_the_loop_works():
+    """The snapshot reads the tracer's tables while the traced thread changes them
+    (the GIL passes between the two): every scrape must succeed, parse, and never see
+    a counter go down."""
+    registry = prometheus_client.CollectorRegistry()
+    scrapes: list[Samples] = []
+    failures: list[str] = []
+
+    def scraper(url: str) -> None:
+        with requests.Session() as session:
+            while len(scrapes) < CONCURRENT_SCRAPES and not failures:
+                resp = session.get(url, timeout=HTTP_TIMEOUT_S)
+                if resp.status_code != 200:
+                    failures.append(resp.text[-2000:])
+                else:
+                    scrapes.append(parse(resp.text))
+
+    def job(i: int) -> None:
+        sum(range(500))
+        gevent.sleep(0)
+
+    with geventperf.Tracer() as tracer:
+        geventperf.metrics.register(tracer, registry)
+        server, thread = prometheus_client.start_http_server(0, addr="127.0.0.1",
+                                                             registry=registry)
+        try:
+            client = threading.Thread(target=scraper, daemon=True, args=(
+                f"http://127.0.0.1:{server.server_port}/metrics",))
+            client.start()
+            while client.is_alive():
+                jobs = [gevent.spawn(job, i) for i in range(200)]
+                for i, g in enumerate(jobs):
+                    g.name = f"job-{i % 70}"  # past the label cap, some of them
+                gevent.joinall(jobs, raise_error=True)
+            client.join()
+        finally:
+            server.shutdown()
+            server.server_close()
+            thread.join(HTTP_TIMEOUT_S)
+    assert not failures, failures[0]
+    assert len(scrapes) == CONCURRENT_SCRAPES
+    for earlier, later in zip(scrapes, scrapes[1:]):
+        for key, value in earlier.items():
+            if key[0].endswith(("_total", "_count", "_sum", "_bucket")) and key in later:
+                assert later[key] >= value, key
+    names = name_series(scrapes[-1], "run")
+    assert _figures.OTHER_NAME in names
+    assert len(names) == _figures.MAX_GREENLET_NAMES + 1
 
 
 def test_register_before_start_takes_no_snapshot_and_a_stopped_tracer_gives_its_profile():
