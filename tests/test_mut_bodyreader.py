@@ -31,6 +31,9 @@ REQUEST_TIMEOUT_S = 10
 BODY_TIMEOUT_S = 0.3
 STALL_S = 3.0
 SUBPROCESS_TIMEOUT_S = 120
+# The server's pause mid-body: reading the first half takes microseconds, so even a
+# child process descheduled on a busy machine has emptied the socket well before.
+WAIT_PAUSE_S = 1.0
 
 
 # -- options ---------------------------------------------------------------------------
@@ -221,7 +224,8 @@ def test_reads_that_waited_for_the_network_are_counted_on_gevent_sockets(tmp_pat
 
     def respond(head):
         yield http_response(b"a" * half, length=2 * half)
-        yield 0.2   # the reader has emptied the socket and waits for the rest
+        # the reader empties the socket long before this pause ends, then waits
+        yield WAIT_PAUSE_S
         yield b"b" * half
     script = tmp_path / "waited.py"
     script.write_text(WAITED_SCRIPT)
