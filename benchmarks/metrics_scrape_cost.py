@@ -47,11 +47,13 @@ def median_ms(fn, reps: int) -> float:
 
 def measure(live: int, finished: int, reps: int) -> dict[str, float]:
     stop = gevent.event.Event()
+    arrived = [0]
 
     def worker(kind: int, stay: bool) -> None:
         for _ in range(SWITCHES_EACH):
             gevent.sleep(0)
         if stay:
+            arrived[0] += 1
             stop.wait()
 
     tracer = geventperf.Tracer().start()
@@ -63,7 +65,8 @@ def measure(live: int, finished: int, reps: int) -> dict[str, float]:
         waiting = [gevent.spawn(worker, i % NAMES, True) for i in range(live)]
         for i, g in enumerate(waiting):
             g.name = f"conn-{i % NAMES}"
-        gevent.sleep(0.01)  # let them all reach the event
+        while arrived[0] < live:  # every one of them switched and now waits
+            gevent.sleep(0.001)
         registry = prometheus_client.CollectorRegistry()
         geventperf.metrics.register(tracer, registry)
         out = {
