@@ -12,6 +12,7 @@ import pytest
 
 from geventperf import findings
 from geventperf.profile import Finding, GreenletStats, Profile, SectionStats, StackTime
+from geventperf.sampling.model import CpuSamples, SampledStack
 
 APP = "/srv/app/worker.py"
 GEVENT = "/venv/lib/python3.11/site-packages/gevent/_socketcommon.py"
@@ -262,6 +263,81 @@ def threadpool_many_functions_no_dns():
            pool_event("enough", 2, 0.05, 0.25, pool="pool-7", default_pool=False,
                       saturated=1, maxsize=2, depth_max=0, depth_mean=0.0,
                       sites=[["x.py:1:f", 2]])]))
+
+
+PB = "/venv/lib/python3.11/site-packages/google/protobuf/internal/decoder.py"
+THRIFT = "/venv/lib/python3.11/site-packages/thrift/protocol/TBinaryProtocol.py"
+JSON_ENC = "/usr/lib/python3.11/json/encoder.py"
+REQUESTS = "/venv/lib/python3.11/site-packages/requests/models.py"
+MSGPACK = "/venv/lib/python3.11/site-packages/msgpack/fallback.py"
+
+
+def sampled(stacks, libraries=None, **profile_kw):
+    """A profile whose CPU samples are *stacks*: (frames, greenlet, count, cpu_s)."""
+    frames: list[str] = []
+    built = []
+    for labels, greenlet, count, cpu_s in stacks:
+        idx = []
+        for label in labels:
+            if label not in frames:
+                frames.append(label)
+            idx.append(frames.index(label))
+        built.append(SampledStack(frames=idx, greenlet=greenlet, sections=[], count=count,
+                                  cpu_s=cpu_s))
+    samples = CpuSamples(frames=frames, first_lines=[1] * len(frames), stacks=built,
+                         libraries=dict(libraries or {}))
+    p = profile(cpu_samples=samples, **profile_kw)
+    # running 0.5 + 0.25 + 0.25 = 1 s, ready wait 0.5 s
+    for gid, run, ready in ((3, 0.5, 0.25), (4, 0.25, 0.25), (1, 0.25, None)):
+        p.greenlet(gid).run_s, p.greenlet(gid).ready_wait_s = run, ready
+    return p
+
+
+APP_SPIN = f"{APP}:3:spin"
+
+
+@scenario
+def slow_protobuf_backend_across_four_greenlets():
+    # protobuf 0.5 of 1 s sampled, over four greenlet names (three written); its own
+    # cost is its share of the running time (0.5 * 1 s) or its CPU (0.5 s), whichever is
+    # larger, plus its share of the ready wait (0.5 * 0.5 s)
+    return findings.slow_paths(sampled([
+        ([f"{PB}:10:DecodeField", APP_SPIN], "w1", 4, 0.25),
+        ([f"{PB}:20:_DecodeVarint", f"{APP}:4:decode"], "w2", 2, 0.125),
+        ([f"{PB}:10:DecodeField", APP_SPIN], "w3", 1, 0.0625),
+        ([f"{PB}:10:DecodeField", APP_SPIN], "w4", 1, 0.0625),
+        ([APP_SPIN], "w1", 8, 0.5)], {"protobuf_backend": "python"}))
+
+
+@scenario
+def slow_paths_need_their_library_fact_and_first_entry_wins():
+    # thrift: the fastbinary fact unknown does not rule an entry out, so the first
+    # thrift entry (fastbinary importable) applies; a stack holding thrift and msgpack
+    # frames is thrift's (earlier in the table); json's encoder counts only its Python
+    # encoding functions, and only with _json present (json_c True)
+    return findings.slow_paths(sampled([
+        ([f"{THRIFT}:5:readI32", f"{MSGPACK}:9:unpack"], "t", 5, 0.25),
+        ([f"{MSGPACK}:9:unpack"], "m", 5, 0.25),
+        ([f"{JSON_ENC}:200:_iterencode_dict"], "j", 5, 0.125),
+        ([f"{JSON_ENC}:100:JSONEncoder.default"], "j", 5, 0.125),
+        ([f"{REQUESTS}:790:Response.apparent_encoding"], "r", 5, 0.125),
+        ([f"{REQUESTS}:800:Response.text"], "r", 5, 0.125)], {"json_c": True}))
+
+
+@scenario
+def slow_paths_at_the_share_and_sample_minimums():
+    # msgpack: exactly MIN_SHARE (0.0625 of 1.25 s = 0.05) with MIN_SAMPLES: a finding;
+    # requests: a bigger share from one sample too few: none
+    return findings.slow_paths(sampled([
+        ([f"{MSGPACK}:9:unpack"], "m", 5, 0.0625),
+        ([f"{REQUESTS}:790:Response.apparent_encoding"], "r", 4, 0.5),
+        ([APP_SPIN], "a", 100, 0.6875)]))
+
+
+@scenario
+def slow_paths_of_a_profile_without_samples():
+    no_cpu = sampled([([f"{MSGPACK}:9:unpack"], "m", 5, 0.0)])
+    return findings.slow_paths(profile()) + findings.slow_paths(no_cpu)
 
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
@@ -953,6 +1029,177 @@ EXPECTED = {
       'stack': ['x.py:1:f'],
       'suggested_maxsize': 1,
       'tasks': 2}],
+    'slow_protobuf_backend_across_four_greenlets': [{'by_greenlet': {'w1': 0.25, 'w2': 0.125, 'w3': 0.0625, 'w4': 0.0625},
+      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the sampled "
+                      "CPU, times the run's running time plus its ready wait (the others' "
+                      'queueing while it held the loop)',
+      'cost_s': 0.75,
+      'cpu_s': 0.5,
+      'cpu_share': 0.5,
+      'fix': "use protobuf's C backend: unset PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION (or set "
+             "it to 'upb') and install a protobuf wheel for this platform (pip install "
+             '--force-reinstall protobuf); check with '
+             "google.protobuf.internal.api_implementation.Type() == 'upb'",
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'pure-python-fallback',
+      'message': "50% of the sampled CPU (0.500 s of 1.000 s) ran in google.protobuf's "
+                 "protobuf backend (api_implementation.Type() == 'python'); greenlets: 'w1' "
+                 "0.250 s, 'w2' 0.125 s, 'w3' 0.062 s. Fix: use protobuf's C backend: unset "
+                 "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION (or set it to 'upb') and install a "
+                 'protobuf wheel for this platform (pip install --force-reinstall protobuf); '
+                 "check with google.protobuf.internal.api_implementation.Type() == 'upb' [cost "
+                 "0.750 s: greenlet-seconds: the pure-Python implementation's share of the "
+                 "sampled CPU, times the run's running time plus its ready wait (the others' "
+                 'queueing while it held the loop)]',
+      'module': 'google.protobuf',
+      'others_ready_wait_s': 0.25,
+      'run_s': 0.5,
+      'samples': 8,
+      'section': None,
+      'stack': ['/venv/lib/python3.11/site-packages/google/protobuf/internal/decoder.py:10:DecodeField',
+                '/srv/app/worker.py:3:spin']}],
+    'slow_paths_need_their_library_fact_and_first_entry_wins': [{'by_greenlet': {'t': 0.25},
+      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the sampled "
+                      "CPU, times the run's running time plus its ready wait (the others' "
+                      'queueing while it held the loop)',
+      'cost_s': 0.375,
+      'cpu_s': 0.25,
+      'cpu_share': 0.25,
+      'fix': 'use TBinaryProtocolAcceleratedFactory (or TCompactProtocolAcceleratedFactory) '
+             'over a transport that is a TTransport.CReadableTransport (TBufferedTransport, '
+             'TFramedTransport, TMemoryBuffer); a custom transport must subclass '
+             'CReadableTransport and implement cstringio_buf and cstringio_refill',
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'pure-python-fallback',
+      'message': "25% of the sampled CPU (0.250 s of 1.000 s) ran in thrift.protocol's "
+                 'TBinaryProtocol/TCompactProtocol while thrift.protocol.fastbinary is '
+                 'importable: the accelerated protocol was not used, because the protocol is '
+                 'not TBinaryProtocolAccelerated/TCompactProtocolAccelerated, or its transport '
+                 "is not a TTransport.CReadableTransport; greenlets: 't' 0.250 s. Fix: use "
+                 'TBinaryProtocolAcceleratedFactory (or TCompactProtocolAcceleratedFactory) '
+                 'over a transport that is a TTransport.CReadableTransport '
+                 '(TBufferedTransport, TFramedTransport, TMemoryBuffer); a custom transport '
+                 'must subclass CReadableTransport and implement cstringio_buf and '
+                 'cstringio_refill [cost 0.375 s: greenlet-seconds: the pure-Python '
+                 "implementation's share of the sampled CPU, times the run's running time plus "
+                 "its ready wait (the others' queueing while it held the loop)]",
+      'module': 'thrift.protocol',
+      'others_ready_wait_s': 0.125,
+      'run_s': 0.25,
+      'samples': 5,
+      'section': None,
+      'stack': ['/venv/lib/python3.11/site-packages/thrift/protocol/TBinaryProtocol.py:5:readI32',
+                '/venv/lib/python3.11/site-packages/msgpack/fallback.py:9:unpack']},
+     {'by_greenlet': {'m': 0.25},
+      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the sampled "
+                      "CPU, times the run's running time plus its ready wait (the others' "
+                      'queueing while it held the loop)',
+      'cost_s': 0.375,
+      'cpu_s': 0.25,
+      'cpu_share': 0.25,
+      'fix': "install msgpack's C extension (pip install --force-reinstall msgpack, with "
+             'MSGPACK_PUREPYTHON unset) and call msgpack.packb/unpackb or msgpack.Unpacker, '
+             'not msgpack.fallback',
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'pure-python-fallback',
+      'message': "25% of the sampled CPU (0.250 s of 1.000 s) ran in msgpack.fallback's "
+                 "msgpack implementation (msgpack.fallback); greenlets: 'm' 0.250 s. Fix: "
+                 "install msgpack's C extension (pip install --force-reinstall msgpack, with "
+                 'MSGPACK_PUREPYTHON unset) and call msgpack.packb/unpackb or '
+                 'msgpack.Unpacker, not msgpack.fallback [cost 0.375 s: greenlet-seconds: the '
+                 "pure-Python implementation's share of the sampled CPU, times the run's "
+                 "running time plus its ready wait (the others' queueing while it held the "
+                 'loop)]',
+      'module': 'msgpack.fallback',
+      'others_ready_wait_s': 0.125,
+      'run_s': 0.25,
+      'samples': 5,
+      'section': None,
+      'stack': ['/venv/lib/python3.11/site-packages/msgpack/fallback.py:9:unpack']},
+     {'by_greenlet': {'j': 0.125},
+      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the sampled "
+                      "CPU, times the run's running time plus its ready wait (the others' "
+                      'queueing while it held the loop)',
+      'cost_s': 0.1875,
+      'cpu_s': 0.125,
+      'cpu_share': 0.125,
+      'fix': 'call json.dumps(obj) without indent= and write the string (json.dump streams '
+             'through the Python encoder), or use ujson/orjson',
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'pure-python-fallback',
+      'message': "12% of the sampled CPU (0.125 s of 1.000 s) ran in json's json encoder: "
+                 'json.dumps(indent=...) and json.dump(obj, file) encode in Python even with '
+                 "_json; greenlets: 'j' 0.125 s. Fix: call json.dumps(obj) without indent= and "
+                 'write the string (json.dump streams through the Python encoder), or use '
+                 'ujson/orjson [cost 0.188 s: greenlet-seconds: the pure-Python '
+                 "implementation's share of the sampled CPU, times the run's running time plus "
+                 "its ready wait (the others' queueing while it held the loop)]",
+      'module': 'json',
+      'others_ready_wait_s': 0.0625,
+      'run_s': 0.125,
+      'samples': 5,
+      'section': None,
+      'stack': ['/usr/lib/python3.11/json/encoder.py:200:_iterencode_dict']},
+     {'by_greenlet': {'r': 0.125},
+      'cost_meaning': "greenlet-seconds: encoding detection's share of the sampled CPU, times "
+                      "the run's running time plus its ready wait (the others' queueing while "
+                      'it held the loop)',
+      'cost_s': 0.1875,
+      'cpu_s': 0.125,
+      'cpu_share': 0.125,
+      'fix': "set response.encoding (e.g. response.encoding = 'utf-8') before reading "
+             'response.text, or parse response.content (bytes) directly, e.g. '
+             'json.loads(response.content)',
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'charset-detection',
+      'message': "12% of the sampled CPU (0.125 s of 1.000 s) ran in requests's encoding "
+                 "guessed by requests' Response.text (Response.apparent_encoding: charset "
+                 'detection over the whole body, in Python) because the response declared no '
+                 "charset; greenlets: 'r' 0.125 s. Fix: set response.encoding (e.g. "
+                 "response.encoding = 'utf-8') before reading response.text, or parse "
+                 'response.content (bytes) directly, e.g. json.loads(response.content) [cost '
+                 "0.188 s: greenlet-seconds: encoding detection's share of the sampled CPU, "
+                 "times the run's running time plus its ready wait (the others' queueing while "
+                 'it held the loop)]',
+      'module': 'requests',
+      'others_ready_wait_s': 0.0625,
+      'run_s': 0.125,
+      'samples': 5,
+      'section': None,
+      'stack': ['/venv/lib/python3.11/site-packages/requests/models.py:790:Response.apparent_encoding']}],
+    'slow_paths_at_the_share_and_sample_minimums': [{'by_greenlet': {'m': 0.0625},
+      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the sampled "
+                      "CPU, times the run's running time plus its ready wait (the others' "
+                      'queueing while it held the loop)',
+      'cost_s': 0.0875,
+      'cpu_s': 0.0625,
+      'cpu_share': 0.05,
+      'fix': "install msgpack's C extension (pip install --force-reinstall msgpack, with "
+             'MSGPACK_PUREPYTHON unset) and call msgpack.packb/unpackb or msgpack.Unpacker, '
+             'not msgpack.fallback',
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'pure-python-fallback',
+      'message': "5% of the sampled CPU (0.062 s of 1.250 s) ran in msgpack.fallback's msgpack "
+                 "implementation (msgpack.fallback); greenlets: 'm' 0.062 s. Fix: install "
+                 "msgpack's C extension (pip install --force-reinstall msgpack, with "
+                 'MSGPACK_PUREPYTHON unset) and call msgpack.packb/unpackb or '
+                 'msgpack.Unpacker, not msgpack.fallback [cost 0.087 s: greenlet-seconds: the '
+                 "pure-Python implementation's share of the sampled CPU, times the run's "
+                 "running time plus its ready wait (the others' queueing while it held the "
+                 'loop)]',
+      'module': 'msgpack.fallback',
+      'others_ready_wait_s': 0.025,
+      'run_s': 0.0625,
+      'samples': 5,
+      'section': None,
+      'stack': ['/venv/lib/python3.11/site-packages/msgpack/fallback.py:9:unpack']}],
+    'slow_paths_of_a_profile_without_samples': [],
 }
 
 
