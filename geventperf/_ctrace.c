@@ -231,11 +231,22 @@ typedef struct {
     long long diff;
 } BlameSlot;
 
+/* A slice waiting for its share of the next read of the interval CPU clock
+   (geventperf/trace/cpuclock.py): its record and stack row (owned), its busy wall. */
+typedef struct {
+    PyObject *rec, *row;
+    double weight;
+} CpuPending;
+
+#define CPU_NONE 0
+#define CPU_INTERVAL 1
+#define CPU_SWITCH 2
+
 typedef struct {
     PyObject_HEAD
     PyObject *cur;  /* the running greenlet's Record, or None */
     long long switches, errors;
-    int on, cpu_clock, stacks, depth;
+    int on, cpu_clock, stacks, depth;  /* cpu_clock: CPU_NONE, _INTERVAL or _SWITCH */
     double threshold;
     PyObject *prev, *live, *table, *exit_key;
     PyObject *new_record, *new_row, *finish, *on_blocked, *on_c_switch, *on_c_resume,
@@ -262,6 +273,12 @@ typedef struct {
     Py_ssize_t window;
     BlameSlot *b;  /* the blame log, a ring of window slots */
     PyObject *section_blame, *long_charge;  /* dicts, as in WaitSplit */
+    /* the interval CPU clock: CpuSpread's attributes (trace/cpuclock.py) */
+    double cpu_interval, cpu_last, cpu_read_at, slice_from, slice_idle0, slice_cpu,
+           cpu_weight;
+    CpuPending *cpu_pend;
+    Py_ssize_t cpu_npend, cpu_cap;
+    long long cpu_reads;
 } HotObject;
 
 static void caches_clear(HotObject *self) {
@@ -503,25 +520,118 @@ static int blame_woke(HotObject *self, RecordObject *t, double now, RecordObject
     return 0;
 }
 
+/* ------------------------------------------------- the interval CPU clock ------ */
+
+static void cpu_pending_clear(HotObject *self) {
+    for (Py_ssize_t i = 0; i < self->cpu_npend; i++) {
+        Py_CLEAR(self->cpu_pend[i].rec);
+        Py_CLEAR(self->cpu_pend[i].row);
+    }
+    self->cpu_npend = 0;
+    self->cpu_weight = 0.0;
+}
+
+static void cpu_free(HotObject *self) {
+    if (self->cpu_pend != NULL) {
+        cpu_pending_clear(self);
+        PyMem_Free(self->cpu_pend);
+        self->cpu_pend = NULL;
+    }
+    self->cpu_cap = 0;
+}
+
+static inline double cpu_current_weight(HotObject *self, double now) {
+    double w = (now - self->slice_from) - (self->idle - self->slice_idle0);
+    return w > 0.0 ? w : 0.0;
+}
+
+/* Read the clock; give every pending slice, and cur's current slice (weight of busy
+   wall since slice_from), its share: by busy wall, or when the current slice is a long
+   one, the pending ones their busy wall first (CpuSpread._read). */
+static void cpu_read(HotObject *self, double now, RecordObject *cur, double weight,
+                     int long_slice) {
+    double cpu = thread_cpu_now(), spent = cpu - self->cpu_last;
+    double per = 0.0, share = spent;
+    if (long_slice && self->cpu_weight > 0.0) {
+        per = spent / self->cpu_weight;
+        if (per > 1.0)
+            per = 1.0;
+        share = spent - self->cpu_weight * per;
+    } else if (self->cpu_weight + weight > 0.0) {
+        per = spent / (self->cpu_weight + weight);
+        share = weight * per;
+    }
+    for (Py_ssize_t i = 0; i < self->cpu_npend; i++) {
+        CpuPending *p = &self->cpu_pend[i];
+        ((RecordObject *)p->rec)->cpu += p->weight * per;
+        if (p->row != NULL)
+            ((RowObject *)p->row)->cpu += p->weight * per;
+    }
+    if (cur != NULL) {
+        cur->cpu += share;
+        self->slice_cpu += share;
+    }
+    cpu_pending_clear(self);
+    self->cpu_last = cpu;
+    self->cpu_read_at = now;
+    self->cpu_reads++;
+}
+
+static inline void cpu_begin_slice(HotObject *self, double now) {
+    self->slice_from = now;
+    self->slice_idle0 = self->idle;
+    self->slice_cpu = 0.0;
+}
+
+/* rec's slice of ran seconds ends at now, at stack row (borrowed, may be NULL).
+   Returns its CPU when the clock was read (a long slice, or force), else -1: its
+   share comes with a later read (CpuSpread.end_slice). */
+static double cpu_end_slice(HotObject *self, RecordObject *rec, PyObject *row, double now,
+                            double ran, int force) {
+    double weight = cpu_current_weight(self, now), ran_cpu = -1.0;
+    int long_slice = force || ran >= self->cpu_interval;
+    if (long_slice || now - self->cpu_read_at >= self->cpu_interval
+            || self->cpu_npend >= self->cpu_cap) {
+        cpu_read(self, now, rec, weight, long_slice);
+        ran_cpu = self->slice_cpu;
+        if (row != NULL)
+            ((RowObject *)row)->cpu += ran_cpu;
+    } else {
+        if (row != NULL)
+            ((RowObject *)row)->cpu += self->slice_cpu;
+        CpuPending *p = &self->cpu_pend[self->cpu_npend++];
+        p->rec = Py_NewRef((PyObject *)rec);
+        p->row = Py_XNewRef(row);
+        p->weight = weight;
+        self->cpu_weight += weight;
+    }
+    cpu_begin_slice(self, now);
+    return ran_cpu;
+}
+
 static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"prev", "live", "table", "new_record", "new_row", "finish",
                              "on_blocked", "on_c_switch", "on_c_resume", "on_error",
                              "name_from_frames", "exit_key", "cpu_clock", "stacks",
                              "depth", "threshold", "max_slices", "poll_blocked_min",
-                             "first_poll_blocked_min", "window", NULL};
+                             "first_poll_blocked_min", "window", "cpu_interval",
+                             "cpu_pending_max", NULL};
     PyObject *prev, *live, *table, *nr, *nrow, *fin, *ob, *ocs, *ocr, *oe, *nff, *ek;
     int cpu_clock, stacks, depth;
-    double threshold, poll_blocked_min, first_poll_blocked_min;
-    Py_ssize_t max_slices, window;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "$OO!O!OOOOOOOOOppidnddn", kwlist, &prev,
+    double threshold, poll_blocked_min, first_poll_blocked_min, cpu_interval;
+    Py_ssize_t max_slices, window, cpu_pending_max;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "$OO!O!OOOOOOOOOipidnddndn", kwlist, &prev,
                                      &PyDict_Type, &live, &PyDict_Type, &table, &nr, &nrow,
                                      &fin, &ob, &ocs, &ocr, &oe, &nff, &ek, &cpu_clock,
                                      &stacks, &depth, &threshold, &max_slices,
-                                     &poll_blocked_min, &first_poll_blocked_min, &window))
+                                     &poll_blocked_min, &first_poll_blocked_min, &window,
+                                     &cpu_interval, &cpu_pending_max))
         return -1;
-    if (max_slices < 0 || depth < 1 || window < 1) {
+    if (max_slices < 0 || depth < 1 || window < 1 || cpu_pending_max < 1
+            || cpu_clock < CPU_NONE || cpu_clock > CPU_SWITCH) {
         PyErr_SetString(PyExc_ValueError,
-                        "max_slices must be >= 0, depth >= 1 and window >= 1");
+                        "max_slices must be >= 0, depth, window and cpu_pending_max >= 1, "
+                        "cpu_clock 0, 1 or 2");
         return -1;
     }
     Py_XSETREF(self->cur, Py_NewRef(Py_None));
@@ -548,6 +658,17 @@ static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
     ring_free(self);
     blame_free(self);
     caches_clear(self);
+    cpu_free(self);
+    self->cpu_interval = cpu_interval;
+    self->cpu_pend = PyMem_Calloc(cpu_pending_max, sizeof(CpuPending));
+    if (self->cpu_pend == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->cpu_cap = cpu_pending_max;
+    self->cpu_last = thread_cpu_now();
+    self->cpu_read_at = mono_now();
+    cpu_begin_slice(self, self->cpu_read_at);
     Py_XSETREF(self->section_blame, PyDict_New());
     Py_XSETREF(self->long_charge, PyDict_New());
     if (self->section_blame == NULL || self->long_charge == NULL)
@@ -581,6 +702,10 @@ static int hot_traverse(HotObject *self, visitproc visit, void *arg) {
     for (int i = 0; i < SCACHE_SIZE; i++)
         Py_VISIT(self->srow[i]);
     Py_VISIT(self->section_blame); Py_VISIT(self->long_charge);
+    for (Py_ssize_t i = 0; i < self->cpu_npend; i++) {
+        Py_VISIT(self->cpu_pend[i].rec);
+        Py_VISIT(self->cpu_pend[i].row);
+    }
     if (self->b != NULL) {  /* only the unsettled window holds references */
         for (long long i = self->fin; i < self->b_total; i++) {
             Py_ssize_t pos = (Py_ssize_t)(i % self->window);
@@ -601,6 +726,7 @@ static void hot_clear_tables(HotObject *self) {
     ring_free(self);
     blame_free(self);
     caches_clear(self);
+    cpu_free(self);
     Py_CLEAR(self->section_blame); Py_CLEAR(self->long_charge);
 }
 
@@ -670,7 +796,7 @@ static int hot_switch(HotObject *self, PyObject *args) {
     }
     PyObject *origin = PyTuple_GET_ITEM(args, 0), *target = PyTuple_GET_ITEM(args, 1);
     double now = mono_now();
-    double cpu = self->cpu_clock ? thread_cpu_now() : 0.0;
+    double cpu = self->cpu_clock == CPU_SWITCH ? thread_cpu_now() : 0.0;
     /* nothing switches during a poll: it has ended */
     if (self->poll_open && poll_end_at(self, now) < 0)
         return -1;
@@ -706,7 +832,7 @@ static int hot_switch(HotObject *self, PyObject *args) {
 
     double ran = now - rec->t_in, ran_cpu = 0.0;
     rec->run += ran;
-    if (self->cpu_clock) {
+    if (self->cpu_clock == CPU_SWITCH) {
         ran_cpu = cpu - rec->cpu_in;
         rec->cpu += ran_cpu;
     }
@@ -777,13 +903,25 @@ static int hot_switch(HotObject *self, PyObject *args) {
         r->n_out++;
         r->gid = rec->gid;
         r->run += ran;
-        if (self->cpu_clock)
+        if (self->cpu_clock == CPU_SWITCH)
             r->cpu += ran_cpu;
         Py_XSETREF(rec->wait_row, row);  /* steals */
         slice_row = row;
     }
     if (blame_log(self, rec, slice_row, section, section_t0, rec->t_in, now) < 0)
         goto done;
+    int is_dead = 0;
+    if (!has_frame) {
+        PyObject *dead = PyObject_GetAttr(origin, str_dead);
+        if (dead == NULL) goto done;
+        is_dead = PyObject_IsTrue(dead);
+        Py_DECREF(dead);
+        if (is_dead < 0) goto done;
+    }
+    if (self->cpu_clock == CPU_INTERVAL)  /* read at once for a loop-blocking slice and
+                                             before a death (trace/cpuclock.py) */
+        ran_cpu = cpu_end_slice(self, rec, slice_row, now, ran,
+                                is_dead || ran > self->threshold);
     if (have_hash && key == NULL && ((ran > self->threshold && !rec->is_hub) || rec->c_depth)) {
         if ((key = PyLong_FromUnsignedLongLong(hash)) == NULL) goto done;
     }
@@ -802,14 +940,6 @@ static int hot_switch(HotObject *self, PyObject *args) {
         tmp = PyObject_CallFunctionObjArgs(self->on_c_switch, rec, key ? key : Py_None, NULL);
         if (tmp == NULL) goto done;
         Py_CLEAR(tmp);
-    }
-    int is_dead = 0;
-    if (!has_frame) {
-        PyObject *dead = PyObject_GetAttr(origin, str_dead);
-        if (dead == NULL) goto done;
-        is_dead = PyObject_IsTrue(dead);
-        Py_DECREF(dead);
-        if (is_dead < 0) goto done;
     }
     if (is_dead) {
         tmp = PyObject_CallOneArg(self->finish, (PyObject *)rec);
@@ -1013,6 +1143,26 @@ static PyObject *hot_charge_slice(HotObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The interval CPU clock from Python (State.cpu_start / cpu_sync in records.py). */
+static PyObject *hot_cpu_start(HotObject *self, PyObject *unused) {
+    cpu_pending_clear(self);
+    self->cpu_last = thread_cpu_now();
+    self->cpu_read_at = mono_now();
+    cpu_begin_slice(self, self->cpu_read_at);
+    Py_RETURN_NONE;
+}
+
+static PyObject *hot_cpu_sync(HotObject *self, PyObject *unused) {
+    if (self->cpu_pend == NULL)  /* released */
+        Py_RETURN_NONE;
+    double now = mono_now();
+    RecordObject *cur = is_none(self->cur) ? NULL : (RecordObject *)self->cur;
+    cpu_read(self, now, cur, cpu_current_weight(self, now), 0);
+    self->slice_from = now;
+    self->slice_idle0 = self->idle;
+    Py_RETURN_NONE;
+}
+
 static PyObject *hot_get_hist(HotObject *self, void *closure) {
     return hist_list(self->hist);
 }
@@ -1041,6 +1191,10 @@ static PyMethodDef hot_methods[] = {
     {"charge_slice", (PyCFunction)hot_charge_slice, METH_VARARGS,
      "Charge part of a logged slice directly (WaitSplit.charge_slice)."},
     {"unwatch", (PyCFunction)hot_unwatch, METH_O, "Forget a watched slice index."},
+    {"cpu_start", (PyCFunction)hot_cpu_start, METH_NOARGS,
+     "Start the interval CPU clock (tracing starts)."},
+    {"cpu_sync", (PyCFunction)hot_cpu_sync, METH_NOARGS,
+     "Credit the running greenlet's CPU up to now (the interval clock)."},
     {NULL}
 };
 
@@ -1049,6 +1203,7 @@ static PyMemberDef hot_members[] = {
     HM(cur, T_OBJECT), HM(switches, T_LONGLONG), HM(errors, T_LONGLONG), HM(on, T_INT),
     HM(idle, T_DOUBLE), HM(polls, T_LONGLONG), HM(unattributed, T_DOUBLE),
     HM(hist_max, T_DOUBLE), HM(poll_open, T_INT),
+    {"cpu_reads", T_LONGLONG, offsetof(HotObject, cpu_reads), READONLY, NULL},
     {"section_blame", T_OBJECT, offsetof(HotObject, section_blame), READONLY, NULL},
     {"long_charge", T_OBJECT, offsetof(HotObject, long_charge), READONLY, NULL},
     {NULL}

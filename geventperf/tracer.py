@@ -38,6 +38,7 @@ from geventperf.sampling.sampler import interval_option, start_sampler
 from geventperf.sections import get_ident
 from geventperf.threadpoolwatch import ThreadpoolWatch
 from geventperf.trace.build import build_profile
+from geventperf.trace.cpuclock import CPU_PENDING_MAX, CPU_READ_INTERVAL_S
 from geventperf.trace.hook import make_trace
 from geventperf.trace.loopwatch import LoopWatch
 from geventperf.trace.records import Folded, Record, Row, State
@@ -81,6 +82,9 @@ MAX_ORIGIN_WALK = 256
 # otherwise grow the table; past this the oldest are forgotten.
 MAX_PENDING_SPAWNS = 10_000
 DEFAULT_MAX_SLICES = 100_000
+# Tracer(cpu_clock=...): how CPU time is measured (trace/cpuclock.py); the C hot path
+# takes the index (0 means no CPU time).
+CPU_CLOCK_MODES = ("interval", "switch")
 DEFAULT_BLOCK_THRESHOLD_S = 0.05
 
 # The hot path in C when built (setup.py, optional) and not disabled; the pure-Python
@@ -105,8 +109,12 @@ class Tracer(SectionAccounting):
 
     ``sections``: "auto" wraps the C parsers of :data:`sections.AUTO_SECTIONS`;
     a list of dotted names wraps those (each must exist); None/False wraps nothing.
-    ``cpu_clock``: also read ``time.thread_time()`` at each switch: a system call,
-    0.3-0.7 us on a VM, the larger part of the tracer's cost per switch.
+    ``cpu_clock``: how CPU time is measured (``time.thread_time()``, a system call of
+    0.3-1.7 us here).  "interval" (or True, the default): read at most once per
+    millisecond and spread over the slices in between by their busy wall time, exact
+    for slices of a millisecond or more (:mod:`geventperf.trace.cpuclock`); "switch":
+    read at every switch (exact, and most of the tracer's cost per switch); False:
+    no CPU time.
     ``stacks``: record where each switch-out happened (waits, runs, findings).
     ``block_threshold``: a run slice longer than this (seconds) blocked the loop.
     ``max_slices``: most recent run slices kept for timelines (aggregates stay exact).
@@ -117,7 +125,7 @@ class Tracer(SectionAccounting):
     """
 
     def __init__(self, sections: str | list[str] | tuple[str, ...] | None | bool = "auto",
-                 cpu_clock: bool = True, stacks: bool = True,
+                 cpu_clock: bool | str = "interval", stacks: bool = True,
                  block_threshold: float = DEFAULT_BLOCK_THRESHOLD_S,
                  max_slices: int = DEFAULT_MAX_SLICES, lxml_guard: bool = False,
                  max_stack_depth: int = MAX_STACK_DEPTH,
@@ -140,7 +148,14 @@ class Tracer(SectionAccounting):
             raise ValueError(f"max_slices must be an int >= 0, got {max_slices!r}")
         if not isinstance(max_stack_depth, int) or max_stack_depth < 1:
             raise ValueError(f"max_stack_depth must be an int >= 1, got {max_stack_depth!r}")
-        self.cpu_clock = bool(cpu_clock)
+        if cpu_clock is True:
+            cpu_clock = "interval"
+        if cpu_clock is not False and cpu_clock is not None \
+                and cpu_clock not in CPU_CLOCK_MODES:
+            raise ValueError(f"cpu_clock must be one of {CPU_CLOCK_MODES} or False, "
+                             f"got {cpu_clock!r}")
+        self.cpu_mode: str | None = cpu_clock or None
+        self.cpu_clock = self.cpu_mode is not None
         self.stacks = bool(stacks)
         self.block_threshold = float(block_threshold)
         self.max_slices = max_slices
@@ -257,7 +272,9 @@ class Tracer(SectionAccounting):
         self._wall_start = time.time()
         current = greenlet.getcurrent()
         rec = self._new_record(current, None, None)
-        rec.t_in, rec.cpu_in = now, (time.thread_time() if self.cpu_clock else 0.0)
+        rec.t_in = now
+        rec.cpu_in = time.thread_time() if self.cpu_mode == "switch" else 0.0
+        st.cpu_start()
         st.cur, st.on = rec, True
         readstats.add_sink(self._on_read)
         _sections._tracers[ident] = self
@@ -277,12 +294,11 @@ class Tracer(SectionAccounting):
                               "it (greenlet.settrace is per thread; this is another thread)")
         self._stopped = True
         now = time.perf_counter()
-        cpu = time.thread_time() if self.cpu_clock else 0.0
         self._uninstall()
         for patch in reversed(self._patches):
             patch.restore()
         self._patches = []
-        self._profile = self._build(now, cpu)
+        self._profile = build_profile(self, now)
         if self._c:  # the C callback may stay in someone's chain: let go of our tables
             self._st.release()
         self._reset_tables()  # drop code objects and records as soon as we can
@@ -300,10 +316,8 @@ class Tracer(SectionAccounting):
             raise TracerError("Tracer.snapshot() called before start()")
         if self._stopped:
             return self.profile
-        now = time.perf_counter()
-        own = get_ident() == self._thread
-        cpu = (time.thread_time() if self.cpu_clock else 0.0) if own else None
-        return build_profile(self, now, cpu, final=False, with_slices=slices)
+        return build_profile(self, time.perf_counter(), own=get_ident() == self._thread,
+                             final=False, with_slices=slices)
 
     def _uninstall(self) -> None:
         st = self._st
@@ -331,7 +345,9 @@ class Tracer(SectionAccounting):
             new_row=self._new_row, finish=self._finish, on_blocked=self._blocked_slice,
             on_c_switch=self._c_switch_out, on_c_resume=self._c_resume,
             on_error=self._trace_error, name_from_frames=self._name_from_frames,
-            exit_key=EXIT_KEY, cpu_clock=self.cpu_clock, stacks=self.stacks,
+            exit_key=EXIT_KEY, stacks=self.stacks,
+            cpu_clock=CPU_CLOCK_MODES.index(self.cpu_mode) + 1 if self.cpu_mode else 0,
+            cpu_interval=CPU_READ_INTERVAL_S, cpu_pending_max=CPU_PENDING_MAX,
             depth=self.max_stack_depth, threshold=self.block_threshold,
             max_slices=self.max_slices, poll_blocked_min=POLL_BLOCKED_MIN_S,
             first_poll_blocked_min=FIRST_POLL_BLOCKED_MIN_S, window=BLAME_WINDOW)
@@ -575,9 +591,6 @@ class Tracer(SectionAccounting):
         agg[4] += float(record.get("wall_s") or 0.0)
 
     # -- building the profile ------------------------------------------------------
-    def _build(self, now: float, cpu: float) -> Profile:
-        return build_profile(self, now, cpu)
-
     def _labeler(self) -> Labeler:
         return Labeler(self._stack_codes)
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import time
 
+from geventperf.trace.cpuclock import CPU_READ_INTERVAL_S
+
 # Both clocks' resolution as the OS reports it (1 ns each on Linux).
 CLOCK_RESOLUTION_S = (time.get_clock_info("thread_time").resolution
                       + time.get_clock_info("perf_counter").resolution)
@@ -34,3 +36,15 @@ def cpu_fits_in_wall(cpu_s: float, wall_s: float) -> bool:
     clocks' disagreement above)."""
     return cpu_s <= wall_s * (1 + CPU_AHEAD_OF_WALL_SHARE) + CLOCK_RESOLUTION_S \
         + CLOCK_READ_GAP_S
+
+
+# The Tracer's CPU clock modes (Tracer(cpu_clock=...)); tests of CPU figures run in each.
+CPU_MODES = ("interval", "switch")
+
+
+def cpu_slack_s(mode: str) -> float:
+    """How far a slice's CPU may be from the truth in clock *mode*.  "switch" reads the
+    clock at both ends: exact.  "interval" (trace/cpuclock.py) reads it when a slice of
+    at least the interval ends, and shares the reading with the slices since the last
+    read, which together lasted less than one interval: off by less than that."""
+    return CPU_READ_INTERVAL_S if mode == "interval" else 0.0

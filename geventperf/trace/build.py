@@ -22,24 +22,24 @@ from geventperf import latency
 from geventperf.profile import GreenletStats, Profile, SectionStats, Slice, StackTime
 
 
-def build_profile(tr: Any, now: float, cpu: float | None, final: bool = True,
+def build_profile(tr: Any, now: float, own: bool = True, final: bool = True,
                   with_slices: bool = True) -> Profile:
-    """The profile at *now*; *cpu*: the traced thread's CPU clock then (None when
-    built from another thread: the running slice is left out)."""
+    """The profile at *now*; *own*: built in the traced thread (from another thread,
+    a snapshot leaves the running slice out: its CPU clock is not ours to read)."""
     st = tr._st
     ws = st if tr._c else st.ws  # the wait split: Hot (C) or WaitSplit (Python)
     split = tr._loop_error is None
     cpu_clock = tr.cpu_clock
     live = list(tr._live.values())  # one copy: a snapshot may run in another thread
     if final:
-        running = _close_running_slice(tr, now, cpu)
+        running = _close_running_slice(tr, now)
         for rec in live:  # still suspended at stop: waited until the end
             if rec.t_out is not None:
                 tr._close_wait(rec, now - rec.t_out)
             rec.weak = None  # no callbacks after stop
         ws.settle_all()
     else:
-        running, live = _running_view(tr, live, now, cpu)
+        running, live = _running_view(tr, live, now) if own else (None, live)
     raw_slices = (st.slices() if tr._c else list(tr._slices)) if with_slices else []
     if running is not None and tr.max_slices and with_slices:
         raw_slices.append(running)
@@ -110,15 +110,14 @@ def build_profile(tr: Any, now: float, cpu: float | None, final: bool = True,
     return profile
 
 
-def _close_running_slice(tr: Any, now: float, cpu: float | None) -> tuple[Any, ...] | None:
+def _close_running_slice(tr: Any, now: float) -> tuple[Any, ...] | None:
     cur = tr._st.cur
     if cur is None or cur.key not in tr._live:
         return None
     ran = now - cur.t_in
+    cur.cpu = tr._cpu_now(cur)
     cur.run += ran
     cur.longest = max(cur.longest, ran)
-    if tr.cpu_clock and cpu is not None:
-        cur.cpu += cpu - cur.cpu_in
     return (cur.gid, cur.t_in, ran, cur.open[-1].name if cur.open else None, cur.ready_in)
 
 
@@ -138,20 +137,19 @@ class _RecordView:
         self.hist = list(self.hist) if self.hist else None
 
 
-def _running_view(tr: Any, live: list[Any], now: float,
-                  cpu: float | None) -> tuple[tuple[Any, ...] | None, list[Any]]:
-    """For a snapshot: *live* with the caller's running slice added to a copy of its
-    record, and that slice (None from another thread: the slice belongs to a greenlet
-    of the traced thread, which is busy elsewhere)."""
+def _running_view(tr: Any, live: list[Any],
+                  now: float) -> tuple[tuple[Any, ...] | None, list[Any]]:
+    """For a snapshot in the traced thread: *live* with the caller's running slice
+    added to a copy of its record, and that slice."""
     cur = tr._st.cur
-    if cpu is None or cur is None or cur.key not in tr._live:
+    if cur is None or cur.key not in tr._live:
         return None, live
+    cpu = tr._cpu_now(cur)  # before the copy: the interval clock credits the record
     view = _RecordView(cur)
     ran = now - cur.t_in
     view.run += ran
     view.longest = max(view.longest, ran)
-    if tr.cpu_clock:
-        view.cpu += cpu - cur.cpu_in
+    view.cpu = cpu
     return ((cur.gid, cur.t_in, ran, cur.open[-1].name if cur.open else None, cur.ready_in),
             [view if rec is cur else rec for rec in live])
 
@@ -259,6 +257,7 @@ def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
         "startup_s": tr._startup_s,
         "monkey_patched": sorted(getattr(sys.modules.get("gevent.monkey"), "saved", {})),
         "block_threshold_s": tr.block_threshold, "cpu_clock": tr.cpu_clock,
+        "cpu_clock_mode": tr.cpu_mode, "cpu_clock_reads": tr._st.cpu_reads,
         "stacks": tr.stacks, "max_stack_depth": tr.max_stack_depth,
         "max_slices": tr.max_slices, "lxml_guard": tr.lxml_guard,
         "sections_wrapped": list(tr._section_names),

@@ -17,7 +17,7 @@ def make_trace(tracer: Any, prev: Any) -> Callable[[str, Any], None]:
     """Build the settrace callback with everything it touches bound as locals."""
     perf = time.perf_counter
     tt = time.thread_time
-    cpu_clock = tracer.cpu_clock
+    exact_cpu = tracer.cpu_mode == "switch"  # else the interval clock, or no CPU
     stacks = tracer.stacks
     depth = tracer.max_stack_depth
     threshold = tracer.block_threshold
@@ -36,12 +36,13 @@ def make_trace(tracer: Any, prev: Any) -> Callable[[str, Any], None]:
     exit_key = EXIT_KEY
     getframe = sys._getframe
     ws = st.ws
+    spread = st.cpu if tracer.cpu_mode == "interval" else None
 
     def trace(event: str, args: Any) -> None:
         if st.on:
             try:
                 now = perf()
-                cpu = tt() if cpu_clock else 0.0
+                cpu = tt() if exact_cpu else 0.0
                 if ws.poll_open:  # nothing switches during a poll: it has ended
                     ws.poll_end(now)
                 origin, target = args
@@ -54,7 +55,7 @@ def make_trace(tracer: Any, prev: Any) -> Callable[[str, Any], None]:
                 ran = now - rec.t_in
                 rec.run += ran
                 ran_cpu = None
-                if cpu_clock:
+                if exact_cpu:
                     ran_cpu = cpu - rec.cpu_in
                     rec.cpu += ran_cpu
                 rec.switches += 1
@@ -90,16 +91,21 @@ def make_trace(tracer: Any, prev: Any) -> Callable[[str, Any], None]:
                     row.n_out += 1
                     row.gid = rec.gid
                     row.run += ran
-                    if cpu_clock:
+                    if exact_cpu:
                         row.cpu += ran_cpu
                     rec.wait_row = row
                 ws.log_slice(rec, row, section_name, opened[-1].t0 if opened else now,
                              rec.t_in, now)
+                dead = origin.dead
+                if spread is not None:  # the interval clock (trace/cpuclock.py): read
+                    # at once for a loop-blocking slice and before a death
+                    ran_cpu = spread.end_slice(rec, row, now, ws.idle, ran,
+                                               dead or ran > threshold)
                 if ran > threshold and not rec.is_hub:
                     on_blocked(rec, ran, ran_cpu, key)
                 if rec.c_depth:
                     on_c_switch(rec, key)
-                if origin.dead:
+                if dead:
                     finish(rec)
                 else:
                     rec.t_out = now

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from geventperf import latency
+from geventperf.trace.cpuclock import CpuSpread
 from geventperf.trace.waits import FIRST_POLL_BLOCKED_MIN_S, WaitSplit
 
 
@@ -103,7 +104,7 @@ class State:
     """What the trace function mutates, shared with section enter/exit and the loop
     watchers (the C hot path's ``Hot`` has the same attributes and methods)."""
 
-    __slots__ = ("cur", "switches", "errors", "on", "ws")
+    __slots__ = ("cur", "switches", "errors", "on", "ws", "cpu")
 
     def __init__(self) -> None:
         self.cur: Record | None = None
@@ -111,6 +112,18 @@ class State:
         self.errors = 0
         self.on = False
         self.ws = WaitSplit()
+        self.cpu = CpuSpread()
+
+    def cpu_start(self) -> None:
+        self.cpu.start(time.perf_counter(), self.ws.idle)
+
+    def cpu_sync(self) -> None:
+        """The interval CPU clock: credit everything up to now (trace/cpuclock.py)."""
+        self.cpu.sync(self.cur, time.perf_counter(), self.ws.idle)
+
+    @property
+    def cpu_reads(self) -> int:
+        return self.cpu.reads
 
     def poll_begin(self) -> None:
         self.ws.poll_begin(time.perf_counter())

@@ -23,6 +23,7 @@ class SectionAccounting:
 
     _st: Any
     cpu_clock: bool
+    cpu_mode: str | None
     max_stack_depth: int
 
     def _c_switch_out(self, rec: Record, key: Any) -> None:
@@ -61,7 +62,7 @@ class SectionAccounting:
         o = OpenSection(owner, name, c, parser_lock)
         o.t0 = now
         o.run0 = rec.run + (now - rec.t_in)
-        o.cpu0 = rec.cpu + (time.thread_time() - rec.cpu_in) if self.cpu_clock else 0.0
+        o.cpu0 = self._cpu_now(rec)
         o.wait0, o.sw0 = rec.wait, rec.switches
         o.ev0, o.rd0 = rec.event_wait, rec.ready_wait
         o.recursive = any(x.name == name for x in rec.open)
@@ -87,13 +88,21 @@ class SectionAccounting:
         if o.c:
             rec.c_depth -= 1
         now = time.perf_counter()
-        cpu_now = rec.cpu + (time.thread_time() - rec.cpu_in) if self.cpu_clock else 0.0
-        self._account_section(rec, o, now, rec.run + (now - rec.t_in), cpu_now)
+        self._account_section(rec, o, now, rec.run + (now - rec.t_in), self._cpu_now(rec))
         if not o.recursive:
             closed = rec.sec_closed
             if closed is None:
                 closed = rec.sec_closed = {}
             closed[o.name] = closed.get(o.name, 0.0) + now - max(o.t0, rec.t_in)
+
+    def _cpu_now(self, rec: Record) -> float:
+        """The running greenlet's CPU time up to now, exact in every clock mode."""
+        if self.cpu_mode == "interval":  # credit the slices waiting for a read
+            self._st.cpu_sync()
+            return rec.cpu
+        if self.cpu_mode == "switch":
+            return rec.cpu + (time.thread_time() - rec.cpu_in)
+        return 0.0
 
     def _account_section(self, rec: Record, o: OpenSection, now: float, run_now: float,
                          cpu_now: float) -> None:
