@@ -22,6 +22,7 @@ from collections import defaultdict
 
 import gevent
 import pytest
+import ujson
 
 import geventperf
 from geventperf.profile import Profile, ProfileError
@@ -288,3 +289,26 @@ def test_cpu_inside_a_c_call_is_charged_to_the_python_frame_that_made_it() -> No
     # CPU, on the line that called into C
     assert charged / used > 0.8, (charged, used)
     assert charged / samples.cpu_s > 0.8
+
+
+def test_cpu_in_a_wrapped_c_parser_is_its_own_frame() -> None:
+    """ujson.loads is C, wrapped as a section by the tracer: its CPU shows as a
+    ``ujson.loads [C]`` frame under the wrapper, not as the wrapper's own time."""
+    doc = json.dumps([{"id": i, "name": f"item {i}", "tags": ["a", "b"]}
+                      for i in range(20_000)])
+
+    def parse() -> None:
+        for _ in range(20):
+            ujson.loads(doc)
+            gevent.sleep(0)
+
+    with geventperf.Tracer(sections="auto", cpu_samples=INTERVAL_S) as tracer:
+        gevent.spawn(parse).join()
+    samples = tracer.profile.cpu_samples
+    top = defaultdict(float)
+    for st in samples.stacks:
+        if st.frames:
+            top[samples.frames[st.frames[0]]] += st.cpu_s
+    assert top["ujson.loads [C]"] / samples.cpu_s > 0.5, dict(top)
+    funcs = {f.function: f for f in by_function(samples)}
+    assert funcs["ujson.loads [C]"].self_s == pytest.approx(top["ujson.loads [C]"])

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from geventperf.formats._frames import format_seconds, frame_label, short_path
-from geventperf.formats._tables import Table
+from geventperf.formats._frames import clip_left, format_seconds, frame_label, short_path
+from geventperf.formats._tables import NAME_CHARS, Table
 from geventperf.profile import Profile
 from geventperf.sampling.views import (
     by_function,
@@ -58,21 +58,25 @@ def cpu_function_table(profile: Profile, limit: int = MAX_FUNCTIONS) -> Table | 
             names[function_of(chain.labels[0], chain.first_lines[0])][chain.greenlet] += \
                 chain.cpu_s
     funcs = by_function(samples)
-    rows = []
+    rows, subrows = [], []
     for f in funcs[:limit]:
         where = f"{f.function} ({short_path(f.path)}:{f.first_line})" if f.path != "~" \
             else f.function
         top = sorted(names.get((f.path, f.first_line, f.function), {}).items(),
                      key=lambda kv: -kv[1])[:MAX_NAMES_PER_FUNCTION]
         rows.append([format_seconds(f.self_s), f"{f.self_s / total:.1%}",
-                     format_seconds(f.cumulative_s), where,
-                     ", ".join(name for name, _ in top) or "-"])
+                     format_seconds(f.cumulative_s), where])
+        # under the function: the greenlet names whose own CPU it was, the tail of
+        # each (the function a greenlet runs tells them apart)
+        subrows.append("in " + ", ".join(clip_left(name, NAME_CHARS) for name, _ in top)
+                       if top else "")
     return Table(
         title="TOP FUNCTIONS BY CPU (sampled)",
-        columns=["self CPU", "self %", "cumulative", "function", "greenlets (self CPU)"],
-        align="rrrll", flex=3, rows=rows, total=len(funcs),
+        columns=["self CPU", "self %", "cumulative", "function"],
+        align="rrrl", flex=3, rows=rows, total=len(funcs), subrows=subrows,
         note=f"{sampling_note(profile)}. Self: CPU in the function's own code (a C call "
-             "it made included); cumulative: CPU anywhere beneath it.")
+             "it made included); cumulative: CPU anywhere beneath it; under each function, the "
+             "greenlet names whose own CPU it was.")
 
 
 def icicles(profile: Profile) -> list[dict[str, Any]]:

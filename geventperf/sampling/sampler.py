@@ -90,6 +90,11 @@ MAX_GROWTH_PER_SAMPLE = 2.0
 REARM_CHANGE = 0.25
 
 _OTHER_KEY = (OTHER, (), ())
+# The section wrappers that geventperf puts around C parsers (sections.py): a sample
+# whose innermost Python frame is one of them was taken in the wrapped C function.
+SECTION_WRAPPERS_FILE = "/geventperf/sections.py"
+# Suffix of the frame that stands for that C function, named after its section.
+C_FUNCTION_SUFFIX = " [C]"
 
 
 def unavailable_reason() -> str | None:
@@ -265,6 +270,11 @@ class CpuSampler:
                                           code.co_firstlineno))
             if codes and codes[-1] is TRUNCATED:
                 frames.append(frame_index(TRUNCATED, 0))
+            if sections and codes and codes[0] is not TRUNCATED and \
+                    codes[0].co_filename.replace("\\", "/").endswith(SECTION_WRAPPERS_FILE):
+                # The wrapper is where Python handed over to the C parser: the CPU is
+                # the parser's, shown as its own frame under the wrapper.
+                frames.insert(0, frame_index(sections[-1] + C_FUNCTION_SUFFIX, 0))
             if name == OTHER:
                 frames = [frame_index(OTHER, 0)]
             # offsets of one line share a label: their samples are one entry
