@@ -282,3 +282,48 @@ def test_a_forked_child_can_sample_while_the_parent_does() -> None:
     assert out["child"] == {"started": True, "samples": out["child"]["samples"],
                             "unavailable": None, "restored": True}
     assert out["child"]["samples"] > 0 and out["parent_samples"] > 0
+
+
+def test_monkey_patched_http_under_sampling() -> None:
+    """A patched process: a gevent WSGI server on 127.0.0.1 and clients in the same
+    loop, a CPU burner beside them, sampling at the smallest interval.  Every request
+    completes (no EINTR surfaces from the loop's polls or the sockets) and the samples
+    name the server's, the clients' and the burner's greenlets."""
+    out = run_child("""
+        from gevent import monkey
+        monkey.patch_all()
+        import json, time
+        import gevent, requests
+        from gevent.pywsgi import WSGIServer
+        import geventperf
+        from geventperf.sampling.sampler import MIN_INTERVAL_S
+        BODY = b"x" * 200_000
+        def app(environ, start_response):
+            start_response("200 OK", [("Content-Length", str(len(BODY)))])
+            return [BODY]
+        server = WSGIServer(("127.0.0.1", 0), app, log=None)
+        server.start()
+        url = "http://127.0.0.1:%d/" % server.server_port
+        done = []
+        def client():
+            session = requests.Session()
+            for _ in range(40):
+                done.append(len(session.get(url, timeout=30).content))
+        def burner():
+            for _ in range(100):
+                end = time.thread_time() + 0.002
+                while time.thread_time() < end:
+                    pass
+                gevent.sleep(0)
+        with geventperf.Tracer(cpu_samples=MIN_INTERVAL_S) as tracer:
+            gevent.joinall([gevent.spawn(client) for _ in range(4)] + [gevent.spawn(burner)],
+                           raise_error=True)
+        server.stop()
+        cs = tracer.profile.cpu_samples
+        print(json.dumps({"done": done, "samples": cs.count, "errors": cs.errors,
+                          "names": sorted({st.greenlet for st in cs.stacks})}))
+    """)
+    assert out["done"] == [200_000] * 160
+    assert out["samples"] > 0 and out["errors"] == 0
+    assert any("client" in name for name in out["names"]), out["names"]
+    assert any("burner" in name for name in out["names"]), out["names"]
