@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from geventperf import findings
+from geventperf.findings import common
 from geventperf.profile import Finding, GreenletStats, Profile, SectionStats, StackTime
 from geventperf.sampling.model import CpuSamples, SampledStack
 
@@ -339,6 +340,83 @@ def slow_paths_of_a_profile_without_samples():
     no_cpu = sampled([([f"{MSGPACK}:9:unpack"], "m", 5, 0.0)])
     return findings.slow_paths(profile()) + findings.slow_paths(no_cpu)
 
+
+
+# -- more edges: where a read site starts, a cause at exactly half, the storm stories,
+# thread pools at their boundaries
+
+WIN_URLLIB3 = "C:\\venv\\Lib\\site-packages\\urllib3\\response.py"
+
+
+@scenario
+def read_site_is_the_outermost_reader_before_the_users_code():
+    # gevent's hub, greenlet and geventperf's own frames between readers do not end the
+    # run of readers; the user's frame does (the requests frame outside it is not the
+    # site); a Windows path is a reader too
+    stack = [f"{GEVENT}:687:SocketMixin.recv_into",
+             "/venv/lib/python3.11/site-packages/gevent/hub.py:100:wait",
+             f"{WIN_URLLIB3}:1134:HTTPResponse.read",
+             "/venv/lib/python3.11/site-packages/greenlet/x.py:1:switch",
+             "/work/geventperf/sections.py:234:wrapper",
+             "/venv/lib/python3.11/site-packages/requests/models.py:899:content",
+             f"{APP}:43:fetch", "/venv/lib/python3.11/site-packages/requests/api.py:1:get"]
+    return findings.blocked_reads_in_c_sections(profile(events=[c_switch(3, 0.5, stack=stack)]))
+
+
+@scenario
+def read_site_after_a_users_inner_frame():
+    # the user's own frame innermost (a callback the parser called) does not end the
+    # search: nothing was found yet
+    stack = [f"{APP}:9:on_data", f"{URLLIB3}:1134:HTTPResponse.read", f"{APP}:43:fetch"]
+    return findings.blocked_reads_in_c_sections(profile(events=[c_switch(3, 0.5, stack=stack)]))
+
+
+@scenario
+def slice_off_the_cpu_for_exactly_half_is_cpu():
+    # 0.25 s of CPU in 0.5 s: off the CPU exactly BLOCKING_SHARE of it, not more
+    return findings.loop_blocked(profile(events=[blocked_slice(3, 0.5, 0.25, 0.5)]))
+
+
+@scenario
+def storms_of_every_hand_off_and_near_misses():
+    # each of gevent's hand-off modules; ":sleep" in the user's own frame is not
+    # gevent's sleep; gevent's hub seventh in the stack is past the frames looked at
+    out = []
+    for module in ("event.py", "lock.py", "_semaphore.py", "_event.py"):
+        out += storm([f"/venv/lib/python3.11/site-packages/gevent/{module}:1:wait",
+                      f"{APP}:40:consume"])
+    out += storm([f"{APP}:5:sleep"])
+    out += storm([f"{APP}:{i}:f" for i in range(6)] + [f"{HUB}:166:sleep"])
+    return out
+
+
+@scenario
+def threadpool_boundaries():
+    # pool-a: one task (the mean depth is its own); DNS exactly half the busy time is
+    #   the cause; four names shown, none left over; five functions, all written
+    # pool-b: DNS in a pool that did no measurable work is not the cause; a function
+    #   with no task counted
+    # pool-c: DNS the cause with under a second of work
+    a = [pool_event("getaddrinfo", 1, 0.125, 1.0, pool="pool-a", dns=True,
+                    depth_mean=1.5, greenlets=4, greenlet_names=["a", "b", "c", "d"])] + \
+        [pool_event(f"g{i}", 0, 0.0625, 0.25, pool="pool-a", saturated=0) for i in range(4)]
+    b = [pool_event("getaddrinfo", 1, 0.5, 0.0, pool="pool-b", dns=True),
+         pool_event("idle", 0, 0.0, 0.0, pool="pool-b", saturated=0)]
+    c = [pool_event("getaddrinfo", 2, 0.5, 0.25, pool="pool-c", dns=True),
+         pool_event("work", 2, 0.5, 0.25, pool="pool-c")]
+    return findings.threadpool_saturated(profile(events=a + b + c))
+
+
+def test_a_kind_without_a_cost_meaning_says_none():
+    f = common._finding("some-new-kind", "It happened.", 0.5, ["a"], greenlet=3, count=2)
+    assert f.to_dict() == {"kind": "some-new-kind", "message": "It happened. [cost 0.500 s: ]",
+                           "greenlet": 3, "section": None, "stack": ["a"], "cost_s": 0.5,
+                           "count": 2, "cost_meaning": "", "hazard": False}
+
+
+def test_folded_names_keep_their_spaces():
+    assert common._base_name("pool worker [3 finished greenlets folded]") == "pool worker"
+    assert common._base_name("a [b] [3 finished greenlets folded]") == "a"
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
@@ -1200,6 +1278,417 @@ EXPECTED = {
       'section': None,
       'stack': ['/venv/lib/python3.11/site-packages/msgpack/fallback.py:9:unpack']}],
     'slow_paths_of_a_profile_without_samples': [],
+    'read_site_is_the_outermost_reader_before_the_users_code': [{'caller': '/srv/app/worker.py:43:fetch',
+      'cost_meaning': 'greenlet-seconds spent suspended inside the C section waiting for its '
+                      'input (event wait; queueing behind other greenlets not counted)',
+      'cost_s': 0.5,
+      'count': 2,
+      'file_like': False,
+      'fix': 'read the body first, then parse bytes',
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'blocked-read-in-c-section',
+      'message': "greenlet 'app.fetch' (#3) was switched out 2 time(s) inside C section "
+                 "'lxml.etree.parse', waiting 0.500 s in all for input the parser read through "
+                 '/venv/lib/python3.11/site-packages/requests/models.py:899:content (parser '
+                 'called at /srv/app/worker.py:43:fetch). A C parser reading the network stops '
+                 "mid-parse on every packet (and lxml's parser lock can deadlock). Fix: read "
+                 'the body first, e.g. geventperf.mount(session) (GeventAdapter) and '
+                 'response.content, then parse the bytes (lxml.etree.fromstring(body), '
+                 'json.loads(body)). [cost 0.500 s: greenlet-seconds spent suspended inside '
+                 'the C section waiting for its input (event wait; queueing behind other '
+                 'greenlets not counted)]',
+      'names': {'app.fetch': 0.5},
+      'read_site': '/venv/lib/python3.11/site-packages/requests/models.py:899:content',
+      'section': 'lxml.etree.parse',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/gevent/hub.py:100:wait',
+                'C:\\venv\\Lib\\site-packages\\urllib3\\response.py:1134:HTTPResponse.read',
+                '/venv/lib/python3.11/site-packages/greenlet/x.py:1:switch',
+                '/work/geventperf/sections.py:234:wrapper',
+                '/venv/lib/python3.11/site-packages/requests/models.py:899:content',
+                '/srv/app/worker.py:43:fetch',
+                '/venv/lib/python3.11/site-packages/requests/api.py:1:get'],
+      'wait_s': 0.5}],
+    'read_site_after_a_users_inner_frame': [{'caller': '/srv/app/worker.py:9:on_data',
+      'cost_meaning': 'greenlet-seconds spent suspended inside the C section waiting for its '
+                      'input (event wait; queueing behind other greenlets not counted)',
+      'cost_s': 0.5,
+      'count': 2,
+      'file_like': False,
+      'fix': 'read the body first, then parse bytes',
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'blocked-read-in-c-section',
+      'message': "greenlet 'app.fetch' (#3) was switched out 2 time(s) inside C section "
+                 "'lxml.etree.parse', waiting 0.500 s in all for input the parser read through "
+                 '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read '
+                 '(parser called at /srv/app/worker.py:9:on_data). A C parser reading the '
+                 "network stops mid-parse on every packet (and lxml's parser lock can "
+                 'deadlock). Fix: read the body first, e.g. geventperf.mount(session) '
+                 '(GeventAdapter) and response.content, then parse the bytes '
+                 '(lxml.etree.fromstring(body), json.loads(body)). [cost 0.500 s: '
+                 'greenlet-seconds spent suspended inside the C section waiting for its input '
+                 '(event wait; queueing behind other greenlets not counted)]',
+      'names': {'app.fetch': 0.5},
+      'read_site': '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+      'section': 'lxml.etree.parse',
+      'stack': ['/srv/app/worker.py:9:on_data',
+                '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                '/srv/app/worker.py:43:fetch'],
+      'wait_s': 0.5}],
+    'slice_off_the_cpu_for_exactly_half_is_cpu': [{'active_s': 0.5,
+      'blocking_s': 0.25,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.25,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting. It was '
+                 'CPU work (0.250 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
+                 'Fix: split the work and yield (gevent.sleep(0)) between pieces, or move it '
+                 'to a process pool. [cost 0.500 s: greenlet-seconds other greenlets spent '
+                 'ready to run but held up by these slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625}],
+    'storms_of_every_hand_off_and_near_misses': [{'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
+                      'time per switch',
+      'cost_s': 0.5,
+      'count': 2000,
+      'greenlet': 3,
+      'hazard': False,
+      'hub_s_per_switch': 0.00025,
+      'kind': 'switch-storm',
+      'max_mean_run_s': 5e-05,
+      'mean_run_s': 1.5625e-05,
+      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+                 '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
+                 'average: greenlets handing items to each other one at a time; every hand-off '
+                 'is a round trip through the hub. Fix: hand off batches, or call the function '
+                 'directly instead of a queue round trip per item. [cost 0.500 s: seconds of '
+                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+      'min_switches': 1000,
+      'run_s': 0.03125,
+      'section': None,
+      'site': '/srv/app/worker.py:40:consume',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/event.py:1:wait',
+                '/srv/app/worker.py:40:consume']},
+     {'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
+                      'time per switch',
+      'cost_s': 0.5,
+      'count': 2000,
+      'greenlet': 3,
+      'hazard': False,
+      'hub_s_per_switch': 0.00025,
+      'kind': 'switch-storm',
+      'max_mean_run_s': 5e-05,
+      'mean_run_s': 1.5625e-05,
+      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+                 '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
+                 'average: greenlets handing items to each other one at a time; every hand-off '
+                 'is a round trip through the hub. Fix: hand off batches, or call the function '
+                 'directly instead of a queue round trip per item. [cost 0.500 s: seconds of '
+                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+      'min_switches': 1000,
+      'run_s': 0.03125,
+      'section': None,
+      'site': '/srv/app/worker.py:40:consume',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/lock.py:1:wait',
+                '/srv/app/worker.py:40:consume']},
+     {'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
+                      'time per switch',
+      'cost_s': 0.5,
+      'count': 2000,
+      'greenlet': 3,
+      'hazard': False,
+      'hub_s_per_switch': 0.00025,
+      'kind': 'switch-storm',
+      'max_mean_run_s': 5e-05,
+      'mean_run_s': 1.5625e-05,
+      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+                 '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
+                 'average: greenlets handing items to each other one at a time; every hand-off '
+                 'is a round trip through the hub. Fix: hand off batches, or call the function '
+                 'directly instead of a queue round trip per item. [cost 0.500 s: seconds of '
+                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+      'min_switches': 1000,
+      'run_s': 0.03125,
+      'section': None,
+      'site': '/srv/app/worker.py:40:consume',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_semaphore.py:1:wait',
+                '/srv/app/worker.py:40:consume']},
+     {'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
+                      'time per switch',
+      'cost_s': 0.5,
+      'count': 2000,
+      'greenlet': 3,
+      'hazard': False,
+      'hub_s_per_switch': 0.00025,
+      'kind': 'switch-storm',
+      'max_mean_run_s': 5e-05,
+      'mean_run_s': 1.5625e-05,
+      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+                 '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
+                 'average: greenlets handing items to each other one at a time; every hand-off '
+                 'is a round trip through the hub. Fix: hand off batches, or call the function '
+                 'directly instead of a queue round trip per item. [cost 0.500 s: seconds of '
+                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+      'min_switches': 1000,
+      'run_s': 0.03125,
+      'section': None,
+      'site': '/srv/app/worker.py:40:consume',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_event.py:1:wait',
+                '/srv/app/worker.py:40:consume']},
+     {'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
+                      'time per switch',
+      'cost_s': 0.5,
+      'count': 2000,
+      'greenlet': 3,
+      'hazard': False,
+      'hub_s_per_switch': 0.00025,
+      'kind': 'switch-storm',
+      'max_mean_run_s': 5e-05,
+      'mean_run_s': 1.5625e-05,
+      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+                 '/srv/app/worker.py:5:sleep with 15.6 us of work between switches on average: '
+                 'the switching costs more than the work between switches. Fix: do more work '
+                 'per switch: batch the items, or yield less often. [cost 0.500 s: seconds of '
+                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+      'min_switches': 1000,
+      'run_s': 0.03125,
+      'section': None,
+      'site': '/srv/app/worker.py:5:sleep',
+      'stack': ['/srv/app/worker.py:5:sleep']},
+     {'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
+                      'time per switch',
+      'cost_s': 0.5,
+      'count': 2000,
+      'greenlet': 3,
+      'hazard': False,
+      'hub_s_per_switch': 0.00025,
+      'kind': 'switch-storm',
+      'max_mean_run_s': 5e-05,
+      'mean_run_s': 1.5625e-05,
+      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at /srv/app/worker.py:0:f "
+                 'with 15.6 us of work between switches on average: the switching costs more '
+                 'than the work between switches. Fix: do more work per switch: batch the '
+                 'items, or yield less often. [cost 0.500 s: seconds of loop time spent '
+                 "switching: switch-outs times the hub's mean time per switch]",
+      'min_switches': 1000,
+      'run_s': 0.03125,
+      'section': None,
+      'site': '/srv/app/worker.py:0:f',
+      'stack': ['/srv/app/worker.py:0:f',
+                '/srv/app/worker.py:1:f',
+                '/srv/app/worker.py:2:f',
+                '/srv/app/worker.py:3:f',
+                '/srv/app/worker.py:4:f',
+                '/srv/app/worker.py:5:f',
+                '/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep']}],
+    'threadpool_boundaries': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      'the tasks',
+      'cost_s': 0.375,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': True,
+      'dns_queued_s': 0.125,
+      'dns_run_s': 1.0,
+      'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+             'threadpool, or cache the lookups; or a bigger pool: '
+             'gevent.get_hub().threadpool.maxsize = 4 (before the burst)',
+      'functions': [{'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '4 greenlet(s) (a, b, c, d)',
+                     'mean_run_s': 1.0,
+                     'queued_s': 0.125,
+                     'run_s': 1.0,
+                     'site': None,
+                     'tasks': 1},
+                    {'dns': False,
+                     'function': 'g0',
+                     'greenlets': '',
+                     'mean_run_s': 0.0,
+                     'queued_s': 0.0625,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 0},
+                    {'dns': False,
+                     'function': 'g1',
+                     'greenlets': '',
+                     'mean_run_s': 0.0,
+                     'queued_s': 0.0625,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 0},
+                    {'dns': False,
+                     'function': 'g2',
+                     'greenlets': '',
+                     'mean_run_s': 0.0,
+                     'queued_s': 0.0625,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 0},
+                    {'dns': False,
+                     'function': 'g3',
+                     'greenlets': '',
+                     'mean_run_s': 0.0,
+                     'queued_s': 0.0625,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 0}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': 'pool-a (maxsize 4) was full: 1 of 1 task(s) found every worker busy, and '
+                 'tasks queued 0.375 greenlet-seconds in all for a free worker thread (longest '
+                 '0.062 s; up to 3 task(s) ahead, 1.5 on average). Queued: getaddrinfo x1 '
+                 '(DNS): queued 0.125 s, ran 1.000 s in worker threads (1.000 s each), spawned '
+                 'by 4 greenlet(s) (a, b, c, d); g0 x0: queued 0.062 s, ran 0.250 s in worker '
+                 'threads (0.000 s each); g1 x0: queued 0.062 s, ran 0.250 s in worker threads '
+                 '(0.000 s each); g2 x0: queued 0.062 s, ran 0.250 s in worker threads (0.000 '
+                 's each); g3 x0: queued 0.062 s, ran 0.250 s in worker threads (0.000 s '
+                 'each). DNS resolution is the cause: lookups ran 1.000 of the 2.000 '
+                 "worker-seconds that kept the pool busy (gevent's thread resolver runs every "
+                 'getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares (or dnspython): a '
+                 'resolver that does not use the threadpool, or cache the lookups; or a bigger '
+                 'pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst). Cost: '
+                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
+                 'from ThreadPool.spawn until a worker started them, summed over the tasks.',
+      'pool': 'pool-a',
+      'queued_max_s': 0.0625,
+      'queued_s': 0.375,
+      'run_s': 2.0,
+      'saturated_tasks': 1,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 1},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      'the tasks',
+      'cost_s': 0.5,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': False,
+      'dns_queued_s': 0.5,
+      'dns_run_s': 0.0,
+      'fix': 'a bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a '
+             'cooperative alternative to the queued blocking calls so they need no thread; and '
+             'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the threadpool',
+      'functions': [{'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.0,
+                     'queued_s': 0.5,
+                     'run_s': 0.0,
+                     'site': None,
+                     'tasks': 1},
+                    {'dns': False,
+                     'function': 'idle',
+                     'greenlets': '',
+                     'mean_run_s': 0.0,
+                     'queued_s': 0.0,
+                     'run_s': 0.0,
+                     'site': None,
+                     'tasks': 0}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': 'pool-b (maxsize 4) was full: 1 of 1 task(s) found every worker busy, and '
+                 'tasks queued 0.500 greenlet-seconds in all for a free worker thread (longest '
+                 '0.250 s; up to 3 task(s) ahead, 1.5 on average). Queued: getaddrinfo x1 '
+                 '(DNS): queued 0.500 s, ran 0.000 s in worker threads (0.000 s each); idle '
+                 'x0: queued 0.000 s, ran 0.000 s in worker threads (0.000 s each). DNS '
+                 "lookups queued 0.500 s behind this work: every new connection's getaddrinfo "
+                 'waits for a free worker too. Fix: a bigger pool: '
+                 'gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a cooperative '
+                 'alternative to the queued blocking calls so they need no thread; and '
+                 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+                 'threadpool. Cost: greenlet-seconds tasks spent queued for a free worker '
+                 'thread of this pool: from ThreadPool.spawn until a worker started them, '
+                 'summed over the tasks.',
+      'pool': 'pool-b',
+      'queued_max_s': 0.25,
+      'queued_s': 0.5,
+      'run_s': 0.0,
+      'saturated_tasks': 1,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 1},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      'the tasks',
+      'cost_s': 1.0,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': True,
+      'dns_queued_s': 0.5,
+      'dns_run_s': 0.25,
+      'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+             'threadpool, or cache the lookups; or a bigger pool: '
+             'gevent.get_hub().threadpool.maxsize = 4 (before the burst)',
+      'functions': [{'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.125,
+                     'queued_s': 0.5,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 2},
+                    {'dns': False,
+                     'function': 'work',
+                     'greenlets': '',
+                     'mean_run_s': 0.125,
+                     'queued_s': 0.5,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 2}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': 'pool-c (maxsize 4) was full: 4 of 4 task(s) found every worker busy, and '
+                 'tasks queued 1.000 greenlet-seconds in all for a free worker thread (longest '
+                 '0.250 s; up to 3 task(s) ahead, 1.5 on average). Queued: getaddrinfo x2 '
+                 '(DNS): queued 0.500 s, ran 0.250 s in worker threads (0.125 s each); work '
+                 'x2: queued 0.500 s, ran 0.250 s in worker threads (0.125 s each). DNS '
+                 'resolution is the cause: lookups ran 0.250 of the 0.500 worker-seconds that '
+                 "kept the pool busy (gevent's thread resolver runs every getaddrinfo on this "
+                 'pool). Fix: GEVENT_RESOLVER=ares (or dnspython): a resolver that does not '
+                 'use the threadpool, or cache the lookups; or a bigger pool: '
+                 'gevent.get_hub().threadpool.maxsize = 4 (before the burst). Cost: '
+                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
+                 'from ThreadPool.spawn until a worker started them, summed over the tasks.',
+      'pool': 'pool-c',
+      'queued_max_s': 0.25,
+      'queued_s': 1.0,
+      'run_s': 0.5,
+      'saturated_tasks': 4,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 4}],
 }
 
 
