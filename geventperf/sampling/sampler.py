@@ -49,8 +49,8 @@ from geventperf.sampling.model import (
 from geventperf.trace.stacks import Labeler
 
 # 10 ms of CPU between samples (100 Hz, pprof's and Go's default): 100 samples per
-# CPU-second, enough to rank functions within a second of load, while the handler
-# (~10-30 us) costs 0.1-0.3 % of the CPU.
+# CPU-second, enough to rank functions within a second of load, while a sample
+# (15-45 us with delivery, deeper stacks costing more) costs 0.15-0.45 % of the CPU.
 DEFAULT_INTERVAL_S = 0.010
 # At most 1 % of the CPU for sampling (the goal; Datadog's default budget).
 DEFAULT_BUDGET = 0.01
