@@ -6,18 +6,16 @@ connection never reused after a failed body.  Real raw-socket servers on 127.0.0
 from __future__ import annotations
 
 import gzip
-import json
 import os
-import subprocess
-import sys
-import textwrap
 import time
-from pathlib import Path
 
 import gevent
+import gevent.socket
 import pytest
 import requests
+import urllib3.connection
 from requests.models import CONTENT_CHUNK_SIZE
+from urllib3.connectionpool import HTTPConnectionPool
 
 import geventperf
 from geventperf import bodyreader, readstats
@@ -30,9 +28,8 @@ REQUEST_TIMEOUT_S = 10
 # longer, so only the budget can end the read.
 BODY_TIMEOUT_S = 0.3
 STALL_S = 3.0
-SUBPROCESS_TIMEOUT_S = 120
 # The server's pause mid-body: reading the first half takes microseconds, so even a
-# child process descheduled on a busy machine has emptied the socket well before.
+# reader descheduled on a busy machine has emptied the socket well before.
 WAIT_PAUSE_S = 1.0
 
 
@@ -203,23 +200,21 @@ def test_a_listener_added_during_a_streamed_body_gets_no_record_of_it():
     assert records == []
 
 
-# -- under gevent.monkey.patch_all(): reads that found the socket empty ---------------------
+# -- gevent sockets: reads that found the socket empty ---------------------------------------
 
-WAITED_SCRIPT = textwrap.dedent("""
-    import gevent.monkey; gevent.monkey.patch_all()
-    import json, sys, requests, geventperf
-    from geventperf import readstats
-    session = requests.Session()
-    geventperf.mount(session, chunk_size=4096)
-    records = []
-    readstats.add_sink(records.append)
-    body = session.get(sys.argv[1], timeout=30).content
-    readstats.remove_sink(records.append)
-    print(json.dumps({"size": len(body), "record": records[0]}))
-""")
+class GeventConnection(urllib3.connection.HTTPConnection):
+    """urllib3's connection over a gevent socket, as under monkey-patching, without
+    patching this process."""
+
+    def _new_conn(self):
+        return gevent.socket.create_connection((self._dns_host, self.port), self.timeout)
 
 
-def test_reads_that_waited_for_the_network_are_counted_on_gevent_sockets(tmp_path):
+class GeventPool(HTTPConnectionPool):
+    ConnectionCls = GeventConnection
+
+
+def test_reads_that_waited_for_the_network_are_counted_on_gevent_sockets():
     half = 20_000
 
     def respond(head):
@@ -227,20 +222,19 @@ def test_reads_that_waited_for_the_network_are_counted_on_gevent_sockets(tmp_pat
         # the reader empties the socket long before this pause ends, then waits
         yield WAIT_PAUSE_S
         yield b"b" * half
-    script = tmp_path / "waited.py"
-    script.write_text(WAITED_SCRIPT)
-    # The child imports the geventperf this process imported (the mutated copy under
-    # mutmut, which selects its mutant through the inherited environment).
-    package_root = str(Path(geventperf.__file__).resolve().parents[1])
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [package_root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     with RawServer(respond) as server:
-        out = subprocess.run([sys.executable, str(script), server.url], capture_output=True,
-                             text=True, timeout=SUBPROCESS_TIMEOUT_S, env=env)
-    assert out.returncode == 0, out.stderr
-    result = json.loads(out.stdout)
-    record = result["record"]
-    assert result["size"] == 2 * half and record["bytes"] == 2 * half
+        session = requests.Session()
+        geventperf.mount(session, chunk_size=4096)
+        session.get_adapter(server.url).poolmanager.pool_classes_by_scheme = \
+            {"http": GeventPool}
+        records: list[dict] = []
+        readstats.add_sink(records.append)
+        try:
+            body = session.get(server.url, timeout=REQUEST_TIMEOUT_S).content
+        finally:
+            readstats.remove_sink(records.append)
+    [record] = records
+    assert body == b"a" * half + b"b" * half and record["bytes"] == 2 * half
     assert 1 <= record["reads_waited"] <= record["reads"]
     assert record["reads"] >= 2 * half // 4096
 
