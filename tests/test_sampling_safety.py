@@ -327,3 +327,21 @@ def test_monkey_patched_http_under_sampling() -> None:
     assert out["samples"] > 0 and out["errors"] == 0
     assert any("client" in name for name in out["names"]), out["names"]
     assert any("burner" in name for name in out["names"]), out["names"]
+
+
+def test_a_profiler_started_later_keeps_its_handler_and_timer() -> None:
+    def later(signum, frame):
+        pass
+
+    sampler = CpuSampler(lambda: None, interval_s=0.001)
+    assert sampler.start()
+    previous = signal.signal(signal.SIGPROF, later)  # another profiler takes over
+    signal.setitimer(signal.ITIMER_PROF, 50.0, 50.0)
+    try:
+        sampler.stop()
+        assert signal.getsignal(signal.SIGPROF) is later
+        assert signal.getitimer(signal.ITIMER_PROF)[1] == 50.0
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    assert previous == sampler._on_sigprof

@@ -178,11 +178,12 @@ class CpuSampler:
         if not self.running:
             return
         self.running = False
+        if signal.getsignal(signal.SIGPROF) != self._on_sigprof:
+            return  # someone took SIGPROF over since (another profiler): theirs stay,
+            # their timer too
         signal.setitimer(signal.ITIMER_PROF, 0.0, 0.0)
-        if signal.getsignal(signal.SIGPROF) == self._on_sigprof:
-            signal.signal(signal.SIGPROF, self._prev_handler
-                          if self._prev_handler is not None else signal.SIG_DFL)
-        # else the program installed its own SIGPROF handler over ours: keep theirs
+        signal.signal(signal.SIGPROF, self._prev_handler
+                      if self._prev_handler is not None else signal.SIG_DFL)
         if self._prev_timer != (0.0, 0.0):
             signal.setitimer(signal.ITIMER_PROF, *self._prev_timer)
 
