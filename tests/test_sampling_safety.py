@@ -114,28 +114,25 @@ def test_program_signal_handlers_keep_working_while_sampling() -> None:
         def on_usr2():
             got["usr2"] += 1
         def worker():
-            for _ in range(ROUNDS):
+            deadline = time.time() + 60  # a bound only: the child's timeout is the judge
+            for i in range(ROUNDS):
                 end = time.thread_time() + 0.001
                 while time.thread_time() < end:
                     pass
                 os.kill(os.getpid(), signal.SIGUSR1)
                 os.kill(os.getpid(), signal.SIGUSR2)
-                gevent.sleep(0)
+                while got["usr2"] <= i and time.time() < deadline:  # gevent's handler
+                    gevent.sleep(0.001)                              # runs in the loop
         with geventperf.Tracer(cpu_samples=0.001) as tracer:
             watcher = gevent.signal_handler(signal.SIGUSR2, on_usr2)
             gevent.spawn(worker).join()
-            deadline = time.time() + 30
-            while got["usr2"] < ROUNDS and time.time() < deadline:
-                gevent.sleep(0.01)
             watcher.cancel()
         cs = tracer.profile.cpu_samples
         print(json.dumps({**got, "rounds": ROUNDS, "samples": cs.count,
                           "errors": cs.errors}))
     """)
     assert out["samples"] > 0 and out["errors"] == 0
-    assert out["usr1"] == out["rounds"]
-    # gevent coalesces a signal that arrives while the previous one is pending
-    assert 0 < out["usr2"] <= out["rounds"]
+    assert out["usr1"] == out["rounds"] and out["usr2"] == out["rounds"]
 
 
 def test_budget_bounds_the_handlers_share_and_the_hub_keeps_running() -> None:
