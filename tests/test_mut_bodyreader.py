@@ -379,3 +379,34 @@ def test_yield_every_lets_other_greenlets_run_once_per_yield(yield_every, yields
             running.kill()
     assert body == YIELD_BODY
     assert ran == yields
+
+
+def test_an_empty_body_has_no_socket_reads_to_count():
+    with RawServer(lambda head: [http_response(b"")]) as server:
+        content, record, _ = _recorded(server.url, chunk_size=1024)
+    assert content == b""
+    assert (record["bytes"], record["reads"], record["largest_read"]) == (0, None, None)
+
+
+@pytest.mark.parametrize("framing", ["content-length", "close"])
+def test_the_record_counts_only_the_bytes_this_read_took(framing):
+    """Ten bytes read from response.raw first: the rest of the body is what
+    .content reads, counts and returns."""
+    body = os.urandom(5000)
+    wire = http_response(body) if framing == "content-length" else \
+        http_response(body, length=None, headers=[("Connection", "close")])
+    with RawServer(lambda head: [wire]) as server:
+        session = requests.Session()
+        geventperf.mount(session, chunk_size=1024)
+        records: list[dict] = []
+        readstats.add_sink(records.append)
+        try:
+            r = session.get(server.url, timeout=REQUEST_TIMEOUT_S, stream=True)
+            first = r.raw.read(10)
+            rest = r.content
+        finally:
+            readstats.remove_sink(records.append)
+    assert first + rest == body
+    [record] = records
+    assert record["bytes"] == len(body) - 10 and record["framing"] == framing
+
