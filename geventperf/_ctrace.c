@@ -6,8 +6,8 @@
  * first time, a new stack, a death, a long slice, a switch inside a C section, an
  * error) calls back into the Python methods of the Tracer, so the two stay identical.
  *
- * Stack keys differ from the Python version on purpose: a 64-bit FNV-1a hash of the
- * (code object address, instruction offset) pairs instead of a tuple, so no objects
+ * Stack keys differ from the Python version on purpose: a 64-bit multiplicative hash of
+ * the (code object address, instruction offset) pairs instead of a tuple, so no objects
  * are created per frame.  The code objects of every stored stack are kept alive by the
  * Tracer (_new_row), so an address cannot be reused by another code object while
  * tracing; a 64-bit collision between two live stacks is not a practical concern.
@@ -18,6 +18,21 @@
 #include <frameobject.h>
 #include <stdint.h>
 #include <time.h>
+
+/* Walking a stack through the public API (PyFrame_GetBack, PyFrame_GetCode) costs
+   about 55 instructions per frame: new references, and a frame object materialised
+   for every interpreter frame.  On CPython 3.11 the interpreter frames are walked
+   directly instead (about 10 per frame), exactly as PyFrame_GetBack would, skipping
+   incomplete frames; the layout is that version's, so every other version takes the
+   public API.  tests/test_tracer_ctrace.py checks both walks agree. */
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#define Py_BUILD_CORE
+#include <internal/pycore_frame.h>
+#undef Py_BUILD_CORE
+#define FAST_FRAME_WALK 1
+#else
+#define FAST_FRAME_WALK 0
+#endif
 
 /* Ready-wait histogram buckets: the rule of geventperf/latency.py (bucket()), which
    checks at import that NBUCKETS agrees. */
@@ -53,6 +68,7 @@ static inline double thread_cpu_now(void) {
 }
 
 static PyObject *str_gr_frame, *str_dead, *str_name, *str_t0;
+static PyTypeObject *greenlet_type;  /* greenlet.greenlet, from its C API */
 
 static inline int is_none(PyObject *o) { return o == NULL || o == Py_None; }
 
@@ -258,7 +274,7 @@ typedef struct {
     uint64_t skey[SCACHE_SIZE];
     PyObject *srow[SCACHE_SIZE];
     /* ring buffer of the most recent run slices */
-    Py_ssize_t cap, count;
+    Py_ssize_t cap, count, r_pos;  /* r_pos: the slot of the next slice */
     long long total;
     long long *r_gid;
     double *r_start, *r_dur, *r_ready;
@@ -279,7 +295,16 @@ typedef struct {
     CpuPending *cpu_pend;
     Py_ssize_t cpu_npend, cpu_cap;
     long long cpu_reads;
+    /* get_gr_frame's cache: two greenlet types (raw and gevent's alternate) */
+    PyTypeObject *gf_type[2];
+    unsigned int gf_version[2];
+    PyGetSetDef *gf_getset[2];
+    int gf_next;
 } HotObject;
+
+/* The blame log's slot of slice index i: the window is a power of two (checked at
+   init), so a mask instead of a division on every switch. */
+#define BPOS(self, i) ((Py_ssize_t)((i) & ((self)->window - 1)))
 
 static void caches_clear(HotObject *self) {
     for (int i = 0; i < TCACHE_SIZE; i++)
@@ -306,6 +331,7 @@ static void ring_free(HotObject *self) {
     self->r_sec = NULL;
     self->cap = self->count = 0;
     self->total = 0;
+    self->r_pos = 0;
 }
 
 static void blame_free(HotObject *self) {
@@ -351,7 +377,7 @@ static int section_add(HotObject *self, PyObject *name, double seconds) {
 static int blame_charge(HotObject *self, long long idx, double seconds) {
     if (seconds <= 0.0)
         return 0;
-    Py_ssize_t pos = (Py_ssize_t)(idx % self->window);
+    Py_ssize_t pos = BPOS(self, idx);
     if (self->b[pos].end - self->b[pos].start > self->threshold &&
         PyDict_GET_SIZE(self->long_charge) > 0) {  /* a watched slice is a long one */
         PyObject *k = PyLong_FromLongLong(idx);
@@ -400,7 +426,7 @@ static int blame_settle(HotObject *self, long long upto) {
     if (upto > self->b_total)
         upto = self->b_total;
     while (self->fin < upto) {
-        Py_ssize_t pos = (Py_ssize_t)(self->fin % self->window);
+        Py_ssize_t pos = BPOS(self, self->fin);
         self->acc += self->b[pos].diff;
         int rc = 0;
         if (self->acc > 0)
@@ -420,7 +446,7 @@ static int blame_log(HotObject *self, RecordObject *rec, PyObject *row, PyObject
     long long idx = self->b_total;
     if (idx - self->fin >= self->window && blame_settle(self, self->fin + 1) < 0)
         return -1;
-    Py_ssize_t pos = (Py_ssize_t)(idx % self->window);
+    Py_ssize_t pos = BPOS(self, idx);
     Py_XSETREF(self->b[pos].rec, Py_NewRef((PyObject *)rec));
     Py_XSETREF(self->b[pos].row, row ? Py_NewRef(row) : NULL);
     Py_XSETREF(self->b[pos].sec, section != Py_None ? Py_NewRef(section) : NULL);
@@ -478,7 +504,7 @@ static int blame_woke(HotObject *self, RecordObject *t, double now, RecordObject
             ready_from = self->mark;
             first = self->mark_idx + 1;
             if (self->mark_idx < self->b_total) {
-                Py_ssize_t pos = (Py_ssize_t)(self->mark_idx % self->window);
+                Py_ssize_t pos = BPOS(self, self->mark_idx);
                 if (blame_charge(self, self->mark_idx, self->b[pos].end - ready_from) < 0)
                     return -1;
             }
@@ -497,13 +523,13 @@ static int blame_woke(HotObject *self, RecordObject *t, double now, RecordObject
     }
     if (first < self->fin) {
         double start = self->fin < self->b_total ?
-            self->b[(Py_ssize_t)(self->fin % self->window)].start : now;
+            self->b[BPOS(self, self->fin)].start : now;
         if (start > ready_from)
             self->unattributed += start - ready_from;
         first = self->fin;
     }
     if (first < self->b_total) {
-        self->b[(Py_ssize_t)(first % self->window)].diff += 1;
+        self->b[BPOS(self, first)].diff += 1;
         self->pend += 1;
     }
     double ready = now - ready_from;
@@ -627,10 +653,12 @@ static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
                                      &poll_blocked_min, &first_poll_blocked_min, &window,
                                      &cpu_interval, &cpu_pending_max))
         return -1;
-    if (max_slices < 0 || depth < 1 || window < 1 || cpu_pending_max < 1
+    if (max_slices < 0 || depth < 1 || window < 1 || (window & (window - 1)) != 0
+            || cpu_pending_max < 1
             || cpu_clock < CPU_NONE || cpu_clock > CPU_SWITCH) {
         PyErr_SetString(PyExc_ValueError,
-                        "max_slices must be >= 0, depth, window and cpu_pending_max >= 1, "
+                        "max_slices must be >= 0, depth and cpu_pending_max >= 1, window a power "
+                        "of two, "
                         "cpu_clock 0, 1 or 2");
         return -1;
     }
@@ -708,7 +736,7 @@ static int hot_traverse(HotObject *self, visitproc visit, void *arg) {
     }
     if (self->b != NULL) {  /* only the unsettled window holds references */
         for (long long i = self->fin; i < self->b_total; i++) {
-            Py_ssize_t pos = (Py_ssize_t)(i % self->window);
+            Py_ssize_t pos = BPOS(self, i);
             Py_VISIT(self->b[pos].rec); Py_VISIT(self->b[pos].row); Py_VISIT(self->b[pos].sec);
             Py_VISIT(self->b[pos].closed);
         }
@@ -746,7 +774,8 @@ static inline void ring_append(HotObject *self, long long gid, double start, dou
                                PyObject *section, double ready) {
     if (self->cap == 0)
         return;
-    Py_ssize_t pos = (Py_ssize_t)(self->total % self->cap);
+    Py_ssize_t pos = self->r_pos;
+    self->r_pos = pos + 1 == self->cap ? 0 : pos + 1;  /* no division per switch */
     self->r_gid[pos] = gid;
     self->r_start[pos] = start;
     self->r_dur[pos] = dur;
@@ -758,26 +787,31 @@ static inline void ring_append(HotObject *self, long long gid, double start, dou
 }
 
 
-#define FNV_OFFSET 1469598103934665603ULL
-#define FNV_PRIME 1099511628211ULL
+#define STACK_HASH_SEED 1469598103934665603ULL
+#define MIX_PRIME 0x9E3779B97F4A7C15ULL  /* 2^64 / golden ratio, odd */
 
-static inline uint64_t fnv_mix(uint64_t h, uint64_t v) {
-    for (int i = 0; i < 8; i++) {
-        h ^= (v >> (i * 8)) & 0xff;
-        h *= FNV_PRIME;
-    }
-    return h;
+/* One multiply per value (a byte-wise FNV-1a took sixteen per frame): xor in, multiply
+   by an odd constant with well-spread bits, fold the high half back down. */
+static inline uint64_t stack_mix(uint64_t h, uint64_t v) {
+    h ^= v;
+    h *= MIX_PRIME;
+    return h ^ (h >> 32);
 }
 
-/* The stack hash of *frame*, walking at most depth frames. */
-static uint64_t stack_hash(HotObject *self, PyFrameObject *frame) {
-    uint64_t h = FNV_OFFSET;
+/* One frame's part of the hash: the code object's address (user space: under 2^48)
+   with the instruction offset in the bits above it, so one mix per frame. */
+static inline uint64_t frame_key(PyCodeObject *code, int lasti) {
+    return (uint64_t)(uintptr_t)code ^ ((uint64_t)(uint32_t)lasti << 48);
+}
+
+/* The stack hash of *frame*, walking at most depth frames, through the public API. */
+static uint64_t stack_hash_api(PyFrameObject *frame, int depth) {
+    uint64_t h = STACK_HASH_SEED;
     PyFrameObject *f = (PyFrameObject *)Py_NewRef(frame);
     int n = 0;
-    while (f != NULL && n < self->depth) {
+    while (f != NULL && n < depth) {
         PyCodeObject *code = PyFrame_GetCode(f);
-        h = fnv_mix(h, (uint64_t)(uintptr_t)code);
-        h = fnv_mix(h, (uint64_t)PyFrame_GetLasti(f));
+        h = stack_mix(h, frame_key(code, PyFrame_GetLasti(f)));
         Py_DECREF(code);
         PyFrameObject *back = PyFrame_GetBack(f);
         Py_DECREF(f);
@@ -786,6 +820,78 @@ static uint64_t stack_hash(HotObject *self, PyFrameObject *frame) {
     }
     Py_XDECREF(f);
     return h;
+}
+
+#if FAST_FRAME_WALK
+/* The same hash from the interpreter frames (see FAST_FRAME_WALK): no references are
+   taken and nothing is allocated; the frames are the suspended greenlet's and stay
+   put while we read them. */
+static uint64_t stack_hash_fast(PyFrameObject *frame, int depth) {
+    uint64_t h = STACK_HASH_SEED;
+    if (frame->f_back != NULL)  /* a frame that outlived its execution: rare */
+        return stack_hash_api(frame, depth);
+    _PyInterpreterFrame *f = frame->f_frame;
+    int n = 0;
+    while (f != NULL && n < depth) {
+        if (n > 0 && _PyFrame_IsIncomplete(f)) {  /* PyFrame_GetBack skips these */
+            f = f->previous;
+            continue;
+        }
+        h = stack_mix(h, frame_key(f->f_code,
+                                   _PyInterpreterFrame_LASTI(f) * (int)sizeof(_Py_CODEUNIT)));
+        f = f->previous;
+        n++;
+    }
+    return h;
+}
+#define stack_hash(self, frame) stack_hash_fast((frame), (self)->depth)
+#else
+#define stack_hash(self, frame) stack_hash_api((frame), (self)->depth)
+#endif
+
+/* greenlet's C API (greenlet.h, greenlet >= 2): whether a greenlet started and is
+   still running, without an attribute lookup.  The slots' numbers are greenlet.h's
+   PyGreenlet_STARTED_NUM and PyGreenlet_ACTIVE_NUM; not included from the header,
+   which is not there when pip builds this in an isolated environment. */
+#define GREENLET_STARTED_NUM 9
+#define GREENLET_ACTIVE_NUM 10
+static int (*greenlet_started)(PyObject *), (*greenlet_active)(PyObject *);
+
+/* g.dead: started and no longer active (greenlet's own rule); 1, 0, or -1 on error. */
+static int greenlet_dead(PyObject *g) {
+    if (greenlet_started != NULL && greenlet_active != NULL
+            && PyObject_TypeCheck(g, greenlet_type))
+        return greenlet_started(g) && !greenlet_active(g);
+    PyObject *dead = PyObject_GetAttr(g, str_dead);
+    if (dead == NULL)
+        return -1;
+    int r = PyObject_IsTrue(dead);
+    Py_DECREF(dead);
+    return r;
+}
+
+/* origin.gr_frame without the generic attribute lookup: the getter of the type's
+   gr_frame descriptor, found once per greenlet type (and again if the type changes:
+   its version tag moves).  A subclass overriding gr_frame with something other than
+   a C getter takes the generic path. */
+static PyObject *get_gr_frame(HotObject *self, PyObject *g) {
+    PyTypeObject *tp = Py_TYPE(g);
+    int slot = self->gf_type[0] == tp ? 0 : 1;
+    if (self->gf_type[slot] != tp || self->gf_version[slot] != tp->tp_version_tag
+            || !(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) {
+        PyObject *descr = _PyType_Lookup(tp, str_gr_frame);  /* borrowed */
+        if (descr == NULL || !Py_IS_TYPE(descr, &PyGetSetDescr_Type)
+                || ((PyGetSetDescrObject *)descr)->d_getset->get == NULL
+                || !(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG))
+            return PyObject_GetAttr(g, str_gr_frame);
+        slot = self->gf_next;
+        self->gf_next ^= 1;
+        self->gf_type[slot] = tp;  /* compared only, never dereferenced when stale */
+        self->gf_version[slot] = tp->tp_version_tag;
+        self->gf_getset[slot] = ((PyGetSetDescrObject *)descr)->d_getset;
+    }
+    PyGetSetDef *gs = self->gf_getset[slot];
+    return gs->get(g, gs->closure);
 }
 
 /* The accounting of one switch; -1 with an exception set on failure. */
@@ -856,7 +962,7 @@ static int hot_switch(HotObject *self, PyObject *args) {
     PyObject *slice_row = NULL;  /* borrowed: the stack row this slice ended at */
 
     if (self->stacks && !rec->is_hub) {
-        frame = PyObject_GetAttr(origin, str_gr_frame);
+        frame = get_gr_frame(self, origin);
         if (frame == NULL) goto done;
         if (frame == Py_None) {
             key = Py_NewRef(self->exit_key);
@@ -910,14 +1016,8 @@ static int hot_switch(HotObject *self, PyObject *args) {
     }
     if (blame_log(self, rec, slice_row, section, section_t0, rec->t_in, now) < 0)
         goto done;
-    int is_dead = 0;
-    if (!has_frame) {
-        PyObject *dead = PyObject_GetAttr(origin, str_dead);
-        if (dead == NULL) goto done;
-        is_dead = PyObject_IsTrue(dead);
-        Py_DECREF(dead);
-        if (is_dead < 0) goto done;
-    }
+    int is_dead = has_frame ? 0 : greenlet_dead(origin);
+    if (is_dead < 0) goto done;
     if (self->cpu_clock == CPU_INTERVAL)  /* read at once for a loop-blocking slice and
                                              before a death (trace/cpuclock.py) */
         ran_cpu = cpu_end_slice(self, rec, slice_row, now, ran,
@@ -1020,9 +1120,11 @@ done:
 }
 
 static PyObject *hot_call(HotObject *self, PyObject *args, PyObject *kw) {
-    PyObject *event, *targs;
-    if (!PyArg_UnpackTuple(args, "trace", 2, 2, &event, &targs))
+    if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) != 2) {
+        PyErr_SetString(PyExc_TypeError, "trace takes (event, args)");
         return NULL;
+    }
+    PyObject *targs = PyTuple_GET_ITEM(args, 1);
     if (self->on && self->live != NULL) {
         if (hot_switch(self, targs) < 0) {
             /* never raise into the traced program: hand the error to on_error */
@@ -1236,7 +1338,24 @@ static PyObject *mod_thread_time(PyObject *m, PyObject *unused) {
     return PyFloat_FromDouble(thread_cpu_now());
 }
 
+/* For tests: the stack hash of a frame by both walks, (fast, public API). */
+static PyObject *mod_stack_hashes(PyObject *m, PyObject *args) {
+    PyObject *frame;
+    int depth;
+    if (!PyArg_ParseTuple(args, "O!i", &PyFrame_Type, &frame, &depth))
+        return NULL;
+#if FAST_FRAME_WALK
+    uint64_t fast = stack_hash_fast((PyFrameObject *)frame, depth);
+#else
+    uint64_t fast = stack_hash_api((PyFrameObject *)frame, depth);
+#endif
+    return Py_BuildValue("(KK)", (unsigned long long)fast,
+                         (unsigned long long)stack_hash_api((PyFrameObject *)frame, depth));
+}
+
 static PyMethodDef module_methods[] = {
+    {"stack_hashes", mod_stack_hashes, METH_VARARGS,
+     "(fast walk, public-API walk) stack hashes of a frame, for tests."},
     {"monotonic", mod_monotonic, METH_NOARGS, "The clock of the hot path (perf_counter)."},
     {"thread_time", mod_thread_time, METH_NOARGS, "The CPU clock of the hot path."},
     {NULL}
@@ -1255,6 +1374,14 @@ PyMODINIT_FUNC PyInit__ctrace(void) {
     str_t0 = PyUnicode_InternFromString("t0");
     if (!str_gr_frame || !str_dead || !str_name || !str_t0)
         return NULL;
+    void **api = (void **)PyCapsule_Import("greenlet._C_API", 0);
+    if (api != NULL) {
+        greenlet_type = (PyTypeObject *)api[0];  /* PyGreenlet_Type_NUM */
+        greenlet_started = (int (*)(PyObject *))api[GREENLET_STARTED_NUM];
+        greenlet_active = (int (*)(PyObject *))api[GREENLET_ACTIVE_NUM];
+    } else {
+        PyErr_Clear();  /* the attribute lookup then */
+    }
     if (PyType_Ready(&RecordType) < 0 || PyType_Ready(&RowType) < 0 ||
         PyType_Ready(&HotType) < 0)
         return NULL;
@@ -1262,6 +1389,7 @@ PyMODINIT_FUNC PyInit__ctrace(void) {
     if (m == NULL)
         return NULL;
     if (PyModule_AddIntConstant(m, "NBUCKETS", NBUCKETS) < 0 ||
+        PyModule_AddIntConstant(m, "FAST_FRAME_WALK", FAST_FRAME_WALK) < 0 ||
         PyModule_AddObjectRef(m, "Record", (PyObject *)&RecordType) < 0 ||
         PyModule_AddObjectRef(m, "Row", (PyObject *)&RowType) < 0 ||
         PyModule_AddObjectRef(m, "Hot", (PyObject *)&HotType) < 0) {

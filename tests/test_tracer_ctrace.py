@@ -105,3 +105,42 @@ def test_bad_switch_arguments_are_counted_not_raised(impl):
     assert p.trace_errors == 2
     assert p.meta["first_trace_error"]
     assert p.switches >= 2
+
+
+def test_the_fast_stack_walk_hashes_as_the_public_api_does(c_extension):
+    """_ctrace walks CPython 3.11's interpreter frames directly (FAST_FRAME_WALK); it
+    must see the same frames, with the same offsets, as PyFrame_GetBack: suspended
+    greenlets, a generator and a coroutine below plain calls, and deep stacks cut at
+    every depth."""
+    def nest(levels, func):
+        return func() if levels == 0 else nest(levels - 1, func)
+
+    def gen():
+        yield greenlet.getcurrent().parent.switch()
+
+    def coro_body():
+        async def coro():
+            greenlet.getcurrent().parent.switch()
+        c = coro()
+        try:
+            c.send(None)
+        except StopIteration:
+            pass
+
+    suspended = []
+    for body in (lambda: nest(30, greenlet.getcurrent().parent.switch),
+                 lambda: nest(3, lambda: next(gen())),
+                 lambda: nest(2, coro_body)):
+        g = greenlet.greenlet(body)
+        g.switch()
+        suspended.append(g)
+    frames = [g.gr_frame for g in suspended] + [sys._getframe()]
+    for frame in frames:
+        for depth in (1, 2, 5, 24, 40):
+            fast, api = c_extension.stack_hashes(frame, depth)
+            assert fast == api, (frame, depth)
+    hashes = {c_extension.stack_hashes(f, 24)[0] for f in frames}
+    assert len(hashes) == len(frames)  # different stacks, different hashes
+    for g in suspended:
+        g.throw(greenlet.GreenletExit)
+    assert c_extension.FAST_FRAME_WALK == (sys.version_info[:2] == (3, 11))
