@@ -418,6 +418,104 @@ def test_folded_names_keep_their_spaces():
     assert common._base_name("pool worker [3 finished greenlets folded]") == "pool worker"
     assert common._base_name("a [b] [3 finished greenlets folded]") == "a"
 
+
+# -- the edges the first scenarios left open
+
+@scenario
+def deadlock_risk_whose_other_parse_is_unknown():
+    # no "other" greenlet recorded: the ids to name are a greenlet and None
+    ev = lxml_parse(3, None, False)
+    return findings.deadlock_risks(profile(events=[ev]))
+
+
+@scenario
+def slices_at_the_default_threshold_of_a_profile_that_names_none():
+    # no block_threshold_s in meta: the tracer's default, 0.05 s
+    p = profile(events=[blocked_slice(3, 0.5, 0.5, 0.0625)])
+    p.meta = {}
+    return findings.loop_blocked(p)
+
+
+@scenario
+def slices_placed_where_they_ended_in_code():
+    # the longest slice ended at a greenlet's exit: the shorter one that ended in code
+    # names the place; a greenlet the profile lacks; a slice with no stack and one with
+    # only gevent's frames (no user frame: its innermost frame is the place); a group
+    # under the threshold first does not stop the others
+    hub_only = ["/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch",
+                "/venv/lib/python3.11/site-packages/gevent/greenlet.py:900:run"]
+    no_stack = blocked_slice(1, 0.25, 0.25, 0.5)
+    del no_stack["stack"]
+    return findings.loop_blocked(profile(events=[
+        blocked_slice(5, 0.25, 0.25, 2 ** -10),
+        blocked_slice(3, 0.75, 0.75, 0.5, stack=["<greenlet exit>"]),
+        blocked_slice(3, 0.25, 0.25, 0.5),
+        blocked_slice(99, 0.5, 0.5, 0.5, stack=hub_only),
+        no_stack]))
+
+
+def saturated_edge(utilization=0.75, ready=2.0, event=1.0):
+    p = profile(duration_s=2.0)
+    p.hub["utilization"] = utilization
+    # the hub's own figures must not count as a worker's; a greenlet without the wait
+    # split is not a worker either
+    hub = p.greenlet(2)
+    hub.ready_wait_s, hub.event_wait_s = 8.0, 8.0
+    p.greenlet(3).ready_wait_s, p.greenlet(3).event_wait_s = ready, event
+    p.greenlet(4).ready_wait_s, p.greenlet(4).event_wait_s = 4.0, None
+    # a holder that never ran (delayed others but no run time) is not named
+    p.greenlet(5).delayed_others_s, p.greenlet(5).run_s = 0.5, 0.0
+    return p
+
+
+@scenario
+def loop_saturated_at_its_thresholds_with_nobody_to_name():
+    # utilization exactly SATURATED_UTILIZATION, ready exactly one greenlet queued on
+    # average (2 s over a 2 s run): saturated; no sections, no run stacks, no holder
+    # that ran: the message names none
+    return findings.loop_saturated(saturated_edge())
+
+
+@scenario
+def loop_saturated_needs_more_ready_than_event_wait():
+    return findings.loop_saturated(saturated_edge(ready=2.0, event=2.0)) + \
+        findings.loop_saturated(saturated_edge(utilization=0.75 - 2 ** -20))
+
+
+@scenario
+def blocked_reads_of_an_older_profile():
+    # no event/ready split (the whole wait is the cost), no count, no read frame
+    ev = c_switch(3, 0.5, stack=[f"{APP}:43:fetch"])
+    del ev["event_wait_s"], ev["count"]
+    return findings.blocked_reads_in_c_sections(profile(events=[ev]))
+
+
+@scenario
+def storms_skipped_and_found_in_one_profile():
+    # skipped first, each for its own reason (too few, too much work, a placeholder
+    # stack, waits of exactly 1 ms for their event), then a storm whose stack has no
+    # user frame; the hub's idle time unknown: all its time counts as busy
+    hub = GreenletStats(id=2, name="hub", parent=None, run_s=1.0, switches=4000)
+    gevent_only = [f"{QUEUE}:300:get", f"{HUB}:166:switch"]
+    paced = [f"{APP}:70:paced"]
+    p = profile(
+        runs=[StackTime(stack=[f"{APP}:1:few"], count=999, run_s=0.001, greenlet=3),
+              StackTime(stack=[f"{APP}:2:slow"], count=2000, run_s=0.1, greenlet=3),
+              StackTime(stack=["<hub wait>"], count=5000, run_s=0.001, greenlet=3),
+              StackTime(stack=paced, count=2000, run_s=0.001, greenlet=3),
+              StackTime(stack=gevent_only, count=2000, run_s=0.001, greenlet=4)],
+        waits=[StackTime(stack=paced, count=2000, wait_s=2.0, event_wait_s=2.0)])
+    p.greenlets[1] = hub
+    return findings.switch_storms(p)
+
+
+@scenario
+def small_body_reads_of_events_missing_figures():
+    return findings.small_body_reads(profile(events=[
+        {"kind": "body-reads", "site": f"{APP}:80:nobytes", "reads": 100, "bodies": 2,
+         "read_s": 0.5, "run_s": 0.25},
+        {"kind": "body-reads", "site": f"{APP}:81:noreads", "bytes": 10}]))
+
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
     'blocked_read_one_greenlet': [{'caller': '/srv/app/worker.py:43:fetch_and_parse',
@@ -1689,6 +1787,216 @@ EXPECTED = {
       'stack': [],
       'suggested_maxsize': 4,
       'tasks': 4}],
+    'deadlock_risk_whose_other_parse_is_unknown': [{'cost_meaning': 'a hazard, ranked above every cost; the figure is how long the parses '
+                      'involved were suspended inside lxml (greenlet-seconds)',
+      'cost_s': 0.0,
+      'count': 1,
+      'greenlet': 3,
+      'greenlets': 2,
+      'guarded': False,
+      'hazard': True,
+      'kind': 'c-section-deadlock-risk',
+      'message': "greenlet 'app.fetch' (#3) entered lxml.etree.parse(<file-like>) at "
+                 '/srv/app/worker.py:43:fetch_and_parse while another was suspended inside one '
+                 "with the same parser (1 time(s)): this deadlocks the thread on lxml's parser "
+                 'lock (an OS lock gevent does not patch). Fix the code before the guard is '
+                 'turned off: read the body first and parse bytes '
+                 '(lxml.etree.fromstring(response.content)), or pass a parser per call '
+                 '(lxml.etree.parse(f, lxml.etree.XMLParser())). [cost 0.000 s: a hazard, '
+                 'ranked above every cost; the figure is how long the parses involved were '
+                 'suspended inside lxml (greenlet-seconds)]',
+      'other_greenlet': None,
+      'section': 'lxml.etree.parse',
+      'stack': ['/srv/app/worker.py:43:fetch_and_parse']}],
+    'slices_at_the_default_threshold_of_a_profile_that_names_none': [{'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
+      'cost_s': 0.0625,
+      'count': 1,
+      'cpu_s': 0.5,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.062 greenlet-seconds of their waiting. It was '
+                 'CPU work (0.500 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
+                 'Fix: split the work and yield (gevent.sleep(0)) between pieces, or move it '
+                 'to a process pool. [cost 0.062 s: greenlet-seconds other greenlets spent '
+                 'ready to run but held up by these slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.05}],
+    'slices_placed_where_they_ended_in_code': [{'active_s': 1.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
+      'cost_s': 1.0,
+      'count': 2,
+      'cpu_s': 1.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.75,
+      'message': "greenlet 'app.fetch' (#3) held the loop 1.000 s without yielding (2 slices "
+                 'over 0.0625 s, longest 0.750 s), while others were ready to run: 1.000 '
+                 'greenlet-seconds of their waiting. It was CPU work (1.000 s of CPU); the '
+                 'slice ended at /srv/app/worker.py:20:job. Fix: split the work and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 1.000 '
+                 's: greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
+      'run_s': 1.0,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.5,
+      'greenlet': 99,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'message': 'greenlet #99 held the loop 0.500 s without yielding, while others were ready '
+                 'to run: 0.500 greenlet-seconds of their waiting. It was CPU work (0.500 s of '
+                 'CPU); the slice ended at '
+                 '/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch. Fix: split the '
+                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process '
+                 'pool. [cost 0.500 s: greenlet-seconds other greenlets spent ready to run but '
+                 'held up by these slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch',
+                '/venv/lib/python3.11/site-packages/gevent/greenlet.py:900:run'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.25,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.25,
+      'greenlet': 1,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.25,
+      'message': "greenlet 'main' (#1) held the loop 0.250 s without yielding, while others "
+                 'were ready to run: 0.500 greenlet-seconds of their waiting. It was CPU work '
+                 '(0.250 s of CPU); the slice ended at ?. Fix: split the work and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.500 '
+                 's: greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
+      'run_s': 0.25,
+      'section': 'sec',
+      'stack': [],
+      'threshold_s': 0.0625}],
+    'loop_saturated_at_its_thresholds_with_nobody_to_name': [{'active_s': 1.5,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked or blocking-call "
+                      'finding explains)',
+      'cost_s': 2.0,
+      'event_wait_s': 1.0,
+      'greenlet': 5,
+      'hazard': False,
+      'holders': {'app.parse': 0.5},
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
+                 'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
+                 'timers or locks. Who held the loop: . The cure is on the CPU side, not the '
+                 'I/O side: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 'process pool). [cost 2.000 s: greenlet-seconds greenlets spent ready to run '
+                 "but queued behind others (the run's ready wait, less what a loop-blocked or "
+                 'blocking-call finding explains)]',
+      'ready_wait_s': 2.0,
+      'section': None,
+      'sections': {},
+      'stack': [],
+      'utilization': 0.75}],
+    'loop_saturated_needs_more_ready_than_event_wait': [],
+    'blocked_reads_of_an_older_profile': [{'caller': '/srv/app/worker.py:43:fetch',
+      'cost_meaning': 'greenlet-seconds spent suspended inside the C section waiting for its '
+                      'input (event wait; queueing behind other greenlets not counted)',
+      'cost_s': 1.0,
+      'count': 0,
+      'file_like': False,
+      'fix': 'read the body first, then parse bytes',
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'blocked-read-in-c-section',
+      'message': "greenlet 'app.fetch' (#3) was switched out 0 time(s) inside C section "
+                 "'lxml.etree.parse', waiting 1.000 s in all for input the parser read through "
+                 'a Python read() (parser called at /srv/app/worker.py:43:fetch). A C parser '
+                 "reading the network stops mid-parse on every packet (and lxml's parser lock "
+                 'can deadlock). Fix: read the body first, e.g. geventperf.mount(session) '
+                 '(GeventAdapter) and response.content, then parse the bytes '
+                 '(lxml.etree.fromstring(body), json.loads(body)). [cost 1.000 s: '
+                 'greenlet-seconds spent suspended inside the C section waiting for its input '
+                 '(event wait; queueing behind other greenlets not counted)]',
+      'names': {'app.fetch': 1.0},
+      'read_site': None,
+      'section': 'lxml.etree.parse',
+      'stack': ['/srv/app/worker.py:43:fetch'],
+      'wait_s': 1.0}],
+    'storms_skipped_and_found_in_one_profile': [{'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
+                      'time per switch',
+      'cost_s': 0.5,
+      'count': 2000,
+      'greenlet': 4,
+      'hazard': False,
+      'hub_s_per_switch': 0.00025,
+      'kind': 'switch-storm',
+      'max_mean_run_s': 5e-05,
+      'mean_run_s': 5e-07,
+      'message': "greenlet 'app.fetch' (#4) switched out 2000 times at "
+                 '/venv/lib/python3.11/site-packages/gevent/queue.py:300:get with 0.5 us of '
+                 'work between switches on average: greenlets handing items to each other one '
+                 'at a time; every hand-off is a round trip through the hub. Fix: hand off '
+                 'batches, or call the function directly instead of a queue round trip per '
+                 'item. [cost 0.500 s: seconds of loop time spent switching: switch-outs times '
+                 "the hub's mean time per switch]",
+      'min_switches': 1000,
+      'run_s': 0.001,
+      'section': None,
+      'site': '/venv/lib/python3.11/site-packages/gevent/queue.py:300:get',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/queue.py:300:get',
+                '/venv/lib/python3.11/site-packages/gevent/hub.py:166:switch']}],
+    'small_body_reads_of_events_missing_figures': [{'bodies': 2,
+      'bytes': 0,
+      'cost_meaning': 'seconds the reading greenlets spent inside the reads, network waits '
+                      'left out (a large read waits for the network as long)',
+      'cost_s': 0.25,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'small-body-reads',
+      'mean_read_bytes': 0.0,
+      'message': '2 response bodies (0.0 MiB) were read in 100 reads of 0.0 KiB on average (50 '
+                 "per body) through urllib3's HTTPResponse.read, called from "
+                 '/srv/app/worker.py:80:nobytes; each read is a trip through requests, urllib3 '
+                 'and http.client. Fix: read bodies in large pieces: geventperf.mount(session) '
+                 '(512 KiB reads, Content-Length bodies into one buffer), then parse the '
+                 'bytes. [cost 0.250 s: seconds the reading greenlets spent inside the reads, '
+                 'network waits left out (a large read waits for the network as long)]',
+      'read_s': 0.5,
+      'reads': 100,
+      'section': None,
+      'site': '/srv/app/worker.py:80:nobytes',
+      'small_read_bytes': 65536,
+      'stack': ['/srv/app/worker.py:80:nobytes']}],
 }
 
 
