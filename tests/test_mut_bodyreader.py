@@ -214,7 +214,7 @@ class GeventPool(HTTPConnectionPool):
     ConnectionCls = GeventConnection
 
 
-def test_reads_that_waited_for_the_network_are_counted_on_gevent_sockets():
+def test_reads_that_waited_are_counted_in_process_over_gevent_sockets():
     half = 20_000
 
     def respond(head):
@@ -410,3 +410,23 @@ def test_the_record_counts_only_the_bytes_this_read_took(framing):
     [record] = records
     assert record["bytes"] == len(body) - 10 and record["framing"] == framing
 
+
+
+def test_a_body_read_whole_leaves_the_response_as_requests_leaves_it():
+    """After .content the raw response's counters and state are what requests' own
+    read leaves: every byte counted, nothing remaining, closed, nothing more to read,
+    and the connection back in the pool."""
+    body = os.urandom(5000)
+    states = []
+    for mount in (False, True):
+        with RawServer(lambda head: [http_response(body)], keep_alive=True) as server:
+            session = requests.Session()
+            if mount:
+                geventperf.mount(session)
+            r = session.get(server.url, timeout=REQUEST_TIMEOUT_S, stream=True)
+            assert r.content == body
+            states.append((r.raw.tell(), r.raw.length_remaining, r.raw._fp.length,
+                           r.raw.isclosed(), r.raw.read()))
+            assert session.get(server.url, timeout=REQUEST_TIMEOUT_S).content == body
+            assert server.connections == 1
+    assert states[1] == states[0] == (len(body), 0, 0, True, b"")
