@@ -403,12 +403,15 @@ def test_the_record_counts_only_the_bytes_this_read_took(framing):
         try:
             r = session.get(server.url, timeout=REQUEST_TIMEOUT_S, stream=True)
             first = r.raw.read(10)
+            counter = bodyreader.socket_reads(r.raw)
+            reads_before = counter.reads
             rest = r.content
         finally:
             readstats.remove_sink(records.append)
     assert first + rest == body
     [record] = records
     assert record["bytes"] == len(body) - 10 and record["framing"] == framing
+    assert reads_before >= 1 and record["reads"] == counter.reads - reads_before
 
 
 
