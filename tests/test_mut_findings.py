@@ -516,6 +516,48 @@ def small_body_reads_of_events_missing_figures():
          "read_s": 0.5, "run_s": 0.25},
         {"kind": "body-reads", "site": f"{APP}:81:noreads", "bytes": 10}]))
 
+
+@scenario
+def slow_paths_summed_per_greenlet_named_by_cpu_and_windows_paths():
+    # one greenlet's two stacks in a slow path add up; names by CPU, not alphabet; two
+    # equally heavy stacks: the first names the stack; a Windows path matches; the
+    # running time is 1.25 s here (the share times it, not over it); a path entry
+    # below the minimums seen first does not stop the others
+    p = sampled([
+        ([f"{REQUESTS}:790:Response.apparent_encoding"], "r", 1, 0.0625),
+        ([f"{MSGPACK}:9:unpack"], "zeta", 4, 0.25),
+        ([f"{MSGPACK}:10:unpack", APP_SPIN], "zeta", 4, 0.25),
+        (["C:\\py\\Lib\\site-packages\\msgpack\\fallback.py:9:unpack"], "alpha", 4, 0.125),
+        ([APP_SPIN], "zeta", 8, 0.3125)])
+    p.greenlet(1).run_s = 0.5
+    return findings.slow_paths(p)
+
+
+@scenario
+def small_body_reads_without_bodies_or_site():
+    return findings.small_body_reads(profile(events=[
+        {"kind": "body-reads", "reads": 100, "bytes": 1000, "read_s": 0.5}]))
+
+
+@scenario
+def slices_without_a_stack_beside_one_placed_in_code():
+    no_stack = blocked_slice(1, 0.5, 0.5, 0.5)
+    del no_stack["stack"]
+    return findings.loop_blocked(profile(events=[no_stack, blocked_slice(1, 0.25, 0.25, 0.5)]))
+
+
+@scenario
+def loop_saturated_with_no_holder_at_all():
+    p = saturated_edge()
+    p.greenlet(5).delayed_others_s = None
+    return findings.loop_saturated(p)
+
+
+@scenario
+def threadpool_of_six_functions():
+    return findings.threadpool_saturated(profile(events=[
+        pool_event(f"h{i}", 1, 0.0625 * (i + 1), 0.5, pool="pool-6") for i in range(6)]))
+
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
     'blocked_read_one_greenlet': [{'caller': '/srv/app/worker.py:43:fetch_and_parse',
@@ -1997,6 +2039,188 @@ EXPECTED = {
       'site': '/srv/app/worker.py:80:nobytes',
       'small_read_bytes': 65536,
       'stack': ['/srv/app/worker.py:80:nobytes']}],
+    'slow_paths_summed_per_greenlet_named_by_cpu_and_windows_paths': [{'by_greenlet': {'alpha': 0.125, 'zeta': 0.5},
+      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the sampled "
+                      "CPU, times the run's running time plus its ready wait (the others' "
+                      'queueing while it held the loop)',
+      'cost_s': 1.09375,
+      'cpu_s': 0.625,
+      'cpu_share': 0.625,
+      'fix': "install msgpack's C extension (pip install --force-reinstall msgpack, with "
+             'MSGPACK_PUREPYTHON unset) and call msgpack.packb/unpackb or msgpack.Unpacker, '
+             'not msgpack.fallback',
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'pure-python-fallback',
+      'message': "62% of the sampled CPU (0.625 s of 1.000 s) ran in msgpack.fallback's "
+                 "msgpack implementation (msgpack.fallback); greenlets: 'zeta' 0.500 s, "
+                 "'alpha' 0.125 s. Fix: install msgpack's C extension (pip install "
+                 '--force-reinstall msgpack, with MSGPACK_PUREPYTHON unset) and call '
+                 'msgpack.packb/unpackb or msgpack.Unpacker, not msgpack.fallback [cost 1.094 '
+                 "s: greenlet-seconds: the pure-Python implementation's share of the sampled "
+                 "CPU, times the run's running time plus its ready wait (the others' queueing "
+                 'while it held the loop)]',
+      'module': 'msgpack.fallback',
+      'others_ready_wait_s': 0.3125,
+      'run_s': 0.78125,
+      'samples': 12,
+      'section': None,
+      'stack': ['/venv/lib/python3.11/site-packages/msgpack/fallback.py:9:unpack']}],
+    'small_body_reads_without_bodies_or_site': [{'bodies': 1,
+      'bytes': 1000,
+      'cost_meaning': 'seconds the reading greenlets spent inside the reads, network waits '
+                      'left out (a large read waits for the network as long)',
+      'cost_s': 0.5,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'small-body-reads',
+      'mean_read_bytes': 10.0,
+      'message': '1 response bodies (0.0 MiB) were read in 100 reads of 0.0 KiB on average '
+                 "(100 per body) through urllib3's HTTPResponse.read, called from ?; each read "
+                 'is a trip through requests, urllib3 and http.client. Fix: read bodies in '
+                 'large pieces: geventperf.mount(session) (512 KiB reads, Content-Length '
+                 'bodies into one buffer), then parse the bytes. [cost 0.500 s: seconds the '
+                 'reading greenlets spent inside the reads, network waits left out (a large '
+                 'read waits for the network as long)]',
+      'read_s': 0.5,
+      'reads': 100,
+      'section': None,
+      'site': '?',
+      'small_read_bytes': 65536,
+      'stack': ['?']}],
+    'slices_without_a_stack_beside_one_placed_in_code': [{'active_s': 0.75,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
+      'cost_s': 1.0,
+      'count': 2,
+      'cpu_s': 0.75,
+      'greenlet': 1,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'message': "greenlet 'main' (#1) held the loop 0.750 s without yielding (2 slices over "
+                 '0.0625 s, longest 0.500 s), while others were ready to run: 1.000 '
+                 'greenlet-seconds of their waiting. It was CPU work (0.750 s of CPU); the '
+                 'slice ended at /srv/app/worker.py:20:job. Fix: split the work and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 1.000 '
+                 's: greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
+      'run_s': 0.75,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625}],
+    'loop_saturated_with_no_holder_at_all': [{'active_s': 1.5,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked or blocking-call "
+                      'finding explains)',
+      'cost_s': 2.0,
+      'event_wait_s': 1.0,
+      'greenlet': None,
+      'hazard': False,
+      'holders': {},
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
+                 'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
+                 'timers or locks. Who held the loop: . The cure is on the CPU side, not the '
+                 'I/O side: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 'process pool). [cost 2.000 s: greenlet-seconds greenlets spent ready to run '
+                 "but queued behind others (the run's ready wait, less what a loop-blocked or "
+                 'blocking-call finding explains)]',
+      'ready_wait_s': 2.0,
+      'section': None,
+      'sections': {},
+      'stack': [],
+      'utilization': 0.75}],
+    'threadpool_of_six_functions': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      'the tasks',
+      'cost_s': 1.3125,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': False,
+      'dns_cause': False,
+      'dns_queued_s': 0,
+      'dns_run_s': 0,
+      'fix': 'a bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a '
+             'cooperative alternative to the queued blocking calls so they need no thread',
+      'functions': [{'dns': False,
+                     'function': 'h5',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 0.375,
+                     'run_s': 0.5,
+                     'site': None,
+                     'tasks': 1},
+                    {'dns': False,
+                     'function': 'h4',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 0.3125,
+                     'run_s': 0.5,
+                     'site': None,
+                     'tasks': 1},
+                    {'dns': False,
+                     'function': 'h3',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 0.25,
+                     'run_s': 0.5,
+                     'site': None,
+                     'tasks': 1},
+                    {'dns': False,
+                     'function': 'h2',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 0.1875,
+                     'run_s': 0.5,
+                     'site': None,
+                     'tasks': 1},
+                    {'dns': False,
+                     'function': 'h1',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 0.125,
+                     'run_s': 0.5,
+                     'site': None,
+                     'tasks': 1},
+                    {'dns': False,
+                     'function': 'h0',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 0.0625,
+                     'run_s': 0.5,
+                     'site': None,
+                     'tasks': 1}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': 'pool-6 (maxsize 4) was full: 6 of 6 task(s) found every worker busy, and '
+                 'tasks queued 1.312 greenlet-seconds in all for a free worker thread (longest '
+                 '0.188 s; up to 3 task(s) ahead, 1.5 on average). Queued: h5 x1: queued 0.375 '
+                 's, ran 0.500 s in worker threads (0.500 s each); h4 x1: queued 0.312 s, ran '
+                 '0.500 s in worker threads (0.500 s each); h3 x1: queued 0.250 s, ran 0.500 s '
+                 'in worker threads (0.500 s each); h2 x1: queued 0.188 s, ran 0.500 s in '
+                 'worker threads (0.500 s each); h1 x1: queued 0.125 s, ran 0.500 s in worker '
+                 'threads (0.500 s each); 1 more function(s). Fix: a bigger pool: '
+                 'gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a cooperative '
+                 'alternative to the queued blocking calls so they need no thread. Cost: '
+                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
+                 'from ThreadPool.spawn until a worker started them, summed over the tasks.',
+      'pool': 'pool-6',
+      'queued_max_s': 0.1875,
+      'queued_s': 1.3125,
+      'run_s': 3.0,
+      'saturated_tasks': 6,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 6}],
 }
 
 
