@@ -5,17 +5,19 @@
 Each checkout must have its C extension built in place (``python setup.py build_ext
 --inplace``).  Every measurement runs in a fresh interpreter that imports geventperf
 from the checkout given; the two checkouts alternate, ``--reps`` times, so drifting
-load on a shared machine hits both alike.  Two workloads, each timed as the median of
-several rounds inside the interpreter:
+load on a shared machine hits both alike.  Three workloads, each timed as the median
+of several rounds inside the interpreter:
 
 * ``raw``: two raw greenlets switching to each other (bench_tracer.py's loop): the
   hot path alone;
+* ``deep``: ``raw`` with both greenlets 20 calls deep, as a service's code is when it
+  yields (the tracer walks up to ``max_stack_depth`` frames at a switch-out);
 * ``hub``: four gevent greenlets yielding with ``gevent.sleep(0)`` through the hub:
   the hot path plus the wait split's poll and wake-up bookkeeping.
 
 Printed: ns per switch for each mode (no tracer, a no-op C trace function, the tracer
-by default and with ``cpu_clock=False``) and the tracer's added ns (mode minus no
-tracer), medians over the repetitions.  Not part of ``tox -e bench``: it compares two
+by default, with the CPU clock read at every switch and with ``cpu_clock=False``) and
+the tracer's added ns (mode minus no tracer), medians over the repetitions.  Not part of ``tox -e bench``: it compares two
 trees, not geventperf with its alternatives.
 """
 
@@ -26,7 +28,8 @@ import statistics
 import subprocess
 import sys
 
-MODES = ("none", "noop", "default", "no-cpu-clock")
+MODES = ("none", "noop", "default", "switch-clock", "no-cpu-clock")
+KINDS = ("raw", "deep", "hub")
 
 WORKLOAD = r'''
 import operator, statistics, sys, time
@@ -37,7 +40,10 @@ assert geventperf.__file__.startswith(sys.argv[1]), geventperf.__file__
 kind, mode = sys.argv[2], sys.argv[3]
 RAW_SWITCHES, HUB_YIELDS, ROUNDS = 20_000, 3_000, 9
 
-def raw_round():
+def nest(levels, func):
+    return func() if levels == 0 else nest(levels - 1, func)
+
+def raw_round(levels=0):
     def pong():
         while True:
             ping_g.switch()
@@ -46,7 +52,8 @@ def raw_round():
         for _ in range(RAW_SWITCHES // 2):
             pong_g.switch()
         return time.perf_counter() - start
-    pong_g, ping_g = greenlet.greenlet(pong), greenlet.greenlet(ping)
+    pong_g = greenlet.greenlet(lambda: nest(levels, pong))
+    ping_g = greenlet.greenlet(lambda: nest(levels, ping))
     elapsed = ping_g.switch()
     pong_g.throw(greenlet.GreenletExit)
     return elapsed / RAW_SWITCHES
@@ -59,7 +66,7 @@ def hub_round():
     gevent.joinall([gevent.spawn(job) for _ in range(4)])
     return (time.perf_counter() - start) / (4 * HUB_YIELDS * 2)  # there and back
 
-one_round = raw_round if kind == "raw" else hub_round
+one_round = {"raw": raw_round, "deep": lambda: raw_round(20), "hub": hub_round}[kind]
 gevent.sleep(0)
 results = []
 for _ in range(ROUNDS):
@@ -72,7 +79,15 @@ for _ in range(ROUNDS):
         finally:
             greenlet.settrace(None)
     else:
-        with Tracer(cpu_clock=mode == "default", sections=None):
+        # switch-clock: the CPU clock read at every switch (cpu_clock=True in trees
+        # from before the interval clock, where that was the default)
+        clock = {"default": None, "switch-clock": "switch", "no-cpu-clock": False}[mode]
+        try:
+            tracer = Tracer(sections=None) if clock is None else Tracer(
+                sections=None, cpu_clock=clock)
+        except ValueError:
+            tracer = Tracer(sections=None, cpu_clock=True)
+        with tracer:
             results.append(one_round())
 print(statistics.median(results) * 1e9)
 '''
@@ -94,14 +109,14 @@ def main() -> None:
     results: dict[tuple[str, str, str], list[float]] = {}
     for _ in range(args.reps):
         for name, tree in trees.items():
-            for kind in ("raw", "hub"):
+            for kind in KINDS:
                 for mode in MODES:
                     if kind == "hub" and mode == "noop":
                         continue  # gevent's own switches are not a no-op's business
                     results.setdefault((kind, name, mode), []).append(
                         measure(tree, kind, mode))
     print(f"ns per switch, medians of {args.reps} alternating repetitions")
-    for kind in ("raw", "hub"):
+    for kind in KINDS:
         for name in trees:
             base = statistics.median(results[(kind, name, "none")])
             row = [f"{kind:3} {name:3}  no tracer {base:6.0f}"]

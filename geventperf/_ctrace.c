@@ -1306,6 +1306,10 @@ static PyMemberDef hot_members[] = {
     HM(idle, T_DOUBLE), HM(polls, T_LONGLONG), HM(unattributed, T_DOUBLE),
     HM(hist_max, T_DOUBLE), HM(poll_open, T_INT),
     {"cpu_reads", T_LONGLONG, offsetof(HotObject, cpu_reads), READONLY, NULL},
+    {"slice_count", T_PYSSIZET, offsetof(HotObject, count), READONLY,
+     "run slices kept in the ring"},
+    {"fin", T_LONGLONG, offsetof(HotObject, fin), READONLY,
+     "the first slice whose blame is not settled (WaitSplit.fin)"},
     {"section_blame", T_OBJECT, offsetof(HotObject, section_blame), READONLY, NULL},
     {"long_charge", T_OBJECT, offsetof(HotObject, long_charge), READONLY, NULL},
     {NULL}

@@ -179,6 +179,13 @@ class ThreadpoolWatch:
                     patch.restore()
                 _shared.clear()
 
+    def forget(self) -> None:
+        """Drop what was recorded so far (Tracer.reset); keep watching.  Tasks still
+        in flight finish into records no longer reported."""
+        with self._lock:
+            self._pools.clear()
+            self._pending.clear()
+
     # -- called by the spawn wrapper (the watched thread) ------------------------------
     def _submitting(self, threadpool: Any, func: Any, frame: Any) -> _Task | None:
         try:

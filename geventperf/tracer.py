@@ -37,7 +37,7 @@ from geventperf.profile import Profile
 from geventperf.sampling.sampler import interval_option, start_sampler
 from geventperf.sections import get_ident
 from geventperf.threadpoolwatch import ThreadpoolWatch
-from geventperf.trace.build import build_profile
+from geventperf.trace.build import SnapshotCache, build_profile
 from geventperf.trace.cpuclock import CPU_PENDING_MAX, CPU_READ_INTERVAL_S
 from geventperf.trace.hook import make_trace
 from geventperf.trace.loopwatch import LoopWatch
@@ -210,6 +210,7 @@ class Tracer(SectionAccounting):
         self._spawns: dict[int, float] = {}  # id(greenlet) -> when it was started
         self._spawn_watch = SpawnWatch(self._on_spawn)
         self._threadpool = ThreadpoolWatch(greenlet_id=self._gid_of)
+        self._snap_cache = SnapshotCache()
         self._run_delay: float | None = None
         self._run_delay_at = 0.0  # when it was read
 
@@ -318,6 +319,31 @@ class Tracer(SectionAccounting):
             return self.profile
         return build_profile(self, time.perf_counter(), own=get_ident() == self._thread,
                              final=False, with_slices=slices)
+
+    def reset(self) -> None:
+        """Forget everything measured so far and go on tracing, as a new Tracer would
+        from here (``meta.started_at`` and ``duration_s`` restart: a metrics exporter
+        sees a new run).  Sections stay wrapped.  Call it in the traced thread, with
+        this tracer's trace function still the installed one."""
+        if not self._started or self._stopped:
+            raise TracerError("Tracer.reset() needs a running tracer (after start(), "
+                              "before stop())")
+        if get_ident() != self._thread:
+            raise TracerError("Tracer.reset() must be called from the thread that "
+                              "started the tracer (greenlet.settrace is per thread)")
+        if greenlet.gettrace() is not self._trace:
+            raise TracerError("Tracer.reset(): another trace function was installed over "
+                              "the tracer's and calls it; starting over would cut it off. "
+                              "Stop this tracer and start a new one instead")
+        self._uninstall()
+        if self._c:
+            self._st.release()
+        threadpool = self._threadpool  # its spawn wrapper stays in place: keep it
+        self._reset_tables()
+        self._threadpool = threadpool
+        threadpool.forget()
+        self._st = State()
+        self._install(self._thread)  # type: ignore[arg-type]
 
     def _uninstall(self) -> None:
         st = self._st
@@ -610,7 +636,7 @@ class Tracer(SectionAccounting):
         """Sizes of the internal tables (bounded-memory checks)."""
         return {"live": len(self._live), "finished": len(self._finished),
                 "folded": len(self._folded), "stacks": len(self._stacks),
-                "slices": len(self._st.slices()) if self._c else len(self._slices),
+                "slices": self._st.slice_count if self._c else len(self._slices),
                 "blocked": len(self._blocked),
                 "c_switch": len(self._c_switch)}
 
