@@ -33,6 +33,7 @@ The pure-Python fallback (GEVENTPERF_PURE=1) adds ~2-3 us per switch.
 
 from __future__ import annotations
 
+import operator
 import statistics
 import time
 from typing import Any, Callable
@@ -81,8 +82,11 @@ def ping_pong(switches: int, depth: int = 0) -> Callable[[], float]:
 
 
 class _NoopTrace:
+    """A no-op trace function in C (operator.is_ takes two arguments and does
+    nothing): the floor of any tracer on greenlet.settrace."""
+
     def start(self) -> None:
-        self.previous = greenlet.settrace(lambda event, args: None)
+        self.previous = greenlet.settrace(operator.is_)
 
     def stop(self) -> None:
         greenlet.settrace(self.previous)
@@ -117,6 +121,7 @@ ROWS: dict[str, Callable[[], Any]] = {
     "no-tracer": lambda: None,
     "noop-settrace": _NoopTrace,
     "geventperf-default": _Tracer,
+    "geventperf-switch-clock": lambda: _Tracer(cpu_clock="switch"),
     "geventperf-no-cpu-clock": lambda: _Tracer(cpu_clock=False),
     "geventperf-no-cpu-no-stacks": lambda: _Tracer(cpu_clock=False, stacks=False),
     # the default at a gevent-like depth: the stack walk reads 20+ frames per switch
@@ -150,3 +155,62 @@ def test_switch_cost(benchmark, row, quick):
     if row == "no-tracer":
         benchmark.extra_info["baseline"] = True
     assert timings and all(t > 0 for t in timings)
+
+
+# The interleaved table: every mode once per repetition, in turn, so load that drifts
+# over seconds hits all alike; the goals are stated as ratios of added cost to the
+# no-op C trace function's.
+TABLE_MODES: dict[str, Callable[[], Any]] = {
+    "none": lambda: None,
+    "noop-c": _NoopTrace,
+    "default": _Tracer,
+    "switch-clock": lambda: _Tracer(cpu_clock="switch"),
+    "no-cpu-clock": lambda: _Tracer(cpu_clock=False),
+    "yappi": _Yappi,
+}
+TABLE_REPS = 9
+TABLE_ROUNDS = 3  # rounds per mode and repetition; their median is the repetition's
+
+
+def test_switch_cost_interleaved(benchmark, quick):
+    """extra_info: for each mode and depth, the added ns per switch over no tracer
+    (median over the repetitions) and, for the tracer's modes, that over the no-op C
+    trace function's added ns."""
+    switches = QUICK_SWITCHES if quick else SWITCHES
+    reps = 2 if quick else TABLE_REPS
+    modes = dict(TABLE_MODES)
+    try:
+        modes["yappi"]()
+    except pytest.skip.Exception:
+        del modes["yappi"]
+    per_switch: dict[tuple[str, int], list[float]] = {}
+
+    def table() -> None:
+        for depth in (0, DEEP):
+            run = ping_pong(switches, depth)
+            for _ in range(reps):
+                for mode, make in modes.items():
+                    probe = make()
+                    if probe is not None:
+                        probe.start()
+                    try:
+                        taken = statistics.median(run() for _ in range(TABLE_ROUNDS))
+                    finally:
+                        if probe is not None:
+                            probe.stop()
+                    per_switch.setdefault((mode, depth), []).append(taken / switches * 1e9)
+
+    benchmark.group = GROUP + " (interleaved table)"
+    benchmark.pedantic(table, rounds=1, iterations=1)
+    for depth in (0, DEEP):
+        base = statistics.median(per_switch[("none", depth)])
+        benchmark.extra_info[f"none_ns@{depth}"] = round(base)
+        added = {mode: statistics.median(per_switch[(mode, depth)]) - base
+                 for mode in modes if mode != "none"}
+        for mode, ns in added.items():
+            benchmark.extra_info[f"{mode}_added_ns@{depth}"] = round(ns)
+        for mode in ("default", "switch-clock", "no-cpu-clock"):
+            benchmark.extra_info[f"{mode}_vs_noop@{depth}"] = round(
+                added[mode] / added["noop-c"], 2)
+    benchmark.extra_info["hot_path"] = "c" if tracer_mod._ctrace is not None else "python"
+    assert all(len(v) == reps for v in per_switch.values())
