@@ -11,15 +11,20 @@ import os
 
 import pytest
 
+import geventperf.profile as profile_module
 from geventperf.profile import (
     MAX_PROFILE_BYTES,
     MAX_PROFILE_NUMBER,
     SCHEMA_VERSION,
     Finding,
+    GreenletStats,
     Profile,
     ProfileError,
     Slice,
+    StackTime,
+    merge_profiles,
 )
+from geventperf.sampling.model import CpuSamples, SampledStack
 from tests.profile_factory import small_profile
 
 
@@ -326,3 +331,107 @@ def test_lookups_by_id_and_name():
     section = profile.sections[0]
     assert profile.section_named(section.name) is section
     assert profile.section_named(section.name + "x") is None
+
+
+# -- load's reading limit, with the limit lowered so the test reads a megabyte -------------
+
+SMALL_LIMIT = 1 << 20
+
+
+def test_an_unsized_file_is_read_up_to_the_limit_and_refused(monkeypatch):
+    """/dev/zero has no size: load reads one byte past the limit and stops."""
+    monkeypatch.setattr(profile_module, "MAX_PROFILE_BYTES", SMALL_LIMIT)
+    with pytest.raises(ProfileError) as info:
+        Profile.load("/dev/zero")
+    assert str(info.value) == (f"/dev/zero: more than {SMALL_LIMIT} bytes, larger than any "
+                               "profile geventperf writes")
+
+
+def test_a_file_of_exactly_the_limit_is_read(tmp_path, monkeypatch):
+    monkeypatch.setattr(profile_module, "MAX_PROFILE_BYTES", SMALL_LIMIT)
+    path = tmp_path / "run.json"
+    text = json.dumps(small_profile().to_dict())
+    path.write_text(text + " " * (SMALL_LIMIT - len(text)))   # JSON allows the padding
+    assert os.path.getsize(path) == SMALL_LIMIT
+    assert Profile.load(path).to_dict() == small_profile().to_dict()
+    path.write_text(text + " " * (SMALL_LIMIT + 1 - len(text)))
+    with pytest.raises(ProfileError, match=f"^{path}: {SMALL_LIMIT + 1} bytes is larger"):
+        Profile.load(path)
+
+
+def test_a_lone_surrogate_in_a_long_string_is_quoted_to_forty_characters():
+    data = small_profile().to_dict()
+    data["meta"]["name"] = "\udc00" + "y" * 60
+    with pytest.raises(ProfileError) as info:
+        Profile.loads(json.dumps(data))
+    assert str(info.value) == ("<string>: string " + repr("\udc00" + "y" * 39)
+                               + " holds a lone UTF-16 surrogate, which is not text")
+
+
+def test_cpu_samples_round_trip():
+    profile = small_profile()
+    profile.cpu_samples = CpuSamples(
+        frames=["/app/x.py:3:spin"], first_lines=[1],
+        stacks=[SampledStack(frames=[0], greenlet="w", sections=[], count=2, cpu_s=0.5)])
+    loaded = Profile.loads(json.dumps(profile.to_dict()))
+    assert loaded.cpu_samples.to_dict() == profile.cpu_samples.to_dict()
+
+
+# -- merge: what the field-by-field merge tests leave open --------------------------------
+
+def _run_profile(duration=1.0, **kw) -> Profile:
+    return Profile(duration_s=duration, hub={"id": None, "run_s": 0.0, "cpu_s": None,
+                                             "idle_s": None, "utilization": None,
+                                             "polls": None}, **kw)
+
+
+def test_merged_stacks_take_the_last_named_greenlet_renumbered():
+    a = _run_profile(greenlets=[GreenletStats(id=1, name="a", parent=None)],
+                     waits=[StackTime(stack=["s"], count=1, wait_s=1.0, greenlet=1)])
+    b = _run_profile(greenlets=[GreenletStats(id=1, name="b", parent=None)],
+                     waits=[StackTime(stack=["s"], count=1, wait_s=1.0, greenlet=1)])
+    unnamed = _run_profile(waits=[StackTime(stack=["s"], count=1, wait_s=1.0)])
+    assert merge_profiles([a, b]).waits[0].greenlet == 2     # b's 1, after a's ids
+    assert merge_profiles([a, b, unnamed]).waits[0].greenlet == 2  # None changes nothing
+
+
+def test_a_run_without_greenlets_or_hub_shifts_no_ids():
+    empty = _run_profile()
+    p = _run_profile(greenlets=[GreenletStats(id=1, name="a", parent=None)])
+    assert [g.id for g in merge_profiles([empty, p]).greenlets] == [1]
+
+
+def test_utilization_of_runs_that_traced_no_time_is_unknown():
+    runs = [_run_profile(duration=0.0) for _ in range(2)]
+    for run in runs:
+        run.hub.update(idle_s=0.0, utilization=0.5)
+    assert merge_profiles(runs).hub["utilization"] is None
+
+
+def test_merged_waits_and_runs_are_largest_first():
+    a = _run_profile(waits=[StackTime(stack=[s], count=1, wait_s=w)
+                            for s, w in (("x", 0.25), ("y", 1.0), ("z", 0.5))],
+                     runs=[StackTime(stack=[s], count=1, run_s=r)
+                           for s, r in (("x", 0.5), ("y", 0.25), ("z", 1.0))])
+    m = merge_profiles([a, _run_profile()])
+    assert [w.stack[0] for w in m.waits] == ["y", "z", "x"]
+    assert [r.stack[0] for r in m.runs] == ["z", "x", "y"]
+
+
+def test_merged_ready_latency_keeps_the_bucket_bounds():
+    one = {"counts": [1, 0], "n": 1, "max_s": 1e-6, "p50_s": 1e-6, "p90_s": 1e-6,
+           "p99_s": 1e-6}
+    a, b = _run_profile(), _run_profile()
+    a.ready_latency = {"bounds_s": [1e-6, 2e-6], "by_name": {"w": one}, "overall": one}
+    b.ready_latency = {"bounds_s": [1e-6, 2e-6], "by_name": {"w": one}, "overall": one}
+    merged = merge_profiles([a, b]).ready_latency
+    assert merged["bounds_s"] == [1e-6, 2e-6] and merged["overall"]["n"] == 2
+
+
+def test_merged_cpu_samples_are_kept():
+    a = _run_profile()
+    a.cpu_samples = CpuSamples(
+        frames=["/app/x.py:3:spin"], first_lines=[1],
+        stacks=[SampledStack(frames=[0], greenlet="w", sections=[], count=2, cpu_s=0.5)])
+    merged = merge_profiles([a, _run_profile()]).cpu_samples
+    assert merged is not None and merged.cpu_s == 0.5 and merged.count == 2
