@@ -321,9 +321,35 @@ static void caches_clear(HotObject *self) {
     }
 }
 
-static inline size_t tcache_index(PyObject *g) {
-    uintptr_t p = (uintptr_t)g;
-    return (size_t)((p >> 4) ^ (p >> 12)) & (TCACHE_SIZE - 1);
+/* The record cache is two-way set-associative: a greenlet's set is two slots from a
+   multiplicative hash of its address (shifts and xors of an allocator's addresses
+   collided: the hub and a worker sharing a slot evicted each other at every switch,
+   a dict lookup and an int object each time). */
+static inline size_t tcache_set(PyObject *g) {
+    uint64_t h = (uint64_t)(uintptr_t)g * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(h >> 56) & (TCACHE_SIZE - 2);  /* even: the set's first way */
+}
+
+static inline RecordObject *tcache_get(HotObject *self, size_t set, PyObject *g) {
+    for (size_t way = set; way < set + 2; way++) {
+        RecordObject *r = self->tcache[way];
+        if (r != NULL && r->key == (Py_ssize_t)(uintptr_t)g && !r->finished)
+            return r;
+    }
+    return NULL;
+}
+
+/* Make t the set's most recent way (the other one keeps the previous most recent). */
+static inline void tcache_put(HotObject *self, size_t set, RecordObject *t) {
+    if (self->tcache[set] == t)
+        return;
+    if (self->tcache[set + 1] == t) {  /* a swap: both references move */
+        self->tcache[set + 1] = self->tcache[set];
+        self->tcache[set] = t;
+        return;
+    }
+    Py_XSETREF(self->tcache[set + 1], self->tcache[set]);  /* way 0's reference moves */
+    self->tcache[set] = (RecordObject *)Py_NewRef(t);
 }
 
 static void ring_free(HotObject *self) {
@@ -1017,7 +1043,9 @@ static int hot_switch(HotObject *self, PyObject *args) {
     }
     if (blame_log(self, rec, slice_row, section, section_t0, rec->t_in, now) < 0)
         goto done;
-    int is_dead = has_frame ? 0 : greenlet_dead(origin);
+    /* a greenlet with a frame is alive; the hub outlives tracing (its death, if it
+       comes, is seen by the Tracer's weakref callback) */
+    int is_dead = has_frame || rec->is_hub ? 0 : greenlet_dead(origin);
     if (is_dead < 0) goto done;
     if (self->cpu_clock == CPU_INTERVAL)  /* read at once for a loop-blocking slice and
                                              before a death (trace/cpuclock.py) */
@@ -1051,12 +1079,9 @@ static int hot_switch(HotObject *self, PyObject *args) {
         rec->has_out = 1;
     }
 
-    size_t ti = tcache_index(target);
-    RecordObject *cached = self->tcache[ti];
-    PyObject *found = NULL;
-    if (cached != NULL && cached->key == (Py_ssize_t)(uintptr_t)target && !cached->finished) {
-        found = (PyObject *)cached;
-    } else {
+    size_t ti = tcache_set(target);
+    PyObject *found = (PyObject *)tcache_get(self, ti, target);
+    if (found == NULL) {
         tkey = PyLong_FromVoidPtr(target);
         if (tkey == NULL) goto done;
         found = PyDict_GetItemWithError(self->live, tkey);
@@ -1076,8 +1101,7 @@ static int hot_switch(HotObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "new_record must return a _ctrace.Record");
         goto done;
     }
-    if ((PyObject *)t != (PyObject *)self->tcache[ti])
-        Py_XSETREF(self->tcache[ti], (RecordObject *)Py_NewRef(t));
+    tcache_put(self, ti, t);
     if (t->has_out) {
         double waited = now - t->t_out, ready = 0.0;
         t->wait += waited;

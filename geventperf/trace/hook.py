@@ -96,7 +96,7 @@ def make_trace(tracer: Any, prev: Any) -> Callable[[str, Any], None]:
                     rec.wait_row = row
                 ws.log_slice(rec, row, section_name, opened[-1].t0 if opened else now,
                              rec.t_in, now)
-                dead = origin.dead
+                dead = not rec.is_hub and origin.dead  # the hub: as _ctrace.c
                 if spread is not None:  # the interval clock (trace/cpuclock.py): read
                     # at once for a loop-blocking slice and before a death
                     ran_cpu = spread.end_slice(rec, row, now, ws.idle, ran,
