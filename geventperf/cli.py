@@ -42,7 +42,7 @@ BOOTSTRAP = ("from gevent import monkey; monkey.patch_all()\n"
              "from geventperf.cli import main\n"
              "raise SystemExit(main(sys.argv[1:]))\n")
 # Options of `run` that take a value: the value is not the target script.
-RUN_VALUE_OPTIONS = ("-o", "--output", "-f", "--format")
+RUN_VALUE_OPTIONS = ("-o", "--output", "-f", "--format", "--cpu-clock")
 
 RUN_EPILOG = """\
 geventperf's own options come first; everything after the script name (or after
@@ -135,6 +135,17 @@ def _build_parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
                      help="do not call gevent.monkey.patch_all() before the target")
     run.add_argument("--no-sections", action="store_true",
                      help="do not wrap the C parsers (json, ujson, lxml, ...) as sections")
+    run.add_argument("--cpu-samples", nargs="?", const="on", default=None,  # the value
+                     # only as --cpu-samples=SECONDS: a next token is the script
+                     metavar="SECONDS",
+                     help="also sample the running stack on CPU time (which functions "
+                          "burned it): every 10 ms of CPU within a 1 %% budget, or every "
+                          "SECONDS of CPU given as --cpu-samples=SECONDS")
+    run.add_argument("--cpu-clock", metavar="MODE", default="interval",
+                     help="how CPU time per greenlet is measured: the thread CPU clock "
+                          "read about once a millisecond (interval, the default), at "
+                          "every switch (exact, slower), or not at all: interval, "
+                          "switch or off")
     run.add_argument("-f", "--format", metavar="FMT",
                      help=f"format of the profile file ({', '.join(formats)}); default: "
                           "from the suffix of -o")
@@ -233,7 +244,9 @@ def _run(run_parser: argparse.ArgumentParser, tokens: list[str], may_reexec: boo
         _check_module(module)
 
     from geventperf import Tracer
-    tracer = Tracer(sections=None if options.no_sections else "auto")
+    tracer = Tracer(sections=None if options.no_sections else "auto",
+                    cpu_clock=_cpu_clock(options.cpu_clock),
+                    cpu_samples=_cpu_samples(options.cpu_samples))
     target = [script] if script is not None else ["-m", module]
     exit_code, error = _run_target(tracer, script, module, target_args)
     profile = tracer.profile
@@ -259,6 +272,33 @@ def _run(run_parser: argparse.ArgumentParser, tokens: list[str], may_reexec: boo
 
 def _patching_too_late() -> bool:
     return os.name == "posix" and any(m in sys.modules for m in PATCH_SENSITIVE_MODULES)
+
+
+# --cpu-clock MODE -> Tracer(cpu_clock=...)
+CPU_CLOCKS = {"interval": "interval", "switch": "switch", "off": False}
+
+
+def _cpu_clock(mode: str) -> str | bool:
+    if mode not in CPU_CLOCKS:
+        raise UsageError(f"--cpu-clock must be one of {', '.join(CPU_CLOCKS)}, "
+                         f"got {mode!r}")
+    return CPU_CLOCKS[mode]
+
+
+def _cpu_samples(value: str | None) -> bool | float:
+    """--cpu-samples: off (None), on at the default interval, or every SECONDS."""
+    if value is None:
+        return False
+    if value == "on":
+        return True
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise UsageError(f"--cpu-samples=SECONDS needs a positive number of CPU seconds, "
+                         f"got {value!r}")
+    return seconds
 
 
 def _reexec_patched(tokens: list[str]) -> None:

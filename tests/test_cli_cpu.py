@@ -1,0 +1,51 @@
+"""`geventperf run`'s CPU options: --cpu-clock and --cpu-samples, as users type them."""
+
+from __future__ import annotations
+
+from geventperf import Profile
+from tests.test_cli import error_line, geventperf
+
+BURNER = """
+import gevent
+def burn():
+    for _ in range(30):
+        sum(range(20000))
+        gevent.sleep(0)
+gevent.joinall([gevent.spawn(burn) for _ in range(2)])
+"""
+
+
+def write_burner(tmp_path):
+    path = tmp_path / "burner.py"
+    path.write_text(BURNER)
+    return path
+
+
+def test_cpu_clock_and_samples_reach_the_profile(tmp_path):
+    out = tmp_path / "run.json"
+    result = geventperf("run", "--cpu-clock", "switch", "--cpu-samples=0.004",
+                        "-o", out, write_burner(tmp_path))
+    assert result.returncode == 0, result.stderr
+    profile = Profile.load(out)
+    assert profile.meta["cpu_clock_mode"] == "switch"
+    assert profile.cpu_samples and "burn" in result.stderr
+
+
+def test_cpu_clock_off_and_a_bare_samples_flag(tmp_path):
+    out = tmp_path / "run.json"
+    # a bare --cpu-samples takes no value: the next token is the script
+    result = geventperf("run", "--cpu-clock", "off", "--cpu-samples", "-o", out,
+                        write_burner(tmp_path))
+    assert result.returncode == 0, result.stderr
+    profile = Profile.load(out)
+    assert profile.meta["cpu_clock_mode"] is None
+    assert all(g.cpu_s is None for g in profile.greenlets)
+
+
+def test_bad_cpu_options_are_refused_by_name(tmp_path):
+    bad = geventperf("run", "--cpu-samples=abc", write_burner(tmp_path))
+    assert bad.returncode == 2
+    assert "--cpu-samples=SECONDS needs a positive number" in error_line(bad)
+    bad = geventperf("run", "--cpu-clock", "sometimes", write_burner(tmp_path))
+    assert bad.returncode == 2
+    assert "--cpu-clock must be one of interval, switch, off" in error_line(bad)
