@@ -417,16 +417,17 @@ def test_the_record_counts_only_the_bytes_this_read_took(framing):
 
 
 
-def test_a_body_read_whole_leaves_the_raw_response_as_requests_does():
+def test_the_adapters_whole_read_leaves_the_raw_response_as_requests_does():
     """After .content the raw response's counters and state are what requests' own
     read leaves: every byte counted, nothing remaining, closed, nothing more to read,
-    and the connection back in the pool."""
-    body = os.urandom(5000)
+    and the connection back in the pool.  The body is larger than requests' one piece,
+    so the adapter reads it itself."""
+    body = os.urandom(5 * CONTENT_CHUNK_SIZE)
     states = []
     for mount in (False, True):
         with RawServer(lambda head: [http_response(body)], keep_alive=True) as server:
             session = requests.Session()
-            if mount:   # a body larger than one read: the adapter's own read, not requests'
+            if mount:
                 geventperf.mount(session, chunk_size=1024)
             r = session.get(server.url, timeout=REQUEST_TIMEOUT_S, stream=True)
             assert r.content == body
