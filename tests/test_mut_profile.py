@@ -151,6 +151,12 @@ MALFORMED = [
      "field 'n' must be an integer, got None"),
     ("latency p99 a string", set_at(["ready_latency"], {"overall": {"counts": [1], "n": 1, "p99_s": "x"}}),
      "field 'p99_s' must be a finite number, got 'x'"),
+    ("latency max a string", set_at(["ready_latency"], {"overall": {"counts": [1], "n": 1, "max_s": "x"}}),
+     "field 'max_s' must be a finite number, got 'x'"),
+    ("latency p50 a string", set_at(["ready_latency"], {"overall": {"counts": [1], "n": 1, "p50_s": "x"}}),
+     "field 'p50_s' must be a finite number, got 'x'"),
+    ("latency p90 a string", set_at(["ready_latency"], {"overall": {"counts": [1], "n": 1, "p90_s": "x"}}),
+     "field 'p90_s' must be a finite number, got 'x'"),
     ("latency summary a list", set_at(["ready_latency"], {"overall": [1]}),
      "entries of 'ready_latency' must be objects, got list"),
 ]
@@ -226,6 +232,14 @@ def test_fields_absent_from_older_files_take_their_defaults():
     w = p.waits[0]
     assert (w.wait_s, w.run_s, w.cpu_s, w.greenlet) == (0.0, 0.0, None, None)
     assert p.slices == [Slice(2, 0.5, 0.25, "sec", None)]
+
+
+def test_a_findings_field_named_extra_is_kept_as_an_extra_figure():
+    data = small_profile().to_dict()
+    data["findings"][0]["extra"] = 5
+    finding = Profile.loads(json.dumps(data)).findings[0]
+    assert finding.extra == {"extra": 5}
+    assert finding.to_dict()["extra"] == 5
 
 
 def test_latency_counts_of_zero_and_summaries_left_out_load():
