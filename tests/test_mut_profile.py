@@ -97,6 +97,8 @@ MALFORMED = [
      "entries of 'sections' must be objects, got str"),
     ("waits missing", delete_at(["waits"]),
      "field 'waits' must be a list, got NoneType"),
+    ("a wait a string", set_at(["waits", 0], "w"),
+     "entries of 'waits' must be objects, got str"),
     ("wait stack a string", set_at(["waits", 0, "stack"], "a"),
      "a 'stack' must be a list of strings"),
     ("wait stack of numbers", set_at(["waits", 0, "stack"], [1]),
@@ -218,6 +220,8 @@ def test_fields_absent_from_older_files_take_their_defaults():
         del data["findings"][0][key]
     for key in ("wait_s", "run_s", "cpu_s", "greenlet"):
         del data["waits"][0][key]
+    without_slices = Profile.loads(json.dumps(data))
+    assert without_slices.slices == []
     data["slices"] = [[2, 0.5, 0.25, "sec"]]   # four fields: no ready_s
     p = Profile.loads(json.dumps(data))
     assert (p.runs, p.reads, p.events, p.slices_dropped, p.trace_errors, p.meta) == \
