@@ -161,13 +161,10 @@ def test_switch_cost(benchmark, row, quick):
 # over seconds hits all alike; the goals are stated as ratios of added cost to the
 # no-op C trace function's.
 TABLE_MODES: dict[str, Callable[[], Any]] = {
-    "none": lambda: None,
-    "noop-c": _NoopTrace,
-    "default": _Tracer,
-    "switch-clock": lambda: _Tracer(cpu_clock="switch"),
-    "no-cpu-clock": lambda: _Tracer(cpu_clock=False),
-    "yappi": _Yappi,
-}
+    mode: ROWS[row] for mode, row in (
+        ("none", "no-tracer"), ("noop-c", "noop-settrace"), ("default", "geventperf-default"),
+        ("switch-clock", "geventperf-switch-clock"),
+        ("no-cpu-clock", "geventperf-no-cpu-clock"), ("yappi", "yappi-greenlet"))}
 TABLE_REPS = 9
 TABLE_ROUNDS = 3  # rounds per mode and repetition; their median is the repetition's
 
