@@ -3,9 +3,9 @@
 Samples are aggregated per (greenlet name, open sections, stack): a stack is a list of
 indices into one shared ``frames`` table (each ``path:line:function``, innermost
 first), so a long run with deep stacks stays small on disk.  ``cpu_s`` of an entry is
-the thread CPU time its samples stand for: each sample is weighted by the CPU the
-thread used since the previous one, so a sample delayed by a long C call (Python runs
-signal handlers between bytecodes) still counts that call's whole CPU.
+the thread CPU time its samples stand for: a typical tick's each, and a sample delayed
+by a long C call (Python runs signal handlers between bytecodes) that call's whole CPU
+(see ``Sampler._weigh``).
 """
 
 from __future__ import annotations

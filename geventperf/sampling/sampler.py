@@ -10,9 +10,9 @@ and cannot tell which greenlet the main thread runs without racing the switch.
 
 Python runs signal handlers between bytecodes of the main thread, so a tick during a
 C call is handled when the call returns, in the Python frame that made it: the call is
-charged to that frame.  Several ticks during one long call collapse into one; each
-sample is therefore weighted by the thread CPU time since the previous sample, not
-counted as one interval.
+charged to that frame.  Several ticks during one long call collapse into one; such a
+sample is therefore weighted by the thread CPU time since the previous sample, and
+every other sample by a typical tick's (see ``Sampler._weigh``).
 
 Safety (each one tested in ``tests/test_sampling_safety.py``):
 
