@@ -5,9 +5,9 @@ the tracer's tables (records, stack rows, sections, events) and the wait split's
 totals, the same for the C and the Python hot path.
 
 At ``stop()`` (*final*) the running slice, the open waits and the blame still pending
-are closed into the records.  A snapshot changes nothing: it counts what is closed
+are closed into the records.  A snapshot closes nothing: it counts what is closed
 (slices that ended, waits that ended, blame settled) plus, taken in the traced
-thread, the caller's own running slice.  So every figure of a later snapshot is at
+thread, the caller's own running slice (the interval CPU clock is read for it).  So every figure of a later snapshot is at
 least that of an earlier one, as counters exported to a metrics system must be.
 """
 
@@ -19,7 +19,6 @@ import operator
 import os
 import sys
 import threading
-from operator import attrgetter
 from typing import Any
 
 from geventperf import findings as _findings
@@ -73,7 +72,7 @@ def _build(tr: Any, now: float, own: bool, final: bool, with_slices: bool) -> Pr
     for r in finished + live:
         greenlets.append(greenlet_row(r, split, cpu_clock))
         _add_hist(by_name, r.name or "greenlet", r.hist, r.ready_max)
-    greenlets.sort(key=attrgetter("id"))
+    greenlets.sort(key=operator.attrgetter("id"))
     next_gid = tr._next_gid
     for name, f in list(tr._folded.items()):
         greenlets.append(GreenletStats(
