@@ -14,16 +14,10 @@ from geventperf import findings
 from geventperf.findings import common
 from geventperf.profile import Finding, GreenletStats, Profile, SectionStats, StackTime
 from geventperf.sampling.model import CpuSamples, SampledStack
+from tests.test_findings import APP, GEVENT, READ_STACK, URLLIB3
 
-APP = "/srv/app/worker.py"
-GEVENT = "/venv/lib/python3.11/site-packages/gevent/_socketcommon.py"
-SOCKET = "/usr/lib/python3.11/socket.py"
-URLLIB3 = "/venv/lib/python3.11/site-packages/urllib3/response.py"
 HUB = "/venv/lib/python3.11/site-packages/gevent/hub.py"
 QUEUE = "/venv/lib/python3.11/site-packages/gevent/queue.py"
-READ_STACK = [f"{GEVENT}:687:SocketMixin.recv_into", f"{SOCKET}:706:SocketIO.readinto",
-              f"{URLLIB3}:1134:HTTPResponse.read",
-              "/work/geventperf/sections.py:234:wrapper", f"{APP}:43:fetch_and_parse"]
 
 
 def profile(**kwargs) -> Profile:

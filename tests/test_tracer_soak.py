@@ -20,11 +20,11 @@ import sys
 
 from geventperf.tracer import MAX_GREENLET_RECORDS, MAX_STACKS
 from tests import tracer_impl
+from tests.tracer_soak import CONCURRENCY
 
 SOAK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tracer_soak.py")
 GREENLETS = 200_000
 RSS_GROWTH_BOUND_MIB = 8
-CONCURRENCY = 200  # tracer_soak.py's
 
 
 def test_memory_and_tables_stay_flat_over_200000_greenlets_with_snapshots():
