@@ -10,6 +10,7 @@ the large body reads to a copy of it.  This module imports nothing of the profil
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 from typing import Any, Iterator
@@ -18,7 +19,8 @@ import requests
 import requests.adapters
 from requests.adapters import HTTPAdapter
 from requests.models import CONTENT_CHUNK_SIZE
-from requests.utils import stream_decode_response_unicode
+from requests.structures import CaseInsensitiveDict
+from requests.utils import get_encoding_from_headers, stream_decode_response_unicode
 
 from geventperf import readstats
 from geventperf.bodyreader import (
@@ -42,6 +44,8 @@ __all__ = ["BodyTimeout", "BodyTooLarge", "DEFAULT_CHUNK_SIZE", "GeventAdapter",
 _FAST_CACHE_ENTRIES = 512
 # "scheme://netloc" of a URL: everything urlparse reads the scheme, host and port from.
 _ORIGIN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+# The response headers http.cookiejar takes cookies from (lower case).
+_COOKIE_HEADERS = ("set-cookie", "set-cookie2")
 
 
 class GeventResponse(requests.Response):
@@ -120,6 +124,8 @@ class LargeReads:
     _cache_certs: bool = False
     _pool_key_cache: dict | None = None
     _cert_cache: dict | None = None
+    _skip_proxy_lookups: bool = False
+    _build_without_cookies: bool = False
 
     @property
     def chunk_size(self) -> int:
@@ -138,7 +144,10 @@ class LargeReads:
         return self.body_limits.yield_every
 
     def build_response(self, req: requests.PreparedRequest, resp: Any) -> requests.Response:
-        response = super().build_response(req, resp)
+        if self._build_without_cookies and not _sets_cookies(resp):
+            response = self._build_cookieless_response(req, resp)
+        else:
+            response = super().build_response(req, resp)
         cls = type(response)
         if cls is not GeventResponse:
             response.__class__ = _response_class(cls)
@@ -149,6 +158,47 @@ class LargeReads:
 
     # -- the fast path: what requests works out again on every request -----------------
 
+    def _build_cookieless_response(self, req: requests.PreparedRequest,
+                                   resp: Any) -> requests.Response:
+        """``HTTPAdapter.build_response``, step for step, for a response without a
+        ``Set-Cookie`` or ``Set-Cookie2`` header: requests would wrap the request and
+        the response for ``http.cookiejar`` (parsing the URL again) only for the jar to
+        find no cookie header.  ``tests/test_fastpath_layers.py`` compares every
+        attribute with requests' own build."""
+        response = requests.Response()
+        response.status_code = getattr(resp, "status", None)
+        response.headers = CaseInsensitiveDict(getattr(resp, "headers", {}))
+        response.encoding = get_encoding_from_headers(response.headers)
+        response.raw = resp
+        response.reason = response.raw.reason
+        response.url = req.url.decode("utf-8") if isinstance(req.url, bytes) else req.url
+        response.request = req
+        response.connection = self
+        return response
+
+    def get_connection_with_tls_context(self, request: requests.PreparedRequest, verify: Any,
+                                        proxies: Any = None, cert: Any = None) -> Any:
+        """Without proxies, requests' ``select_proxy`` parses the URL to find none.  The
+        fast path skips it for a URL origin whose pool key it already holds (that
+        origin parsed, so the parse cannot raise either) and looks the pool up as
+        requests does."""
+        if self._skip_proxy_lookups and not proxies:
+            cached = self._cached_pool_key(request, verify, cert)
+            if cached is not None:
+                host_params, pool_kwargs = cached
+                return self.poolmanager.connection_from_host(**host_params,
+                                                             pool_kwargs=pool_kwargs)
+        return super().get_connection_with_tls_context(request, verify, proxies, cert)
+
+    def request_url(self, request: requests.PreparedRequest, proxies: Any) -> str:
+        """Without proxies, requests' ``request_url`` parses the URL twice (once to find
+        no proxy) and returns ``request.path_url``; the fast path returns it at once."""
+        if self._skip_proxy_lookups and not proxies and type(request.url) is str:
+            # requests: select_proxy (urlparse; no proxies: None), urlparse for the
+            # scheme, then this.  Its urlsplit raises the ValueError theirs would.
+            return request.path_url
+        return super().request_url(request, proxies)
+
     def build_connection_pool_key_attributes(self, request: requests.PreparedRequest,
                                              verify: Any, cert: Any = None) -> Any:
         """requests (2.32.2 and later) parses the URL and, when ``verify`` is a path,
@@ -157,22 +207,28 @@ class LargeReads:
         from a file into a directory while the adapter lives is not noticed."""
         if not self._cache_pool_keys:
             return super().build_connection_pool_key_attributes(request, verify, cert)
-        match = _ORIGIN.match(request.url or "")
-        try:
-            key = (match.group(), verify, cert) if match else None
-            cached = self._pool_key_cache.get(key) if key is not None else None
-        except TypeError:  # an unhashable verify or cert: not remembered
-            key = cached = None
-        if cached is None:
-            host_params, pool_kwargs = super().build_connection_pool_key_attributes(
-                request, verify, cert)
-            if key is not None:
-                cache = self._pool_key_cache
-                if len(cache) >= _FAST_CACHE_ENTRIES:
-                    cache.clear()
-                cache[key] = (dict(host_params), dict(pool_kwargs))
-            return host_params, pool_kwargs
-        return dict(cached[0]), dict(cached[1])
+        cached = self._cached_pool_key(request, verify, cert)
+        if cached is not None:
+            return cached
+        host_params, pool_kwargs = super().build_connection_pool_key_attributes(
+            request, verify, cert)
+        key = _pool_key_key(request, verify, cert)
+        if key is not None:
+            cache = self._pool_key_cache
+            if len(cache) >= _FAST_CACHE_ENTRIES:
+                cache.clear()
+            cache[key] = (dict(host_params), dict(pool_kwargs))
+        return host_params, pool_kwargs
+
+    def _cached_pool_key(self, request: requests.PreparedRequest, verify: Any,
+                         cert: Any) -> Any:
+        """(host_params, pool_kwargs) remembered for this URL origin, verify and cert,
+        as fresh dicts; None when not remembered."""
+        if not self._cache_pool_keys:
+            return None
+        key = _pool_key_key(request, verify, cert)
+        cached = self._pool_key_cache.get(key) if key is not None else None
+        return (dict(cached[0]), dict(cached[1])) if cached is not None else None
 
     def cert_verify(self, conn: Any, url: str, verify: Any, cert: Any) -> None:
         """requests checks that the CA bundle (and client certificate) files exist on
@@ -206,6 +262,37 @@ class LargeReads:
         self._cache_pool_keys = enabled and _requests_method(
             cls, "build_connection_pool_key_attributes")
         self._cache_certs = enabled and _requests_method(cls, "cert_verify")
+        self._skip_proxy_lookups = (self._cache_pool_keys
+                                    and _requests_method(cls, "get_connection_with_tls_context")
+                                    and _requests_method(cls, "request_url"))
+        self._build_without_cookies = enabled and _requests_method(cls, "build_response")
+
+
+def _pool_key_key(request: requests.PreparedRequest, verify: Any, cert: Any) -> Any:
+    """The pool key cache's key: (URL origin, verify, cert); None for a URL without an
+    origin or an unhashable verify or cert (not remembered)."""
+    match = _ORIGIN.match(request.url) if type(request.url) is str else None
+    if match is None:
+        return None
+    key = (match.group(), verify, cert)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _sets_cookies(resp: Any) -> bool:
+    """Whether requests' ``extract_cookies_to_jar`` could take a cookie from this
+    urllib3 response: it reads the ``Set-Cookie`` and ``Set-Cookie2`` headers of the
+    http.client message (``make_cookies``), and nothing without that message."""
+    original = getattr(resp, "_original_response", None)
+    if not original:
+        return False
+    msg = getattr(original, "msg", None)
+    if not isinstance(msg, http.client.HTTPMessage):
+        return True   # not what requests expects: let requests' own code handle it
+    return any(name.lower() in _COOKIE_HEADERS for name in msg.keys())
 
 
 def _requests_method(cls: type, name: str) -> bool:
