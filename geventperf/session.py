@@ -5,8 +5,10 @@ scans every variable twice (once for the proxies, once more for ``no_proxy``), s
 request's cost grows with the size of the environment (a Kubernetes pod carries
 several variables per service in its namespace).  The fast path reads it once and
 again only when it changed, merges the session's settings without requests' ``typing``
-Protocol checks (tens of microseconds each on Python 3.11) and remembers prepared URLs.
-Everything a request does and returns stays requests'.
+Protocol checks (tens of microseconds each on Python 3.11), remembers prepared URLs and
+the session's validated headers, and skips the steps that cannot do anything for this
+request (an empty cookie jar's ``Cookie`` header, the redirect walk of a response that
+is not a redirect).  Everything a request does and returns stays requests'.
 
 When the environment counts as changed
 --------------------------------------
@@ -14,7 +16,8 @@ Before each request the fast path takes a fingerprint of ``os.environ``: its num
 of variables, and the values of the variables that decide a request's proxies and CA
 bundle (every variable whose name ends in ``_proxy``, in any case, present at the last
 read; ``http_proxy``, ``https_proxy``, ``all_proxy``, ``no_proxy`` in both cases;
-``REQUEST_METHOD``; ``REQUESTS_CA_BUNDLE``; ``CURL_CA_BUNDLE``).  It costs about a
+``REQUEST_METHOD``; ``REQUESTS_CA_BUNDLE``; ``CURL_CA_BUNDLE``; ``NETRC`` and ``HOME``,
+which decide where requests looks for a ``.netrc``).  It costs about a
 microsecond whatever the environment's size.  Any change of those values, any variable
 added or removed, re-reads the environment.  The one change it cannot see: in the same
 moment, removing an unrelated variable *and* adding a new ``<scheme>_proxy`` variable
@@ -40,9 +43,11 @@ from typing import Any
 
 import requests
 import requests.sessions
+import requests.utils
 from requests.cookies import RequestsCookieJar, cookiejar_from_dict, merge_cookies
 from requests.models import PreparedRequest
 from requests.structures import CaseInsensitiveDict
+from requests.utils import get_auth_from_url
 
 __all__ = ["FastPreparedRequest", "Session", "SessionFastPath", "enable_fast_path", "environment_changed"]
 
@@ -60,13 +65,17 @@ _ENVIRONMENT_ONLY = (os.name == "posix" and sys.platform != "darwin"
 _ALWAYS_WATCHED = tuple(
     [os.fsencode(name) for base in ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
      for name in (base, base.upper())]
-    + [os.fsencode(name) for name in ("REQUEST_METHOD", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")])
+    + [os.fsencode(name) for name in ("REQUEST_METHOD", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
+                                      "NETRC", "HOME")])
 # Most remembered (URL origin, no_proxy) answers per environment: a crawler's endless
 # hosts clear the cache rather than grow it.
 _PROXY_CACHE_ENTRIES = 1024
 # Most remembered prepared URLs: a crawler's endless URLs clear the cache rather than
 # grow it.
 _URL_CACHE_ENTRIES = 1024
+# Most remembered sets of validated session headers (a session's headers rarely change;
+# a program that keeps changing them clears the cache rather than grows it).
+_HEADER_CACHE_ENTRIES = 64
 # "scheme://netloc" of a URL: what requests' proxy decision reads of it (scheme, host,
 # port).
 _ORIGIN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
@@ -84,6 +93,14 @@ class _Environment:
         self.ca_bundle = (os.environ.get("REQUESTS_CA_BUNDLE")
                           or os.environ.get("CURL_CA_BUNDLE"))
         self.proxies: dict[tuple[str, Any], dict[str, str]] = {}
+        # Where requests.utils.get_netrc_auth looks for a netrc file: ~/.netrc, ~/_netrc,
+        # expanded with HOME (part of the fingerprint).  None (ask requests every time)
+        # when NETRC names the file or HOME is unset (expanduser then asks the password
+        # database, which no fingerprint sees).
+        self.netrc_paths: tuple[str, ...] | None = None
+        if "NETRC" not in os.environ and "HOME" in os.environ:
+            self.netrc_paths = tuple(os.path.expanduser(f"~/{name}")
+                                     for name in requests.utils.NETRC_FILES)
 
     def unchanged(self) -> bool:
         data = _ENVIRON_DATA
@@ -107,7 +124,23 @@ class _Environment:
             self.proxies[key] = found
         return found
 
+    def netrc_auth(self, url: str) -> Any:
+        """``requests.utils.get_netrc_auth(url)``.  requests expands the candidate paths
+        with the environment on every request and returns None when no file exists;
+        here they are expanded once per fingerprint and only their existence is checked
+        per request (as requests does: a netrc file created later is seen at once).
+        When one exists, requests reads it."""
+        get_netrc_auth = requests.sessions.get_netrc_auth
+        if self.netrc_paths is None or get_netrc_auth is not _REQUESTS_GET_NETRC_AUTH:
+            return get_netrc_auth(url)   # also a patched get_netrc_auth (tests) is asked
+        exists = os.path.exists
+        for path in self.netrc_paths:
+            if exists(path):
+                return get_netrc_auth(url)
+        return None
 
+
+_REQUESTS_GET_NETRC_AUTH = requests.utils.get_netrc_auth
 _lock = threading.Lock()
 _current: _Environment | None = None
 
@@ -154,12 +187,63 @@ def _merge_hooks(request_hooks: Any, session_hooks: Any) -> Any:
     return _merge(request_hooks, session_hooks)
 
 
+class _ValidatedHeaders:
+    """What ``prepare_headers`` makes of the session's headers, already checked and
+    copied for this request (see :func:`_session_headers`); only FastPreparedRequest
+    takes it."""
+
+    __slots__ = ("store",)
+
+    def __init__(self, store: OrderedDict) -> None:
+        self.store = store
+
+
+# Session header items (``CaseInsensitiveDict._store`` values) -> the store
+# ``prepare_headers`` built from them.
+_validated_headers: dict[tuple, OrderedDict] = {}
+
+
+def _session_headers(request_headers: Any, session_headers: Any) -> _ValidatedHeaders | None:
+    """The session's headers as ``prepare_headers`` would store them, for a request
+    without headers of its own: requests copies them into a merged dict (dropping None
+    values), then checks each name and value against its header regexes into a second
+    dict, on every request.  Both steps are a pure function of the session's header
+    items (``str`` names and values), so their result is remembered per items and
+    copied.  None where the merge is not that plain: requests' steps then run."""
+    if (type(session_headers) is not CaseInsensitiveDict
+            or not isinstance(request_headers, Mapping) or request_headers):
+        return None
+    items = tuple(session_headers._store.values())
+    try:
+        store = _validated_headers.get(items)
+    except TypeError:   # an unhashable value: requests raises or sends it its way
+        return None
+    if store is None:
+        if not all(type(name) is str and (type(value) is str or value is None)
+                   for name, value in items):
+            return None
+        built = PreparedRequest()
+        # Raises InvalidHeader as requests does; nothing is remembered then.
+        built.prepare_headers(_merge(request_headers, session_headers,
+                                     dict_class=CaseInsensitiveDict))
+        store = built.headers._store
+        if len(_validated_headers) >= _HEADER_CACHE_ENTRIES:
+            _validated_headers.clear()
+        _validated_headers[items] = store
+    return _ValidatedHeaders(store.copy())
+
+
 class FastPreparedRequest(PreparedRequest):
-    """A ``PreparedRequest`` that remembers how each URL (given without ``params``)
-    came out of ``prepare_url``: parsing, IDNA checks and requoting are a pure function
-    of the URL string, and cost tens of microseconds."""
+    """A ``PreparedRequest`` that remembers, per URL string, what requests works out of
+    it on every request: how the URL (given without ``params``) comes out of
+    ``prepare_url`` (parsing, IDNA checks and requoting, tens of microseconds) and,
+    for the prepared URL, the credentials ``get_auth_from_url`` finds in it and whether
+    ``urlparse`` takes it (as the cookie code needs).  All pure functions of the
+    string."""
 
     _urls: dict[str, str] = {}
+    # Prepared URL -> (urlparse takes it, get_auth_from_url's answer or None).
+    _url_facts: dict[str, tuple[bool, Any]] = {}
 
     def prepare_url(self, url: Any, params: Any) -> None:
         if params is not None or type(url) is not str:
@@ -167,12 +251,56 @@ class FastPreparedRequest(PreparedRequest):
         prepared = self._urls.get(url)
         if prepared is None:
             super().prepare_url(url, None)   # raises as requests raises: nothing kept
-            urls = FastPreparedRequest._urls
+            urls, facts = FastPreparedRequest._urls, FastPreparedRequest._url_facts
             if len(urls) >= _URL_CACHE_ENTRIES:
                 urls.clear()
+                facts.clear()
             urls[url] = self.url
+            if type(self.url) is str:
+                facts[self.url] = _url_facts(self.url)
         else:
             self.url = prepared
+
+    def prepare_headers(self, headers: Any) -> None:
+        if type(headers) is _ValidatedHeaders:
+            # The same store prepare_headers builds (see _session_headers), this
+            # request's own copy.
+            self.headers = CaseInsensitiveDict.__new__(CaseInsensitiveDict)
+            self.headers._store = headers.store
+            return
+        super().prepare_headers(headers)
+
+    def prepare_cookies(self, cookies: Any) -> None:
+        """An empty ``RequestsCookieJar`` makes no ``Cookie`` header: requests still
+        wraps the request for ``http.cookiejar`` (parsing its URL) and asks the jar.
+        The fast path keeps the jar as requests does and skips the asking when the URL
+        is one ``urlparse`` takes (else requests' step raises as it does)."""
+        facts = self._url_facts.get(self.url) if type(self.url) is str else None
+        if (type(cookies) is RequestsCookieJar and facts is not None and facts[0]
+                and len(cookies) == 0):
+            self._cookies = cookies
+            return
+        super().prepare_cookies(cookies)
+
+    def prepare_auth(self, auth: Any, url: Any = "") -> None:
+        """Without ``auth``, requests looks for credentials in the URL
+        (``get_auth_from_url``: a parse and two unquotes); the fast path takes the
+        remembered answer for this prepared URL and does what requests does with it."""
+        facts = self._url_facts.get(self.url) if auth is None and type(self.url) is str \
+            else None
+        if facts is not None and facts[0]:
+            url_auth = facts[1]
+            if not any(url_auth):
+                return   # requests: no auth at all, nothing changes
+            auth = url_auth
+        super().prepare_auth(auth, url)
+
+
+def _url_facts(url: str) -> tuple[bool, Any]:
+    try:
+        return True, get_auth_from_url(url)
+    except ValueError:   # urlparse refuses it: requests' own steps raise later
+        return False, None
 
 
 class SessionFastPath:
@@ -180,18 +308,28 @@ class SessionFastPath:
     ``HttpSession``): :func:`enable_fast_path` mixes it into a session's class."""
 
     def prepare_request(self, request: requests.Request) -> PreparedRequest:
-        cookies = request.cookies or {}
-        if not isinstance(cookies, cookiejar.CookieJar):
+        if not _takes_requests_method(type(self), "prepare_request"):
+            return super().prepare_request(request)   # the session class's own
+        cookies = request.cookies
+        if cookies and not isinstance(cookies, cookiejar.CookieJar):
             cookies = cookiejar_from_dict(cookies)
-        merged_cookies = merge_cookies(merge_cookies(RequestsCookieJar(), self.cookies),
-                                       cookies)
+        merged_cookies = merge_cookies(RequestsCookieJar(), self.cookies)
+        if cookies:
+            merged_cookies = merge_cookies(merged_cookies, cookies)
+        # (Without cookies of its own, requests turns the request's none into an empty
+        # jar and merges it in, which adds nothing: skipped.)
         auth = request.auth
         if self.trust_env and not auth and not self.auth:
-            auth = requests.sessions.get_netrc_auth(request.url)
+            env = _environment()
+            auth = (env.netrc_auth(request.url) if env is not None
+                    else requests.sessions.get_netrc_auth(request.url))
         params = _merge(request.params, self.params)
         if isinstance(params, Mapping) and not params:
             # What an empty mapping encodes to, without requests' Protocol checks.
             params = None
+        headers = _session_headers(request.headers, self.headers)
+        if headers is None:
+            headers = _merge(request.headers, self.headers, dict_class=CaseInsensitiveDict)
         prepared = FastPreparedRequest()
         prepared.prepare(
             method=request.method.upper(),
@@ -199,7 +337,7 @@ class SessionFastPath:
             files=request.files,
             data=request.data,
             json=request.json,
-            headers=_merge(request.headers, self.headers, dict_class=CaseInsensitiveDict),
+            headers=headers,
             params=params,
             auth=_merge(auth, self.auth),
             cookies=merged_cookies,
@@ -207,8 +345,23 @@ class SessionFastPath:
         )
         return prepared
 
+    def resolve_redirects(self, resp: requests.Response, req: PreparedRequest,
+                          *args: Any, **kwargs: Any) -> Any:
+        """requests' ``Session.send`` walks this generator after every response.  For
+        a response that is not a redirect (``get_redirect_target`` gives None) it
+        yields nothing, having parsed the request's URL for a fragment it never uses;
+        the fast path yields the same nothing without the parse.  Only where this
+        session's class takes ``resolve_redirects`` from requests itself; its own
+        ``get_redirect_target`` (if it has one) still decides."""
+        if _takes_requests_method(type(self), "resolve_redirects") and \
+                self.get_redirect_target(resp) is None:
+            return iter(())
+        return super().resolve_redirects(resp, req, *args, **kwargs)
+
     def merge_environment_settings(self, url: str, proxies: Any, stream: Any, verify: Any,
                                    cert: Any) -> dict[str, Any]:
+        if not _takes_requests_method(type(self), "merge_environment_settings"):
+            return super().merge_environment_settings(url, proxies, stream, verify, cert)
         env = _environment() if self.trust_env else None
         if env is None:
             if self.trust_env:   # a platform with system proxy settings: requests' way
@@ -223,6 +376,25 @@ class SessionFastPath:
                 verify = env.ca_bundle or verify
         return {"proxies": _merge(proxies, self.proxies), "stream": _merge(stream, self.stream),
                 "verify": _merge(verify, self.verify), "cert": _merge(cert, self.cert)}
+
+
+# (class, method name) -> whether the class takes that method from requests.Session
+# (past SessionFastPath in its method order).
+_REQUESTS_METHODS: dict[tuple[type, str], bool] = {}
+
+
+def _takes_requests_method(cls: type, name: str) -> bool:
+    """True when the first class after SessionFastPath in *cls*'s method order that
+    defines *name* is requests.Session: the fast path then knows what that method does.
+    A session class of its own (a cache, a recorder) keeps its method."""
+    known = _REQUESTS_METHODS.get((cls, name))
+    if known is None:
+        mro = cls.__mro__
+        after = mro[mro.index(SessionFastPath) + 1:]
+        known = next((klass for klass in after if name in vars(klass)), None) \
+            is requests.Session
+        _REQUESTS_METHODS[(cls, name)] = known
+    return known
 
 
 # Session classes with the fast path mixed in, built once per class.
