@@ -381,18 +381,20 @@ class SessionFastPath:
 # (class, method name) -> whether the class takes that method from requests.Session
 # (past SessionFastPath in its method order).
 _REQUESTS_METHODS: dict[tuple[type, str], bool] = {}
+_REQUESTS_SESSION_CLASSES = (requests.Session, requests.sessions.SessionRedirectMixin)
 
 
 def _takes_requests_method(cls: type, name: str) -> bool:
     """True when the first class after SessionFastPath in *cls*'s method order that
-    defines *name* is requests.Session: the fast path then knows what that method does.
-    A session class of its own (a cache, a recorder) keeps its method."""
+    defines *name* is requests' own (``Session`` or its ``SessionRedirectMixin``): the
+    fast path then knows what that method does.  A session class of its own (a cache,
+    a recorder) keeps its method."""
     known = _REQUESTS_METHODS.get((cls, name))
     if known is None:
         mro = cls.__mro__
         after = mro[mro.index(SessionFastPath) + 1:]
         known = next((klass for klass in after if name in vars(klass)), None) \
-            is requests.Session
+            in _REQUESTS_SESSION_CLASSES
         _REQUESTS_METHODS[(cls, name)] = known
     return known
 

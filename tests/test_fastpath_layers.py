@@ -22,7 +22,7 @@ from requests.cookies import RequestsCookieJar
 
 import geventperf
 from geventperf.adapter import GeventAdapter
-from geventperf.session import enable_fast_path
+from geventperf.session import _takes_requests_method, enable_fast_path
 from tests.servers import RawServer, WSGIServerThread, http_response
 
 # Requests per check where a cache could answer the second time differently.
@@ -273,6 +273,22 @@ def test_bad_urls_fail_alike(url, sessions):
             except Exception as error:   # noqa: BLE001 - the class is what is compared
                 failures.append((type(error), str(error)))
     assert failures[:2] == failures[2:]
+
+
+@pytest.mark.parametrize("name", ["prepare_request", "merge_environment_settings",
+                                  "resolve_redirects"])
+def test_the_fast_path_takes_over_requests_own_methods(name):
+    """Where the session class is requests' own, the fast path's method is the one
+    that runs (it checks where the method after it comes from)."""
+    assert _takes_requests_method(geventperf.Session, name)
+    assert _takes_requests_method(type(enable_fast_path(requests.Session())), name)
+
+
+def test_the_fast_path_adapter_takes_over_requests_own_lookups():
+    for adapter in geventperf.Session().adapters.values():
+        assert adapter._skip_proxy_lookups and adapter._build_without_cookies
+    without = GeventAdapter()   # fast_path=False: requests' own steps
+    assert not (without._skip_proxy_lookups or without._build_without_cookies)
 
 
 def test_a_session_class_with_its_own_methods_keeps_them(wsgi):
