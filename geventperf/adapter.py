@@ -10,6 +10,7 @@ the large body reads to a copy of it.  This module imports nothing of the profil
 
 from __future__ import annotations
 
+import copy
 import http.client
 import os
 import re
@@ -17,6 +18,8 @@ from typing import Any, Iterator
 
 import requests
 import requests.adapters
+import urllib3
+import urllib3.poolmanager
 from requests.adapters import HTTPAdapter
 from requests.models import CONTENT_CHUNK_SIZE
 from requests.structures import CaseInsensitiveDict
@@ -44,6 +47,8 @@ __all__ = ["BodyTimeout", "BodyTooLarge", "DEFAULT_CHUNK_SIZE", "GeventAdapter",
 _FAST_CACHE_ENTRIES = 512
 # "scheme://netloc" of a URL: everything urlparse reads the scheme, host and port from.
 _ORIGIN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+# A pool lookup the fast path does not remember (see _pool_lookup).
+_NOT_REMEMBERED = object()
 # The response headers http.cookiejar takes cookies from (lower case).
 _COOKIE_HEADERS = ("set-cookie", "set-cookie2")
 
@@ -123,6 +128,7 @@ class LargeReads:
     _cache_pool_keys: bool = False
     _cache_certs: bool = False
     _pool_key_cache: dict | None = None
+    _pool_lookup_cache: dict | None = None
     _cert_cache: dict | None = None
     _skip_proxy_lookups: bool = False
     _build_without_cookies: bool = False
@@ -183,12 +189,37 @@ class LargeReads:
         origin parsed, so the parse cannot raise either) and looks the pool up as
         requests does."""
         if self._skip_proxy_lookups and not proxies:
-            cached = self._cached_pool_key(request, verify, cert)
+            key = _pool_key_key(request, verify, cert)
+            cached = self._cached_pool_key(key)
             if cached is not None:
-                host_params, pool_kwargs = cached
-                return self.poolmanager.connection_from_host(**host_params,
-                                                             pool_kwargs=pool_kwargs)
+                return self._pool_for(key, *cached)
         return super().get_connection_with_tls_context(request, verify, proxies, cert)
+
+    def _pool_for(self, key: Any, host_params: dict, pool_kwargs: dict) -> Any:
+        """``self.poolmanager.connection_from_host(**host_params, pool_kwargs=...)``.
+        urllib3 merges the manager's ``connection_pool_kw`` with *pool_kwargs* and
+        normalizes the result into a pool key on every call (most of its cost); the
+        fast path remembers that key per (URL origin, verify, cert) with a deep copy
+        of the ``connection_pool_kw`` it came from, and reuses it while the adapter
+        has the same manager, key function and equal ``connection_pool_kw``.  The
+        pool is still looked up by urllib3 (``connection_from_pool_key``: the same
+        least-recently-used order, a new pool made the same way)."""
+        manager = self.poolmanager
+        entry = self._pool_lookup_cache.get(key)
+        if entry is _NOT_REMEMBERED:
+            return manager.connection_from_host(**host_params, pool_kwargs=pool_kwargs)
+        if entry is not None and _still_applies(entry, manager):
+            pool_key, context = entry[3], entry[4]
+            # A copy: a new pool's construction pops keys off the context.
+            return manager.connection_from_pool_key(pool_key, request_context=dict(context))
+        pool = manager.connection_from_host(**host_params, pool_kwargs=pool_kwargs)
+        cache = self._pool_lookup_cache
+        if len(cache) >= _FAST_CACHE_ENTRIES:
+            cache.clear()
+        # Not remembered (see _pool_lookup): urllib3's own lookup from now on, without
+        # trying again on every request.
+        cache[key] = _pool_lookup(manager, host_params, pool_kwargs, pool) or _NOT_REMEMBERED
+        return pool
 
     def request_url(self, request: requests.PreparedRequest, proxies: Any) -> str:
         """Without proxies, requests' ``request_url`` parses the URL twice (once to find
@@ -207,12 +238,12 @@ class LargeReads:
         from a file into a directory while the adapter lives is not noticed."""
         if not self._cache_pool_keys:
             return super().build_connection_pool_key_attributes(request, verify, cert)
-        cached = self._cached_pool_key(request, verify, cert)
+        key = _pool_key_key(request, verify, cert)
+        cached = self._cached_pool_key(key)
         if cached is not None:
             return cached
         host_params, pool_kwargs = super().build_connection_pool_key_attributes(
             request, verify, cert)
-        key = _pool_key_key(request, verify, cert)
         if key is not None:
             cache = self._pool_key_cache
             if len(cache) >= _FAST_CACHE_ENTRIES:
@@ -220,14 +251,12 @@ class LargeReads:
             cache[key] = (dict(host_params), dict(pool_kwargs))
         return host_params, pool_kwargs
 
-    def _cached_pool_key(self, request: requests.PreparedRequest, verify: Any,
-                         cert: Any) -> Any:
-        """(host_params, pool_kwargs) remembered for this URL origin, verify and cert,
-        as fresh dicts; None when not remembered."""
-        if not self._cache_pool_keys:
+    def _cached_pool_key(self, key: Any) -> Any:
+        """(host_params, pool_kwargs) remembered for *key* (see _pool_key_key), as
+        fresh dicts; None when not remembered."""
+        if not self._cache_pool_keys or key is None:
             return None
-        key = _pool_key_key(request, verify, cert)
-        cached = self._pool_key_cache.get(key) if key is not None else None
+        cached = self._pool_key_cache.get(key)
         return (dict(cached[0]), dict(cached[1])) if cached is not None else None
 
     def cert_verify(self, conn: Any, url: str, verify: Any, cert: Any) -> None:
@@ -255,6 +284,7 @@ class LargeReads:
     def _start_fast_path(self, enabled: bool) -> None:
         self.fast_path = enabled
         self._pool_key_cache = {}
+        self._pool_lookup_cache = {}
         self._cert_cache = {}
         # Remembered only where requests' own method answers: an adapter class that
         # overrides one of them (its own SSL context, its own checks) keeps calling it.
@@ -280,6 +310,49 @@ def _pool_key_key(request: requests.PreparedRequest, verify: Any, cert: Any) -> 
     except TypeError:
         return None
     return key
+
+
+def _pool_lookup(manager: Any, host_params: dict, pool_kwargs: dict, pool: Any) -> Any:
+    """What ``_pool_for`` remembers of ``connection_from_host`` having given *pool*:
+    (manager, deep copy of its connection_pool_kw, key function, pool key, request
+    context), worked out as urllib3 works them out and kept only if that pool key
+    finds that very pool.  None for anything but urllib3's own PoolManager, a
+    ``connection_pool_kw`` that cannot be deep-copied (an SSL context: compared by
+    identity it would never match anyway), or a ``strict`` setting (urllib3 warns about
+    it on every lookup)."""
+    if type(manager) is not urllib3.PoolManager:
+        return None
+    context = manager._merge_pool_kwargs(pool_kwargs)
+    context["scheme"] = host_params.get("scheme") or "http"
+    port = host_params.get("port")
+    if port is None:
+        port = urllib3.poolmanager.port_by_scheme.get(context["scheme"].lower(), 80)
+    context["port"] = port
+    context["host"] = host_params.get("host")
+    key_fn = manager.key_fn_by_scheme.get(context["scheme"].lower())
+    if key_fn is None or "strict" in context:
+        return None
+    try:
+        known_kw = copy.deepcopy(manager.connection_pool_kw)
+        pool_key = key_fn(context)
+        # A setting compared by identity would never match its copy: not remembered.
+        same = known_kw == manager.connection_pool_kw
+    except Exception:   # noqa: BLE001 - anything odd: urllib3's own lookup every time
+        return None
+    if not same or manager.pools.get(pool_key) is not pool:
+        return None
+    return manager, known_kw, key_fn, pool_key, context
+
+
+def _still_applies(entry: tuple, manager: Any) -> bool:
+    """Whether a remembered pool key is still the one urllib3 would work out: the same
+    manager and key function, and a ``connection_pool_kw`` equal to its copy."""
+    known_manager, known_kw, key_fn, _pool_key, context = entry
+    try:
+        return (known_manager is manager and known_kw == manager.connection_pool_kw
+                and manager.key_fn_by_scheme.get(context["scheme"].lower()) is key_fn)
+    except Exception:   # noqa: BLE001 - a setting that cannot be compared: ask urllib3
+        return False
 
 
 def _sets_cookies(resp: Any) -> bool:

@@ -259,6 +259,36 @@ def test_proxies_given_per_request_still_go_through_the_proxy(wsgi, sessions):
     assert seen == [f"GET {wsgi.url}/echo HTTP/1.1".encode()] * 2
 
 
+def test_pool_lookup_follows_the_managers_settings():
+    """The remembered pool key gives the pool requests' own lookup gives, also after
+    the manager's settings change (a value set, a list changed in place), the manager
+    is replaced or its pools are cleared."""
+    adapter = geventperf.Session().get_adapter("http://127.0.0.1/")
+    prepared = requests.Session().prepare_request(
+        requests.Request("GET", "http://127.0.0.1:9/x"))
+
+    def same_pool():
+        ours = adapter.get_connection_with_tls_context(prepared, True, {}, None)
+        theirs = HTTPAdapter.get_connection_with_tls_context(adapter, prepared, True, {}, None)
+        assert ours is theirs
+
+    changes = [
+        lambda: None,
+        lambda: None,   # remembered by now
+        lambda: adapter.poolmanager.connection_pool_kw.update(maxsize=3),
+        lambda: adapter.poolmanager.connection_pool_kw.update(socket_options=[(6, 1, 1)]),
+        lambda: adapter.poolmanager.connection_pool_kw["socket_options"].append((1, 9, 1)),
+        lambda: adapter.poolmanager.clear(),
+        lambda: adapter.init_poolmanager(4, 4),
+    ]
+    for change in changes:
+        change()
+        for _ in range(REPEATS):
+            same_pool()
+    assert adapter.get_connection_with_tls_context(prepared, True, {}, None).pool.maxsize == 4
+    adapter.close()
+
+
 @pytest.mark.parametrize("url", [
     "http://[::1/x", "http://[1.2.3.4]/x", "http://127.0.0.1:99999/x", "http:///x",
     "http://exa mple.invalid/x", "ftp://127.0.0.1/x",
