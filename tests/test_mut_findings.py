@@ -734,7 +734,7 @@ EXPECTED = {
       'threshold_s': 0.0625}],
     'loop_saturated_with_holders_sections_and_site': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked or blocking-call "
+                      "(the run's ready wait, less what a loop-blocked, blocking-call or slow-path "
                       'finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
@@ -755,7 +755,7 @@ EXPECTED = {
                  'fewer greenlets per process and more processes, or CPU-heavy work moved out '
                  'of the loop (a process pool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked or blocking-call finding explains)]',
+                 'a loop-blocked, blocking-call or slow-path finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -763,7 +763,7 @@ EXPECTED = {
       'utilization': 0.96875}],
     'loop_saturated_less_what_a_long_slice_explains': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked or blocking-call "
+                      "(the run's ready wait, less what a loop-blocked, blocking-call or slow-path "
                       'finding explains)',
       'cost_s': 3.25,
       'event_wait_s': 0.5,
@@ -773,7 +773,7 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.250 '
                  'greenlet-seconds ready to run but queued (besides the 0.250 s the long '
-                 'slices reported apart caused), against 0.500 s waiting for I/O, timers or '
+                 'slices and slow paths reported apart caused), against 0.500 s waiting for I/O, timers or '
                  "locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were "
                  "ready on average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran "
                  '0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of their '
@@ -785,7 +785,7 @@ EXPECTED = {
                  'greenlets per process and more processes, or CPU-heavy work moved out of the '
                  'loop (a process pool). [cost 3.250 s: greenlet-seconds greenlets spent ready '
                  "to run but queued behind others (the run's ready wait, less what a "
-                 'loop-blocked or blocking-call finding explains)]',
+                 'loop-blocked, blocking-call or slow-path finding explains)]',
       'ready_wait_s': 3.25,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -1941,7 +1941,7 @@ EXPECTED = {
       'threshold_s': 0.0625}],
     'loop_saturated_at_its_thresholds_with_nobody_to_name': [{'active_s': 1.5,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked or blocking-call "
+                      "(the run's ready wait, less what a loop-blocked, blocking-call or slow-path "
                       'finding explains)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
@@ -1951,12 +1951,12 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
-                 'timers or locks. Who held the loop: . The cure is on the CPU side, not the '
+                 'timers or locks. Who held the loop: no greenlet\'s recorded run slices overlapped the waiting (the hub\'s own callbacks, or slices the tracer did not see). The cure is on the CPU side, not the '
                  'I/O side: less work per request in these greenlets, fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  'process pool). [cost 2.000 s: greenlet-seconds greenlets spent ready to run '
-                 "but queued behind others (the run's ready wait, less what a loop-blocked or "
-                 'blocking-call finding explains)]',
+                 "but queued behind others (the run's ready wait, less what a loop-blocked, blocking-call or "
+                 'slow-path finding explains)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
@@ -2108,7 +2108,7 @@ EXPECTED = {
       'threshold_s': 0.0625}],
     'loop_saturated_with_no_holder_at_all': [{'active_s': 1.5,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked or blocking-call "
+                      "(the run's ready wait, less what a loop-blocked, blocking-call or slow-path "
                       'finding explains)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
@@ -2118,12 +2118,12 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
-                 'timers or locks. Who held the loop: . The cure is on the CPU side, not the '
+                 'timers or locks. Who held the loop: no greenlet\'s recorded run slices overlapped the waiting (the hub\'s own callbacks, or slices the tracer did not see). The cure is on the CPU side, not the '
                  'I/O side: less work per request in these greenlets, fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  'process pool). [cost 2.000 s: greenlet-seconds greenlets spent ready to run '
-                 "but queued behind others (the run's ready wait, less what a loop-blocked or "
-                 'blocking-call finding explains)]',
+                 "but queued behind others (the run's ready wait, less what a loop-blocked, blocking-call or "
+                 'slow-path finding explains)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},

@@ -28,8 +28,8 @@ COST_MEANING = {
     BLOCKING_CALL: "greenlet-seconds other greenlets spent ready to run but held up while "
                    "the call blocked the thread",
     LOOP_SATURATED: "greenlet-seconds greenlets spent ready to run but queued behind others "
-                    "(the run's ready wait, less what a loop-blocked or blocking-call "
-                    "finding explains)",
+                    "(the run's ready wait, less what a loop-blocked, blocking-call or "
+                    "slow-path finding explains)",
     SWITCH_STORM: "seconds of loop time spent switching: switch-outs times the hub's mean "
                   "time per switch",
     SMALL_BODY_READS: "seconds the reading greenlets spent inside the reads, network waits "

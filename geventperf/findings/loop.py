@@ -16,6 +16,7 @@ from geventperf.findings.common import (
     _finding,
     _names,
 )
+from geventperf.findings.slowpaths import slow_paths
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile
 
@@ -110,7 +111,11 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     util = profile.hub.get("utilization")
     workers = [g for g in profile.greenlets if g.id != profile.hub.get("id")
                and g.ready_wait_s is not None and g.event_wait_s is not None]
-    explained = sum(f.cost_s for f in loop_blocked(profile))
+    # A slow path's finding counts its share of the others' queueing as its own
+    # (slowpaths.py): counted here too, a saturated loop outranked the code that
+    # saturated it whenever many greenlets queued.
+    explained = sum(f.cost_s for f in loop_blocked(profile)) + sum(
+        _f(f.extra, "others_ready_wait_s") for f in slow_paths(profile))
     ready = sum(g.ready_wait_s or 0.0 for g in workers) - explained
     event = sum(g.event_wait_s or 0.0 for g in workers)
     duration = profile.duration_s
@@ -132,6 +137,9 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     sections = sorted((s for s in profile.sections if s.delayed_others_s),
                       key=lambda s: -(s.delayed_others_s or 0.0))[:TOP_HOLDERS]
     inside = ", ".join(f"'{s.name}' ({s.delayed_others_s:.3f} greenlet-s)" for s in sections)
+    if not named:  # holders that never ran, or none: say so rather than name nobody
+        named = ("no greenlet's recorded run slices overlapped the waiting (the hub's own "
+                 "callbacks, or slices the tracer did not see)")
     top_gid = top[0][1][3] if top else None
     # where the delaying slices ended, in code (not at a greenlet's exit)
     runs = sorted((r for r in profile.runs if r.delayed_others_s and r.stack
@@ -142,8 +150,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     message = (
         f"The loop was saturated: busy {util:.0%} of the run, and greenlets waited "
         f"{ready:.3f} greenlet-seconds ready to run but queued"
-        + (f" (besides the {explained:.3f} s the long slices reported apart caused)"
-           if explained else "")
+        + (f" (besides the {explained:.3f} s the long slices and slow paths reported apart "
+           "caused)" if explained else "")
         + f", against {event:.3f} s waiting for I/O, timers or locks. Who held the loop: "
         f"{named}"
         + (f"; inside sections {inside}" if inside else "")

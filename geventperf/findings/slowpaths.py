@@ -13,10 +13,10 @@ an entry makes a finding when its share of the sampled CPU is large enough to ma
 Cost, in greenlet-seconds like every finding's: the slow path's share of the sampled
 CPU times the run's running time (the greenlets' ``run_s``: what running it took, a
 busy machine's CPU waits included) plus the same share of the run's ready wait (the
-others' queueing behind it: greenlet-seconds greenlets stood ready while the loop ran
-others).  A saturated loop's ``loop-saturated`` finding
-counts that same ready wait once for all its holders; this one says which code made
-them hold it.
+others' queueing behind it: greenlet-seconds the workers, not the hub, stood ready
+while the loop ran others).  A saturated loop's ``loop-saturated`` finding leaves that
+share of the ready wait out, as it does a loop-blocked one's: one cause, one finding,
+and the code that saturated the loop ranks above the saturation.
 """
 
 from __future__ import annotations
@@ -167,7 +167,9 @@ def slow_paths(profile: Profile) -> list[Finding]:
         by_greenlet[at][chain.greenlet] += chain.cpu_s
         if chain.cpu_s > heaviest.get(at, (-1.0, []))[0]:
             heaviest[at] = (chain.cpu_s, chain.labels)
-    ready = sum(g.ready_wait_s or 0.0 for g in profile.greenlets)
+    # the workers' queueing, as loop-saturated counts it (the hub's own is not)
+    ready = sum(g.ready_wait_s or 0.0 for g in profile.greenlets
+                if g.id != profile.hub.get("id"))
     running = sum(g.run_s for g in profile.greenlets)
     out = []
     for at, seconds in cpu.items():
