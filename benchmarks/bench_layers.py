@@ -19,7 +19,9 @@ median over rounds, in microseconds:
   head; ``http_client``: http.client's request and head, the socket round trip;
 * ``body``: ``Response.content`` of the adapter's response (default / GeventAdapter);
 * ``fast_total``: ``geventperf.Session().get(url).content``, and ``x_default``:
-  ``total / fast_total``.
+  ``total / fast_total``;
+* ``fast_prepare``, ``fast_env_merge``, ``fast_lookup_certs``: the I/O-free pieces
+  above, timed alone on the fast path (``geventperf.Session`` and its adapter).
 
 Each figure is given twice: in this thread's CPU time (what the client spends; other
 processes on a loaded machine barely move it) and in wall time.
@@ -56,7 +58,8 @@ QUICK_ROUNDS = 5
 # Calls per timing of the I/O-free pieces (prepare, env_merge, lookup_certs).
 LOOP_CALLS = 200
 LAYERS = ("total", "prepare", "env_merge", "send_rest", "lookup_certs", "adapter_rest",
-          "urllib3", "http_client", "body_default", "body_gevent", "fast_total", "x_default")
+          "urllib3", "http_client", "body_default", "body_gevent", "fast_total", "x_default",
+          "fast_prepare", "fast_env_merge", "fast_lookup_certs")
 
 
 class _Samples:
@@ -95,6 +98,8 @@ def _layers(m: dict[str, float]) -> dict[str, float]:
         "urllib3": m["urlopen"] - m["http_client"], "http_client": m["http_client"],
         "body_default": m["body_default"], "body_gevent": m["body_gevent"],
         "fast_total": m["fast_total"], "x_default": m["total"] / m["fast_total"],
+        "fast_prepare": m["fast_prepare"], "fast_env_merge": m["fast_env_merge"],
+        "fast_lookup_certs": m["fast_lookup_certs"],
     }
 
 
@@ -111,6 +116,7 @@ def measure(base: str, size: int, rounds: int,
     send_kwargs = {"timeout": None, "allow_redirects": True, **settings}
     adapter_kwargs = {k: v for k, v in send_kwargs.items() if k != "allow_redirects"}
     default_adapter = session.get_adapter(url)
+    fast_adapter = fast.get_adapter(url)
     gevent_adapter = geventperf.GeventAdapter()
     headers = dict(prepared.headers)
     pool = urllib3.HTTPConnectionPool(parts.hostname, parts.port, maxsize=1)
@@ -155,16 +161,21 @@ def measure(base: str, size: int, rounds: int,
         proxies = settings["proxies"]
         verify = settings["verify"]
 
-        def lookup():
-            c = default_adapter.get_connection_with_tls_context(prepared, verify, proxies)
-            default_adapter.cert_verify(c, url, verify, None)
-            default_adapter.request_url(prepared, proxies)
-            default_adapter.add_headers(prepared)
+        def lookup(adapter):
+            c = adapter.get_connection_with_tls_context(prepared, verify, proxies)
+            adapter.cert_verify(c, url, verify, None)
+            adapter.request_url(prepared, proxies)
+            adapter.add_headers(prepared)
         for key, fn in (("prepare", lambda: session.prepare_request(
                             requests.Request("GET", url))),
                         ("env_merge", lambda: session.merge_environment_settings(
                             url, {}, None, None, None)),
-                        ("lookup_certs", lookup)):
+                        ("lookup_certs", lambda: lookup(default_adapter)),
+                        ("fast_prepare", lambda: fast.prepare_request(
+                            requests.Request("GET", url))),
+                        ("fast_env_merge", lambda: fast.merge_environment_settings(
+                            url, {}, None, None, None)),
+                        ("fast_lookup_certs", lambda: lookup(fast_adapter))):
             started = samples.start()
             for _ in range(loop_calls):
                 fn()
