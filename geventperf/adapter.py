@@ -119,8 +119,12 @@ class LargeReads:
 
     Expects ``body_limits`` (a :class:`~geventperf.bodyreader.BodyLimits`) on the
     instance.  With ``fast_path`` set, the adapter also remembers per URL origin what
-    requests recomputes on every request (see :meth:`build_connection_pool_key_attributes`
-    and :meth:`cert_verify`).
+    requests and urllib3 recompute on every request (see
+    :meth:`build_connection_pool_key_attributes`, :meth:`cert_verify` and
+    :meth:`_pool_for`), and leaves out what cannot change the result (see
+    :meth:`get_connection_with_tls_context`, :meth:`request_url` and
+    :meth:`_build_cookieless_response`); each only where the adapter's class takes
+    that method from ``HTTPAdapter``.
     """
 
     body_limits: BodyLimits
@@ -410,10 +414,11 @@ class GeventAdapter(LargeReads, HTTPAdapter):
     :param pool_kwargs: extra keyword arguments for urllib3's pool managers (for
         example ``socket_options``), given to ``init_poolmanager`` and
         ``proxy_manager_for``.
-    :param fast_path: remember per URL origin the pool key attributes and the CA
-        bundle checks requests redoes on every request, and check pooled connections
-        for a drop without a trip through the gevent hub (set by
-        :class:`geventperf.Session`).
+    :param fast_path: remember per URL origin the pool key attributes, urllib3's
+        pool key and the CA bundle checks requests redoes on every request, skip the
+        proxy lookups of a request without proxies and the cookie extraction of a
+        response without ``Set-Cookie``, and check pooled connections for a drop
+        without a trip through the gevent hub (set by :class:`geventperf.Session`).
     :param kwargs: ``HTTPAdapter`` arguments (``pool_connections``, ``pool_maxsize``,
         ``max_retries``, ``pool_block``).
     """
