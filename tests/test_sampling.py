@@ -16,6 +16,7 @@ import json
 import marshal
 import os
 import pstats
+import signal
 import subprocess
 import sys
 import time
@@ -28,6 +29,7 @@ import ujson
 import geventperf
 from geventperf.profile import Profile, ProfileError
 from geventperf.sampling.model import CpuSamples
+from geventperf.sampling.sampler import DEFAULT_BUDGET, CpuSampler
 from geventperf.sampling.views import by_function, cpu_root
 
 # CPU per call: each call spans several kernel ticks (4 ms at HZ=250, the timer's
@@ -290,8 +292,32 @@ def test_cpu_inside_a_c_call_is_charged_to_the_python_frame_that_made_it() -> No
     assert sum(st.count for st in in_c) <= 2 * C_CALLS
     # ... yet weighted by the CPU since the previous sample, they count the calls' whole
     # CPU, on the line that called into C
-    assert charged / used > 0.8, (charged, used)
+    where = [(st.greenlet, [samples.frames[f] for f in st.frames[:3]], st.count, st.cpu_s)
+             for st in samples.stacks]
+    assert charged / used > 0.8, (charged, used, where)
     assert charged / samples.cpu_s > 0.8
+
+
+def test_a_tick_inside_the_handler_is_charged_to_the_code_it_interrupted() -> None:
+    """A tick firing as the handler starts runs it again inside itself; that nested run
+    can carry a whole collapsed C call's CPU (seen under load: a quarter of the PBKDF2
+    test's CPU on the handler's first line).  Its sample starts at the program's frame."""
+    handler_frames = []
+
+    def current() -> None:  # the sampler asks for the running greenlet from its handler
+        handler_frames.append(sys._getframe(1))
+
+    sampler = CpuSampler(current, INTERVAL_S, DEFAULT_BUDGET)
+
+    def interrupted() -> None:
+        sampler._on_sigprof(signal.SIGPROF, sys._getframe())
+
+    interrupted()  # the outer run, in the program's frame
+    sampler._on_sigprof(signal.SIGPROF, handler_frames[0])  # a run inside the handler
+    out = sampler.result()
+    tops = sorted({out.frames[st.frames[0]].rpartition(":")[2] for st in out.stacks})
+    assert tops == [interrupted.__qualname__], tops
+    assert sum(st.count for st in out.stacks) == 2
 
 
 def test_cpu_in_a_wrapped_c_parser_is_its_own_frame() -> None:

@@ -151,7 +151,11 @@ class CpuSampler:
         self._last_cpu = 0.0
         # A sample's weight (see _weigh): the CPU a tick usually stands for, and the
         # totals measured and given out, to scale the given back to the measured.
-        self._typical: float | None = None
+        # The typical gap starts at the interval asked for, not at the first gap: that
+        # one may be ticks collapsed in a C call, and every later ordinary sample then
+        # weighed that much (a 4-call PBKDF2 greenlet lost a third of its CPU to the
+        # samples around it under load).
+        self._typical = self.interval_s
         self._measured_s = self._given_s = 0.0
         self._cost = TYPICAL_SAMPLE_COST_S  # moving average of a sample's CPU
         self.overhead_s = 0.0
@@ -202,6 +206,11 @@ class CpuSampler:
         try:
             weight = self._weigh(now - self._last_cpu)
             self._last_cpu = now
+            # A tick that fires while this handler starts runs it again inside itself,
+            # and that nested run may carry the whole CPU gap (a C call's, collapsed):
+            # it belongs to the program the outer run interrupted, not to the sampler.
+            while frame is not None and frame.f_code is _HANDLER_CODE:
+                frame = frame.f_back
             codes: list[Any] = []
             depth = self.max_depth
             while frame is not None and depth:
@@ -247,7 +256,9 @@ class CpuSampler:
         self._cost += COST_SMOOTHING * (cost - self._cost)
         wanted = min(MAX_INTERVAL_S, MAX_GROWTH_PER_SAMPLE * self._interval,
                      max(self.interval_s, self._cost / self.budget))
-        if abs(wanted - self._interval) > REARM_CHANGE * self._interval:
+        # (only while running: a late tick handled after stop() must not re-arm a
+        # timer whose signal nobody handles any more, which would kill the process)
+        if self.running and abs(wanted - self._interval) > REARM_CHANGE * self._interval:
             self._interval = wanted
             signal.setitimer(signal.ITIMER_PROF, wanted, wanted)
 
@@ -264,13 +275,14 @@ class CpuSampler:
         measured."""
         typical = self._typical
         self._measured_s += spent
-        if typical is None:
-            weight = self._typical = spent
-        elif spent > COLLAPSED_TICKS * typical:
-            weight = spent
-        else:
-            weight = typical
-            self._typical = typical + (spent - typical) * TYPICAL_SMOOTHING
+        collapsed = spent > COLLAPSED_TICKS * typical
+        weight = spent if collapsed else typical
+        # Collapsed gaps move the average too, as far as COLLAPSED_TICKS typical ones:
+        # where the kernel's tick is coarser than the interval asked for (4 ms ticks
+        # under a 1 ms interval), every gap first looks collapsed, and the average must
+        # still climb to the real tick.
+        self._typical = typical + (min(spent, COLLAPSED_TICKS * typical) - typical) \
+            * TYPICAL_SMOOTHING
         self._given_s += weight
         return weight
 
@@ -323,6 +335,11 @@ class CpuSampler:
             self._table = {}
             self._labeler = Labeler({})
         return out
+
+
+
+# The handler's own code object: its frames are skipped in a sample (see _on_sigprof).
+_HANDLER_CODE = CpuSampler._on_sigprof.__code__
 
 
 def interval_option(value: Any) -> float | None:
