@@ -205,13 +205,12 @@ def _gevent_loop(sock: Any) -> Any:
     """The hub's loop when *sock* waits through it, else None.
 
     A read that found the socket empty switched to the hub, which polled once more:
-    the loop's iteration count moved.  Plain blocking sockets wait in the kernel,
-    where we cannot tell.
+    the loop's iteration count moved (every loop gevent ships, libev and libuv, counts
+    them).  Plain blocking sockets wait in the kernel, where we cannot tell.
     """
     if sock is None or not type(sock).__module__.startswith("gevent"):
         return None
-    loop = gevent.get_hub().loop
-    return loop if hasattr(loop, "iteration") else None
+    return gevent.get_hub().loop
 
 
 class BodyRead:
@@ -225,7 +224,6 @@ class BodyRead:
         self.decoded = 0
         self._since_yield = 0
         self._started: float | None = None   # set while a read is under way
-        self._iteration = 0
         raw = response.raw
         connection = getattr(raw, "_connection", None)   # urllib3: the pooled connection
         self._sock = getattr(connection, "sock", None)
@@ -235,11 +233,13 @@ class BodyRead:
         # The payload of a chunked body's chunks, counted as urllib3 hands it out:
         # urllib3's chunked reader never adds to the counter _raw_bytes reads, so
         # without this a chunked encoded body would be bounded by its decoded size only.
+        # (Any other body never calls the wrapper.)
         self._chunk_payload = 0
-        if limits.max_body_size is not None and getattr(raw, "chunked", False):
+        if limits.max_body_size is not None:
             self._count_chunk_payload(raw)
         self._socket = socket_reads(raw)
-        self._socket_start = self._socket.reads if self._socket is not None else 0
+        if self._socket is not None:
+            self._socket_start = self._socket.reads
         # What only the published counters need is looked up only when someone listens
         # (a small body's whole read costs about as much as these look-ups).
         self._counting = bool(readstats.sinks)
@@ -249,7 +249,7 @@ class BodyRead:
         if self._counting:
             # Taken now: the connection is released (and forgotten) when the body ends.
             host = getattr(connection, "host", None)
-            self._host = f"{host}:{getattr(connection, 'port', None)}" if host else None
+            self._host = f"{host}:{connection.port}" if host else None
             self._framing = _framing(raw)
 
     def _count_chunk_payload(self, raw: Any) -> None:
@@ -279,7 +279,7 @@ class BodyRead:
                 self._sock.settimeout(remaining if base is None else min(base, remaining))
                 if self._socket is not None:
                     self._socket.before_read = self._before_socket_read
-        if self._loop is not None:
+        if self._loop is not None:   # (after() reads it only then)
             self._iteration = self._loop.iteration
         self._started = time.perf_counter()
 
@@ -328,15 +328,16 @@ class BodyRead:
             self.read_s >= self.limits.body_timeout - _TIMEOUT_SLACK_S
 
     def _too_large(self, size: int, how: str) -> BodyTooLarge:
+        # requests takes the exception's request from the response
         return BodyTooLarge(f"response body of {size} bytes{how} exceeds max_body_size="
                             f"{self.limits.max_body_size} for {self.response.url}",
-                            response=self.response, request=self.response.request)
+                            response=self.response)
 
     def _timeout(self) -> BodyTimeout:
         return BodyTimeout(f"reading the response body took more than body_timeout="
                            f"{self.limits.body_timeout}s ({self._received()} bytes "
                            f"received) for {self.response.url}",
-                           response=self.response, request=self.response.request)
+                           response=self.response)
 
     def _received(self) -> int:
         if self._socket is not None:
@@ -348,7 +349,6 @@ class BodyRead:
         exception to raise: a read timeout caused by body_timeout becomes BodyTimeout."""
         if self._started is not None:  # the read that failed counts against the budget
             self.read_s += time.perf_counter() - self._started
-            self._started = None
         self.response.close()
         cause = exc.args[0] if isinstance(exc, ConnectionError) and exc.args else None
         if isinstance(cause, ReadTimeoutError) and self._budget_spent():
@@ -393,15 +393,12 @@ def _framing(raw: Any) -> str:
 
 def _plain_length(raw: Any) -> int | None:
     """The body length when it can be read straight into one buffer: a fresh
-    Content-Length body that urllib3 would not decode."""
-    http_response = getattr(raw, "_fp", None)
-    if getattr(http_response, "fp", None) is None or getattr(raw, "chunked", True) \
-            or getattr(raw, "_fp_bytes_read", 1) != 0:
-        return None
+    Content-Length body that urllib3 would not decode.  (A chunked body has no
+    length_remaining: urllib3 ignores a Content-Length next to chunked.)"""
+    if getattr(raw._fp, "fp", None) is None or raw._fp_bytes_read != 0:
+        return None           # http.client's file closed, or the body partly read
     raw._init_decoder()       # urllib3: picks the decoder from Content-Encoding
-    if raw._decoder is not None:
-        return None
-    if not _lengths_agree(raw):
+    if raw._decoder is not None or not _lengths_agree(raw):
         return None
     return raw.length_remaining
 
@@ -411,8 +408,8 @@ def _lengths_agree(raw: Any) -> bool:
     ("Content-Length: 5, 5" is 5 to urllib3, unparsable to http.client, which then
     reads to EOF).  urllib3's ``read`` then fails the body as it does for requests
     (IncompleteRead); its ``read1`` or a read of exactly the length would not."""
-    http_response = getattr(raw, "_fp", None)
-    return getattr(http_response, "length", None) == getattr(raw, "length_remaining", None)
+    # raw._fp: not http.client's response when a caching adapter replays a body
+    return getattr(raw._fp, "length", None) == raw.length_remaining
 
 
 def read_content(response: requests.Response, limits: BodyLimits) -> bytes:
@@ -425,9 +422,9 @@ def read_content(response: requests.Response, limits: BodyLimits) -> bytes:
     body = BodyRead(response, limits)
     try:
         # Refused before anything is allocated or read.
-        body.check_declared_length(getattr(raw, "length_remaining", None))
+        body.check_declared_length(raw.length_remaining)
         length = _plain_length(raw)
-        if length is not None and length > 0:
+        if length:
             content = _read_exact(raw, length, body)
             if content is not None:
                 return content
@@ -477,7 +474,7 @@ def _read_exact(raw: Any, length: int, body: BodyRead) -> bytes | None:
             # Leave both libraries as their own read of the last byte would.
             http_response.length = 0
             http_response._close_conn()
-            raw._fp_bytes_read += length
+            raw._fp_bytes_read = length   # 0 before: _plain_length checked
             raw.length_remaining = 0
     except BaseException:
         buffer.discard()
@@ -488,8 +485,7 @@ def _read_exact(raw: Any, length: int, body: BodyRead) -> bytes | None:
 def _read_pieces(raw: Any, body: BodyRead) -> bytes:
     """Read any other body (chunked, close-delimited, encoded) in decoded pieces."""
     raw._init_decoder()       # urllib3: picks the decoder from Content-Encoding
-    if raw._decoder is not None or \
-            (getattr(raw, "chunked", False) and raw.supports_chunked_reads()):
+    if raw._decoder is not None or (raw.chunked and raw.supports_chunked_reads()):
         return _read_like_requests(raw, body)
     chunk_size = body.limits.chunk_size
     pieces = []
