@@ -23,7 +23,7 @@ import geventperf
 from geventperf.formats import format_for_path
 from geventperf.formats._pprof_schema import messages
 from geventperf.profile import Profile
-from tests.test_sampling import TOLERANCE, TRUE_RATIO, _burn, run_ground_truth
+from tests.test_sampling import TRUE_RATIO, _burn, run_ground_truth, tolerance
 
 NS = 1e9
 GO = shutil.which("go")
@@ -106,7 +106,7 @@ def test_go_tool_pprof_reads_the_ratio_per_greenlet(truth: Profile, tmp_path) ->
     per = _cpu_by(types, samples, functions)
     light, heavy = per[("burner-light", "burn_light")], per[("burner-heavy", "burn_heavy")]
     assert per[("burner-light", "burn_heavy")] == 0 and per[("burner-heavy", "burn_light")] == 0
-    assert abs(heavy / light / TRUE_RATIO - 1) <= TOLERANCE, (heavy, light)
+    assert abs(heavy / light / TRUE_RATIO - 1) <= tolerance(truth), (heavy, light)
     # waits are there too, in their own sample types, and add up to the profile's
     ready = sum(v[2] for v, _, _ in samples)
     assert ready == pytest.approx(sum(w.ready_wait_s for w in truth.waits) * NS, rel=1e-6)

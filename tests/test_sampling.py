@@ -14,6 +14,7 @@ import gc
 import hashlib
 import json
 import marshal
+import math
 import os
 import pstats
 import signal
@@ -36,14 +37,21 @@ from geventperf.sampling.views import by_function, cpu_root
 # granularity), so a call gets its share of samples to within one, and the ratio
 # holds to a few percent after ROUNDS rounds.  Measured (2026-11-23): quiet, 2.94-3.04
 # over 80 rounds; with two CPU hogs on the 2 cores, 2.53-3.51 over 80 rounds and
-# 2.85-3.28 over 320 (a busy machine spreads the samples' weights): 320 rounds keep
-# the 15 % goal clear of a loaded CI machine, at ~13 s of CPU once per test process.
+# 2.85-3.28 over 320; at load 7, 2.51-3.53 over 320 (see STANDARD_ERRORS).  ~13 s of
+# CPU, once per test process.
 LIGHT_CPU_S = 0.010
 HEAVY_CPU_S = 3 * LIGHT_CPU_S
 ROUNDS = 320
 TRUE_RATIO = HEAVY_CPU_S / LIGHT_CPU_S
 # The issue's goal: 1:3 within 15 %.
 TOLERANCE = 0.15
+# ... widened only when the run gathered too few samples to resolve it.  A tick lands
+# in a greenlet at random, in proportion to its CPU, so the heavy:light ratio of
+# sample counts has a relative standard error of about sqrt(1/n_light + 1/n_heavy).
+# At one sample per 4 ms kernel tick a run takes ~3 200 samples (3 standard errors:
+# 12 %); on a loaded machine the tick finds the process on a CPU less often: runs of
+# 1 000-1 650 samples (3 standard errors: 16-20 %) at load 7.
+STANDARD_ERRORS = 3
 # Fastest interval (the kernel rounds it up to its tick).
 INTERVAL_S = 0.001
 # A child run that takes longer has hung.
@@ -91,8 +99,18 @@ def truth() -> Profile:
     return run_ground_truth()
 
 
-def _within(ratio: float) -> bool:
-    return abs(ratio / TRUE_RATIO - 1) <= TOLERANCE
+def tolerance(profile: Profile) -> float:
+    """TOLERANCE, or STANDARD_ERRORS of the samples' count ratio if that is wider."""
+    counts: dict[str, int] = defaultdict(int)
+    for st in profile.cpu_samples.stacks:
+        counts[st.greenlet] += st.count
+    light, heavy = counts["burner-light"], counts["burner-heavy"]
+    assert light and heavy, counts
+    return max(TOLERANCE, STANDARD_ERRORS * math.sqrt(1 / light + 1 / heavy))
+
+
+def _within(ratio: float, profile: Profile) -> bool:
+    return abs(ratio / TRUE_RATIO - 1) <= tolerance(profile)
 
 
 def test_samples_are_tagged_with_their_greenlet(truth: Profile) -> None:
@@ -108,7 +126,7 @@ def test_samples_are_tagged_with_their_greenlet(truth: Profile) -> None:
     assert per[("burner-light", "burn_light")] > 0 and per[("burner-heavy", "burn_heavy")] > 0
     assert per[("burner-light", "burn_heavy")] == 0 and per[("burner-heavy", "burn_light")] == 0
     ratio = per[("burner-heavy", "burn_heavy")] / per[("burner-light", "burn_light")]
-    assert _within(ratio), ratio
+    assert _within(ratio, truth), (ratio, tolerance(truth))
 
 
 def test_burn_functions_hold_most_of_the_sampled_cpu(truth: Profile) -> None:
@@ -126,7 +144,7 @@ def test_pstats_ratio_and_callers(truth: Profile, tmp_path) -> None:
     rows = {func[2]: value for func, value in stats.stats.items()}
     light, heavy = rows["burn_light"], rows["burn_heavy"]
     # cumulative CPU (index 3) of each caller of the busy loop
-    assert _within(heavy[3] / light[3]), (heavy[3], light[3])
+    assert _within(heavy[3] / light[3], truth), (heavy[3], light[3], tolerance(truth))
     # each one is called from its own greenlet's root, and only from it
     assert {c[2] for c in light[4]} == {"_worker"}
     worker = rows["_worker"]
@@ -152,7 +170,7 @@ def test_collapsed_cpu_tree_per_greenlet(truth: Profile) -> None:
     heavy = per[("<cpu> burner-heavy", "burn_heavy")]
     assert light and heavy, sorted(per)
     assert per[("<cpu> burner-light", "burn_heavy")] == 0
-    assert _within(heavy / light), (heavy, light)
+    assert _within(heavy / light, truth), (heavy, light, tolerance(truth))
     # the switch-out "running time" lines are replaced by the CPU trees; waits stay
     assert any("<event wait>" in line or "<ready wait>" in line or "<hub wait>" in line
                for line in text.splitlines())
@@ -169,7 +187,8 @@ def test_speedscope_cpu_profile_per_greenlet(truth: Profile) -> None:
             target = "burn_light" if "light" in prof["name"] else "burn_heavy"
             totals[target] = sum(w for stack, w in zip(prof["samples"], prof["weights"])
                                  if any(frames[i]["name"] == target for i in stack))
-    assert _within(totals["burn_heavy"] / totals["burn_light"]), totals
+    assert _within(totals["burn_heavy"] / totals["burn_light"], truth), \
+        (totals, tolerance(truth))
     assert doc["profiles"][doc["activeProfileIndex"]]["name"].startswith("CPU: ")
 
 
@@ -237,12 +256,26 @@ def test_empty_samples_round_trip() -> None:
     assert CpuSamples.from_dict(json.loads(json.dumps(empty.to_dict()))) == empty
 
 
+# Bursts of CPU to wait for a sample: at load 7 a tick found the process on a CPU once
+# per ~9 ms of its CPU, so one 30 ms burst got none about once in 20 runs; 100 cannot
+# all miss unless sampling stopped.
+MAX_BURSTS = 100
+
+
+def _burn_until_sampled(tracer: geventperf.Tracer, above: int) -> int:
+    for _ in range(MAX_BURSTS):
+        _burn(HEAVY_CPU_S)
+        count = tracer.snapshot().cpu_samples.count
+        if count > above:
+            return count
+    raise AssertionError(f"no new sample over {MAX_BURSTS} bursts of {HEAVY_CPU_S} s")
+
+
 def test_snapshot_while_sampling_keeps_sampling() -> None:
     with geventperf.Tracer(cpu_samples=INTERVAL_S) as tracer:
-        _burn(HEAVY_CPU_S)
-        early = tracer.snapshot()
-        _burn(HEAVY_CPU_S)
-    assert 0 < early.cpu_samples.count < tracer.profile.cpu_samples.count
+        early = _burn_until_sampled(tracer, 0)
+        later = _burn_until_sampled(tracer, early)
+    assert early < later <= tracer.profile.cpu_samples.count
     assert tracer.profile.cpu_samples.unavailable is None
 
 

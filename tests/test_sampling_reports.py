@@ -15,7 +15,7 @@ from geventperf.formats import html_report
 from geventperf.formats._cpu_tables import MAX_FUNCTIONS, cpu_function_table, icicles
 from geventperf.profile import Profile
 from geventperf.sampling.model import CpuSamples
-from tests.test_sampling import TOLERANCE, TRUE_RATIO, run_ground_truth
+from tests.test_sampling import TRUE_RATIO, run_ground_truth, tolerance
 
 BROWSER_TIMEOUT_S = 120
 
@@ -67,7 +67,7 @@ def test_html_data_has_a_table_and_an_icicle_per_greenlet_name(truth: Profile) -
 
     heavy = total(trees["burner-heavy"], "burn_heavy")
     light = total(trees["burner-light"], "burn_light")
-    assert abs(heavy / light / TRUE_RATIO - 1) <= TOLERANCE
+    assert abs(heavy / light / TRUE_RATIO - 1) <= tolerance(truth)
     # a child never holds more than its parent
     def check(node):
         for child in node[2]:
