@@ -415,13 +415,18 @@ def _reduce_fast(self: Any) -> Any:
     return (_restore_session, (base, base.__getstate__(self)))
 
 
+# Prefix of a fast-path session class's name: "FastPath", not "Fast", so Locust's
+# HttpSession does not become a "FastHttpSession", the name of Locust's own other client.
+_FAST_PREFIX = "FastPath"
+
+
 def _fast_class(cls: type) -> type:
     if issubclass(cls, SessionFastPath):
         return cls
     fast = _SESSION_CLASSES.get(cls)
     if fast is None:
-        fast = type("Fast" + cls.__name__, (SessionFastPath, cls),
-                    {"__module__": __name__, "__qualname__": "Fast" + cls.__qualname__,
+        fast = type(_FAST_PREFIX + cls.__name__, (SessionFastPath, cls),
+                    {"__module__": __name__, "__qualname__": _FAST_PREFIX + cls.__qualname__,
                      "__reduce__": _reduce_fast, "_geventperf_base": cls})
         _SESSION_CLASSES[cls] = fast
     return fast
