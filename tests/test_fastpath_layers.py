@@ -1,4 +1,4 @@
-"""The work the session fast path leaves out (geventperf/session.py, adapter.py), each
+"""The work the session fast path leaves out (geventperf/session.py, adapterfast.py), each
 against requests' default on real servers on 127.0.0.1: a test per removal that fails
 if leaving it out changes what a request sends or returns.
 
