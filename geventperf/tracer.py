@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import heapq
 import os
+import threading
 import time
 import weakref
 from collections import deque
@@ -212,6 +213,8 @@ class Tracer(SectionAccounting):
         self._threadpool = ThreadpoolWatch(greenlet_id=self._gid_of)
         self._snap_cache = SnapshotCache()
         self._run_delay: float | None = None
+        self._run_delay_t0: float | None = None
+        self._native_id: int | None = None
         self._run_delay_at = 0.0  # when it was read
 
     # -- lifecycle -----------------------------------------------------------------
@@ -268,6 +271,9 @@ class Tracer(SectionAccounting):
             self._trace = make_trace(self, self._prev)
         st = self._st
         self._run_delay, self._run_delay_at = run_delay_s(), time.perf_counter()
+        # the run's own wait for a CPU counts from here (hub["cpu_wait_s"]), read by
+        # thread id so a snapshot from another thread reads the traced one's
+        self._native_id, self._run_delay_t0 = threading.get_native_id(), self._run_delay
         self._spawn_watch.install()
         self._t0 = now = time.perf_counter()
         self._wall_start = time.time()

@@ -231,7 +231,7 @@ def run_cli(workload: Workload, tmp_path, *args: str, no_patch: bool = False) ->
     done = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True,
                           timeout=RUN_TIMEOUT_S, env=_env())
     assert done.returncode == 0, f"{workload.name} failed:\n{done.stderr[-4000:]}"
-    return Profile.load(str(out))
+    return workload_only(Profile.load(str(out)))
 
 
 def run_script(workload: Workload, tmp_path, *args: str) -> Profile:
@@ -240,7 +240,15 @@ def run_script(workload: Workload, tmp_path, *args: str) -> Profile:
     done = subprocess.run([sys.executable, workload.path, str(out), *args], cwd=tmp_path,
                           capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=_env())
     assert done.returncode == 0, f"{workload.name} failed:\n{done.stderr[-4000:]}"
-    return Profile.load(str(out))
+    return workload_only(Profile.load(str(out)))
+
+
+def workload_only(profile: Profile) -> Profile:
+    """The profile without a cpu-starved finding: that one is about the machine the
+    suite ran on (CI shares its cores with other jobs), not about the workload, and
+    the suite judges the workload's findings (tests/test_cpu_starved.py judges it)."""
+    profile.findings = [f for f in profile.findings if f.kind != "cpu-starved"]
+    return profile
 
 
 def _env() -> dict[str, str]:

@@ -734,7 +734,7 @@ EXPECTED = {
       'threshold_s': 0.0625}],
     'loop_saturated_with_holders_sections_and_site': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call or slow-path "
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved "
                       'finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
@@ -755,7 +755,7 @@ EXPECTED = {
                  'fewer greenlets per process and more processes, or CPU-heavy work moved out '
                  'of the loop (a process pool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call or slow-path finding explains)]',
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -763,7 +763,7 @@ EXPECTED = {
       'utilization': 0.96875}],
     'loop_saturated_less_what_a_long_slice_explains': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call or slow-path "
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved "
                       'finding explains)',
       'cost_s': 3.25,
       'event_wait_s': 0.5,
@@ -773,7 +773,7 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.250 '
                  'greenlet-seconds ready to run but queued (besides the 0.250 s the long '
-                 'slices and slow paths reported apart caused), against 0.500 s waiting for I/O, timers or '
+                 'slices, slow paths and waits for a CPU reported apart caused), against 0.500 s waiting for I/O, timers or '
                  "locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were "
                  "ready on average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran "
                  '0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of their '
@@ -785,7 +785,7 @@ EXPECTED = {
                  'greenlets per process and more processes, or CPU-heavy work moved out of the '
                  'loop (a process pool). [cost 3.250 s: greenlet-seconds greenlets spent ready '
                  "to run but queued behind others (the run's ready wait, less what a "
-                 'loop-blocked, blocking-call or slow-path finding explains)]',
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.25,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -1941,7 +1941,7 @@ EXPECTED = {
       'threshold_s': 0.0625}],
     'loop_saturated_at_its_thresholds_with_nobody_to_name': [{'active_s': 1.5,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call or slow-path "
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved "
                       'finding explains)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
@@ -1955,8 +1955,8 @@ EXPECTED = {
                  'I/O side: less work per request in these greenlets, fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  'process pool). [cost 2.000 s: greenlet-seconds greenlets spent ready to run '
-                 "but queued behind others (the run's ready wait, less what a loop-blocked, blocking-call or "
-                 'slow-path finding explains)]',
+                 "but queued behind others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 'cpu-starved finding explains)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
@@ -2108,7 +2108,7 @@ EXPECTED = {
       'threshold_s': 0.0625}],
     'loop_saturated_with_no_holder_at_all': [{'active_s': 1.5,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call or slow-path "
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved "
                       'finding explains)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
@@ -2122,8 +2122,8 @@ EXPECTED = {
                  'I/O side: less work per request in these greenlets, fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  'process pool). [cost 2.000 s: greenlet-seconds greenlets spent ready to run '
-                 "but queued behind others (the run's ready wait, less what a loop-blocked, blocking-call or "
-                 'slow-path finding explains)]',
+                 "but queued behind others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 'cpu-starved finding explains)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
@@ -2226,7 +2226,8 @@ def test_every_finding_whole(name):
 # Every kind the findings rank, in their order at equal cost; an unknown kind last.
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "loop-blocked", "threadpool-saturated", "small-body-reads",
-              "switch-storm", "pure-python-fallback", "charset-detection", "from-the-future"]
+              "switch-storm", "pure-python-fallback", "charset-detection", "cpu-starved",
+              "from-the-future"]
 
 
 def test_full_order_of_every_kind_at_equal_cost():
@@ -2256,7 +2257,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
     assert findings.FINDERS == (
         findings.deadlock_risks, findings.blocked_reads_in_c_sections,
         findings.loop_saturated, findings.loop_blocked, findings.switch_storms,
-        findings.small_body_reads, findings.threadpool_saturated, findings.slow_paths)
+        findings.small_body_reads, findings.threadpool_saturated, findings.slow_paths,
+        findings.cpu_starved)
 
 
 def test_a_greenlet_named_by_an_id_the_profile_lacks():

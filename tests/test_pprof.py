@@ -35,16 +35,28 @@ def truth() -> Profile:
     return run_ground_truth()
 
 
+# Samples the section run gathers before it stops: the share asserted below needs tens
+# of them, and a loaded machine's kernel tick lands on the process as seldom as once
+# per ~9 ms of its CPU (a fixed 100 ms of work got too few at load 6).
+SECTION_SAMPLES = 60
+# ...within at most this many 5 ms bursts (3 s of CPU): fewer samples means sampling
+# stopped, which the assertions then show.
+MAX_SECTION_BURSTS = 600
+
+
 @pytest.fixture(scope="module")
 def with_section() -> Profile:
-    def parse_like() -> None:
-        for _ in range(20):
+    def parse_like(tracer: geventperf.Tracer) -> None:
+        for burst in range(MAX_SECTION_BURSTS):
             with geventperf.section("decode feed"):
                 _burn(0.005)
             gevent.sleep(0)
+            if burst % 20 == 19 and \
+                    tracer.snapshot(slices=False).cpu_samples.count >= SECTION_SAMPLES:
+                return
 
     with geventperf.Tracer(cpu_samples=0.001) as tracer:
-        g = gevent.Greenlet(parse_like)
+        g = gevent.Greenlet(parse_like, tracer)
         g.name = "decoder"
         g.start()
         g.join()

@@ -26,6 +26,7 @@ from geventperf.findings.common import (
     BLOCKED_READ,
     BLOCKING_CALL,
     COST_MEANING,
+    CPU_STARVED,
     DEADLOCK_RISK,
     HAZARDS,
     LOOP_BLOCKED,
@@ -40,7 +41,9 @@ from geventperf.findings.loop import (
     DEFAULT_BLOCK_THRESHOLD_S,
     SATURATED_MIN_QUEUE,
     SATURATED_UTILIZATION,
+    STARVED_SHARE,
     TOP_HOLDERS,
+    cpu_starved,
     loop_blocked,
     loop_saturated,
 )
@@ -64,6 +67,7 @@ from geventperf.profile import Finding, Profile
 
 __all__ = [
     "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION", "COST_MEANING",
+    "CPU_STARVED", "STARVED_SHARE", "cpu_starved",
     "DEADLOCK_RISK",
     "DEFAULT_BLOCK_THRESHOLD_S", "FINDERS", "HAZARDS", "LOOP_BLOCKED", "LOOP_SATURATED",
     "PURE_PYTHON_FALLBACK", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SLOW_PATHS",
@@ -91,7 +95,8 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked,
-    switch_storms, small_body_reads, threadpool_saturated, slow_paths)
+    switch_storms, small_body_reads, threadpool_saturated, slow_paths, cpu_starved)
 _KIND_ORDER = {DEADLOCK_RISK: 0, LOOP_SATURATED: 1, BLOCKED_READ: 2, BLOCKING_CALL: 3,
                LOOP_BLOCKED: 4, THREADPOOL_SATURATED: 5, SMALL_BODY_READS: 6,
-               SWITCH_STORM: 7, PURE_PYTHON_FALLBACK: 8, CHARSET_DETECTION: 9}
+               SWITCH_STORM: 7, PURE_PYTHON_FALLBACK: 8, CHARSET_DETECTION: 9,
+               CPU_STARVED: 10}

@@ -16,6 +16,7 @@ LOOP_SATURATED = "loop-saturated"
 SWITCH_STORM = "switch-storm"
 SMALL_BODY_READS = "small-body-reads"
 THREADPOOL_SATURATED = "threadpool-saturated"
+CPU_STARVED = "cpu-starved"
 HAZARDS = frozenset({DEADLOCK_RISK})
 
 COST_MEANING = {
@@ -27,9 +28,11 @@ COST_MEANING = {
                   "these slices",
     BLOCKING_CALL: "greenlet-seconds other greenlets spent ready to run but held up while "
                    "the call blocked the thread",
+    CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "
+                 "waited for a CPU (at least that wait)",
     LOOP_SATURATED: "greenlet-seconds greenlets spent ready to run but queued behind others "
-                    "(the run's ready wait, less what a loop-blocked, blocking-call or "
-                    "slow-path finding explains)",
+                    "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                    "slow-path or cpu-starved finding explains)",
     SWITCH_STORM: "seconds of loop time spent switching: switch-outs times the hub's mean "
                   "time per switch",
     SMALL_BODY_READS: "seconds the reading greenlets spent inside the reads, network waits "

@@ -8,6 +8,7 @@ from typing import Any
 
 from geventperf.findings.common import (
     BLOCKING_CALL,
+    CPU_STARVED,
     LOOP_BLOCKED,
     LOOP_SATURATED,
     _base_name,
@@ -35,6 +36,10 @@ SATURATED_UTILIZATION = 0.75
 # and on average at least one greenlet stood in the ready queue (ready greenlet-seconds
 # per second of the run): with fewer, the loop is busy but nobody queues for long.
 SATURATED_MIN_QUEUE = 1.0
+# The thread waiting for a CPU (hub["cpu_wait_s"]) is a finding from this share of the
+# loop's busy time on: below it a shared machine's ordinary scheduling jitter, above it
+# a crowded host or a CPU limit throttling the process is a cause of its own.
+STARVED_SHARE = 0.25
 # Holders named in a loop-saturated finding.
 TOP_HOLDERS = 3
 # The tracer's default when a profile does not say (see Tracer(block_threshold=)).
@@ -103,22 +108,75 @@ def loop_blocked(profile: Profile) -> list[Finding]:
     return out
 
 
+def _workers(profile: Profile) -> list[Any]:
+    """Greenlets with the wait split, the hub left out (its waits are the loop's)."""
+    return [g for g in profile.greenlets if g.id != profile.hub.get("id")
+            and g.ready_wait_s is not None and g.event_wait_s is not None]
+
+
+def _starved_share(profile: Profile) -> float:
+    """Share of the loop's busy time the traced thread waited for a CPU; 0 unknown."""
+    util, wait = profile.hub.get("utilization"), profile.hub.get("cpu_wait_s")
+    busy = util * profile.duration_s if util is not None else 0.0
+    if wait is None or busy <= 0:
+        return 0.0
+    return min(1.0, float(wait) / busy)
+
+
+def cpu_starved(profile: Profile) -> list[Finding]:
+    """The traced thread was ready to run but waited for a CPU for a large share of the
+    loop's busy time: other processes, or a CPU limit (a container's quota) throttling
+    the process.  Its greenlets queued meanwhile whatever the code did, so the cure is
+    on the machine; loop-saturated leaves this share out."""
+    share = _starved_share(profile)
+    wait = _f(profile.hub, "cpu_wait_s")
+    if share < STARVED_SHARE:
+        return []
+    threshold = _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
+    queued = share * sum(g.ready_wait_s or 0.0 for g in _workers(profile))
+    cost = max(queued, wait)  # a lone greenlet queues for nobody, yet waited itself
+    if cost < threshold:
+        return []
+    busy = share and wait / share
+    message = (
+        f"The traced thread waited {wait:.3f} s for a CPU, {share:.0%} of the {busy:.3f} s "
+        f"the loop was busy: it was ready to run, but other processes on the machine or "
+        f"a CPU limit (a container's CPU quota throttling the process) held it off the "
+        f"CPU, and its greenlets queued {queued:.3f} greenlet-seconds meanwhile. The cure "
+        "is on the machine, not in the code: give the process the CPU its load needs (a "
+        "higher CPU limit or request, fewer worker processes than cores; a throttled "
+        "container shows nr_throttled in its cgroup's cpu.stat), or run it on a less "
+        "crowded host. Until then every ready wait in this profile includes this wait.")
+    return [_finding(CPU_STARVED, message, cost, [], cpu_wait_s=wait, starved_share=share,
+                     busy_s=busy, others_ready_wait_s=queued)]
+
+
 def loop_saturated(profile: Profile) -> list[Finding]:
     """The loop was nearly always busy and greenlets mostly waited in its ready queue:
     name who held it, by the others' ready wait their run slices overlapped.  The ready
     wait a loop-blocked or blocking-call finding already explains is that finding's,
     not this one's: one cause, one finding."""
     util = profile.hub.get("utilization")
-    workers = [g for g in profile.greenlets if g.id != profile.hub.get("id")
-               and g.ready_wait_s is not None and g.event_wait_s is not None]
+    workers = _workers(profile)
     # A slow path's finding counts its share of the others' queueing as its own
     # (slowpaths.py): counted here too, a saturated loop outranked the code that
     # saturated it whenever many greenlets queued.
     explained = sum(f.cost_s for f in loop_blocked(profile)) + sum(
         _f(f.extra, "others_ready_wait_s") for f in slow_paths(profile))
-    ready = sum(g.ready_wait_s or 0.0 for g in workers) - explained
-    event = sum(g.event_wait_s or 0.0 for g in workers)
+    # Busy time the thread spent waiting for a CPU is the machine's, not the loop's
+    # work (a starved process's loop looks busy whatever it runs): the run as it
+    # would have gone with the CPU to itself is that much shorter, and the queueing
+    # of that time is cpu-starved's.
     duration = profile.duration_s
+    starved = _starved_share(profile)
+    if util is not None and starved:
+        waited = starved * util * duration
+        duration -= waited
+        util = (util * profile.duration_s - waited) / duration if duration > 0 else 0.0
+    ready_all = sum(g.ready_wait_s or 0.0 for g in workers)
+    explained += starved * ready_all
+    ready = ready_all - explained
+    event = sum(g.event_wait_s or 0.0 for g in workers)
     if util is None or util < SATURATED_UTILIZATION or ready <= event or not duration \
             or ready < SATURATED_MIN_QUEUE * duration:
         return []
@@ -150,8 +208,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     message = (
         f"The loop was saturated: busy {util:.0%} of the run, and greenlets waited "
         f"{ready:.3f} greenlet-seconds ready to run but queued"
-        + (f" (besides the {explained:.3f} s the long slices and slow paths reported apart "
-           "caused)" if explained else "")
+        + (f" (besides the {explained:.3f} s the long slices, slow paths and waits for a "
+           "CPU reported apart caused)" if explained else "")
         + f", against {event:.3f} s waiting for I/O, timers or locks. Who held the loop: "
         f"{named}"
         + (f"; inside sections {inside}" if inside else "")

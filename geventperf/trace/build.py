@@ -24,6 +24,7 @@ from typing import Any
 from geventperf import findings as _findings
 from geventperf import latency
 from geventperf.profile import GreenletStats, Profile, SectionStats, Slice, StackTime
+from geventperf.trace.runqueue import run_delay_s
 
 
 def build_profile(tr: Any, now: float, own: bool = True, final: bool = True,
@@ -87,12 +88,14 @@ def _build(tr: Any, now: float, own: bool, final: bool, with_slices: bool) -> Pr
 
     duration = now - tr._t0
     hub = {"id": None, "run_s": 0.0, "cpu_s": None, "idle_s": None, "utilization": None,
-           "polls": None}
+           "polls": None, "cpu_wait_s": None}
     watched = tr._loopwatch is not None and split
     for r in itertools.chain(live, tr._finished):  # the hub: alive, nearly always
         if r.is_hub:
             hub.update(id=r.gid, run_s=r.run, cpu_s=r.cpu if cpu_clock else None)
             break
+    delay = run_delay_s(tr._native_id) if tr._run_delay_t0 is not None else None
+    hub["cpu_wait_s"] = None if delay is None else max(0.0, delay - tr._run_delay_t0)
     if watched:
         hub.update(idle_s=ws.idle, polls=ws.polls,
                    utilization=max(0.0, 1.0 - ws.idle / duration) if duration > 0 else None)

@@ -12,10 +12,12 @@ from __future__ import annotations
 SCHEDSTAT = "/proc/thread-self/schedstat"
 
 
-def run_delay_s() -> float | None:
-    """Seconds this thread has spent waiting on a run queue, or None if unknown."""
+def run_delay_s(native_id: int | None = None) -> float | None:
+    """Seconds this thread (or the thread of *native_id*, ``threading.get_native_id()``)
+    has spent waiting on a run queue, or None if unknown."""
+    path = SCHEDSTAT if native_id is None else f"/proc/self/task/{native_id}/schedstat"
     try:
-        with open(SCHEDSTAT, "rb") as fh:
+        with open(path, "rb") as fh:
             fields = fh.read(128).split()
         return int(fields[1]) / 1e9
     except (OSError, IndexError, ValueError):

@@ -1,0 +1,143 @@
+"""A process starved of CPU is the machine's problem, not the loop's: ``cpu-starved``
+names it, and ``loop-saturated`` leaves its share out.
+
+The real case pins a traced gevent workload and a CPU hog to the same core
+(``os.sched_setaffinity``), so the kernel gives each about half of it: the traced
+thread then waits for the CPU about as long as it runs, whatever else the machine does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from geventperf import findings
+from geventperf.findings import CPU_STARVED, LOOP_SATURATED, STARVED_SHARE
+from geventperf.profile import Profile
+from tests.test_mut_findings import profile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CHILD_TIMEOUT_S = 300
+
+
+def starved(utilization: float, cpu_wait_s: float | None, ready: float = 6.0):
+    """A 2 s run whose workers queued *ready* greenlet-seconds (event wait 1 s)."""
+    p = profile(duration_s=2.0)
+    p.hub["utilization"], p.hub["cpu_wait_s"] = utilization, cpu_wait_s
+    p.greenlet(3).ready_wait_s, p.greenlet(3).event_wait_s = ready, 1.0
+    p.greenlet(3).delayed_others_s, p.greenlet(3).run_s = ready, 1.0
+    return p
+
+
+def test_a_starved_thread_is_its_own_finding_and_ranks_by_its_share():
+    # busy 1.8 s, 1.2 s of it waiting for a CPU: two thirds of the queueing is the
+    # machine's.  With the CPU to itself the run would have lasted 0.8 s, 0.6 s of it
+    # busy (75 %): the rest of the queueing is still saturation, a third of it.
+    p = starved(0.9, 1.2)
+    found = findings.compute(p)
+    assert [f.kind for f in found] == [CPU_STARVED, LOOP_SATURATED]
+    assert found[1].cost_s == pytest.approx(6.0 / 3)
+    assert found[1].extra["utilization"] == pytest.approx(0.75)
+    first = found[0]
+    assert first.cost_s == pytest.approx(6.0 * 1.2 / 1.8)
+    assert first.extra["starved_share"] == pytest.approx(1.2 / 1.8)
+    assert "waited 1.200 s for a CPU, 67% of the 1.800 s" in first.message
+    assert "cpu.stat" in first.message
+
+
+def test_saturation_keeps_what_the_cpu_wait_does_not_explain():
+    # busy all 2 s, 0.5 s of it waiting for a CPU (25 %): both findings, the queueing
+    # shared between them by that share, nothing counted twice; the loop's own work
+    # kept it busy all of the 1.5 s it had the CPU
+    p = starved(1.0, 0.5)
+    found = findings.compute(p)
+    by_kind = {f.kind: f for f in found}
+    assert [f.kind for f in found] == [LOOP_SATURATED, CPU_STARVED]
+    assert by_kind[CPU_STARVED].cost_s == pytest.approx(6.0 * 0.25)
+    assert by_kind[LOOP_SATURATED].cost_s == pytest.approx(6.0 * 0.75)
+    assert by_kind[LOOP_SATURATED].extra["utilization"] == pytest.approx(1.0)
+    assert by_kind[LOOP_SATURATED].extra["active_s"] == pytest.approx(1.5)
+
+
+def test_a_loop_busy_only_while_starved_is_not_saturated():
+    # busy 1.6 s of 2, 1.0 s of it waiting for a CPU: with the CPU to itself, 0.6 s
+    # busy of 1.0 s (60 %), under SATURATED_UTILIZATION: only the machine is named
+    p = starved(0.8, 1.0)
+    assert [f.kind for f in findings.compute(p)] == [CPU_STARVED]
+
+
+@pytest.mark.parametrize("cpu_wait_s", [None, 0.0, 0.4])
+def test_no_finding_below_its_share_or_when_unknown(cpu_wait_s):
+    # 0.4 s of 2 s busy is 20 %, under STARVED_SHARE
+    assert 0.4 / 2.0 < STARVED_SHARE
+    p = starved(1.0, cpu_wait_s)
+    kinds = [f.kind for f in findings.compute(p)]
+    assert CPU_STARVED not in kinds and kinds[0] == LOOP_SATURATED
+
+
+def test_a_lone_greenlet_costs_its_own_wait():
+    # nobody queued behind it, yet it waited 0.9 s for the CPU itself
+    p = starved(0.9, 0.9, ready=0.0)
+    [found] = findings.cpu_starved(p)
+    assert found.cost_s == pytest.approx(0.9) and found.extra["others_ready_wait_s"] == 0.0
+
+
+def test_merged_profiles_add_their_cpu_waits():
+    a, b = starved(0.9, 1.2), starved(0.9, 0.3)
+    assert Profile.merge([a, b]).hub["cpu_wait_s"] == pytest.approx(1.5)
+    assert Profile.merge([a, starved(0.9, None)]).hub["cpu_wait_s"] is None
+    # and a saved profile keeps it
+    assert Profile.loads(json.dumps(a.to_dict())).hub["cpu_wait_s"] == 1.2
+
+
+CHILD = r"""
+import json, os, sys, time
+import gevent, geventperf
+
+def worker():
+    for _ in range(40):
+        end = time.thread_time() + 0.005
+        while time.thread_time() < end:
+            pass
+        gevent.sleep(0)
+
+with geventperf.Tracer() as tracer:
+    gevent.joinall([gevent.spawn(worker) for _ in range(10)])
+p = tracer.profile
+ready = sum(g.ready_wait_s or 0.0 for g in p.greenlets if g.id != p.hub["id"])
+print(json.dumps({"hub": p.hub, "duration_s": p.duration_s, "ready": ready,
+                  "findings": [(f.kind, f.cost_s) for f in p.findings]}))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity")
+                    or not os.path.exists("/proc/thread-self/schedstat"),
+                    reason="needs Linux's sched_setaffinity and schedstat")
+def test_a_workload_sharing_its_core_with_a_hog_is_found_starved():
+    core = sorted(os.sched_getaffinity(0))[0]
+    pin = f"import os\nos.sched_setaffinity(0, {{{core}}})\n"
+    hog = subprocess.Popen([sys.executable, "-c", pin + "while True:\n    pass\n"])
+    try:
+        out = subprocess.run([sys.executable, "-c", pin + CHILD], capture_output=True,
+                             text=True, timeout=CHILD_TIMEOUT_S, cwd=ROOT)
+    finally:
+        still_burning = hog.poll() is None  # it never ends by itself
+        hog.kill()
+        hog.wait()
+    assert still_burning, "the CPU hog did not run"
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    costs = dict(result["findings"])
+    # about half the busy time waiting for the core (the hog takes the other half)
+    assert result["hub"]["cpu_wait_s"] > STARVED_SHARE * result["duration_s"], result
+    assert CPU_STARVED in costs, result
+    # ten greenlets burning CPU also saturate the loop: the queueing is shared between
+    # the two causes, by the share of the busy time spent waiting for the core, and
+    # counted once
+    assert LOOP_SATURATED in costs, result
+    assert costs[CPU_STARVED] + costs[LOOP_SATURATED] == pytest.approx(result["ready"]), result
+    assert costs[CPU_STARVED] > STARVED_SHARE * result["ready"], result

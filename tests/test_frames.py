@@ -1,0 +1,28 @@
+"""Which of geventperf's own modules count as plumbing between the user's line and
+the call it made (``frames.MACHINERY_OWN``): every top-level module is classified, so
+a module split off the adapter (``adapterfast.py``) cannot leave its frames named as
+the user's code by mistake."""
+
+import os
+
+import geventperf
+from geventperf import frames
+
+# Modules no user's call passes through while traced: the demo's own workload and
+# server (user code on purpose, see frames.py), and code run only before or after.
+NOT_ON_A_CALL_PATH = {"demo.py", "feedserver.py", "feedworkload.py", "frames.py",
+                      "profile.py", "latency.py", "clicheck.py", "clireport.py"}
+
+
+def test_every_module_is_either_plumbing_or_off_the_call_path():
+    package = os.path.dirname(geventperf.__file__)
+    modules = {name for name in os.listdir(package) if name.endswith(".py")}
+    assert modules - frames.MACHINERY_OWN - NOT_ON_A_CALL_PATH == set()
+    assert frames.MACHINERY_OWN & NOT_ON_A_CALL_PATH == set()
+
+
+def test_a_frame_of_the_fast_path_is_not_the_users_line():
+    fast = "/srv/venv/lib/python3.11/site-packages/geventperf/adapterfast.py:120:_pool_for"
+    user = "/srv/app/client.py:30:fetch"
+    assert frames.is_machinery(fast) and not frames.is_machinery(user)
+    assert frames.user_site([fast, user]).user == user
