@@ -168,7 +168,9 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # would have gone with the CPU to itself is that much shorter, and the queueing
     # of that time is cpu-starved's.
     duration = profile.duration_s
-    starved = _starved_share(profile)
+    # (only when cpu-starved reports it: a share too small for that finding stays here,
+    # or its queueing would be explained by nothing shown)
+    starved = _starved_share(profile) if cpu_starved(profile) else 0.0
     if util is not None and starved:
         waited = starved * util * duration
         duration -= waited
