@@ -166,15 +166,15 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # Busy time the thread spent waiting for a CPU is the machine's, not the loop's
     # work (a starved process's loop looks busy whatever it runs): the run as it
     # would have gone with the CPU to itself is that much shorter, and the queueing
-    # of that time is cpu-starved's.
+    # of that time is cpu-starved's.  Only when cpu-starved reports it: a share too
+    # small for that finding stays here, or its queueing would be explained by nothing.
     duration = profile.duration_s
-    # (only when cpu-starved reports it: a share too small for that finding stays here,
-    # or its queueing would be explained by nothing shown)
     starved = _starved_share(profile) if cpu_starved(profile) else 0.0
     if util is not None and starved:
-        waited = starved * util * duration
+        busy = util * duration
+        waited = starved * busy  # the wait for a CPU, at most the busy time
         duration -= waited
-        util = (util * profile.duration_s - waited) / duration if duration > 0 else 0.0
+        util = (busy - waited) / duration if duration > 0 else 0.0
     ready_all = sum(g.ready_wait_s or 0.0 for g in workers)
     explained += starved * ready_all
     ready = ready_all - explained
