@@ -185,11 +185,14 @@ def test_gevent_monitor_thread_keeps_working_beside_the_tracer(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert "blocking-call" in done.stdout and "errors 0" in done.stdout
     # gevent's own monitor, whose trace function ours chains to, still saw the block and
-    # knew which greenlet it was: without the chain it would blame a stale one ("main")
-    # and report blocks that never happened.
+    # knew which greenlet it was.  Without the chain it never sees a switch after ours
+    # is installed, so every report blames the stale "main" and none names the block.
+    # Only "one report names it" is asserted, not "every report": on a loaded machine
+    # the OS can hold any greenlet off the CPU past the 50 ms limit, and gevent then
+    # rightly reports that one too (seen once in 30 runs beside two CPU hogs).
     reports = [line for line in done.stderr.splitlines() if "appears to be blocked" in line]
     assert reports, done.stderr[-3000:]
-    assert all(": block>" in line for line in reports), reports
+    assert any(": block>" in line for line in reports), reports
 
 
 @pytest.mark.parametrize("how", ["exception", "exit"])
