@@ -16,6 +16,7 @@ import requests
 from requests.adapters import HTTPAdapter
 from requests.models import CONTENT_CHUNK_SIZE
 from requests.utils import stream_decode_response_unicode
+from urllib3 import HTTPResponse
 
 from geventperf import readstats
 from geventperf.adapterfast import FastPathMixin, _sets_cookies
@@ -48,8 +49,11 @@ class GeventResponse(requests.Response):
         """Content of the response, in bytes (read in ``chunk_size`` pieces)."""
         limits = self._body_limits
         if self._content is False and limits is not None:
-            if _one_read(self.raw, limits):
+            if _one_read(self.raw, limits) or not isinstance(self.raw, HTTPResponse):
                 # requests reads it in one piece too: its own path is the shorter one.
+                # Or something replaced ``raw`` after build_response (a wrapping
+                # adapter, a recording tool): requests' own path reads any file-like
+                # object, through iter_content, which still applies the limits.
                 return super().content
             if self._content_consumed:
                 raise RuntimeError("The content for this response was already consumed")

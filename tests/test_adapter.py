@@ -4,6 +4,7 @@ adapter on the same responses."""
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import pickle
 import socket
@@ -312,6 +313,38 @@ def test_max_body_size_refuses_a_large_content_length_before_reading():
         geventperf.mount(session, max_body_size=1_000_000)
         with pytest.raises(geventperf.BodyTooLarge, match="10000000 bytes.*Content-Length"):
             session.get(server.url, timeout=20)
+
+
+def _replace_raw(body: bytes):
+    """A response hook that swaps ``raw`` for a plain file object, as recording and
+    replaying tools do: requests' own ``content`` reads any file-like ``raw``."""
+    def hook(response, **kwargs):
+        response.raw.read()
+        response.raw = io.BytesIO(body)
+        return response
+    return hook
+
+
+def test_a_raw_replaced_by_a_file_object_is_read_as_requests_reads_it():
+    script = [http_response(b"x" * 50_000, headers=[("Connection", "close")])]
+    with RawServer(lambda head: script) as server:
+        got = {}
+        plain, mounted = requests.Session(), requests.Session()
+        geventperf.mount(mounted)
+        for name, session in (("default", plain), ("geventperf", mounted)):
+            session.hooks["response"].append(_replace_raw(b"replaced " * 5000))
+            got[name] = session.get(server.url).content
+    assert got["geventperf"] == got["default"] == b"replaced " * 5000
+
+
+def test_max_body_size_still_holds_for_a_replaced_raw():
+    script = [http_response(b"x" * 100, headers=[("Connection", "close")])]
+    with RawServer(lambda head: script) as server:
+        session = requests.Session()
+        geventperf.mount(session, max_body_size=10_000)
+        session.hooks["response"].append(_replace_raw(b"y" * 20_000))
+        with pytest.raises(geventperf.BodyTooLarge, match="10000"):
+            session.get(server.url)
 
 
 def test_max_body_size_stops_a_chunked_body_and_drops_the_connection():
