@@ -89,8 +89,12 @@ def test_time_off_cpu_waiting_for_a_cpu_is_not_a_blocking_call():
              "delayed_others_s": 1.0}
     [f] = findings.loop_blocked(profile(events=[event]))
     assert f.kind == "loop-blocked" and f.extra["cause"] == "cpu"
+    # the reader learns the slice was mostly a wait for a CPU, not 0.6 s of work
+    assert "0.200 s of CPU, and 0.400 s waiting for a CPU" in f.message
     [g] = findings.loop_blocked(profile(events=[dict(event, runqueue_s=0.0)]))
     assert g.kind == "blocking-call"
+    [h] = findings.loop_blocked(profile(events=[dict(event, cpu_s=0.55, runqueue_s=0.05)]))
+    assert "(0.550 s of CPU)" in h.message  # scheduling noise is not named
 
 
 def test_a_long_slice_that_delayed_nobody_is_not_a_finding():

@@ -24,6 +24,9 @@ from geventperf.profile import Finding, Profile
 # A loop-blocking slice is "a blocking call" rather than "CPU" when more than this
 # share of its wall time was off the CPU (and not waiting for a CPU: see runqueue_s).
 BLOCKING_SHARE = 0.5
+# A CPU slice's message names the time its thread waited for a CPU from this share of
+# the held time on: below it, ordinary scheduling noise not worth a reader's attention.
+RUNQUEUE_SHARE_NAMED = 0.25
 # Long slices are a finding only when others lost at least one block threshold
 # (greenlet-seconds) to them: the threshold is what the user calls "long enough to
 # matter", and a long slice while nothing else could run (start-up, a lone greenlet)
@@ -92,9 +95,15 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                     "use the cooperative call (gevent.sleep, gevent.socket), or run it in "
                     "gevent.get_hub().threadpool.")
         elif cause == "cpu":
-            tail = (f"It was CPU work ({cpu:.3f} s of CPU); the slice ended at {site}. Fix: "
-                    "split the work and yield (gevent.sleep(0)) between pieces, or move it "
-                    "to a process pool.")
+            queued = sum(_f(e, "runqueue_s") for e in evs)
+            # said where it is a large part of the held time: the slice was then longer
+            # because the machine was crowded, and the code alone held the loop less
+            starved = (f", and {queued:.3f} s waiting for a CPU other processes held, "
+                       "which lengthened it (see the cpu-starved finding, if any)"
+                       if queued > RUNQUEUE_SHARE_NAMED * run else "")
+            tail = (f"It was CPU work ({cpu:.3f} s of CPU{starved}); the slice ended at "
+                    f"{site}. Fix: split the work and yield (gevent.sleep(0)) between "
+                    "pieces, or move it to a process pool.")
         else:
             tail = (f"The slice ended at {site}; CPU and blocking cannot be told apart "
                     "(cpu_clock=False): profile with cpu_clock=True.")
