@@ -82,9 +82,10 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                    f"{longest:.3f} s)" if len(evs) > 1 else ""))
         hurt_text = "" if None in hurt else f", while others were ready to run: {cost:.3f} " \
             "greenlet-seconds of their waiting"
+        queued = sum(_f(e, "runqueue_s") for e in evs)  # the thread waiting for a CPU
         kind = BLOCKING_CALL if cause == "blocking-call" else LOOP_BLOCKED
         if cause == "blocking-call":
-            off = run - (cpu or 0.0) - sum(_f(e, "runqueue_s") for e in evs)
+            off = run - (cpu or 0.0) - queued
             unpatched = (" The time module is not monkey-patched here, so time.sleep is "
                          "the blocking one." if isinstance(patched, list)
                          and "time" not in patched else "")
@@ -95,7 +96,6 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                     "use the cooperative call (gevent.sleep, gevent.socket), or run it in "
                     "gevent.get_hub().threadpool.")
         elif cause == "cpu":
-            queued = sum(_f(e, "runqueue_s") for e in evs)
             # said where it is a large part of the held time: the slice was then longer
             # because the machine was crowded, and the code alone held the loop less
             starved = (f", and {queued:.3f} s waiting for a CPU other processes held, "
@@ -111,8 +111,7 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             greenlet=worst.get("greenlet"),
             section=worst.get("section"), count=len(evs), run_s=run, cpu_s=cpu,
             longest_s=longest, threshold_s=threshold, cause=cause,
-            blocking_s=None if cpu is None else max(0.0, run - cpu - sum(
-                _f(e, "runqueue_s") for e in evs)),
+            blocking_s=None if cpu is None else max(0.0, run - cpu - queued),
             active_s=run, greenlets=len({e.get("greenlet") for e in evs})))
     return out
 
