@@ -8,7 +8,11 @@ adds a ten times longer one.  Bounds, and why:
   the server being in the same process, the server's) plus a margin of 10, over the
   count at the start;
 * pooled connections: never more than the pool size (the concurrency);
-* resident memory: at most 24 MiB of growth from the 10% checkpoint to the end.
+* resident memory: at most 24 MiB of growth from the 10% checkpoint to the end,
+  read after a full garbage collection (soak.py).  Without it the figure included
+  garbage in reference cycles still waiting for the collector: 24.1 MiB of growth in
+  one CI run, ~22 MiB of it collectable at the end; with it, 5.4 and 4.5 MiB in two
+  runs (2026-11-23).
   Up to 50 bodies of 2 MiB are in flight at any time, so RSS moves by about 10 MiB
   between checkpoints (measured: 54-65 MiB over 30 000 requests); keeping even 700
   bytes per request (what gevent's Pool.map does with finished greenlets) breaks it.
