@@ -235,6 +235,8 @@ class BodyRead:
         # without this a chunked encoded body would be bounded by its decoded size only.
         # (Any other body never calls the wrapper.)
         self._chunk_payload = 0
+        self._counted_raw: Any = None  # the raw response wrapped and its wrapper,
+        self._counter: Any = None      # until finish()
         if limits.max_body_size is not None:
             self._count_chunk_payload(raw)
         self._socket = socket_reads(raw)
@@ -265,6 +267,7 @@ class BodyRead:
             return data
 
         raw._handle_chunk = counted
+        self._counted_raw, self._counter = raw, counted
 
     # called around every read
     def before(self) -> None:
@@ -356,7 +359,14 @@ class BodyRead:
         return exc
 
     def finish(self) -> None:
-        """Restore the socket's timeout and publish the counters."""
+        """Restore the socket's timeout and the raw response, and publish the counters."""
+        raw, counter, self._counted_raw, self._counter = self._counted_raw, self._counter, \
+            None, None
+        if raw is not None and vars(raw).get("_handle_chunk") is counter:
+            # The wrapper refers to this BodyRead, which refers to the response: left in
+            # place, that cycle kept every chunked response read under max_body_size,
+            # its connection's read buffer included, until the cyclic collector ran.
+            del raw._handle_chunk
         if self._socket is not None:
             self._socket.before_read = None
         if self.limits.body_timeout is not None and self._sock is not None:

@@ -3,6 +3,7 @@ adapter on the same responses."""
 
 from __future__ import annotations
 
+import gc
 import gzip
 import io
 import os
@@ -31,6 +32,8 @@ from tests.servers import RawServer, WSGIServerThread, chunked, http_response
 BODY = os.urandom(3 * 1024 * 1024 + 17)
 # Response.elapsed is a timedelta: whole microseconds, rounded.
 TIMEDELTA_RESOLUTION_S = 1e-6
+# Enough requests that a cycle per request cannot hide among one-off objects.
+CYCLE_PROBE_REQUESTS = 10
 # urllib3 1.26 returns a short body silently when the connection ends early (it does
 # not enforce Content-Length); the adapter raises on every version.
 URLLIB3_2 = int(urllib3.__version__.split(".")[0]) >= 2
@@ -362,6 +365,35 @@ def test_max_body_size_stops_a_chunked_body_and_drops_the_connection():
         geventperf.mount(session)
         assert len(session.get(server.url).content) == 64 * 65536
         assert server.connections == 2
+
+
+@pytest.mark.parametrize("body_size", [50_000, 200_000], ids=["read", "refused"])
+def test_a_chunked_body_under_max_body_size_leaves_no_reference_cycle(body_size):
+    # A cycle through the response keeps its connection's read buffer alive until the
+    # cyclic collector runs, which may be many requests later: in a busy worker that
+    # is memory growth nobody asked for.
+    script = [http_response(headers=[("Transfer-Encoding", "chunked"), ("Connection", "close")],
+                            length=None) + chunked([b"x" * body_size])]
+    with RawServer(lambda head: script) as server:
+        session = requests.Session()
+        geventperf.mount(session, max_body_size=100_000)
+
+        def fetch() -> None:
+            try:
+                assert len(session.get(server.url).content) == body_size
+            except geventperf.BodyTooLarge:
+                assert body_size > 100_000
+
+        fetch()  # warms up what is created once (the pool, lazy imports)
+        gc.collect()
+        gc.disable()
+        try:
+            for _ in range(CYCLE_PROBE_REQUESTS):
+                fetch()
+            unreachable = gc.collect()
+        finally:
+            gc.enable()
+    assert unreachable == 0
 
 
 def test_max_body_size_stops_a_gzip_bomb_by_its_decoded_size():
