@@ -326,8 +326,8 @@ def findings_text(naive: dict[str, Any] | None, mode: str = "naive") -> str:
         worst_of_kind.setdefault(finding["kind"], finding)
         count_of_kind[finding["kind"]] = count_of_kind.get(finding["kind"], 0) + 1
     shown = list(worst_of_kind.values())[:TOP_FINDINGS]
-    lines = [f"What the tracer found in the {mode} run ({len(findings)} findings of "
-             f"{len(worst_of_kind)} kinds; the first of each, top {len(shown)}):"]
+    lines = [f"What the tracer found in the {mode} run ({_count(len(findings), 'finding')} "
+             f"of {_count(len(worst_of_kind), 'kind')}; the first of each, top {len(shown)}):"]
     for number, finding in enumerate(shown, start=1):
         more = count_of_kind[finding["kind"]] - 1
         hazard = " HAZARD" if finding.get("hazard") else ""
@@ -338,6 +338,10 @@ def findings_text(naive: dict[str, Any] | None, mode: str = "naive") -> str:
         if finding.get("cost_meaning"):
             lines.extend(_wrap(finding["cost_meaning"], MESSAGE_WIDTH, "   "))
     return "\n".join(lines)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _wrap(text: str, width: int, indent: str) -> list[str]:

@@ -25,8 +25,8 @@ SMALL = ["--jobs", "12", "--concurrency", "3", "--size", "24576", "--piece", "81
          "--delay", "0.001"]
 
 
-FOUND_HEADER = re.compile(r"What the tracer found in the (naive|fixed) run \(\d+ findings of "
-                          r"(\d+) kinds; the first of each, top (\d+)\):")
+FOUND_HEADER = re.compile(r"What the tracer found in the (naive|fixed) run \(\d+ findings? of "
+                          r"(\d+) kinds?; the first of each, top (\d+)\):")
 NONE_HEADER = re.compile(r"The tracer reported no findings for the (naive|fixed) run\.")
 
 
@@ -243,3 +243,11 @@ def test_console_script_passes_arguments_to_the_demo():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "--concurrency" in done.stdout and "--deadline" in done.stdout
+
+
+def test_findings_header_counts_one_finding_in_the_singular():
+    one = demo.findings_text(result(findings=[{"kind": "loop-saturated", "message": "m"}]))
+    assert one.splitlines()[0].endswith("(1 finding of 1 kind; the first of each, top 1):")
+    two = demo.findings_text(result(findings=[{"kind": "loop-saturated", "message": "m"},
+                                              {"kind": "loop-saturated", "message": "n"}]))
+    assert "(2 findings of 1 kind;" in two.splitlines()[0]
