@@ -233,7 +233,7 @@ class BodyRead:
         # The payload of a chunked body's chunks, counted as urllib3 hands it out:
         # urllib3's chunked reader never adds to the counter _raw_bytes reads, so
         # without this a chunked encoded body would be bounded by its decoded size only.
-        # (Any other body never calls the wrapper.)
+        # (Only a chunked body gets the wrapper: no other body would call it.)
         self._chunk_payload = 0
         self._counted_raw: Any = None  # the raw response wrapped and its wrapper,
         self._counter: Any = None      # until finish()
@@ -258,8 +258,8 @@ class BodyRead:
         # urllib3: read_chunked takes every chunk's data from raw._handle_chunk; the
         # wrapper, set on this response alone, adds its length (framing left out).
         handle_chunk = getattr(raw, "_handle_chunk", None)
-        if handle_chunk is None:
-            return
+        if handle_chunk is None or not getattr(raw, "chunked", False):
+            return  # read_chunked, the only caller, refuses a body that is not chunked
 
         def counted(amt: int | None) -> bytes:
             data = handle_chunk(amt)
@@ -360,8 +360,8 @@ class BodyRead:
 
     def finish(self) -> None:
         """Restore the socket's timeout and the raw response, and publish the counters."""
-        raw, counter, self._counted_raw, self._counter = self._counted_raw, self._counter, \
-            None, None
+        raw, counter = self._counted_raw, self._counter
+        self._counted_raw = self._counter = None
         if raw is not None and vars(raw).get("_handle_chunk") is counter:
             # The wrapper refers to this BodyRead, which refers to the response: left in
             # place, that cycle kept every chunked response read under max_body_size,

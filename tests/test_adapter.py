@@ -367,13 +367,22 @@ def test_max_body_size_stops_a_chunked_body_and_drops_the_connection():
         assert server.connections == 2
 
 
-@pytest.mark.parametrize("body_size", [50_000, 200_000], ids=["read", "refused"])
-def test_a_chunked_body_under_max_body_size_leaves_no_reference_cycle(body_size):
+_CLOSE = ("Connection", "close")
+
+
+@pytest.mark.parametrize("body_size, reply", [
+    (50_000, http_response(headers=[("Transfer-Encoding", "chunked"), _CLOSE], length=None)
+     + chunked([b"x" * 50_000])),
+    (200_000, http_response(headers=[("Transfer-Encoding", "chunked"), _CLOSE], length=None)
+     + chunked([b"x" * 200_000])),
+    (50_000, http_response(b"x" * 50_000, headers=[_CLOSE])),
+    (200_000, http_response(b"x" * 200_000, headers=[_CLOSE])),
+], ids=["chunked-read", "chunked-refused", "content-length-read", "content-length-refused"])
+def test_a_body_under_max_body_size_leaves_no_reference_cycle(body_size, reply):
     # A cycle through the response keeps its connection's read buffer alive until the
     # cyclic collector runs, which may be many requests later: in a busy worker that
     # is memory growth nobody asked for.
-    script = [http_response(headers=[("Transfer-Encoding", "chunked"), ("Connection", "close")],
-                            length=None) + chunked([b"x" * body_size])]
+    script = [reply]
     with RawServer(lambda head: script) as server:
         session = requests.Session()
         geventperf.mount(session, max_body_size=100_000)
