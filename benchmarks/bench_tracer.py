@@ -38,6 +38,7 @@ import statistics
 import time
 from typing import Any, Callable
 
+import gevent
 import greenlet
 import pytest
 
@@ -211,3 +212,57 @@ def test_switch_cost_interleaved(benchmark, quick):
                 added[mode] / added["noop-c"], 2)
     benchmark.extra_info["hot_path"] = "c" if tracer_mod._ctrace is not None else "python"
     assert all(len(v) == reps for v in per_switch.values())
+
+
+# What the tracer adds per greenlet, beyond its switches: a record (name, origin,
+# spawner, weakref) when the greenlet first runs, and its folding when it dies.  A
+# service that spawns a greenlet per request or connection pays this on each one.
+SPAWN_BATCH = 100  # greenlets spawned, then joined, at a time (a pool's burst)
+SPAWN_BATCHES = 20
+QUICK_SPAWN_BATCHES = 2
+SPAWN_MODES: dict[str, dict[str, Any] | None] = {
+    "none": None, "default": {}, "no-cpu-clock": {"cpu_clock": False}}
+
+
+def spawn_join(batches: int) -> float:
+    """Seconds per greenlet to spawn and join *batches* x SPAWN_BATCH trivial ones."""
+
+    def job() -> None:
+        pass
+
+    start = time.perf_counter()
+    for _ in range(batches):
+        gevent.joinall([gevent.spawn(job) for _ in range(SPAWN_BATCH)])
+    return (time.perf_counter() - start) / (batches * SPAWN_BATCH)
+
+
+def test_greenlet_cost_interleaved(benchmark, quick):
+    """extra_info: µs per greenlet with no tracer, and what each mode adds (median
+    over repetitions that run every mode in turn); the tracer is started before and
+    stopped after the timed spawns, so its profile build is not counted here."""
+    batches = QUICK_SPAWN_BATCHES if quick else SPAWN_BATCHES
+    reps = 2 if quick else TABLE_REPS
+    per_greenlet: dict[str, list[float]] = {mode: [] for mode in SPAWN_MODES}
+
+    def table() -> None:
+        spawn_join(batches)  # warm up gevent's and the tracer's paths
+        for _ in range(reps):
+            for mode, options in SPAWN_MODES.items():
+                tracer = None if options is None else Tracer(**options).start()
+                try:
+                    taken = statistics.median(spawn_join(batches) for _ in range(TABLE_ROUNDS))
+                finally:
+                    if tracer is not None:
+                        tracer.stop()
+                per_greenlet[mode].append(taken * 1e6)
+
+    benchmark.group = "tracer: µs per spawned greenlet (interleaved table)"
+    benchmark.pedantic(table, rounds=1, iterations=1)
+    base = statistics.median(per_greenlet["none"])
+    benchmark.extra_info["none_us"] = round(base, 2)
+    for mode in SPAWN_MODES:
+        if mode != "none":
+            benchmark.extra_info[f"{mode}_added_us"] = round(
+                statistics.median(per_greenlet[mode]) - base, 2)
+    benchmark.extra_info["hot_path"] = "c" if tracer_mod._ctrace is not None else "python"
+    assert all(len(v) == reps for v in per_greenlet.values())

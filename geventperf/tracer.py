@@ -51,6 +51,7 @@ from geventperf.trace.stacks import (  # EXIT, OTHER: the stack labels, read her
     EXIT_KEY,
     OTHER,  # noqa: F401
     OTHER_KEY,
+    FunctionNames,
     Labeler,
     loaded_hub_type,
     name_and_origin,
@@ -209,6 +210,7 @@ class Tracer(SectionAccounting):
         self._loop_error: str | None = None
         self._startup_s: float | None = None
         self._spawns: dict[int, float] = {}  # id(greenlet) -> when it was started
+        self._names = FunctionNames()
         self._spawn_watch = SpawnWatch(self._on_spawn)
         self._threadpool = ThreadpoolWatch(greenlet_id=self._gid_of)
         self._snap_cache = SnapshotCache()
@@ -404,16 +406,18 @@ class Tracer(SectionAccounting):
         elif g.parent is None:
             rec.name = "main"
         else:
-            name_and_origin(rec, g)
+            name_and_origin(rec, g, self._names)
         if resumed is not None:
             # *g* resumes a frame, so it was suspended before tracing began: it has been
             # waiting since the start.  (A new greenlet has no frame below the tracer.)
             rec.t_out = self._t0
             if rec.name is None:
                 self._name_from_frames(rec, resumed)
-        rec.parent = self._parent_id(g)
+        spawning = getattr(g, "spawning_greenlet", None)  # gevent keeps a weakref
+        spawner = spawning() if callable(spawning) else None
+        rec.parent = self._parent_id(g, spawner if callable(spawning) else g.parent)
         if resumed is None and origin is not None:
-            self._spawned(rec, g, origin)
+            self._spawned(rec, g, origin, spawner)
         return rec
 
     def _on_spawn(self, g: Any, when: float) -> None:
@@ -423,15 +427,13 @@ class Tracer(SectionAccounting):
             del spawns[next(iter(spawns))]
         spawns[id(g)] = when
 
-    def _spawned(self, rec: Any, g: Any, origin: Any) -> None:
+    def _spawned(self, rec: Any, g: Any, origin: Any, spawner: Any) -> None:
         """A new gevent greenlet starts (the hub runs the callback its spawn queued): it
         was ready from its spawn, in its spawner's latest slice.  With the spawn's time
         (trace/spawns.py) the ready wait starts there; without it (a greenlet started
         before tracing), when the spawner yielded (a lower bound)."""
         when = self._spawns.pop(id(g), None)
         hub = self._live.get(id(origin))
-        spawner = getattr(g, "spawning_greenlet", None)
-        spawner = spawner() if callable(spawner) else None
         s_rec = self._live.get(id(spawner)) if spawner is not None else None
         if hub is None or not hub.is_hub or s_rec is None or s_rec.out_idx < 0 \
                 or s_rec.t_out is None:
@@ -452,9 +454,8 @@ class Tracer(SectionAccounting):
         except Exception as exc:  # an unknown loop: the split is then not measured
             self._loop_error = f"{type(exc).__name__}: {exc}"
 
-    def _parent_id(self, g: Any) -> int | None:
-        spawner = getattr(g, "spawning_greenlet", None)  # gevent keeps a weakref
-        parent = spawner() if callable(spawner) else g.parent
+    def _parent_id(self, g: Any, parent: Any) -> int | None:
+        """The gid of *g*'s parent (its spawner for gevent), recorded if new."""
         if parent is None or parent is g or parent.dead:
             return None
         rec = self._live.get(id(parent))

@@ -7,6 +7,7 @@ the non-cooperative call of the loop-blocked tests), gevent's own ``gevent.sleep
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import threading
@@ -241,6 +242,73 @@ def test_greenlet_names(impl):
     assert "fetcher-7" in names
     assert f"{__name__}.test_greenlet_names.<locals>.raw_run" in names
     assert {"main", "hub"} <= names
+
+
+def _logged(func):
+    @functools.wraps(func)
+    def wrapper(*args):
+        return func(*args)
+    return wrapper
+
+
+@_logged
+def _fetch_feed():
+    gevent.sleep(0)
+
+
+@_logged
+def _parse_feed():
+    gevent.sleep(0)
+
+
+class _Worker:
+    def handle(self, n):
+        gevent.sleep(0)
+
+
+def test_greenlets_sharing_a_code_object_keep_their_own_names(impl):
+    """Names come from what a greenlet runs, through partials and bound methods, and
+    are built once per function (trace/stacks.py FunctionNames): two functions made by
+    one decorator share the wrapper's code object, but functools.wraps gives each its
+    own name, and each greenlet keeps its own."""
+    with Tracer() as tracer:
+        gevent.joinall([gevent.spawn(_fetch_feed), gevent.spawn(_parse_feed),
+                        gevent.spawn(_fetch_feed),
+                        gevent.spawn(functools.partial(_Worker().handle, 1))])
+    named = {}
+    for g in tracer.profile.greenlets:
+        named.setdefault(g.name, []).append(g.origin)
+    assert len(named[f"{__name__}._fetch_feed"]) == 2
+    assert len(named[f"{__name__}._parse_feed"]) == 1
+    assert len(named[f"{__name__}._Worker.handle"]) == 1
+    # the origin is the code that runs: the wrapper's for both decorated functions
+    wrapper_origin = {*named[f"{__name__}._fetch_feed"], *named[f"{__name__}._parse_feed"]}
+    assert len(wrapper_origin) == 1 and wrapper_origin.pop().endswith(":_logged.<locals>.wrapper")
+    assert named[f"{__name__}._Worker.handle"][0].endswith(":_Worker.handle")
+
+
+def test_function_names_stay_bounded_and_name_odd_callables(monkeypatch):
+    """The per-function cache is cleared when full, and a callable whose qualname is
+    not a string is named without being cached."""
+    from geventperf.trace import stacks
+
+    monkeypatch.setattr(stacks, "MAX_NAMED_FUNCTIONS", 3)
+    names = stacks.FunctionNames()
+    funcs = [eval(compile(f"lambda: {i}", f"<gen{i}>", "eval")) for i in range(10)]
+    for func in funcs:
+        origin, name = names.lookup(func)
+        assert origin == f"<gen{funcs.index(func)}>:1:<lambda>" and name.endswith("<lambda>")
+        assert len(names._known) <= 3
+    assert names.lookup(funcs[-1]) == names.lookup(funcs[-1])
+
+    class Odd:
+        def __call__(self):
+            pass
+    odd = Odd()
+    odd.__code__ = Odd.__call__.__code__
+    odd.__qualname__ = 42  # not a str: not hashed, still named
+    assert names.lookup(odd)[1] == f"{__name__}.42"
+    assert len(names._known) <= 3
 
 
 def test_greenlet_suspended_before_start_waits_from_start(impl):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import sys
+from types import FunctionType
 from typing import Any
 
 from geventperf.profile import greenlet_label
@@ -39,7 +40,55 @@ def loaded_hub_type() -> Any:
     return getattr(module, "Hub", None)
 
 
-def name_and_origin(rec: Any, g: Any) -> None:
+# Run functions whose name and origin are kept (see FunctionNames): far more than a
+# program has (a pool spawns the same few again and again), few enough to stay small
+# when a program makes a new code object per spawn.
+MAX_NAMED_FUNCTIONS = 4096
+
+
+class FunctionNames:
+    """A greenlet's name and origin, built once per run function and kept while
+    tracing (formatting them took a third of the tracer's cost per spawn)."""
+
+    def __init__(self) -> None:
+        # (id(code), module, qualname) -> (code, origin, name); the code object is kept
+        # so its id cannot be reused by another while the entry lives
+        self._known: dict[tuple[int, Any, Any], tuple[Any, str, str]] = {}
+
+    def lookup(self, inner: Any) -> tuple[str | None, str]:
+        """(origin or None without a code object, "module.qualname") of *inner*."""
+        code = getattr(inner, "__code__", None)
+        module = getattr(inner, "__module__", None) or "?"
+        qualname = getattr(inner, "__qualname__", None) or getattr(inner, "__name__", "?")
+        if code is None:
+            return None, f"{module}.{qualname}"
+        cacheable = type(module) is str and type(qualname) is str  # hashable, immutable
+        key = (id(code), module, qualname)
+        known = self._known.get(key) if cacheable else None
+        if known is not None and known[0] is code:
+            return known[1], known[2]
+        origin = f"{code.co_filename}:{code.co_firstlineno}:{code.co_qualname}"
+        name = f"{module}.{qualname}"
+        if cacheable:
+            if len(self._known) >= MAX_NAMED_FUNCTIONS:
+                self._known.clear()
+            self._known[key] = (code, origin, name)
+        return origin, name
+
+
+def _unwrap(func: Any) -> Any:
+    """The function with the code object behind partials and bound methods."""
+    if type(func) is FunctionType and not func.__dict__:
+        return func  # the common case, without the lookups below
+    inner = func
+    for _ in range(8):  # unwrap partials and bound methods, a few levels
+        inner = getattr(inner, "func", None) or getattr(inner, "__func__", None) or inner
+        if hasattr(inner, "__code__"):
+            break
+    return inner
+
+
+def name_and_origin(rec: Any, g: Any, names: FunctionNames) -> None:
     """gevent Greenlet: its ``name`` if set, else the function it runs."""
     attrs = getattr(g, "__dict__", None) or {}
     func = attrs.get("_run")
@@ -50,20 +99,12 @@ def name_and_origin(rec: Any, g: Any) -> None:
                 func = getattr(g, "run", run)
                 break
     name = attrs.get("name")
-    code = None
     if func is not None:
-        inner = func
-        for _ in range(8):  # unwrap partials and bound methods, a few levels
-            inner = getattr(inner, "func", None) or getattr(inner, "__func__", None) or inner
-            if hasattr(inner, "__code__"):
-                break
-        code = getattr(inner, "__code__", None)
-        if code is not None:
-            rec.origin = f"{code.co_filename}:{code.co_firstlineno}:{code.co_qualname}"
+        origin, func_name = names.lookup(_unwrap(func))
+        if origin is not None:
+            rec.origin = origin
         if not isinstance(name, str):
-            module = getattr(inner, "__module__", None) or "?"
-            qualname = getattr(inner, "__qualname__", None) or getattr(inner, "__name__", "?")
-            name = f"{module}.{qualname}"
+            name = func_name
     if isinstance(name, str):
         rec.name = name
     # else: a raw greenlet; named from its outermost frame at its first switch-out
