@@ -273,3 +273,74 @@ def test_loop_saturated_leaves_to_a_long_slice_the_queueing_it_caused():
     kinds = [f.kind for f in findings.compute(p)]
     assert kinds == ["loop-saturated", "loop-blocked"]
     assert findings.compute(p)[0].cost_s == pytest.approx(3.0)
+
+
+HASH_STACK = [f"{GEVENT}:159:sleep", f"{APP}:22:hash_passwords"]
+
+
+def held_profile(hasher_run=0.5, hasher_slices=20, hasher_delayed=4.0, fetch_delayed=1.0,
+                 fetch_run=0.025, utilization=0.5, **kwargs) -> Profile:
+    """A 'hasher' (#5) among two request handlers (#3, #4) of 100 slices each (0.25 ms
+    by default)."""
+    p = profile(**kwargs)
+    p.hub = {"id": 2, "utilization": utilization}
+    fetch = dict(run_s=fetch_run, cpu_s=fetch_run, switches=100, longest_run_s=0.001,
+                 event_wait_s=1.5, ready_wait_s=1.0, delayed_others_s=fetch_delayed / 2)
+    p.greenlets = [GreenletStats(id=1, name="main", parent=None, switches=1, run_s=0.001,
+                                 event_wait_s=2.0, ready_wait_s=0.0, delayed_others_s=0.0),
+                   GreenletStats(id=2, name="hub", parent=1),
+                   GreenletStats(id=3, name="app.fetch", parent=1, **fetch),
+                   GreenletStats(id=4, name="app.fetch", parent=1, **fetch),
+                   GreenletStats(id=5, name="app.hasher", parent=1, run_s=hasher_run,
+                                 cpu_s=hasher_run, switches=hasher_slices,
+                                 longest_run_s=0.03, event_wait_s=0.0, ready_wait_s=0.1,
+                                 delayed_others_s=hasher_delayed)]
+    p.runs = [StackTime(stack=HASH_STACK, count=hasher_slices, run_s=hasher_run,
+                        cpu_s=hasher_run, delayed_others_s=hasher_delayed, greenlet=5)]
+    return p
+
+
+def test_loop_held_names_the_greenlet_whose_shorter_slices_others_queued_behind():
+    [f] = findings.loop_held(held_profile())
+    assert f.kind == "loop-held" and f.greenlet == 5 and f.stack == HASH_STACK
+    # 25 ms slices against the handlers' 0.25 ms: 100x; 4.0 of the 5.0 s delayed: 80 %
+    assert f.cost_s == 4.0 and f.extra["mean_slice_s"] == 0.025
+    assert f.extra["others_mean_slice_s"] == (0.025 * 2 + 0.001) / 201
+    assert "'app.hasher' (#5) held the loop in 20 slices of 25.0 ms" in f.message
+    assert "80% of all such waiting" in f.message and "It was CPU work" in f.message
+    assert f"{APP}:22:hash_passwords" in f.message and "gevent.sleep(0)" in f.message
+    assert f.extra["cost_meaning"] in f.message
+    assert [g.kind for g in findings.compute(held_profile())] == ["loop-held"]
+
+
+@pytest.mark.parametrize("change", [
+    dict(hasher_delayed=0.4),  # a small share of the queueing (0.4 of 1.4 s: 29 %)
+    dict(hasher_run=0.03, fetch_run=0.001),  # 1.5 ms slices (100x): under HELD_MIN_SLICE_S
+    dict(hasher_run=0.05, fetch_run=0.05),  # 2.5 ms slices, but only 5x the others' 0.5 ms
+    dict(hasher_delayed=0.04, fetch_delayed=0.0),  # all of it, but under the threshold
+])
+def test_loop_held_needs_long_slices_that_caused_most_of_the_queueing(change):
+    assert findings.loop_held(held_profile(**change)) == []
+
+
+def test_loop_held_leaves_a_saturated_loop_to_loop_saturated():
+    p = held_profile(utilization=0.95)
+    for g in p.greenlets[2:4]:  # the handlers queued far more than they waited for I/O
+        g.event_wait_s, g.ready_wait_s = 0.1, 3.0
+    assert [f.kind for f in findings.compute(p)] == ["loop-saturated"]
+    assert findings.loop_held(p) == []
+
+
+def test_loop_held_leaves_out_what_its_long_slices_are_loop_blocked_for():
+    p = held_profile(events=[{"kind": "blocked-slice", "greenlet": 5, "run_s": 0.0625,
+                              "cpu_s": 0.0625, "stack": HASH_STACK,
+                              "delayed_others_s": 1.5}])
+    blocked = findings.loop_blocked(p)
+    assert [f.cost_s for f in blocked] == [1.5]
+    [held] = findings.loop_held(p)
+    # the 19 other slices: 0.4375 s of running, 2.5 of the 4.0 greenlet-s of queueing
+    assert held.cost_s == 2.5 and held.extra["slices"] == 19
+    assert held.extra["run_s"] == 0.4375 and held.extra["longer_slices"] == 1
+    assert "in 19 slices of 23.0 ms on average" in held.message
+    assert "(1 longer slices are left to the loop-blocked finding)" in held.message
+    assert [f.kind for f in findings.compute(p)] == ["loop-held", "loop-blocked"]

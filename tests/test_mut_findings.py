@@ -2225,7 +2225,8 @@ def test_every_finding_whole(name):
 
 # Every kind the findings rank, in their order at equal cost; an unknown kind last.
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
-              "blocking-call", "loop-blocked", "threadpool-saturated", "small-body-reads",
+              "blocking-call", "loop-blocked", "loop-held", "threadpool-saturated",
+              "small-body-reads",
               "switch-storm", "pure-python-fallback", "charset-detection", "cpu-starved",
               "from-the-future"]
 
@@ -2256,7 +2257,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         ("blocked-read-in-c-section", 0.625)]
     assert findings.FINDERS == (
         findings.deadlock_risks, findings.blocked_reads_in_c_sections,
-        findings.loop_saturated, findings.loop_blocked, findings.switch_storms,
+        findings.loop_saturated, findings.loop_blocked, findings.loop_held,
+        findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.slow_paths,
         findings.cpu_starved)
 

@@ -30,6 +30,7 @@ from geventperf.findings.common import (
     DEADLOCK_RISK,
     HAZARDS,
     LOOP_BLOCKED,
+    LOOP_HELD,
     LOOP_SATURATED,
     SMALL_BODY_READS,
     SWITCH_STORM,
@@ -39,12 +40,16 @@ from geventperf.findings.hazards import deadlock_risks
 from geventperf.findings.loop import (
     BLOCKING_SHARE,
     DEFAULT_BLOCK_THRESHOLD_S,
+    HELD_MIN_SLICE_S,
+    HELD_SHARE,
+    HELD_SLICE_RATIO,
     SATURATED_MIN_QUEUE,
     SATURATED_UTILIZATION,
     STARVED_SHARE,
     TOP_HOLDERS,
     cpu_starved,
     loop_blocked,
+    loop_held,
     loop_saturated,
 )
 from geventperf.findings.reading import (
@@ -69,12 +74,13 @@ __all__ = [
     "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION", "COST_MEANING",
     "CPU_STARVED", "STARVED_SHARE", "cpu_starved",
     "DEADLOCK_RISK",
-    "DEFAULT_BLOCK_THRESHOLD_S", "FINDERS", "HAZARDS", "LOOP_BLOCKED", "LOOP_SATURATED",
+    "DEFAULT_BLOCK_THRESHOLD_S", "FINDERS", "HAZARDS", "HELD_MIN_SLICE_S", "HELD_SHARE",
+    "HELD_SLICE_RATIO", "KINDS", "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED",
     "PURE_PYTHON_FALLBACK", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SLOW_PATHS",
     "SMALL_BODY_READS", "SMALL_READS_MIN",
     "SMALL_READ_BYTES", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
     "THREADPOOL_SATURATED", "TOP_HOLDERS", "blocked_reads_in_c_sections", "compute",
-    "deadlock_risks", "loop_blocked", "loop_saturated", "slow_paths", "small_body_reads",
+    "deadlock_risks", "loop_blocked", "loop_held", "loop_saturated", "slow_paths", "small_body_reads",
     "sort_findings",
     "switch_storms", "threadpool_saturated",
 ]
@@ -94,9 +100,10 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 
 
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
-    deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked,
+    deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, loop_held,
     switch_storms, small_body_reads, threadpool_saturated, slow_paths, cpu_starved)
-_KIND_ORDER = {DEADLOCK_RISK: 0, LOOP_SATURATED: 1, BLOCKED_READ: 2, BLOCKING_CALL: 3,
-               LOOP_BLOCKED: 4, THREADPOOL_SATURATED: 5, SMALL_BODY_READS: 6,
-               SWITCH_STORM: 7, PURE_PYTHON_FALLBACK: 8, CHARSET_DETECTION: 9,
-               CPU_STARVED: 10}
+# Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
+KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, LOOP_BLOCKED, LOOP_HELD,
+         THREADPOOL_SATURATED, SMALL_BODY_READS, SWITCH_STORM, PURE_PYTHON_FALLBACK,
+         CHARSET_DETECTION, CPU_STARVED)
+_KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

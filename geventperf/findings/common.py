@@ -11,6 +11,7 @@ from geventperf.profile import Finding, Profile, greenlet_label
 BLOCKED_READ = "blocked-read-in-c-section"
 DEADLOCK_RISK = "c-section-deadlock-risk"
 LOOP_BLOCKED = "loop-blocked"
+LOOP_HELD = "loop-held"
 BLOCKING_CALL = "blocking-call"
 LOOP_SATURATED = "loop-saturated"
 SWITCH_STORM = "switch-storm"
@@ -26,6 +27,8 @@ COST_MEANING = {
                   "input (event wait; queueing behind other greenlets not counted)",
     LOOP_BLOCKED: "greenlet-seconds other greenlets spent ready to run but held up by "
                   "these slices",
+    LOOP_HELD: "greenlet-seconds other greenlets spent ready to run while these greenlets' "
+               "slices under the block threshold ran",
     BLOCKING_CALL: "greenlet-seconds other greenlets spent ready to run but held up while "
                    "the call blocked the thread",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "

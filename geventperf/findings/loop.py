@@ -10,6 +10,7 @@ from geventperf.findings.common import (
     BLOCKING_CALL,
     CPU_STARVED,
     LOOP_BLOCKED,
+    LOOP_HELD,
     LOOP_SATURATED,
     _base_name,
     _events,
@@ -45,6 +46,16 @@ SATURATED_MIN_QUEUE = 1.0
 STARVED_SHARE = 0.25
 # Holders named in a loop-saturated finding.
 TOP_HOLDERS = 3
+# A group of greenlets "holds the loop" (loop-held) when slices each under the block
+# threshold still made it the main cause of queueing: it delayed others for at least
+# this share of all the others' ready wait that any greenlet caused,
+HELD_SHARE = 0.3
+# its slices were this many times longer than the other greenlets' on average (a
+# request handler's sub-millisecond slices are the loop's ordinary fabric; a hasher's
+# 20 ms chunks among them are what the others queue behind),
+HELD_SLICE_RATIO = 10.0
+# and at least this long on average: below it, yielding more often would gain little.
+HELD_MIN_SLICE_S = 0.002
 # The tracer's default when a profile does not say (see Tracer(block_threshold=)).
 DEFAULT_BLOCK_THRESHOLD_S = 0.05
 
@@ -113,6 +124,78 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             longest_s=longest, threshold_s=threshold, cause=cause,
             blocking_s=None if cpu is None else max(0.0, run - cpu - queued),
             active_s=run, greenlets=len({e.get("greenlet") for e in evs})))
+    return out
+
+
+def loop_held(profile: Profile) -> list[Finding]:
+    """Greenlets of one name whose run slices under the block threshold were long
+    beside everyone else's and made them the main cause of others' queueing (a hasher
+    working in 20 ms chunks among request handlers): ``loop-held``.  Their slices over
+    the threshold are loop-blocked's (or blocking-call's) and left out here; nothing is
+    reported when the loop was saturated (that finding names its holders)."""
+    if loop_saturated(profile):
+        return []
+    threshold = _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
+    hub = profile.hub.get("id")
+    groups: dict[str, list[Any]] = defaultdict(list)
+    for g in profile.greenlets:
+        if g.id != hub and g.delayed_others_s is not None:
+            groups[_base_name(g.name)].append(g)
+    delayed_all = sum(g.delayed_others_s or 0.0 for gs in groups.values() for g in gs)
+    long_slices: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+    for ev in _events(profile, "blocked-slice"):
+        gid = ev.get("greenlet")
+        g = profile.greenlet(gid) if isinstance(gid, int) else None
+        if g is not None:
+            acc = long_slices[_base_name(g.name)]
+            acc[0] += 1
+            acc[1] += _f(ev, "run_s")
+            acc[2] += _f(ev, "delayed_others_s")
+    out = []
+    for name, gs in groups.items():
+        n_long, run_long, delayed_long = long_slices.get(name, (0, 0.0, 0.0))
+        slices = sum(g.switches for g in gs) - n_long
+        run = sum(g.run_s for g in gs) - run_long
+        delayed = sum(g.delayed_others_s or 0.0 for g in gs) - delayed_long
+        others = [g for n, o in groups.items() if n != name for g in o]
+        others_slices = sum(g.switches for g in others)
+        if slices <= 0 or not others_slices or delayed < threshold \
+                or delayed < HELD_SHARE * delayed_all:
+            continue
+        mean, others_mean = run / slices, sum(g.run_s for g in others) / others_slices
+        if mean < HELD_MIN_SLICE_S or mean < HELD_SLICE_RATIO * others_mean:
+            continue
+        cpu = None if any(g.cpu_s is None for g in gs) else sum(g.cpu_s or 0.0 for g in gs)
+        gids = {g.id for g in gs}
+        runs = sorted((r for r in profile.runs if r.greenlet in gids and r.stack
+                       and not r.stack[0].startswith("<")),
+                      key=lambda r: -(r.delayed_others_s or 0.0))
+        stack = runs[0].stack if runs else []
+        site = (user_site(stack).user or stack[0]) if stack else "an unrecorded place"
+        total_run = run + run_long
+        what = ("It was CPU work" if cpu is not None and cpu >= (1 - BLOCKING_SHARE) * total_run
+                else "It was mostly off the CPU (a non-cooperative call)" if cpu is not None
+                else "CPU and blocking cannot be told apart (cpu_clock=False)")
+        message = (
+            f"{_names(profile, [g.id for g in gs])} held the loop in {slices} slices of "
+            f"{mean * 1e3:.1f} ms on average, each under the {threshold:g} s block "
+            f"threshold but {mean / others_mean:.0f}x the other greenlets' "
+            f"{others_mean * 1e3:.2f} ms: others waited {delayed:.3f} greenlet-seconds ready "
+            f"to run while they ran, {delayed / delayed_all:.0%} of all such waiting"
+            + (f" ({n_long} longer slices are left to the loop-blocked finding)"
+               if n_long else "")
+            + f". {what}"
+            + (f" ({cpu:.3f} s of CPU in {total_run:.3f} s of running)"
+               if cpu is not None else "")
+            + f"; the slices that delayed most ended at {site}. Fix: yield more often "
+            "(gevent.sleep(0) between smaller pieces of the work), or move the work out "
+            "of the loop (gevent.get_hub().threadpool for C code that releases the GIL, a "
+            "process pool for Python code).")
+        out.append(_finding(LOOP_HELD, message, delayed, stack, greenlet=min(gids),
+                            slices=slices, run_s=run, cpu_s=cpu, mean_slice_s=mean,
+                            others_mean_slice_s=others_mean, longer_slices=n_long,
+                            delayed_others_s=delayed, share=delayed / delayed_all,
+                            greenlets=len(gs)))
     return out
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from geventperf import latency
-from geventperf.findings import common as _kinds
+from geventperf.findings import KINDS
 from geventperf.profile import Profile
 
 # Greenlet names given a label of their own, per process.  Each name is one series in
@@ -38,9 +38,7 @@ _FOLDED = re.compile(r"^(?P<name>.*) \[\d+ finished greenlets folded\]$", re.S)
 
 # Every finding kind, so each is published (as 0 when absent): an alert on
 # ``geventperf_findings{kind="loop-blocked"} > 0`` then sees a series, not a gap.
-FINDING_KINDS = (_kinds.DEADLOCK_RISK, _kinds.LOOP_SATURATED, _kinds.BLOCKED_READ,
-                 _kinds.BLOCKING_CALL, _kinds.LOOP_BLOCKED, _kinds.THREADPOOL_SATURATED,
-                 _kinds.SMALL_BODY_READS, _kinds.SWITCH_STORM)
+FINDING_KINDS = KINDS
 
 # Per-name counters: metric suffix -> GreenletStats field.
 NAME_FIELDS = {"cpu": "cpu_s", "run": "run_s", "event_wait": "event_wait_s",
