@@ -344,3 +344,16 @@ def test_loop_held_leaves_out_what_its_long_slices_are_loop_blocked_for():
     assert "in 19 slices of 23.0 ms on average" in held.message
     assert "(1 longer slices are left to the loop-blocked finding)" in held.message
     assert [f.kind for f in findings.compute(p)] == ["loop-held", "loop-blocked"]
+
+
+@pytest.mark.parametrize("cpu_s, told, fix", [
+    (0.5, "It was CPU work (0.500 s of CPU in 0.500 s of running)", "gevent.sleep(0) between"),
+    (0.125, "It was mostly off the CPU (0.125 s of CPU in 0.500 s of running), in a "
+            "non-cooperative call", "monkey-patch first"),
+    (None, "CPU and blocking cannot be told apart (cpu_clock=False)", "")])
+def test_loop_held_tells_cpu_work_from_a_blocking_call(cpu_s, told, fix):
+    p = held_profile()
+    p.greenlets[4].cpu_s = cpu_s
+    [f] = findings.loop_held(p)
+    assert told in f.message and fix in f.message and f.extra["cpu_s"] == cpu_s
+    assert f"ended at {APP}:22:hash_passwords" in f.message

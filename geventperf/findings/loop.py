@@ -72,7 +72,6 @@ def loop_blocked(profile: Profile) -> list[Finding]:
         g = profile.greenlet(gid) if isinstance(gid, int) else None
         groups[(_cause(ev), _base_name(g.name) if g else gid)].append(ev)
     out = []
-    patched = profile.meta.get("monkey_patched")
     for (cause, _who), evs in groups.items():
         # the worst slice that ended in code (not at a greenlet's exit) names the place
         placed = [e for e in evs if not str((e.get("stack") or ["<"])[0]).startswith("<")]
@@ -97,15 +96,7 @@ def loop_blocked(profile: Profile) -> list[Finding]:
         kind = BLOCKING_CALL if cause == "blocking-call" else LOOP_BLOCKED
         if cause == "blocking-call":
             off = run - (cpu or 0.0) - queued
-            unpatched = (" The time module is not monkey-patched here, so time.sleep is "
-                         "the blocking one." if isinstance(patched, list)
-                         and "time" not in patched else "")
-            tail = (f"{off:.3f} s of it was off the CPU in a non-cooperative call (time.sleep "
-                    "unpatched, file or DNS I/O, a lock, a C library doing its own "
-                    f"network I/O) made before the slice ended at {site}.{unpatched} Fix: "
-                    "monkey-patch first (gevent.monkey.patch_all() before other imports), "
-                    "use the cooperative call (gevent.sleep, gevent.socket), or run it in "
-                    "gevent.get_hub().threadpool.")
+            tail = f"{off:.3f} s of it was off the CPU {_blocking_story(profile, site)}"
         elif cause == "cpu":
             # said where it is a large part of the held time: the slice was then longer
             # because the machine was crowded, and the code alone held the loop less
@@ -173,9 +164,18 @@ def loop_held(profile: Profile) -> list[Finding]:
         stack = runs[0].stack if runs else []
         site = (user_site(stack).user or stack[0]) if stack else "an unrecorded place"
         total_run = run + run_long
-        what = ("It was CPU work" if cpu is not None and cpu >= (1 - BLOCKING_SHARE) * total_run
-                else "It was mostly off the CPU (a non-cooperative call)" if cpu is not None
-                else "CPU and blocking cannot be told apart (cpu_clock=False)")
+        if cpu is None:
+            what = (f"CPU and blocking cannot be told apart (cpu_clock=False); the slices "
+                    f"that delayed most ended at {site}.")
+        elif cpu >= (1 - BLOCKING_SHARE) * total_run:
+            what = (f"It was CPU work ({cpu:.3f} s of CPU in {total_run:.3f} s of running); "
+                    f"the slices that delayed most ended at {site}. Fix: yield more often "
+                    "(gevent.sleep(0) between smaller pieces of the work), or move the work "
+                    "out of the loop (gevent.get_hub().threadpool for C code that releases "
+                    "the GIL, a process pool for Python code).")
+        else:
+            what = (f"It was mostly off the CPU ({cpu:.3f} s of CPU in {total_run:.3f} s of "
+                    f"running), {_blocking_story(profile, site)}")
         message = (
             f"{_names(profile, [g.id for g in gs])} held the loop in {slices} slices of "
             f"{mean * 1e3:.1f} ms on average, each under the {threshold:g} s block "
@@ -184,13 +184,7 @@ def loop_held(profile: Profile) -> list[Finding]:
             f"to run while they ran, {delayed / delayed_all:.0%} of all such waiting"
             + (f" ({n_long} longer slices are left to the loop-blocked finding)"
                if n_long else "")
-            + f". {what}"
-            + (f" ({cpu:.3f} s of CPU in {total_run:.3f} s of running)"
-               if cpu is not None else "")
-            + f"; the slices that delayed most ended at {site}. Fix: yield more often "
-            "(gevent.sleep(0) between smaller pieces of the work), or move the work out "
-            "of the loop (gevent.get_hub().threadpool for C code that releases the GIL, a "
-            "process pool for Python code).")
+            + f". {what}")
         out.append(_finding(LOOP_HELD, message, delayed, stack, greenlet=min(gids),
                             slices=slices, run_s=run, cpu_s=cpu, mean_slice_s=mean,
                             others_mean_slice_s=others_mean, longer_slices=n_long,
@@ -315,6 +309,19 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      active_s=util * duration,
                      holders={name: d for name, (d, _r, _n, _g) in top},
                      sections={s.name: s.delayed_others_s for s in sections})]
+
+
+def _blocking_story(profile: Profile, site: str) -> str:
+    """What a slice spent off the CPU was, and its fix: the tail of a sentence."""
+    patched = profile.meta.get("monkey_patched")
+    unpatched = (" The time module is not monkey-patched here, so time.sleep is the "
+                 "blocking one." if isinstance(patched, list) and "time" not in patched
+                 else "")
+    return ("in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a C "
+            f"library doing its own network I/O) made before the slice ended at {site}."
+            f"{unpatched} Fix: monkey-patch first (gevent.monkey.patch_all() before other "
+            "imports), use the cooperative call (gevent.sleep, gevent.socket), or run it in "
+            "gevent.get_hub().threadpool.")
 
 
 def _cause(ev: dict[str, Any]) -> str:
