@@ -133,6 +133,8 @@ def loop_held(profile: Profile) -> list[Finding]:
         if g.id != hub and g.delayed_others_s is not None:
             groups[_base_name(g.name)].append(g)
     delayed_all = sum(g.delayed_others_s or 0.0 for gs in groups.values() for g in gs)
+    run_all = sum(g.run_s for gs in groups.values() for g in gs)
+    slices_all = sum(g.switches for gs in groups.values() for g in gs)
     long_slices: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
     for ev in _events(profile, "blocked-slice"):
         gid = ev.get("greenlet")
@@ -145,15 +147,14 @@ def loop_held(profile: Profile) -> list[Finding]:
     out = []
     for name, gs in groups.items():
         n_long, run_long, delayed_long = long_slices.get(name, (0, 0.0, 0.0))
-        slices = sum(g.switches for g in gs) - n_long
-        run = sum(g.run_s for g in gs) - run_long
+        own_slices, own_run = sum(g.switches for g in gs), sum(g.run_s for g in gs)
+        slices, run = own_slices - n_long, own_run - run_long
         delayed = sum(g.delayed_others_s or 0.0 for g in gs) - delayed_long
-        others = [g for n, o in groups.items() if n != name for g in o]
-        others_slices = sum(g.switches for g in others)
+        others_slices = slices_all - own_slices
         if slices <= 0 or not others_slices or delayed < threshold \
                 or delayed < HELD_SHARE * delayed_all:
             continue
-        mean, others_mean = run / slices, sum(g.run_s for g in others) / others_slices
+        mean, others_mean = run / slices, (run_all - own_run) / others_slices
         if mean < HELD_MIN_SLICE_S or mean < HELD_SLICE_RATIO * others_mean:
             continue
         cpu = None if any(g.cpu_s is None for g in gs) else sum(g.cpu_s or 0.0 for g in gs)
