@@ -285,7 +285,7 @@ def held_profile(hasher_run=0.5, hasher_slices=20, hasher_delayed=4.0, fetch_del
     p = profile(**kwargs)
     p.hub = {"id": 2, "utilization": utilization}
     fetch = dict(run_s=fetch_run, cpu_s=fetch_run, switches=100, longest_run_s=0.001,
-                 event_wait_s=1.5, ready_wait_s=1.0, delayed_others_s=fetch_delayed / 2)
+                 event_wait_s=3.0, ready_wait_s=2.5, delayed_others_s=fetch_delayed / 2)
     p.greenlets = [GreenletStats(id=1, name="main", parent=None, switches=1, run_s=0.001,
                                  event_wait_s=2.0, ready_wait_s=0.0, delayed_others_s=0.0),
                    GreenletStats(id=2, name="hub", parent=1),
@@ -321,6 +321,20 @@ def test_loop_held_names_the_greenlet_whose_shorter_slices_others_queued_behind(
 ])
 def test_loop_held_needs_long_slices_that_caused_most_of_the_queueing(change):
     assert findings.loop_held(held_profile(**change)) == []
+
+
+def test_loop_held_counts_only_what_other_names_queued():
+    """Peers that queue behind each other are no one holder's doing: the hasher's
+    figure is at most the handlers' ready wait, and with the handlers hardly queued
+    there is no finding."""
+    p = held_profile()
+    for g in p.greenlets[2:4]:
+        g.ready_wait_s = 1.25
+    [f] = findings.loop_held(p)
+    assert f.cost_s == 2.5 and "other greenlets waited 2.500 greenlet-seconds" in f.message
+    for g in p.greenlets[2:4]:
+        g.ready_wait_s = 0.02
+    assert findings.loop_held(p) == []
 
 
 def test_loop_held_leaves_a_saturated_loop_to_loop_saturated():

@@ -134,6 +134,7 @@ def loop_held(profile: Profile) -> list[Finding]:
             groups[_base_name(g.name)].append(g)
     delayed_all = sum(g.delayed_others_s or 0.0 for gs in groups.values() for g in gs)
     run_all = sum(g.run_s for gs in groups.values() for g in gs)
+    ready_all = sum(g.ready_wait_s or 0.0 for gs in groups.values() for g in gs)
     slices_all = sum(g.switches for gs in groups.values() for g in gs)
     long_slices: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
     for ev in _events(profile, "blocked-slice"):
@@ -149,7 +150,10 @@ def loop_held(profile: Profile) -> list[Finding]:
         n_long, run_long, delayed_long = long_slices.get(name, (0, 0.0, 0.0))
         own_slices, own_run = sum(g.switches for g in gs), sum(g.run_s for g in gs)
         slices, run = own_slices - n_long, own_run - run_long
-        delayed = sum(g.delayed_others_s or 0.0 for g in gs) - delayed_long
+        # what it delayed greenlets of other names, at most: peers that queue behind
+        # each other are a busy loop's story (loop-saturated), not one holder's
+        delayed = min(sum(g.delayed_others_s or 0.0 for g in gs) - delayed_long,
+                      ready_all - sum(g.ready_wait_s or 0.0 for g in gs))
         others_slices = slices_all - own_slices
         if slices <= 0 or not others_slices or delayed < threshold \
                 or delayed < HELD_SHARE * delayed_all:
@@ -181,8 +185,9 @@ def loop_held(profile: Profile) -> list[Finding]:
             f"{_names(profile, [g.id for g in gs])} held the loop in {slices} slices of "
             f"{mean * 1e3:.1f} ms on average, each under the {threshold:g} s block "
             f"threshold but {mean / others_mean:.0f}x the other greenlets' "
-            f"{others_mean * 1e3:.2f} ms: others waited {delayed:.3f} greenlet-seconds ready "
-            f"to run while they ran, {delayed / delayed_all:.0%} of all such waiting"
+            f"{others_mean * 1e3:.2f} ms: other greenlets waited {delayed:.3f} "
+            "greenlet-seconds ready to run while they ran, "
+            f"{delayed / delayed_all:.0%} of all such waiting"
             + (f" ({n_long} longer slices are left to the loop-blocked finding)"
                if n_long else "")
             + f". {what}")
