@@ -65,8 +65,9 @@ class SectionAccounting:
         o.cpu0 = self._cpu_now(rec)
         o.wait0, o.sw0 = rec.wait, rec.switches
         o.ev0, o.rd0 = rec.event_wait, rec.ready_wait
-        o.recursive = any(x.name == name for x in rec.open)
-        rec.open.append(o)
+        opened = rec.open
+        o.recursive = bool(opened) and any(x.name == name for x in opened)
+        opened.append(o)
         if c:
             rec.c_depth += 1
 
@@ -93,7 +94,8 @@ class SectionAccounting:
             closed = rec.sec_closed
             if closed is None:
                 closed = rec.sec_closed = {}
-            closed[o.name] = closed.get(o.name, 0.0) + now - max(o.t0, rec.t_in)
+            t0, t_in = o.t0, rec.t_in  # the part of the call in this slice
+            closed[o.name] = closed.get(o.name, 0.0) + now - (t0 if t0 > t_in else t_in)
 
     def _cpu_now(self, rec: Record) -> float:
         """The running greenlet's CPU time up to now, exact in every clock mode."""
