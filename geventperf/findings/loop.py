@@ -163,10 +163,7 @@ def loop_held(profile: Profile) -> list[Finding]:
             continue
         cpu = None if any(g.cpu_s is None for g in gs) else sum(g.cpu_s or 0.0 for g in gs)
         gids = {g.id for g in gs}
-        runs = sorted((r for r in profile.runs if r.greenlet in gids and r.stack
-                       and not r.stack[0].startswith("<")),
-                      key=lambda r: -(r.delayed_others_s or 0.0))
-        stack = runs[0].stack if runs else []
+        stack = _most_delaying_stack(profile, gids)
         site = (user_site(stack).user or stack[0]) if stack else "an unrecorded place"
         total_run = run + run_long
         if cpu is None:
@@ -292,11 +289,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         named = ("no greenlet's recorded run slices overlapped the waiting (the hub's own "
                  "callbacks, or slices the tracer did not see)")
     top_gid = top[0][1][3] if top else None
-    # where the delaying slices ended, in code (not at a greenlet's exit)
-    runs = sorted((r for r in profile.runs if r.delayed_others_s and r.stack
-                   and not r.stack[0].startswith("<")),
-                  key=lambda r: -(r.delayed_others_s or 0.0))
-    stack = runs[0].stack if runs else []
+    stack = _most_delaying_stack(profile)
     where = user_site(stack).user if stack else None
     message = (
         f"The loop was saturated: busy {util:.0%} of the run, and greenlets waited "
@@ -315,6 +308,14 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      active_s=util * duration,
                      holders={name: d for name, (d, _r, _n, _g) in top},
                      sections={s.name: s.delayed_others_s for s in sections})]
+
+
+def _most_delaying_stack(profile: Profile, gids: set[int] | None = None) -> list[str]:
+    """Where the run slices that delayed others most ended, in code (not at a
+    greenlet's exit); only slices of greenlets *gids* when given; [] if none did."""
+    rows = [r for r in profile.runs if r.delayed_others_s and r.stack
+            and not r.stack[0].startswith("<") and (gids is None or r.greenlet in gids)]
+    return max(rows, key=lambda r: r.delayed_others_s).stack if rows else []
 
 
 def _blocking_story(profile: Profile, site: str) -> str:
