@@ -298,7 +298,7 @@ typedef struct {
     long long hist[NBUCKETS];
     Py_ssize_t window;
     BlameSlot *b;  /* the blame log, a ring of window slots */
-    PyObject *section_blame, *long_charge;  /* dicts, as in WaitSplit */
+    PyObject *section_blame, *long_charge, *long_span;  /* dicts, as in WaitSplit */
     /* the interval CPU clock: CpuSpread's attributes (trace/cpuclock.py) */
     double cpu_interval, cpu_last, cpu_read_at, slice_from, slice_idle0, slice_cpu,
            cpu_weight;
@@ -410,8 +410,9 @@ static int section_add(HotObject *self, PyObject *name, double seconds) {
     return rc;
 }
 
-/* Charge *seconds* of others' ready wait to the slice at global index idx. */
-static int blame_charge(HotObject *self, long long idx, double seconds) {
+/* Charge *seconds* of others' ready wait to the slice at global index idx; *span* is
+   the longest any one of those waits lasted within the slice. */
+static int blame_charge(HotObject *self, long long idx, double seconds, double span) {
     if (seconds <= 0.0)
         return 0;
     Py_ssize_t pos = BPOS(self, idx);
@@ -425,6 +426,14 @@ static int blame_charge(HotObject *self, long long idx, double seconds) {
             PyObject *v = PyFloat_FromDouble(PyFloat_AsDouble(old) + seconds);
             rc = v == NULL ? -1 : PyDict_SetItem(self->long_charge, k, v);
             Py_XDECREF(v);
+            PyObject *longest = rc < 0 ? NULL : PyDict_GetItemWithError(self->long_span, k);
+            if (longest != NULL && span > PyFloat_AsDouble(longest)) {
+                v = PyFloat_FromDouble(span);
+                rc = v == NULL ? -1 : PyDict_SetItem(self->long_span, k, v);
+                Py_XDECREF(v);
+            } else if (longest == NULL && PyErr_Occurred()) {
+                rc = -1;
+            }
         } else if (PyErr_Occurred()) {
             rc = -1;
         }
@@ -468,7 +477,8 @@ static int blame_settle(HotObject *self, long long upto) {
         int rc = 0;
         if (self->acc > 0)
             rc = blame_charge(self, self->fin,
-                              (double)self->acc * (self->b[pos].end - self->b[pos].start));
+                              (double)self->acc * (self->b[pos].end - self->b[pos].start),
+                              self->b[pos].end - self->b[pos].start);
         Py_CLEAR(self->b[pos].rec); Py_CLEAR(self->b[pos].row); Py_CLEAR(self->b[pos].sec);
         Py_CLEAR(self->b[pos].closed);
         self->fin++;
@@ -542,7 +552,8 @@ static int blame_woke(HotObject *self, RecordObject *t, double now, RecordObject
             first = self->mark_idx + 1;
             if (self->mark_idx < self->b_total) {
                 Py_ssize_t pos = BPOS(self, self->mark_idx);
-                if (blame_charge(self, self->mark_idx, self->b[pos].end - ready_from) < 0)
+                double part = self->b[pos].end - ready_from;
+                if (blame_charge(self, self->mark_idx, part, part) < 0)
                     return -1;
             }
         } else {
@@ -737,7 +748,8 @@ static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
     cpu_begin_slice(self, self->cpu_read_at);
     Py_XSETREF(self->section_blame, PyDict_New());
     Py_XSETREF(self->long_charge, PyDict_New());
-    if (self->section_blame == NULL || self->long_charge == NULL)
+    Py_XSETREF(self->long_span, PyDict_New());
+    if (self->section_blame == NULL || self->long_charge == NULL || self->long_span == NULL)
         return -1;
     if (blame_alloc(self, window) < 0)
         return -1;
@@ -763,7 +775,7 @@ static int hot_traverse(HotObject *self, visitproc visit, void *arg) {
         Py_VISIT(self->tcache[i]);
     for (int i = 0; i < SCACHE_SIZE; i++)
         Py_VISIT(self->srow[i]);
-    Py_VISIT(self->section_blame); Py_VISIT(self->long_charge);
+    Py_VISIT(self->section_blame); Py_VISIT(self->long_charge); Py_VISIT(self->long_span);
     for (Py_ssize_t i = 0; i < self->cpu_npend; i++) {
         Py_VISIT(self->cpu_pend[i].rec);
         Py_VISIT(self->cpu_pend[i].row);
@@ -789,7 +801,7 @@ static void hot_clear_tables(HotObject *self) {
     blame_free(self);
     caches_clear(self);
     cpu_free(self);
-    Py_CLEAR(self->section_blame); Py_CLEAR(self->long_charge);
+    Py_CLEAR(self->section_blame); Py_CLEAR(self->long_charge); Py_CLEAR(self->long_span);
 }
 
 static int hot_clear(HotObject *self) {
@@ -1252,15 +1264,20 @@ static PyObject *hot_watch(HotObject *self, PyObject *idx) {
     PyObject *zero = PyFloat_FromDouble(0.0);
     if (zero == NULL) return NULL;
     int rc = PyDict_SetItem(self->long_charge, idx, zero);
+    if (rc == 0)
+        rc = PyDict_SetItem(self->long_span, idx, zero);
     Py_DECREF(zero);
     if (rc < 0) return NULL;
     Py_RETURN_NONE;
 }
 
 static PyObject *hot_unwatch(HotObject *self, PyObject *idx) {
-    if (PyDict_DelItem(self->long_charge, idx) < 0) {
-        if (!PyErr_ExceptionMatches(PyExc_KeyError)) return NULL;
-        PyErr_Clear();
+    PyObject *tables[2] = {self->long_charge, self->long_span};
+    for (int i = 0; i < 2; i++) {
+        if (PyDict_DelItem(tables[i], idx) < 0) {
+            if (!PyErr_ExceptionMatches(PyExc_KeyError)) return NULL;
+            PyErr_Clear();
+        }
     }
     Py_RETURN_NONE;
 }
@@ -1271,7 +1288,7 @@ static PyObject *hot_charge_slice(HotObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Ld", &idx, &seconds))
         return NULL;
     if (self->b != NULL && idx >= self->fin && idx < self->b_total) {
-        if (blame_charge(self, idx, seconds) < 0)
+        if (blame_charge(self, idx, seconds, seconds) < 0)
             return NULL;
     } else if (seconds > 0.0) {
         self->unattributed += seconds;
@@ -1346,6 +1363,7 @@ static PyMemberDef hot_members[] = {
      "the first slice whose blame is not settled (WaitSplit.fin)"},
     {"section_blame", T_OBJECT, offsetof(HotObject, section_blame), READONLY, NULL},
     {"long_charge", T_OBJECT, offsetof(HotObject, long_charge), READONLY, NULL},
+    {"long_span", T_OBJECT, offsetof(HotObject, long_span), READONLY, NULL},
     {NULL}
 };
 

@@ -41,10 +41,13 @@ def c_switch(greenlet, event_wait_s, count=2, stack=READ_STACK, **kw):
             "file_like": False, "stack": stack, **kw}
 
 
-def blocked_slice(greenlet, run_s, cpu_s, delayed, runqueue_s=0.0, stack=(f"{APP}:20:job",)):
+def blocked_slice(greenlet, run_s, cpu_s, delayed, runqueue_s=0.0, stack=(f"{APP}:20:job",),
+                  longest_wait_s=None):
+    """A slice over the threshold; by default someone was ready through all of it."""
     return {"kind": "blocked-slice", "greenlet": greenlet, "start_s": 0.0, "run_s": run_s,
             "cpu_s": cpu_s, "runqueue_s": runqueue_s, "section": "sec", "stack": list(stack),
-            "delayed_others_s": delayed}
+            "delayed_others_s": delayed,
+            "longest_wait_s": run_s if longest_wait_s is None else longest_wait_s}
 
 
 SCENARIOS = {}
@@ -99,8 +102,18 @@ def cpu_slice():
 def unknown_cause_slice_of_an_older_profile():
     # no CPU clock, no delayed_others_s: the run time is the cost
     ev = blocked_slice(3, 0.25, None, None)
-    del ev["delayed_others_s"]
+    del ev["delayed_others_s"], ev["longest_wait_s"]
     return findings.loop_blocked(profile(events=[ev]))
+
+
+@scenario
+def slices_others_joined_only_at_their_end():
+    # main's start-up slice: 2.0 greenlet-seconds of others' waiting, but none of them
+    # waited even half a threshold (0.03125 s) of it (spawned just before it yielded):
+    # no finding.  app.fetch kept one waiting exactly half a threshold: a finding.
+    return findings.loop_blocked(profile(events=[
+        blocked_slice(1, 0.25, 0.25, 2.0, longest_wait_s=0.03125 - 2 ** -20),
+        blocked_slice(3, 0.5, 0.5, 0.25, longest_wait_s=0.03125)]))
 
 
 @scenario
@@ -613,8 +626,8 @@ EXPECTED = {
     'blocking_call_in_two_slices_time_unpatched': [{'active_s': 0.75,
       'blocking_s': 0.4375,
       'cause': 'blocking-call',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while '
-                      'the call blocked the thread',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
+                      'call blocked the thread',
       'cost_s': 1.0,
       'count': 2,
       'cpu_s': 0.1875,
@@ -623,17 +636,18 @@ EXPECTED = {
       'hazard': False,
       'kind': 'blocking-call',
       'longest_s': 0.5,
-      'message': "2 greenlets named 'app.fetch' held the loop 0.750 s without yielding (2 "
-                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
-                 '1.000 greenlet-seconds of their waiting. 0.438 s of it was off the CPU in a '
-                 'non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a C '
-                 'library doing its own network I/O) made before the slice ended at '
+      'longest_wait_s': 0.5,
+      'message': "2 greenlets named 'app.fetch' held the loop 0.750 s without yielding (2 slices "
+                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.000 '
+                 'greenlet-seconds of their waiting (one waited up to 0.500 s). 0.438 s of it was '
+                 'off the CPU in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a '
+                 'lock, a C library doing its own network I/O) made before the slice ended at '
                  '/srv/app/worker.py:20:job. The time module is not monkey-patched here, so '
                  'time.sleep is the blocking one. Fix: monkey-patch first '
                  '(gevent.monkey.patch_all() before other imports), use the cooperative call '
-                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
-                 '[cost 1.000 s: greenlet-seconds other greenlets spent ready to run but held '
-                 'up while the call blocked the thread]',
+                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. [cost '
+                 '1.000 s: greenlet-seconds other greenlets spent ready to run but held up while '
+                 'the call blocked the thread]',
       'run_s': 0.75,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -641,8 +655,8 @@ EXPECTED = {
     'blocking_call_time_patched': [{'active_s': 0.5,
       'blocking_s': 0.5,
       'cause': 'blocking-call',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while '
-                      'the call blocked the thread',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
+                      'call blocked the thread',
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.0,
@@ -651,15 +665,16 @@ EXPECTED = {
       'hazard': False,
       'kind': 'blocking-call',
       'longest_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
-                 'others were ready to run: 0.500 greenlet-seconds of their waiting. 0.500 s '
-                 'of it was off the CPU in a non-cooperative call (time.sleep unpatched, file '
-                 'or DNS I/O, a lock, a C library doing its own network I/O) made before the '
-                 'slice ended at /srv/app/worker.py:20:job. Fix: monkey-patch first '
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). 0.500 s of it was off the CPU in a non-cooperative call (time.sleep '
+                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) made '
+                 'before the slice ended at /srv/app/worker.py:20:job. Fix: monkey-patch first '
                  '(gevent.monkey.patch_all() before other imports), use the cooperative call '
-                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
-                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but held '
-                 'up while the call blocked the thread]',
+                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. [cost '
+                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up while '
+                 'the call blocked the thread]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -667,8 +682,8 @@ EXPECTED = {
     'cpu_slice': [{'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
-                      'these slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': 0.5,
@@ -677,12 +692,13 @@ EXPECTED = {
       'hazard': False,
       'kind': 'loop-blocked',
       'longest_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
-                 'others were ready to run: 0.750 greenlet-seconds of their waiting. It was '
-                 'CPU work (0.500 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
-                 'Fix: split the work and yield (gevent.sleep(0)) between pieces, or move it '
-                 'to a process pool. [cost 0.750 s: greenlet-seconds other greenlets spent '
-                 'ready to run but held up by these slices]',
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool. [cost 0.750 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -690,8 +706,8 @@ EXPECTED = {
     'unknown_cause_slice_of_an_older_profile': [{'active_s': 0.25,
       'blocking_s': None,
       'cause': 'unknown',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
-                      'these slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
       'cost_s': 0.25,
       'count': 1,
       'cpu_s': None,
@@ -700,11 +716,11 @@ EXPECTED = {
       'hazard': False,
       'kind': 'loop-blocked',
       'longest_s': 0.25,
+      'longest_wait_s': None,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.250 s without yielding. The slice "
                  'ended at /srv/app/worker.py:20:job; CPU and blocking cannot be told apart '
-                 '(cpu_clock=False): profile with cpu_clock=True. [cost 0.250 s: '
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices]',
+                 '(cpu_clock=False): profile with cpu_clock=True. [cost 0.250 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up by these slices]',
       'run_s': 0.25,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -712,8 +728,8 @@ EXPECTED = {
     'slices_at_the_threshold_and_under_it': [{'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
-                      'these slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
       'cost_s': 0.0625,
       'count': 1,
       'cpu_s': 0.5,
@@ -722,12 +738,13 @@ EXPECTED = {
       'hazard': False,
       'kind': 'loop-blocked',
       'longest_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
-                 'others were ready to run: 0.062 greenlet-seconds of their waiting. It was '
-                 'CPU work (0.500 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
-                 'Fix: split the work and yield (gevent.sleep(0)) between pieces, or move it '
-                 'to a process pool. [cost 0.062 s: greenlet-seconds other greenlets spent '
-                 'ready to run but held up by these slices]',
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.062 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool. [cost 0.062 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -1476,8 +1493,8 @@ EXPECTED = {
     'slice_off_the_cpu_for_exactly_half_is_cpu': [{'active_s': 0.5,
       'blocking_s': 0.25,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
-                      'these slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.25,
@@ -1486,12 +1503,13 @@ EXPECTED = {
       'hazard': False,
       'kind': 'loop-blocked',
       'longest_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
-                 'others were ready to run: 0.500 greenlet-seconds of their waiting. It was '
-                 'CPU work (0.250 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
-                 'Fix: split the work and yield (gevent.sleep(0)) between pieces, or move it '
-                 'to a process pool. [cost 0.500 s: greenlet-seconds other greenlets spent '
-                 'ready to run but held up by these slices]',
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.250 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool. [cost 0.500 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -1847,8 +1865,8 @@ EXPECTED = {
     'slices_at_the_default_threshold_of_a_profile_that_names_none': [{'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
-                      'these slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
       'cost_s': 0.0625,
       'count': 1,
       'cpu_s': 0.5,
@@ -1857,12 +1875,13 @@ EXPECTED = {
       'hazard': False,
       'kind': 'loop-blocked',
       'longest_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
-                 'others were ready to run: 0.062 greenlet-seconds of their waiting. It was '
-                 'CPU work (0.500 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
-                 'Fix: split the work and yield (gevent.sleep(0)) between pieces, or move it '
-                 'to a process pool. [cost 0.062 s: greenlet-seconds other greenlets spent '
-                 'ready to run but held up by these slices]',
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.062 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool. [cost 0.062 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -1870,8 +1889,8 @@ EXPECTED = {
     'slices_placed_where_they_ended_in_code': [{'active_s': 1.0,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
-                      'these slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
       'cost_s': 1.0,
       'count': 2,
       'cpu_s': 1.0,
@@ -1880,13 +1899,14 @@ EXPECTED = {
       'hazard': False,
       'kind': 'loop-blocked',
       'longest_s': 0.75,
-      'message': "greenlet 'app.fetch' (#3) held the loop 1.000 s without yielding (2 slices "
-                 'over 0.0625 s, longest 0.750 s), while others were ready to run: 1.000 '
-                 'greenlet-seconds of their waiting. It was CPU work (1.000 s of CPU); the '
-                 'slice ended at /srv/app/worker.py:20:job. Fix: split the work and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 1.000 '
-                 's: greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices]',
+      'longest_wait_s': 0.75,
+      'message': "greenlet 'app.fetch' (#3) held the loop 1.000 s without yielding (2 slices over "
+                 '0.0625 s, longest 0.750 s), while others were ready to run: 1.000 '
+                 'greenlet-seconds of their waiting (one waited up to 0.750 s). It was CPU work '
+                 '(1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: split the '
+                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
+                 '[cost 1.000 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'by these slices]',
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -1894,8 +1914,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
-                      'these slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.5,
@@ -1904,13 +1924,14 @@ EXPECTED = {
       'hazard': False,
       'kind': 'loop-blocked',
       'longest_s': 0.5,
-      'message': 'greenlet #99 held the loop 0.500 s without yielding, while others were ready '
-                 'to run: 0.500 greenlet-seconds of their waiting. It was CPU work (0.500 s of '
-                 'CPU); the slice ended at '
-                 '/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch. Fix: split the '
-                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process '
-                 'pool. [cost 0.500 s: greenlet-seconds other greenlets spent ready to run but '
-                 'held up by these slices]',
+      'longest_wait_s': 0.5,
+      'message': 'greenlet #99 held the loop 0.500 s without yielding, while others were ready to '
+                 'run: 0.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
+                 'CPU work (0.500 s of CPU); the slice ended at '
+                 '/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch. Fix: split the work '
+                 'and yield (gevent.sleep(0)) between pieces, or move it to a process pool. [cost '
+                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up by '
+                 'these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch',
@@ -1919,8 +1940,8 @@ EXPECTED = {
      {'active_s': 0.25,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
-                      'these slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.25,
@@ -1929,12 +1950,13 @@ EXPECTED = {
       'hazard': False,
       'kind': 'loop-blocked',
       'longest_s': 0.25,
-      'message': "greenlet 'main' (#1) held the loop 0.250 s without yielding, while others "
-                 'were ready to run: 0.500 greenlet-seconds of their waiting. It was CPU work '
-                 '(0.250 s of CPU); the slice ended at ?. Fix: split the work and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.500 '
-                 's: greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices]',
+      'longest_wait_s': 0.25,
+      'message': "greenlet 'main' (#1) held the loop 0.250 s without yielding, while others were "
+                 'ready to run: 0.500 greenlet-seconds of their waiting (one waited up to 0.250 '
+                 's). It was CPU work (0.250 s of CPU); the slice ended at ?. Fix: split the work '
+                 'and yield (gevent.sleep(0)) between pieces, or move it to a process pool. [cost '
+                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up by '
+                 'these slices]',
       'run_s': 0.25,
       'section': 'sec',
       'stack': [],
@@ -2085,8 +2107,8 @@ EXPECTED = {
     'slices_without_a_stack_beside_one_placed_in_code': [{'active_s': 0.75,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
-                      'these slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
       'cost_s': 1.0,
       'count': 2,
       'cpu_s': 0.75,
@@ -2095,13 +2117,14 @@ EXPECTED = {
       'hazard': False,
       'kind': 'loop-blocked',
       'longest_s': 0.5,
+      'longest_wait_s': 0.5,
       'message': "greenlet 'main' (#1) held the loop 0.750 s without yielding (2 slices over "
                  '0.0625 s, longest 0.500 s), while others were ready to run: 1.000 '
-                 'greenlet-seconds of their waiting. It was CPU work (0.750 s of CPU); the '
-                 'slice ended at /srv/app/worker.py:20:job. Fix: split the work and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 1.000 '
-                 's: greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices]',
+                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
+                 '(0.750 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: split the '
+                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
+                 '[cost 1.000 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'by these slices]',
       'run_s': 0.75,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -2215,6 +2238,30 @@ EXPECTED = {
       'stack': [],
       'suggested_maxsize': 4,
       'tasks': 6}],
+    'slices_others_joined_only_at_their_end': [{'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.25,
+      'count': 1,
+      'cpu_s': 0.5,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.03125,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.250 greenlet-seconds of their waiting (one waited up to '
+                 '0.031 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool. [cost 0.250 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up by these slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625}],
 }
 
 

@@ -133,8 +133,26 @@ def test_start_delay_of_spawned_greenlets_is_ready_wait_caused_by_the_spawner(tm
     burn_wall = SPAWN_BURN_S * (1 - CPU_AHEAD_OF_WALL_SHARE)
     assert all(g.ready_wait_s >= burn_wall for g in spawned)
     assert main.delayed_others_s >= SPAWNED * burn_wall
+    [ev] = [e for e in p.events if e["kind"] == "blocked-slice" and e["greenlet"] == main.id]
+    assert ev["longest_wait_s"] >= burn_wall  # each waited through the whole burn
     blocked = [f for f in p.findings if f.kind == "loop-blocked"]
     assert blocked and blocked[0].greenlet == main.id
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_a_long_slice_that_spawns_only_at_its_end_blocked_nobody(tmp_path, impl):
+    """A start-up: CPU, then spawns just before yielding.  The spawned greenlets waited
+    for the spawning only, not for the burn: the slice is recorded with that short
+    longest wait, and no loop-blocked finding blames the start-up."""
+    p = run("late_spawn", tmp_path, impl=impl)
+    main = named(p, "main")[0]
+    from tests.clocks import CPU_AHEAD_OF_WALL_SHARE
+    from tests.waitsplit_scenarios import SPAWN_BURN_S, SPAWNED
+    [ev] = [e for e in p.events if e["kind"] == "blocked-slice" and e["greenlet"] == main.id]
+    assert ev["run_s"] >= 2 * SPAWN_BURN_S * (1 - CPU_AHEAD_OF_WALL_SHARE)
+    assert 0 < ev["longest_wait_s"] < SPAWN_BURN_S
+    assert 0 < ev["delayed_others_s"] <= SPAWNED * ev["longest_wait_s"]
+    assert not [f for f in p.findings if f.kind == "loop-blocked"], p.findings
 
 
 def test_profiles_written_before_the_split_load_with_the_new_fields_empty():

@@ -121,6 +121,14 @@ def scenario_spawn(socks: list[gevent.socket.socket]) -> None:
     gevent.joinall(jobs)
 
 
+def scenario_late_spawn(socks: list[gevent.socket.socket]) -> None:
+    """The spawner burns CPU first and spawns just before it yields (a service's
+    start-up): its slice is long, but the spawned greenlets waited only for the rest of
+    it, the spawning."""
+    burn(2 * SPAWN_BURN_S)
+    gevent.joinall([named("spawned", gevent.sleep, 0) for _ in range(SPAWNED)])
+
+
 def main() -> None:
     if sys.argv[1] == "--echo":
         return serve_echo()

@@ -32,6 +32,13 @@ RUNQUEUE_SHARE_NAMED = 0.25
 # (greenlet-seconds) to them: the threshold is what the user calls "long enough to
 # matter", and a long slice while nothing else could run (start-up, a lone greenlet)
 # hurt nobody.
+# Nor are they one when nobody waited ready through at least this share of a block
+# threshold of them: others that became ready only in a long slice's last moments (a
+# start-up that imports for 0.2 s, then spawns 2 000 workers in 15 ms and yields) were
+# held up by the spawning, not by the slice's length, and a summed cost of many short
+# waits must not make that slice read as a loop blocker.  Half, not all of it: a 60 ms
+# hog that others joined 20 ms in still kept them waiting 40 ms.
+KEPT_WAITING_SHARE = 0.5
 # The loop is saturated when it was busy (not idle in the poll) at least this share of
 # the run (not 0.9 or more: a run that alternates saturated and quiet stretches is idle
 # in the quiet ones, and its saturated stretch still deserves the finding), ready wait
@@ -68,6 +75,8 @@ def loop_blocked(profile: Profile) -> list[Finding]:
     threshold = _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
     groups: dict[tuple[str, Any], list[dict[str, Any]]] = defaultdict(list)
     for ev in _events(profile, "blocked-slice"):
+        if _f(ev, "longest_wait_s", threshold) < KEPT_WAITING_SHARE * threshold:
+            continue  # others joined only at its end (older profiles: not measured)
         gid = ev.get("greenlet")
         g = profile.greenlet(gid) if isinstance(gid, int) else None
         groups[(_cause(ev), _base_name(g.name) if g else gid)].append(ev)
@@ -84,6 +93,8 @@ def loop_blocked(profile: Profile) -> list[Finding]:
         cost = run if None in hurt else sum(float(h) for h in hurt)  # older profiles: run
         if None not in hurt and cost < threshold:
             continue  # nobody (or hardly anybody) was ready meanwhile
+        spans = [e.get("longest_wait_s") for e in evs]
+        kept = None if None in spans else max(float(s) for s in spans)  # older: unknown
         cpu = None if any(e.get("cpu_s") is None for e in evs) else \
             sum(_f(e, "cpu_s") for e in evs)
         who = _names(profile, [e.get("greenlet") for e in evs])
@@ -91,7 +102,8 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                 + (f" ({len(evs)} slices over {threshold:g} s, longest "
                    f"{longest:.3f} s)" if len(evs) > 1 else ""))
         hurt_text = "" if None in hurt else f", while others were ready to run: {cost:.3f} " \
-            "greenlet-seconds of their waiting"
+            "greenlet-seconds of their waiting" + (
+                "" if kept is None else f" (one waited up to {kept:.3f} s)")
         queued = sum(_f(e, "runqueue_s") for e in evs)  # the thread waiting for a CPU
         kind = BLOCKING_CALL if cause == "blocking-call" else LOOP_BLOCKED
         if cause == "blocking-call":
@@ -112,7 +124,7 @@ def loop_blocked(profile: Profile) -> list[Finding]:
         out.append(_finding(kind, f"{who} {held}{hurt_text}. {tail}", cost, stack,
             greenlet=worst.get("greenlet"),
             section=worst.get("section"), count=len(evs), run_s=run, cpu_s=cpu,
-            longest_s=longest, threshold_s=threshold, cause=cause,
+            longest_s=longest, longest_wait_s=kept, threshold_s=threshold, cause=cause,
             blocking_s=None if cpu is None else max(0.0, run - cpu - queued),
             active_s=run, greenlets=len({e.get("greenlet") for e in evs})))
     return out

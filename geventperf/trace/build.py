@@ -278,7 +278,7 @@ def _events(tr: Any, labels: Any, ws: Any) -> list[dict[str, Any]]:
                        "greenlet": gid, "count": count, "wait_s": wait,
                        "event_wait_s": ev, "ready_wait_s": rd,
                        "file_like": file_like, "stack": labels.stack(key)})
-    long_charge = ws.long_charge
+    long_charge, long_span = ws.long_charge, ws.long_span
     for _ran, _seq, (gid, start, run, rcpu, key, section_name, runqueue, idx) in sorted(
             list(tr._blocked), reverse=True):
         events.append({"kind": "blocked-slice", "greenlet": gid, "start_s": start,
@@ -286,6 +286,9 @@ def _events(tr: Any, labels: Any, ws: Any) -> list[dict[str, Any]]:
                        "runqueue_s": runqueue,
                        # others' ready wait during this slice (None: not measured)
                        "delayed_others_s": long_charge.get(idx, 0.0)
+                       if tr._loop_error is None else None,
+                       # the longest any one of them waited within it
+                       "longest_wait_s": long_span.get(idx, 0.0)
                        if tr._loop_error is None else None,
                        "stack": labels.stack(key)})
     events.extend(list(tr._deadlock_events))

@@ -89,8 +89,10 @@ class WaitSplit:
         self.hist_max = 0.0
         self.section_blame: dict[str, float] = {}
         # slice index -> others' ready wait during it, for the slices being watched
-        # (the loop-blocking ones the tracer keeps for findings)
+        # (the loop-blocking ones the tracer keeps for findings), and the longest any
+        # one of those waits lasted within it
         self.long_charge: dict[int, float] = {}
+        self.long_span: dict[int, float] = {}
 
     # -- the loop watchers -----------------------------------------------------
     def poll_begin(self, now: float, pending: bool = False) -> None:
@@ -145,7 +147,8 @@ class WaitSplit:
                 ready_from, first = self.mark, self.mark_idx + 1
                 if self.mark_idx < self.total:
                     entry = self.log[self.mark_idx % BLAME_WINDOW]
-                    self._charge(self.mark_idx, entry, entry[4] - ready_from)
+                    part = entry[4] - ready_from
+                    self._charge(self.mark_idx, entry, part, part)
             else:  # already pending at the poll, and it yielded after the last one
                 ready_from, first = t_out, rec.out_idx + 1
         elif origin.is_hub:  # woken by another greenlet's action, through the hub
@@ -184,7 +187,8 @@ class WaitSplit:
             self.acc += self.diff[pos]
             entry = self.log[pos]
             if self.acc > 0:
-                self._charge(self.fin, entry, self.acc * (entry[4] - entry[3]))
+                length = entry[4] - entry[3]
+                self._charge(self.fin, entry, self.acc * length, length)
             self.log[pos] = None
             self.fin += 1
 
@@ -192,7 +196,7 @@ class WaitSplit:
         """Charge part of logged slice *idx* directly (a spawned greenlet's ready wait
         during the rest of its spawner's slice)."""
         if self.fin <= idx < self.total:
-            self._charge(idx, self.log[idx % BLAME_WINDOW], seconds)
+            self._charge(idx, self.log[idx % BLAME_WINDOW], seconds, seconds)
         else:
             self.unattributed += max(0.0, seconds)
 
@@ -205,16 +209,20 @@ class WaitSplit:
         self.settle(self.total)
 
     def watch(self, idx: int) -> None:
-        self.long_charge[idx] = 0.0
+        self.long_charge[idx] = self.long_span[idx] = 0.0
 
     def unwatch(self, idx: int) -> None:
         self.long_charge.pop(idx, None)
+        self.long_span.pop(idx, None)
 
-    def _charge(self, idx: int, entry: Any, seconds: float) -> None:
+    def _charge(self, idx: int, entry: Any, seconds: float, span: float) -> None:
+        """*seconds* of others' ready wait during slice *idx*, the longest single one
+        *span*."""
         if seconds <= 0.0:
             return
         if idx in self.long_charge:
             self.long_charge[idx] += seconds
+            self.long_span[idx] = max(self.long_span[idx], span)
         rec, row, section, start, end, section_from, closed = entry
         rec.delayed += seconds
         if row is not None:
