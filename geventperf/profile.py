@@ -643,7 +643,28 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
     out.findings = sort_findings(out.findings)
     out.reads = list(reads.values())
     out.meta = {"merged": len(profiles), "sources": [dict(p.meta) for p in profiles]}
+    collected = _merge_gc([p.meta.get("gc") for p in profiles])
+    if collected is not None:
+        out.meta["gc"] = collected
     return out
+
+
+def _merge_gc(parts: list[Any]) -> dict[str, Any] | None:
+    """The garbage-collection figures (meta["gc"]) of several runs as one; None unless
+    every run recorded them."""
+    if not parts or not all(isinstance(g, dict) and isinstance(g.get("collections"), list)
+                            for g in parts):
+        return None
+    try:
+        width = max(len(g["collections"]) for g in parts)
+        counts = [sum(int(g["collections"][i]) for g in parts if i < len(g["collections"]))
+                  for i in range(width)]
+        worst = max(parts, key=lambda g: float(g.get("longest_s") or 0.0))
+        total = sum(float(g.get("total_s") or 0.0) for g in parts)
+    except (TypeError, ValueError):  # a hand-edited or foreign profile: not summed
+        return None
+    return {"collections": counts, "total_s": total, "longest_s": worst.get("longest_s"),
+            "longest_generation": worst.get("longest_generation")}
 
 
 def _add_split(acc: Any, item: Any) -> None:

@@ -40,6 +40,7 @@ from geventperf.sections import get_ident
 from geventperf.threadpoolwatch import ThreadpoolWatch
 from geventperf.trace.build import SnapshotCache, build_profile
 from geventperf.trace.cpuclock import CPU_PENDING_MAX, CPU_READ_INTERVAL_S
+from geventperf.trace.gcwatch import GcWatch
 from geventperf.trace.hook import make_trace
 from geventperf.trace.loopwatch import LoopWatch
 from geventperf.trace.records import Folded, Record, Row, State
@@ -212,6 +213,7 @@ class Tracer(SectionAccounting):
         self._spawns: dict[int, float] = {}  # id(greenlet) -> when it was started
         self._names = FunctionNames()
         self._spawn_watch = SpawnWatch(self._on_spawn)
+        self._gc_watch = GcWatch(lambda: self._st.switches)
         self._threadpool = ThreadpoolWatch(greenlet_id=self._gid_of)
         self._snap_cache = SnapshotCache()
         self._run_delay: float | None = None
@@ -277,6 +279,7 @@ class Tracer(SectionAccounting):
         # thread id so a snapshot from another thread reads the traced one's
         self._native_id, self._run_delay_t0 = threading.get_native_id(), self._run_delay
         self._spawn_watch.install()
+        self._gc_watch.install()
         self._t0 = now = time.perf_counter()
         self._wall_start = time.time()
         current = greenlet.getcurrent()
@@ -363,6 +366,7 @@ class Tracer(SectionAccounting):
         if self._loopwatch is not None:
             self._loopwatch.close()
         self._spawn_watch.close()
+        self._gc_watch.close()
         readstats.remove_sink(self._on_read)
         if _sections._tracers.get(self._thread) is self:  # type: ignore[arg-type]
             del _sections._tracers[self._thread]  # type: ignore[arg-type]
@@ -553,9 +557,10 @@ class Tracer(SectionAccounting):
             runqueue = min(max(0.0, ran - (ran_cpu or 0.0)),
                            (delay - self._run_delay) * ran / since)
         self._run_delay, self._run_delay_at = delay, now
+        collected, generation = self._gc_watch.in_slice(self._st.switches)
         item = (ran, self._seq, (rec.gid, rec.t_in - self._t0, ran, ran_cpu, key,
                                  opened[-1].name if opened else None, runqueue,
-                                 rec.out_idx))
+                                 collected, generation, rec.out_idx))
         ws = self._ws
         ws.watch(rec.out_idx)  # learn how long others were ready meanwhile
         if len(self._blocked) < MAX_BLOCKED_SLICES:

@@ -56,13 +56,15 @@ DEADLOCK_GRACE_S = 2.0
 # Finding kinds that blame the program's own run time (CPU, non-cooperative calls,
 # holding the loop): none of them may point at a greenlet that only waited on the
 # network, nor at a line that only waits on the network.
-BLAME_KINDS = {"loop-blocked", "blocking-call", "loop-saturated", "loop-held"}
+BLAME_KINDS = {"loop-blocked", "blocking-call", "loop-saturated", "loop-held", "gc-pause"}
 BLOCKED_READ = "blocked-read-in-c-section"
 DEADLOCK_RISK = "c-section-deadlock-risk"
 LOOP_BLOCKED = "loop-blocked"
 BLOCKING_CALL = "blocking-call"
 LOOP_SATURATED = "loop-saturated"
 LOOP_HELD = "loop-held"
+GC_PAUSE = "gc-pause"
+POOL_FULL = "pool-full"
 SWITCH_STORM = "switch-storm"
 THREADPOOL_SATURATED = "threadpool-saturated"
 SMALL_BODY_READS = "small-body-reads"
@@ -455,6 +457,46 @@ def test_threadpool_starvation(server, tmp_path):
     blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
     assert not blamed, f"the hub sat idle; nothing held the loop:\n{listing(profile)}"
     assert_no_network_blame(profile, THREADPOOL)
+
+
+SMALL_POOL = Workload("small_pool.py")
+
+
+def test_a_pool_too_small_for_an_idle_loop_is_pool_full(server, tmp_path):
+    profile = run_cli(SMALL_POOL, tmp_path, slow(server, 0.1))
+    first = assert_first(profile, SMALL_POOL, POOL_FULL, greenlet="main")
+    assert first.extra["waits"] >= 1 and first.extra["idle_share"] >= 0.5, listing(profile)
+    blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
+    assert not blamed, f"the hub sat idle; nothing held the loop:\n{listing(profile)}"
+    assert_no_network_blame(profile, SMALL_POOL, innocent=("fetcher",))
+
+
+def test_a_pool_as_big_as_the_work_is_no_finding(server, tmp_path):
+    profile = run_cli(SMALL_POOL, tmp_path, slow(server, 0.1), "size=16")
+    assert not profile.findings, listing(profile)
+
+
+GC_PAUSES = Workload("gc_pauses.py")
+
+
+def test_gc_pauses_are_the_collectors_not_the_allocating_code(tmp_path):
+    profile = run_cli(GC_PAUSES, tmp_path)
+    assert profile.findings, "no findings on a loop held by full collections"
+    first = profile.findings[0]
+    assert first.kind == GC_PAUSE, listing(profile)
+    assert 2 in first.extra["generations"], listing(profile)
+    assert "gc.freeze()" in first.message and "worker" in first.message, first.message
+    assert 0 < first.extra["gc_s"] <= first.extra["run_s"]
+    # the workers' code is not told as the loop blocker
+    assert not findings_of(profile, LOOP_BLOCKED), listing(profile)
+    collections = profile.meta["gc"]["collections"]
+    assert collections[2] >= first.extra["count"] and profile.meta["gc"]["total_s"] > 0
+
+
+def test_gc_freeze_the_fix_given_removes_the_gc_pause(tmp_path):
+    profile = run_cli(GC_PAUSES, tmp_path, "freeze")
+    assert not findings_of(profile, GC_PAUSE), listing(profile)
+    assert not findings_of(profile, LOOP_BLOCKED), listing(profile)
 
 
 LXML_DEADLOCK = Workload("lxml_deadlock.py")

@@ -168,6 +168,19 @@ def test_text_header_figures():
     assert "timeline truncated" not in render(small_profile(), "text")
 
 
+def test_text_and_html_headers_give_the_garbage_collection():
+    profile = small_profile()
+    assert "garbage collection" not in render(profile, "text").split("\n\n")[0]  # none
+    profile.meta["gc"] = {"collections": [700, 60, 3], "total_s": 0.25, "longest_s": 0.125,
+                          "longest_generation": 2}
+    header = render(profile, "text").split("\n\n")[0]
+    assert "garbage collection: 250.0 ms in 763 collections (700 / 60 / 3 by generation, " \
+        "youngest first), longest 125.0 ms (generation 2)" in " ".join(header.split())
+    assert "763 collections" in render(profile, "html")
+    profile.meta["gc"]["collections"] = ["700", None]  # not written by geventperf: left out
+    assert "garbage collection" not in render(profile, "text").split("\n\n")[0]
+
+
 def test_text_greenlet_table_keeps_the_worst_and_counts_the_rest():
     text = render(big_profile(switches=2000), "text")
     section = text[text.index("GREENLETS"):text.index("SECTIONS")]

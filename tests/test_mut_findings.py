@@ -42,12 +42,12 @@ def c_switch(greenlet, event_wait_s, count=2, stack=READ_STACK, **kw):
 
 
 def blocked_slice(greenlet, run_s, cpu_s, delayed, runqueue_s=0.0, stack=(f"{APP}:20:job",),
-                  longest_wait_s=None):
+                  longest_wait_s=None, **extra):
     """A slice over the threshold; by default someone was ready through all of it."""
     return {"kind": "blocked-slice", "greenlet": greenlet, "start_s": 0.0, "run_s": run_s,
             "cpu_s": cpu_s, "runqueue_s": runqueue_s, "section": "sec", "stack": list(stack),
             "delayed_others_s": delayed,
-            "longest_wait_s": run_s if longest_wait_s is None else longest_wait_s}
+            "longest_wait_s": run_s if longest_wait_s is None else longest_wait_s, **extra}
 
 
 SCENARIOS = {}
@@ -114,6 +114,66 @@ def slices_others_joined_only_at_their_end():
     return findings.loop_blocked(profile(events=[
         blocked_slice(1, 0.25, 0.25, 2.0, longest_wait_s=0.03125 - 2 ** -20),
         blocked_slice(3, 0.5, 0.5, 0.25, longest_wait_s=0.03125)]))
+
+
+@scenario
+def gc_filled_slices_are_one_gc_pause_across_names():
+    # app.fetch (#3): 0.25 s collected of 0.5 s with 0.0 s waiting for a CPU, exactly
+    # GC_SHARE; app.parse (#5): 0.375 of 0.5 (generation 1): one gc-pause for both,
+    # cost 0.5 + 0.25, the worst slice (#3's 0.5 s, first of the equal) placing it.
+    # main (#1): 0.125 of 0.5 after 0.25 s waiting for a CPU leaves 0.25 s run,
+    # exactly half of it collected: gc too.  #4 (app.fetch) collected 0.1875 of 0.5,
+    # under half: loop-blocked CPU work, naming the collection (over a quarter).
+    p = profile(events=[
+        blocked_slice(3, 0.5, 0.5, 0.5, gc_s=0.25, gc_generation=2),
+        blocked_slice(5, 0.5, 0.5, 0.25, gc_s=0.375, gc_generation=1),
+        blocked_slice(1, 0.5, 0.25, 0.125, runqueue_s=0.25, gc_s=0.125, gc_generation=2),
+        blocked_slice(4, 0.5, 0.5, 0.25, gc_s=0.1875, gc_generation=0)])
+    p.meta["gc"] = {"collections": [40, 6, 2], "total_s": 1.5, "longest_s": 0.375,
+                    "longest_generation": 1}
+    return findings.loop_blocked(p)
+
+
+POOL = "/venv/lib/python3.11/site-packages/gevent/pool.py"
+SLOT_STACK = [f"{POOL}:636:Pool.add", f"{POOL}:603:Pool.start", f"{APP}:40:submit"]
+MAP_SLOT_STACK = [f"{POOL}:636:Pool.add", f"{POOL}:165:GroupMappingMixin.__map"]
+
+
+def pool_profile(idle_s, slot_waits, map_caller=False):
+    """A 2 s run whose hub idled *idle_s*; *slot_waits*: (stack, event wait) rows."""
+    p = profile(hub={"id": 2, "idle_s": idle_s}, waits=[
+        StackTime(stack=list(stack), count=4, wait_s=ev + 0.125, event_wait_s=ev,
+                  ready_wait_s=0.125) for stack, ev in slot_waits])
+    p.runs = [StackTime(stack=list(stack), count=4, greenlet=gid)
+              for (stack, _ev), gid in zip(slot_waits, (1, 3))]
+    if map_caller:  # main waits for Pool.map's results, called from its code
+        p.waits.append(StackTime(stack=[f"{POOL}:202:GroupMappingMixin.map",
+                                        f"{APP}:12:main"], count=1, wait_s=1.75,
+                                 event_wait_s=1.75, ready_wait_s=0.0))
+    return p
+
+
+@scenario
+def pool_full_at_half_idle_and_the_threshold():
+    # idle exactly half the 2 s run, slot waits 0.03125 + 0.03125 = the 0.0625 threshold
+    # (their ready wait not counted): a finding, at the user's line, main and app.fetch
+    return findings.pool_full(pool_profile(1.0, [(SLOT_STACK, 0.03125),
+                                                 (SLOT_STACK[:2], 0.03125)]))
+
+
+@scenario
+def pool_full_not_with_a_busy_loop_nor_short_waits():
+    # idle just under half the run; then waits just under the threshold: none
+    busy = pool_profile(1.0 - 2 ** -20, [(SLOT_STACK, 0.5)])
+    short = pool_profile(1.5, [(SLOT_STACK, 0.0625 - 2 ** -20)])
+    no_idle = pool_profile(None, [(SLOT_STACK, 0.5)])
+    return [*findings.pool_full(busy), *findings.pool_full(short),
+            *findings.pool_full(no_idle)]
+
+
+@scenario
+def pool_full_inside_pool_map_names_the_maps_caller():
+    return findings.pool_full(pool_profile(1.5, [(MAP_SLOT_STACK, 1.5)], map_caller=True))
 
 
 @scenario
@@ -631,6 +691,7 @@ EXPECTED = {
       'cost_s': 1.0,
       'count': 2,
       'cpu_s': 0.1875,
+      'gc_s': 0.0,
       'greenlet': 3,
       'greenlets': 2,
       'hazard': False,
@@ -660,6 +721,7 @@ EXPECTED = {
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.0,
+      'gc_s': 0.0,
       'greenlet': 3,
       'greenlets': 1,
       'hazard': False,
@@ -687,6 +749,7 @@ EXPECTED = {
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': 0.5,
+      'gc_s': 0.0,
       'greenlet': 3,
       'greenlets': 1,
       'hazard': False,
@@ -711,6 +774,7 @@ EXPECTED = {
       'cost_s': 0.25,
       'count': 1,
       'cpu_s': None,
+      'gc_s': 0.0,
       'greenlet': 3,
       'greenlets': 1,
       'hazard': False,
@@ -733,6 +797,7 @@ EXPECTED = {
       'cost_s': 0.0625,
       'count': 1,
       'cpu_s': 0.5,
+      'gc_s': 0.0,
       'greenlet': 3,
       'greenlets': 1,
       'hazard': False,
@@ -1498,6 +1563,7 @@ EXPECTED = {
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.25,
+      'gc_s': 0.0,
       'greenlet': 3,
       'greenlets': 1,
       'hazard': False,
@@ -1870,6 +1936,7 @@ EXPECTED = {
       'cost_s': 0.0625,
       'count': 1,
       'cpu_s': 0.5,
+      'gc_s': 0.0,
       'greenlet': 3,
       'greenlets': 1,
       'hazard': False,
@@ -1894,6 +1961,7 @@ EXPECTED = {
       'cost_s': 1.0,
       'count': 2,
       'cpu_s': 1.0,
+      'gc_s': 0.0,
       'greenlet': 3,
       'greenlets': 1,
       'hazard': False,
@@ -1919,6 +1987,7 @@ EXPECTED = {
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.5,
+      'gc_s': 0.0,
       'greenlet': 99,
       'greenlets': 1,
       'hazard': False,
@@ -1945,6 +2014,7 @@ EXPECTED = {
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.25,
+      'gc_s': 0.0,
       'greenlet': 1,
       'greenlets': 1,
       'hazard': False,
@@ -2112,6 +2182,7 @@ EXPECTED = {
       'cost_s': 1.0,
       'count': 2,
       'cpu_s': 0.75,
+      'gc_s': 0.0,
       'greenlet': 1,
       'greenlets': 1,
       'hazard': False,
@@ -2246,6 +2317,7 @@ EXPECTED = {
       'cost_s': 0.25,
       'count': 1,
       'cpu_s': 0.5,
+      'gc_s': 0.0,
       'greenlet': 3,
       'greenlets': 1,
       'hazard': False,
@@ -2262,6 +2334,107 @@ EXPECTED = {
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
       'threshold_s': 0.0625}],
+    'gc_filled_slices_are_one_gc_pause_across_names': [{'active_s': 1.5,
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices, which the garbage collector mostly filled',
+      'cost_s': 0.875,
+      'count': 3,
+      'gc_s': 0.75,
+      'generations': [1, 2],
+      'greenlet': 3,
+      'greenlets': 3,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 3 slice(s) over 0.0625 s (1.500 s in '
+                 'all, longest 0.500 s) were 0.750 s of collection (generations 1, 2; a generation '
+                 '2 collection is a full one: it walks every tracked object), while others were '
+                 'ready to run: 0.875 greenlet-seconds of their waiting (one waited up to 0.500 '
+                 "s). It ran inside 3 greenlets named 'app.fetch' (1), 'app.parse' (1), 'main' "
+                 '(1), whichever allocated when a collection fell due: that code is not the cause, '
+                 'the number of long-lived objects the collector walks is. Over the whole run it '
+                 'collected 48 times for 1.500 s (40 / 6 / 2 by generation, youngest first). Fix: '
+                 'call gc.freeze() once start-up has built its long-lived objects (caches, parsed '
+                 'configuration, imported modules; in a pre-fork server, before forking): later '
+                 'collections skip them. Or collect less often (gc.set_threshold with a larger '
+                 "first threshold), or keep big caches out of the collector's sight (fewer, larger "
+                 'objects: bytes or arrays rather than dicts and lists). [cost 0.875 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these slices, '
+                 'which the garbage collector mostly filled]',
+      'run_s': 1.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.25,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.1875,
+      'greenlet': 4,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#4) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.250 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU, 0.188 s of it garbage collection); '
+                 'the slice ended at /srv/app/worker.py:20:job. Fix: split the work and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.250 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625}],
+    'pool_full_at_half_idle_and_the_threshold': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                      'loop sat mostly idle',
+      'cost_s': 0.0625,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.5,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 0.062 s for a free slot (8 '
+                 'times, for the pool used at /srv/app/worker.py:40:submit; 2 greenlets named '
+                 "'main' (1), 'app.fetch' (1) waited) while the loop sat idle 50% of the run. The "
+                 "pool's size, not the CPU, paced the work: its jobs spent their time waiting on "
+                 'I/O. Fix: a larger Pool(size) if what the jobs call can take more requests at '
+                 "once; if the limit is deliberate (a downstream's rate limit), this is what it "
+                 'costs. [cost 0.062 s: greenlet-seconds spent waiting for a free slot of a gevent '
+                 'Pool while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slot_wait_s': 0.0625,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 8}],
+    'pool_full_not_with_a_busy_loop_nor_short_waits': [],
+    'pool_full_inside_pool_map_names_the_maps_caller': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                      'loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:12:main; greenlet 'main' (#1) "
+                 "waited) while the loop sat idle 75% of the run. The pool's size, not the CPU, "
+                 'paced the work: its jobs spent their time waiting on I/O. Fix: a larger '
+                 'Pool(size) if what the jobs call can take more requests at once; if the limit is '
+                 "deliberate (a downstream's rate limit), this is what it costs. [cost 1.500 s: "
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the loop '
+                 'sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:12:main',
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:165:GroupMappingMixin.__map'],
+      'waits': 4}],
 }
 
 
@@ -2272,8 +2445,8 @@ def test_every_finding_whole(name):
 
 # Every kind the findings rank, in their order at equal cost; an unknown kind last.
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
-              "blocking-call", "loop-blocked", "loop-held", "threadpool-saturated",
-              "small-body-reads",
+              "blocking-call", "gc-pause", "loop-blocked", "loop-held", "threadpool-saturated",
+              "pool-full", "small-body-reads",
               "switch-storm", "pure-python-fallback", "charset-detection", "cpu-starved",
               "from-the-future"]
 
@@ -2306,7 +2479,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.deadlock_risks, findings.blocked_reads_in_c_sections,
         findings.loop_saturated, findings.loop_blocked, findings.loop_held,
         findings.switch_storms,
-        findings.small_body_reads, findings.threadpool_saturated, findings.slow_paths,
+        findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
+        findings.slow_paths,
         findings.cpu_starved)
 
 

@@ -311,3 +311,18 @@ def test_run_stacks_name_their_renumbered_greenlet():
     m = merge_profiles([a, b])
     [r] = [r for r in m.runs if r.stack == ["f:7:q"]]
     assert r.greenlet == 6  # b's greenlet 3 after a's three ids
+
+
+def test_garbage_collection_figures_are_summed_and_the_longest_kept():
+    a, b = Profile(duration_s=1.0), Profile(duration_s=1.0)
+    a.meta["gc"] = {"collections": [8, 2, 1], "total_s": 0.25, "longest_s": 0.125,
+                    "longest_generation": 2}
+    b.meta["gc"] = {"collections": [4, 1, 0], "total_s": 0.0625, "longest_s": 0.03125,
+                    "longest_generation": 1}
+    assert merge_profiles([a, b]).meta["gc"] == {
+        "collections": [12, 3, 1], "total_s": 0.3125, "longest_s": 0.125,
+        "longest_generation": 2}
+    # one run without them (an older profile), or with figures that are not numbers: none
+    assert "gc" not in merge_profiles([a, Profile(duration_s=1.0)]).meta
+    b.meta["gc"]["collections"] = ["x"]
+    assert "gc" not in merge_profiles([a, b]).meta

@@ -28,10 +28,12 @@ from geventperf.findings.common import (
     COST_MEANING,
     CPU_STARVED,
     DEADLOCK_RISK,
+    GC_PAUSE,
     HAZARDS,
     LOOP_BLOCKED,
     LOOP_HELD,
     LOOP_SATURATED,
+    POOL_FULL,
     SMALL_BODY_READS,
     SWITCH_STORM,
     THREADPOOL_SATURATED,
@@ -40,6 +42,7 @@ from geventperf.findings.hazards import deadlock_risks
 from geventperf.findings.loop import (
     BLOCKING_SHARE,
     DEFAULT_BLOCK_THRESHOLD_S,
+    GC_SHARE,
     HELD_MIN_SLICE_S,
     HELD_SHARE,
     HELD_SLICE_RATIO,
@@ -52,6 +55,7 @@ from geventperf.findings.loop import (
     loop_held,
     loop_saturated,
 )
+from geventperf.findings.pool import POOL_IDLE_SHARE, pool_full
 from geventperf.findings.reading import (
     SMALL_READ_BYTES,
     SMALL_READS_MIN,
@@ -71,18 +75,17 @@ from geventperf.findings.threadpool import threadpool_saturated
 from geventperf.profile import Finding, Profile
 
 __all__ = [
-    "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION", "COST_MEANING",
-    "CPU_STARVED", "STARVED_SHARE", "cpu_starved",
-    "DEADLOCK_RISK",
-    "DEFAULT_BLOCK_THRESHOLD_S", "FINDERS", "HAZARDS", "HELD_MIN_SLICE_S", "HELD_SHARE",
+    "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION",
+    "COST_MEANING", "CPU_STARVED", "DEADLOCK_RISK", "DEFAULT_BLOCK_THRESHOLD_S",
+    "FINDERS", "GC_PAUSE", "GC_SHARE", "HAZARDS", "HELD_MIN_SLICE_S", "HELD_SHARE",
     "HELD_SLICE_RATIO", "KINDS", "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED",
-    "PURE_PYTHON_FALLBACK", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SLOW_PATHS",
-    "SMALL_BODY_READS", "SMALL_READS_MIN",
-    "SMALL_READ_BYTES", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
-    "THREADPOOL_SATURATED", "TOP_HOLDERS", "blocked_reads_in_c_sections", "compute",
-    "deadlock_risks", "loop_blocked", "loop_held", "loop_saturated", "slow_paths", "small_body_reads",
-    "sort_findings",
-    "switch_storms", "threadpool_saturated",
+    "POOL_FULL", "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK", "SATURATED_MIN_QUEUE",
+    "SATURATED_UTILIZATION", "SLOW_PATHS", "SMALL_BODY_READS", "SMALL_READS_MIN",
+    "SMALL_READ_BYTES", "STARVED_SHARE", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES",
+    "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS",
+    "blocked_reads_in_c_sections", "compute", "cpu_starved", "deadlock_risks",
+    "loop_blocked", "loop_held", "loop_saturated", "pool_full", "slow_paths",
+    "small_body_reads", "sort_findings", "switch_storms", "threadpool_saturated",
 ]
 
 
@@ -101,9 +104,10 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, loop_held,
-    switch_storms, small_body_reads, threadpool_saturated, slow_paths, cpu_starved)
+    switch_storms, small_body_reads, threadpool_saturated, pool_full, slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
-KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, LOOP_BLOCKED, LOOP_HELD,
-         THREADPOOL_SATURATED, SMALL_BODY_READS, SWITCH_STORM, PURE_PYTHON_FALLBACK,
+KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GC_PAUSE, LOOP_BLOCKED,
+         LOOP_HELD,
+         THREADPOOL_SATURATED, POOL_FULL, SMALL_BODY_READS, SWITCH_STORM, PURE_PYTHON_FALLBACK,
          CHARSET_DETECTION, CPU_STARVED)
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

@@ -18,6 +18,8 @@ SWITCH_STORM = "switch-storm"
 SMALL_BODY_READS = "small-body-reads"
 THREADPOOL_SATURATED = "threadpool-saturated"
 CPU_STARVED = "cpu-starved"
+GC_PAUSE = "gc-pause"
+POOL_FULL = "pool-full"
 HAZARDS = frozenset({DEADLOCK_RISK})
 
 COST_MEANING = {
@@ -31,6 +33,10 @@ COST_MEANING = {
                "slices under the block threshold ran",
     BLOCKING_CALL: "greenlet-seconds other greenlets spent ready to run but held up while "
                    "the call blocked the thread",
+    GC_PAUSE: "greenlet-seconds other greenlets spent ready to run but held up by these "
+              "slices, which the garbage collector mostly filled",
+    POOL_FULL: "greenlet-seconds spent waiting for a free slot of a gevent Pool while the "
+               "loop sat mostly idle",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "
                  "waited for a CPU (at least that wait)",
     LOOP_SATURATED: "greenlet-seconds greenlets spent ready to run but queued behind others "

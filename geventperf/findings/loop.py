@@ -9,6 +9,7 @@ from typing import Any
 from geventperf.findings.common import (
     BLOCKING_CALL,
     CPU_STARVED,
+    GC_PAUSE,
     LOOP_BLOCKED,
     LOOP_HELD,
     LOOP_SATURATED,
@@ -27,7 +28,13 @@ from geventperf.profile import Finding, Profile
 BLOCKING_SHARE = 0.5
 # A CPU slice's message names the time its thread waited for a CPU from this share of
 # the held time on: below it, ordinary scheduling noise not worth a reader's attention.
+# So is the time the garbage collector ran inside it.
 RUNQUEUE_SHARE_NAMED = 0.25
+GC_SHARE_NAMED = 0.25
+# A long slice is the garbage collector's (gc-pause) when collections took at least
+# this share of the time it had a CPU: the code that happened to allocate is then not
+# what held the loop, and no finding should send the reader to it.
+GC_SHARE = 0.5
 # Long slices are a finding only when others lost at least one block threshold
 # (greenlet-seconds) to them: the threshold is what the user calls "long enough to
 # matter", and a long slice while nothing else could run (start-up, a lone greenlet)
@@ -63,6 +70,8 @@ HELD_SHARE = 0.3
 HELD_SLICE_RATIO = 10.0
 # and at least this long on average: below it, yielding more often would gain little.
 HELD_MIN_SLICE_S = 0.002
+# The oldest generation: collecting it walks every object the collector tracks.
+FULL_GENERATION = 2
 # The tracer's default when a profile does not say (see Tracer(block_threshold=)).
 DEFAULT_BLOCK_THRESHOLD_S = 0.05
 
@@ -79,7 +88,9 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             continue  # others joined only at its end (older profiles: not measured)
         gid = ev.get("greenlet")
         g = profile.greenlet(gid) if isinstance(gid, int) else None
-        groups[(_cause(ev), _base_name(g.name) if g else gid)].append(ev)
+        cause = _cause(ev)
+        # the collector runs in whichever greenlet allocates: one cause, all of them
+        groups[(cause, None if cause == "gc" else _base_name(g.name) if g else gid)].append(ev)
     out = []
     for (cause, _who), evs in groups.items():
         # the worst slice that ended in code (not at a greenlet's exit) names the place
@@ -105,6 +116,11 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             "greenlet-seconds of their waiting" + (
                 "" if kept is None else f" (one waited up to {kept:.3f} s)")
         queued = sum(_f(e, "runqueue_s") for e in evs)  # the thread waiting for a CPU
+        collected = sum(_f(e, "gc_s") for e in evs)
+        if cause == "gc":
+            out.append(_gc_pause(profile, evs, who, hurt_text, cost, stack, worst, run,
+                                 collected, longest, kept, threshold))
+            continue
         kind = BLOCKING_CALL if cause == "blocking-call" else LOOP_BLOCKED
         if cause == "blocking-call":
             off = run - (cpu or 0.0) - queued
@@ -115,6 +131,8 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             starved = (f", and {queued:.3f} s waiting for a CPU other processes held, "
                        "which lengthened it (see the cpu-starved finding, if any)"
                        if queued > RUNQUEUE_SHARE_NAMED * run else "")
+            if collected > GC_SHARE_NAMED * run:
+                starved = f", {collected:.3f} s of it garbage collection{starved}"
             tail = (f"It was CPU work ({cpu:.3f} s of CPU{starved}); the slice ended at "
                     f"{site}. Fix: split the work and yield (gevent.sleep(0)) between "
                     "pieces, or move it to a process pool.")
@@ -126,8 +144,48 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             section=worst.get("section"), count=len(evs), run_s=run, cpu_s=cpu,
             longest_s=longest, longest_wait_s=kept, threshold_s=threshold, cause=cause,
             blocking_s=None if cpu is None else max(0.0, run - cpu - queued),
-            active_s=run, greenlets=len({e.get("greenlet") for e in evs})))
+            gc_s=collected, active_s=run, greenlets=len({e.get("greenlet") for e in evs})))
     return out
+
+
+def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: str,
+              cost: float, stack: list[str], worst: dict[str, Any], run: float,
+              collected: float, longest: float, kept: float | None,
+              threshold: float) -> Finding:
+    """Long slices that were mostly the cyclic garbage collector (``gc-pause``): one
+    finding for all of them, *run* seconds long, *collected* of it collecting."""
+    generations = sorted({int(_f(e, "gc_generation")) for e in evs
+                          if e.get("gc_generation") is not None})
+    run_gc = profile.meta.get("gc")
+    run_gc = run_gc if isinstance(run_gc, dict) else {}
+    counts = run_gc.get("collections")
+    counts = counts if isinstance(counts, list) and all(type(c) is int for c in counts) else []
+    total = _f(run_gc, "total_s")
+    whole = (f" Over the whole run it collected {sum(counts)} times for {total:.3f} s"
+             f" ({' / '.join(str(c) for c in counts)} by generation, youngest first)."
+             if counts and total else "")
+    gens = ""
+    if generations:
+        gens = (f" (generation{'s' if len(generations) > 1 else ''} "
+                f"{', '.join(str(g) for g in generations)}"
+                + (f"; a generation {FULL_GENERATION} collection is a full one: it walks "
+                   "every tracked object" if FULL_GENERATION in generations else "") + ")")
+    message = (
+        f"The cyclic garbage collector held the loop: {len(evs)} slice(s) over "
+        f"{threshold:g} s ({run:.3f} s in all, longest {longest:.3f} s) were "
+        f"{collected:.3f} s of collection{gens}{hurt_text}. It ran inside {who}, "
+        "whichever allocated when a collection fell due: that code is not the cause, "
+        f"the number of long-lived objects the collector walks is.{whole} Fix: call "
+        "gc.freeze() once start-up has built its long-lived objects (caches, parsed "
+        "configuration, imported modules; in a pre-fork server, before forking): later "
+        "collections skip them. Or collect less often (gc.set_threshold with a larger "
+        "first threshold), or keep big caches out of the collector's sight (fewer, "
+        "larger objects: bytes or arrays rather than dicts and lists).")
+    return _finding(GC_PAUSE, message, cost, stack, greenlet=worst.get("greenlet"),
+                    section=worst.get("section"), count=len(evs), run_s=run, gc_s=collected,
+                    generations=generations, longest_s=longest, longest_wait_s=kept,
+                    threshold_s=threshold, active_s=run,
+                    greenlets=len({e.get("greenlet") for e in evs}))
 
 
 def loop_held(profile: Profile) -> list[Finding]:
@@ -344,11 +402,14 @@ def _blocking_story(profile: Profile, site: str) -> str:
 
 
 def _cause(ev: dict[str, Any]) -> str:
-    """What a long slice was: CPU, a blocking call, or unknown (no CPU clock).  Time the
-    thread waited for a CPU (``runqueue_s``, a busy machine) is neither."""
-    if ev.get("cpu_s") is None:
-        return "unknown"
+    """What a long slice was: the garbage collector, CPU, a blocking call, or unknown
+    (no CPU clock).  Time the thread waited for a CPU (``runqueue_s``, a busy machine)
+    is none of them."""
     queued = _f(ev, "runqueue_s")
     ran = _f(ev, "run_s") - queued  # the time it had a CPU or gave it up itself
+    if ran > 0 and _f(ev, "gc_s") >= GC_SHARE * ran:  # timed without the CPU clock
+        return "gc"
+    if ev.get("cpu_s") is None:
+        return "unknown"
     off = ran - _f(ev, "cpu_s")
     return "blocking-call" if off > BLOCKING_SHARE * ran else "cpu"

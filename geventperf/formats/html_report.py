@@ -24,6 +24,7 @@ from geventperf.formats.text import (
     cost_meaning,
     finding_place,
     folded_summary,
+    gc_figures,
     hot_path,
     hub_line,
     is_hazard,
@@ -101,6 +102,9 @@ def summary(profile: Profile) -> list[list[str]]:
     items.append(["greenlets", str(len(profile.greenlets)),
                   f"{len(_tables.greenlet_groups(profile))} groups by name, hub apart"])
     items.append(["switches", str(profile.switches), "greenlet switches traced"])
+    gc = gc_figures(profile)
+    if gc:
+        items.append(["garbage collection", gc[0], f"in the traced thread: {gc[1]}"])
     items.append(["trace errors", str(profile.trace_errors), "inside the tracer"])
     return items
 

@@ -55,7 +55,8 @@ def header(profile: Profile) -> str:
     about = run_about(profile)
     if about:
         lines.append(clip(about, WIDTH))
-    for line in loop_lines(profile) + [hub_line(profile), totals_line(profile)]:
+    for line in loop_lines(profile) + [hub_line(profile), totals_line(profile),
+                                       gc_line(profile)]:
         lines.extend(textwrap.wrap(line, WIDTH, subsequent_indent=INDENT))
     lines.append(f"trace errors: {profile.trace_errors}")
     if profile.slices_dropped:
@@ -157,6 +158,26 @@ def totals_line(profile: Profile) -> str:
     else:
         text += f", wait {format_seconds(sum(g.wait_s for g in groups))}"
     return text + " (greenlet-seconds: 50 greenlets waiting 1 s together make 50 s)"
+
+
+def gc_figures(profile: Profile) -> tuple[str, str] | None:
+    """The cyclic garbage collector's time in the traced thread, and what it was made
+    of; None if the profile has no collections recorded."""
+    gc = profile.meta.get("gc")
+    counts = gc.get("collections") if isinstance(gc, dict) else None
+    if not isinstance(counts, list) or not all(type(c) is int for c in counts) \
+            or not sum(counts):
+        return None  # not recorded, none made, or not a profile this version wrote
+    longest_gen = gc.get("longest_generation")
+    return (format_seconds(num(gc, "total_s")),
+            f"{sum(counts)} collections ({' / '.join(str(c) for c in counts)} by "
+            f"generation, youngest first), longest {format_seconds(num(gc, 'longest_s'))}"
+            + (f" (generation {longest_gen})" if isinstance(longest_gen, int) else ""))
+
+
+def gc_line(profile: Profile) -> str:
+    figures = gc_figures(profile)
+    return f"garbage collection: {figures[0]} in {figures[1]}" if figures else ""
 
 
 def command_line(profile: Profile) -> str:

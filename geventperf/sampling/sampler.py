@@ -46,6 +46,7 @@ from geventperf.sampling.model import (
     CpuSamples,
     SampledStack,
 )
+from geventperf.trace.gcwatch import GcWatch
 from geventperf.trace.stacks import Labeler
 
 # 10 ms of CPU between samples (100 Hz, pprof's and Go's default): 100 samples per
@@ -209,7 +210,8 @@ class CpuSampler:
             # A tick that fires while this handler starts runs it again inside itself,
             # and that nested run may carry the whole CPU gap (a C call's, collapsed):
             # it belongs to the program the outer run interrupted, not to the sampler.
-            while frame is not None and frame.f_code is _HANDLER_CODE:
+            # So do the samples the tracer's own garbage-collection callback takes.
+            while frame is not None and frame.f_code in _OWN_CODES:
                 frame = frame.f_back
             codes: list[Any] = []
             depth = self.max_depth
@@ -340,6 +342,12 @@ class CpuSampler:
 
 # The handler's own code object: its frames are skipped in a sample (see _on_sigprof).
 _HANDLER_CODE = CpuSampler._on_sigprof.__code__
+# Frames of geventperf's own run inside the program: skipped, the sample is their
+# caller's.  The garbage-collection watch's callback is the first Python code to run
+# inside a C call that allocates (a parser building objects), so a tick that came due
+# during the call is handled there: all of the C call's samples would be the
+# callback's.
+_OWN_CODES = frozenset({_HANDLER_CODE, GcWatch._callback.__code__})
 
 
 def interval_option(value: Any) -> float | None:

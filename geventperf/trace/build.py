@@ -279,11 +279,13 @@ def _events(tr: Any, labels: Any, ws: Any) -> list[dict[str, Any]]:
                        "event_wait_s": ev, "ready_wait_s": rd,
                        "file_like": file_like, "stack": labels.stack(key)})
     long_charge, long_span = ws.long_charge, ws.long_span
-    for _ran, _seq, (gid, start, run, rcpu, key, section_name, runqueue, idx) in sorted(
-            list(tr._blocked), reverse=True):
+    for _ran, _seq, (gid, start, run, rcpu, key, section_name, runqueue, collected,
+                     generation, idx) in sorted(list(tr._blocked), reverse=True):
         events.append({"kind": "blocked-slice", "greenlet": gid, "start_s": start,
                        "run_s": run, "cpu_s": rcpu, "section": section_name,
                        "runqueue_s": runqueue,
+                       # the cyclic garbage collector's part of it (trace/gcwatch.py)
+                       "gc_s": collected, "gc_generation": generation,
                        # others' ready wait during this slice (None: not measured)
                        "delayed_others_s": long_charge.get(idx, 0.0)
                        if tr._loop_error is None else None,
@@ -319,6 +321,7 @@ def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
         "loop": tr._loopwatch.kind if tr._loopwatch is not None else None,
         "wait_split": split, "wait_split_error": tr._loop_error,
         "unattributed_ready_s": ws.unattributed,
+        "gc": tr._gc_watch.as_dict(),
         # the run's first slice when it was long: the program starting (imports, set-up)
         "startup_s": tr._startup_s,
         "monkey_patched": sorted(getattr(sys.modules.get("gevent.monkey"), "saved", {})),

@@ -1,0 +1,34 @@
+"""A gevent Pool of 2 in front of a slow server: 16 requests of 0.1 s take 0.8 s.
+
+Truth by construction: the main greenlet spawns 16 ``fetcher`` jobs into
+``gevent.pool.Pool(2)``; each waits 0.1 s for the server's reply, and the loop is idle
+nearly the whole time.  Only two requests are in flight at once, so the run takes
+about 8 x 0.1 s: the pool's size paces it, and main waits for a free slot at the
+``pool.spawn`` line (``diag: culprit``).  Expected first finding ``pool-full`` there,
+naming ``main``; with ``size=16`` nothing waits for a slot and there is no finding.
+"""
+
+import sys
+
+import gevent
+import gevent.pool
+import requests
+
+ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
+TASKS = 16
+POOL_SIZE = int(ARGS.get("size", 2))
+
+
+def fetch():
+    return requests.get(ARGS["slow"], timeout=30).content  # diag: network-wait
+
+
+def fetcher():
+    g = gevent.Greenlet(fetch)
+    g.name = "fetcher"
+    return g
+
+
+pool = gevent.pool.Pool(POOL_SIZE)
+jobs = [pool.start(fetcher()) for _ in range(TASKS)]  # diag: culprit
+pool.join(raise_error=True)
