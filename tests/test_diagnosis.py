@@ -459,6 +459,19 @@ def test_threadpool_starvation(server, tmp_path):
     assert_no_network_blame(profile, THREADPOOL)
 
 
+BLOCKING_PEERS = Workload("blocking_peers.py")
+
+
+def test_a_loop_held_by_short_blocking_calls_is_told_as_blocking(tmp_path):
+    """Slices all under the threshold, all greenlets alike: only loop-saturated can
+    speak, and its cure must be the blocking call, not the CPU."""
+    profile = run_cli(BLOCKING_PEERS, tmp_path, no_patch=True)
+    first = assert_first(profile, BLOCKING_PEERS, LOOP_SATURATED, greenlet="handler")
+    assert "time.sleep" in first.message and "monkey" in first.message, first.message
+    assert "CPU side" not in first.message, first.message
+    assert first.extra["holders_off_cpu_s"] > 0, listing(profile)
+
+
 SMALL_POOL = Workload("small_pool.py")
 
 

@@ -195,6 +195,7 @@ def saturated(explained=False):
                                           (5, 0.5, 0.0, 0.25, 0.125), (1, 0.0, 0.0, 0.125, 0.25)):
         gs = p.greenlet(g)
         gs.ready_wait_s, gs.event_wait_s, gs.delayed_others_s, gs.run_s = ready, event, delayed, run
+        gs.cpu_s = run  # CPU work (see loop_saturated_by_holders_off_the_cpu)
     # a fourth holder (no wait split of its own), below the top three
     p.greenlets.append(GreenletStats(id=6, name="idle", parent=1, run_s=0.5,
                                      delayed_others_s=0.0625))
@@ -219,6 +220,25 @@ def loop_saturated_with_holders_sections_and_site():
 @scenario
 def loop_saturated_less_what_a_long_slice_explains():
     return findings.loop_saturated(saturated(explained=True))
+
+
+@scenario
+def loop_saturated_by_holders_off_the_cpu():
+    # the top three holders ran 1.5 + 0.125 + 0.25 = 1.875 s.  With 0.9375 s of CPU,
+    # exactly half was off it: CPU work (the CPU cure).  With 2^-20 s less CPU, more than
+    # half: the blocking-call story, at crunch, where the slices that delayed most ended.
+    # The same, but the thread waited 0.0625 s for a CPU in the 1.9375 s the loop was
+    # busy: the holders' share of that wait (1.875 / 31) is not blocking, which leaves
+    # 0.877 s off the CPU of the 1.815 s they had it: CPU work again.
+    out = []
+    for main_cpu, cpu_wait in ((0.0625, None), (0.0625 - 2 ** -20, None),
+                               (0.0625 - 2 ** -20, 0.0625)):
+        p = saturated()
+        p.hub["cpu_wait_s"] = cpu_wait
+        for g, cpu in ((3, 0.5), (4, 0.25), (5, 0.125), (1, main_cpu)):
+            p.greenlet(g).cpu_s = cpu
+        out += findings.loop_saturated(p)
+    return out
 
 
 def storm(stack, count=2000, run_s=0.03125, event_wait_s=0.5, greenlet=3):
@@ -815,59 +835,61 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:20:job'],
       'threshold_s': 0.0625}],
     'loop_saturated_with_holders_sections_and_site': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved "
-                      'finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                      'cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
       'hazard': False,
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
-                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is '
-                 'on the CPU side, not the I/O side: less work per request in these greenlets, '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
+                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
+                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
+                 'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
+                 'I/O side: less work per request in these greenlets, fewer greenlets per process '
+                 'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
+                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
       'utilization': 0.96875}],
     'loop_saturated_less_what_a_long_slice_explains': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved "
-                      'finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                      'cpu-starved finding explains)',
       'cost_s': 3.25,
       'event_wait_s': 0.5,
       'greenlet': 3,
       'hazard': False,
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.250 '
-                 'greenlet-seconds ready to run but queued (besides the 0.250 s the long '
-                 'slices, slow paths and waits for a CPU reported apart caused), against 0.500 s waiting for I/O, timers or '
-                 "locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were "
-                 "ready on average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran "
-                 '0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of their '
-                 "waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
-                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
-                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices "
-                 'that delayed most ended at /srv/app/worker.py:30:crunch. The cure is on the '
-                 'CPU side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlet-seconds ready to run but queued (besides the 0.250 s the long slices, '
+                 'slow paths and waits for a CPU reported apart caused), against 0.500 s waiting '
+                 "for I/O, timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while "
+                 '1.3 others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
+                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is on '
+                 'the CPU side, not the I/O side: less work per request in these greenlets, fewer '
                  'greenlets per process and more processes, or CPU-heavy work moved out of the '
-                 'loop (a process pool). [cost 3.250 s: greenlet-seconds greenlets spent ready '
-                 "to run but queued behind others (the run's ready wait, less what a "
-                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+                 'loop (a process pool). [cost 3.250 s: greenlet-seconds greenlets spent ready to '
+                 "run but queued behind others (the run's ready wait, less what a loop-blocked, "
+                 'blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.25,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -2032,23 +2054,26 @@ EXPECTED = {
       'stack': [],
       'threshold_s': 0.0625}],
     'loop_saturated_at_its_thresholds_with_nobody_to_name': [{'active_s': 1.5,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved "
-                      'finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                      'cpu-starved finding explains)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
       'greenlet': 5,
       'hazard': False,
       'holders': {'app.parse': 0.5},
+      'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
-                 'timers or locks. Who held the loop: no greenlet\'s recorded run slices overlapped the waiting (the hub\'s own callbacks, or slices the tracer did not see). The cure is on the CPU side, not the '
-                 'I/O side: less work per request in these greenlets, fewer greenlets per '
-                 'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 'process pool). [cost 2.000 s: greenlet-seconds greenlets spent ready to run '
-                 "but queued behind others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 'cpu-starved finding explains)]',
+                 "timers or locks. Who held the loop: no greenlet's recorded run slices overlapped "
+                 "the waiting (the hub's own callbacks, or slices the tracer did not see). The "
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool). [cost 2.000 s: greenlet-seconds '
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 'explains)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
@@ -2201,23 +2226,26 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:20:job'],
       'threshold_s': 0.0625}],
     'loop_saturated_with_no_holder_at_all': [{'active_s': 1.5,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved "
-                      'finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                      'cpu-starved finding explains)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
       'greenlet': None,
       'hazard': False,
       'holders': {},
+      'holders_off_cpu_s': None,
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
-                 'timers or locks. Who held the loop: no greenlet\'s recorded run slices overlapped the waiting (the hub\'s own callbacks, or slices the tracer did not see). The cure is on the CPU side, not the '
-                 'I/O side: less work per request in these greenlets, fewer greenlets per '
-                 'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 'process pool). [cost 2.000 s: greenlet-seconds greenlets spent ready to run '
-                 "but queued behind others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 'cpu-starved finding explains)]',
+                 "timers or locks. Who held the loop: no greenlet's recorded run slices overlapped "
+                 "the waiting (the hub's own callbacks, or slices the tracer did not see). The "
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool). [cost 2.000 s: greenlet-seconds '
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 'explains)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
@@ -2400,12 +2428,13 @@ EXPECTED = {
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 0.062 s for a free slot (8 '
                  'times, for the pool used at /srv/app/worker.py:40:submit; 2 greenlets named '
-                 "'main' (1), 'app.fetch' (1) waited) while the loop sat idle 50% of the run. The "
-                 "pool's size, not the CPU, paced the work: its jobs spent their time waiting on "
-                 'I/O. Fix: a larger Pool(size) if what the jobs call can take more requests at '
-                 "once; if the limit is deliberate (a downstream's rate limit), this is what it "
-                 'costs. [cost 0.062 s: greenlet-seconds spent waiting for a free slot of a gevent '
-                 'Pool while the loop sat mostly idle]',
+                 "'main' (1), 'app.fetch' (1) waited) while the loop sat idle 50% of the run: the "
+                 'jobs were waiting, not computing, and no other finding explains their waits, so '
+                 "the pool's size paced the work. Fix: a larger Pool(size) if what the jobs wait "
+                 'on (a downstream service) can take more requests at once; if the limit is '
+                 "deliberate (a downstream's rate limit), this is what it costs. [cost 0.062 s: "
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the loop '
+                 'sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slot_wait_s': 0.0625,
@@ -2423,18 +2452,111 @@ EXPECTED = {
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:12:main; greenlet 'main' (#1) "
-                 "waited) while the loop sat idle 75% of the run. The pool's size, not the CPU, "
-                 'paced the work: its jobs spent their time waiting on I/O. Fix: a larger '
-                 'Pool(size) if what the jobs call can take more requests at once; if the limit is '
-                 "deliberate (a downstream's rate limit), this is what it costs. [cost 1.500 s: "
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the loop '
-                 'sat mostly idle]',
+                 'waited) while the loop sat idle 75% of the run: the jobs were waiting, not '
+                 "computing, and no other finding explains their waits, so the pool's size paced "
+                 'the work. Fix: a larger Pool(size) if what the jobs wait on (a downstream '
+                 'service) can take more requests at once; if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. [cost 1.500 s: greenlet-seconds "
+                 'spent waiting for a free slot of a gevent Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:12:main',
       'slot_wait_s': 1.5,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:165:GroupMappingMixin.__map'],
       'waits': 4}],
+    'loop_saturated_by_holders_off_the_cpu': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                      'cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.9375,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
+                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
+                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
+                 'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
+                 'I/O side: less work per request in these greenlets, fewer greenlets per process '
+                 'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
+                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                      'cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.9375009536743164,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
+                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
+                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
+                 'most ended at /srv/app/worker.py:30:crunch. Most of their running was off the '
+                 'CPU (0.938 s of 1.875 s), in a non-cooperative call (time.sleep unpatched, file '
+                 'or DNS I/O, a lock, a C library doing its own network I/O) made before the slice '
+                 'ended at /srv/app/worker.py:30:crunch. Fix: monkey-patch first '
+                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
+                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. [cost '
+                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 'cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                      'cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.8770170827065744,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
+                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
+                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
+                 'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
+                 'I/O side: less work per request in these greenlets, fewer greenlets per process '
+                 'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
+                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'utilization': 0.96875}],
 }
 
 
@@ -2489,3 +2611,23 @@ def test_a_greenlet_named_by_an_id_the_profile_lacks():
     named = sorted(f.message.split(" was switched")[0]
                    for f in findings.blocked_reads_in_c_sections(p))
     assert named == ["greenlet #77", "greenlet #g-x"]
+
+
+def test_a_full_pool_gives_way_to_a_finding_that_weighs_as_much():
+    """pool-full is a consequence (its jobs took long): compute keeps it only when no
+    other finding but the machine's own (cpu-starved) costs as much or is a hazard."""
+    pool = Finding(kind="pool-full", message="p", cost_s=0.5)
+    heavy = Finding(kind="loop-blocked", message="b", cost_s=0.5)
+    light = Finding(kind="small-body-reads", message="s", cost_s=0.5 - 2 ** -20)
+    hazard = Finding(kind="switch-storm", message="h", cost_s=0.0, extra={"hazard": True})
+    starved = Finding(kind="cpu-starved", message="c", cost_s=4.0)
+    drop = findings.without_outweighed_pool
+    assert drop([pool, heavy, light]) == [heavy, light]
+    assert drop([pool, hazard]) == [hazard]
+    assert drop([light, pool, starved]) == [light, pool, starved]
+    assert drop([light, starved]) == [light, starved]
+    # compute applies it: the slot waits alone are a finding, beside a heavier slice not
+    p = pool_profile(1.5, [(SLOT_STACK, 0.5)])
+    assert [f.kind for f in findings.compute(p)] == ["pool-full"]
+    p.events = [blocked_slice(3, 0.5, 0.5, 0.5)]
+    assert [f.kind for f in findings.compute(p)] == ["loop-blocked"]

@@ -55,7 +55,7 @@ from geventperf.findings.loop import (
     loop_held,
     loop_saturated,
 )
-from geventperf.findings.pool import POOL_IDLE_SHARE, pool_full
+from geventperf.findings.pool import POOL_IDLE_SHARE, pool_full, without_outweighed_pool
 from geventperf.findings.reading import (
     SMALL_READ_BYTES,
     SMALL_READS_MIN,
@@ -86,6 +86,7 @@ __all__ = [
     "blocked_reads_in_c_sections", "compute", "cpu_starved", "deadlock_risks",
     "loop_blocked", "loop_held", "loop_saturated", "pool_full", "slow_paths",
     "small_body_reads", "sort_findings", "switch_storms", "threadpool_saturated",
+    "without_outweighed_pool",
 ]
 
 
@@ -94,7 +95,7 @@ def compute(profile: Profile) -> list[Finding]:
     out: list[Finding] = []
     for finder in FINDERS:
         out.extend(finder(profile))
-    return sort_findings(out)
+    return sort_findings(without_outweighed_pool(out))
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:

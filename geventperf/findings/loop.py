@@ -343,15 +343,16 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     holders: dict[str, list[Any]] = {}
     for g in profile.greenlets:
         if g.delayed_others_s:
-            acc = holders.setdefault(_base_name(g.name), [0.0, 0.0, 0, g.id])
+            acc = holders.setdefault(_base_name(g.name), [0.0, 0.0, 0, g.id, 0.0])
             acc[0] += g.delayed_others_s
             acc[1] += g.run_s
             acc[2] += 1
+            acc[4] = None if acc[4] is None or g.cpu_s is None else acc[4] + g.cpu_s
     top = sorted(holders.items(), key=lambda kv: -kv[1][0])[:TOP_HOLDERS]
     # delayed / run: how many others stood ready, on average, while the holder ran
     named = "; ".join(f"'{name}' (x{n}: ran {run:.3f} s while {d / run:.1f} others were ready "
                       f"on average, {d:.3f} greenlet-s of their waiting)"
-                      for name, (d, run, n, _gid) in top if run > 0)
+                      for name, (d, run, n, _gid, _cpu) in top if run > 0)
     sections = sorted((s for s in profile.sections if s.delayed_others_s),
                       key=lambda s: -(s.delayed_others_s or 0.0))[:TOP_HOLDERS]
     inside = ", ".join(f"'{s.name}' ({s.delayed_others_s:.3f} greenlet-s)" for s in sections)
@@ -361,6 +362,20 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     top_gid = top[0][1][3] if top else None
     stack = _most_delaying_stack(profile)
     where = user_site(stack).user if stack else None
+    # what the holders' running was: CPU, or mostly time off the CPU in blocking calls
+    # (less their share of the thread's wait for a CPU: a crowded machine's, as _cause)
+    held_run = sum(acc[1] for _name, acc in top)
+    held_cpu = None if not top or any(acc[4] is None for _name, acc in top) else \
+        sum(acc[4] for _name, acc in top)
+    had_cpu = held_run * (1.0 - _starved_share(profile))
+    off_cpu = None if held_cpu is None else max(0.0, had_cpu - held_cpu)
+    if off_cpu is not None and off_cpu > BLOCKING_SHARE * had_cpu:
+        cure = (f" Most of their running was off the CPU ({off_cpu:.3f} s of {held_run:.3f} "
+                f"s), {_blocking_story(profile, where or 'an unrecorded place')}")
+    else:
+        cure = (" The cure is on the CPU side, not the I/O side: less work per request in "
+                "these greenlets, fewer greenlets per process and more processes, or "
+                "CPU-heavy work moved out of the loop (a process pool).")
     message = (
         f"The loop was saturated: busy {util:.0%} of the run, and greenlets waited "
         f"{ready:.3f} greenlet-seconds ready to run but queued"
@@ -370,13 +385,11 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         f"{named}"
         + (f"; inside sections {inside}" if inside else "")
         + (f"; the slices that delayed most ended at {where}" if where else "")
-        + ". The cure is on the CPU side, not the I/O side: less work per request in "
-        "these greenlets, fewer greenlets per process and more processes, or CPU-heavy "
-        "work moved out of the loop (a process pool).")
+        + "." + cure)
     return [_finding(LOOP_SATURATED, message, ready, stack, greenlet=top_gid,
                      utilization=util, ready_wait_s=ready, event_wait_s=event,
                      active_s=util * duration,
-                     holders={name: d for name, (d, _r, _n, _g) in top},
+                     holders={name: acc[0] for name, acc in top}, holders_off_cpu_s=off_cpu,
                      sections={s.name: s.delayed_others_s for s in sections})]
 
 

@@ -8,13 +8,19 @@ waiting on I/O, and the pool's size -- not the CPU, not one slow call -- set the
 40 jobs of 50 ms each through ``Pool(2)`` take a second however fast the code is.  The
 semaphore is compiled, so the wait's innermost Python frame is gevent's ``pool.py``,
 which tells these waits apart from any other.
+
+A full pool is a consequence: its jobs took long.  Only when nothing else explains
+why (plain waits on a downstream) is its size the lever; when another finding weighs
+as much -- blocked reads inside a parser, a lock, a loop blocker -- that is why the jobs
+took long, a bigger pool would only queue more of them, and ``compute`` drops the
+pool's finding (:func:`without_outweighed_pool`).
 """
 
 from __future__ import annotations
 
 import re
 
-from geventperf.findings.common import POOL_FULL, _f, _finding, _names
+from geventperf.findings.common import CPU_STARVED, POOL_FULL, _f, _finding, _names
 from geventperf.findings.loop import DEFAULT_BLOCK_THRESHOLD_S
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile
@@ -60,11 +66,24 @@ def pool_full(profile: Profile) -> list[Finding]:
         f"({count} times"
         + (f", for the pool used at {where}" if where else ", inside gevent's Pool.imap")
         + f"; {who} waited) while the loop sat "
-        f"idle {idle / duration:.0%} of the run. The pool's size, not the CPU, paced the "
-        "work: its jobs spent their time waiting on I/O. Fix: a larger Pool(size) if "
-        "what the jobs call can take more requests at once; if the limit is deliberate "
-        "(a downstream's rate limit), this is what it costs.")
+        f"idle {idle / duration:.0%} of the run: the jobs were waiting, not computing, and "
+        "no other finding explains their waits, so the pool's size paced the work. Fix: "
+        "a larger Pool(size) if what the jobs wait on (a downstream service) can take "
+        "more requests at once; if the limit is deliberate (a downstream's rate limit), "
+        "this is what it costs.")
     return [_finding(POOL_FULL, message, waited, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)),
                      waits=count, slot_wait_s=waited, idle_share=idle / duration,
                      site=where)]
+
+
+def without_outweighed_pool(found: list[Finding]) -> list[Finding]:
+    """*found* without its pool-full finding when another finding is a hazard or costs
+    at least as much: that one is why the jobs took long (see the module's note).  The
+    machine's own finding (cpu-starved) outweighs nothing here: the loop was idle."""
+    pool = [f for f in found if f.kind == POOL_FULL]
+    others = [f for f in found if f.kind != POOL_FULL]
+    if pool and any(f.extra.get("hazard") or f.cost_s >= pool[0].cost_s
+                    for f in others if f.kind != CPU_STARVED):
+        return others
+    return found
