@@ -472,6 +472,17 @@ def test_a_loop_held_by_short_blocking_calls_is_told_as_blocking(tmp_path):
     assert first.extra["holders_off_cpu_s"] > 0, listing(profile)
 
 
+MANY_SMALL_BODIES = Workload("many_small_bodies.py")
+
+
+def test_small_bodies_read_whole_are_no_small_reads(server, tmp_path):
+    profile = run_cli(MANY_SMALL_BODIES, tmp_path,
+                      f"small={server.url}/big?size=2048&pieces=1&delay=0")
+    [reads] = [e for e in profile.events if e["kind"] == "body-reads"]
+    assert reads["bodies"] == 160 and reads["reads"] <= 2 * reads["bodies"], reads
+    assert not findings_of(profile, SMALL_BODY_READS), listing(profile)
+
+
 SMALL_POOL = Workload("small_pool.py")
 
 

@@ -241,6 +241,40 @@ def loop_saturated_by_holders_off_the_cpu():
     return out
 
 
+URLLIB3_POOL = "/venv/lib/python3.11/site-packages/urllib3/connectionpool.py"
+HTTP_CLIENT = "/usr/lib/python3.11/http/client.py"
+
+
+@scenario
+def loop_saturated_by_requests_own_cpu():
+    # CPU samples of the workers: 0.25 s under requests, 0.125 under urllib3 and 0.125
+    # under http.client (beneath the app's frame), 0.5 in the app alone: exactly half
+    # beneath the HTTP client stack, which the message names.  The hub's 4 s of samples
+    # in the app do not count.  With 2^-20 s moved from the client to the app: under
+    # half, no mention.
+    out = []
+    for moved in (0.0, 2 ** -20):
+        p = saturated()
+        for g in (3, 4, 5, 1):
+            p.greenlet(g).cpu_s = p.greenlet(g).run_s
+        p.cpu_samples = CpuSamples(
+            frames=[f"{REQUESTS}:10:get", f"{URLLIB3_POOL}:20:urlopen",
+                    f"{HTTP_CLIENT}:30:begin", f"{APP}:40:handler"],
+            first_lines=[1, 1, 1, 1], stacks=[
+                SampledStack(frames=[0, 3], greenlet="app.fetch", sections=[], count=2,
+                             cpu_s=0.25, gid=3),
+                SampledStack(frames=[1, 3], greenlet="app.fetch", sections=[], count=1,
+                             cpu_s=0.125, gid=4),
+                SampledStack(frames=[2, 3], greenlet="main", sections=[], count=1,
+                             cpu_s=0.125 - moved, gid=1),
+                SampledStack(frames=[3], greenlet="app.fetch", sections=[], count=4,
+                             cpu_s=0.5 + moved, gid=3),
+                SampledStack(frames=[3], greenlet="hub", sections=[], count=32,
+                             cpu_s=4.0, gid=2)])
+        out += findings.loop_saturated(p)
+    return out
+
+
 def storm(stack, count=2000, run_s=0.03125, event_wait_s=0.5, greenlet=3):
     # hub busy 1.5 - 0.5 idle = 1 s over 4000 switches: 0.25 ms a switch, times 2000
     # = 0.5 s; 0.03125 s / 2000 = 15.6 us of work between switches
@@ -618,6 +652,17 @@ def slow_paths_summed_per_greenlet_named_by_cpu_and_windows_paths():
         ([APP_SPIN], "zeta", 8, 0.3125)])
     p.greenlet(1).run_s = 0.5
     return findings.slow_paths(p)
+
+
+@scenario
+def small_body_reads_not_for_bodies_read_in_two_pieces_or_fewer():
+    # 100 bodies in 200 reads (2 KiB each): exactly two a body, none; in 201 reads: one
+    # more than that, a finding
+    return findings.small_body_reads(profile(events=[
+        {"kind": "body-reads", "site": f"{APP}:70:two", "reads": 200, "bytes": 200 * 2048,
+         "bodies": 100, "read_s": 0.5, "run_s": 0.25},
+        {"kind": "body-reads", "site": f"{APP}:71:more", "reads": 201, "bytes": 201 * 2048,
+         "bodies": 100, "read_s": 0.5, "run_s": 0.25}]))
 
 
 @scenario
@@ -2537,6 +2582,93 @@ EXPECTED = {
       'hazard': False,
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.8770170827065744,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
+                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
+                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
+                 'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
+                 'I/O side: less work per request in these greenlets, fewer greenlets per process '
+                 'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
+                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'utilization': 0.96875}],
+    'small_body_reads_not_for_bodies_read_in_two_pieces_or_fewer': [{'bodies': 100,
+      'bytes': 411648,
+      'cost_meaning': 'seconds the reading greenlets spent inside the reads, network waits left '
+                      'out (a large read waits for the network as long)',
+      'cost_s': 0.25,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'small-body-reads',
+      'mean_read_bytes': 2048.0,
+      'message': '100 response bodies (0.4 MiB) were read in 201 reads of 2.0 KiB on average (2 '
+                 "per body) through urllib3's HTTPResponse.read, called from "
+                 '/srv/app/worker.py:71:more; each read is a trip through requests, urllib3 and '
+                 'http.client. Fix: read bodies in large pieces: geventperf.mount(session) (512 '
+                 'KiB reads, Content-Length bodies into one buffer), then parse the bytes. [cost '
+                 '0.250 s: seconds the reading greenlets spent inside the reads, network waits '
+                 'left out (a large read waits for the network as long)]',
+      'read_s': 0.5,
+      'reads': 201,
+      'section': None,
+      'site': '/srv/app/worker.py:71:more',
+      'small_read_bytes': 65536,
+      'stack': ['/srv/app/worker.py:71:more']}],
+    'loop_saturated_by_requests_own_cpu': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                      'cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
+                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
+                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
+                 'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
+                 'I/O side: less work per request in these greenlets, fewer greenlets per process '
+                 'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
+                 '50% of the sampled CPU ran inside requests, urllib3 and http.client themselves: '
+                 'their per-request work (proxy settings read from the environment, URL parsing, '
+                 'header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). [cost 3.500 "
+                 's: greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 'cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                      'cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '

@@ -72,6 +72,12 @@ HELD_SLICE_RATIO = 10.0
 HELD_MIN_SLICE_S = 0.002
 # The oldest generation: collecting it walks every object the collector tracks.
 FULL_GENERATION = 2
+# A saturated loop's CPU is requests' own per-request work when at least this share of
+# the CPU samples (``--cpu-samples``) ran beneath requests, urllib3 or http.client: then
+# that work is the lever, not the program's.
+REQUESTS_CPU_SHARE = 0.5
+# Frames of the HTTP client stack whose per-request work geventperf.Session trims.
+_REQUESTS_LAYERS = ("/requests/", "/urllib3/", "/http/client.py")
 # The tracer's default when a profile does not say (see Tracer(block_threshold=)).
 DEFAULT_BLOCK_THRESHOLD_S = 0.05
 
@@ -376,6 +382,14 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         cure = (" The cure is on the CPU side, not the I/O side: less work per request in "
                 "these greenlets, fewer greenlets per process and more processes, or "
                 "CPU-heavy work moved out of the loop (a process pool).")
+        in_requests = _requests_cpu_share(profile)
+        if in_requests is not None and in_requests >= REQUESTS_CPU_SHARE:
+            cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
+                     "and http.client themselves: their per-request work (proxy settings "
+                     "read from the environment, URL parsing, header checks) is a cause "
+                     "of its own. geventperf.Session(), or geventperf.mount(session, "
+                     "fast_path=True), does that work once per session (about half of "
+                     "requests' CPU per call in this project's benchmarks).")
     message = (
         f"The loop was saturated: busy {util:.0%} of the run, and greenlets waited "
         f"{ready:.3f} greenlet-seconds ready to run but queued"
@@ -391,6 +405,25 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      active_s=util * duration,
                      holders={name: acc[0] for name, acc in top}, holders_off_cpu_s=off_cpu,
                      sections={s.name: s.delayed_others_s for s in sections})]
+
+
+def _requests_cpu_share(profile: Profile) -> float | None:
+    """Share of the greenlets' sampled CPU (the hub's apart) that ran beneath requests,
+    urllib3 or http.client; None without CPU samples."""
+    samples = profile.cpu_samples
+    if samples is None:
+        return None
+    frames = samples.frames
+    inside = [any(layer in frames[i] for layer in _REQUESTS_LAYERS)
+              for i in range(len(frames))]
+    total = under = 0.0
+    for st in samples.stacks:
+        if st.gid is not None and st.gid == profile.hub.get("id"):
+            continue
+        total += st.cpu_s
+        if any(0 <= i < len(inside) and inside[i] for i in st.frames):
+            under += st.cpu_s
+    return under / total if total > 0 else None
 
 
 def _most_delaying_stack(profile: Profile, gids: set[int] | None = None) -> list[str]:

@@ -33,6 +33,11 @@ STORM_MAX_MEAN_EVENT_WAIT_S = 1e-3
 SMALL_READ_BYTES = 64 * 1024
 # Fewer reads than this at one call site cost too little to report.
 SMALL_READS_MIN = 100
+# Nor are bodies read in at most this many reads each on average: larger reads cannot
+# make a body that arrived in one piece take fewer (1000 bodies of 2 KiB read in 1000
+# reads are small reads of small bodies, not a body read in small pieces), and a second
+# read is often only the empty one that finds the body's end.
+SMALL_READS_PER_BODY_MIN = 2
 
 def blocked_reads_in_c_sections(profile: Profile) -> list[Finding]:
     """Greenlets switched out inside a C section: a C parser read from a file-like
@@ -130,9 +135,10 @@ def small_body_reads(profile: Profile) -> list[Finding]:
     out = []
     for ev in _events(profile, "body-reads"):
         reads, nbytes = int(ev.get("reads", 0)), int(ev.get("bytes", 0))
-        if reads < SMALL_READS_MIN or nbytes / reads >= SMALL_READ_BYTES:
-            continue
         bodies, seconds = max(1, int(ev.get("bodies", 0))), _f(ev, "read_s")
+        if reads < SMALL_READS_MIN or nbytes / reads >= SMALL_READ_BYTES \
+                or reads <= SMALL_READS_PER_BODY_MIN * bodies:
+            continue
         # Time running inside the reads where the tracer measured the waits in them;
         # the whole time inside them in older profiles.
         cost = _f(ev, "run_s", seconds)
