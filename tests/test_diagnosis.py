@@ -495,9 +495,13 @@ def test_a_pool_too_small_for_an_idle_loop_is_pool_full(server, tmp_path):
     assert_no_network_blame(profile, SMALL_POOL, innocent=("fetcher",))
 
 
-def test_a_pool_as_big_as_the_work_is_no_finding(server, tmp_path):
+def test_a_pool_as_big_as_the_work_is_no_pool_finding(server, tmp_path):
+    # (16 connections opened at once may fill gevent's threadpool of 10 with their DNS
+    # lookups: a threadpool-saturated finding is that, true, and not this test's)
     profile = run_cli(SMALL_POOL, tmp_path, slow(server, 0.1), "size=16")
-    assert not profile.findings, listing(profile)
+    assert not findings_of(profile, POOL_FULL), listing(profile)
+    blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
+    assert not blamed, listing(profile)
 
 
 GC_PAUSES = Workload("gc_pauses.py")

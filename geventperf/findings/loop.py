@@ -413,9 +413,7 @@ def _requests_cpu_share(profile: Profile) -> float | None:
     samples = profile.cpu_samples
     if samples is None:
         return None
-    frames = samples.frames
-    inside = [any(layer in frames[i] for layer in _REQUESTS_LAYERS)
-              for i in range(len(frames))]
+    inside = [any(layer in label for layer in _REQUESTS_LAYERS) for label in samples.frames]
     total = under = 0.0
     for st in samples.stacks:
         if st.gid is not None and st.gid == profile.hub.get("id"):

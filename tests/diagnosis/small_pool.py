@@ -5,7 +5,7 @@ Truth by construction: the main greenlet spawns 16 ``fetcher`` jobs into
 nearly the whole time.  Only two requests are in flight at once, so the run takes
 about 8 x 0.1 s: the pool's size paces it, and main waits for a free slot at the
 ``pool.spawn`` line (``diag: culprit``).  Expected first finding ``pool-full`` there,
-naming ``main``; with ``size=16`` nothing waits for a slot and there is no finding.
+naming ``main``; with ``size=16`` nothing waits for a slot: no ``pool-full``.
 """
 
 import sys
