@@ -65,6 +65,7 @@ LOOP_SATURATED = "loop-saturated"
 LOOP_HELD = "loop-held"
 GC_PAUSE = "gc-pause"
 POOL_FULL = "pool-full"
+LOCK_CONTENDED = "lock-contended"
 SWITCH_STORM = "switch-storm"
 THREADPOOL_SATURATED = "threadpool-saturated"
 SMALL_BODY_READS = "small-body-reads"
@@ -470,6 +471,25 @@ def test_a_loop_held_by_short_blocking_calls_is_told_as_blocking(tmp_path):
     assert "time.sleep" in first.message and "monkey" in first.message, first.message
     assert "CPU side" not in first.message, first.message
     assert first.extra["holders_off_cpu_s"] > 0, listing(profile)
+
+
+BIG_LOCK = Workload("big_lock.py")
+
+
+def test_a_lock_held_across_slow_calls_is_lock_contended(server, tmp_path):
+    profile = run_cli(BIG_LOCK, tmp_path, slow(server, 0.1))
+    first = assert_first(profile, BIG_LOCK, LOCK_CONTENDED)
+    assert "handler" in first.message and first.extra["waits"] >= 1, listing(profile)
+    blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
+    assert not blamed, f"the hub sat idle; nothing held the loop:\n{listing(profile)}"
+    assert_no_network_blame(profile, BIG_LOCK, innocent=())
+
+
+def test_greenlets_waiting_on_an_event_are_no_contended_lock(server, tmp_path):
+    profile = run_cli(BIG_LOCK, tmp_path, slow(server, 0.1), "event=1")
+    waited = sum(g.event_wait_s or 0.0 for g in profile.greenlets if g.name == "handler")
+    assert waited >= 10 * 0.4, listing(profile)  # they did wait, on the event's lock
+    assert not findings_of(profile, LOCK_CONTENDED), listing(profile)
 
 
 MANY_SMALL_BODIES = Workload("many_small_bodies.py")

@@ -176,6 +176,41 @@ def pool_full_inside_pool_map_names_the_maps_caller():
     return findings.pool_full(pool_profile(1.5, [(MAP_SLOT_STACK, 1.5)], map_caller=True))
 
 
+GEVENT_THREAD = "/venv/lib/python3.11/site-packages/gevent/thread.py"
+GEVENT_LOCK = "/venv/lib/python3.11/site-packages/gevent/lock.py"
+THREADING = "/usr/lib/python3.11/threading.py"
+
+
+@scenario
+def lock_contended_on_patched_locks_not_on_events():
+    # a patched threading.Lock at the app's line (0.25 s) and an RLock taken with
+    # "with" (0.125 s): 0.375 s, a finding named by the larger; an Event's inner lock
+    # (1 s) and a queue's (1 s) are waits for an event, left out.  Idle 1.5 s of 2 s.
+    p = pool_profile(1.5, [
+        ([f"{GEVENT_THREAD}:320:LockType.acquire", f"{APP}:50:update_token"], 0.25),
+        ([f"{GEVENT_LOCK}:313:RLock.acquire", f"{GEVENT_LOCK}:333:RLock.__enter__",
+          f"{APP}:60:log_it"], 0.125),
+        ([f"{GEVENT_THREAD}:320:LockType.acquire", f"{THREADING}:320:Condition.wait",
+          f"{THREADING}:622:Event.wait", f"{APP}:70:wait_ready"], 1.0),
+        ([f"{GEVENT_THREAD}:320:LockType.acquire", "/usr/lib/python3.11/queue.py:171:Queue.get",
+          f"{APP}:80:consume"], 1.0)])
+    p.runs.append(StackTime(stack=[f"{GEVENT_LOCK}:313:RLock.acquire",
+                                   f"{GEVENT_LOCK}:333:RLock.__enter__", f"{APP}:60:log_it"],
+                            count=1, greenlet=4))
+    return findings.lock_contended(p)
+
+
+@scenario
+def lock_contended_not_with_only_event_waits_or_a_busy_loop():
+    event_only = pool_profile(1.5, [([f"{GEVENT_THREAD}:320:LockType.acquire",
+                                      f"{THREADING}:320:Condition.wait"], 1.0)])
+    busy = pool_profile(0.5, [([f"{GEVENT_THREAD}:320:LockType.acquire", f"{APP}:50:f"], 1.0)])
+    lock_only = pool_profile(1.5, [([f"{GEVENT_THREAD}:320:LockType.acquire"], 1.0)])
+    # the last: a lock frame and nothing under it (a truncated stack) is still a lock
+    return [*findings.lock_contended(event_only), *findings.lock_contended(busy),
+            *findings.lock_contended(lock_only)]
+
+
 @scenario
 def slices_at_the_threshold_and_under_it():
     # cost exactly the threshold: a finding; the other group just under: none
@@ -2689,6 +2724,47 @@ EXPECTED = {
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
       'utilization': 0.96875}],
+    'lock_contended_on_patched_locks_not_on_events': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
+                      'idle',
+      'cost_s': 0.375,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 0.375,
+      'message': "A lock was contended: greenlets such as 'app.fetch', 'main' waited 0.375 s in "
+                 'all to take a monkey-patched threading lock (8 times, most at '
+                 '/srv/app/worker.py:50:update_token) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Fix: hold it for less '
+                 '-- make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource. [cost 0.375 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:50:update_token',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/thread.py:320:LockType.acquire',
+                '/srv/app/worker.py:50:update_token'],
+      'waits': 8}],
+    'lock_contended_not_with_only_event_waits_or_a_busy_loop': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
+                      'idle',
+      'cost_s': 1.0,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 1.0,
+      'message': "A lock was contended: greenlets such as 'main' waited 1.000 s in all to take a "
+                 'monkey-patched threading lock (4 times, most at an unrecorded place) while the '
+                 'loop sat idle 75% of the run: the lock made them take turns, and no other '
+                 'finding explains their waits, so whatever its holders do while holding it paced '
+                 'the work. Fix: hold it for less -- make slow calls (the network, the disk) '
+                 'outside the locked block and lock only the shared state -- or use one lock per '
+                 'resource. [cost 1.000 s: greenlet-seconds spent waiting to take a lock while the '
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': 'an unrecorded place',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/thread.py:320:LockType.acquire'],
+      'waits': 4}],
 }
 
 
@@ -2700,7 +2776,7 @@ def test_every_finding_whole(name):
 # Every kind the findings rank, in their order at equal cost; an unknown kind last.
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gc-pause", "loop-blocked", "loop-held", "threadpool-saturated",
-              "pool-full", "small-body-reads",
+              "pool-full", "lock-contended", "small-body-reads",
               "switch-storm", "pure-python-fallback", "charset-detection", "cpu-starved",
               "from-the-future"]
 
@@ -2734,7 +2810,7 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.loop_saturated, findings.loop_blocked, findings.loop_held,
         findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
-        findings.slow_paths,
+        findings.lock_contended, findings.slow_paths,
         findings.cpu_starved)
 
 
@@ -2753,8 +2829,11 @@ def test_a_full_pool_gives_way_to_a_finding_that_weighs_as_much():
     light = Finding(kind="small-body-reads", message="s", cost_s=0.5 - 2 ** -20)
     hazard = Finding(kind="switch-storm", message="h", cost_s=0.0, extra={"hazard": True})
     starved = Finding(kind="cpu-starved", message="c", cost_s=4.0)
-    drop = findings.without_outweighed_pool
+    drop = findings.without_outweighed_limits
     assert drop([pool, heavy, light]) == [heavy, light]
+    # each limit on its own: a lock wait heavier than every cause stays, the pool goes
+    lock = Finding(kind="lock-contended", message="l", cost_s=0.5 + 2 ** -20)
+    assert drop([pool, lock, heavy]) == [lock, heavy]
     assert drop([pool, hazard]) == [hazard]
     assert drop([light, pool, starved]) == [light, pool, starved]
     assert drop([light, starved]) == [light, starved]

@@ -30,6 +30,7 @@ from geventperf.findings.common import (
     DEADLOCK_RISK,
     GC_PAUSE,
     HAZARDS,
+    LOCK_CONTENDED,
     LOOP_BLOCKED,
     LOOP_HELD,
     LOOP_SATURATED,
@@ -39,6 +40,12 @@ from geventperf.findings.common import (
     THREADPOOL_SATURATED,
 )
 from geventperf.findings.hazards import deadlock_risks
+from geventperf.findings.limits import (
+    POOL_IDLE_SHARE,
+    lock_contended,
+    pool_full,
+    without_outweighed_limits,
+)
 from geventperf.findings.loop import (
     BLOCKING_SHARE,
     DEFAULT_BLOCK_THRESHOLD_S,
@@ -55,7 +62,6 @@ from geventperf.findings.loop import (
     loop_held,
     loop_saturated,
 )
-from geventperf.findings.pool import POOL_IDLE_SHARE, pool_full, without_outweighed_pool
 from geventperf.findings.reading import (
     SMALL_READ_BYTES,
     SMALL_READS_MIN,
@@ -78,15 +84,15 @@ __all__ = [
     "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION",
     "COST_MEANING", "CPU_STARVED", "DEADLOCK_RISK", "DEFAULT_BLOCK_THRESHOLD_S",
     "FINDERS", "GC_PAUSE", "GC_SHARE", "HAZARDS", "HELD_MIN_SLICE_S", "HELD_SHARE",
-    "HELD_SLICE_RATIO", "KINDS", "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED",
-    "POOL_FULL", "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK", "SATURATED_MIN_QUEUE",
-    "SATURATED_UTILIZATION", "SLOW_PATHS", "SMALL_BODY_READS", "SMALL_READS_MIN",
-    "SMALL_READ_BYTES", "STARVED_SHARE", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES",
-    "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS",
+    "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED", "LOOP_BLOCKED", "LOOP_HELD",
+    "LOOP_SATURATED", "POOL_FULL", "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK",
+    "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SLOW_PATHS", "SMALL_BODY_READS",
+    "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE", "STORM_MAX_MEAN_RUN_S",
+    "STORM_MIN_SWITCHES", "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS",
     "blocked_reads_in_c_sections", "compute", "cpu_starved", "deadlock_risks",
-    "loop_blocked", "loop_held", "loop_saturated", "pool_full", "slow_paths",
-    "small_body_reads", "sort_findings", "switch_storms", "threadpool_saturated",
-    "without_outweighed_pool",
+    "lock_contended", "loop_blocked", "loop_held", "loop_saturated", "pool_full",
+    "slow_paths", "small_body_reads", "sort_findings", "switch_storms",
+    "threadpool_saturated", "without_outweighed_limits",
 ]
 
 
@@ -95,7 +101,7 @@ def compute(profile: Profile) -> list[Finding]:
     out: list[Finding] = []
     for finder in FINDERS:
         out.extend(finder(profile))
-    return sort_findings(without_outweighed_pool(out))
+    return sort_findings(without_outweighed_limits(out))
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:
@@ -105,10 +111,11 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, loop_held,
-    switch_storms, small_body_reads, threadpool_saturated, pool_full, slow_paths, cpu_starved)
+    switch_storms, small_body_reads, threadpool_saturated, pool_full, lock_contended,
+    slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GC_PAUSE, LOOP_BLOCKED,
          LOOP_HELD,
-         THREADPOOL_SATURATED, POOL_FULL, SMALL_BODY_READS, SWITCH_STORM, PURE_PYTHON_FALLBACK,
+         THREADPOOL_SATURATED, POOL_FULL, LOCK_CONTENDED, SMALL_BODY_READS, SWITCH_STORM, PURE_PYTHON_FALLBACK,
          CHARSET_DETECTION, CPU_STARVED)
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

@@ -20,6 +20,7 @@ THREADPOOL_SATURATED = "threadpool-saturated"
 CPU_STARVED = "cpu-starved"
 GC_PAUSE = "gc-pause"
 POOL_FULL = "pool-full"
+LOCK_CONTENDED = "lock-contended"
 HAZARDS = frozenset({DEADLOCK_RISK})
 
 COST_MEANING = {
@@ -37,6 +38,8 @@ COST_MEANING = {
               "slices, which the garbage collector mostly filled",
     POOL_FULL: "greenlet-seconds spent waiting for a free slot of a gevent Pool while the "
                "loop sat mostly idle",
+    LOCK_CONTENDED: "greenlet-seconds spent waiting to take a lock while the loop sat "
+                    "mostly idle",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "
                  "waited for a CPU (at least that wait)",
     LOOP_SATURATED: "greenlet-seconds greenlets spent ready to run but queued behind others "

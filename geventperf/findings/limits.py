@@ -1,0 +1,164 @@
+"""Concurrency limits that paced an idle loop: a gevent ``Pool`` too small
+(``pool-full``) and a contended lock (``lock-contended``), from the wait stacks.
+
+``gevent.pool.Pool`` bounds how many greenlets run at once with a semaphore: spawning
+into a full pool waits in ``Pool.add`` (``Pool.wait_available`` waits the same way) for
+a greenlet of the pool to finish.  When the loop sat idle meanwhile, the jobs were
+waiting on I/O, and the pool's size -- not the CPU, not one slow call -- set the pace:
+40 jobs of 50 ms each through ``Pool(2)`` take a second however fast the code is.  The
+semaphore is compiled, so the wait's innermost Python frame is gevent's ``pool.py``,
+which tells these waits apart from any other.
+
+A monkey-patched ``threading.Lock`` (gevent's ``thread.LockType``) or ``RLock``
+(``gevent.lock.RLock``) waits in Python frames of gevent too, so a greenlet queued for a
+lock that another holds across a slow call -- the network, the disk -- is told apart,
+except where the lock is a standard-library primitive's inner one (an ``Event``,
+``Condition`` or ``queue.Queue`` waiting for its event, not for a holder).  gevent's
+own ``Semaphore``/``BoundedSemaphore`` are compiled: a wait on one shows only the
+caller's line, like any event's, and is not told.
+
+Both are consequences: a full pool's jobs, or a lock's holders, took long.  Only when
+nothing else explains why (plain waits on a downstream) is the limit the lever; when
+another finding weighs as much -- blocked reads inside a parser, a loop blocker -- that
+is why they took long, a bigger pool or a shorter lock would only queue them elsewhere,
+and ``compute`` drops the limit's finding (:func:`without_outweighed_limits`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from geventperf.findings.common import (
+    CPU_STARVED,
+    LOCK_CONTENDED,
+    POOL_FULL,
+    _base_name,
+    _f,
+    _finding,
+    _names,
+)
+from geventperf.findings.loop import DEFAULT_BLOCK_THRESHOLD_S
+from geventperf.frames import user_site
+from geventperf.profile import Finding, Profile
+
+# A wait for a free slot of a gevent Pool: its innermost frame (path:line:function).
+SLOT_WAIT = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:(Pool\.add|Pool\.wait_available)$")
+# A wait for the results of Pool.map (its innermost frame): the line that called it is
+# where a Pool.map's spawning greenlet came from.
+MAP_WAIT = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:GroupMappingMixin\.map$")
+# A wait to take a patched threading lock: gevent's frames of the acquire, innermost.
+LOCK_FRAMES = re.compile(r"[/\\]gevent[/\\](thread\.py:\d+:LockType\.acquire|"
+                         r"lock\.py:\d+:RLock\.(acquire|__enter__))$")
+# Callers whose lock waits are an event's, not a holder's: the standard library builds
+# Event, Condition, Semaphore, Barrier and queue.Queue on locks it waits on.
+EVENT_ON_A_LOCK = re.compile(r"[/\\](threading|queue)\.py:\d+:")
+# The loop was idle in its poll at least this share of the run: it had room for more
+# jobs at once.  A busier loop would only queue a bigger pool's greenlets behind each
+# other (loop-saturated's story), so a larger pool is no cure there; nor a shorter lock.
+POOL_IDLE_SHARE = 0.5
+
+
+def pool_full(profile: Profile) -> list[Finding]:
+    """Spawns that waited for a free slot of a gevent Pool while the loop was mostly
+    idle: one finding for all of them.  ``cost_s``: the greenlet-seconds they waited."""
+    rows = [w for w in profile.waits if w.stack and SLOT_WAIT.search(w.stack[0])]
+    waited, idle = _paced(profile, rows)
+    if waited is None:
+        return []
+    duration = profile.duration_s
+    worst = max(rows, key=lambda w: w.event_wait_s or w.wait_s)
+    placed = [w for w in rows if user_site(w.stack).user]
+    where = user_site(max(placed, key=lambda w: w.wait_s).stack).user if placed else None
+    if where is None:  # spawned by Pool.map's own greenlet: name the map's caller
+        maps = [w for w in profile.waits if w.stack and MAP_WAIT.search(w.stack[0])
+                and user_site(w.stack).user]
+        where = user_site(max(maps, key=lambda w: w.wait_s).stack).user if maps else None
+    count = sum(w.count for w in rows)
+    ended = _switched_out_at(profile)
+    gids = [ended.get(tuple(w.stack)) for w in rows]
+    who = _names(profile, gids) if any(g is not None for g in gids) else "greenlets"
+    message = (
+        f"A gevent Pool was full: spawning into it waited {waited:.3f} s for a free slot "
+        f"({count} times"
+        + (f", for the pool used at {where}" if where else ", inside gevent's Pool.imap")
+        + f"; {who} waited) while the loop sat "
+        f"idle {idle / duration:.0%} of the run: the jobs were waiting, not computing, and "
+        "no other finding explains their waits, so the pool's size paced the work. Fix: "
+        "a larger Pool(size) if what the jobs wait on (a downstream service) can take "
+        "more requests at once; if the limit is deliberate (a downstream's rate limit), "
+        "this is what it costs.")
+    return [_finding(POOL_FULL, message, waited, list(worst.stack),
+                     greenlet=ended.get(tuple(worst.stack)),
+                     waits=count, slot_wait_s=waited, idle_share=idle / duration,
+                     site=where)]
+
+
+def lock_contended(profile: Profile) -> list[Finding]:
+    """Greenlets that waited to take a monkey-patched threading lock (not an Event's or
+    a queue's inner one) while the loop was mostly idle: one finding, named by the line
+    that waited most.  ``cost_s``: the greenlet-seconds they waited."""
+    rows = []
+    for w in profile.waits:
+        inner = 0
+        while inner < len(w.stack) and LOCK_FRAMES.search(w.stack[inner]):
+            inner += 1
+        if inner and not (inner < len(w.stack) and EVENT_ON_A_LOCK.search(w.stack[inner])):
+            rows.append(w)
+    waited, idle = _paced(profile, rows)
+    if waited is None:
+        return []
+    worst = max(rows, key=lambda w: w.event_wait_s or w.wait_s)
+    where = user_site(worst.stack).user or "an unrecorded place"
+    count = sum(w.count for w in rows)
+    ended = _switched_out_at(profile)
+    # a stack knows only the last greenlet that waited there: name them by kind
+    names = sorted({_base_name(g.name) for w in rows
+                    if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None})
+    who = "greenlets" + (f" such as {', '.join(repr(n) for n in names)}" if names else "")
+    message = (
+        f"A lock was contended: {who} waited {waited:.3f} s in all to take a "
+        f"monkey-patched threading lock ({count} times, most at {where}) while the loop "
+        f"sat idle {idle / profile.duration_s:.0%} of the run: the lock made them take "
+        "turns, and no other finding explains their waits, so whatever its holders do "
+        "while holding it paced the work. Fix: hold it for less -- make slow calls (the "
+        "network, the disk) outside the locked block and lock only the shared state -- "
+        "or use one lock per resource.")
+    return [_finding(LOCK_CONTENDED, message, waited, list(worst.stack),
+                     greenlet=ended.get(tuple(worst.stack)), waits=count,
+                     lock_wait_s=waited, idle_share=idle / profile.duration_s, site=where)]
+
+
+def _paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
+    """The event wait of *rows* (their ready part was queueing behind others) and the
+    hub's idle time, or (None, 0) unless the waits add up to a block threshold while
+    the loop idled POOL_IDLE_SHARE of the run."""
+    threshold = _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
+    waited = sum(w.wait_s if w.event_wait_s is None else w.event_wait_s for w in rows)
+    idle = profile.hub.get("idle_s")
+    duration = profile.duration_s
+    if not rows or waited < threshold or not isinstance(idle, (int, float)) \
+            or not duration or idle < POOL_IDLE_SHARE * duration:
+        return None, 0.0
+    return waited, float(idle)
+
+
+def _switched_out_at(profile: Profile) -> dict[tuple[str, ...], Any]:
+    """Stack -> the last greenlet that switched out there: a wait starts where a run
+    slice ended, so the runs row of a wait's stack knows a greenlet that waited."""
+    return {tuple(r.stack): r.greenlet for r in profile.runs}
+
+
+def without_outweighed_limits(found: list[Finding]) -> list[Finding]:
+    """*found* without its pool-full and lock-contended findings when another finding
+    is a hazard or costs at least as much as each: that one is why the work took long
+    (see the module's note).  The machine's own finding (cpu-starved) outweighs nothing
+    here: the loop was idle."""
+    limits = [f for f in found if f.kind in LIMIT_KINDS]
+    causes = [f for f in found if f.kind not in LIMIT_KINDS and f.kind != CPU_STARVED]
+    dropped = [f for f in limits if any(c.extra.get("hazard") or c.cost_s >= f.cost_s
+                                        for c in causes)]
+    return [f for f in found if all(f is not d for d in dropped)]
+
+
+LIMIT_KINDS = (POOL_FULL, LOCK_CONTENDED)
