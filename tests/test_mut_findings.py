@@ -212,6 +212,23 @@ def lock_contended_not_with_only_event_waits_or_a_busy_loop():
 
 
 @scenario
+def gc_pause_of_an_older_or_partial_record():
+    # a slice the collector filled, without its generation and in a profile whose meta
+    # has no run-wide figures (or figures that are not counts): the message says what it
+    # knows, and nothing of the rest
+    p = profile(events=[blocked_slice(3, 0.5, 0.5, 0.5, gc_s=0.5)])
+    p.meta["gc"] = {"collections": ["many"], "total_s": 1.0}
+    return findings.loop_blocked(p)
+
+
+@scenario
+def pool_full_spawned_by_imap_names_no_line():
+    # the slot waits of Pool.imap's own greenlet, and no Pool.map waiting for results:
+    # no line of the user's to name
+    return findings.pool_full(pool_profile(1.5, [(MAP_SLOT_STACK, 1.5)]))
+
+
+@scenario
 def slices_at_the_threshold_and_under_it():
     # cost exactly the threshold: a finding; the other group just under: none
     return findings.loop_blocked(profile(events=[
@@ -2764,6 +2781,56 @@ EXPECTED = {
       'section': None,
       'site': 'an unrecorded place',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/thread.py:320:LockType.acquire'],
+      'waits': 4}],
+    'gc_pause_of_an_older_or_partial_record': [{'active_s': 0.5,
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices, which the garbage collector mostly filled',
+      'cost_s': 0.5,
+      'count': 1,
+      'gc_s': 0.5,
+      'generations': [],
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 1 slice(s) over 0.0625 s (0.500 s in '
+                 'all, longest 0.500 s) were 0.500 s of collection, while others were ready to '
+                 'run: 0.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It ran '
+                 "inside greenlet 'app.fetch' (#3), whichever allocated when a collection fell "
+                 'due: that code is not the cause, the number of long-lived objects the collector '
+                 'walks is. Fix: call gc.freeze() once start-up has built its long-lived objects '
+                 '(caches, parsed configuration, imported modules; in a pre-fork server, before '
+                 'forking): later collections skip them. Or collect less often (gc.set_threshold '
+                 "with a larger first threshold), or keep big caches out of the collector's sight "
+                 '(fewer, larger objects: bytes or arrays rather than dicts and lists). [cost '
+                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up by '
+                 'these slices, which the garbage collector mostly filled]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625}],
+    'pool_full_spawned_by_imap_names_no_line': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                      'loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, inside gevent's Pool.imap; greenlet 'main' (#1) waited) while the loop "
+                 'sat idle 75% of the run: the jobs were waiting, not computing, and no other '
+                 "finding explains their waits, so the pool's size paced the work. Fix: a larger "
+                 'Pool(size) if what the jobs wait on (a downstream service) can take more '
+                 "requests at once; if the limit is deliberate (a downstream's rate limit), this "
+                 'is what it costs. [cost 1.500 s: greenlet-seconds spent waiting for a free slot '
+                 'of a gevent Pool while the loop sat mostly idle]',
+      'section': None,
+      'site': None,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:165:GroupMappingMixin.__map'],
       'waits': 4}],
 }
 
