@@ -953,9 +953,11 @@ EXPECTED = {
                  'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
                  'I/O side: less work per request in these greenlets, fewer greenlets per process '
                  'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
-                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'Which functions used the CPU: profile with CPU samples (geventperf run '
+                 '--cpu-samples, or Tracer(cpu_samples=True)). [cost 3.500 s: greenlet-seconds '
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 'explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -984,9 +986,11 @@ EXPECTED = {
                  'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is on '
                  'the CPU side, not the I/O side: less work per request in these greenlets, fewer '
                  'greenlets per process and more processes, or CPU-heavy work moved out of the '
-                 'loop (a process pool). [cost 3.250 s: greenlet-seconds greenlets spent ready to '
-                 "run but queued behind others (the run's ready wait, less what a loop-blocked, "
-                 'blocking-call, slow-path or cpu-starved finding explains)]',
+                 'loop (a process pool). Which functions used the CPU: profile with CPU samples '
+                 '(geventperf run --cpu-samples, or Tracer(cpu_samples=True)). [cost 3.250 s: '
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 'cpu-starved finding explains)]',
       'ready_wait_s': 3.25,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -2167,10 +2171,11 @@ EXPECTED = {
                  "the waiting (the hub's own callbacks, or slices the tracer did not see). The "
                  'cure is on the CPU side, not the I/O side: less work per request in these '
                  'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool). [cost 2.000 s: greenlet-seconds '
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 'explains)]',
+                 'moved out of the loop (a process pool). Which functions used the CPU: profile '
+                 'with CPU samples (geventperf run --cpu-samples, or Tracer(cpu_samples=True)). '
+                 '[cost 2.000 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
@@ -2339,10 +2344,11 @@ EXPECTED = {
                  "the waiting (the hub's own callbacks, or slices the tracer did not see). The "
                  'cure is on the CPU side, not the I/O side: less work per request in these '
                  'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool). [cost 2.000 s: greenlet-seconds '
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 'explains)]',
+                 'moved out of the loop (a process pool). Which functions used the CPU: profile '
+                 'with CPU samples (geventperf run --cpu-samples, or Tracer(cpu_samples=True)). '
+                 '[cost 2.000 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
@@ -2583,9 +2589,11 @@ EXPECTED = {
                  'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
                  'I/O side: less work per request in these greenlets, fewer greenlets per process '
                  'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
-                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'Which functions used the CPU: profile with CPU samples (geventperf run '
+                 '--cpu-samples, or Tracer(cpu_samples=True)). [cost 3.500 s: greenlet-seconds '
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 'explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -2646,9 +2654,11 @@ EXPECTED = {
                  'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
                  'I/O side: less work per request in these greenlets, fewer greenlets per process '
                  'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
-                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'Which functions used the CPU: profile with CPU samples (geventperf run '
+                 '--cpu-samples, or Tracer(cpu_samples=True)). [cost 3.500 s: greenlet-seconds '
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 'explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},

@@ -390,6 +390,9 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      "of its own. geventperf.Session(), or geventperf.mount(session, "
                      "fast_path=True), does that work once per session (about half of "
                      "requests' CPU per call in this project's benchmarks).")
+        elif in_requests is None:
+            cure += (" Which functions used the CPU: profile with CPU samples "
+                     "(geventperf run --cpu-samples, or Tracer(cpu_samples=True)).")
     message = (
         f"The loop was saturated: busy {util:.0%} of the run, and greenlets waited "
         f"{ready:.3f} greenlet-seconds ready to run but queued"
