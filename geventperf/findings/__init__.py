@@ -115,7 +115,7 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GC_PAUSE, LOOP_BLOCKED,
-         LOOP_HELD,
-         THREADPOOL_SATURATED, POOL_FULL, LOCK_CONTENDED, SMALL_BODY_READS, SWITCH_STORM, PURE_PYTHON_FALLBACK,
+         LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, LOCK_CONTENDED, SMALL_BODY_READS,
+         SWITCH_STORM, PURE_PYTHON_FALLBACK,
          CHARSET_DETECTION, CPU_STARVED)
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

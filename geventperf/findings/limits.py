@@ -34,11 +34,10 @@ from geventperf.findings.common import (
     LOCK_CONTENDED,
     POOL_FULL,
     _base_name,
-    _f,
     _finding,
     _names,
 )
-from geventperf.findings.loop import DEFAULT_BLOCK_THRESHOLD_S
+from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile
 
@@ -66,7 +65,6 @@ def pool_full(profile: Profile) -> list[Finding]:
     waited, idle = _paced(profile, rows)
     if waited is None:
         return []
-    duration = profile.duration_s
     worst = max(rows, key=lambda w: w.event_wait_s or w.wait_s)
     placed = [w for w in rows if user_site(w.stack).user]
     where = user_site(max(placed, key=lambda w: w.wait_s).stack).user if placed else None
@@ -83,14 +81,14 @@ def pool_full(profile: Profile) -> list[Finding]:
         f"({count} times"
         + (f", for the pool used at {where}" if where else ", inside gevent's Pool.imap")
         + f"; {who} waited) while the loop sat "
-        f"idle {idle / duration:.0%} of the run: the jobs were waiting, not computing, and "
+        f"idle {idle:.0%} of the run: the jobs were waiting, not computing, and "
         "no other finding explains their waits, so the pool's size paced the work. Fix: "
         "a larger Pool(size) if what the jobs wait on (a downstream service) can take "
         "more requests at once; if the limit is deliberate (a downstream's rate limit), "
         "this is what it costs.")
     return [_finding(POOL_FULL, message, waited, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)),
-                     waits=count, slot_wait_s=waited, idle_share=idle / duration,
+                     waits=count, slot_wait_s=waited, idle_share=idle,
                      site=where)]
 
 
@@ -119,28 +117,27 @@ def lock_contended(profile: Profile) -> list[Finding]:
     message = (
         f"A lock was contended: {who} waited {waited:.3f} s in all to take a "
         f"monkey-patched threading lock ({count} times, most at {where}) while the loop "
-        f"sat idle {idle / profile.duration_s:.0%} of the run: the lock made them take "
+        f"sat idle {idle:.0%} of the run: the lock made them take "
         "turns, and no other finding explains their waits, so whatever its holders do "
         "while holding it paced the work. Fix: hold it for less -- make slow calls (the "
         "network, the disk) outside the locked block and lock only the shared state -- "
         "or use one lock per resource.")
     return [_finding(LOCK_CONTENDED, message, waited, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)), waits=count,
-                     lock_wait_s=waited, idle_share=idle / profile.duration_s, site=where)]
+                     lock_wait_s=waited, idle_share=idle, site=where)]
 
 
 def _paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
     """The event wait of *rows* (their ready part was queueing behind others) and the
-    hub's idle time, or (None, 0) unless the waits add up to a block threshold while
-    the loop idled POOL_IDLE_SHARE of the run."""
-    threshold = _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
+    share of the run the hub idled, or (None, 0) unless the waits add up to a block
+    threshold while the loop idled POOL_IDLE_SHARE of the run."""
     waited = sum(w.wait_s if w.event_wait_s is None else w.event_wait_s for w in rows)
     idle = profile.hub.get("idle_s")
     duration = profile.duration_s
-    if not rows or waited < threshold or not isinstance(idle, (int, float)) \
+    if not rows or waited < block_threshold(profile) or not isinstance(idle, (int, float)) \
             or not duration or idle < POOL_IDLE_SHARE * duration:
         return None, 0.0
-    return waited, float(idle)
+    return waited, idle / duration
 
 
 def _switched_out_at(profile: Profile) -> dict[tuple[str, ...], Any]:

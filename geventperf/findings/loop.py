@@ -82,12 +82,17 @@ _REQUESTS_LAYERS = ("/requests/", "/urllib3/", "/http/client.py")
 DEFAULT_BLOCK_THRESHOLD_S = 0.05
 
 
+def block_threshold(profile: Profile) -> float:
+    """The run's block threshold, as the tracer had it (its default for older profiles)."""
+    return _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
+
+
 def loop_blocked(profile: Profile) -> list[Finding]:
     """Run slices longer than the block threshold that held up greenlets ready to run,
     one finding per cause: CPU or a non-cooperative blocking call (``loop-blocked`` /
     ``blocking-call``) in greenlets of one name, wherever their slices ended (a hog's
     last slice ends at its exit, the others at its yields: one hog, one finding)."""
-    threshold = _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
+    threshold = block_threshold(profile)
     groups: dict[tuple[str, Any], list[dict[str, Any]]] = defaultdict(list)
     for ev in _events(profile, "blocked-slice"):
         if _f(ev, "longest_wait_s", threshold) < KEPT_WAITING_SHARE * threshold:
@@ -202,7 +207,7 @@ def loop_held(profile: Profile) -> list[Finding]:
     reported when the loop was saturated (that finding names its holders)."""
     if loop_saturated(profile):
         return []
-    threshold = _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
+    threshold = block_threshold(profile)
     hub = profile.hub.get("id")
     groups: dict[str, list[Any]] = defaultdict(list)
     for g in profile.greenlets:
@@ -296,7 +301,7 @@ def cpu_starved(profile: Profile) -> list[Finding]:
     wait = _f(profile.hub, "cpu_wait_s")
     if share < STARVED_SHARE:
         return []
-    threshold = _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
+    threshold = block_threshold(profile)
     queued = share * sum(g.ready_wait_s or 0.0 for g in _workers(profile))
     cost = max(queued, wait)  # a lone greenlet queues for nobody, yet waited itself
     if cost < threshold:
