@@ -598,7 +598,9 @@ def test_bombs_stop_at_max_body_size(server, limit, factor, coding, framing, chu
     assert expected[0] == "ok"
     if coding != "deflate-raw":   # urllib3 may drop its tail: see below
         assert expected[3] == b"\0" * size   # requests takes it all
-    if size > limit:
+    # What the decoder delivers is what the limit bounds: all of it, but for raw
+    # deflate read in small pieces, where urllib3 (requests' default too) drops the tail.
+    if len(expected[3]) > limit:
         assert ours == ("body-error", geventperf.BodyTooLarge)
     else:
         assert ours == expected
