@@ -23,9 +23,10 @@ MACHINERY_STDLIB = ("/http/client.py", "/ssl.py", "/socket.py", "/selectors.py")
 # geventperf's own wrappers (sections, the adapter, the CLI running a script) sit
 # between the user's line and the call it made; the demo's workload is user code.
 MACHINERY_OWN = frozenset({"sections.py", "tracer.py", "adapter.py", "adapterfast.py",
-                           "session.py", "mounting.py", "quickpools.py", "bodyreader.py",
-                           "bytesbuf.py", "readstats.py", "bodyreads.py", "lazywrap.py",
-                           "threadpoolwatch.py", "cli.py", "__init__.py", "__main__.py"})
+                           "session.py", "mounting.py", "quickpools.py", "requestlines.py",
+                           "responsehead.py", "bodyreader.py", "bytesbuf.py", "readstats.py",
+                           "bodyreads.py", "lazywrap.py", "threadpoolwatch.py", "cli.py",
+                           "__init__.py", "__main__.py"})
 _PACKAGE_DIRS = ("/site-packages/", "/dist-packages/")
 
 

@@ -1,16 +1,27 @@
-"""urllib3 pools whose dropped-connection check does not go through the gevent hub.
+"""urllib3 pools whose connections skip two costs of every request.
 
-urllib3 asks every pooled connection ``is_connected`` before reusing it, with
-``select.poll`` and a zero timeout; under ``gevent.monkey.patch_all()`` that is gevent's
-``poll``, which answers through the hub: a greenlet switch on every request.  These
-pools ask the process's own ``poll`` instead (same answer: readable, i.e. data, end of
-file or an error, means dropped).  Used by GeventAdapter's fast path.
+* The dropped-connection check: urllib3 asks every pooled connection ``is_connected``
+  before reusing it, with ``select.poll`` and a zero timeout; under
+  ``gevent.monkey.patch_all()`` that is gevent's ``poll``, which answers through the
+  hub: a greenlet switch on every request.  These connections ask the process's own
+  ``poll`` instead (same answer: readable, i.e. data, end of file or an error, means
+  dropped).
+* The response head's email parser: their responses are
+  :class:`~geventperf.responsehead.QuickHTTPResponse`, which builds a plain header block
+  directly (the same message, see that module).
+* The request's lines: they remember the request line and header lines http.client
+  built for the previous requests (:mod:`geventperf.requestlines`).
+
+Used by GeventAdapter's fast path.
 """
 
 from __future__ import annotations
 
 import select
 from typing import Any
+
+from geventperf.requestlines import RememberedLines
+from geventperf.responsehead import QuickHTTPResponse
 
 
 def _original_poll() -> Any:
@@ -33,11 +44,7 @@ def _readable_now(sock: Any) -> bool:
 
 
 def _quick_pools() -> dict[str, type]:
-    """urllib3 pools whose connections answer ``is_connected`` with the process's own
-    ``poll`` and a zero timeout.  urllib3 asks it of every pooled connection before
-    reusing it; gevent's patched ``poll`` answers through the hub, a greenlet switch on
-    every request.  The answer is the same: readable (data, end of file or an error)
-    means dropped."""
+    """urllib3's two pool classes, with connections as the module's text says."""
     if not _QUICK_POOLS:
         import urllib3.connection
         import urllib3.connectionpool
@@ -48,8 +55,9 @@ def _quick_pools() -> dict[str, type]:
         for scheme, pool in (("http", urllib3.connectionpool.HTTPConnectionPool),
                              ("https", urllib3.connectionpool.HTTPSConnectionPool)):
             base = pool.ConnectionCls
-            conn = type("Quick" + base.__name__, (base,),
-                        {"is_connected": property(is_connected), "__module__": __name__})
+            conn = type("Quick" + base.__name__, (RememberedLines, base),
+                        {"is_connected": property(is_connected),
+                         "response_class": QuickHTTPResponse, "__module__": __name__})
             _QUICK_POOLS[scheme] = type("Quick" + pool.__name__, (pool,),
                                         {"ConnectionCls": conn, "__module__": __name__})
     return _QUICK_POOLS
