@@ -10,6 +10,7 @@ from requests.adapters import BaseAdapter, HTTPAdapter
 
 from geventperf.adapter import GeventAdapter, LargeReads
 from geventperf.bodyreader import BodyLimits
+from geventperf.quickpools import use_quick_pools
 
 __all__ = ["DEFAULT_PREFIXES", "mount"]
 
@@ -58,6 +59,10 @@ def _with_large_reads(adapter: HTTPAdapter, limits: BodyLimits, fast_path: bool)
     wrapped.__dict__.update(adapter.__dict__)
     wrapped.body_limits = limits
     wrapped._start_fast_path(fast_path)
+    if fast_path and getattr(wrapped, "poolmanager", None) is not None:
+        # The adapter's own pool manager (Locust's, say) gets the quick pools too:
+        # the same answers, fewer steps (geventperf/quickpools.py).
+        use_quick_pools(wrapped.poolmanager)
     return wrapped
 
 

@@ -157,6 +157,23 @@ def test_mount_keeps_a_custom_adapters_behaviour_and_adds_large_reads(wsgi):
     assert wrapped.chunk_size == 128 * 1024
 
 
+def test_the_fast_path_gives_a_custom_adapters_own_pools_the_quick_connections(wsgi):
+    from geventperf.quickpools import _quick_pools
+    plain, session = requests.Session(), requests.Session()
+    session.mount("http://", CountingAdapter("locust-like"))
+    geventperf.mount(session, fast_path=True)
+    url = f"{wsgi.url}/size/{len(BODY)}"
+    for _ in range(2):  # the second on the kept-alive connection, lines remembered
+        r = session.get(url)
+        expected = plain.get(url)
+        assert r.content == expected.content == BODY
+        assert [k for k in r.headers if k != "Date"] == \
+            [k for k in expected.headers if k != "Date"]
+    pool = session.adapters["http://"].poolmanager.connection_from_url(url)
+    assert type(pool) is _quick_pools()["http"]
+    assert session.adapters["http://"].sent == 2
+
+
 def test_mount_on_a_custom_adapter_refuses_pool_settings_with_what_to_do():
     session = requests.Session()
     custom = CountingAdapter("x")
