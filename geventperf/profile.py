@@ -74,6 +74,10 @@ class SectionStats:
     delayed_others_s: float | None = None
 
 
+# StackTime.call of a wait that entered a with block.
+CALL_WITH = "with"
+
+
 @dataclass
 class StackTime:
     """Time attributed to one stack (innermost frame first, ``path:line:function``).
@@ -93,6 +97,11 @@ class StackTime:
     delayed_others_s: float | None = None
     # In ``runs``: the last greenlet that switched out at this stack (None if unknown).
     greenlet: int | None = None
+    # In ``waits``: what the innermost frame was calling when it switched out, where its
+    # bytecode tells: "with" (entering a with block: the wait is in a C ``__enter__``,
+    # such as a gevent semaphore's) or the method's name ("acquire", "get", "wait");
+    # None otherwise, and in files written before this field.
+    call: str | None = None
 
 
 @dataclass
@@ -461,7 +470,7 @@ def _stack_time(value: Any) -> StackTime:
     return StackTime(stack=_stack(w.get("stack")), count=_int(w, "count"),
                      wait_s=_num(w, "wait_s", 0.0), run_s=_num(w, "run_s", 0.0),
                      cpu_s=_opt_num(w, "cpu_s"), greenlet=_opt_int(w, "greenlet"),
-                     **_split(w))
+                     call=_opt_str(w, "call"), **_split(w))
 
 
 # Fields added with the event/ready wait split: optional, None in older files.
@@ -592,6 +601,8 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
                 acc_st.wait_s += st.wait_s
                 acc_st.run_s += st.run_s
                 acc_st.cpu_s = _add_opt(acc_st.cpu_s, st.cpu_s)
+                if acc_st.call != st.call:  # one stack, one call: else a file lacks it
+                    acc_st.call = acc_st.call or st.call
                 _add_split(acc_st, st)
         for f in p.findings:
             out.findings.append(Finding(kind=f.kind, message=f.message,

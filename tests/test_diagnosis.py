@@ -476,17 +476,21 @@ def test_a_loop_held_by_short_blocking_calls_is_told_as_blocking(tmp_path):
 BIG_LOCK = Workload("big_lock.py")
 
 
-def test_a_lock_held_across_slow_calls_is_lock_contended(server, tmp_path):
-    profile = run_cli(BIG_LOCK, tmp_path, slow(server, 0.1))
+@pytest.mark.parametrize("lock", ["threading", "semaphore", "acquire"])
+def test_a_lock_held_across_slow_calls_is_lock_contended(server, tmp_path, lock):
+    profile = run_cli(BIG_LOCK, tmp_path, slow(server, 0.1), f"lock={lock}")
     first = assert_first(profile, BIG_LOCK, LOCK_CONTENDED)
+    kind = "threading lock" if lock == "threading" else "gevent lock or semaphore"
+    assert kind in first.message, listing(profile)
     assert "handler" in first.message and first.extra["waits"] >= 1, listing(profile)
     blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
     assert not blamed, f"the hub sat idle; nothing held the loop:\n{listing(profile)}"
     assert_no_network_blame(profile, BIG_LOCK, innocent=())
 
 
-def test_greenlets_waiting_on_an_event_are_no_contended_lock(server, tmp_path):
-    profile = run_cli(BIG_LOCK, tmp_path, slow(server, 0.1), "event=1")
+@pytest.mark.parametrize("event", ["threading", "gevent", "queue"])
+def test_greenlets_waiting_on_an_event_are_no_contended_lock(server, tmp_path, event):
+    profile = run_cli(BIG_LOCK, tmp_path, slow(server, 0.1), f"event={event}")
     waited = sum(g.event_wait_s or 0.0 for g in profile.greenlets if g.name == "handler")
     assert waited >= 10 * 0.4, listing(profile)  # they did wait, on the event's lock
     assert not findings_of(profile, LOCK_CONTENDED), listing(profile)

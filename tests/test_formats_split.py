@@ -73,6 +73,13 @@ def test_wait_site_that_yielded_in_the_users_own_line_says_so():
     table = _tables.wait_site_table(profile)
     assert table.total == 1 and table.rows[0][0] == "6.00 s"
     assert table.subrows[0].startswith("(mostly this line itself: a gevent lock")
+    # where the bytecode told what the line called, it says so
+    profile.waits[0].call = "with"
+    table = _tables.wait_site_table(profile)
+    assert table.subrows[0].startswith("(mostly this line itself: taking a gevent lock")
+    profile.waits[0].call = "get"
+    table = _tables.wait_site_table(profile)
+    assert table.subrows[0].startswith("(mostly this line itself: its get() call")
 
 
 

@@ -212,6 +212,29 @@ def lock_contended_not_with_only_event_waits_or_a_busy_loop():
 
 
 @scenario
+def lock_contended_on_a_compiled_semaphore_at_the_line_that_took_it():
+    # gevent's Semaphore is compiled: the app's own line is the innermost frame.  There,
+    # entering a with block (0.25 s) and calling .acquire (0.125 s) are lock waits:
+    # 0.375 s, named by the larger.  Not: a queue's get at the app's line (1 s), a with
+    # block entered inside gevent (Pool.add, 0.5 s: the library's line is innermost), a
+    # wait whose call is unknown (1 s).
+    p = pool_profile(1.5, [([f"{APP}:50:handler"], 0.25), ([f"{APP}:51:handler2"], 0.125),
+                           ([f"{APP}:80:consume"], 1.0), (SLOT_STACK, 0.5),
+                           ([f"{APP}:90:other"], 1.0)])
+    for w, call in zip(p.waits, ["with", "acquire", "get", "with", None]):
+        w.call = call
+    return findings.lock_contended(p)
+
+
+@scenario
+def lock_contended_on_both_kinds_of_lock():
+    p = pool_profile(1.5, [([f"{GEVENT_THREAD}:320:LockType.acquire", f"{APP}:50:update_token"],
+                            0.125), ([f"{APP}:60:handler"], 0.25)])
+    p.waits[1].call = "with"
+    return findings.lock_contended(p)
+
+
+@scenario
 def gc_pause_of_an_older_or_partial_record():
     # a slice the collector filled, without its generation and in a profile whose meta
     # has no run-wide figures (or figures that are not counts): the message says what it
@@ -2792,6 +2815,124 @@ EXPECTED = {
       'site': 'an unrecorded place',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/thread.py:320:LockType.acquire'],
       'waits': 4}],
+    'lock_contended_on_a_compiled_semaphore_at_the_line_that_took_it': [{'cost_meaning': 'greenlet-seconds '
+                                                                                          'spent '
+                                                                                          'waiting '
+                                                                                          'to take '
+                                                                                          'a lock '
+                                                                                          'while '
+                                                                                          'the '
+                                                                                          'loop '
+                                                                                          'sat '
+                                                                                          'mostly '
+                                                                                          'idle',
+                                                                          'cost_s': 0.375,
+                                                                          'greenlet': 1,
+                                                                          'hazard': False,
+                                                                          'idle_share': 0.75,
+                                                                          'kind': 'lock-contended',
+                                                                          'lock_wait_s': 0.375,
+                                                                          'message': 'A lock was '
+                                                                                     'contended: '
+                                                                                     'greenlets '
+                                                                                     'such as '
+                                                                                     "'app.fetch', "
+                                                                                     "'main' "
+                                                                                     'waited 0.375 '
+                                                                                     's in all to '
+                                                                                     'take a '
+                                                                                     'gevent lock '
+                                                                                     'or semaphore '
+                                                                                     '(8 times, '
+                                                                                     'most at '
+                                                                                     '/srv/app/worker.py:50:handler) '
+                                                                                     'while the '
+                                                                                     'loop sat '
+                                                                                     'idle 75% of '
+                                                                                     'the run: the '
+                                                                                     'lock made '
+                                                                                     'them take '
+                                                                                     'turns, and '
+                                                                                     'no other '
+                                                                                     'finding '
+                                                                                     'explains '
+                                                                                     'their waits, '
+                                                                                     'so whatever '
+                                                                                     'its holders '
+                                                                                     'do while '
+                                                                                     'holding it '
+                                                                                     'paced the '
+                                                                                     'work. Fix: '
+                                                                                     'hold it for '
+                                                                                     'less -- make '
+                                                                                     'slow calls '
+                                                                                     '(the '
+                                                                                     'network, the '
+                                                                                     'disk) '
+                                                                                     'outside the '
+                                                                                     'locked block '
+                                                                                     'and lock '
+                                                                                     'only the '
+                                                                                     'shared state '
+                                                                                     '-- or use '
+                                                                                     'one lock per '
+                                                                                     'resource; '
+                                                                                     'for a '
+                                                                                     'Semaphore(n) '
+                                                                                     'that limits '
+                                                                                     'concurrency '
+                                                                                     'on purpose, '
+                                                                                     'a larger n '
+                                                                                     'if what it '
+                                                                                     'guards can '
+                                                                                     'take more '
+                                                                                     'calls at '
+                                                                                     'once. [cost '
+                                                                                     '0.375 s: '
+                                                                                     'greenlet-seconds '
+                                                                                     'spent '
+                                                                                     'waiting to '
+                                                                                     'take a lock '
+                                                                                     'while the '
+                                                                                     'loop sat '
+                                                                                     'mostly idle]',
+                                                                          'section': None,
+                                                                          'site': '/srv/app/worker.py:50:handler',
+                                                                          'stack': ['/srv/app/worker.py:50:handler'],
+                                                                          'waits': 8}],
+    'lock_contended_on_both_kinds_of_lock': [{'cost_meaning': 'greenlet-seconds spent waiting to '
+                                                               'take a lock while the loop sat '
+                                                               'mostly idle',
+                                               'cost_s': 0.375,
+                                               'greenlet': 3,
+                                               'hazard': False,
+                                               'idle_share': 0.75,
+                                               'kind': 'lock-contended',
+                                               'lock_wait_s': 0.375,
+                                               'message': 'A lock was contended: greenlets such as '
+                                                          "'app.fetch', 'main' waited 0.375 s in "
+                                                          'all to take locks and semaphores (8 '
+                                                          'times, most at '
+                                                          '/srv/app/worker.py:60:handler) while '
+                                                          'the loop sat idle 75% of the run: the '
+                                                          'lock made them take turns, and no other '
+                                                          'finding explains their waits, so '
+                                                          'whatever its holders do while holding '
+                                                          'it paced the work. Fix: hold it for '
+                                                          'less -- make slow calls (the network, '
+                                                          'the disk) outside the locked block and '
+                                                          'lock only the shared state -- or use '
+                                                          'one lock per resource; for a '
+                                                          'Semaphore(n) that limits concurrency on '
+                                                          'purpose, a larger n if what it guards '
+                                                          'can take more calls at once. [cost '
+                                                          '0.375 s: greenlet-seconds spent waiting '
+                                                          'to take a lock while the loop sat '
+                                                          'mostly idle]',
+                                               'section': None,
+                                               'site': '/srv/app/worker.py:60:handler',
+                                               'stack': ['/srv/app/worker.py:60:handler'],
+                                               'waits': 8}],
     'gc_pause_of_an_older_or_partial_record': [{'active_s': 0.5,
       'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
                       'slices, which the garbage collector mostly filled',

@@ -22,7 +22,7 @@ from geventperf.profile import (
 )
 
 # Fields that identify a row rather than measure it.
-KEYS = {"name", "c", "stack", "greenlet"}
+KEYS = {"name", "c", "stack", "greenlet", "call"}
 
 
 def numeric_fields(cls) -> list[str]:

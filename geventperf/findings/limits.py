@@ -15,7 +15,9 @@ lock that another holds across a slow call -- the network, the disk -- is told a
 except where the lock is a standard-library primitive's inner one (an ``Event``,
 ``Condition`` or ``queue.Queue`` waiting for its event, not for a holder).  gevent's
 own ``Semaphore``/``BoundedSemaphore`` are compiled: a wait on one shows only the
-caller's line, like any event's, and is not told.
+caller's line, like any event's; the instruction that line was at tells it apart
+(``StackTime.call``): entering a ``with`` block (a Python ``__enter__`` would have been
+a frame of its own) or calling a method named ``acquire``, from the program's own code.
 
 Both are consequences: a full pool's jobs, or a lock's holders, took long.  Only when
 nothing else explains why (plain waits on a downstream) is the limit the lever; when
@@ -39,7 +41,7 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
-from geventperf.profile import Finding, Profile
+from geventperf.profile import CALL_WITH, Finding, Profile
 
 # A wait for a free slot of a gevent Pool: its innermost frame (path:line:function).
 SLOT_WAIT = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:(Pool\.add|Pool\.wait_available)$")
@@ -52,6 +54,9 @@ LOCK_FRAMES = re.compile(r"[/\\]gevent[/\\](thread\.py:\d+:LockType\.acquire|"
 # Callers whose lock waits are an event's, not a holder's: the standard library builds
 # Event, Condition, Semaphore, Barrier and queue.Queue on locks it waits on.
 EVENT_ON_A_LOCK = re.compile(r"[/\\](threading|queue)\.py:\d+:")
+# What the program's own line was calling when it waited on a compiled lock (a gevent
+# Semaphore or BoundedSemaphore): see StackTime.call.
+LOCK_CALLS = frozenset({CALL_WITH, "acquire"})
 # The loop was idle in its poll at least this share of the run: it had room for more
 # jobs at once.  A busier loop would only queue a bigger pool's greenlets behind each
 # other (loop-saturated's story), so a larger pool is no cure there; nor a shorter lock.
@@ -94,15 +99,19 @@ def pool_full(profile: Profile) -> list[Finding]:
 
 def lock_contended(profile: Profile) -> list[Finding]:
     """Greenlets that waited to take a monkey-patched threading lock (not an Event's or
-    a queue's inner one) while the loop was mostly idle: one finding, named by the line
-    that waited most.  ``cost_s``: the greenlet-seconds they waited."""
-    rows = []
+    a queue's inner one) or a compiled gevent lock or semaphore while the loop was
+    mostly idle: one finding, named by the line that waited most.  ``cost_s``: the
+    greenlet-seconds they waited."""
+    patched, compiled = [], []
     for w in profile.waits:
         inner = 0
         while inner < len(w.stack) and LOCK_FRAMES.search(w.stack[inner]):
             inner += 1
         if inner and not (inner < len(w.stack) and EVENT_ON_A_LOCK.search(w.stack[inner])):
-            rows.append(w)
+            patched.append(w)
+        elif w.call in LOCK_CALLS and w.stack and user_site(w.stack).library is None:
+            compiled.append(w)
+    rows = patched + compiled
     waited, idle = _paced(profile, rows)
     if waited is None:
         return []
@@ -115,13 +124,17 @@ def lock_contended(profile: Profile) -> list[Finding]:
                     if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None})
     who = "greenlets" + (f" such as {', '.join(repr(n) for n in names)}" if names else "")
     message = (
-        f"A lock was contended: {who} waited {waited:.3f} s in all to take a "
-        f"monkey-patched threading lock ({count} times, most at {where}) while the loop "
+        f"A lock was contended: {who} waited {waited:.3f} s in all to take "
+        + ("a monkey-patched threading lock" if not compiled else
+           "a gevent lock or semaphore" if not patched else "locks and semaphores")
+        + f" ({count} times, most at {where}) while the loop "
         f"sat idle {idle:.0%} of the run: the lock made them take "
         "turns, and no other finding explains their waits, so whatever its holders do "
         "while holding it paced the work. Fix: hold it for less -- make slow calls (the "
         "network, the disk) outside the locked block and lock only the shared state -- "
-        "or use one lock per resource.")
+        "or use one lock per resource"
+        + ("; for a Semaphore(n) that limits concurrency on purpose, a larger n if what it "
+           "guards can take more calls at once." if compiled else "."))
     return [_finding(LOCK_CONTENDED, message, waited, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)), waits=count,
                      lock_wait_s=waited, idle_share=idle, site=where)]

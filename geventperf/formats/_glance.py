@@ -15,13 +15,13 @@ MOSTLY = 0.6
 
 
 def where_in(site: Site) -> str:
-    """``mostly in that line itself (a gevent lock, event or queue)`` or ``mostly in
+    """``mostly in that line itself (taking a gevent lock or semaphore)`` or ``mostly in
     HTTPResponse.read (site-packages/urllib3/response.py:1134)``."""
     if not site.libraries:
         return "in your own code"
     top = max(site.libraries.items(), key=lambda kv: kv[1])[0]
     if top == SELF:
-        return "mostly in that line itself (a gevent lock, event or queue)"
+        return f"mostly in that line itself ({site.self_text()})"
     return f"mostly in {frame_label(top)}"
 
 

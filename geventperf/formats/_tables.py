@@ -22,7 +22,7 @@ from geventperf.formats._frames import (
     hub_ids,
 )
 from geventperf.frames import user_site
-from geventperf.profile import Profile
+from geventperf.profile import CALL_WITH, Profile
 
 # Enough rows to find the culprit without scrolling a terminal's worth of noise.
 MAX_GREENLETS = 20
@@ -195,6 +195,19 @@ class Site:
     # library frame -> seconds through it, to name the biggest
     libraries: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     yields: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    # the waits' StackTime.call -> seconds, of the waits in the user's line itself
+    self_calls: dict[str | None, float] = field(default_factory=lambda: defaultdict(float))
+
+    def self_text(self) -> str:
+        """What the line itself waited in (gevent's locks, events and queues are C):
+        told by its most waited call where the bytecode said."""
+        call = max(self.self_calls.items(), key=lambda kv: kv[1])[0] if self.self_calls \
+            else None
+        if call in (CALL_WITH, "acquire"):
+            return "taking a gevent lock or semaphore"
+        if call is not None:
+            return f"its {call}() call: a gevent event, queue, lock or greenlet"
+        return "a gevent lock, event or queue"
 
     def library_text(self) -> str:
         if not self.libraries:
@@ -202,7 +215,7 @@ class Site:
         ranked = sorted(self.libraries.items(), key=lambda kv: -kv[1])
         others = f"  (+{len(ranked) - 1} other library calls)" if len(ranked) > 1 else ""
         if ranked[0][0] == SELF:
-            return "(mostly this line itself: a gevent lock, event or queue)" + others
+            return f"(mostly this line itself: {self.self_text()})" + others
         text = frame_label(ranked[0][0])
         inner = max(self.yields.items(), key=lambda kv: kv[1])[0] if self.yields else None
         if inner and inner != ranked[0][0]:
@@ -228,6 +241,8 @@ def merge_sites(items: list[Any], weight: str) -> list[Site]:
         site.cpu_s = _add(site.cpu_s, item.cpu_s)
         site.delayed_s = _add(site.delayed_s, num(item, "delayed_others_s"))
         site.libraries[where.library or SELF] += seconds
+        if where.library is None:
+            site.self_calls[getattr(item, "call", None)] += seconds
         if where.innermost and where.innermost != where.user:
             site.yields[where.innermost] += seconds
     key = (lambda s: -s.seconds) if weight == "wait" else (lambda s: -(s.delayed_s or 0.0))

@@ -246,7 +246,9 @@ def _stack_tables(tr: Any, labels: Any, split: bool) -> tuple[list[StackTime], l
             if w is None:
                 w = waits_by[stack] = StackTime(
                     stack=list(stack), event_wait_s=0.0 if split else None,
-                    ready_wait_s=0.0 if split else None)
+                    ready_wait_s=0.0 if split else None, call=labels.call(key))
+            elif w.call != labels.call(key):  # two calls on one line: neither is sure
+                w.call = None
             w.count += row.n_wait
             w.wait_s += row.wait
             if split:

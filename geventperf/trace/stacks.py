@@ -4,11 +4,12 @@ code object, off the hot path) and names the greenlets it sees."""
 from __future__ import annotations
 
 import bisect
+import dis
 import sys
 from types import FunctionType
 from typing import Any
 
-from geventperf.profile import greenlet_label
+from geventperf.profile import CALL_WITH, greenlet_label
 
 OTHER = "<other>"
 EXIT = "<greenlet exit>"
@@ -121,6 +122,44 @@ def frame_labels(frame: Any, depth: int) -> list[str]:
     return out
 
 
+# Instructions that enter a with block (3.11-3.13; 3.10): the context manager's
+# __enter__ runs inside them, so a frame suspended there waits in a C __enter__ (a
+# Python one would be a frame of its own).
+_WITH_ENTRIES = frozenset({"BEFORE_WITH", "SETUP_WITH"})
+_CALLS = frozenset({"CALL", "CALL_KW", "CALL_METHOD", "CALL_FUNCTION", "CALL_FUNCTION_KW"})
+_ATTRIBUTE_LOADS = frozenset({"LOAD_METHOD", "LOAD_ATTR"})
+
+
+def _called_at(instructions: list[dis.Instruction], offset: int) -> str | None:
+    """``CALL_WITH`` when the instruction at *offset* enters a with block, the method's name
+    when it calls ``obj.method(...)``, else None.  The method is the attribute load
+    that starts where the call starts and ends inside it (``positions``, 3.11+): in
+    ``sem.acquire(timeout=cfg.timeout)`` that is ``acquire``, not ``timeout``."""
+    index = bisect.bisect_left([ins.offset for ins in instructions], offset)
+    if index >= len(instructions) or instructions[index].offset != offset:
+        return None
+    call = instructions[index]
+    if call.opname in _WITH_ENTRIES:
+        return CALL_WITH
+    if call.opname not in _CALLS:
+        return None
+    where = call.positions
+    if where is None or where.lineno is None or where.col_offset is None:
+        return None
+    callee = None
+    for ins in reversed(instructions[:index]):
+        at = ins.positions
+        if at is None or at.lineno != where.lineno:
+            if at is not None and at.lineno is not None and at.lineno < where.lineno:
+                break  # the call started on this line: nothing before it is its callee
+            continue
+        if ins.opname in _ATTRIBUTE_LOADS and at.col_offset == where.col_offset \
+                and (at.end_lineno, at.end_col_offset) < (where.end_lineno, where.end_col_offset):
+            if callee is None or (at.end_lineno, at.end_col_offset) > callee[0]:
+                callee = ((at.end_lineno, at.end_col_offset), ins.argval)
+    return callee[1] if callee is not None else None
+
+
 class Labeler:
     """Turns stack keys into ``path:line:function`` lists.  Line numbers are looked up
     from instruction offsets here, once per code object, not in the hot path."""
@@ -128,6 +167,25 @@ class Labeler:
     def __init__(self, codes: dict[Any, tuple[list[Any], list[int]]]) -> None:
         self._codes = codes
         self._lines: dict[Any, tuple[list[int], list[int | None], str]] = {}
+        self._instructions: dict[Any, list[dis.Instruction]] = {}
+
+    def call(self, key: tuple[Any, ...] | None) -> str | None:
+        """What the innermost frame of the stack *key* was doing when its greenlet
+        switched out, where its bytecode tells: ``CALL_WITH`` (entering a with block, so in
+        a C ``__enter__`` such as a gevent semaphore's) or the name of the method it
+        called (``acquire``, ``get``, ``wait``); None otherwise."""
+        stored = self._codes.get(key) if key else None
+        if not stored or not stored[0]:
+            return None
+        code, lasti = stored[0][0], stored[1][0]
+        instructions = self._instructions.get(code)
+        if instructions is None:
+            try:
+                instructions = list(dis.get_instructions(code))
+            except Exception:  # noqa: BLE001 - a code object dis cannot read: no answer
+                instructions = []
+            self._instructions[code] = instructions
+        return _called_at(instructions, lasti)
 
     def stack(self, key: tuple[Any, ...] | None) -> list[str]:
         if key is None or key == ():

@@ -1,0 +1,144 @@
+"""``StackTime.call``: what a wait's innermost frame was calling, from its bytecode
+(geventperf/trace/stacks.py), on both hot paths, through JSON and merges."""
+
+from __future__ import annotations
+
+import dataclasses
+import dis
+import json
+import textwrap
+
+import gevent
+import gevent.lock
+import gevent.queue
+import pytest
+
+from geventperf import Tracer
+from geventperf.profile import CALL_WITH, Profile, ProfileError
+from geventperf.trace.stacks import _called_at
+from tests import tracer_impl
+
+impl = tracer_impl.impl
+
+SOURCE = textwrap.dedent("""
+    def f(sem, cfg, get, locks, key, q):
+        with sem:
+            pass
+        sem.acquire(timeout=cfg.timeout)
+        sem.acquire(timeout=get())
+        locks[key].acquire()
+        cfg.a.b.acquire(blocking=True)
+        sem.acquire(
+            timeout=cfg.timeout)
+        q.get()
+        cfg.event.wait(get(1))
+        get()
+""")
+
+
+def _calls_by_line() -> dict[int, list[str | None]]:
+    namespace: dict = {}
+    exec(compile(SOURCE, "<calls>", "exec"), namespace)
+    code = namespace["f"].__code__
+    instructions = list(dis.get_instructions(code))
+    found: dict[int, list[str | None]] = {}
+    for ins in instructions:
+        if ins.opname in ("CALL", "BEFORE_WITH") and ins.positions.lineno is not None:
+            found.setdefault(ins.positions.lineno, []).append(
+                _called_at(instructions, ins.offset))
+    return found
+
+
+def test_the_call_is_read_from_the_instruction_the_frame_is_at():
+    lines = _calls_by_line()
+    # each line's calls, innermost (evaluated) first; the with block's exit call last
+    assert lines[3] == [CALL_WITH, None]  # BEFORE_WITH, then __exit__'s call
+    assert lines[5] == ["acquire"]  # not cfg.timeout's attribute
+    assert lines[6] == [None, "acquire"]  # get() is no method; the outer call is
+    assert lines[7] == ["acquire"]
+    assert lines[8] == ["acquire"]  # cfg.a.b.acquire: the longest attribute
+    assert lines[9] == ["acquire"]  # a call over two lines
+    assert lines[11] == ["get"]
+    assert lines[12] == [None, "wait"]
+    assert lines[13] == [None]
+
+
+def test_an_offset_that_is_no_instruction_has_no_call():
+    instructions = list(dis.get_instructions(_calls_by_line.__code__))
+    assert _called_at(instructions, 10_000_000) is None
+    assert _called_at([], 0) is None
+
+
+def _waits_by_call(profile: Profile) -> dict[str | None, float]:
+    out: dict[str | None, float] = {}
+    for w in profile.waits:
+        if w.stack and "test_stack_calls.py" in w.stack[0]:
+            out[w.call] = out.get(w.call, 0.0) + w.wait_s
+    return out
+
+
+def test_a_traced_run_records_what_each_wait_called(impl):
+    semaphore = gevent.lock.BoundedSemaphore(1)
+    queue = gevent.queue.Queue()
+
+    def with_block():
+        with semaphore:
+            gevent.sleep(0.02)
+
+    def acquire():
+        semaphore.acquire()
+        try:
+            gevent.sleep(0.02)
+        finally:
+            semaphore.release()
+
+    def consumer():
+        queue.get()
+
+    with Tracer() as tracer:
+        jobs = [gevent.spawn(f) for f in (with_block, acquire, with_block, consumer)]
+        gevent.sleep(0.05)
+        queue.put(1)
+        gevent.joinall(jobs)
+    waits = _waits_by_call(tracer.profile)
+    assert waits.get(CALL_WITH, 0) > 0 and waits.get("acquire", 0) > 0, waits
+    assert waits.get("get", 0) >= 0.04, waits
+    assert waits.get("joinall", 0) > 0, waits  # the main greenlet's own wait
+
+
+def test_the_call_survives_json_and_merges():
+    profile = _profile_with_calls()
+    expected = {tuple(w.stack): w.call for w in profile.waits}
+    assert sorted(expected.values(), key=str) == [None, CALL_WITH]
+
+    def calls(p: Profile) -> dict:
+        return {tuple(w.stack): w.call for w in p.waits}
+
+    assert calls(Profile.from_dict(json.loads(json.dumps(profile.to_dict())))) == expected
+    older = profile.to_dict()
+    for w in older["waits"]:
+        del w["call"]  # a file written before the field
+    assert set(calls(Profile.from_dict(older)).values()) == {None}
+    assert calls(Profile.merge([Profile.from_dict(older), profile])) == expected
+    bad = profile.to_dict()
+    bad["waits"][0]["call"] = 3
+    with pytest.raises(ProfileError, match="call"):
+        Profile.from_dict(bad)
+
+
+def _profile_with_calls() -> Profile:
+    """A real profile cut to two waits of this file: one entering a with block, one
+    whose call is unknown."""
+    semaphore = gevent.lock.BoundedSemaphore(1)
+
+    def holder():
+        with semaphore:
+            gevent.sleep(0.03)
+
+    with Tracer() as tracer:
+        gevent.joinall([gevent.spawn(holder), gevent.spawn(holder)])
+    profile = tracer.profile
+    [entered] = [w for w in profile.waits if w.call == CALL_WITH]
+    [joined] = [w for w in profile.waits if w.call == "joinall"]
+    profile.waits = [entered, dataclasses.replace(joined, call=None)]
+    return profile
