@@ -207,11 +207,13 @@ class CpuSampler:
         try:
             weight = self._weigh(now - self._last_cpu)
             self._last_cpu = now
-            # A tick that fires while this handler starts runs it again inside itself,
-            # and that nested run may carry the whole CPU gap (a C call's, collapsed):
-            # it belongs to the program the outer run interrupted, not to the sampler.
-            # So do the samples the tracer's own garbage-collection callback takes.
-            while frame is not None and frame.f_code in _OWN_CODES:
+            # A tick that fires while this handler runs (or a function it calls) runs
+            # it again inside itself, and that nested run may carry the whole CPU gap
+            # (a C call's, collapsed): it belongs to the program the outer run
+            # interrupted, not to the sampler.  So do the samples the tracer's own
+            # garbage-collection callback takes.
+            while frame is not None and (frame.f_code in _OWN_CODES
+                                         or frame.f_code.co_filename == _OWN_FILE):
                 frame = frame.f_back
             codes: list[Any] = []
             depth = self.max_depth
@@ -340,8 +342,11 @@ class CpuSampler:
 
 
 
-# The handler's own code object: its frames are skipped in a sample (see _on_sigprof).
+# The handler's own code object: its frames are skipped in a sample (see _on_sigprof),
+# as are those of every function it calls, all in this file (the weighing, the interval's
+# adaptation, the lambda that reads the running greenlet).
 _HANDLER_CODE = CpuSampler._on_sigprof.__code__
+_OWN_FILE = _HANDLER_CODE.co_filename
 # Frames of geventperf's own run inside the program: skipped, the sample is their
 # caller's.  The garbage-collection watch's callback is the first Python code to run
 # inside a C call that allocates (a parser building objects), so a tick that came due
