@@ -180,3 +180,14 @@ def test_speedscope_and_chrome_draw_ready_wait_before_each_slice():
     event = [e for e in events if e["name"] == "event wait"]
     assert event and all(e["dur"] == pytest.approx(7000) for e in event)
     assert not [e for e in events if e["name"] == "wait"]
+
+
+def test_no_findings_says_where_the_time_went_instead():
+    """A run with no finding (a slow service called, consumers idle on a queue) is no
+    blank: the text report says whether greenlets waited for I/O or queued, and where."""
+    profile = split_profile()
+    profile.findings = []
+    text = render(profile, "text")
+    block = text[text.index("FINDINGS: none"):].split("\n\n")[0]
+    assert "I/O or queueing? " in block and "event wait" in block, block
+    assert "Where was the waiting? " in block and "fetch" in block, block

@@ -590,8 +590,9 @@ def storms_of_every_hand_off_and_near_misses():
 def threadpool_boundaries():
     # pool-a: one task (the mean depth is its own); DNS exactly half the busy time is
     #   the cause; four names shown, none left over; five functions, all written
-    # pool-b: DNS in a pool that did no measurable work is not the cause; a function
-    #   with no task counted
+    # pool-b: a pool whose workers ran nothing measurable (its queue waited for threads
+    #   to start, not for work) is no finding; pool-d: one that ran 2**-20 s under
+    #   SATURATED_MIN_BUSY_S is none, exactly at it is one
     # pool-c: DNS the cause with under a second of work
     a = [pool_event("getaddrinfo", 1, 0.125, 1.0, pool="pool-a", dns=True,
                     depth_mean=1.5, greenlets=4, greenlet_names=["a", "b", "c", "d"])] + \
@@ -600,7 +601,11 @@ def threadpool_boundaries():
          pool_event("idle", 0, 0.0, 0.0, pool="pool-b", saturated=0)]
     c = [pool_event("getaddrinfo", 2, 0.5, 0.25, pool="pool-c", dns=True),
          pool_event("work", 2, 0.5, 0.25, pool="pool-c")]
-    return findings.threadpool_saturated(profile(events=a + b + c))
+    d = [pool_event("getaddrinfo", 1, 0.5, 0.025, pool="pool-d", dns=True),
+         pool_event("work", 1, 0.5, 0.025 - 2 ** -20, pool="pool-d"),
+         pool_event("getaddrinfo", 1, 0.5, 0.025, pool="pool-e", dns=True),
+         pool_event("work", 1, 0.5, 0.025, pool="pool-e")]
+    return findings.threadpool_saturated(profile(events=a + b + c + d))
 
 
 def test_a_kind_without_a_cost_meaning_says_none():
@@ -1860,199 +1865,224 @@ EXPECTED = {
                 '/srv/app/worker.py:4:f',
                 '/srv/app/worker.py:5:f',
                 '/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep']}],
-    'threadpool_boundaries': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
-                      'pool: from ThreadPool.spawn until a worker started them, summed over '
-                      'the tasks',
-      'cost_s': 0.375,
-      'default_pool': True,
-      'depth_max': 3,
-      'depth_mean': 1.5,
-      'dns': True,
-      'dns_cause': True,
-      'dns_queued_s': 0.125,
-      'dns_run_s': 1.0,
-      'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
-             'threadpool, or cache the lookups; or a bigger pool: '
-             'gevent.get_hub().threadpool.maxsize = 4 (before the burst)',
-      'functions': [{'dns': True,
-                     'function': 'getaddrinfo',
-                     'greenlets': '4 greenlet(s) (a, b, c, d)',
-                     'mean_run_s': 1.0,
-                     'queued_s': 0.125,
-                     'run_s': 1.0,
-                     'site': None,
-                     'tasks': 1},
-                    {'dns': False,
-                     'function': 'g0',
-                     'greenlets': '',
-                     'mean_run_s': 0.0,
-                     'queued_s': 0.0625,
-                     'run_s': 0.25,
-                     'site': None,
-                     'tasks': 0},
-                    {'dns': False,
-                     'function': 'g1',
-                     'greenlets': '',
-                     'mean_run_s': 0.0,
-                     'queued_s': 0.0625,
-                     'run_s': 0.25,
-                     'site': None,
-                     'tasks': 0},
-                    {'dns': False,
-                     'function': 'g2',
-                     'greenlets': '',
-                     'mean_run_s': 0.0,
-                     'queued_s': 0.0625,
-                     'run_s': 0.25,
-                     'site': None,
-                     'tasks': 0},
-                    {'dns': False,
-                     'function': 'g3',
-                     'greenlets': '',
-                     'mean_run_s': 0.0,
-                     'queued_s': 0.0625,
-                     'run_s': 0.25,
-                     'site': None,
-                     'tasks': 0}],
-      'greenlet': None,
-      'hazard': False,
-      'kind': 'threadpool-saturated',
-      'maxsize': 4,
-      'message': 'pool-a (maxsize 4) was full: 1 of 1 task(s) found every worker busy, and '
-                 'tasks queued 0.375 greenlet-seconds in all for a free worker thread (longest '
-                 '0.062 s; up to 3 task(s) ahead, 1.5 on average). Queued: getaddrinfo x1 '
-                 '(DNS): queued 0.125 s, ran 1.000 s in worker threads (1.000 s each), spawned '
-                 'by 4 greenlet(s) (a, b, c, d); g0 x0: queued 0.062 s, ran 0.250 s in worker '
-                 'threads (0.000 s each); g1 x0: queued 0.062 s, ran 0.250 s in worker threads '
-                 '(0.000 s each); g2 x0: queued 0.062 s, ran 0.250 s in worker threads (0.000 '
-                 's each); g3 x0: queued 0.062 s, ran 0.250 s in worker threads (0.000 s '
-                 'each). DNS resolution is the cause: lookups ran 1.000 of the 2.000 '
-                 "worker-seconds that kept the pool busy (gevent's thread resolver runs every "
-                 'getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares (or dnspython): a '
-                 'resolver that does not use the threadpool, or cache the lookups; or a bigger '
-                 'pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst). Cost: '
-                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
-                 'from ThreadPool.spawn until a worker started them, summed over the tasks.',
-      'pool': 'pool-a',
-      'queued_max_s': 0.0625,
-      'queued_s': 0.375,
-      'run_s': 2.0,
-      'saturated_tasks': 1,
-      'section': None,
-      'stack': [],
-      'suggested_maxsize': 4,
-      'tasks': 1},
-     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
-                      'pool: from ThreadPool.spawn until a worker started them, summed over '
-                      'the tasks',
-      'cost_s': 0.5,
-      'default_pool': True,
-      'depth_max': 3,
-      'depth_mean': 1.5,
-      'dns': True,
-      'dns_cause': False,
-      'dns_queued_s': 0.5,
-      'dns_run_s': 0.0,
-      'fix': 'a bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a '
-             'cooperative alternative to the queued blocking calls so they need no thread; and '
-             'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the threadpool',
-      'functions': [{'dns': True,
-                     'function': 'getaddrinfo',
-                     'greenlets': '',
-                     'mean_run_s': 0.0,
-                     'queued_s': 0.5,
-                     'run_s': 0.0,
-                     'site': None,
-                     'tasks': 1},
-                    {'dns': False,
-                     'function': 'idle',
-                     'greenlets': '',
-                     'mean_run_s': 0.0,
-                     'queued_s': 0.0,
-                     'run_s': 0.0,
-                     'site': None,
-                     'tasks': 0}],
-      'greenlet': None,
-      'hazard': False,
-      'kind': 'threadpool-saturated',
-      'maxsize': 4,
-      'message': 'pool-b (maxsize 4) was full: 1 of 1 task(s) found every worker busy, and '
-                 'tasks queued 0.500 greenlet-seconds in all for a free worker thread (longest '
-                 '0.250 s; up to 3 task(s) ahead, 1.5 on average). Queued: getaddrinfo x1 '
-                 '(DNS): queued 0.500 s, ran 0.000 s in worker threads (0.000 s each); idle '
-                 'x0: queued 0.000 s, ran 0.000 s in worker threads (0.000 s each). DNS '
-                 "lookups queued 0.500 s behind this work: every new connection's getaddrinfo "
-                 'waits for a free worker too. Fix: a bigger pool: '
-                 'gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a cooperative '
-                 'alternative to the queued blocking calls so they need no thread; and '
-                 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
-                 'threadpool. Cost: greenlet-seconds tasks spent queued for a free worker '
-                 'thread of this pool: from ThreadPool.spawn until a worker started them, '
-                 'summed over the tasks.',
-      'pool': 'pool-b',
-      'queued_max_s': 0.25,
-      'queued_s': 0.5,
-      'run_s': 0.0,
-      'saturated_tasks': 1,
-      'section': None,
-      'stack': [],
-      'suggested_maxsize': 4,
-      'tasks': 1},
-     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
-                      'pool: from ThreadPool.spawn until a worker started them, summed over '
-                      'the tasks',
-      'cost_s': 1.0,
-      'default_pool': True,
-      'depth_max': 3,
-      'depth_mean': 1.5,
-      'dns': True,
-      'dns_cause': True,
-      'dns_queued_s': 0.5,
-      'dns_run_s': 0.25,
-      'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
-             'threadpool, or cache the lookups; or a bigger pool: '
-             'gevent.get_hub().threadpool.maxsize = 4 (before the burst)',
-      'functions': [{'dns': True,
-                     'function': 'getaddrinfo',
-                     'greenlets': '',
-                     'mean_run_s': 0.125,
-                     'queued_s': 0.5,
-                     'run_s': 0.25,
-                     'site': None,
-                     'tasks': 2},
-                    {'dns': False,
-                     'function': 'work',
-                     'greenlets': '',
-                     'mean_run_s': 0.125,
-                     'queued_s': 0.5,
-                     'run_s': 0.25,
-                     'site': None,
-                     'tasks': 2}],
-      'greenlet': None,
-      'hazard': False,
-      'kind': 'threadpool-saturated',
-      'maxsize': 4,
-      'message': 'pool-c (maxsize 4) was full: 4 of 4 task(s) found every worker busy, and '
-                 'tasks queued 1.000 greenlet-seconds in all for a free worker thread (longest '
-                 '0.250 s; up to 3 task(s) ahead, 1.5 on average). Queued: getaddrinfo x2 '
-                 '(DNS): queued 0.500 s, ran 0.250 s in worker threads (0.125 s each); work '
-                 'x2: queued 0.500 s, ran 0.250 s in worker threads (0.125 s each). DNS '
-                 'resolution is the cause: lookups ran 0.250 of the 0.500 worker-seconds that '
-                 "kept the pool busy (gevent's thread resolver runs every getaddrinfo on this "
-                 'pool). Fix: GEVENT_RESOLVER=ares (or dnspython): a resolver that does not '
-                 'use the threadpool, or cache the lookups; or a bigger pool: '
-                 'gevent.get_hub().threadpool.maxsize = 4 (before the burst). Cost: '
-                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
-                 'from ThreadPool.spawn until a worker started them, summed over the tasks.',
-      'pool': 'pool-c',
-      'queued_max_s': 0.25,
-      'queued_s': 1.0,
-      'run_s': 0.5,
-      'saturated_tasks': 4,
-      'section': None,
-      'stack': [],
-      'suggested_maxsize': 4,
-      'tasks': 4}],
+    'threadpool_boundaries': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free '
+                                                'worker thread of this pool: from ThreadPool.spawn '
+                                                'until a worker started them, summed over the '
+                                                'tasks',
+                                'cost_s': 0.375,
+                                'default_pool': True,
+                                'depth_max': 3,
+                                'depth_mean': 1.5,
+                                'dns': True,
+                                'dns_cause': True,
+                                'dns_queued_s': 0.125,
+                                'dns_run_s': 1.0,
+                                'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does '
+                                       'not use the threadpool, or cache the lookups; or a bigger '
+                                       'pool: gevent.get_hub().threadpool.maxsize = 4 (before the '
+                                       'burst)',
+                                'functions': [{'dns': True,
+                                               'function': 'getaddrinfo',
+                                               'greenlets': '4 greenlet(s) (a, b, c, d)',
+                                               'mean_run_s': 1.0,
+                                               'queued_s': 0.125,
+                                               'run_s': 1.0,
+                                               'site': None,
+                                               'tasks': 1},
+                                              {'dns': False,
+                                               'function': 'g0',
+                                               'greenlets': '',
+                                               'mean_run_s': 0.0,
+                                               'queued_s': 0.0625,
+                                               'run_s': 0.25,
+                                               'site': None,
+                                               'tasks': 0},
+                                              {'dns': False,
+                                               'function': 'g1',
+                                               'greenlets': '',
+                                               'mean_run_s': 0.0,
+                                               'queued_s': 0.0625,
+                                               'run_s': 0.25,
+                                               'site': None,
+                                               'tasks': 0},
+                                              {'dns': False,
+                                               'function': 'g2',
+                                               'greenlets': '',
+                                               'mean_run_s': 0.0,
+                                               'queued_s': 0.0625,
+                                               'run_s': 0.25,
+                                               'site': None,
+                                               'tasks': 0},
+                                              {'dns': False,
+                                               'function': 'g3',
+                                               'greenlets': '',
+                                               'mean_run_s': 0.0,
+                                               'queued_s': 0.0625,
+                                               'run_s': 0.25,
+                                               'site': None,
+                                               'tasks': 0}],
+                                'greenlet': None,
+                                'hazard': False,
+                                'kind': 'threadpool-saturated',
+                                'maxsize': 4,
+                                'message': 'pool-a (maxsize 4) was full: 1 of 1 task(s) found '
+                                           'every worker busy, and tasks queued 0.375 '
+                                           'greenlet-seconds in all for a free worker thread '
+                                           '(longest 0.062 s; up to 3 task(s) ahead, 1.5 on '
+                                           'average). Queued: getaddrinfo x1 (DNS): queued 0.125 '
+                                           's, ran 1.000 s in worker threads (1.000 s each), '
+                                           'spawned by 4 greenlet(s) (a, b, c, d); g0 x0: queued '
+                                           '0.062 s, ran 0.250 s in worker threads (0.000 s each); '
+                                           'g1 x0: queued 0.062 s, ran 0.250 s in worker threads '
+                                           '(0.000 s each); g2 x0: queued 0.062 s, ran 0.250 s in '
+                                           'worker threads (0.000 s each); g3 x0: queued 0.062 s, '
+                                           'ran 0.250 s in worker threads (0.000 s each). DNS '
+                                           'resolution is the cause: lookups ran 1.000 of the '
+                                           "2.000 worker-seconds that kept the pool busy (gevent's "
+                                           'thread resolver runs every getaddrinfo on this pool). '
+                                           'Fix: GEVENT_RESOLVER=ares (or dnspython): a resolver '
+                                           'that does not use the threadpool, or cache the '
+                                           'lookups; or a bigger pool: '
+                                           'gevent.get_hub().threadpool.maxsize = 4 (before the '
+                                           'burst). Cost: greenlet-seconds tasks spent queued for '
+                                           'a free worker thread of this pool: from '
+                                           'ThreadPool.spawn until a worker started them, summed '
+                                           'over the tasks.',
+                                'pool': 'pool-a',
+                                'queued_max_s': 0.0625,
+                                'queued_s': 0.375,
+                                'run_s': 2.0,
+                                'saturated_tasks': 1,
+                                'section': None,
+                                'stack': [],
+                                'suggested_maxsize': 4,
+                                'tasks': 1},
+                               {'cost_meaning': 'greenlet-seconds tasks spent queued for a free '
+                                                'worker thread of this pool: from ThreadPool.spawn '
+                                                'until a worker started them, summed over the '
+                                                'tasks',
+                                'cost_s': 1.0,
+                                'default_pool': True,
+                                'depth_max': 3,
+                                'depth_mean': 1.5,
+                                'dns': True,
+                                'dns_cause': True,
+                                'dns_queued_s': 0.5,
+                                'dns_run_s': 0.25,
+                                'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does '
+                                       'not use the threadpool, or cache the lookups; or a bigger '
+                                       'pool: gevent.get_hub().threadpool.maxsize = 4 (before the '
+                                       'burst)',
+                                'functions': [{'dns': True,
+                                               'function': 'getaddrinfo',
+                                               'greenlets': '',
+                                               'mean_run_s': 0.125,
+                                               'queued_s': 0.5,
+                                               'run_s': 0.25,
+                                               'site': None,
+                                               'tasks': 2},
+                                              {'dns': False,
+                                               'function': 'work',
+                                               'greenlets': '',
+                                               'mean_run_s': 0.125,
+                                               'queued_s': 0.5,
+                                               'run_s': 0.25,
+                                               'site': None,
+                                               'tasks': 2}],
+                                'greenlet': None,
+                                'hazard': False,
+                                'kind': 'threadpool-saturated',
+                                'maxsize': 4,
+                                'message': 'pool-c (maxsize 4) was full: 4 of 4 task(s) found '
+                                           'every worker busy, and tasks queued 1.000 '
+                                           'greenlet-seconds in all for a free worker thread '
+                                           '(longest 0.250 s; up to 3 task(s) ahead, 1.5 on '
+                                           'average). Queued: getaddrinfo x2 (DNS): queued 0.500 '
+                                           's, ran 0.250 s in worker threads (0.125 s each); work '
+                                           'x2: queued 0.500 s, ran 0.250 s in worker threads '
+                                           '(0.125 s each). DNS resolution is the cause: lookups '
+                                           'ran 0.250 of the 0.500 worker-seconds that kept the '
+                                           "pool busy (gevent's thread resolver runs every "
+                                           'getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares '
+                                           '(or dnspython): a resolver that does not use the '
+                                           'threadpool, or cache the lookups; or a bigger pool: '
+                                           'gevent.get_hub().threadpool.maxsize = 4 (before the '
+                                           'burst). Cost: greenlet-seconds tasks spent queued for '
+                                           'a free worker thread of this pool: from '
+                                           'ThreadPool.spawn until a worker started them, summed '
+                                           'over the tasks.',
+                                'pool': 'pool-c',
+                                'queued_max_s': 0.25,
+                                'queued_s': 1.0,
+                                'run_s': 0.5,
+                                'saturated_tasks': 4,
+                                'section': None,
+                                'stack': [],
+                                'suggested_maxsize': 4,
+                                'tasks': 4},
+                               {'cost_meaning': 'greenlet-seconds tasks spent queued for a free '
+                                                'worker thread of this pool: from ThreadPool.spawn '
+                                                'until a worker started them, summed over the '
+                                                'tasks',
+                                'cost_s': 1.0,
+                                'default_pool': True,
+                                'depth_max': 3,
+                                'depth_mean': 1.5,
+                                'dns': True,
+                                'dns_cause': True,
+                                'dns_queued_s': 0.5,
+                                'dns_run_s': 0.025,
+                                'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does '
+                                       'not use the threadpool, or cache the lookups; or a bigger '
+                                       'pool: gevent.get_hub().threadpool.maxsize = 4 (before the '
+                                       'burst)',
+                                'functions': [{'dns': True,
+                                               'function': 'getaddrinfo',
+                                               'greenlets': '',
+                                               'mean_run_s': 0.025,
+                                               'queued_s': 0.5,
+                                               'run_s': 0.025,
+                                               'site': None,
+                                               'tasks': 1},
+                                              {'dns': False,
+                                               'function': 'work',
+                                               'greenlets': '',
+                                               'mean_run_s': 0.025,
+                                               'queued_s': 0.5,
+                                               'run_s': 0.025,
+                                               'site': None,
+                                               'tasks': 1}],
+                                'greenlet': None,
+                                'hazard': False,
+                                'kind': 'threadpool-saturated',
+                                'maxsize': 4,
+                                'message': 'pool-e (maxsize 4) was full: 2 of 2 task(s) found '
+                                           'every worker busy, and tasks queued 1.000 '
+                                           'greenlet-seconds in all for a free worker thread '
+                                           '(longest 0.250 s; up to 3 task(s) ahead, 1.5 on '
+                                           'average). Queued: getaddrinfo x1 (DNS): queued 0.500 '
+                                           's, ran 0.025 s in worker threads (0.025 s each); work '
+                                           'x1: queued 0.500 s, ran 0.025 s in worker threads '
+                                           '(0.025 s each). DNS resolution is the cause: lookups '
+                                           'ran 0.025 of the 0.050 worker-seconds that kept the '
+                                           "pool busy (gevent's thread resolver runs every "
+                                           'getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares '
+                                           '(or dnspython): a resolver that does not use the '
+                                           'threadpool, or cache the lookups; or a bigger pool: '
+                                           'gevent.get_hub().threadpool.maxsize = 4 (before the '
+                                           'burst). Cost: greenlet-seconds tasks spent queued for '
+                                           'a free worker thread of this pool: from '
+                                           'ThreadPool.spawn until a worker started them, summed '
+                                           'over the tasks.',
+                                'pool': 'pool-e',
+                                'queued_max_s': 0.25,
+                                'queued_s': 1.0,
+                                'run_s': 0.05,
+                                'saturated_tasks': 2,
+                                'section': None,
+                                'stack': [],
+                                'suggested_maxsize': 4,
+                                'tasks': 2}],
     'deadlock_risk_whose_other_parse_is_unknown': [{'cost_meaning': 'a hazard, ranked above every cost; the figure is how long the parses '
                       'involved were suspended inside lxml (greenlet-seconds)',
       'cost_s': 0.0,

@@ -11,6 +11,12 @@ from geventperf.threadpoolwatch import EVENT_KIND, FINDING_KIND, OTHER_POOLS
 # Greenlet-seconds queued for a worker below which a full pool is not worth a finding:
 # the tracer's default loop-blocked threshold, the same "a person would notice" scale.
 SATURATED_MIN_QUEUED_S = 0.05
+# Worker-seconds the pool's tasks must have run for its queue to be a pool full of
+# work, on the same scale: tasks that queued while the workers had almost nothing to
+# run waited for the pool to start its threads (a burst's first tasks) or for the GIL,
+# not for a full pool, and a resolver or a bigger pool would not change that much (20
+# lookups of 127.0.0.1 at start-up queued 0.213 s in all while running 0.001 s).
+SATURATED_MIN_BUSY_S = SATURATED_MIN_QUEUED_S
 # DNS is "the cause" when lookups took at least this share of the pool's busy
 # worker-seconds (they are what filled it); below, lookups were queued behind others.
 DNS_CAUSE_SHARE = 0.5
@@ -51,8 +57,10 @@ def _pool_finding(label: str, evs: list[dict[str, Any]],
     saturated = int(sum(_num(e, "saturated") for e in evs))
     if saturated == 0 or queued < SATURATED_MIN_QUEUED_S:
         return None
-    tasks = int(sum(_num(e, "tasks") for e in evs))
     busy = sum(_num(e, "run_s") for e in evs)
+    if busy < SATURATED_MIN_BUSY_S:
+        return None
+    tasks = int(sum(_num(e, "tasks") for e in evs))
     maxsize = int(max(_num(e, "maxsize") for e in evs))
     depth_max = int(max(_num(e, "depth_max") for e in evs))
     depth_mean = sum(_num(e, "depth_mean") * _num(e, "tasks") for e in evs) / max(tasks, 1)

@@ -17,6 +17,7 @@ from geventperf.formats._frames import (
     frame_label,
     greenlet_names,
 )
+from geventperf.formats._glance import at_a_glance
 from geventperf.formats._tables import Table, all_tables, greenlet_groups
 from geventperf.profile import Finding, Profile
 
@@ -257,9 +258,19 @@ def finding_place(profile: Profile, finding: Finding) -> str:
     return "  ".join(where)
 
 
+# What the text report says after "FINDINGS: none": where the time went instead, from
+# the HTML report's answers at a glance.
+NO_FINDING_ANSWERS = ("I/O or queueing?", "Where was the waiting?")
+
+
 def _findings(profile: Profile) -> str:
     if not profile.findings:
-        return "FINDINGS: none"
+        lines = ["FINDINGS: none (no cause this profiler knows of; where the time went:)"]
+        for question, answer in at_a_glance(profile):
+            if question in NO_FINDING_ANSWERS:
+                lines.extend(textwrap.wrap(f"{question} {answer}", WIDTH,
+                                           initial_indent=INDENT, subsequent_indent=INDENT))
+        return "\n".join(lines)
     shown, folded = select_findings(profile)
     lines = [f"FINDINGS ({len(profile.findings)}, worst first)"]
     for number, finding in enumerate(shown, start=1):
