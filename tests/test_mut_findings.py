@@ -3085,6 +3085,19 @@ def test_a_full_pool_gives_way_to_a_finding_that_weighs_as_much():
     assert drop([pool, hazard]) == [hazard]
     assert drop([light, pool, starved]) == [light, pool, starved]
     assert drop([light, starved]) == [light, starved]
+    # a cause in the function that took the lock (its parse read the network under the
+    # lock) explains the lock's queue, however much less it costs; one elsewhere does not
+    held = Finding(kind="lock-contended", message="l", cost_s=400.0,
+                   extra={"site": f"{APP}:92:naive_job"})
+    under = Finding(kind="blocked-read-in-c-section", message="r", cost_s=10.0,
+                    stack=[f"{HUB}:166:sleep", f"{APP}:95:naive_job", f"{APP}:162:job"])
+    elsewhere = Finding(kind="blocked-read-in-c-section", message="r", cost_s=10.0,
+                        stack=[f"{HUB}:166:sleep", f"{APP}:95:other_job"])
+    assert drop([held, under]) == [under]
+    assert drop([held, elsewhere]) == [held, elsewhere]
+    nowhere = Finding(kind="lock-contended", message="l", cost_s=400.0,
+                      extra={"site": "an unrecorded place"})
+    assert drop([nowhere, under]) == [nowhere, under]
     # compute applies it: the slot waits alone are a finding, beside a heavier slice not
     p = pool_profile(1.5, [(SLOT_STACK, 0.5)])
     assert [f.kind for f in findings.compute(p)] == ["pool-full"]

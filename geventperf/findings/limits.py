@@ -23,7 +23,8 @@ Both are consequences: a full pool's jobs, or a lock's holders, took long.  Only
 nothing else explains why (plain waits on a downstream) is the limit the lever; when
 another finding weighs as much -- blocked reads inside a parser, a loop blocker -- that
 is why they took long, a bigger pool or a shorter lock would only queue them elsewhere,
-and ``compute`` drops the limit's finding (:func:`without_outweighed_limits`).
+and ``compute`` drops the limit's finding (:func:`without_outweighed_limits`); so does
+a finding in the very function that took the lock or used the pool, whatever it costs.
 """
 
 from __future__ import annotations
@@ -161,14 +162,33 @@ def _switched_out_at(profile: Profile) -> dict[tuple[str, ...], Any]:
 
 def without_outweighed_limits(found: list[Finding]) -> list[Finding]:
     """*found* without its pool-full and lock-contended findings when another finding
-    is a hazard or costs at least as much as each: that one is why the work took long
-    (see the module's note).  The machine's own finding (cpu-starved) outweighs nothing
-    here: the loop was idle."""
+    is a hazard, costs at least as much as each, or lies in the function whose line
+    took the lock or used the pool: that one is why the work took long (see the
+    module's note).  A lock's waits are its holders' time times the queue behind them,
+    so a cause inside the locked code (a parser reading the network, held under the
+    lock) costs less than the queue it makes: 100 greenlets queued 467 s behind a
+    lock held across parses that waited 10 s for their input.  The machine's own
+    finding (cpu-starved) outweighs nothing here: the loop was idle."""
     limits = [f for f in found if f.kind in LIMIT_KINDS]
     causes = [f for f in found if f.kind not in LIMIT_KINDS and f.kind != CPU_STARVED]
     dropped = [f for f in limits if any(c.extra.get("hazard") or c.cost_s >= f.cost_s
-                                        for c in causes)]
+                                        or _inside(c, f) for c in causes)]
     return [f for f in found if all(f is not d for d in dropped)]
+
+
+# "path:line:function" -> (path, function): the line number apart.
+_FRAME = re.compile(r"^(.*):\d+:([^:]*)$")
+
+
+def _inside(cause: Finding, limit: Finding) -> bool:
+    """Whether *cause*'s stack passes through the function of the limit's line (its
+    ``site``): what the lock's holders, or the pool's jobs, did there."""
+    site = limit.extra.get("site")
+    where = _FRAME.match(site) if isinstance(site, str) else None
+    if where is None:
+        return False
+    return any((m := _FRAME.match(frame)) is not None and m.groups() == where.groups()
+               for frame in cause.stack if isinstance(frame, str))
 
 
 LIMIT_KINDS = (POOL_FULL, LOCK_CONTENDED)
