@@ -76,6 +76,9 @@ class SectionStats:
 
 # StackTime.call of a wait that entered a with block.
 CALL_WITH = "with"
+# The calls that take a lock: a wait in one of them, made from the program's own line
+# (a compiled lock's, such as a gevent Semaphore's), waited for the lock's holder.
+LOCK_CALLS = frozenset({CALL_WITH, "acquire"})
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""urllib3 pools whose connections skip two costs of every request.
+"""urllib3 pools whose connections skip three costs of every request.
 
 * The dropped-connection check: urllib3 asks every pooled connection ``is_connected``
   before reusing it, with ``select.poll`` and a zero timeout; under

@@ -3,9 +3,9 @@
 For every request on a kept-alive connection, http.client builds the request line and
 the ``Host`` and ``Accept-Encoding`` lines again (``putrequest``: method and path
 checks, host encoding) and checks and encodes every header again (``putheader``: a
-pattern match of the name and of the value each): about 80 us of a small request on
-the fast path, for lines that are byte for byte the ones it built for the previous
-request.  :class:`RememberedLines`, mixed in before urllib3's connection class,
+pattern match of the name and of the value each): tens of microseconds of a small
+request on the fast path, for lines that are byte for byte the ones it built for the
+previous request.  :class:`RememberedLines`, mixed in before urllib3's connection class,
 remembers per connection the lines each call appended to http.client's output buffer,
 keyed by everything that call reads, and appends them again.
 

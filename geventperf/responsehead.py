@@ -15,7 +15,7 @@ the blank line) goes to the email parser exactly as http.client sends it.
 :class:`QuickHTTPResponse` runs http.client's own ``HTTPResponse.begin`` (the running
 Python's code object, not a copy of its source) with only ``parse_headers`` swapped,
 so the status line, the limits on line length and header count, and every attribute
-``begin`` sets stay http.client's.  ``tests/test_responsehead.py`` compares both on
+``begin`` sets stay http.client's.  ``tests/test_quickhttp.py`` compares both on
 plain and odd header blocks.  This module imports nothing of the profiler.
 """
 

@@ -42,7 +42,7 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
-from geventperf.profile import CALL_WITH, Finding, Profile
+from geventperf.profile import LOCK_CALLS, Finding, Profile
 
 # A wait for a free slot of a gevent Pool: its innermost frame (path:line:function).
 SLOT_WAIT = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:(Pool\.add|Pool\.wait_available)$")
@@ -55,9 +55,6 @@ LOCK_FRAMES = re.compile(r"[/\\]gevent[/\\](thread\.py:\d+:LockType\.acquire|"
 # Callers whose lock waits are an event's, not a holder's: the standard library builds
 # Event, Condition, Semaphore, Barrier and queue.Queue on locks it waits on.
 EVENT_ON_A_LOCK = re.compile(r"[/\\](threading|queue)\.py:\d+:")
-# What the program's own line was calling when it waited on a compiled lock (a gevent
-# Semaphore or BoundedSemaphore): see StackTime.call.
-LOCK_CALLS = frozenset({CALL_WITH, "acquire"})
 # The loop was idle in its poll at least this share of the run: it had room for more
 # jobs at once.  A busier loop would only queue a bigger pool's greenlets behind each
 # other (loop-saturated's story), so a larger pool is no cure there; nor a shorter lock.

@@ -22,7 +22,7 @@ from geventperf.formats._frames import (
     hub_ids,
 )
 from geventperf.frames import user_site
-from geventperf.profile import CALL_WITH, Profile
+from geventperf.profile import LOCK_CALLS, Profile
 
 # Enough rows to find the culprit without scrolling a terminal's worth of noise.
 MAX_GREENLETS = 20
@@ -203,7 +203,7 @@ class Site:
         told by its most waited call where the bytecode said."""
         call = max(self.self_calls.items(), key=lambda kv: kv[1])[0] if self.self_calls \
             else None
-        if call in (CALL_WITH, "acquire"):
+        if call in LOCK_CALLS:
             return "taking a gevent lock or semaphore"
         if call is not None:
             return f"its {call}() call: a gevent event, queue, lock or greenlet"
