@@ -186,6 +186,9 @@ class Tracer(SectionAccounting):
         self._stacks: dict[Any, Any] = {}
         # key -> (code objects, instruction offsets), innermost first
         self._stack_codes: dict[Any, tuple[list[Any], list[int]]] = {}
+        # code object -> {offset: what it calls}, read from the bytecode once per code
+        # for every build (a snapshot a second must not disassemble again)
+        self._calls_by_code: dict[Any, dict[int, str | None]] = {}
         self._section_table: dict[str, list[Any]] = {}
         # Sections still open when their greenlet died (entered without a matching
         # exit): closed at the death and counted here.
@@ -630,7 +633,7 @@ class Tracer(SectionAccounting):
 
     # -- building the profile ------------------------------------------------------
     def _labeler(self) -> Labeler:
-        return Labeler(self._stack_codes)
+        return Labeler(self._stack_codes, self._calls_by_code)
 
     def _stacks_overflowed(self) -> bool:
         return OTHER_KEY in self._stacks

@@ -15,7 +15,7 @@ import pytest
 
 from geventperf import Tracer
 from geventperf.profile import CALL_WITH, Profile, ProfileError
-from geventperf.trace.stacks import _called_at
+from geventperf.trace.stacks import calls_in
 from tests import tracer_impl
 
 impl = tracer_impl.impl
@@ -40,12 +40,11 @@ def _calls_by_line() -> dict[int, list[str | None]]:
     namespace: dict = {}
     exec(compile(SOURCE, "<calls>", "exec"), namespace)
     code = namespace["f"].__code__
-    instructions = list(dis.get_instructions(code))
+    calls = calls_in(code)
     found: dict[int, list[str | None]] = {}
-    for ins in instructions:
+    for ins in dis.get_instructions(code):
         if ins.opname in ("CALL", "BEFORE_WITH") and ins.positions.lineno is not None:
-            found.setdefault(ins.positions.lineno, []).append(
-                _called_at(instructions, ins.offset))
+            found.setdefault(ins.positions.lineno, []).append(calls[ins.offset])
     return found
 
 
@@ -63,10 +62,11 @@ def test_the_call_is_read_from_the_instruction_the_frame_is_at():
     assert lines[13] == [None]
 
 
-def test_an_offset_that_is_no_instruction_has_no_call():
-    instructions = list(dis.get_instructions(_calls_by_line.__code__))
-    assert _called_at(instructions, 10_000_000) is None
-    assert _called_at([], 0) is None
+def test_only_with_entries_and_calls_are_read_and_an_unreadable_code_has_none():
+    calls = calls_in(_calls_by_line.__code__)
+    opnames = {ins.offset: ins.opname for ins in dis.get_instructions(_calls_by_line)}
+    assert calls and {opnames[offset] for offset in calls} <= {"CALL", "BEFORE_WITH"}
+    assert calls_in("not a code object") == {}
 
 
 def _waits_by_call(profile: Profile) -> dict[str | None, float]:

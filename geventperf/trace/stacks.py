@@ -130,14 +130,23 @@ _CALLS = frozenset({"CALL", "CALL_KW", "CALL_METHOD", "CALL_FUNCTION", "CALL_FUN
 _ATTRIBUTE_LOADS = frozenset({"LOAD_METHOD", "LOAD_ATTR"})
 
 
-def _called_at(instructions: list[dis.Instruction], offset: int) -> str | None:
-    """``CALL_WITH`` when the instruction at *offset* enters a with block, the method's name
+def calls_in(code: Any) -> dict[int, str | None]:
+    """Offset -> :func:`_called_at` for every instruction of *code* that enters a with
+    block or calls (empty for a code object ``dis`` cannot read)."""
+    try:
+        instructions = list(dis.get_instructions(code))
+    except Exception:  # noqa: BLE001 - no answer rather than an error in a report
+        return {}
+    return {ins.offset: _called_at(instructions, index)
+            for index, ins in enumerate(instructions)
+            if ins.opname in _WITH_ENTRIES or ins.opname in _CALLS}
+
+
+def _called_at(instructions: list[dis.Instruction], index: int) -> str | None:
+    """``CALL_WITH`` when instruction *index* enters a with block, the method's name
     when it calls ``obj.method(...)``, else None.  The method is the attribute load
     that starts where the call starts and ends inside it (``positions``, 3.11+): in
     ``sem.acquire(timeout=cfg.timeout)`` that is ``acquire``, not ``timeout``."""
-    index = bisect.bisect_left([ins.offset for ins in instructions], offset)
-    if index >= len(instructions) or instructions[index].offset != offset:
-        return None
     call = instructions[index]
     if call.opname in _WITH_ENTRIES:
         return CALL_WITH
@@ -164,10 +173,12 @@ class Labeler:
     """Turns stack keys into ``path:line:function`` lists.  Line numbers are looked up
     from instruction offsets here, once per code object, not in the hot path."""
 
-    def __init__(self, codes: dict[Any, tuple[list[Any], list[int]]]) -> None:
+    def __init__(self, codes: dict[Any, tuple[list[Any], list[int]]],
+                 calls: dict[Any, dict[int, str | None]] | None = None) -> None:
         self._codes = codes
         self._lines: dict[Any, tuple[list[int], list[int | None], str]] = {}
-        self._instructions: dict[Any, list[dis.Instruction]] = {}
+        # code -> calls_in(code), kept by the tracer across builds
+        self._calls = calls if calls is not None else {}
 
     def call(self, key: tuple[Any, ...] | None) -> str | None:
         """What the innermost frame of the stack *key* was doing when its greenlet
@@ -178,14 +189,10 @@ class Labeler:
         if not stored or not stored[0]:
             return None
         code, lasti = stored[0][0], stored[1][0]
-        instructions = self._instructions.get(code)
-        if instructions is None:
-            try:
-                instructions = list(dis.get_instructions(code))
-            except Exception:  # noqa: BLE001 - a code object dis cannot read: no answer
-                instructions = []
-            self._instructions[code] = instructions
-        return _called_at(instructions, lasti)
+        calls = self._calls.get(code)
+        if calls is None:
+            calls = self._calls[code] = calls_in(code)
+        return calls.get(lasti)
 
     def stack(self, key: tuple[Any, ...] | None) -> list[str]:
         if key is None or key == ():
