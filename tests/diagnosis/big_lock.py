@@ -26,6 +26,7 @@ import gevent.event
 import gevent.lock
 import gevent.queue
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 HANDLERS = 10
@@ -62,12 +63,6 @@ def waiter():
         return QUEUE.get(timeout=30)
     return EVENTS[ARGS["event"]].wait(30)
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 HANDLER = {"threading": handler, "semaphore": semaphore_handler,

@@ -13,6 +13,7 @@ yield after the call (``diag: culprit``).
 import time
 
 import gevent
+from _greenlets import spawn
 
 HANDLERS = 10
 CALLS = 20
@@ -23,12 +24,6 @@ def handler():
         time.sleep(0.003)  # diag: culprit
         gevent.sleep(0.001)  # diag: culprit
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 gevent.joinall([spawn("handler", handler) for _ in range(HANDLERS)], raise_error=True)

@@ -16,6 +16,7 @@ import time
 
 import gevent
 import gevent.socket
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 
@@ -43,12 +44,6 @@ def waiter():
                 return data
             data += chunk
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("legacy-client", napper), spawn("slow-waiter", waiter)]

@@ -17,6 +17,7 @@ import time
 
 import gevent
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 CHUNK_CPU_S = 0.025
@@ -42,12 +43,6 @@ def fetcher():
     for _ in range(REQUESTS):
         assert session.get(ARGS["slow"], timeout=30).content  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("fetcher", fetcher) for _ in range(FETCHERS)]

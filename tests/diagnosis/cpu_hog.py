@@ -13,6 +13,7 @@ import time
 
 import gevent
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 HOG_CPU_S = 0.2
@@ -42,12 +43,6 @@ def ticker():
 def waiter():
     return requests.get(ARGS["slow"], timeout=30).content  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("report-builder", hog), spawn("slow-waiter", waiter)]

@@ -14,6 +14,7 @@ import sys
 import gevent
 import lxml.etree
 import requests
+from _greenlets import spawn
 
 import geventperf
 
@@ -28,12 +29,6 @@ def parse_feed():
     body = session.get(ARGS["xml"], timeout=30).content  # diag: network-wait
     return len(lxml.etree.fromstring(body))
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("feed-parser", parse_feed) for _ in range(GREENLETS)]

@@ -16,6 +16,7 @@ import gc
 import sys
 
 import gevent
+from _greenlets import spawn
 
 CACHE_ENTRIES = 500_000
 WORKERS = 6
@@ -33,12 +34,6 @@ def worker():
         del request_data
         gevent.sleep(0.02)
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 gevent.joinall([spawn("worker", worker) for _ in range(WORKERS)], raise_error=True)

@@ -13,6 +13,7 @@ import sys
 import _heavy_module  # noqa: F401  # diag: startup
 import gevent
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 
@@ -22,12 +23,6 @@ def fetch():
     for _ in range(5):
         assert session.get(ARGS["fast"], timeout=30).content == b"ok"  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 gevent.joinall([spawn("fetcher", fetch) for _ in range(4)], raise_error=True)

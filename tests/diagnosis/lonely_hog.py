@@ -16,6 +16,7 @@ import time
 
 import gevent
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 FETCHERS = 5
@@ -38,12 +39,6 @@ def report_builder():
 def fetch():
     return requests.get(ARGS["gated"], timeout=30).content  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("fetcher", fetch) for _ in range(FETCHERS)]

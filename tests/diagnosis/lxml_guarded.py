@@ -20,6 +20,7 @@ import sys  # noqa: E402
 import gevent  # noqa: E402
 import lxml.etree  # noqa: E402
 import requests  # noqa: E402
+from _greenlets import spawn  # noqa: E402
 
 import geventperf  # noqa: E402
 
@@ -36,12 +37,6 @@ def parse_feed():
 def waiter():
     return requests.get(ARGS["slow"], timeout=30).content  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 with geventperf.Tracer(lxml_guard=True) as tracer:

@@ -16,6 +16,7 @@ import sys
 import gevent
 import lxml.etree
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 GREENLETS = 10
@@ -30,12 +31,6 @@ def parse_feed():
 def waiter():
     return requests.get(ARGS["slow"], timeout=30).content  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("feed-parser", parse_feed) for _ in range(GREENLETS)]

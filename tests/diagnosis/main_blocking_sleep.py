@@ -13,6 +13,7 @@ import sys
 
 import gevent
 import requests
+from _greenlets import spawn
 from gevent.monkey import get_original
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
@@ -27,12 +28,6 @@ def ticker():
 def waiter():
     return requests.get(ARGS["slow"], timeout=30).content  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("ticker", ticker) for _ in range(5)]

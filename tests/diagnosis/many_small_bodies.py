@@ -11,6 +11,7 @@ import sys
 
 import gevent
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 FETCHERS = 4
@@ -22,12 +23,6 @@ def fetch():
     for _ in range(BODIES_EACH):
         assert len(session.get(ARGS["small"], timeout=30).content) == 2048
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 gevent.joinall([spawn("fetcher", fetch) for _ in range(FETCHERS)], raise_error=True)

@@ -23,6 +23,7 @@ import gevent
 import gevent.event
 import requests
 import ujson
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 HOG_CPU_S = 0.15
@@ -54,12 +55,6 @@ def ticker():
     for _ in range(200):
         gevent.sleep(0.005)
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("report-builder", hog), spawn("json-loader", load_json)]

@@ -21,6 +21,7 @@ import time
 import gevent
 import lxml.etree
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 HOG_CPU_S = 0.1
@@ -48,12 +49,6 @@ def ticker():
     for _ in range(100):
         gevent.sleep(0.005)
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("feed-parser", parse_feed) for _ in range(4)]

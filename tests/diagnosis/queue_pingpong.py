@@ -20,6 +20,7 @@ import sys
 import gevent
 import gevent.queue
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 ROUNDS = 5_000
@@ -46,12 +47,6 @@ def pong():
 def waiter():
     return requests.get(ARGS["slow"], timeout=30).content  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("sender", ping), spawn("echo", pong), spawn("slow-waiter", waiter)]

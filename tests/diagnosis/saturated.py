@@ -17,6 +17,7 @@ import time
 
 import gevent
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 CRUNCHERS = 8
@@ -41,12 +42,6 @@ def poller():
     for _ in range(10):
         assert session.get(ARGS["fast"], timeout=30).content == b"ok"  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("scorer", cruncher) for _ in range(CRUNCHERS)]

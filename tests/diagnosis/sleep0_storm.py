@@ -13,6 +13,7 @@ import sys
 
 import gevent
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 YIELDS = 50_000
@@ -26,12 +27,6 @@ def yielder():
 def waiter():
     return requests.get(ARGS["slow"], timeout=30).content  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("busy-yielder", yielder), spawn("slow-waiter", waiter)]

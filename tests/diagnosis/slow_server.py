@@ -11,6 +11,7 @@ import sys
 
 import gevent
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 GREENLETS = 10
@@ -19,12 +20,6 @@ GREENLETS = 10
 def fetch():
     return requests.get(ARGS["slow"], timeout=30).content  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("fetcher", fetch) for _ in range(GREENLETS)]

@@ -20,6 +20,7 @@ import sys
 
 import gevent
 import requests
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 GREENLETS = 4
@@ -28,12 +29,6 @@ GREENLETS = 4
 def fetch_body():
     return len(requests.get(ARGS["big"], timeout=30).content)  # diag: culprit
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("body-fetcher", fetch_body) for _ in range(GREENLETS)]

@@ -11,6 +11,7 @@ particular no ``switch-storm`` (a storm is yields that come back at once, like
 """
 
 import gevent
+from _greenlets import spawn
 
 TICKERS = 10
 TICKS = 150
@@ -23,12 +24,6 @@ def ticker():
         total += i
     return total
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 gevent.joinall([spawn("ticker", ticker) for _ in range(TICKERS)], raise_error=True)

@@ -13,6 +13,7 @@ import sys
 
 import gevent
 import requests
+from _greenlets import spawn
 
 import geventperf
 
@@ -30,12 +31,6 @@ def decode():
 def waiter():
     return requests.get(ARGS["slow"], timeout=30).content  # diag: network-wait
 
-
-def spawn(name, func):
-    g = gevent.Greenlet(func)
-    g.name = name
-    g.start()
-    return g
 
 
 jobs = [spawn("decoder", decode) for _ in range(GREENLETS)]
