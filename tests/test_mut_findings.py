@@ -3095,6 +3095,11 @@ def test_a_full_pool_gives_way_to_a_finding_that_weighs_as_much():
                         stack=[f"{HUB}:166:sleep", f"{APP}:95:other_job"])
     assert drop([held, under]) == [under]
     assert drop([held, elsewhere]) == [held, elsewhere]
+    # a slow path in that function (small reads under the lock) costs its holder a
+    # little CPU: the queue stays the lock's
+    reads = Finding(kind="small-body-reads", message="s", cost_s=0.25,
+                    stack=[f"{APP}:95:naive_job"])
+    assert drop([held, reads]) == [held, reads]
     nowhere = Finding(kind="lock-contended", message="l", cost_s=400.0,
                       extra={"site": "an unrecorded place"})
     assert drop([nowhere, under]) == [nowhere, under]

@@ -24,7 +24,9 @@ nothing else explains why (plain waits on a downstream) is the limit the lever; 
 another finding weighs as much -- blocked reads inside a parser, a loop blocker -- that
 is why they took long, a bigger pool or a shorter lock would only queue them elsewhere,
 and ``compute`` drops the limit's finding (:func:`without_outweighed_limits`); so does
-a finding in the very function that took the lock or used the pool, whatever it costs.
+a finding of what slowed the holders (blocked reads, a blocking call, a loop blocker, a
+GC pause, a full threadpool) in the very function that took the lock or used the pool,
+whatever it costs.
 """
 
 from __future__ import annotations
@@ -33,9 +35,15 @@ import re
 from typing import Any
 
 from geventperf.findings.common import (
+    BLOCKED_READ,
+    BLOCKING_CALL,
     CPU_STARVED,
+    GC_PAUSE,
     LOCK_CONTENDED,
+    LOOP_BLOCKED,
+    LOOP_HELD,
     POOL_FULL,
+    THREADPOOL_SATURATED,
     _base_name,
     _finding,
     _names,
@@ -175,12 +183,20 @@ def without_outweighed_limits(found: list[Finding]) -> list[Finding]:
 
 # "path:line:function" -> (path, function): the line number apart.
 _FRAME = re.compile(r"^(.*):\d+:([^:]*)$")
+# Findings that make a holder slow by what it waits for or holds the loop with: in the
+# locked code they are why the queue formed.  Slow paths (small body reads, a switch
+# storm) cost their holder a little CPU each and leave the queue to the lock.
+HOLDER_CAUSES = frozenset({BLOCKED_READ, BLOCKING_CALL, LOOP_BLOCKED, LOOP_HELD, GC_PAUSE,
+                           THREADPOOL_SATURATED})
 
 
 def _inside(cause: Finding, limit: Finding) -> bool:
-    """Whether *cause*'s stack passes through the function of the limit's line (its
-    ``site``): what the lock's holders, or the pool's jobs, did there."""
+    """Whether *cause* is one that slows a holder and its stack passes through the
+    function of the limit's line (its ``site``): what the lock's holders, or the pool's
+    jobs, did there."""
     site = limit.extra.get("site")
+    if cause.kind not in HOLDER_CAUSES:
+        return False
     where = _FRAME.match(site) if isinstance(site, str) else None
     if where is None:
         return False
