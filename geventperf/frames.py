@@ -43,10 +43,25 @@ class UserSite(NamedTuple):
     innermost: str | None
 
 
+class Frame(NamedTuple):
+    path: str
+    line: int
+    function: str
+
+
+def parse_frame(entry: str) -> Frame:
+    """Split ``path:line:function`` from the right (a path may hold colons: ``C:\\...``);
+    a malformed entry becomes ``Frame("", 0, entry)``, so no input can make a reader
+    fail."""
+    parts = entry.rsplit(":", 2)
+    if len(parts) == 3 and parts[1].isdigit():
+        return Frame(parts[0], int(parts[1]), parts[2] or "?")
+    return Frame("", 0, entry or "?")
+
+
 def frame_path(entry: str) -> str:
     """The path part of ``path:line:function`` (``""`` when it does not parse)."""
-    parts = entry.rsplit(":", 2)
-    return parts[0] if len(parts) == 3 and parts[1].isdigit() else ""
+    return parse_frame(entry).path
 
 
 def is_machinery(entry: str) -> bool:

@@ -49,7 +49,7 @@ from geventperf.findings.common import (
     _names,
 )
 from geventperf.findings.loop import block_threshold
-from geventperf.frames import user_site
+from geventperf.frames import parse_frame, user_site
 from geventperf.profile import LOCK_CALLS, Finding, Profile
 
 # A wait for a free slot of a gevent Pool: its innermost frame (path:line:function).
@@ -181,8 +181,6 @@ def without_outweighed_limits(found: list[Finding]) -> list[Finding]:
     return [f for f in found if all(f is not d for d in dropped)]
 
 
-# "path:line:function" -> (path, function): the line number apart.
-_FRAME = re.compile(r"^(.*):\d+:([^:]*)$")
 # Findings that make a holder slow by what it waits for or holds the loop with: in the
 # locked code they are why the queue formed.  Slow paths (small body reads, a switch
 # storm) cost their holder a little CPU each and leave the queue to the lock.
@@ -195,13 +193,14 @@ def _inside(cause: Finding, limit: Finding) -> bool:
     function of the limit's line (its ``site``): what the lock's holders, or the pool's
     jobs, did there."""
     site = limit.extra.get("site")
-    if cause.kind not in HOLDER_CAUSES:
+    if cause.kind not in HOLDER_CAUSES or not isinstance(site, str):
         return False
-    where = _FRAME.match(site) if isinstance(site, str) else None
-    if where is None:
+    where = parse_frame(site)
+    if not where.path:  # "an unrecorded place"
         return False
-    return any((m := _FRAME.match(frame)) is not None and m.groups() == where.groups()
-               for frame in cause.stack if isinstance(frame, str))
+    return any((frame := parse_frame(entry)).path == where.path
+               and frame.function == where.function
+               for entry in cause.stack if isinstance(entry, str))
 
 
 LIMIT_KINDS = (POOL_FULL, LOCK_CONTENDED)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import sysconfig
-from typing import NamedTuple
+
+from geventperf.frames import parse_frame
 
 # The synthetic frame that stands for "waiting on the gevent hub".  pstats knows the
 # ("~", 0, "<name>") shape as a built-in and shows it as {hub wait}.
@@ -39,20 +40,6 @@ def wait_parts(item) -> list[tuple[str, float]]:
 MAX_PATH_CHARS = 48
 # How many trailing path components survive when a long, unrecognised path is cut.
 KEPT_PATH_PARTS = 3
-
-
-class Frame(NamedTuple):
-    path: str
-    line: int
-    function: str
-
-
-def parse_frame(entry: str) -> Frame:
-    """Split ``path:line:function``; a malformed entry becomes ``Frame("", 0, entry)``."""
-    parts = entry.rsplit(":", 2)
-    if len(parts) == 3 and parts[1].isdigit():
-        return Frame(parts[0], int(parts[1]), parts[2] or "?")
-    return Frame("", 0, entry or "?")
 
 
 def _library_roots() -> list[tuple[str, str]]:

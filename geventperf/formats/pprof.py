@@ -15,8 +15,8 @@ from __future__ import annotations
 import gzip
 from typing import Any
 
-from geventperf.formats._frames import parse_frame
 from geventperf.formats._pprof_schema import messages
+from geventperf.frames import parse_frame
 from geventperf.profile import Profile
 from geventperf.sampling.views import chains, function_of, samples_of
 

@@ -27,7 +27,8 @@ from __future__ import annotations
 import marshal
 from collections import defaultdict
 
-from geventperf.formats._frames import HUB_WAIT_NAME, parse_frame, wait_parts
+from geventperf.formats._frames import HUB_WAIT_NAME, wait_parts
+from geventperf.frames import parse_frame
 from geventperf.profile import Profile
 from geventperf.sampling.views import chains, cpu_root, function_of, samples_of
 

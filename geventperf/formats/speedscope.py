@@ -18,8 +18,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from geventperf.formats._frames import parse_frame, short_path, wait_parts
+from geventperf.formats._frames import short_path, wait_parts
 from geventperf.formats._timeline import WAIT_FRAMES, build_lanes
+from geventperf.frames import parse_frame
 from geventperf.profile import Profile
 from geventperf.sampling.views import by_greenlet, chains, samples_of
 
