@@ -74,6 +74,11 @@ class SectionStats:
     delayed_others_s: float | None = None
 
 
+def by_generation(counts: list[int]) -> str:
+    """``12 / 3 / 0 by generation, youngest first``: Profile.gc_collections in words."""
+    return f"{' / '.join(str(c) for c in counts)} by generation, youngest first"
+
+
 # StackTime.call of a wait that entered a with block.
 CALL_WITH = "with"
 # The calls that take a lock: a wait in one of them, made from the program's own line
@@ -198,6 +203,15 @@ class Profile:
             if s.name == name:
                 return s
         return None
+
+    def gc_collections(self) -> list[int]:
+        """The traced thread's garbage collections per generation, youngest first
+        (``meta["gc"]``); empty where none were recorded (an older file, or one this
+        version did not write)."""
+        gc = self.meta.get("gc")
+        counts = gc.get("collections") if isinstance(gc, dict) else None
+        return counts if isinstance(counts, list) and all(type(c) is int for c in counts) \
+            else []
 
     # -- JSON --------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

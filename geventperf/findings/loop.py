@@ -21,7 +21,7 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.frames import user_site
-from geventperf.profile import Finding, Profile
+from geventperf.profile import Finding, Profile, by_generation
 
 # A loop-blocking slice is "a blocking call" rather than "CPU" when more than this
 # share of its wall time was off the CPU (and not waiting for a CPU: see runqueue_s).
@@ -168,13 +168,10 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
     generations = sorted({int(_f(e, "gc_generation")) for e in evs
                           if e.get("gc_generation") is not None})
     run_gc = profile.meta.get("gc")
-    run_gc = run_gc if isinstance(run_gc, dict) else {}
-    counts = run_gc.get("collections")
-    counts = counts if isinstance(counts, list) and all(type(c) is int for c in counts) else []
-    total = _f(run_gc, "total_s")
+    counts = profile.gc_collections()
+    total = _f(run_gc, "total_s") if isinstance(run_gc, dict) else 0.0
     whole = (f" Over the whole run it collected {sum(counts)} times for {total:.3f} s"
-             f" ({' / '.join(str(c) for c in counts)} by generation, youngest first)."
-             if counts and total else "")
+             f" ({by_generation(counts)})." if counts and total else "")
     gens = ""
     if generations:
         gens = (f" (generation{'s' if len(generations) > 1 else ''} "

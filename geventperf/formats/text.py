@@ -19,7 +19,7 @@ from geventperf.formats._frames import (
 )
 from geventperf.formats._glance import at_a_glance
 from geventperf.formats._tables import Table, all_tables, greenlet_groups
-from geventperf.profile import Finding, Profile
+from geventperf.profile import Finding, Profile, by_generation
 
 WIDTH = 100
 # The innermost frames of a finding's stack: where it happened and who called it.
@@ -164,15 +164,14 @@ def totals_line(profile: Profile) -> str:
 def gc_figures(profile: Profile) -> tuple[str, str] | None:
     """The cyclic garbage collector's time in the traced thread, and what it was made
     of; None if the profile has no collections recorded."""
-    gc = profile.meta.get("gc")
-    counts = gc.get("collections") if isinstance(gc, dict) else None
-    if not isinstance(counts, list) or not all(type(c) is int for c in counts) \
-            or not sum(counts):
+    counts = profile.gc_collections()
+    if not sum(counts):
         return None  # not recorded, none made, or not a profile this version wrote
+    gc = profile.meta["gc"]
     longest_gen = gc.get("longest_generation")
     return (format_seconds(num(gc, "total_s")),
-            f"{sum(counts)} collections ({' / '.join(str(c) for c in counts)} by "
-            f"generation, youngest first), longest {format_seconds(num(gc, 'longest_s'))}"
+            f"{sum(counts)} collections ({by_generation(counts)}), longest "
+            f"{format_seconds(num(gc, 'longest_s'))}"
             + (f" (generation {longest_gen})" if isinstance(longest_gen, int) else ""))
 
 
