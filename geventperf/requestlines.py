@@ -52,7 +52,8 @@ class RememberedLines:
         memory = self._request_memory
         if memory is None:
             memory = self._request_memory = {}
-        lines = memory.get(key) if type(method) is str and type(url) is str else None
+        plain = type(method) is str and type(url) is str  # str subclasses are not remembered
+        lines = memory.get(key) if plain else None
         if lines is not None and self._HTTPConnection__state == http.client._CS_IDLE:
             # What http.client's putrequest changes besides its output, in its order.
             response = self._HTTPConnection__response
@@ -65,7 +66,7 @@ class RememberedLines:
         before = len(self._buffer)
         super().putrequest(method, url, skip_host=skip_host,  # type: ignore[misc]
                            skip_accept_encoding=skip_accept_encoding)
-        if type(method) is str and type(url) is str:
+        if plain:
             _remember(memory, key, tuple(self._buffer[before:]))
 
     def putheader(self, header: str, *values: Any) -> None:

@@ -212,8 +212,8 @@ class CpuSampler:
             # (a C call's, collapsed): it belongs to the program the outer run
             # interrupted, not to the sampler.  So do the samples the tracer's own
             # garbage-collection callback takes.
-            while frame is not None and (frame.f_code in _OWN_CODES
-                                         or frame.f_code.co_filename == _OWN_FILE):
+            while frame is not None and (frame.f_code.co_filename == _OWN_FILE
+                                         or frame.f_code in _OWN_CODES):
                 frame = frame.f_back
             codes: list[Any] = []
             depth = self.max_depth
@@ -342,17 +342,16 @@ class CpuSampler:
 
 
 
-# The handler's own code object: its frames are skipped in a sample (see _on_sigprof),
-# as are those of every function it calls, all in this file (the weighing, the interval's
-# adaptation, the lambda that reads the running greenlet).
-_HANDLER_CODE = CpuSampler._on_sigprof.__code__
-_OWN_FILE = _HANDLER_CODE.co_filename
-# Frames of geventperf's own run inside the program: skipped, the sample is their
+# The handler's file: its frames, and those of every function it calls (the weighing,
+# the interval's adaptation, the lambda that reads the running greenlet), are skipped
+# in a sample (see _on_sigprof).
+_OWN_FILE = CpuSampler._on_sigprof.__code__.co_filename
+# Other frames of geventperf's own run inside the program: skipped, the sample is their
 # caller's.  The garbage-collection watch's callback is the first Python code to run
 # inside a C call that allocates (a parser building objects), so a tick that came due
 # during the call is handled there: all of the C call's samples would be the
 # callback's.
-_OWN_CODES = frozenset({_HANDLER_CODE, GcWatch._callback.__code__})
+_OWN_CODES = frozenset({GcWatch._callback.__code__})
 
 
 def interval_option(value: Any) -> float | None:

@@ -243,11 +243,12 @@ def _stack_tables(tr: Any, labels: Any, split: bool) -> tuple[list[StackTime], l
         stack = tuple(labels.stack(key))  # offsets of one line share a label
         if row.n_wait:
             w = waits_by.get(stack)
+            call = labels.call(key)
             if w is None:
                 w = waits_by[stack] = StackTime(
                     stack=list(stack), event_wait_s=0.0 if split else None,
-                    ready_wait_s=0.0 if split else None, call=labels.call(key))
-            elif w.call != labels.call(key):  # two calls on one line: neither is sure
+                    ready_wait_s=0.0 if split else None, call=call)
+            elif w.call != call:  # two calls on one line: neither is sure
                 w.call = None
             w.count += row.n_wait
             w.wait_s += row.wait
