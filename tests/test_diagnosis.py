@@ -66,6 +66,7 @@ LOOP_HELD = "loop-held"
 GC_PAUSE = "gc-pause"
 POOL_FULL = "pool-full"
 LOCK_CONTENDED = "lock-contended"
+SERIAL_BOTTLENECK = "serial-bottleneck"
 SWITCH_STORM = "switch-storm"
 THREADPOOL_SATURATED = "threadpool-saturated"
 SMALL_BODY_READS = "small-body-reads"
@@ -784,3 +785,23 @@ def test_periodic_timers_are_not_a_switch_storm(tmp_path):
     profile = run_cli(TICKERS, tmp_path)
     assert not findings_of(profile, SWITCH_STORM), listing(profile)
     assert not profile.findings, f"nothing is wrong here:\n{listing(profile)}"
+
+
+ONE_PRODUCER = Workload("one_producer.py")
+
+
+def test_consumers_waiting_for_one_sequential_producer_is_serial_bottleneck(server, tmp_path):
+    profile = run_cli(ONE_PRODUCER, tmp_path, slow(server, 0.1))
+    first = assert_first(profile, ONE_PRODUCER, SERIAL_BOTTLENECK, greenlet="producer")
+    assert "consumer" in first.message, listing(profile)
+    assert first.extra["handoff_share"] >= 0.5 and first.extra["idle_share"] >= 0.5, \
+        listing(profile)
+    blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
+    assert not blamed, f"the hub sat idle; nothing held the loop:\n{listing(profile)}"
+    assert_no_network_blame(profile, ONE_PRODUCER, innocent=())
+
+
+def test_consumers_that_fetch_their_own_items_are_no_serial_bottleneck(server, tmp_path):
+    profile = run_cli(ONE_PRODUCER, tmp_path, slow(server, 0.1), "mode=fixed")
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+    assert_no_network_blame(profile, ONE_PRODUCER, innocent=("consumer",))

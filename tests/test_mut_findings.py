@@ -234,6 +234,72 @@ def lock_contended_on_both_kinds_of_lock():
     return findings.lock_contended(p)
 
 
+FEEDER_STACK = [f"{GEVENT}:687:SocketMixin.recv_into", f"{URLLIB3}:1134:HTTPResponse.read",
+                f"{APP}:20:produce"]
+
+
+def handoff_profile(idle_s=1.5, consume=3.0, join=1.0, feed=1.5, feed_run=0.25):
+    """A 2 s run: app.fetch #4 waits *consume* s in a queue's get() at the app's line,
+    main *join* s in joinall(), an Event's inner patched lock 0.5 s more; app.fetch #3
+    runs *feed_run* s and waits *feed* s reading the network at its produce line; a
+    with block at the app's line (a compiled lock, 0.5 s) is no hand-off."""
+    p = profile(hub={"id": 2, "idle_s": idle_s}, waits=[
+        StackTime(stack=[f"{APP}:80:consume"], count=8, wait_s=consume + 0.125,
+                  event_wait_s=consume, ready_wait_s=0.125, call="get"),
+        StackTime(stack=[f"{APP}:12:main"], count=1, wait_s=join, event_wait_s=join,
+                  ready_wait_s=0.0, call="joinall"),
+        StackTime(stack=[f"{GEVENT_THREAD}:320:LockType.acquire",
+                         f"{THREADING}:320:Condition.wait", f"{APP}:70:wait_ready"],
+                  count=1, wait_s=0.5, event_wait_s=0.5, ready_wait_s=0.0),
+        StackTime(stack=list(FEEDER_STACK), count=12, wait_s=feed, event_wait_s=feed,
+                  ready_wait_s=0.0),
+        StackTime(stack=[f"{APP}:50:handler"], count=2, wait_s=0.5, event_wait_s=0.5,
+                  ready_wait_s=0.0, call="with")])
+    p.runs = [StackTime(stack=[f"{APP}:80:consume"], count=8, greenlet=4),
+              StackTime(stack=[f"{APP}:12:main"], count=1, greenlet=1),
+              StackTime(stack=list(FEEDER_STACK), count=12, greenlet=3),
+              StackTime(stack=[f"{APP}:50:handler"], count=2, greenlet=2)]
+    p.greenlet(3).run_s, p.greenlet(3).event_wait_s = feed_run, feed
+    p.greenlet(4).event_wait_s = consume
+    p.greenlet(1).event_wait_s = join
+    # the hub "waited" at a with block and ran all run: never a feeder
+    p.greenlet(2).run_s, p.greenlet(2).event_wait_s = 2.0, 0.5
+    return p
+
+
+@scenario
+def serial_bottleneck_names_the_busy_feeder():
+    # hand-offs: get 3 + joinall 1 + the Event's lock 0.5 = 4.5 s of 6.5 s event wait
+    # (69 %), over 2 x the 2 s run; idle 1.5 of 2 s.  app.fetch #3 was busy 0.25 + 1.5 =
+    # 1.75 s (88 %): the feeder, at its produce line.  The compiled with block (0.5 s) is
+    # no hand-off; the hub is never a feeder.
+    return findings.serial_bottleneck(handoff_profile())
+
+
+@scenario
+def serial_bottleneck_not_past_each_guard():
+    # each guard just failed: hand-offs under half of the event wait (4.5 of 9.0 + 2**-16
+    # with the feeder waiting 4.0 + 2**-16), under two waiters' worth (4 - 2**-16 with
+    # consume 2 - 2**-16 and join 1.5), the loop busy (idle just under half), the feeder
+    # busy just under half the run (0.25 + 0.75 - 2**-16)
+    return [*findings.serial_bottleneck(handoff_profile(feed=4.0 + 2 ** -16)),
+            *findings.serial_bottleneck(handoff_profile(consume=2.0 - 2 ** -16, join=1.5)),
+            *findings.serial_bottleneck(handoff_profile(idle_s=1.0 - 2 ** -20)),
+            *findings.serial_bottleneck(handoff_profile(feed=0.75 - 2 ** -16))]
+
+
+@scenario
+def serial_bottleneck_at_the_edges():
+    # hand-offs exactly half the event wait (4.5 of 9) with a feeder busy exactly half
+    # the run (0.25 + 0.75: its own wait capped by what it waited itself, 0.75 of the
+    # stack's 4.0) is one; so are hand-offs of exactly two waiters' worth (2.5 + 1.0 +
+    # 0.5 = 4 s)
+    p = handoff_profile(feed=4.0)
+    p.greenlet(3).event_wait_s = 0.75
+    q = handoff_profile(consume=2.5, join=1.0)
+    return [*findings.serial_bottleneck(p), *findings.serial_bottleneck(q)]
+
+
 @scenario
 def gc_pause_of_an_older_or_partial_record():
     # a slice the collector filled, without its generation and in a profile whose meta
@@ -3013,6 +3079,150 @@ EXPECTED = {
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:165:GroupMappingMixin.__map'],
       'waits': 4}],
+    'serial_bottleneck_at_the_edges': [{'cost_meaning': 'greenlet-seconds spent waiting at '
+                                                        'hand-offs (a queue, an event, a '
+                                                        "greenlet's end) for a few busy greenlets "
+                                                        'while the loop sat mostly idle',
+                                        'cost_s': 4.5,
+                                        'feeders': [3],
+                                        'greenlet': 3,
+                                        'handoff_share': 0.5,
+                                        'handoff_wait_s': 4.5,
+                                        'hazard': False,
+                                        'idle_share': 0.75,
+                                        'kind': 'serial-bottleneck',
+                                        'message': 'Many greenlets waited for a few: greenlets '
+                                                   "such as 'app.fetch', 'main' waited 4.500 s in "
+                                                   'all at hand-offs (50% of all event wait; most '
+                                                   'in the get() call at '
+                                                   '/srv/app/worker.py:80:consume: a gevent '
+                                                   'queue, event or greenlet, waiting for another '
+                                                   'greenlet to put, set or finish) while the '
+                                                   'loop sat idle 75% of the run. Busy through '
+                                                   'the run meanwhile, one call at a time: '
+                                                   "greenlet 'app.fetch' (#3), busy 50% of the "
+                                                   'run, 0.750 s of it waiting at '
+                                                   '/srv/app/worker.py:20:produce. Who woke whom '
+                                                   'is not recorded: these are the greenlets that '
+                                                   'kept working while the others waited, so most '
+                                                   "likely their pace set everyone's. Fix: do "
+                                                   'that work concurrently -- several such '
+                                                   'greenlets, or '
+                                                   'gevent.pool.Pool(n).imap_unordered over its '
+                                                   'inputs -- or let the waiting greenlets do it '
+                                                   'themselves. If the waiting greenlets are idle '
+                                                   'workers whose input arrives at its own pace '
+                                                   "(a server's requests, a message broker), this "
+                                                   'is spare capacity, not a fault. [cost 4.500 '
+                                                   's: greenlet-seconds spent waiting at '
+                                                   "hand-offs (a queue, an event, a greenlet's "
+                                                   'end) for a few busy greenlets while the loop '
+                                                   'sat mostly idle]',
+                                        'section': None,
+                                        'site': '/srv/app/worker.py:20:produce',
+                                        'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                                                  '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                                                  '/srv/app/worker.py:20:produce'],
+                                        'waits': 10},
+                                       {'cost_meaning': 'greenlet-seconds spent waiting at '
+                                                        'hand-offs (a queue, an event, a '
+                                                        "greenlet's end) for a few busy greenlets "
+                                                        'while the loop sat mostly idle',
+                                        'cost_s': 4.0,
+                                        'feeders': [3],
+                                        'greenlet': 3,
+                                        'handoff_share': 0.6666666666666666,
+                                        'handoff_wait_s': 4.0,
+                                        'hazard': False,
+                                        'idle_share': 0.75,
+                                        'kind': 'serial-bottleneck',
+                                        'message': 'Many greenlets waited for a few: greenlets '
+                                                   "such as 'app.fetch', 'main' waited 4.000 s in "
+                                                   'all at hand-offs (67% of all event wait; most '
+                                                   'in the get() call at '
+                                                   '/srv/app/worker.py:80:consume: a gevent '
+                                                   'queue, event or greenlet, waiting for another '
+                                                   'greenlet to put, set or finish) while the '
+                                                   'loop sat idle 75% of the run. Busy through '
+                                                   'the run meanwhile, one call at a time: '
+                                                   "greenlet 'app.fetch' (#3), busy 88% of the "
+                                                   'run, 1.500 s of it waiting at '
+                                                   '/srv/app/worker.py:20:produce. Who woke whom '
+                                                   'is not recorded: these are the greenlets that '
+                                                   'kept working while the others waited, so most '
+                                                   "likely their pace set everyone's. Fix: do "
+                                                   'that work concurrently -- several such '
+                                                   'greenlets, or '
+                                                   'gevent.pool.Pool(n).imap_unordered over its '
+                                                   'inputs -- or let the waiting greenlets do it '
+                                                   'themselves. If the waiting greenlets are idle '
+                                                   'workers whose input arrives at its own pace '
+                                                   "(a server's requests, a message broker), this "
+                                                   'is spare capacity, not a fault. [cost 4.000 '
+                                                   's: greenlet-seconds spent waiting at '
+                                                   "hand-offs (a queue, an event, a greenlet's "
+                                                   'end) for a few busy greenlets while the loop '
+                                                   'sat mostly idle]',
+                                        'section': None,
+                                        'site': '/srv/app/worker.py:20:produce',
+                                        'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                                                  '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                                                  '/srv/app/worker.py:20:produce'],
+                                        'waits': 10}],
+    'serial_bottleneck_names_the_busy_feeder': [{'cost_meaning': 'greenlet-seconds spent waiting '
+                                                                 'at hand-offs (a queue, an '
+                                                                 "event, a greenlet's end) for a "
+                                                                 'few busy greenlets while the '
+                                                                 'loop sat mostly idle',
+                                                 'cost_s': 4.5,
+                                                 'feeders': [3],
+                                                 'greenlet': 3,
+                                                 'handoff_share': 0.6923076923076923,
+                                                 'handoff_wait_s': 4.5,
+                                                 'hazard': False,
+                                                 'idle_share': 0.75,
+                                                 'kind': 'serial-bottleneck',
+                                                 'message': 'Many greenlets waited for a few: '
+                                                            "greenlets such as 'app.fetch', "
+                                                            "'main' waited 4.500 s in all at "
+                                                            'hand-offs (69% of all event wait; '
+                                                            'most in the get() call at '
+                                                            '/srv/app/worker.py:80:consume: a '
+                                                            'gevent queue, event or greenlet, '
+                                                            'waiting for another greenlet to put, '
+                                                            'set or finish) while the loop sat '
+                                                            'idle 75% of the run. Busy through '
+                                                            'the run meanwhile, one call at a '
+                                                            "time: greenlet 'app.fetch' (#3), "
+                                                            'busy 88% of the run, 1.500 s of it '
+                                                            'waiting at '
+                                                            '/srv/app/worker.py:20:produce. Who '
+                                                            'woke whom is not recorded: these are '
+                                                            'the greenlets that kept working '
+                                                            'while the others waited, so most '
+                                                            "likely their pace set everyone's. "
+                                                            'Fix: do that work concurrently -- '
+                                                            'several such greenlets, or '
+                                                            'gevent.pool.Pool(n).imap_unordered '
+                                                            'over its inputs -- or let the '
+                                                            'waiting greenlets do it themselves. '
+                                                            'If the waiting greenlets are idle '
+                                                            'workers whose input arrives at its '
+                                                            "own pace (a server's requests, a "
+                                                            'message broker), this is spare '
+                                                            'capacity, not a fault. [cost 4.500 '
+                                                            's: greenlet-seconds spent waiting at '
+                                                            'hand-offs (a queue, an event, a '
+                                                            "greenlet's end) for a few busy "
+                                                            'greenlets while the loop sat mostly '
+                                                            'idle]',
+                                                 'section': None,
+                                                 'site': '/srv/app/worker.py:20:produce',
+                                                 'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                                                           '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                                                           '/srv/app/worker.py:20:produce'],
+                                                 'waits': 10}],
+    'serial_bottleneck_not_past_each_guard': [],
 }
 
 
@@ -3024,7 +3234,7 @@ def test_every_finding_whole(name):
 # Every kind the findings rank, in their order at equal cost; an unknown kind last.
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gc-pause", "loop-blocked", "loop-held", "threadpool-saturated",
-              "pool-full", "lock-contended", "small-body-reads",
+              "pool-full", "lock-contended", "serial-bottleneck", "small-body-reads",
               "switch-storm", "pure-python-fallback", "charset-detection", "cpu-starved",
               "from-the-future"]
 
@@ -3058,7 +3268,7 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.loop_saturated, findings.loop_blocked, findings.loop_held,
         findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
-        findings.lock_contended, findings.slow_paths,
+        findings.lock_contended, findings.serial_bottleneck, findings.slow_paths,
         findings.cpu_starved)
 
 
@@ -3103,6 +3313,12 @@ def test_a_full_pool_gives_way_to_a_finding_that_weighs_as_much():
     nowhere = Finding(kind="lock-contended", message="l", cost_s=400.0,
                       extra={"site": "an unrecorded place"})
     assert drop([nowhere, under]) == [nowhere, under]
+    # a serial bottleneck gives way the same way: to what slowed its feeder, in the
+    # feeder's function
+    serial = Finding(kind="serial-bottleneck", message="f", cost_s=400.0,
+                     extra={"site": f"{APP}:95:naive_job"})
+    assert drop([serial, under]) == [under]
+    assert drop([serial, elsewhere]) == [serial, elsewhere]
     # compute applies it: the slot waits alone are a finding, beside a heavier slice not
     p = pool_profile(1.5, [(SLOT_STACK, 0.5)])
     assert [f.kind for f in findings.compute(p)] == ["pool-full"]

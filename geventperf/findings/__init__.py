@@ -35,9 +35,16 @@ from geventperf.findings.common import (
     LOOP_HELD,
     LOOP_SATURATED,
     POOL_FULL,
+    SERIAL_BOTTLENECK,
     SMALL_BODY_READS,
     SWITCH_STORM,
     THREADPOOL_SATURATED,
+)
+from geventperf.findings.handoff import (
+    FEEDER_BUSY_SHARE,
+    HANDOFF_MIN_WAITERS,
+    HANDOFF_SHARE,
+    serial_bottleneck,
 )
 from geventperf.findings.hazards import deadlock_risks
 from geventperf.findings.limits import (
@@ -81,18 +88,19 @@ from geventperf.findings.threadpool import threadpool_saturated
 from geventperf.profile import Finding, Profile
 
 __all__ = [
-    "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION",
-    "COST_MEANING", "CPU_STARVED", "DEADLOCK_RISK", "DEFAULT_BLOCK_THRESHOLD_S",
-    "FINDERS", "GC_PAUSE", "GC_SHARE", "HAZARDS", "HELD_MIN_SLICE_S", "HELD_SHARE",
-    "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED", "LOOP_BLOCKED", "LOOP_HELD",
-    "LOOP_SATURATED", "POOL_FULL", "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK",
-    "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SLOW_PATHS", "SMALL_BODY_READS",
-    "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE", "STORM_MAX_MEAN_RUN_S",
-    "STORM_MIN_SWITCHES", "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS",
-    "blocked_reads_in_c_sections", "compute", "cpu_starved", "deadlock_risks",
-    "lock_contended", "loop_blocked", "loop_held", "loop_saturated", "pool_full",
-    "slow_paths", "small_body_reads", "sort_findings", "switch_storms",
-    "threadpool_saturated", "without_outweighed_limits",
+    "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION", "COST_MEANING",
+    "CPU_STARVED", "DEADLOCK_RISK", "DEFAULT_BLOCK_THRESHOLD_S", "FEEDER_BUSY_SHARE",
+    "FINDERS", "GC_PAUSE", "GC_SHARE", "HANDOFF_MIN_WAITERS", "HANDOFF_SHARE", "HAZARDS",
+    "HELD_MIN_SLICE_S", "HELD_SHARE", "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED",
+    "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED", "POOL_FULL", "POOL_IDLE_SHARE",
+    "PURE_PYTHON_FALLBACK", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION",
+    "SERIAL_BOTTLENECK", "SLOW_PATHS", "SMALL_BODY_READS", "SMALL_READS_MIN",
+    "SMALL_READ_BYTES", "STARVED_SHARE", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES",
+    "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS", "blocked_reads_in_c_sections",
+    "compute", "cpu_starved", "deadlock_risks", "lock_contended", "loop_blocked",
+    "loop_held", "loop_saturated", "pool_full", "serial_bottleneck", "slow_paths",
+    "small_body_reads", "sort_findings", "switch_storms", "threadpool_saturated",
+    "without_outweighed_limits",
 ]
 
 
@@ -112,10 +120,11 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, loop_held,
     switch_storms, small_body_reads, threadpool_saturated, pool_full, lock_contended,
-    slow_paths, cpu_starved)
+    serial_bottleneck, slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GC_PAUSE, LOOP_BLOCKED,
-         LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, LOCK_CONTENDED, SMALL_BODY_READS,
+         LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, LOCK_CONTENDED, SERIAL_BOTTLENECK,
+         SMALL_BODY_READS,
          SWITCH_STORM, PURE_PYTHON_FALLBACK,
          CHARSET_DETECTION, CPU_STARVED)
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

@@ -21,6 +21,7 @@ CPU_STARVED = "cpu-starved"
 GC_PAUSE = "gc-pause"
 POOL_FULL = "pool-full"
 LOCK_CONTENDED = "lock-contended"
+SERIAL_BOTTLENECK = "serial-bottleneck"
 HAZARDS = frozenset({DEADLOCK_RISK})
 
 COST_MEANING = {
@@ -40,6 +41,9 @@ COST_MEANING = {
                "loop sat mostly idle",
     LOCK_CONTENDED: "greenlet-seconds spent waiting to take a lock while the loop sat "
                     "mostly idle",
+    SERIAL_BOTTLENECK: "greenlet-seconds spent waiting at hand-offs (a queue, an event, a "
+                       "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                       "idle",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "
                  "waited for a CPU (at least that wait)",
     LOOP_SATURATED: "greenlet-seconds greenlets spent ready to run but queued behind others "

@@ -43,6 +43,7 @@ from geventperf.findings.common import (
     LOOP_BLOCKED,
     LOOP_HELD,
     POOL_FULL,
+    SERIAL_BOTTLENECK,
     THREADPOOL_SATURATED,
     _base_name,
     _finding,
@@ -73,7 +74,7 @@ def pool_full(profile: Profile) -> list[Finding]:
     """Spawns that waited for a free slot of a gevent Pool while the loop was mostly
     idle: one finding for all of them.  ``cost_s``: the greenlet-seconds they waited."""
     rows = [w for w in profile.waits if w.stack and SLOT_WAIT.search(w.stack[0])]
-    waited, idle = _paced(profile, rows)
+    waited, idle = paced(profile, rows)
     if waited is None:
         return []
     worst = max(rows, key=lambda w: w.event_wait_s or w.wait_s)
@@ -84,7 +85,7 @@ def pool_full(profile: Profile) -> list[Finding]:
                 and user_site(w.stack).user]
         where = user_site(max(maps, key=lambda w: w.wait_s).stack).user if maps else None
     count = sum(w.count for w in rows)
-    ended = _switched_out_at(profile)
+    ended = switched_out_at(profile)
     gids = [ended.get(tuple(w.stack)) for w in rows]
     who = _names(profile, gids) if any(g is not None for g in gids) else "greenlets"
     message = (
@@ -118,13 +119,13 @@ def lock_contended(profile: Profile) -> list[Finding]:
         elif w.call in LOCK_CALLS and w.stack and user_site(w.stack).library is None:
             compiled.append(w)
     rows = patched + compiled
-    waited, idle = _paced(profile, rows)
+    waited, idle = paced(profile, rows)
     if waited is None:
         return []
     worst = max(rows, key=lambda w: w.event_wait_s or w.wait_s)
     where = user_site(worst.stack).user or "an unrecorded place"
     count = sum(w.count for w in rows)
-    ended = _switched_out_at(profile)
+    ended = switched_out_at(profile)
     # a stack knows only the last greenlet that waited there: name them by kind
     names = sorted({_base_name(g.name) for w in rows
                     if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None})
@@ -146,7 +147,7 @@ def lock_contended(profile: Profile) -> list[Finding]:
                      lock_wait_s=waited, idle_share=idle, site=where)]
 
 
-def _paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
+def paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
     """The event wait of *rows* (their ready part was queueing behind others) and the
     share of the run the hub idled, or (None, 0) unless the waits add up to a block
     threshold while the loop idled POOL_IDLE_SHARE of the run."""
@@ -159,7 +160,7 @@ def _paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
     return waited, idle / duration
 
 
-def _switched_out_at(profile: Profile) -> dict[tuple[str, ...], Any]:
+def switched_out_at(profile: Profile) -> dict[tuple[str, ...], Any]:
     """Stack -> the last greenlet that switched out there: a wait starts where a run
     slice ended, so the runs row of a wait's stack knows a greenlet that waited."""
     return {tuple(r.stack): r.greenlet for r in profile.runs}
@@ -203,4 +204,4 @@ def _inside(cause: Finding, limit: Finding) -> bool:
                for entry in cause.stack if isinstance(entry, str))
 
 
-LIMIT_KINDS = (POOL_FULL, LOCK_CONTENDED)
+LIMIT_KINDS = (POOL_FULL, LOCK_CONTENDED, SERIAL_BOTTLENECK)

@@ -1,0 +1,151 @@
+"""Many greenlets waiting for the output of a few (``serial-bottleneck``), from the wait
+stacks.
+
+A wait made from the program's own line with no Python frame below it is in one of
+gevent's compiled primitives: an ``Event``, an ``AsyncResult``, a ``Queue``, a
+greenlet's ``join``/``get``, ``joinall``.  Taking a lock or semaphore that way is
+``lock-contended``'s story; every other such wait is a *hand-off*: the greenlet waits for
+another greenlet to put, set or finish.  So are the standard library's ``Event``,
+``Condition`` and ``queue.Queue`` waiting on their inner (monkey-patched) locks.
+
+When hand-offs hold most of the run's event wait, at least two greenlets' worth on
+average, while the loop sat idle, the waiting greenlets were short neither of CPU nor
+of the network: they waited for the greenlets that feed them.  If a few greenlets were
+busy through most of the run meanwhile (running, or waiting on something other than a
+hand-off: the network, a timer), one call at a time, their pace set everyone's: 20
+consumers of a queue fed by one producer that fetches one item at a time wait 20 times
+as long as the producer works, and no finding about the consumers' own lines can say
+why.  The finding names the feeders, busiest first, with the line each mostly waited
+at.
+
+Who woke whom is not recorded, so a feeder is known by its shape, not by proof: busy
+through the run while the others waited on hand-offs.  The message says so, and says
+when it is no fault (idle workers waiting for input that arrives at its own pace).
+Like ``pool-full`` and ``lock-contended`` this is a consequence of how long the feeders'
+work took: a finding about what slowed them, in their own function, explains it first
+(``limits.without_outweighed_limits``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from geventperf.findings.common import SERIAL_BOTTLENECK, _base_name, _finding
+from geventperf.findings.limits import (
+    EVENT_ON_A_LOCK,
+    LOCK_FRAMES,
+    paced,
+    switched_out_at,
+)
+from geventperf.frames import user_site
+from geventperf.profile import LOCK_CALLS, Finding, Profile, greenlet_label
+
+# Hand-offs hold at least this share of all event wait: the waiting is mostly for
+# other greenlets, not for the network.
+HANDOFF_SHARE = 0.5
+# ... and at least this many greenlets' worth on average over the run (greenlet-seconds
+# of hand-off wait / the run's wall time): a main greenlet joining one worker is no
+# queue of waiters.
+HANDOFF_MIN_WAITERS = 2.0
+# A feeder was busy (running, or waiting on anything but a hand-off) at least this share
+# of the run: it worked one call after another while the others waited.
+FEEDER_BUSY_SHARE = 0.5
+# Feeders named in the message, busiest first.
+TOP_FEEDERS = 3
+
+
+def is_handoff(wait: Any) -> bool:
+    """Whether a ``waits`` row waited for another greenlet to put, set or finish (see
+    the module's text)."""
+    stack = wait.stack
+    if not stack:
+        return False
+    inner = 0
+    while inner < len(stack) and LOCK_FRAMES.search(stack[inner]):
+        inner += 1
+    if inner:  # a patched lock: an Event's or a queue's inner one is a hand-off
+        return inner < len(stack) and EVENT_ON_A_LOCK.search(stack[inner]) is not None
+    return wait.call not in LOCK_CALLS and user_site(stack).library is None
+
+
+def _event_wait(wait: Any) -> float:
+    return wait.wait_s if wait.event_wait_s is None else wait.event_wait_s
+
+
+def serial_bottleneck(profile: Profile) -> list[Finding]:
+    """Greenlets that waited on hand-offs for most of the run's event wait while the
+    loop idled and a few others were busy throughout: one finding naming those few.
+    ``cost_s``: the greenlet-seconds the waiting greenlets spent in hand-offs."""
+    rows = [w for w in profile.waits if is_handoff(w)]
+    duration = profile.duration_s
+    total = sum(_event_wait(w) for w in profile.waits)
+    # waited: the rows' event wait (their ready part was queueing behind others)
+    waited, idle = paced(profile, rows)
+    if waited is None or not duration or waited < HANDOFF_SHARE * total \
+            or waited < HANDOFF_MIN_WAITERS * duration:
+        return []
+    feeders = _feeders(profile, {tuple(w.stack) for w in rows})
+    if not feeders:
+        return []
+    worst = max(rows, key=_event_wait)
+    where = user_site(worst.stack).user or "an unrecorded place"
+    call = f"{worst.call}() " if worst.call else ""
+    ended = switched_out_at(profile)
+    names = sorted({_base_name(g.name) for w in rows
+                    if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None})
+    who = "greenlets" + (f" such as {', '.join(repr(n) for n in names)}" if names else "")
+    described = "; ".join(
+        f"{greenlet_label(g.name, g.id)}, busy {busy / duration:.0%} of the run"
+        + (f", {own:.3f} s of it waiting at {user_site(stack).user}" if stack else "")
+        for g, busy, own, stack in feeders[:TOP_FEEDERS])
+    lead, lead_stack = feeders[0][0], feeders[0][3]
+    message = (
+        f"Many greenlets waited for a few: {who} waited {waited:.3f} s in all at "
+        f"hand-offs ({waited / total:.0%} of all event wait; most in the {call}call at "
+        f"{where}: a gevent queue, event or greenlet, waiting for another "
+        f"greenlet to put, set or finish) while the loop sat idle {idle:.0%} of the "
+        f"run. Busy through the run meanwhile, one call at a time: {described}. Who "
+        "woke whom is not recorded: these are the greenlets that kept working while the "
+        "others waited, so most likely their pace set everyone's. Fix: do that work "
+        "concurrently -- several such greenlets, or gevent.pool.Pool(n).imap_unordered "
+        "over its inputs -- or let the waiting greenlets do it themselves. If the "
+        "waiting greenlets are idle workers whose input arrives at its own pace (a "
+        "server's requests, a message broker), this is spare capacity, not a fault.")
+    # The finding points at the lead feeder's line: that is where the fix goes.
+    return [_finding(SERIAL_BOTTLENECK, message, waited, lead_stack or list(worst.stack),
+                     greenlet=lead.id, waits=sum(w.count for w in rows),
+                     handoff_wait_s=waited, handoff_share=waited / total,
+                     idle_share=idle, feeders=[g.id for g, *_ in feeders[:TOP_FEEDERS]],
+                     site=user_site(lead_stack).user if lead_stack else None)]
+
+
+def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]]
+             ) -> list[tuple[Any, float, float, list[str] | None]]:
+    """(greenlet, busy seconds, seconds waiting on anything but a hand-off, the stack
+    it mostly waited at), busiest first, for the greenlets busy at least
+    FEEDER_BUSY_SHARE of the run.  A wait stack knows only the last greenlet that
+    switched out there, so a greenlet's own waits are its stacks' waits, capped by the
+    greenlet's own event wait (stacks it shares with others count for it at most what it
+    waited itself)."""
+    other_waits: dict[tuple[str, ...], float] = {}
+    for w in profile.waits:
+        key = tuple(w.stack)
+        if key not in handoff_stacks:
+            other_waits[key] = other_waits.get(key, 0.0) + _event_wait(w)
+    stacks_of: dict[int, list[tuple[str, ...]]] = {}
+    for r in profile.runs:
+        if isinstance(r.greenlet, int):
+            stacks_of.setdefault(r.greenlet, []).append(tuple(r.stack))
+    hub = profile.hub.get("id")
+    found = []
+    for g in profile.greenlets:
+        if g.id == hub or g.id not in stacks_of:
+            continue
+        mine = {s: other_waits[s] for s in stacks_of[g.id] if s in other_waits}
+        own = min(sum(mine.values()), _event_wait(g))
+        busy = g.run_s + own
+        if busy < FEEDER_BUSY_SHARE * profile.duration_s:
+            continue
+        heaviest = max(mine, key=mine.__getitem__) if mine else None
+        found.append((g, busy, own, list(heaviest) if heaviest else None))
+    return sorted(found, key=lambda f: (-f[1], f[0].id))
