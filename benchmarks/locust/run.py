@@ -2,11 +2,14 @@
 server: ``HttpUser`` vs ``HttpUser`` + geventperf vs ``FastHttpUser``.
 
     python benchmarks/locust/run.py [--users 10] [--seconds 8] [--rounds 3] [--path /1024]
+                                    [--ceiling]
 
 Each round runs every user class once, in rotating order, so load on a shared machine
 drifts over all of them alike; the figures are medians over rounds: requests per
 second (Locust's own count) and CPU milliseconds per request (the Locust process's
 CPU time from test start to test stop, over its requests).  ``tox -e bench-locust`` runs it.
+``--ceiling`` adds ``CeilingHttpUser``: the recipe with a transport that costs nothing
+(see locustfile.py), the most any adapter under ``HttpUser`` could reach.
 """
 
 from __future__ import annotations
@@ -56,14 +59,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--path", default="/1024")
+    parser.add_argument("--ceiling", action="store_true",
+                        help="also run CeilingHttpUser (a transport that costs nothing)")
     args = parser.parse_args()
+    classes = CLASSES + (("CeilingHttpUser",) if args.ceiling else ())
     server = subprocess.Popen([sys.executable, os.path.join(BENCH, "bodyserver.py")],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     host = f"http://127.0.0.1:{int(server.stdout.readline())}"
-    results: dict[str, list[tuple[float, float]]] = {cls: [] for cls in CLASSES}
+    results: dict[str, list[tuple[float, float]]] = {cls: [] for cls in classes}
     try:
         for index in range(args.rounds):
-            order = CLASSES[index % 3:] + CLASSES[:index % 3]
+            order = classes[index % len(classes):] + classes[:index % len(classes)]
             for cls in order:
                 results[cls].append(one_run(cls, host, args))
     finally:
@@ -73,7 +79,7 @@ def main() -> None:
     summary = {}
     print(f"Locust, {args.users} users, {args.seconds} s x {args.rounds} rounds, GET "
           f"{args.path} (medians over rounds)")
-    for cls in CLASSES:
+    for cls in classes:
         rps = statistics.median(r for r, _ in results[cls])
         cpu_ms = statistics.median(c for _, c in results[cls])
         summary[cls] = {"rps": round(rps, 1), "cpu_ms_per_request": round(cpu_ms, 3),
