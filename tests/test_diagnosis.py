@@ -67,6 +67,7 @@ GC_PAUSE = "gc-pause"
 POOL_FULL = "pool-full"
 LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
+CONNECTION_POOL_FULL = "connection-pool-full"
 SWITCH_STORM = "switch-storm"
 THREADPOOL_SATURATED = "threadpool-saturated"
 SMALL_BODY_READS = "small-body-reads"
@@ -805,3 +806,22 @@ def test_consumers_that_fetch_their_own_items_are_no_serial_bottleneck(server, t
     profile = run_cli(ONE_PRODUCER, tmp_path, slow(server, 0.1), "mode=fixed")
     assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
     assert_no_network_blame(profile, ONE_PRODUCER, innocent=("consumer",))
+
+
+CONN_POOL = Workload("conn_pool.py")
+
+
+def test_requests_waiting_for_a_pooled_connection_is_connection_pool_full(server, tmp_path):
+    profile = run_cli(CONN_POOL, tmp_path, slow(server, 0.1))
+    first = assert_first(profile, CONN_POOL, CONNECTION_POOL_FULL, greenlet="requester")
+    assert first.extra["waits"] >= 1 and first.extra["idle_share"] >= 0.5, listing(profile)
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+    blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
+    assert not blamed, f"the hub sat idle; nothing held the loop:\n{listing(profile)}"
+
+
+def test_a_connection_pool_as_big_as_the_greenlets_is_no_pool_finding(server, tmp_path):
+    profile = run_cli(CONN_POOL, tmp_path, slow(server, 0.1), "size=12")
+    assert not findings_of(profile, CONNECTION_POOL_FULL), listing(profile)
+    blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
+    assert not blamed, listing(profile)

@@ -234,6 +234,46 @@ def lock_contended_on_both_kinds_of_lock():
     return findings.lock_contended(p)
 
 
+URLLIB3_POOL = "/venv/lib/python3.11/site-packages/urllib3/connectionpool.py"
+CONN_WAIT_STACK = [f"{URLLIB3_POOL}:280:HTTPConnectionPool._get_conn",
+                   f"{URLLIB3_POOL}:773:HTTPConnectionPool.urlopen",
+                   "/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send",
+                   f"{APP}:18:worker"]
+# the standard library's queue (gevent patched threading, not queue) under _get_conn
+STDLIB_CONN_WAIT_STACK = [f"{GEVENT_THREAD}:320:LockType.acquire",
+                          f"{THREADING}:320:Condition.wait",
+                          "/usr/lib/python3.11/queue.py:180:Queue.get", *CONN_WAIT_STACK]
+# a pooled connection's drop check polls, under _get_conn too: no wait for a connection
+DROP_CHECK_STACK = ["/venv/lib/python3.11/site-packages/gevent/select.py:348:poll.poll",
+                    "/venv/lib/python3.11/site-packages/urllib3/util/wait.py:77:do_poll",
+                    "/venv/lib/python3.11/site-packages/urllib3/connection.py:420:is_connected",
+                    *CONN_WAIT_STACK]
+
+
+@scenario
+def connection_pool_full_on_urllib3_queue_waits_not_its_drop_check():
+    # _get_conn's queue, compiled (0.5 s) and the standard library's under patched locks
+    # (0.25 s): 0.75 s, named by the larger, main (the compiled row's runs greenlet); the
+    # drop check's poll (1 s) is no wait for a connection.  Idle 1.5 of 2 s.
+    return findings.connection_pool_full(pool_profile(1.5, [
+        (CONN_WAIT_STACK, 0.5), (STDLIB_CONN_WAIT_STACK, 0.25), (DROP_CHECK_STACK, 1.0)]))
+
+
+@scenario
+def connection_pool_full_not_with_a_busy_loop_nor_short_waits():
+    return [*findings.connection_pool_full(pool_profile(1.0 - 2 ** -20, [(CONN_WAIT_STACK, 1.0)])),
+            *findings.connection_pool_full(pool_profile(1.5, [(CONN_WAIT_STACK,
+                                                               0.0625 - 2 ** -20)]))]
+
+
+def test_a_wait_for_a_pooled_connection_is_no_hand_off():
+    waits = [StackTime(stack=list(stack), call=call) for stack, call in (
+        (CONN_WAIT_STACK, "get"), (STDLIB_CONN_WAIT_STACK, None), (DROP_CHECK_STACK, None))]
+    assert [findings.handoff.is_handoff(w) for w in waits] == [False, False, False]
+    assert findings.handoff.is_handoff(StackTime(stack=STDLIB_CONN_WAIT_STACK[:3] + [
+        f"{APP}:80:consume"]))
+
+
 FEEDER_STACK = [f"{GEVENT}:687:SocketMixin.recv_into", f"{URLLIB3}:1134:HTTPResponse.read",
                 f"{APP}:20:produce"]
 
@@ -3223,6 +3263,113 @@ EXPECTED = {
                                                            '/srv/app/worker.py:20:produce'],
                                                  'waits': 10}],
     'serial_bottleneck_not_past_each_guard': [],
+    'connection_pool_full_not_with_a_busy_loop_nor_short_waits': [],
+    'connection_pool_full_on_urllib3_queue_waits_not_its_drop_check': [{'cost_meaning': 'greenlet-seconds '
+                                                                                        'spent '
+                                                                                        'waiting '
+                                                                                        'for a '
+                                                                                        'free '
+                                                                                        'connection '
+                                                                                        'of '
+                                                                                        "requests' "
+                                                                                        'connection '
+                                                                                        'pool '
+                                                                                        'while '
+                                                                                        'the loop '
+                                                                                        'sat '
+                                                                                        'mostly '
+                                                                                        'idle',
+                                                                        'cost_s': 0.75,
+                                                                        'greenlet': 1,
+                                                                        'hazard': False,
+                                                                        'idle_share': 0.75,
+                                                                        'kind': 'connection-pool-full',
+                                                                        'message': "requests' "
+                                                                                   'connection '
+                                                                                   'pool was '
+                                                                                   'full: '
+                                                                                   'greenlets '
+                                                                                   'such as '
+                                                                                   "'app.fetch', "
+                                                                                   "'main' waited "
+                                                                                   '0.750 s in '
+                                                                                   'all for a '
+                                                                                   'free '
+                                                                                   'connection (8 '
+                                                                                   'times, most '
+                                                                                   'at '
+                                                                                   '/srv/app/worker.py:18:worker) '
+                                                                                   'while the '
+                                                                                   'loop sat idle '
+                                                                                   '75% of the '
+                                                                                   'run: the '
+                                                                                   'adapter keeps '
+                                                                                   'at most '
+                                                                                   'pool_maxsize '
+                                                                                   'connections '
+                                                                                   'per host and, '
+                                                                                   'with '
+                                                                                   'pool_block=True, '
+                                                                                   'a request '
+                                                                                   'that finds '
+                                                                                   'them all in '
+                                                                                   'use waits for '
+                                                                                   'one; no other '
+                                                                                   'finding '
+                                                                                   'explains '
+                                                                                   'their waits, '
+                                                                                   'so that size '
+                                                                                   'paced the '
+                                                                                   'work (the '
+                                                                                   'network was '
+                                                                                   'not the slow '
+                                                                                   'part). Fix: '
+                                                                                   'mount an '
+                                                                                   'adapter with '
+                                                                                   'a '
+                                                                                   'pool_maxsize '
+                                                                                   'as large as '
+                                                                                   'the number of '
+                                                                                   'greenlets '
+                                                                                   'that share '
+                                                                                   'the session '
+                                                                                   '(requests.adapters.HTTPAdapter(pool_maxsize=n, '
+                                                                                   'pool_block=True), '
+                                                                                   'or '
+                                                                                   'geventperf.mount(session, '
+                                                                                   'pool_maxsize=n)) '
+                                                                                   'if the '
+                                                                                   'downstream '
+                                                                                   'can take that '
+                                                                                   'many '
+                                                                                   'connections; '
+                                                                                   'if the limit '
+                                                                                   'is deliberate '
+                                                                                   '(the '
+                                                                                   "downstream's "
+                                                                                   'own '
+                                                                                   'connection '
+                                                                                   'limit), this '
+                                                                                   'is what it '
+                                                                                   'costs. [cost '
+                                                                                   '0.750 s: '
+                                                                                   'greenlet-seconds '
+                                                                                   'spent waiting '
+                                                                                   'for a free '
+                                                                                   'connection of '
+                                                                                   "requests' "
+                                                                                   'connection '
+                                                                                   'pool while '
+                                                                                   'the loop sat '
+                                                                                   'mostly idle]',
+                                                                        'section': None,
+                                                                        'site': '/srv/app/worker.py:18:worker',
+                                                                        'slot_wait_s': 0.75,
+                                                                        'stack': ['/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:280:HTTPConnectionPool._get_conn',
+                                                                                  '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:773:HTTPConnectionPool.urlopen',
+                                                                                  '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                                                                                  '/srv/app/worker.py:18:worker'],
+                                                                        'waits': 8}],
 }
 
 
@@ -3234,7 +3381,7 @@ def test_every_finding_whole(name):
 # Every kind the findings rank, in their order at equal cost; an unknown kind last.
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gc-pause", "loop-blocked", "loop-held", "threadpool-saturated",
-              "pool-full", "lock-contended", "serial-bottleneck", "small-body-reads",
+              "pool-full", "connection-pool-full", "lock-contended", "serial-bottleneck", "small-body-reads",
               "switch-storm", "pure-python-fallback", "charset-detection", "cpu-starved",
               "from-the-future"]
 
@@ -3268,7 +3415,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.loop_saturated, findings.loop_blocked, findings.loop_held,
         findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
-        findings.lock_contended, findings.serial_bottleneck, findings.slow_paths,
+        findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
+        findings.slow_paths,
         findings.cpu_starved)
 
 

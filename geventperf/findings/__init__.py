@@ -25,6 +25,7 @@ from typing import Callable
 from geventperf.findings.common import (
     BLOCKED_READ,
     BLOCKING_CALL,
+    CONNECTION_POOL_FULL,
     COST_MEANING,
     CPU_STARVED,
     DEADLOCK_RISK,
@@ -49,6 +50,7 @@ from geventperf.findings.handoff import (
 from geventperf.findings.hazards import deadlock_risks
 from geventperf.findings.limits import (
     POOL_IDLE_SHARE,
+    connection_pool_full,
     lock_contended,
     pool_full,
     without_outweighed_limits,
@@ -88,19 +90,19 @@ from geventperf.findings.threadpool import threadpool_saturated
 from geventperf.profile import Finding, Profile
 
 __all__ = [
-    "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION", "COST_MEANING",
-    "CPU_STARVED", "DEADLOCK_RISK", "DEFAULT_BLOCK_THRESHOLD_S", "FEEDER_BUSY_SHARE",
-    "FINDERS", "GC_PAUSE", "GC_SHARE", "HANDOFF_MIN_WAITERS", "HANDOFF_SHARE", "HAZARDS",
-    "HELD_MIN_SLICE_S", "HELD_SHARE", "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED",
-    "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED", "POOL_FULL", "POOL_IDLE_SHARE",
-    "PURE_PYTHON_FALLBACK", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION",
-    "SERIAL_BOTTLENECK", "SLOW_PATHS", "SMALL_BODY_READS", "SMALL_READS_MIN",
-    "SMALL_READ_BYTES", "STARVED_SHARE", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES",
-    "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS", "blocked_reads_in_c_sections",
-    "compute", "cpu_starved", "deadlock_risks", "lock_contended", "loop_blocked",
-    "loop_held", "loop_saturated", "pool_full", "serial_bottleneck", "slow_paths",
-    "small_body_reads", "sort_findings", "switch_storms", "threadpool_saturated",
-    "without_outweighed_limits",
+    "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION",
+    "CONNECTION_POOL_FULL", "COST_MEANING", "CPU_STARVED", "DEADLOCK_RISK",
+    "DEFAULT_BLOCK_THRESHOLD_S", "FEEDER_BUSY_SHARE", "FINDERS", "GC_PAUSE", "GC_SHARE",
+    "HANDOFF_MIN_WAITERS", "HANDOFF_SHARE", "HAZARDS", "HELD_MIN_SLICE_S", "HELD_SHARE",
+    "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED", "LOOP_BLOCKED", "LOOP_HELD",
+    "LOOP_SATURATED", "POOL_FULL", "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK",
+    "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SERIAL_BOTTLENECK", "SLOW_PATHS",
+    "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
+    "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM", "THREADPOOL_SATURATED",
+    "TOP_HOLDERS", "blocked_reads_in_c_sections", "compute", "connection_pool_full",
+    "cpu_starved", "deadlock_risks", "lock_contended", "loop_blocked", "loop_held",
+    "loop_saturated", "pool_full", "serial_bottleneck", "slow_paths", "small_body_reads",
+    "sort_findings", "switch_storms", "threadpool_saturated", "without_outweighed_limits",
 ]
 
 
@@ -119,11 +121,11 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, loop_held,
-    switch_storms, small_body_reads, threadpool_saturated, pool_full, lock_contended,
-    serial_bottleneck, slow_paths, cpu_starved)
+    switch_storms, small_body_reads, threadpool_saturated, pool_full, connection_pool_full,
+    lock_contended, serial_bottleneck, slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GC_PAUSE, LOOP_BLOCKED,
-         LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, LOCK_CONTENDED, SERIAL_BOTTLENECK,
+         LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL, LOCK_CONTENDED, SERIAL_BOTTLENECK,
          SMALL_BODY_READS,
          SWITCH_STORM, PURE_PYTHON_FALLBACK,
          CHARSET_DETECTION, CPU_STARVED)

@@ -20,6 +20,7 @@ THREADPOOL_SATURATED = "threadpool-saturated"
 CPU_STARVED = "cpu-starved"
 GC_PAUSE = "gc-pause"
 POOL_FULL = "pool-full"
+CONNECTION_POOL_FULL = "connection-pool-full"
 LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
 HAZARDS = frozenset({DEADLOCK_RISK})
@@ -39,6 +40,8 @@ COST_MEANING = {
               "slices, which the garbage collector mostly filled",
     POOL_FULL: "greenlet-seconds spent waiting for a free slot of a gevent Pool while the "
                "loop sat mostly idle",
+    CONNECTION_POOL_FULL: "greenlet-seconds spent waiting for a free connection of "
+                          "requests' connection pool while the loop sat mostly idle",
     LOCK_CONTENDED: "greenlet-seconds spent waiting to take a lock while the loop sat "
                     "mostly idle",
     SERIAL_BOTTLENECK: "greenlet-seconds spent waiting at hand-offs (a queue, an event, a "

@@ -34,6 +34,7 @@ from geventperf.findings.common import SERIAL_BOTTLENECK, _base_name, _finding
 from geventperf.findings.limits import (
     EVENT_ON_A_LOCK,
     LOCK_FRAMES,
+    is_connection_slot_wait,
     paced,
     switched_out_at,
 )
@@ -58,7 +59,7 @@ def is_handoff(wait: Any) -> bool:
     """Whether a ``waits`` row waited for another greenlet to put, set or finish (see
     the module's text)."""
     stack = wait.stack
-    if not stack:
+    if not stack or is_connection_slot_wait(stack):  # a free connection: a limit
         return False
     inner = 0
     while inner < len(stack) and LOCK_FRAMES.search(stack[inner]):

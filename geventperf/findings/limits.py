@@ -1,5 +1,6 @@
 """Concurrency limits that paced an idle loop: a gevent ``Pool`` too small
-(``pool-full``) and a contended lock (``lock-contended``), from the wait stacks.
+(``pool-full``), requests' connection pool too small (``connection-pool-full``) and a
+contended lock (``lock-contended``), from the wait stacks.
 
 ``gevent.pool.Pool`` bounds how many greenlets run at once with a semaphore: spawning
 into a full pool waits in ``Pool.add`` (``Pool.wait_available`` waits the same way) for
@@ -8,6 +9,13 @@ waiting on I/O, and the pool's size -- not the CPU, not one slow call -- set the
 40 jobs of 50 ms each through ``Pool(2)`` take a second however fast the code is.  The
 semaphore is compiled, so the wait's innermost Python frame is gevent's ``pool.py``,
 which tells these waits apart from any other.
+
+requests' ``HTTPAdapter`` keeps at most ``pool_maxsize`` connections per host in
+urllib3's pool; with ``pool_block=True`` a request finding them all in use waits in the
+pool's queue (``HTTPConnectionPool._get_conn``) for one to come back.  Fifty greenlets
+sharing a session of four connections to a 0.1 s upstream queue there for most of their
+time, and the report's other tables show only ``Session.get``: the network looks slow
+when the pool's size is what paced them.
 
 A monkey-patched ``threading.Lock`` (gevent's ``thread.LockType``) or ``RLock``
 (``gevent.lock.RLock``) waits in Python frames of gevent too, so a greenlet queued for a
@@ -37,6 +45,7 @@ from typing import Any
 from geventperf.findings.common import (
     BLOCKED_READ,
     BLOCKING_CALL,
+    CONNECTION_POOL_FULL,
     CPU_STARVED,
     GC_PAUSE,
     LOCK_CONTENDED,
@@ -58,6 +67,11 @@ SLOT_WAIT = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:(Pool\.add|Pool\.wait_avai
 # A wait for the results of Pool.map (its innermost frame): the line that called it is
 # where a Pool.map's spawning greenlet came from.
 MAP_WAIT = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:GroupMappingMixin\.map$")
+# The frame that waits for a free connection of urllib3's pool: directly (gevent's
+# compiled queue, once gevent patched queue), or under the standard library's queue
+# waiting on a patched lock.
+CONN_SLOT_WAIT = re.compile(r"[/\\]urllib3[/\\]connectionpool\.py:\d+:"
+                            r"HTTPConnectionPool\._get_conn$")
 # A wait to take a patched threading lock: gevent's frames of the acquire, innermost.
 LOCK_FRAMES = re.compile(r"[/\\]gevent[/\\](thread\.py:\d+:LockType\.acquire|"
                          r"lock\.py:\d+:RLock\.(acquire|__enter__))$")
@@ -104,6 +118,45 @@ def pool_full(profile: Profile) -> list[Finding]:
                      site=where)]
 
 
+def is_connection_slot_wait(stack: list[str]) -> bool:
+    """Whether a wait stack waited for a free connection of urllib3's pool (see the
+    module's text); not its check of a pooled connection for a drop, which polls."""
+    inner = 0
+    while inner < len(stack) and (LOCK_FRAMES.search(stack[inner])
+                                  or EVENT_ON_A_LOCK.search(stack[inner])):
+        inner += 1
+    return inner < len(stack) and CONN_SLOT_WAIT.search(stack[inner]) is not None
+
+
+def connection_pool_full(profile: Profile) -> list[Finding]:
+    """Requests that waited for a free connection of requests' (urllib3's) pool while
+    the loop was mostly idle: one finding, named by the line that waited most.
+    ``cost_s``: the greenlet-seconds they waited."""
+    rows = [w for w in profile.waits if is_connection_slot_wait(w.stack)]
+    waited, idle = paced(profile, rows)
+    if waited is None:
+        return []
+    worst = max(rows, key=lambda w: w.event_wait_s or w.wait_s)
+    where = user_site(worst.stack).user or "an unrecorded place"
+    count = sum(w.count for w in rows)
+    ended = switched_out_at(profile)
+    message = (
+        f"requests' connection pool was full: {_kinds_of(profile, rows, ended)} waited "
+        f"{waited:.3f} s in all for a free connection ({count} times, most at {where}) "
+        f"while the loop sat idle {idle:.0%} of the run: the adapter keeps at most "
+        "pool_maxsize connections per host and, with pool_block=True, a request that "
+        "finds them all in use waits for one; no other finding explains their waits, so "
+        "that size paced the work (the network was not the slow part). Fix: mount an "
+        "adapter with a pool_maxsize as large as the number of greenlets that share the "
+        "session (requests.adapters.HTTPAdapter(pool_maxsize=n, pool_block=True), or "
+        "geventperf.mount(session, pool_maxsize=n)) if the downstream can take that many "
+        "connections; if the limit is deliberate (the downstream's own connection "
+        "limit), this is what it costs.")
+    return [_finding(CONNECTION_POOL_FULL, message, waited, list(worst.stack),
+                     greenlet=ended.get(tuple(worst.stack)), waits=count,
+                     slot_wait_s=waited, idle_share=idle, site=where)]
+
+
 def lock_contended(profile: Profile) -> list[Finding]:
     """Greenlets that waited to take a monkey-patched threading lock (not an Event's or
     a queue's inner one) or a compiled gevent lock or semaphore while the loop was
@@ -126,12 +179,8 @@ def lock_contended(profile: Profile) -> list[Finding]:
     where = user_site(worst.stack).user or "an unrecorded place"
     count = sum(w.count for w in rows)
     ended = switched_out_at(profile)
-    # a stack knows only the last greenlet that waited there: name them by kind
-    names = sorted({_base_name(g.name) for w in rows
-                    if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None})
-    who = "greenlets" + (f" such as {', '.join(repr(n) for n in names)}" if names else "")
     message = (
-        f"A lock was contended: {who} waited {waited:.3f} s in all to take "
+        f"A lock was contended: {_kinds_of(profile, rows, ended)} waited {waited:.3f} s in all to take "
         + ("a monkey-patched threading lock" if not compiled else
            "a gevent lock or semaphore" if not patched else "locks and semaphores")
         + f" ({count} times, most at {where}) while the loop "
@@ -160,6 +209,14 @@ def paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
     return waited, idle / duration
 
 
+def _kinds_of(profile: Profile, rows: list[Any], ended: dict[tuple[str, ...], Any]) -> str:
+    """``greenlets such as 'a', 'b'``: the names of the greenlets that last waited at
+    *rows*' stacks (a stack knows only the last one: they are named by kind)."""
+    names = sorted({_base_name(g.name) for w in rows
+                    if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None})
+    return "greenlets" + (f" such as {', '.join(repr(n) for n in names)}" if names else "")
+
+
 def switched_out_at(profile: Profile) -> dict[tuple[str, ...], Any]:
     """Stack -> the last greenlet that switched out there: a wait starts where a run
     slice ended, so the runs row of a wait's stack knows a greenlet that waited."""
@@ -167,7 +224,7 @@ def switched_out_at(profile: Profile) -> dict[tuple[str, ...], Any]:
 
 
 def without_outweighed_limits(found: list[Finding]) -> list[Finding]:
-    """*found* without its pool-full and lock-contended findings when another finding
+    """*found* without its limit findings (LIMIT_KINDS) when another finding
     is a hazard, costs at least as much as each, or lies in the function whose line
     took the lock or used the pool: that one is why the work took long (see the
     module's note).  A lock's waits are its holders' time times the queue behind them,
@@ -204,4 +261,4 @@ def _inside(cause: Finding, limit: Finding) -> bool:
                for entry in cause.stack if isinstance(entry, str))
 
 
-LIMIT_KINDS = (POOL_FULL, LOCK_CONTENDED, SERIAL_BOTTLENECK)
+LIMIT_KINDS = (POOL_FULL, CONNECTION_POOL_FULL, LOCK_CONTENDED, SERIAL_BOTTLENECK)
