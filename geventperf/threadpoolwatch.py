@@ -10,8 +10,9 @@ in a switch profile.  :class:`ThreadpoolWatch` wraps ``ThreadPool.spawn`` while 
 (without importing gevent.threadpool: now if the program has imported it, else when it
 does, see :mod:`geventperf.lazywrap`) and records per pool and per queued function:
 tasks, the pool's maxsize, the queue depth met at spawn, the time queued before a
-worker thread started the task, the time it ran in the thread and the time until its
-result was ready.  :func:`threadpool_saturated` turns those events into findings.
+worker thread started the task, the time it ran in the thread (and the CPU it used
+there: Python running in a worker thread holds the interpreter lock the loop's thread
+needs) and the time until its result was ready.  :func:`threadpool_saturated` turns those events into findings.
 
 Only spawns made in the OS thread that called :meth:`ThreadpoolWatch.wrap` are
 recorded (a tracer traces its own thread).  Worker threads touch only their own task's
@@ -70,6 +71,8 @@ _RESOLVER_FILE = os.path.join("gevent", "resolver", "thread.py")
 
 _Lock: Callable[[], Any] = get_original("_thread", "allocate_lock")
 _perf = time.perf_counter
+# The calling thread's own CPU clock: read in the worker thread around each task.
+_thread_cpu = time.thread_time
 _OWN_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
@@ -78,7 +81,7 @@ class _Function:
 
     __slots__ = ("name", "dns", "resolver", "tasks", "finished", "abandoned", "saturated",
                  "depth_max", "depth_sum", "queued_s", "queued_max_s", "slot_wait_s",
-                 "run_s", "run_max_s", "result_s", "result_max_s", "sites", "greenlets",
+                 "run_s", "run_max_s", "cpu_s", "result_s", "result_max_s", "sites", "greenlets",
                  "greenlet_ids", "greenlet_names")
 
     def __init__(self, name: str, dns: bool) -> None:
@@ -87,6 +90,7 @@ class _Function:
         self.depth_max = self.depth_sum = 0
         self.queued_s = self.queued_max_s = self.slot_wait_s = 0.0
         self.run_s = self.run_max_s = self.result_s = self.result_max_s = 0.0
+        self.cpu_s = 0.0  # of the finished tasks, in their worker threads
         self.sites: dict[str, int] = {}
         self.greenlets: set[int] = set()
         self.greenlet_ids: list[int] = []
@@ -111,22 +115,26 @@ class _Pool:
 
 
 class _Task:
-    """What the pool runs instead of *func*: notes when a worker started and ended it.
-    Called in a worker thread; writes only its own two timestamps."""
+    """What the pool runs instead of *func*: notes when a worker started and ended it,
+    and the worker thread's CPU over it.  Called in a worker thread; writes only its own
+    timestamps."""
 
-    __slots__ = ("func", "pool", "fn", "t_call", "t_queued", "t_start", "t_end")
+    __slots__ = ("func", "pool", "fn", "t_call", "t_queued", "t_start", "t_end", "cpu")
 
     def __init__(self, func: Any, pool: _Pool, fn: _Function, t_call: float) -> None:
         self.func, self.pool, self.fn, self.t_call = func, pool, fn, t_call
         self.t_queued: float | None = None
         self.t_start: float | None = None
         self.t_end: float | None = None
+        self.cpu: float | None = None  # set when the task ends
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self.t_start = _perf()
+        cpu0 = _thread_cpu()
         try:
             return self.func(*args, **kwargs)
         finally:
+            self.cpu = _thread_cpu() - cpu0
             self.t_end = _perf()
 
     def __repr__(self) -> str:  # gevent names the function in its error reports
@@ -331,6 +339,8 @@ def _fold(fn: _Function, task: _Task, now: float, finished: bool) -> None:
     fn.slot_wait_s += slot
     fn.run_s += ran
     fn.run_max_s = max(fn.run_max_s, ran)
+    if task.cpu is not None:
+        fn.cpu_s += task.cpu
     if finished:
         fn.finished += 1
         total = now - task.t_call
@@ -361,6 +371,7 @@ def _event(pool: _Pool, fn: _Function) -> dict[str, Any]:
         "slot_wait_s": fn.slot_wait_s,
         "run_s": fn.run_s,
         "run_max_s": fn.run_max_s,
+        "cpu_s": fn.cpu_s,
         "result_s": fn.result_s,
         "result_max_s": fn.result_max_s,
         "sites": [[site, count] for site, count in sites],

@@ -68,6 +68,8 @@ POOL_FULL = "pool-full"
 LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
 CONNECTION_POOL_FULL = "connection-pool-full"
+SESSION_PER_REQUEST = "session-per-request"
+GIL_CONTENDED = "gil-contended"
 SWITCH_STORM = "switch-storm"
 THREADPOOL_SATURATED = "threadpool-saturated"
 SMALL_BODY_READS = "small-body-reads"
@@ -825,3 +827,32 @@ def test_a_connection_pool_as_big_as_the_greenlets_is_no_pool_finding(server, tm
     assert not findings_of(profile, CONNECTION_POOL_FULL), listing(profile)
     blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
     assert not blamed, listing(profile)
+
+
+MODULE_GET = Workload("module_get.py")
+
+
+def test_requests_get_in_a_loop_is_session_per_request(server, tmp_path):
+    profile = run_cli(MODULE_GET, tmp_path, slow(server, 0.05))
+    first = assert_first(profile, MODULE_GET, SESSION_PER_REQUEST, greenlet="getter")
+    assert first.extra["connections"] >= 12, listing(profile)
+
+
+def test_a_shared_session_is_no_session_per_request(server, tmp_path):
+    profile = run_cli(MODULE_GET, tmp_path, slow(server, 0.05), "mode=session")
+    assert not findings_of(profile, SESSION_PER_REQUEST), listing(profile)
+
+
+GIL_POOL = Workload("gil_pool.py")
+
+
+def test_python_work_in_the_threadpool_is_gil_contended(server, tmp_path):
+    profile = run_cli(GIL_POOL, tmp_path, slow(server, 0.02))
+    first = assert_first(profile, GIL_POOL, GIL_CONTENDED, greenlet="handler")
+    assert "checksum" in first.message and first.extra["threads_cpu_s"] > 0, listing(profile)
+    assert not findings_of(profile, BLOCKING_CALL), listing(profile)
+
+
+def test_work_that_releases_the_gil_in_the_threadpool_is_no_gil_contended(server, tmp_path):
+    profile = run_cli(GIL_POOL, tmp_path, slow(server, 0.02), "work=hashlib")
+    assert not findings_of(profile, GIL_CONTENDED), listing(profile)

@@ -274,6 +274,142 @@ def test_a_wait_for_a_pooled_connection_is_no_hand_off():
         f"{APP}:80:consume"]))
 
 
+REQUESTS_PKG = "/venv/lib/python3.11/site-packages/requests"
+URLLIB3_PKG = "/venv/lib/python3.11/site-packages/urllib3"
+API_CALL = [f"{REQUESTS_PKG}/sessions.py:589:Session.request",
+            f"{REQUESTS_PKG}/api.py:59:request", f"{REQUESTS_PKG}/api.py:73:get",
+            f"{APP}:15:worker"]
+OPENING = [f"{URLLIB3_PKG}/util/connection.py:60:create_connection",
+           f"{URLLIB3_PKG}/connection.py:239:HTTPConnection._new_conn",
+           f"{URLLIB3_PKG}/connection.py:398:HTTPConnection.connect",
+           f"{URLLIB3_PKG}/connectionpool.py:493:HTTPConnectionPool._make_request"]
+LOOKUP_STACK = ["/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply",
+                *OPENING, *API_CALL]
+CONNECT_STACK = [f"{GEVENT}:631:SocketMixin._internal_connect", *OPENING, *API_CALL]
+
+
+def api_profile(lookups=16, lookup_s=0.5, connect_s=0.125, runs=True, read_s=2.0):
+    """Waits of connections opened under requests.get (a name lookup, a connect), one
+    under a Session's own call (1 s) and a response read under requests.get (*read_s*);
+    the run slices that ended opening them, 0.5 s."""
+    p = profile(waits=[
+        StackTime(stack=list(LOOKUP_STACK), count=lookups, wait_s=lookup_s,
+                  event_wait_s=lookup_s / 2, ready_wait_s=lookup_s / 2, call="get"),
+        StackTime(stack=list(CONNECT_STACK), count=lookups - 1, wait_s=connect_s,
+                  event_wait_s=connect_s, ready_wait_s=0.0),
+        StackTime(stack=[*CONNECT_STACK[:5], f"{APP}:30:with_a_session"], count=40,
+                  wait_s=1.0, event_wait_s=1.0, ready_wait_s=0.0),
+        StackTime(stack=[*READ_STACK[:3], *API_CALL], count=16, wait_s=read_s,
+                  event_wait_s=read_s, ready_wait_s=0.0)])
+    if runs:
+        p.runs = [StackTime(stack=list(LOOKUP_STACK), count=lookups, run_s=0.375, cpu_s=0.25,
+                            greenlet=3),
+                  StackTime(stack=list(CONNECT_STACK), count=lookups - 1, run_s=0.125,
+                            greenlet=4)]
+    return p
+
+
+@scenario
+def session_per_request_counts_the_connections_requests_get_opened():
+    # under requests.get: the lookup (16 waits, 0.5 s) and the connect (15, 0.125 s):
+    # at least 16 connections, 0.625 s; CPU 0.25 s in the lookup's slices (the connect's
+    # is unmeasured).  Not: a connect under a Session's own call, a read under get.
+    # Calls in flight: (0.625 + 2 s read + 0.5 s run under get) / 2 s = 1.5625.
+    return findings.session_per_request(api_profile())
+
+
+@scenario
+def session_per_request_not_for_a_few_calls_or_short_waits():
+    # 9 connections (one fewer than the minimum); waits just under the threshold; 16
+    # connections for just over 8 calls in flight ((16 + 2**-16) s inside get over 2 s);
+    # 16 connections made by 9 greenlets named app.fetch (#3, #4 and 7 folded)
+    return [*findings.session_per_request(api_profile(lookups=9)),
+            *findings.session_per_request(api_profile(read_s=14.875 + 2 ** -16)),
+            *findings.session_per_request(_named_callers(api_profile(), 7)),
+            *findings.session_per_request(api_profile(lookup_s=0.03125,
+                                                      connect_s=0.03125 - 2 ** -20))]
+
+
+@scenario
+def session_per_request_at_the_edges():
+    # exactly 10 connections and exactly the 0.0625 s threshold of waiting, no slice
+    # recorded there: a finding without a CPU figure; 16 connections for exactly 8
+    # calls in flight (16 s inside get over 2 s), and for exactly 8 calling greenlets
+    return [*findings.session_per_request(api_profile(lookups=10, lookup_s=0.03125,
+                                                      connect_s=0.03125, runs=False)),
+            *findings.session_per_request(api_profile(read_s=14.875)),
+            *findings.session_per_request(_named_callers(api_profile(), 6))]
+
+
+def _named_callers(p, folded):
+    """*p* with 'app.fetch' standing for 2 + *folded* greenlets (a folded entry)."""
+    p.greenlet(5).name = f"app.fetch [{folded} finished greenlets folded]"
+    return p
+
+
+def gil_profile(cpu_wait=0.125, checksum_cpu=0.5, ready=(1.0, 0.5), events=True):
+    """A 2 s run whose loop thread ran off the CPU: the hub 0.375 s of its 0.5 s working
+    (run 1 s, idle 0.5 s, CPU 0.125 s), app.fetch #3 0.375 s, #4 0.25 s, less the
+    thread's *cpu_wait* for a CPU; the threadpool ran app.checksum (*checksum_cpu* s of
+    CPU, 8 tasks, sent by #3 and #4) and app.hash (0.25 s), a name lookup (4 s, which
+    releases the lock) and app.zip (no CPU)."""
+    p = profile(hub={"id": 2, "run_s": 1.0, "cpu_s": 0.125, "idle_s": 0.5,
+                     "utilization": 0.75, "polls": 10, "cpu_wait_s": cpu_wait})
+    for gid, run, cpu in ((1, 0.25, 0.25), (3, 0.5, 0.125), (4, 0.5, 0.25)):
+        p.greenlet(gid).run_s, p.greenlet(gid).cpu_s = run, cpu
+    p.greenlet(3).ready_wait_s, p.greenlet(4).ready_wait_s = ready
+    pool = {"kind": "threadpool", "pool": "hub", "dns": False, "sites": [],
+            "greenlet_ids": []}
+    if events:
+        p.events = [
+            {**pool, "function": "app.checksum", "cpu_s": checksum_cpu, "tasks": 8,
+             "sites": [[f"{APP}:23:handler", 8]], "greenlet_ids": [3, 4]},
+            {**pool, "function": "_socket.getaddrinfo", "dns": True, "cpu_s": 4.0, "tasks": 9},
+            {**pool, "function": "app.zip", "cpu_s": 0.0, "tasks": 3},
+            {**pool, "function": "app.hash", "cpu_s": 0.25, "tasks": 2}]
+    return p
+
+
+@scenario
+def gil_contended_when_threadpool_python_held_the_lock():
+    # off the CPU: 0.375 + 0.375 + 0.25 - 0.125 = 0.875 s (44 % of the run, over 25 %);
+    # threads' CPU 0.5 + 0.25 = 0.75 s (the lookup and app.zip left out), over half of
+    # it.  Cost: ready 1.5 s x 0.875 / 1.5 s busy = 0.875.  Named by app.checksum.
+    return findings.gil_contended(gil_profile())
+
+
+@scenario
+def gil_contended_not_past_each_guard():
+    # off just under a quarter of the run (cpu_wait 0.5 + 2**-16); threads' CPU just
+    # under half the off time (0.1875 - 2**-16 + 0.25 of 0.875); a cost under the
+    # threshold; a greenlet without a CPU figure; no threadpool at all
+    no_cpu = gil_profile()
+    no_cpu.greenlet(5).cpu_s = None
+    return [*findings.gil_contended(gil_profile(cpu_wait=0.5 + 2 ** -16)),
+            *findings.gil_contended(gil_profile(checksum_cpu=0.1875 - 2 ** -16)),
+            *findings.gil_contended(gil_profile(ready=(0.0625 - 2 ** -16, 0.0))),
+            *findings.gil_contended(no_cpu),
+            *findings.gil_contended(gil_profile(events=False))]
+
+
+@scenario
+def gil_contended_at_the_edges():
+    # off exactly a quarter of the run (1.0 - cpu_wait 0.5) with threads' CPU exactly
+    # half of it (0.25 s: app.hash alone, app.checksum none, so no site or greenlet to
+    # name); cost 1.5 x 0.5 / 1.5 = 0.5
+    return findings.gil_contended(gil_profile(cpu_wait=0.5, checksum_cpu=0.0))
+
+
+@scenario
+def gil_contention_takes_the_long_off_cpu_slices_from_blocking_call():
+    # the same off-CPU slice is a blocking call without threadpool Python, and left to
+    # gil-contended with it
+    with_gil, without = gil_profile(), gil_profile(events=False)
+    for p in (with_gil, without):
+        p.events = [*p.events, blocked_slice(3, 0.25, 0.0, 0.25)]
+    return [*findings.loop_blocked(with_gil), *findings.loop_blocked(without)]
+
+
 FEEDER_STACK = [f"{GEVENT}:687:SocketMixin.recv_into", f"{URLLIB3}:1134:HTTPResponse.read",
                 f"{APP}:20:produce"]
 
@@ -3370,6 +3506,448 @@ EXPECTED = {
                                                                                   '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                                                                                   '/srv/app/worker.py:18:worker'],
                                                                         'waits': 8}],
+    'session_per_request_at_the_edges': [{'callers': 0,
+                                          'calls_in_flight': 1.03125,
+                                          'connect_wait_s': 0.0625,
+                                          'connections': 10,
+                                          'cost_meaning': 'greenlet-seconds spent waiting while '
+                                                          "opening the connections requests' "
+                                                          'module-level functions open for every '
+                                                          'call (the name lookup, the connect)',
+                                          'cost_s': 0.0625,
+                                          'greenlet': None,
+                                          'hazard': False,
+                                          'kind': 'session-per-request',
+                                          'message': 'A new connection for every request: '
+                                                     "greenlets called requests' module-level "
+                                                     'functions (requests.get, requests.post, '
+                                                     '...; most at /srv/app/worker.py:15:worker), '
+                                                     'which build a new Session for each call and '
+                                                     'close it after, so nothing is kept alive: '
+                                                     'at least 10 connections were opened, each '
+                                                     'resolving the host name and connecting '
+                                                     'again, 0.062 s of waiting in all. A shared '
+                                                     'Session keeps about as many connections as '
+                                                     'calls are in flight at once (here 1.0 on '
+                                                     'average, made by 0 greenlets). Fix: create '
+                                                     'one requests.Session (or '
+                                                     'geventperf.Session) per worker or per '
+                                                     'process and call its get/post: its '
+                                                     'kept-alive connections skip the lookup, the '
+                                                     'connect and the set-up. [cost 0.062 s: '
+                                                     'greenlet-seconds spent waiting while '
+                                                     "opening the connections requests' "
+                                                     'module-level functions open for every call '
+                                                     '(the name lookup, the connect)]',
+                                          'section': None,
+                                          'setup_cpu_s': None,
+                                          'site': '/srv/app/worker.py:15:worker',
+                                          'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                                                    '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
+                                                    '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
+                                                    '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
+                                                    '/srv/app/worker.py:15:worker']},
+                                         {'callers': 2,
+                                          'calls_in_flight': 8.0,
+                                          'connect_wait_s': 0.625,
+                                          'connections': 16,
+                                          'cost_meaning': 'greenlet-seconds spent waiting while '
+                                                          "opening the connections requests' "
+                                                          'module-level functions open for every '
+                                                          'call (the name lookup, the connect)',
+                                          'cost_s': 0.625,
+                                          'greenlet': 3,
+                                          'hazard': False,
+                                          'kind': 'session-per-request',
+                                          'message': 'A new connection for every request: '
+                                                     "greenlets such as 'app.fetch' called "
+                                                     "requests' module-level functions "
+                                                     '(requests.get, requests.post, ...; most at '
+                                                     '/srv/app/worker.py:15:worker), which build '
+                                                     'a new Session for each call and close it '
+                                                     'after, so nothing is kept alive: at least '
+                                                     '16 connections were opened, each resolving '
+                                                     'the host name and connecting again, 0.625 s '
+                                                     'of waiting in all; 0.250 s of CPU ran in '
+                                                     'the slices that ended opening them '
+                                                     '(building a Session, its adapters and pools '
+                                                     'each time). A shared Session keeps about as '
+                                                     'many connections as calls are in flight at '
+                                                     'once (here 8.0 on average, made by 2 '
+                                                     'greenlets). Fix: create one '
+                                                     'requests.Session (or geventperf.Session) '
+                                                     'per worker or per process and call its '
+                                                     'get/post: its kept-alive connections skip '
+                                                     'the lookup, the connect and the set-up. '
+                                                     '[cost 0.625 s: greenlet-seconds spent '
+                                                     'waiting while opening the connections '
+                                                     "requests' module-level functions open for "
+                                                     'every call (the name lookup, the connect)]',
+                                          'section': None,
+                                          'setup_cpu_s': 0.25,
+                                          'site': '/srv/app/worker.py:15:worker',
+                                          'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                                                    '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
+                                                    '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
+                                                    '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
+                                                    '/srv/app/worker.py:15:worker']},
+                                         {'callers': 8,
+                                          'calls_in_flight': 1.5625,
+                                          'connect_wait_s': 0.625,
+                                          'connections': 16,
+                                          'cost_meaning': 'greenlet-seconds spent waiting while '
+                                                          "opening the connections requests' "
+                                                          'module-level functions open for every '
+                                                          'call (the name lookup, the connect)',
+                                          'cost_s': 0.625,
+                                          'greenlet': 3,
+                                          'hazard': False,
+                                          'kind': 'session-per-request',
+                                          'message': 'A new connection for every request: '
+                                                     "greenlets such as 'app.fetch' called "
+                                                     "requests' module-level functions "
+                                                     '(requests.get, requests.post, ...; most at '
+                                                     '/srv/app/worker.py:15:worker), which build '
+                                                     'a new Session for each call and close it '
+                                                     'after, so nothing is kept alive: at least '
+                                                     '16 connections were opened, each resolving '
+                                                     'the host name and connecting again, 0.625 s '
+                                                     'of waiting in all; 0.250 s of CPU ran in '
+                                                     'the slices that ended opening them '
+                                                     '(building a Session, its adapters and pools '
+                                                     'each time). A shared Session keeps about as '
+                                                     'many connections as calls are in flight at '
+                                                     'once (here 1.6 on average, made by 8 '
+                                                     'greenlets). Fix: create one '
+                                                     'requests.Session (or geventperf.Session) '
+                                                     'per worker or per process and call its '
+                                                     'get/post: its kept-alive connections skip '
+                                                     'the lookup, the connect and the set-up. '
+                                                     '[cost 0.625 s: greenlet-seconds spent '
+                                                     'waiting while opening the connections '
+                                                     "requests' module-level functions open for "
+                                                     'every call (the name lookup, the connect)]',
+                                          'section': None,
+                                          'setup_cpu_s': 0.25,
+                                          'site': '/srv/app/worker.py:15:worker',
+                                          'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                                                    '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                                                    '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
+                                                    '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
+                                                    '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
+                                                    '/srv/app/worker.py:15:worker']}],
+    'session_per_request_counts_the_connections_requests_get_opened': [{'callers': 2,
+                                                                        'calls_in_flight': 1.5625,
+                                                                        'connect_wait_s': 0.625,
+                                                                        'connections': 16,
+                                                                        'cost_meaning': 'greenlet-seconds '
+                                                                                        'spent '
+                                                                                        'waiting '
+                                                                                        'while '
+                                                                                        'opening '
+                                                                                        'the '
+                                                                                        'connections '
+                                                                                        "requests' "
+                                                                                        'module-level '
+                                                                                        'functions '
+                                                                                        'open for '
+                                                                                        'every '
+                                                                                        'call '
+                                                                                        '(the '
+                                                                                        'name '
+                                                                                        'lookup, '
+                                                                                        'the '
+                                                                                        'connect)',
+                                                                        'cost_s': 0.625,
+                                                                        'greenlet': 3,
+                                                                        'hazard': False,
+                                                                        'kind': 'session-per-request',
+                                                                        'message': 'A new '
+                                                                                   'connection '
+                                                                                   'for every '
+                                                                                   'request: '
+                                                                                   'greenlets '
+                                                                                   'such as '
+                                                                                   "'app.fetch' "
+                                                                                   'called '
+                                                                                   "requests' "
+                                                                                   'module-level '
+                                                                                   'functions '
+                                                                                   '(requests.get, '
+                                                                                   'requests.post, '
+                                                                                   '...; most at '
+                                                                                   '/srv/app/worker.py:15:worker), '
+                                                                                   'which build a '
+                                                                                   'new Session '
+                                                                                   'for each call '
+                                                                                   'and close it '
+                                                                                   'after, so '
+                                                                                   'nothing is '
+                                                                                   'kept alive: '
+                                                                                   'at least 16 '
+                                                                                   'connections '
+                                                                                   'were opened, '
+                                                                                   'each '
+                                                                                   'resolving the '
+                                                                                   'host name and '
+                                                                                   'connecting '
+                                                                                   'again, 0.625 '
+                                                                                   's of waiting '
+                                                                                   'in all; 0.250 '
+                                                                                   's of CPU ran '
+                                                                                   'in the slices '
+                                                                                   'that ended '
+                                                                                   'opening them '
+                                                                                   '(building a '
+                                                                                   'Session, its '
+                                                                                   'adapters and '
+                                                                                   'pools each '
+                                                                                   'time). A '
+                                                                                   'shared '
+                                                                                   'Session keeps '
+                                                                                   'about as many '
+                                                                                   'connections '
+                                                                                   'as calls are '
+                                                                                   'in flight at '
+                                                                                   'once (here '
+                                                                                   '1.6 on '
+                                                                                   'average, made '
+                                                                                   'by 2 '
+                                                                                   'greenlets). '
+                                                                                   'Fix: create '
+                                                                                   'one '
+                                                                                   'requests.Session '
+                                                                                   '(or '
+                                                                                   'geventperf.Session) '
+                                                                                   'per worker or '
+                                                                                   'per process '
+                                                                                   'and call its '
+                                                                                   'get/post: its '
+                                                                                   'kept-alive '
+                                                                                   'connections '
+                                                                                   'skip the '
+                                                                                   'lookup, the '
+                                                                                   'connect and '
+                                                                                   'the set-up. '
+                                                                                   '[cost 0.625 '
+                                                                                   's: '
+                                                                                   'greenlet-seconds '
+                                                                                   'spent waiting '
+                                                                                   'while opening '
+                                                                                   'the '
+                                                                                   'connections '
+                                                                                   "requests' "
+                                                                                   'module-level '
+                                                                                   'functions '
+                                                                                   'open for '
+                                                                                   'every call '
+                                                                                   '(the name '
+                                                                                   'lookup, the '
+                                                                                   'connect)]',
+                                                                        'section': None,
+                                                                        'setup_cpu_s': 0.25,
+                                                                        'site': '/srv/app/worker.py:15:worker',
+                                                                        'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
+                                                                                  '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                                                                                  '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                                                                                  '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                                                                                  '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                                                                                  '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
+                                                                                  '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
+                                                                                  '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
+                                                                                  '/srv/app/worker.py:15:worker']}],
+    'session_per_request_not_for_a_few_calls_or_short_waits': [],
+    'gil_contended_at_the_edges': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready '
+                                                    "to run but held up while the loop's thread "
+                                                    'waited for the interpreter lock',
+                                    'cost_s': 0.5,
+                                    'function': 'app.hash',
+                                    'greenlet': None,
+                                    'hazard': False,
+                                    'kind': 'gil-contended',
+                                    'message': "The loop's thread waited for the GIL: while "
+                                               'running greenlets and the hub it was off the CPU '
+                                               '0.500 s (25% of the run; not waiting for a CPU, '
+                                               "not in a cooperative wait) while gevent's "
+                                               'threadpool ran Python for 0.250 s of CPU in its '
+                                               'worker threads: app.hash (0.250 s in 2 tasks), '
+                                               'sent there by greenlets. A thread running Python '
+                                               "holds the interpreter lock the loop's thread "
+                                               'needs to run anything, and lets go of it only '
+                                               'every few milliseconds, so greenlets queued: up '
+                                               'to 0.500 greenlet-seconds of their ready wait. '
+                                               'Fix: run CPU-heavy Python in processes (a '
+                                               'concurrent.futures.ProcessPoolExecutor, '
+                                               'multiprocessing), not in the threadpool, which '
+                                               'suits calls that release the GIL (file and DNS '
+                                               'I/O, C code such as zlib or hashlib on large '
+                                               'buffers). [cost 0.500 s: greenlet-seconds other '
+                                               'greenlets spent ready to run but held up while '
+                                               "the loop's thread waited for the interpreter "
+                                               'lock]',
+                                    'off_cpu_s': 0.5,
+                                    'section': None,
+                                    'site': None,
+                                    'stack': [],
+                                    'threads_cpu_s': 0.25}],
+    'gil_contended_not_past_each_guard': [],
+    'gil_contended_when_threadpool_python_held_the_lock': [{'cost_meaning': 'greenlet-seconds '
+                                                                            'other greenlets '
+                                                                            'spent ready to run '
+                                                                            'but held up while '
+                                                                            "the loop's thread "
+                                                                            'waited for the '
+                                                                            'interpreter lock',
+                                                            'cost_s': 0.875,
+                                                            'function': 'app.checksum',
+                                                            'greenlet': 3,
+                                                            'hazard': False,
+                                                            'kind': 'gil-contended',
+                                                            'message': "The loop's thread waited "
+                                                                       'for the GIL: while '
+                                                                       'running greenlets and the '
+                                                                       'hub it was off the CPU '
+                                                                       '0.875 s (44% of the run; '
+                                                                       'not waiting for a CPU, '
+                                                                       'not in a cooperative '
+                                                                       "wait) while gevent's "
+                                                                       'threadpool ran Python for '
+                                                                       '0.750 s of CPU in its '
+                                                                       'worker threads: '
+                                                                       'app.checksum (0.500 s in '
+                                                                       '8 tasks), app.hash (0.250 '
+                                                                       's in 2 tasks), sent there '
+                                                                       'by 2 greenlets named '
+                                                                       "'app.fetch' at "
+                                                                       '/srv/app/worker.py:23:handler. '
+                                                                       'A thread running Python '
+                                                                       'holds the interpreter '
+                                                                       "lock the loop's thread "
+                                                                       'needs to run anything, '
+                                                                       'and lets go of it only '
+                                                                       'every few milliseconds, '
+                                                                       'so greenlets queued: up '
+                                                                       'to 0.875 greenlet-seconds '
+                                                                       'of their ready wait. Fix: '
+                                                                       'run CPU-heavy Python in '
+                                                                       'processes (a '
+                                                                       'concurrent.futures.ProcessPoolExecutor, '
+                                                                       'multiprocessing), not in '
+                                                                       'the threadpool, which '
+                                                                       'suits calls that release '
+                                                                       'the GIL (file and DNS '
+                                                                       'I/O, C code such as zlib '
+                                                                       'or hashlib on large '
+                                                                       'buffers). [cost 0.875 s: '
+                                                                       'greenlet-seconds other '
+                                                                       'greenlets spent ready to '
+                                                                       'run but held up while the '
+                                                                       "loop's thread waited for "
+                                                                       'the interpreter lock]',
+                                                            'off_cpu_s': 0.875,
+                                                            'section': None,
+                                                            'site': '/srv/app/worker.py:23:handler',
+                                                            'stack': ['/srv/app/worker.py:23:handler'],
+                                                            'threads_cpu_s': 0.75}],
+    'gil_contention_takes_the_long_off_cpu_slices_from_blocking_call': [{'active_s': 0.25,
+                                                                         'blocking_s': 0.25,
+                                                                         'cause': 'blocking-call',
+                                                                         'cost_meaning': 'greenlet-seconds '
+                                                                                         'other '
+                                                                                         'greenlets '
+                                                                                         'spent '
+                                                                                         'ready '
+                                                                                         'to run '
+                                                                                         'but '
+                                                                                         'held up '
+                                                                                         'while '
+                                                                                         'the '
+                                                                                         'call '
+                                                                                         'blocked '
+                                                                                         'the '
+                                                                                         'thread',
+                                                                         'cost_s': 0.25,
+                                                                         'count': 1,
+                                                                         'cpu_s': 0.0,
+                                                                         'gc_s': 0.0,
+                                                                         'greenlet': 3,
+                                                                         'greenlets': 1,
+                                                                         'hazard': False,
+                                                                         'kind': 'blocking-call',
+                                                                         'longest_s': 0.25,
+                                                                         'longest_wait_s': 0.25,
+                                                                         'message': 'greenlet '
+                                                                                    "'app.fetch' "
+                                                                                    '(#3) held '
+                                                                                    'the loop '
+                                                                                    '0.250 s '
+                                                                                    'without '
+                                                                                    'yielding, '
+                                                                                    'while others '
+                                                                                    'were ready '
+                                                                                    'to run: '
+                                                                                    '0.250 '
+                                                                                    'greenlet-seconds '
+                                                                                    'of their '
+                                                                                    'waiting (one '
+                                                                                    'waited up to '
+                                                                                    '0.250 s). '
+                                                                                    '0.250 s of '
+                                                                                    'it was off '
+                                                                                    'the CPU in a '
+                                                                                    'non-cooperative '
+                                                                                    'call '
+                                                                                    '(time.sleep '
+                                                                                    'unpatched, '
+                                                                                    'file or DNS '
+                                                                                    'I/O, a lock, '
+                                                                                    'a C library '
+                                                                                    'doing its '
+                                                                                    'own network '
+                                                                                    'I/O) made '
+                                                                                    'before the '
+                                                                                    'slice ended '
+                                                                                    'at '
+                                                                                    '/srv/app/worker.py:20:job. '
+                                                                                    'Fix: '
+                                                                                    'monkey-patch '
+                                                                                    'first '
+                                                                                    '(gevent.monkey.patch_all() '
+                                                                                    'before other '
+                                                                                    'imports), '
+                                                                                    'use the '
+                                                                                    'cooperative '
+                                                                                    'call '
+                                                                                    '(gevent.sleep, '
+                                                                                    'gevent.socket), '
+                                                                                    'or run it in '
+                                                                                    'gevent.get_hub().threadpool. '
+                                                                                    '[cost 0.250 '
+                                                                                    's: '
+                                                                                    'greenlet-seconds '
+                                                                                    'other '
+                                                                                    'greenlets '
+                                                                                    'spent ready '
+                                                                                    'to run but '
+                                                                                    'held up '
+                                                                                    'while the '
+                                                                                    'call blocked '
+                                                                                    'the thread]',
+                                                                         'run_s': 0.25,
+                                                                         'section': 'sec',
+                                                                         'stack': ['/srv/app/worker.py:20:job'],
+                                                                         'threshold_s': 0.0625}],
 }
 
 
@@ -3380,10 +3958,10 @@ def test_every_finding_whole(name):
 
 # Every kind the findings rank, in their order at equal cost; an unknown kind last.
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
-              "blocking-call", "gc-pause", "loop-blocked", "loop-held", "threadpool-saturated",
-              "pool-full", "connection-pool-full", "lock-contended", "serial-bottleneck", "small-body-reads",
-              "switch-storm", "pure-python-fallback", "charset-detection", "cpu-starved",
-              "from-the-future"]
+              "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
+              "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
+              "serial-bottleneck", "session-per-request", "small-body-reads", "switch-storm",
+              "pure-python-fallback", "charset-detection", "cpu-starved", "from-the-future"]
 
 
 def test_full_order_of_every_kind_at_equal_cost():
@@ -3412,11 +3990,11 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         ("blocked-read-in-c-section", 0.625)]
     assert findings.FINDERS == (
         findings.deadlock_risks, findings.blocked_reads_in_c_sections,
-        findings.loop_saturated, findings.loop_blocked, findings.loop_held,
-        findings.switch_storms,
+        findings.loop_saturated, findings.loop_blocked, findings.gil_contended,
+        findings.loop_held, findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
-        findings.slow_paths,
+        findings.session_per_request, findings.slow_paths,
         findings.cpu_starved)
 
 
@@ -3472,3 +4050,21 @@ def test_a_full_pool_gives_way_to_a_finding_that_weighs_as_much():
     assert [f.kind for f in findings.compute(p)] == ["pool-full"]
     p.events = [blocked_slice(3, 0.5, 0.5, 0.5)]
     assert [f.kind for f in findings.compute(p)] == ["loop-blocked"]
+
+
+def test_the_glance_says_when_greenlets_waited_for_each_other():
+    from geventperf.formats._glance import at_a_glance
+
+    def io_or_queueing(p):
+        # app.fetch (#3 and #4) waited most: 1.5 + 3 s of event wait, 0.125 s ready
+        p.greenlet(3).wait_s, p.greenlet(4).wait_s = p.greenlet(3).event_wait_s, 3.125
+        p.greenlet(3).ready_wait_s, p.greenlet(4).ready_wait_s = 0.0, 0.125
+        return dict(at_a_glance(p))["I/O or queueing?"]
+
+    # hand-offs 4.5 of 6.5 s of event wait (69 %); then just under half
+    assert io_or_queueing(handoff_profile()) == (
+        "mostly waiting for other greenlets, not for the network (event wait 4.50 s, ready "
+        "wait 125.0 ms, 3% queueing); the loop was busy 25% of the run; 69% of all event "
+        "wait was at hand-offs (a queue's get, an event's wait, a join).")
+    assert io_or_queueing(handoff_profile(feed=4.0 + 2 ** -16)).startswith(
+        "mostly I/O: waiting for the network, a timer or a lock (event wait 7.00 s")

@@ -20,6 +20,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 
 import gevent
 import gevent.socket
@@ -353,3 +354,25 @@ def test_nothing_imported_until_the_program_imports_gevent_threadpool():
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out == {"imported_by_wrap": False, "result": 3, "wrapped": True,
                    "restored": True, "meta_path_restored": True, "tasks": [1]}
+
+
+def test_each_task_counts_the_cpu_its_worker_thread_used(watch):
+    real_sleep = get_original("time", "sleep")
+
+    def spin(seconds):  # Python in the worker thread: its own CPU clock runs
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+
+    def nap(seconds):  # asleep in the worker thread: its CPU clock barely moves
+        real_sleep(seconds)
+
+    pool = gevent.threadpool.ThreadPool(2)
+    try:
+        pool.apply(spin, (0.05,))
+        pool.apply(nap, (0.05,))
+    finally:
+        pool.kill()
+    events = {ev["function"].rsplit(".", 1)[-1]: ev for ev in watch.events()}
+    assert 0.05 <= events["spin"]["cpu_s"] <= events["spin"]["run_s"]
+    assert events["nap"]["cpu_s"] < events["nap"]["run_s"] / 2

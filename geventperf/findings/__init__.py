@@ -30,6 +30,7 @@ from geventperf.findings.common import (
     CPU_STARVED,
     DEADLOCK_RISK,
     GC_PAUSE,
+    GIL_CONTENDED,
     HAZARDS,
     LOCK_CONTENDED,
     LOOP_BLOCKED,
@@ -37,10 +38,13 @@ from geventperf.findings.common import (
     LOOP_SATURATED,
     POOL_FULL,
     SERIAL_BOTTLENECK,
+    SESSION_PER_REQUEST,
     SMALL_BODY_READS,
     SWITCH_STORM,
     THREADPOOL_SATURATED,
 )
+from geventperf.findings.connections import MIN_NEW_CONNECTIONS, session_per_request
+from geventperf.findings.gil import GIL_MIN_OFF_SHARE, GIL_SHARE, gil_contended
 from geventperf.findings.handoff import (
     FEEDER_BUSY_SHARE,
     HANDOFF_MIN_WAITERS,
@@ -93,15 +97,17 @@ __all__ = [
     "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION",
     "CONNECTION_POOL_FULL", "COST_MEANING", "CPU_STARVED", "DEADLOCK_RISK",
     "DEFAULT_BLOCK_THRESHOLD_S", "FEEDER_BUSY_SHARE", "FINDERS", "GC_PAUSE", "GC_SHARE",
-    "HANDOFF_MIN_WAITERS", "HANDOFF_SHARE", "HAZARDS", "HELD_MIN_SLICE_S", "HELD_SHARE",
-    "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED", "LOOP_BLOCKED", "LOOP_HELD",
-    "LOOP_SATURATED", "POOL_FULL", "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK",
-    "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SERIAL_BOTTLENECK", "SLOW_PATHS",
-    "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
-    "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM", "THREADPOOL_SATURATED",
-    "TOP_HOLDERS", "blocked_reads_in_c_sections", "compute", "connection_pool_full",
-    "cpu_starved", "deadlock_risks", "lock_contended", "loop_blocked", "loop_held",
-    "loop_saturated", "pool_full", "serial_bottleneck", "slow_paths", "small_body_reads",
+    "GIL_CONTENDED", "GIL_MIN_OFF_SHARE", "GIL_SHARE", "HANDOFF_MIN_WAITERS",
+    "HANDOFF_SHARE", "HAZARDS", "HELD_MIN_SLICE_S", "HELD_SHARE", "HELD_SLICE_RATIO",
+    "KINDS", "LOCK_CONTENDED", "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED",
+    "MIN_NEW_CONNECTIONS", "POOL_FULL", "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK",
+    "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SERIAL_BOTTLENECK",
+    "SESSION_PER_REQUEST", "SLOW_PATHS", "SMALL_BODY_READS", "SMALL_READS_MIN",
+    "SMALL_READ_BYTES", "STARVED_SHARE", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES",
+    "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS", "blocked_reads_in_c_sections",
+    "compute", "connection_pool_full", "cpu_starved", "deadlock_risks", "gil_contended",
+    "lock_contended", "loop_blocked", "loop_held", "loop_saturated", "pool_full",
+    "serial_bottleneck", "session_per_request", "slow_paths", "small_body_reads",
     "sort_findings", "switch_storms", "threadpool_saturated", "without_outweighed_limits",
 ]
 
@@ -120,13 +126,13 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 
 
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
-    deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, loop_held,
+    deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, gil_contended,
+    loop_held,
     switch_storms, small_body_reads, threadpool_saturated, pool_full, connection_pool_full,
-    lock_contended, serial_bottleneck, slow_paths, cpu_starved)
+    lock_contended, serial_bottleneck, session_per_request, slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
-KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GC_PAUSE, LOOP_BLOCKED,
-         LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL, LOCK_CONTENDED, SERIAL_BOTTLENECK,
-         SMALL_BODY_READS,
-         SWITCH_STORM, PURE_PYTHON_FALLBACK,
-         CHARSET_DETECTION, CPU_STARVED)
+KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
+         LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
+         LOCK_CONTENDED, SERIAL_BOTTLENECK, SESSION_PER_REQUEST, SMALL_BODY_READS, SWITCH_STORM,
+         PURE_PYTHON_FALLBACK, CHARSET_DETECTION, CPU_STARVED)
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

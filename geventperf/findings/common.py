@@ -3,6 +3,7 @@ that build and name them (pure functions of the profile)."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -13,6 +14,7 @@ DEADLOCK_RISK = "c-section-deadlock-risk"
 LOOP_BLOCKED = "loop-blocked"
 LOOP_HELD = "loop-held"
 BLOCKING_CALL = "blocking-call"
+GIL_CONTENDED = "gil-contended"
 LOOP_SATURATED = "loop-saturated"
 SWITCH_STORM = "switch-storm"
 SMALL_BODY_READS = "small-body-reads"
@@ -23,6 +25,7 @@ POOL_FULL = "pool-full"
 CONNECTION_POOL_FULL = "connection-pool-full"
 LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
+SESSION_PER_REQUEST = "session-per-request"
 HAZARDS = frozenset({DEADLOCK_RISK})
 
 COST_MEANING = {
@@ -36,6 +39,8 @@ COST_MEANING = {
                "slices under the block threshold ran",
     BLOCKING_CALL: "greenlet-seconds other greenlets spent ready to run but held up while "
                    "the call blocked the thread",
+    GIL_CONTENDED: "greenlet-seconds other greenlets spent ready to run but held up while "
+                   "the loop's thread waited for the interpreter lock",
     GC_PAUSE: "greenlet-seconds other greenlets spent ready to run but held up by these "
               "slices, which the garbage collector mostly filled",
     POOL_FULL: "greenlet-seconds spent waiting for a free slot of a gevent Pool while the "
@@ -47,6 +52,9 @@ COST_MEANING = {
     SERIAL_BOTTLENECK: "greenlet-seconds spent waiting at hand-offs (a queue, an event, a "
                        "greenlet's end) for a few busy greenlets while the loop sat mostly "
                        "idle",
+    SESSION_PER_REQUEST: "greenlet-seconds spent waiting while opening the connections "
+                         "requests' module-level functions open for every call (the name "
+                         "lookup, the connect)",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "
                  "waited for a CPU (at least that wait)",
     LOOP_SATURATED: "greenlet-seconds greenlets spent ready to run but queued behind others "
@@ -86,6 +94,21 @@ def _f(obj: dict[str, Any], key: str, default: float = 0.0) -> float:
 def _base_name(name: str) -> str:
     """A folded entry's name without its " [N finished greenlets folded]" suffix."""
     return name.split(" [", 1)[0]
+
+
+# The suffix of a folded entry's name: how many finished greenlets it stands for.
+_FOLDED_COUNT = re.compile(r" \[(\d+) finished greenlets folded\]$")
+
+
+def _greenlets_named(profile: Profile, names: set[str]) -> int:
+    """How many greenlets of the run had one of *names* (base names), counting each
+    folded entry as the greenlets it stands for."""
+    count = 0
+    for g in profile.greenlets:
+        if _base_name(g.name) in names:
+            folded = _FOLDED_COUNT.search(g.name)
+            count += int(folded.group(1)) if folded else 1
+    return count
 
 
 def _names(profile: Profile, gids: list[Any]) -> str:

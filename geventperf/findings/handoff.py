@@ -73,6 +73,14 @@ def _event_wait(wait: Any) -> float:
     return wait.wait_s if wait.event_wait_s is None else wait.event_wait_s
 
 
+def handoff_share(profile: Profile) -> float | None:
+    """The share of the run's event wait spent at hand-offs (None: no event wait)."""
+    total = sum(_event_wait(w) for w in profile.waits)
+    if total <= 0:
+        return None
+    return sum(_event_wait(w) for w in profile.waits if is_handoff(w)) / total
+
+
 def serial_bottleneck(profile: Profile) -> list[Finding]:
     """Greenlets that waited on hand-offs for most of the run's event wait while the
     loop idled and a few others were busy throughout: one finding naming those few.

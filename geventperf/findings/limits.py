@@ -141,7 +141,7 @@ def connection_pool_full(profile: Profile) -> list[Finding]:
     count = sum(w.count for w in rows)
     ended = switched_out_at(profile)
     message = (
-        f"requests' connection pool was full: {_kinds_of(profile, rows, ended)} waited "
+        f"requests' connection pool was full: {greenlet_kinds(profile, rows, ended)} waited "
         f"{waited:.3f} s in all for a free connection ({count} times, most at {where}) "
         f"while the loop sat idle {idle:.0%} of the run: the adapter keeps at most "
         "pool_maxsize connections per host and, with pool_block=True, a request that "
@@ -180,7 +180,7 @@ def lock_contended(profile: Profile) -> list[Finding]:
     count = sum(w.count for w in rows)
     ended = switched_out_at(profile)
     message = (
-        f"A lock was contended: {_kinds_of(profile, rows, ended)} waited {waited:.3f} s in all to take "
+        f"A lock was contended: {greenlet_kinds(profile, rows, ended)} waited {waited:.3f} s in all to take "
         + ("a monkey-patched threading lock" if not compiled else
            "a gevent lock or semaphore" if not patched else "locks and semaphores")
         + f" ({count} times, most at {where}) while the loop "
@@ -209,7 +209,8 @@ def paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
     return waited, idle / duration
 
 
-def _kinds_of(profile: Profile, rows: list[Any], ended: dict[tuple[str, ...], Any]) -> str:
+def greenlet_kinds(profile: Profile, rows: list[Any],
+                   ended: dict[tuple[str, ...], Any]) -> str:
     """``greenlets such as 'a', 'b'``: the names of the greenlets that last waited at
     *rows*' stacks (a stack knows only the last one: they are named by kind)."""
     names = sorted({_base_name(g.name) for w in rows

@@ -102,8 +102,15 @@ def loop_blocked(profile: Profile) -> list[Finding]:
         cause = _cause(ev)
         # the collector runs in whichever greenlet allocates: one cause, all of them
         groups[(cause, None if cause == "gc" else _base_name(g.name) if g else gid)].append(ev)
+    # Imported here: gil.py builds on this module.
+    from geventperf.findings.gil import gil_evidence
+    # Off-CPU slices while worker threads ran Python were waiting for the GIL: the
+    # gil-contended finding tells them, with the fix that is not "use the threadpool".
+    gil = gil_evidence(profile) is not None
     out = []
     for (cause, _who), evs in groups.items():
+        if gil and cause == "blocking-call":
+            continue
         # the worst slice that ended in code (not at a greenlet's exit) names the place
         placed = [e for e in evs if not str((e.get("stack") or ["<"])[0]).startswith("<")]
         worst = max(placed or evs, key=lambda e: _f(e, "run_s"))
@@ -320,8 +327,8 @@ def cpu_starved(profile: Profile) -> list[Finding]:
 def loop_saturated(profile: Profile) -> list[Finding]:
     """The loop was nearly always busy and greenlets mostly waited in its ready queue:
     name who held it, by the others' ready wait their run slices overlapped.  The ready
-    wait a loop-blocked or blocking-call finding already explains is that finding's,
-    not this one's: one cause, one finding."""
+    wait a loop-blocked, blocking-call or gil-contended finding already explains is that
+    finding's, not this one's: one cause, one finding."""
     util = profile.hub.get("utilization")
     workers = _workers(profile)
     # A slow path's finding counts its share of the others' queueing as its own
@@ -343,6 +350,17 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         util = (busy - waited) / duration if duration > 0 else 0.0
     ready_all = sum(g.ready_wait_s or 0.0 for g in workers)
     explained += starved * ready_all
+    # Busy time the thread spent asleep on the GIL (threadpool tasks running Python) is
+    # not the loop's work either: gil-contended's, the same way.  Imported here: gil.py
+    # builds on this module.
+    from geventperf.findings.gil import gil_contended
+    for found in gil_contended(profile):
+        if util is not None and duration:
+            busy = util * duration
+            off = min(_f(found.extra, "off_cpu_s"), busy)
+            duration -= off
+            util = (busy - off) / duration if duration > 0 else 0.0
+        explained += found.cost_s
     ready = ready_all - explained
     event = sum(g.event_wait_s or 0.0 for g in workers)
     if util is None or util < SATURATED_UTILIZATION or ready <= event or not duration \

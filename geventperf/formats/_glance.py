@@ -5,6 +5,7 @@ profile lacks makes its answer say so instead of guessing."""
 
 from __future__ import annotations
 
+from geventperf.findings.handoff import HANDOFF_SHARE, handoff_share
 from geventperf.formats._fields import utilization
 from geventperf.formats._frames import format_seconds, frame_label
 from geventperf.formats._tables import SELF, Site, greenlet_groups, merge_sites
@@ -48,15 +49,25 @@ def at_a_glance(profile: Profile) -> list[list[str]]:
         event, ready = worst.event_wait_s, worst.ready_wait_s
         if event is not None and ready is not None and event + ready > 0:
             share = ready / (event + ready)
-            kind = ("mostly queueing: ready to run, but others held the loop" if share >= MOSTLY
-                    else "mostly I/O: waiting for the network, a timer or a lock"
-                    if share <= 1 - MOSTLY else "both I/O and queueing")
+            handoffs = handoff_share(profile)
+            waited_on_others = handoffs is not None and handoffs >= HANDOFF_SHARE
+            if share >= MOSTLY:
+                kind = "mostly queueing: ready to run, but others held the loop"
+            elif share > 1 - MOSTLY:
+                kind = "both I/O and queueing"
+            elif waited_on_others:
+                kind = "mostly waiting for other greenlets, not for the network"
+            else:
+                kind = "mostly I/O: waiting for the network, a timer or a lock"
             util = utilization(profile)
             answers.append(["I/O or queueing?",
                             f"{kind} (event wait {format_seconds(event)}, ready wait "
                             f"{format_seconds(ready)}, {share:.0%} queueing)"
-                            + (f"; the loop was busy {util:.0%} of the run." if util is not None
-                               else ".")])
+                            + (f"; the loop was busy {util:.0%} of the run" if util is not None
+                               else "")
+                            + (f"; {handoffs:.0%} of all event wait was at hand-offs (a "
+                               "queue's get, an event's wait, a join)."
+                               if waited_on_others else ".")])
         else:
             answers.append(["I/O or queueing?", "not recorded: this profile does not "
                             "split waits into event and ready wait."])
