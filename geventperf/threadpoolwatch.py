@@ -12,7 +12,8 @@ does, see :mod:`geventperf.lazywrap`) and records per pool and per queued functi
 tasks, the pool's maxsize, the queue depth met at spawn, the time queued before a
 worker thread started the task, the time it ran in the thread (and the CPU it used
 there: Python running in a worker thread holds the interpreter lock the loop's thread
-needs) and the time until its result was ready.  :func:`threadpool_saturated` turns those events into findings.
+needs) and the time until its result was ready.  :func:`threadpool_saturated` and
+``gil_contended`` turn those events into findings.
 
 Only spawns made in the OS thread that called :meth:`ThreadpoolWatch.wrap` are
 recorded (a tracer traces its own thread).  Worker threads touch only their own task's
@@ -81,8 +82,8 @@ class _Function:
 
     __slots__ = ("name", "dns", "resolver", "tasks", "finished", "abandoned", "saturated",
                  "depth_max", "depth_sum", "queued_s", "queued_max_s", "slot_wait_s",
-                 "run_s", "run_max_s", "cpu_s", "result_s", "result_max_s", "sites", "greenlets",
-                 "greenlet_ids", "greenlet_names")
+                 "run_s", "run_max_s", "cpu_s", "result_s", "result_max_s", "sites",
+                 "greenlets", "greenlet_ids", "greenlet_names")
 
     def __init__(self, name: str, dns: bool) -> None:
         self.name, self.dns, self.resolver = name, dns, None

@@ -40,7 +40,8 @@ from geventperf.profile import Finding, Profile
 API_FRAME = re.compile(r"[/\\]requests[/\\]api\.py:\d+:request$")
 # urllib3 opening a connection: the connect (TLS included) and its name lookup.
 CONNECT_FRAME = re.compile(r"[/\\]urllib3[/\\](connection\.py:\d+:HTTPS?Connection\."
-                           r"(connect|_new_conn)|util[/\\]connection\.py:\d+:create_connection)$")
+                           r"(connect|_new_conn)|"
+                           r"util[/\\]connection\.py:\d+:create_connection)$")
 # Fewer new connections than this are a script's few calls, not a pattern.
 MIN_NEW_CONNECTIONS = 10
 # A shared Session keeps about as many connections as calls are in flight at once (at

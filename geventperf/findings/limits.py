@@ -141,7 +141,8 @@ def connection_pool_full(profile: Profile) -> list[Finding]:
     count = sum(w.count for w in rows)
     ended = switched_out_at(profile)
     message = (
-        f"requests' connection pool was full: {greenlet_kinds(profile, rows, ended)} waited "
+        f"requests' connection pool was full: {greenlet_kinds(profile, rows, ended)} "
+        "waited "
         f"{waited:.3f} s in all for a free connection ({count} times, most at {where}) "
         f"while the loop sat idle {idle:.0%} of the run: the adapter keeps at most "
         "pool_maxsize connections per host and, with pool_block=True, a request that "
@@ -179,8 +180,9 @@ def lock_contended(profile: Profile) -> list[Finding]:
     where = user_site(worst.stack).user or "an unrecorded place"
     count = sum(w.count for w in rows)
     ended = switched_out_at(profile)
+    who = greenlet_kinds(profile, rows, ended)
     message = (
-        f"A lock was contended: {greenlet_kinds(profile, rows, ended)} waited {waited:.3f} s in all to take "
+        f"A lock was contended: {who} waited {waited:.3f} s in all to take "
         + ("a monkey-patched threading lock" if not compiled else
            "a gevent lock or semaphore" if not patched else "locks and semaphores")
         + f" ({count} times, most at {where}) while the loop "
