@@ -69,6 +69,7 @@ LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
 CONNECTION_POOL_FULL = "connection-pool-full"
 SESSION_PER_REQUEST = "session-per-request"
+RETRY_BACKOFF = "retry-backoff"
 GIL_CONTENDED = "gil-contended"
 SWITCH_STORM = "switch-storm"
 THREADPOOL_SATURATED = "threadpool-saturated"
@@ -149,7 +150,8 @@ GATES = Gates()
 
 
 def _respond(head: bytes) -> list:
-    """Routes: /slow?delay=S (small body after S s), /fast, /gated, /open, /arrived
+    """Routes: /slow?delay=S (small body after S s), /fast, /busy (a 503), /gated, /open,
+    /arrived
     (see Gates), and trickled bodies /xml, /json, /big ?size=BYTES&pieces=N&delay=S."""
     target = head.split(b"\r\n", 1)[0].split()[1].decode()
     url = urllib.parse.urlsplit(target)
@@ -167,6 +169,8 @@ def _respond(head: bytes) -> list:
         return [float(q.get("delay", 0.3)), http_response(b"ok", headers=CLOSE)]
     if route == "fast":
         return [http_response(b"ok", headers=CLOSE)]
+    if route == "busy":
+        return [http_response(b"busy", status="503 Service Unavailable", headers=CLOSE)]
     size, pieces, delay = int(q["size"]), int(q["pieces"]), float(q["delay"])
     if route == "xml":
         return _trickle(_xml_body(size), pieces, delay, "application/xml")
@@ -856,3 +860,17 @@ def test_python_work_in_the_threadpool_is_gil_contended(server, tmp_path):
 def test_work_that_releases_the_gil_in_the_threadpool_is_no_gil_contended(server, tmp_path):
     profile = run_cli(GIL_POOL, tmp_path, slow(server, 0.02), "work=hashlib")
     assert not findings_of(profile, GIL_CONTENDED), listing(profile)
+
+
+RETRYING = Workload("retrying.py")
+
+
+def test_requests_retried_after_back_off_is_retry_backoff(server, tmp_path):
+    profile = run_cli(RETRYING, tmp_path, f"busy={server.url}/busy")
+    first = assert_first(profile, RETRYING, RETRY_BACKOFF, greenlet="caller")
+    assert first.extra["sleeps"] >= 8, listing(profile)
+
+
+def test_requests_not_retried_are_no_retry_backoff(server, tmp_path):
+    profile = run_cli(RETRYING, tmp_path, f"busy={server.url}/busy", "retries=0")
+    assert not findings_of(profile, RETRY_BACKOFF), listing(profile)

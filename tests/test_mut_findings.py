@@ -410,6 +410,40 @@ def gil_contention_takes_the_long_off_cpu_slices_from_blocking_call():
     return [*findings.loop_blocked(with_gil), *findings.loop_blocked(without)]
 
 
+RETRY_PY = "/venv/lib/python3.11/site-packages/urllib3/util/retry.py"
+BACKOFF_STACK = [f"{HUB}:166:sleep", f"{RETRY_PY}:383:Retry._sleep_backoff",
+                 f"{RETRY_PY}:399:Retry.sleep", f"{URLLIB3_POOL}:972:HTTPConnectionPool.urlopen",
+                 f"{APP}:23:worker"]
+RETRY_AFTER_STACK = [f"{HUB}:166:sleep", f"{RETRY_PY}:376:Retry.sleep_for_retry",
+                     f"{URLLIB3_POOL}:940:HTTPConnectionPool.urlopen", f"{APP}:30:poll"]
+
+
+@scenario
+def retry_backoff_sums_the_sleeps_before_retries():
+    # back-off 0.5 s (4 sleeps) + Retry-After 0.25 s (2 sleeps) = 0.75 s, named by the
+    # back-off's line (#3 slept there last); the request's own wait (1 s) and a sleep
+    # outside urllib3 (1 s) are not retries
+    p = profile(waits=[
+        StackTime(stack=list(BACKOFF_STACK), count=4, wait_s=0.5, event_wait_s=0.5,
+                  ready_wait_s=0.0),
+        StackTime(stack=list(RETRY_AFTER_STACK), count=2, wait_s=0.25, event_wait_s=0.25,
+                  ready_wait_s=0.0),
+        StackTime(stack=[*READ_STACK[:3], f"{URLLIB3_POOL}:972:HTTPConnectionPool.urlopen",
+                         f"{APP}:23:worker"], count=6, wait_s=1.0),
+        StackTime(stack=[f"{HUB}:166:sleep", f"{APP}:40:tick"], count=8, wait_s=1.0)])
+    p.runs = [StackTime(stack=list(BACKOFF_STACK), count=4, greenlet=3)]
+    return findings.retry_backoff(p)
+
+
+@scenario
+def retry_backoff_from_the_threshold_on():
+    # sleeps of just under the 0.0625 s threshold: none; exactly it: one, unnamed
+    def slept(seconds):
+        return profile(waits=[StackTime(stack=list(BACKOFF_STACK), count=1, wait_s=seconds)])
+    return [*findings.retry_backoff(slept(0.0625 - 2 ** -20)),
+            *findings.retry_backoff(slept(0.0625))]
+
+
 FEEDER_STACK = [f"{GEVENT}:687:SocketMixin.recv_into", f"{URLLIB3}:1134:HTTPResponse.read",
                 f"{APP}:20:produce"]
 
@@ -3948,6 +3982,87 @@ EXPECTED = {
                                                                          'section': 'sec',
                                                                          'stack': ['/srv/app/worker.py:20:job'],
                                                                          'threshold_s': 0.0625}],
+    'retry_backoff_from_the_threshold_on': [{'backoff_s': 0.0625,
+                                             'cost_meaning': 'greenlet-seconds spent sleeping in '
+                                                             "urllib3's retry back-off before "
+                                                             'retrying failed requests',
+                                             'cost_s': 0.0625,
+                                             'greenlet': None,
+                                             'hazard': False,
+                                             'kind': 'retry-backoff',
+                                             'message': 'Requests were retried: greenlets waited '
+                                                        "0.062 s in all sleeping in urllib3's "
+                                                        'retry back-off (1 sleep, most under '
+                                                        '/srv/app/worker.py:23:worker): the '
+                                                        'upstream failed them -- a status in the '
+                                                        "Retry's status_forcelist (503, 429), a "
+                                                        'Retry-After, a refused or reset '
+                                                        "connection -- and the adapter's Retry "
+                                                        'slept before each new attempt, longer '
+                                                        'every time. That time went to the '
+                                                        "upstream's failures, not to its answers. "
+                                                        'Fix: find why the upstream fails (its '
+                                                        'status codes and logs); if latency '
+                                                        'matters more than eventual success, cap '
+                                                        'the back-off (Retry(backoff_max=...)) '
+                                                        'and the attempts (Retry(total=...)), or '
+                                                        'fail fast and let the caller decide. '
+                                                        '[cost 0.062 s: greenlet-seconds spent '
+                                                        "sleeping in urllib3's retry back-off "
+                                                        'before retrying failed requests]',
+                                             'section': None,
+                                             'site': '/srv/app/worker.py:23:worker',
+                                             'sleeps': 1,
+                                             'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                                                       '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:383:Retry._sleep_backoff',
+                                                       '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:399:Retry.sleep',
+                                                       '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:972:HTTPConnectionPool.urlopen',
+                                                       '/srv/app/worker.py:23:worker']}],
+    'retry_backoff_sums_the_sleeps_before_retries': [{'backoff_s': 0.75,
+                                                      'cost_meaning': 'greenlet-seconds spent '
+                                                                      "sleeping in urllib3's "
+                                                                      'retry back-off before '
+                                                                      'retrying failed requests',
+                                                      'cost_s': 0.75,
+                                                      'greenlet': 3,
+                                                      'hazard': False,
+                                                      'kind': 'retry-backoff',
+                                                      'message': 'Requests were retried: '
+                                                                 "greenlets such as 'app.fetch' "
+                                                                 'waited 0.750 s in all sleeping '
+                                                                 "in urllib3's retry back-off (6 "
+                                                                 'sleeps, most under '
+                                                                 '/srv/app/worker.py:23:worker): '
+                                                                 'the upstream failed them -- a '
+                                                                 "status in the Retry's "
+                                                                 'status_forcelist (503, 429), a '
+                                                                 'Retry-After, a refused or reset '
+                                                                 "connection -- and the adapter's "
+                                                                 'Retry slept before each new '
+                                                                 'attempt, longer every time. '
+                                                                 'That time went to the '
+                                                                 "upstream's failures, not to its "
+                                                                 'answers. Fix: find why the '
+                                                                 'upstream fails (its status '
+                                                                 'codes and logs); if latency '
+                                                                 'matters more than eventual '
+                                                                 'success, cap the back-off '
+                                                                 '(Retry(backoff_max=...)) and '
+                                                                 'the attempts '
+                                                                 '(Retry(total=...)), or fail '
+                                                                 'fast and let the caller decide. '
+                                                                 '[cost 0.750 s: greenlet-seconds '
+                                                                 "spent sleeping in urllib3's "
+                                                                 'retry back-off before retrying '
+                                                                 'failed requests]',
+                                                      'section': None,
+                                                      'site': '/srv/app/worker.py:23:worker',
+                                                      'sleeps': 6,
+                                                      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                                                                '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:383:Retry._sleep_backoff',
+                                                                '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:399:Retry.sleep',
+                                                                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:972:HTTPConnectionPool.urlopen',
+                                                                '/srv/app/worker.py:23:worker']}],
 }
 
 
@@ -3960,7 +4075,8 @@ def test_every_finding_whole(name):
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
-              "serial-bottleneck", "session-per-request", "small-body-reads", "switch-storm",
+              "serial-bottleneck", "session-per-request", "retry-backoff", "small-body-reads",
+              "switch-storm",
               "pure-python-fallback", "charset-detection", "cpu-starved", "from-the-future"]
 
 
@@ -3994,7 +4110,7 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.loop_held, findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
-        findings.session_per_request, findings.slow_paths,
+        findings.session_per_request, findings.retry_backoff, findings.slow_paths,
         findings.cpu_starved)
 
 

@@ -37,6 +37,7 @@ from geventperf.findings.common import (
     LOOP_HELD,
     LOOP_SATURATED,
     POOL_FULL,
+    RETRY_BACKOFF,
     SERIAL_BOTTLENECK,
     SESSION_PER_REQUEST,
     SMALL_BODY_READS,
@@ -84,6 +85,7 @@ from geventperf.findings.reading import (
     small_body_reads,
     switch_storms,
 )
+from geventperf.findings.retries import retry_backoff
 from geventperf.findings.slowpaths import (
     CHARSET_DETECTION,
     PURE_PYTHON_FALLBACK,
@@ -101,14 +103,15 @@ __all__ = [
     "HANDOFF_SHARE", "HAZARDS", "HELD_MIN_SLICE_S", "HELD_SHARE", "HELD_SLICE_RATIO",
     "KINDS", "LOCK_CONTENDED", "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED",
     "MIN_NEW_CONNECTIONS", "POOL_FULL", "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK",
-    "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SERIAL_BOTTLENECK",
+    "RETRY_BACKOFF", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SERIAL_BOTTLENECK",
     "SESSION_PER_REQUEST", "SLOW_PATHS", "SMALL_BODY_READS", "SMALL_READS_MIN",
     "SMALL_READ_BYTES", "STARVED_SHARE", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES",
     "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS", "blocked_reads_in_c_sections",
     "compute", "connection_pool_full", "cpu_starved", "deadlock_risks", "gil_contended",
     "lock_contended", "loop_blocked", "loop_held", "loop_saturated", "pool_full",
-    "serial_bottleneck", "session_per_request", "slow_paths", "small_body_reads",
-    "sort_findings", "switch_storms", "threadpool_saturated", "without_outweighed_limits",
+    "retry_backoff", "serial_bottleneck", "session_per_request", "slow_paths",
+    "small_body_reads", "sort_findings", "switch_storms", "threadpool_saturated",
+    "without_outweighed_limits",
 ]
 
 
@@ -127,12 +130,12 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, gil_contended,
-    loop_held,
-    switch_storms, small_body_reads, threadpool_saturated, pool_full, connection_pool_full,
-    lock_contended, serial_bottleneck, session_per_request, slow_paths, cpu_starved)
+    loop_held, switch_storms, small_body_reads, threadpool_saturated, pool_full,
+    connection_pool_full, lock_contended, serial_bottleneck, session_per_request,
+    retry_backoff, slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
-         LOCK_CONTENDED, SERIAL_BOTTLENECK, SESSION_PER_REQUEST, SMALL_BODY_READS, SWITCH_STORM,
-         PURE_PYTHON_FALLBACK, CHARSET_DETECTION, CPU_STARVED)
+         LOCK_CONTENDED, SERIAL_BOTTLENECK, SESSION_PER_REQUEST, RETRY_BACKOFF,
+         SMALL_BODY_READS, SWITCH_STORM, PURE_PYTHON_FALLBACK, CHARSET_DETECTION, CPU_STARVED)
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

@@ -26,6 +26,7 @@ CONNECTION_POOL_FULL = "connection-pool-full"
 LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
 SESSION_PER_REQUEST = "session-per-request"
+RETRY_BACKOFF = "retry-backoff"
 HAZARDS = frozenset({DEADLOCK_RISK})
 
 COST_MEANING = {
@@ -55,6 +56,8 @@ COST_MEANING = {
     SESSION_PER_REQUEST: "greenlet-seconds spent waiting while opening the connections "
                          "requests' module-level functions open for every call (the name "
                          "lookup, the connect)",
+    RETRY_BACKOFF: "greenlet-seconds spent sleeping in urllib3's retry back-off before "
+                   "retrying failed requests",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "
                  "waited for a CPU (at least that wait)",
     LOOP_SATURATED: "greenlet-seconds greenlets spent ready to run but queued behind others "

@@ -1,0 +1,34 @@
+"""Eight greenlets call an upstream that answers 503 every time, through an adapter that
+retries a 503 three times with back-off.
+
+Truth by construction: each call sleeps in urllib3's retry back-off before its second,
+third and fourth attempts (0, 0.1 and 0.2 s with ``backoff_factor=0.05`` on urllib3 2;
+urllib3 1 sleeps after the first too), and the upstream answers each attempt at once:
+the calls' time is the back-off, not the network.  The report's tables show it under
+``Session.get`` (``diag: culprit``).  Expected first finding ``retry-backoff`` there,
+naming ``caller``.  With ``retries=0`` nothing is retried: no ``retry-backoff``.
+"""
+
+import sys
+
+import gevent
+import requests
+from _greenlets import spawn
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
+CALLERS = 8
+RETRIES = int(ARGS.get("retries", 3))
+session = requests.Session()
+session.mount("http://", HTTPAdapter(max_retries=Retry(
+    total=RETRIES, backoff_factor=0.05, status_forcelist=[503], raise_on_status=False)))
+
+
+def caller():
+    return session.get(ARGS["busy"], timeout=30).status_code  # diag: culprit
+
+
+jobs = [spawn("caller", caller) for _ in range(CALLERS)]
+gevent.joinall(jobs, raise_error=True)
+assert all(g.value == 503 for g in jobs)
