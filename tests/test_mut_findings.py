@@ -134,6 +134,21 @@ def gc_filled_slices_are_one_gc_pause_across_names():
     return findings.loop_blocked(p)
 
 
+@scenario
+def gc_pause_takes_the_queueing_behind_short_collections():
+    # a slice of 0.5 s, 0.375 of it collecting (gc-pause, delaying others 0.5 s); the run
+    # collected 0.75 s, so 0.375 s in short slices: a quarter of the loop's 1.5 s busy
+    # time (utilization 0.75 of 2 s).  Ready wait 1.0 + 1.5 = 2.5, less the 0.5 the long
+    # slice delayed: 2.0 x 0.25 = 0.5 more, cost 1.0
+    p = profile(events=[blocked_slice(3, 0.5, 0.5, 0.5, gc_s=0.375, gc_generation=2)],
+                hub={"id": 2, "utilization": 0.75})
+    p.meta["gc"] = {"collections": [40, 6, 2], "total_s": 0.75, "longest_s": 0.375,
+                    "longest_generation": 2}
+    for gid, ready in ((3, 1.0), (4, 1.5)):
+        p.greenlet(gid).ready_wait_s, p.greenlet(gid).event_wait_s = ready, 0.5
+    return findings.loop_blocked(p)
+
+
 POOL = "/venv/lib/python3.11/site-packages/gevent/pool.py"
 SLOT_STACK = [f"{POOL}:636:Pool.add", f"{POOL}:603:Pool.start", f"{APP}:40:submit"]
 MAP_SLOT_STACK = [f"{POOL}:636:Pool.add", f"{POOL}:165:GroupMappingMixin.__map"]
@@ -2794,63 +2809,6 @@ EXPECTED = {
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
       'threshold_s': 0.0625}],
-    'gc_filled_slices_are_one_gc_pause_across_names': [{'active_s': 1.5,
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices, which the garbage collector mostly filled',
-      'cost_s': 0.875,
-      'count': 3,
-      'gc_s': 0.75,
-      'generations': [1, 2],
-      'greenlet': 3,
-      'greenlets': 3,
-      'hazard': False,
-      'kind': 'gc-pause',
-      'longest_s': 0.5,
-      'longest_wait_s': 0.5,
-      'message': 'The cyclic garbage collector held the loop: 3 slice(s) over 0.0625 s (1.500 s in '
-                 'all, longest 0.500 s) were 0.750 s of collection (generations 1, 2; a generation '
-                 '2 collection is a full one: it walks every tracked object), while others were '
-                 'ready to run: 0.875 greenlet-seconds of their waiting (one waited up to 0.500 '
-                 "s). It ran inside 3 greenlets named 'app.fetch' (1), 'app.parse' (1), 'main' "
-                 '(1), whichever allocated when a collection fell due: that code is not the cause, '
-                 'the number of long-lived objects the collector walks is. Over the whole run it '
-                 'collected 48 times for 1.500 s (40 / 6 / 2 by generation, youngest first). Fix: '
-                 'call gc.freeze() once start-up has built its long-lived objects (caches, parsed '
-                 'configuration, imported modules; in a pre-fork server, before forking): later '
-                 'collections skip them. Or collect less often (gc.set_threshold with a larger '
-                 "first threshold), or keep big caches out of the collector's sight (fewer, larger "
-                 'objects: bytes or arrays rather than dicts and lists). [cost 0.875 s: '
-                 'greenlet-seconds other greenlets spent ready to run but held up by these slices, '
-                 'which the garbage collector mostly filled]',
-      'run_s': 1.5,
-      'section': 'sec',
-      'stack': ['/srv/app/worker.py:20:job'],
-      'threshold_s': 0.0625},
-     {'active_s': 0.5,
-      'blocking_s': 0.0,
-      'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
-      'cost_s': 0.25,
-      'count': 1,
-      'cpu_s': 0.5,
-      'gc_s': 0.1875,
-      'greenlet': 4,
-      'greenlets': 1,
-      'hazard': False,
-      'kind': 'loop-blocked',
-      'longest_s': 0.5,
-      'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#4) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.250 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU, 0.188 s of it garbage collection); '
-                 'the slice ended at /srv/app/worker.py:20:job. Fix: split the work and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.250 s: '
-                 'greenlet-seconds other greenlets spent ready to run but held up by these slices]',
-      'run_s': 0.5,
-      'section': 'sec',
-      'stack': ['/srv/app/worker.py:20:job'],
-      'threshold_s': 0.0625}],
     'pool_full_at_half_idle_and_the_threshold': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
                       'loop sat mostly idle',
       'cost_s': 0.0625,
@@ -3239,35 +3197,6 @@ EXPECTED = {
                                                'site': '/srv/app/worker.py:60:handler',
                                                'stack': ['/srv/app/worker.py:60:handler'],
                                                'waits': 8}],
-    'gc_pause_of_an_older_or_partial_record': [{'active_s': 0.5,
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices, which the garbage collector mostly filled',
-      'cost_s': 0.5,
-      'count': 1,
-      'gc_s': 0.5,
-      'generations': [],
-      'greenlet': 3,
-      'greenlets': 1,
-      'hazard': False,
-      'kind': 'gc-pause',
-      'longest_s': 0.5,
-      'longest_wait_s': 0.5,
-      'message': 'The cyclic garbage collector held the loop: 1 slice(s) over 0.0625 s (0.500 s in '
-                 'all, longest 0.500 s) were 0.500 s of collection, while others were ready to '
-                 'run: 0.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It ran '
-                 "inside greenlet 'app.fetch' (#3), whichever allocated when a collection fell "
-                 'due: that code is not the cause, the number of long-lived objects the collector '
-                 'walks is. Fix: call gc.freeze() once start-up has built its long-lived objects '
-                 '(caches, parsed configuration, imported modules; in a pre-fork server, before '
-                 'forking): later collections skip them. Or collect less often (gc.set_threshold '
-                 "with a larger first threshold), or keep big caches out of the collector's sight "
-                 '(fewer, larger objects: bytes or arrays rather than dicts and lists). [cost '
-                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up by '
-                 'these slices, which the garbage collector mostly filled]',
-      'run_s': 0.5,
-      'section': 'sec',
-      'stack': ['/srv/app/worker.py:20:job'],
-      'threshold_s': 0.0625}],
     'pool_full_spawned_by_imap_names_no_line': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
                       'loop sat mostly idle',
       'cost_s': 1.5,
@@ -4063,6 +3992,274 @@ EXPECTED = {
                                                                 '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:399:Retry.sleep',
                                                                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:972:HTTPConnectionPool.urlopen',
                                                                 '/srv/app/worker.py:23:worker']}],
+    'gc_filled_slices_are_one_gc_pause_across_names': [{'active_s': 1.5,
+                                                        'cost_meaning': 'greenlet-seconds other '
+                                                                        'greenlets spent ready to '
+                                                                        'run but held up by these '
+                                                                        'slices, which the '
+                                                                        'garbage collector mostly '
+                                                                        'filled, plus the '
+                                                                        "collector's share of the "
+                                                                        'rest of the queueing '
+                                                                        '(its time in shorter '
+                                                                        "slices over the loop's "
+                                                                        'busy time)',
+                                                        'cost_s': 0.875,
+                                                        'count': 3,
+                                                        'gc_s': 0.75,
+                                                        'generations': [1, 2],
+                                                        'greenlet': 3,
+                                                        'greenlets': 3,
+                                                        'hazard': False,
+                                                        'kind': 'gc-pause',
+                                                        'longest_s': 0.5,
+                                                        'longest_wait_s': 0.5,
+                                                        'message': 'The cyclic garbage collector '
+                                                                   'held the loop: 3 slice(s) '
+                                                                   'over 0.0625 s (1.500 s in '
+                                                                   'all, longest 0.500 s) were '
+                                                                   '0.750 s of collection '
+                                                                   '(generations 1, 2; a '
+                                                                   'generation 2 collection is a '
+                                                                   'full one: it walks every '
+                                                                   'tracked object), while others '
+                                                                   'were ready to run: 0.875 '
+                                                                   'greenlet-seconds of their '
+                                                                   'waiting (one waited up to '
+                                                                   '0.500 s). It ran inside 3 '
+                                                                   "greenlets named 'app.fetch' "
+                                                                   "(1), 'app.parse' (1), 'main' "
+                                                                   '(1), whichever allocated when '
+                                                                   'a collection fell due: that '
+                                                                   'code is not the cause, the '
+                                                                   'number of long-lived objects '
+                                                                   'the collector walks is. Over '
+                                                                   'the whole run it collected 48 '
+                                                                   'times for 1.500 s (40 / 6 / 2 '
+                                                                   'by generation, youngest '
+                                                                   'first). Fix: call gc.freeze() '
+                                                                   'once start-up has built its '
+                                                                   'long-lived objects (caches, '
+                                                                   'parsed configuration, '
+                                                                   'imported modules; in a '
+                                                                   'pre-fork server, before '
+                                                                   'forking): later collections '
+                                                                   'skip them. Or collect less '
+                                                                   'often (gc.set_threshold with '
+                                                                   'a larger first threshold), or '
+                                                                   'keep big caches out of the '
+                                                                   "collector's sight (fewer, "
+                                                                   'larger objects: bytes or '
+                                                                   'arrays rather than dicts and '
+                                                                   'lists). [cost 0.875 s: '
+                                                                   'greenlet-seconds other '
+                                                                   'greenlets spent ready to run '
+                                                                   'but held up by these slices, '
+                                                                   'which the garbage collector '
+                                                                   'mostly filled, plus the '
+                                                                   "collector's share of the rest "
+                                                                   'of the queueing (its time in '
+                                                                   'shorter slices over the '
+                                                                   "loop's busy time)]",
+                                                        'run_s': 1.5,
+                                                        'section': 'sec',
+                                                        'short_gc_queued_s': 0.0,
+                                                        'short_gc_s': 0.0,
+                                                        'stack': ['/srv/app/worker.py:20:job'],
+                                                        'threshold_s': 0.0625},
+                                                       {'active_s': 0.5,
+                                                        'blocking_s': 0.0,
+                                                        'cause': 'cpu',
+                                                        'cost_meaning': 'greenlet-seconds other '
+                                                                        'greenlets spent ready to '
+                                                                        'run but held up by these '
+                                                                        'slices',
+                                                        'cost_s': 0.25,
+                                                        'count': 1,
+                                                        'cpu_s': 0.5,
+                                                        'gc_s': 0.1875,
+                                                        'greenlet': 4,
+                                                        'greenlets': 1,
+                                                        'hazard': False,
+                                                        'kind': 'loop-blocked',
+                                                        'longest_s': 0.5,
+                                                        'longest_wait_s': 0.5,
+                                                        'message': "greenlet 'app.fetch' (#4) "
+                                                                   'held the loop 0.500 s without '
+                                                                   'yielding, while others were '
+                                                                   'ready to run: 0.250 '
+                                                                   'greenlet-seconds of their '
+                                                                   'waiting (one waited up to '
+                                                                   '0.500 s). It was CPU work '
+                                                                   '(0.500 s of CPU, 0.188 s of '
+                                                                   'it garbage collection); the '
+                                                                   'slice ended at '
+                                                                   '/srv/app/worker.py:20:job. '
+                                                                   'Fix: split the work and yield '
+                                                                   '(gevent.sleep(0)) between '
+                                                                   'pieces, or move it to a '
+                                                                   'process pool. [cost 0.250 s: '
+                                                                   'greenlet-seconds other '
+                                                                   'greenlets spent ready to run '
+                                                                   'but held up by these slices]',
+                                                        'run_s': 0.5,
+                                                        'section': 'sec',
+                                                        'stack': ['/srv/app/worker.py:20:job'],
+                                                        'threshold_s': 0.0625}],
+    'gc_pause_of_an_older_or_partial_record': [{'active_s': 0.5,
+                                                'cost_meaning': 'greenlet-seconds other greenlets '
+                                                                'spent ready to run but held up '
+                                                                'by these slices, which the '
+                                                                'garbage collector mostly filled, '
+                                                                "plus the collector's share of "
+                                                                'the rest of the queueing (its '
+                                                                'time in shorter slices over the '
+                                                                "loop's busy time)",
+                                                'cost_s': 0.5,
+                                                'count': 1,
+                                                'gc_s': 0.5,
+                                                'generations': [],
+                                                'greenlet': 3,
+                                                'greenlets': 1,
+                                                'hazard': False,
+                                                'kind': 'gc-pause',
+                                                'longest_s': 0.5,
+                                                'longest_wait_s': 0.5,
+                                                'message': 'The cyclic garbage collector held the '
+                                                           'loop: 1 slice(s) over 0.0625 s (0.500 '
+                                                           's in all, longest 0.500 s) were 0.500 '
+                                                           's of collection, while others were '
+                                                           'ready to run: 0.500 greenlet-seconds '
+                                                           'of their waiting (one waited up to '
+                                                           '0.500 s). It ran inside greenlet '
+                                                           "'app.fetch' (#3), whichever allocated "
+                                                           'when a collection fell due: that code '
+                                                           'is not the cause, the number of '
+                                                           'long-lived objects the collector '
+                                                           'walks is. Fix: call gc.freeze() once '
+                                                           'start-up has built its long-lived '
+                                                           'objects (caches, parsed '
+                                                           'configuration, imported modules; in a '
+                                                           'pre-fork server, before forking): '
+                                                           'later collections skip them. Or '
+                                                           'collect less often (gc.set_threshold '
+                                                           'with a larger first threshold), or '
+                                                           'keep big caches out of the '
+                                                           "collector's sight (fewer, larger "
+                                                           'objects: bytes or arrays rather than '
+                                                           'dicts and lists). [cost 0.500 s: '
+                                                           'greenlet-seconds other greenlets '
+                                                           'spent ready to run but held up by '
+                                                           'these slices, which the garbage '
+                                                           'collector mostly filled, plus the '
+                                                           "collector's share of the rest of the "
+                                                           'queueing (its time in shorter slices '
+                                                           "over the loop's busy time)]",
+                                                'run_s': 0.5,
+                                                'section': 'sec',
+                                                'short_gc_queued_s': 0.0,
+                                                'short_gc_s': 0.0,
+                                                'stack': ['/srv/app/worker.py:20:job'],
+                                                'threshold_s': 0.0625}],
+    'gc_pause_takes_the_queueing_behind_short_collections': [{'active_s': 0.5,
+                                                              'cost_meaning': 'greenlet-seconds '
+                                                                              'other greenlets '
+                                                                              'spent ready to run '
+                                                                              'but held up by '
+                                                                              'these slices, '
+                                                                              'which the garbage '
+                                                                              'collector mostly '
+                                                                              'filled, plus the '
+                                                                              "collector's share "
+                                                                              'of the rest of the '
+                                                                              'queueing (its time '
+                                                                              'in shorter slices '
+                                                                              "over the loop's "
+                                                                              'busy time)',
+                                                              'cost_s': 1.0,
+                                                              'count': 1,
+                                                              'gc_s': 0.375,
+                                                              'generations': [2],
+                                                              'greenlet': 3,
+                                                              'greenlets': 1,
+                                                              'hazard': False,
+                                                              'kind': 'gc-pause',
+                                                              'longest_s': 0.5,
+                                                              'longest_wait_s': 0.5,
+                                                              'message': 'The cyclic garbage '
+                                                                         'collector held the '
+                                                                         'loop: 1 slice(s) over '
+                                                                         '0.0625 s (0.500 s in '
+                                                                         'all, longest 0.500 s) '
+                                                                         'were 0.375 s of '
+                                                                         'collection (generation '
+                                                                         '2; a generation 2 '
+                                                                         'collection is a full '
+                                                                         'one: it walks every '
+                                                                         'tracked object), while '
+                                                                         'others were ready to '
+                                                                         'run: 0.500 '
+                                                                         'greenlet-seconds of '
+                                                                         'their waiting (one '
+                                                                         'waited up to 0.500 s). '
+                                                                         'Collections in slices '
+                                                                         'under the threshold '
+                                                                         'took 0.375 s more, 25% '
+                                                                         "of the loop's busy "
+                                                                         'time: the queueing '
+                                                                         'behind them, 0.500 '
+                                                                         'greenlet-seconds by '
+                                                                         'that share, is counted '
+                                                                         'here too. It ran inside '
+                                                                         "greenlet 'app.fetch' "
+                                                                         '(#3), whichever '
+                                                                         'allocated when a '
+                                                                         'collection fell due: '
+                                                                         'that code is not the '
+                                                                         'cause, the number of '
+                                                                         'long-lived objects the '
+                                                                         'collector walks is. '
+                                                                         'Over the whole run it '
+                                                                         'collected 48 times for '
+                                                                         '0.750 s (40 / 6 / 2 by '
+                                                                         'generation, youngest '
+                                                                         'first). Fix: call '
+                                                                         'gc.freeze() once '
+                                                                         'start-up has built its '
+                                                                         'long-lived objects '
+                                                                         '(caches, parsed '
+                                                                         'configuration, imported '
+                                                                         'modules; in a pre-fork '
+                                                                         'server, before '
+                                                                         'forking): later '
+                                                                         'collections skip them. '
+                                                                         'Or collect less often '
+                                                                         '(gc.set_threshold with '
+                                                                         'a larger first '
+                                                                         'threshold), or keep big '
+                                                                         'caches out of the '
+                                                                         "collector's sight "
+                                                                         '(fewer, larger objects: '
+                                                                         'bytes or arrays rather '
+                                                                         'than dicts and lists). '
+                                                                         '[cost 1.000 s: '
+                                                                         'greenlet-seconds other '
+                                                                         'greenlets spent ready '
+                                                                         'to run but held up by '
+                                                                         'these slices, which the '
+                                                                         'garbage collector '
+                                                                         'mostly filled, plus the '
+                                                                         "collector's share of "
+                                                                         'the rest of the '
+                                                                         'queueing (its time in '
+                                                                         'shorter slices over the '
+                                                                         "loop's busy time)]",
+                                                              'run_s': 0.5,
+                                                              'section': 'sec',
+                                                              'short_gc_queued_s': 0.5,
+                                                              'short_gc_s': 0.375,
+                                                              'stack': ['/srv/app/worker.py:20:job'],
+                                                              'threshold_s': 0.0625}],
 }
 
 

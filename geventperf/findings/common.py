@@ -43,7 +43,9 @@ COST_MEANING = {
     GIL_CONTENDED: "greenlet-seconds other greenlets spent ready to run but held up while "
                    "the loop's thread waited for the interpreter lock",
     GC_PAUSE: "greenlet-seconds other greenlets spent ready to run but held up by these "
-              "slices, which the garbage collector mostly filled",
+              "slices, which the garbage collector mostly filled, plus the collector's "
+              "share of the rest of the queueing (its time in shorter slices over the "
+              "loop's busy time)",
     POOL_FULL: "greenlet-seconds spent waiting for a free slot of a gevent Pool while the "
                "loop sat mostly idle",
     CONNECTION_POOL_FULL: "greenlet-seconds spent waiting for a free connection of "

@@ -185,10 +185,15 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
                 f"{', '.join(str(g) for g in generations)}"
                 + (f"; a generation {FULL_GENERATION} collection is a full one: it walks "
                    "every tracked object" if FULL_GENERATION in generations else "") + ")")
+    short, share, queued = _short_gc_queueing(profile)
+    besides = (f" Collections in slices under the threshold took {short:.3f} s more, "
+               f"{share:.0%} of the loop's busy time: the queueing behind them, "
+               f"{queued:.3f} greenlet-seconds by that share, is counted here too."
+               if queued > 0 else "")
     message = (
         f"The cyclic garbage collector held the loop: {len(evs)} slice(s) over "
         f"{threshold:g} s ({run:.3f} s in all, longest {longest:.3f} s) were "
-        f"{collected:.3f} s of collection{gens}{hurt_text}. It ran inside {who}, "
+        f"{collected:.3f} s of collection{gens}{hurt_text}.{besides} It ran inside {who}, "
         "whichever allocated when a collection fell due: that code is not the cause, "
         f"the number of long-lived objects the collector walks is.{whole} Fix: call "
         "gc.freeze() once start-up has built its long-lived objects (caches, parsed "
@@ -196,11 +201,33 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
         "collections skip them. Or collect less often (gc.set_threshold with a larger "
         "first threshold), or keep big caches out of the collector's sight (fewer, "
         "larger objects: bytes or arrays rather than dicts and lists).")
-    return _finding(GC_PAUSE, message, cost, stack, greenlet=worst.get("greenlet"),
+    return _finding(GC_PAUSE, message, cost + queued, stack, greenlet=worst.get("greenlet"),
                     section=worst.get("section"), count=len(evs), run_s=run, gc_s=collected,
+                    short_gc_s=short, short_gc_queued_s=queued,
                     generations=generations, longest_s=longest, longest_wait_s=kept,
                     threshold_s=threshold, active_s=run,
                     greenlets=len({e.get("greenlet") for e in evs}))
+
+
+def _short_gc_queueing(profile: Profile) -> tuple[float, float, float]:
+    """The collector's time outside the long slices: (its seconds, their share of the
+    loop's busy time, the others' ready wait that share accounts for -- the run's ready
+    wait less what the long slices delayed, times the share).  A collector that runs
+    half the loop's busy time in slices too short to report one by one made half its
+    queueing; loop-saturated would otherwise tell it as the program's work.  Zeros when
+    the profile lacks the run's collection time or the loop's utilization."""
+    run_gc = profile.meta.get("gc")
+    total = _f(run_gc, "total_s") if isinstance(run_gc, dict) else 0.0
+    slices = _events(profile, "blocked-slice")
+    short = max(0.0, total - sum(_f(e, "gc_s") for e in slices))
+    util = profile.hub.get("utilization")
+    busy = util * profile.duration_s if isinstance(util, (int, float)) else 0.0
+    if short <= 0 or busy <= 0:
+        return 0.0, 0.0, 0.0
+    share = min(1.0, short / busy)
+    ready = sum(g.ready_wait_s or 0.0 for g in _workers(profile))
+    held = sum(_f(e, "delayed_others_s") for e in slices)
+    return short, share, share * max(0.0, ready - held)
 
 
 def loop_held(profile: Profile) -> list[Finding]:
