@@ -239,7 +239,9 @@ def test_mutated_profiles_fail_cleanly_or_load_fully(data, count):
     wrong type is a ProfileError; anything that loads is fully usable."""
     CASES["mutated profiles (delete keys, other JSON types)"] += 1
     doc = copy.deepcopy(VALID)
-    must_fail = False
+    # path -> whether the value left there must be refused; a later mutation of a path
+    # decides for it (and for whatever lay below it) anew: None set, then 0, is valid
+    refused: dict[tuple, bool] = {}
     for _ in range(count):
         path = data.draw(st.sampled_from(PATHS))
         parent = doc
@@ -251,13 +253,16 @@ def test_mutated_profiles_fail_cleanly_or_load_fully(data, count):
             continue   # an earlier mutation removed or replaced this path
         kind = required_kind(path)
         action = data.draw(st.sampled_from(["delete", "other", "same", "same"]))
+        for below in [p for p in refused if p[:len(path)] == path]:
+            del refused[below]
         if action == "delete":
             del parent[path[-1]]
-            must_fail |= kind is not None and isinstance(path[-1], str)
+            refused[path] = kind is not None and isinstance(path[-1], str)
         else:
             value = data.draw(json_values if action == "other" else same_type(current))
             parent[path[-1]] = value
-            must_fail |= kind is not None and not fits(value, kind)
+            refused[path] = kind is not None and not fits(value, kind)
+    must_fail = any(refused.values())
     raw = json.dumps(doc, allow_nan=False)
     try:
         profile = Profile.loads(raw)
