@@ -34,6 +34,7 @@ from geventperf.findings.common import SERIAL_BOTTLENECK, _base_name, _finding
 from geventperf.findings.limits import (
     EVENT_ON_A_LOCK,
     LOCK_FRAMES,
+    event_wait,
     is_connection_slot_wait,
     paced,
     switched_out_at,
@@ -69,16 +70,12 @@ def is_handoff(wait: Any) -> bool:
     return wait.call not in LOCK_CALLS and user_site(stack).library is None
 
 
-def _event_wait(wait: Any) -> float:
-    return wait.wait_s if wait.event_wait_s is None else wait.event_wait_s
-
-
 def handoff_share(profile: Profile) -> float | None:
     """The share of the run's event wait spent at hand-offs (None: no event wait)."""
-    total = sum(_event_wait(w) for w in profile.waits)
+    total = sum(event_wait(w) for w in profile.waits)
     if total <= 0:
         return None
-    return sum(_event_wait(w) for w in profile.waits if is_handoff(w)) / total
+    return sum(event_wait(w) for w in profile.waits if is_handoff(w)) / total
 
 
 def serial_bottleneck(profile: Profile) -> list[Finding]:
@@ -87,7 +84,7 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     ``cost_s``: the greenlet-seconds the waiting greenlets spent in hand-offs."""
     rows = [w for w in profile.waits if is_handoff(w)]
     duration = profile.duration_s
-    total = sum(_event_wait(w) for w in profile.waits)
+    total = sum(event_wait(w) for w in profile.waits)
     # waited: the rows' event wait (their ready part was queueing behind others)
     waited, idle = paced(profile, rows)
     if waited is None or not duration or waited < HANDOFF_SHARE * total \
@@ -96,7 +93,7 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     feeders = _feeders(profile, {tuple(w.stack) for w in rows})
     if not feeders:
         return []
-    worst = max(rows, key=_event_wait)
+    worst = max(rows, key=event_wait)
     where = user_site(worst.stack).user or "an unrecorded place"
     call = f"{worst.call}() " if worst.call else ""
     ended = switched_out_at(profile)
@@ -140,7 +137,7 @@ def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]]
     for w in profile.waits:
         key = tuple(w.stack)
         if key not in handoff_stacks:
-            other_waits[key] = other_waits.get(key, 0.0) + _event_wait(w)
+            other_waits[key] = other_waits.get(key, 0.0) + event_wait(w)
     stacks_of: dict[int, list[tuple[str, ...]]] = {}
     for r in profile.runs:
         if isinstance(r.greenlet, int):
@@ -151,7 +148,7 @@ def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]]
         if g.id == hub or g.id not in stacks_of:
             continue
         mine = {s: other_waits[s] for s in stacks_of[g.id] if s in other_waits}
-        own = min(sum(mine.values()), _event_wait(g))
+        own = min(sum(mine.values()), event_wait(g))
         busy = g.run_s + own
         if busy < FEEDER_BUSY_SHARE * profile.duration_s:
             continue

@@ -202,13 +202,19 @@ def paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
     """The event wait of *rows* (their ready part was queueing behind others) and the
     share of the run the hub idled, or (None, 0) unless the waits add up to a block
     threshold while the loop idled POOL_IDLE_SHARE of the run."""
-    waited = sum(w.wait_s if w.event_wait_s is None else w.event_wait_s for w in rows)
+    waited = sum(event_wait(w) for w in rows)
     idle = profile.hub.get("idle_s")
     duration = profile.duration_s
     if not rows or waited < block_threshold(profile) or not isinstance(idle, (int, float)) \
             or not duration or idle < POOL_IDLE_SHARE * duration:
         return None, 0.0
     return waited, idle / duration
+
+
+def event_wait(wait: Any) -> float:
+    """A waits row's (or a greenlet's) event wait: its wait, in profiles written before
+    the split."""
+    return wait.wait_s if wait.event_wait_s is None else wait.event_wait_s
 
 
 def greenlet_kinds(profile: Profile, rows: list[Any],
