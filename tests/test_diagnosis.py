@@ -874,3 +874,14 @@ def test_requests_retried_after_back_off_is_retry_backoff(server, tmp_path):
 def test_requests_not_retried_are_no_retry_backoff(server, tmp_path):
     profile = run_cli(RETRYING, tmp_path, f"busy={server.url}/busy", "retries=0")
     assert not findings_of(profile, RETRY_BACKOFF), listing(profile)
+
+
+GC_IN_FLIGHT = Workload("gc_in_flight.py")
+
+
+def test_gc_pauses_over_data_in_flight_say_so_and_do_not_advise_a_freeze(tmp_path):
+    profile = run_cli(GC_IN_FLIGHT, tmp_path)
+    gc = findings_of(profile, GC_PAUSE)
+    assert gc, listing(profile)
+    assert "made during the run" in gc[0].message, gc[0].message
+    assert "Fix: call gc.freeze()" not in gc[0].message, gc[0].message

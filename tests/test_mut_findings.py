@@ -149,6 +149,23 @@ def gc_pause_takes_the_queueing_behind_short_collections():
     return findings.loop_blocked(p)
 
 
+@scenario
+def gc_pause_of_a_heap_built_in_flight_or_at_start_up():
+    # full collections in long slices, in time order: main's at the start (0.125 s, a
+    # slice nobody waited through), then 0.25 + 2**-16 and 0.25: the first under half the
+    # longest, the heap grew during the run ("in flight"); with the longest exactly 0.25,
+    # half of it: start-up's fix; with only one full collection (the others generation
+    # 1): nothing to compare, start-up's fix
+    def run(later_gc, generation=2):
+        return findings.loop_blocked(profile(events=[
+            blocked_slice(1, 0.25, 0.25, 0.0, gc_s=0.125, gc_generation=generation,
+                          longest_wait_s=0.0),
+            blocked_slice(3, 0.5, 0.5, 0.5, gc_s=later_gc, gc_generation=2, start_s=1.0),
+            blocked_slice(4, 0.5, 0.5, 0.25, gc_s=0.25, gc_generation=generation,
+                          start_s=1.5)]))
+    return [*run(0.25 + 2 ** -16), *run(0.25), *run(0.5, generation=1)]
+
+
 POOL = "/venv/lib/python3.11/site-packages/gevent/pool.py"
 SLOT_STACK = [f"{POOL}:636:Pool.add", f"{POOL}:603:Pool.start", f"{APP}:40:submit"]
 MAP_SLOT_STACK = [f"{POOL}:636:Pool.add", f"{POOL}:165:GroupMappingMixin.__map"]
@@ -4260,6 +4277,240 @@ EXPECTED = {
                                                               'short_gc_s': 0.375,
                                                               'stack': ['/srv/app/worker.py:20:job'],
                                                               'threshold_s': 0.0625}],
+    'gc_pause_of_a_heap_built_in_flight_or_at_start_up': [{'active_s': 1.0,
+                                                           'cost_meaning': 'greenlet-seconds '
+                                                                           'other greenlets spent '
+                                                                           'ready to run but held '
+                                                                           'up by these slices, '
+                                                                           'which the garbage '
+                                                                           'collector mostly '
+                                                                           'filled, plus the '
+                                                                           "collector's share of "
+                                                                           'the rest of the '
+                                                                           'queueing (its time in '
+                                                                           'shorter slices over '
+                                                                           "the loop's busy time)",
+                                                           'cost_s': 0.75,
+                                                           'count': 2,
+                                                           'gc_s': 0.5000152587890625,
+                                                           'generations': [2],
+                                                           'greenlet': 3,
+                                                           'greenlets': 2,
+                                                           'hazard': False,
+                                                           'kind': 'gc-pause',
+                                                           'longest_s': 0.5,
+                                                           'longest_wait_s': 0.5,
+                                                           'message': 'The cyclic garbage '
+                                                                      'collector held the loop: 2 '
+                                                                      'slice(s) over 0.0625 s '
+                                                                      '(1.000 s in all, longest '
+                                                                      '0.500 s) were 0.500 s of '
+                                                                      'collection (generation 2; '
+                                                                      'a generation 2 collection '
+                                                                      'is a full one: it walks '
+                                                                      'every tracked object), '
+                                                                      'while others were ready to '
+                                                                      'run: 0.750 '
+                                                                      'greenlet-seconds of their '
+                                                                      'waiting (one waited up to '
+                                                                      '0.500 s). It ran inside 2 '
+                                                                      'greenlets named '
+                                                                      "'app.fetch', whichever "
+                                                                      'allocated when a '
+                                                                      'collection fell due: that '
+                                                                      'code is not the cause, the '
+                                                                      'number of long-lived '
+                                                                      'objects the collector '
+                                                                      'walks is. The objects it '
+                                                                      'walks were made during the '
+                                                                      'run, not at start-up: its '
+                                                                      'first long full collection '
+                                                                      'took 0.125 s and its '
+                                                                      'longest 0.250 s, as data '
+                                                                      'in flight (parsed '
+                                                                      'documents, request state) '
+                                                                      'piled up, which '
+                                                                      'gc.freeze() at start-up '
+                                                                      'cannot reach. Fix: hold '
+                                                                      'fewer of them at once '
+                                                                      '(fewer big documents in '
+                                                                      'flight together, keep only '
+                                                                      'what you need of each and '
+                                                                      'drop the rest), or collect '
+                                                                      'less often '
+                                                                      '(gc.set_threshold with '
+                                                                      'larger thresholds). [cost '
+                                                                      '0.750 s: greenlet-seconds '
+                                                                      'other greenlets spent '
+                                                                      'ready to run but held up '
+                                                                      'by these slices, which the '
+                                                                      'garbage collector mostly '
+                                                                      'filled, plus the '
+                                                                      "collector's share of the "
+                                                                      'rest of the queueing (its '
+                                                                      'time in shorter slices '
+                                                                      "over the loop's busy "
+                                                                      'time)]',
+                                                           'run_s': 1.0,
+                                                           'section': 'sec',
+                                                           'short_gc_queued_s': 0.0,
+                                                           'short_gc_s': 0.0,
+                                                           'stack': ['/srv/app/worker.py:20:job'],
+                                                           'threshold_s': 0.0625},
+                                                          {'active_s': 1.0,
+                                                           'cost_meaning': 'greenlet-seconds '
+                                                                           'other greenlets spent '
+                                                                           'ready to run but held '
+                                                                           'up by these slices, '
+                                                                           'which the garbage '
+                                                                           'collector mostly '
+                                                                           'filled, plus the '
+                                                                           "collector's share of "
+                                                                           'the rest of the '
+                                                                           'queueing (its time in '
+                                                                           'shorter slices over '
+                                                                           "the loop's busy time)",
+                                                           'cost_s': 0.75,
+                                                           'count': 2,
+                                                           'gc_s': 0.5,
+                                                           'generations': [2],
+                                                           'greenlet': 3,
+                                                           'greenlets': 2,
+                                                           'hazard': False,
+                                                           'kind': 'gc-pause',
+                                                           'longest_s': 0.5,
+                                                           'longest_wait_s': 0.5,
+                                                           'message': 'The cyclic garbage '
+                                                                      'collector held the loop: 2 '
+                                                                      'slice(s) over 0.0625 s '
+                                                                      '(1.000 s in all, longest '
+                                                                      '0.500 s) were 0.500 s of '
+                                                                      'collection (generation 2; '
+                                                                      'a generation 2 collection '
+                                                                      'is a full one: it walks '
+                                                                      'every tracked object), '
+                                                                      'while others were ready to '
+                                                                      'run: 0.750 '
+                                                                      'greenlet-seconds of their '
+                                                                      'waiting (one waited up to '
+                                                                      '0.500 s). It ran inside 2 '
+                                                                      'greenlets named '
+                                                                      "'app.fetch', whichever "
+                                                                      'allocated when a '
+                                                                      'collection fell due: that '
+                                                                      'code is not the cause, the '
+                                                                      'number of long-lived '
+                                                                      'objects the collector '
+                                                                      'walks is. Fix: call '
+                                                                      'gc.freeze() once start-up '
+                                                                      'has built its long-lived '
+                                                                      'objects (caches, parsed '
+                                                                      'configuration, imported '
+                                                                      'modules; in a pre-fork '
+                                                                      'server, before forking): '
+                                                                      'later collections skip '
+                                                                      'them. Or collect less '
+                                                                      'often (gc.set_threshold '
+                                                                      'with a larger first '
+                                                                      'threshold), or keep big '
+                                                                      'caches out of the '
+                                                                      "collector's sight (fewer, "
+                                                                      'larger objects: bytes or '
+                                                                      'arrays rather than dicts '
+                                                                      'and lists). [cost 0.750 s: '
+                                                                      'greenlet-seconds other '
+                                                                      'greenlets spent ready to '
+                                                                      'run but held up by these '
+                                                                      'slices, which the garbage '
+                                                                      'collector mostly filled, '
+                                                                      "plus the collector's share "
+                                                                      'of the rest of the '
+                                                                      'queueing (its time in '
+                                                                      'shorter slices over the '
+                                                                      "loop's busy time)]",
+                                                           'run_s': 1.0,
+                                                           'section': 'sec',
+                                                           'short_gc_queued_s': 0.0,
+                                                           'short_gc_s': 0.0,
+                                                           'stack': ['/srv/app/worker.py:20:job'],
+                                                           'threshold_s': 0.0625},
+                                                          {'active_s': 1.0,
+                                                           'cost_meaning': 'greenlet-seconds '
+                                                                           'other greenlets spent '
+                                                                           'ready to run but held '
+                                                                           'up by these slices, '
+                                                                           'which the garbage '
+                                                                           'collector mostly '
+                                                                           'filled, plus the '
+                                                                           "collector's share of "
+                                                                           'the rest of the '
+                                                                           'queueing (its time in '
+                                                                           'shorter slices over '
+                                                                           "the loop's busy time)",
+                                                           'cost_s': 0.75,
+                                                           'count': 2,
+                                                           'gc_s': 0.75,
+                                                           'generations': [1, 2],
+                                                           'greenlet': 3,
+                                                           'greenlets': 2,
+                                                           'hazard': False,
+                                                           'kind': 'gc-pause',
+                                                           'longest_s': 0.5,
+                                                           'longest_wait_s': 0.5,
+                                                           'message': 'The cyclic garbage '
+                                                                      'collector held the loop: 2 '
+                                                                      'slice(s) over 0.0625 s '
+                                                                      '(1.000 s in all, longest '
+                                                                      '0.500 s) were 0.750 s of '
+                                                                      'collection (generations 1, '
+                                                                      '2; a generation 2 '
+                                                                      'collection is a full one: '
+                                                                      'it walks every tracked '
+                                                                      'object), while others were '
+                                                                      'ready to run: 0.750 '
+                                                                      'greenlet-seconds of their '
+                                                                      'waiting (one waited up to '
+                                                                      '0.500 s). It ran inside 2 '
+                                                                      'greenlets named '
+                                                                      "'app.fetch', whichever "
+                                                                      'allocated when a '
+                                                                      'collection fell due: that '
+                                                                      'code is not the cause, the '
+                                                                      'number of long-lived '
+                                                                      'objects the collector '
+                                                                      'walks is. Fix: call '
+                                                                      'gc.freeze() once start-up '
+                                                                      'has built its long-lived '
+                                                                      'objects (caches, parsed '
+                                                                      'configuration, imported '
+                                                                      'modules; in a pre-fork '
+                                                                      'server, before forking): '
+                                                                      'later collections skip '
+                                                                      'them. Or collect less '
+                                                                      'often (gc.set_threshold '
+                                                                      'with a larger first '
+                                                                      'threshold), or keep big '
+                                                                      'caches out of the '
+                                                                      "collector's sight (fewer, "
+                                                                      'larger objects: bytes or '
+                                                                      'arrays rather than dicts '
+                                                                      'and lists). [cost 0.750 s: '
+                                                                      'greenlet-seconds other '
+                                                                      'greenlets spent ready to '
+                                                                      'run but held up by these '
+                                                                      'slices, which the garbage '
+                                                                      'collector mostly filled, '
+                                                                      "plus the collector's share "
+                                                                      'of the rest of the '
+                                                                      'queueing (its time in '
+                                                                      'shorter slices over the '
+                                                                      "loop's busy time)]",
+                                                           'run_s': 1.0,
+                                                           'section': 'sec',
+                                                           'short_gc_queued_s': 0.0,
+                                                           'short_gc_s': 0.0,
+                                                           'stack': ['/srv/app/worker.py:20:job'],
+                                                           'threshold_s': 0.0625}],
 }
 
 

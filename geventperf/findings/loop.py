@@ -195,18 +195,55 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
         f"{threshold:g} s ({run:.3f} s in all, longest {longest:.3f} s) were "
         f"{collected:.3f} s of collection{gens}{hurt_text}.{besides} It ran inside {who}, "
         "whichever allocated when a collection fell due: that code is not the cause, "
-        f"the number of long-lived objects the collector walks is.{whole} Fix: call "
-        "gc.freeze() once start-up has built its long-lived objects (caches, parsed "
-        "configuration, imported modules; in a pre-fork server, before forking): later "
-        "collections skip them. Or collect less often (gc.set_threshold with a larger "
-        "first threshold), or keep big caches out of the collector's sight (fewer, "
-        "larger objects: bytes or arrays rather than dicts and lists).")
+        f"the number of long-lived objects the collector walks is.{whole} "
+        + (_in_flight_fix(profile) or STARTUP_FIX))
     return _finding(GC_PAUSE, message, cost + queued, stack, greenlet=worst.get("greenlet"),
                     section=worst.get("section"), count=len(evs), run_s=run, gc_s=collected,
                     short_gc_s=short, short_gc_queued_s=queued,
                     generations=generations, longest_s=longest, longest_wait_s=kept,
                     threshold_s=threshold, active_s=run,
                     greenlets=len({e.get("greenlet") for e in evs}))
+
+
+# gc-pause's fix when the heap the collector walks was built at start-up (or the profile
+# cannot tell): freeze it.
+STARTUP_FIX = (
+    "Fix: call gc.freeze() once start-up has built its long-lived objects (caches, parsed "
+    "configuration, imported modules; in a pre-fork server, before forking): later "
+    "collections skip them. Or collect less often (gc.set_threshold with a larger first "
+    "threshold), or keep big caches out of the collector's sight (fewer, larger objects: "
+    "bytes or arrays rather than dicts and lists).")
+# ... and when it grew during the run (first and longest full collection, in seconds):
+# data in flight, which gc.freeze() at start-up cannot reach.
+IN_FLIGHT_FIX = (
+    "The objects it walks were made during the run, not at start-up: its first long full "
+    "collection took {first:.3f} s and its longest {longest:.3f} s, as data in flight "
+    "(parsed documents, request state) piled up, which gc.freeze() at start-up cannot "
+    "reach. Fix: hold fewer of them at once (fewer big documents in flight together, "
+    "keep only what you need of each and drop the rest), or collect less often "
+    "(gc.set_threshold with larger thresholds).")
+# The heap the long full collections walked grew during the run when the first of them
+# took less than this share of the longest: a heap built at start-up is walked whole by
+# every full collection from the first (0.21 s each in /tmp/wl/gcpause.py, 0.08 s in
+# tests/diagnosis/gc_pauses.py, the start-up's own as long or longer), while documents
+# parsed during the run make them grow as they pile up (0.02 -> 0.15 s in
+# /tmp/wl2/bigjson.py, 0.05 -> 0.14 s in tests/diagnosis/gc_in_flight.py).
+STARTUP_GC_SHARE = 0.5
+
+
+def _in_flight_fix(profile: Profile) -> str | None:
+    """IN_FLIGHT_FIX when the long slices' full collections grew during the run (the
+    first under STARTUP_GC_SHARE of the longest); None when they did not, or when fewer
+    than two were recorded (nothing to compare)."""
+    full = sorted((e for e in _events(profile, "blocked-slice")
+                   if e.get("gc_generation") == FULL_GENERATION and _f(e, "gc_s") > 0),
+                  key=lambda e: _f(e, "start_s"))
+    if len(full) < 2:
+        return None
+    first, longest = _f(full[0], "gc_s"), max(_f(e, "gc_s") for e in full)
+    if first >= STARTUP_GC_SHARE * longest:
+        return None
+    return IN_FLIGHT_FIX.format(first=first, longest=longest)
 
 
 def _short_gc_queueing(profile: Profile) -> tuple[float, float, float]:
