@@ -27,13 +27,11 @@ import re
 
 from geventperf.findings.common import (
     SESSION_PER_REQUEST,
-    _base_name,
     _finding,
     _greenlets_named,
 )
-from geventperf.findings.limits import greenlet_kinds, switched_out_at
+from geventperf.findings.limits import waiters
 from geventperf.findings.loop import block_threshold
-from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile
 
 # requests' module-level entry (requests.get, .post, ... all call it).
@@ -76,23 +74,19 @@ def session_per_request(profile: Profile) -> list[Finding]:
     inside = sum(w.wait_s for w in profile.waits if _under_api(w.stack)) \
         + sum(r.run_s for r in profile.runs if _under_api(r.stack))
     in_flight = inside / profile.duration_s
-    ended = switched_out_at(profile)
-    callers = _greenlets_named(profile, {_base_name(g.name) for w in rows if (
-        g := profile.greenlet(ended.get(tuple(w.stack)))) is not None})
+    seen = waiters(profile, rows, weight=lambda w: w.wait_s)
+    callers = _greenlets_named(profile, seen.names)
     if opened < REUSE_RATIO * max(1.0, in_flight, callers):
         return []
-    worst = max(rows, key=lambda w: w.wait_s)
-    where = user_site(worst.stack).user or "an unrecorded place"
     # None where no CPU was measured (cpu_clock off, or no slice ended there)
     measured = [r.cpu_s for r in profile.runs
                 if r.cpu_s is not None and _opens_for_api(r.stack)]
     cpu = sum(measured) if measured else None
-    who = greenlet_kinds(profile, rows, ended)
     setup = (f"; {cpu:.3f} s of CPU ran in the slices that ended opening them (building a "
              "Session, its adapters and pools each time)" if cpu else "")
     message = (
-        f"A new connection for every request: {who} called requests' module-level "
-        f"functions (requests.get, requests.post, ...; most at {where}), which build a "
+        f"A new connection for every request: {seen.who} called requests' module-level "
+        f"functions (requests.get, requests.post, ...; most at {seen.where}), which build a "
         "new Session for each call and close it after, so nothing is kept alive: at "
         f"least {opened} connections were opened, each resolving the host name and "
         f"connecting again, {waited:.3f} s of waiting in all{setup}. A shared Session "
@@ -101,7 +95,7 @@ def session_per_request(profile: Profile) -> list[Finding]:
         "requests.Session (or geventperf.Session) per worker or per process and call its "
         "get/post: its kept-alive connections skip the lookup, the connect and the "
         "set-up.")
-    return [_finding(SESSION_PER_REQUEST, message, waited, list(worst.stack),
-                     greenlet=ended.get(tuple(worst.stack)),
+    return [_finding(SESSION_PER_REQUEST, message, waited, list(seen.worst.stack),
+                     greenlet=seen.greenlet,
                      connections=opened, connect_wait_s=waited, setup_cpu_s=cpu,
-                     calls_in_flight=in_flight, callers=callers, site=where)]
+                     calls_in_flight=in_flight, callers=callers, site=seen.where)]

@@ -30,14 +30,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from geventperf.findings.common import SERIAL_BOTTLENECK, _base_name, _finding
+from geventperf.findings.common import SERIAL_BOTTLENECK, _finding
 from geventperf.findings.limits import (
     EVENT_ON_A_LOCK,
     LOCK_FRAMES,
     event_wait,
     is_connection_slot_wait,
     paced,
-    switched_out_at,
+    waiters,
 )
 from geventperf.frames import user_site
 from geventperf.profile import LOCK_CALLS, Finding, Profile, greenlet_label
@@ -93,22 +93,17 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     feeders = _feeders(profile, {tuple(w.stack) for w in rows})
     if not feeders:
         return []
-    worst = max(rows, key=event_wait)
-    where = user_site(worst.stack).user or "an unrecorded place"
-    call = f"{worst.call}() " if worst.call else ""
-    ended = switched_out_at(profile)
-    names = sorted({_base_name(g.name) for w in rows
-                    if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None})
-    who = "greenlets" + (f" such as {', '.join(repr(n) for n in names)}" if names else "")
+    seen = waiters(profile, rows, weight=event_wait)
+    call = f"{seen.worst.call}() " if seen.worst.call else ""
     described = "; ".join(
         f"{greenlet_label(g.name, g.id)}, busy {busy / duration:.0%} of the run"
         + (f", {own:.3f} s of it waiting at {user_site(stack).user}" if stack else "")
         for g, busy, own, stack in feeders[:TOP_FEEDERS])
     lead, lead_stack = feeders[0][0], feeders[0][3]
     message = (
-        f"Many greenlets waited for a few: {who} waited {waited:.3f} s in all at "
+        f"Many greenlets waited for a few: {seen.who} waited {waited:.3f} s in all at "
         f"hand-offs ({waited / total:.0%} of all event wait; most in the {call}call at "
-        f"{where}: a gevent queue, event or greenlet, waiting for another "
+        f"{seen.where}: a gevent queue, event or greenlet, waiting for another "
         f"greenlet to put, set or finish) while the loop sat idle {idle:.0%} of the "
         f"run. Busy through the run meanwhile, one call at a time: {described}. Who "
         "woke whom is not recorded: these are the greenlets that kept working while the "
@@ -118,8 +113,8 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
         "waiting greenlets are idle workers whose input arrives at its own pace (a "
         "server's requests, a message broker), this is spare capacity, not a fault.")
     # The finding points at the lead feeder's line: that is where the fix goes.
-    return [_finding(SERIAL_BOTTLENECK, message, waited, lead_stack or list(worst.stack),
-                     greenlet=lead.id, waits=sum(w.count for w in rows),
+    return [_finding(SERIAL_BOTTLENECK, message, waited, lead_stack or list(seen.worst.stack),
+                     greenlet=lead.id, waits=seen.count,
                      handoff_wait_s=waited, handoff_share=waited / total,
                      idle_share=idle, feeders=[g.id for g, *_ in feeders[:TOP_FEEDERS]],
                      site=user_site(lead_stack).user if lead_stack else None)]

@@ -40,7 +40,7 @@ whatever it costs.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
 from geventperf.findings.common import (
     BLOCKED_READ,
@@ -136,14 +136,10 @@ def connection_pool_full(profile: Profile) -> list[Finding]:
     waited, idle = paced(profile, rows)
     if waited is None:
         return []
-    worst = max(rows, key=lambda w: w.event_wait_s or w.wait_s)
-    where = user_site(worst.stack).user or "an unrecorded place"
-    count = sum(w.count for w in rows)
-    ended = switched_out_at(profile)
+    seen = waiters(profile, rows)
     message = (
-        f"requests' connection pool was full: {greenlet_kinds(profile, rows, ended)} "
-        "waited "
-        f"{waited:.3f} s in all for a free connection ({count} times, most at {where}) "
+        f"requests' connection pool was full: {seen.who} waited {waited:.3f} s in all "
+        f"for a free connection ({seen.count} times, most at {seen.where}) "
         f"while the loop sat idle {idle:.0%} of the run: the adapter keeps at most "
         "pool_maxsize connections per host and, with pool_block=True, a request that "
         "finds them all in use waits for one; no other finding explains their waits, so "
@@ -153,9 +149,9 @@ def connection_pool_full(profile: Profile) -> list[Finding]:
         "geventperf.mount(session, pool_maxsize=n)) if the downstream can take that many "
         "connections; if the limit is deliberate (the downstream's own connection "
         "limit), this is what it costs.")
-    return [_finding(CONNECTION_POOL_FULL, message, waited, list(worst.stack),
-                     greenlet=ended.get(tuple(worst.stack)), waits=count,
-                     slot_wait_s=waited, idle_share=idle, site=where)]
+    return [_finding(CONNECTION_POOL_FULL, message, waited, list(seen.worst.stack),
+                     greenlet=seen.greenlet, waits=seen.count,
+                     slot_wait_s=waited, idle_share=idle, site=seen.where)]
 
 
 def lock_contended(profile: Profile) -> list[Finding]:
@@ -176,16 +172,12 @@ def lock_contended(profile: Profile) -> list[Finding]:
     waited, idle = paced(profile, rows)
     if waited is None:
         return []
-    worst = max(rows, key=lambda w: w.event_wait_s or w.wait_s)
-    where = user_site(worst.stack).user or "an unrecorded place"
-    count = sum(w.count for w in rows)
-    ended = switched_out_at(profile)
-    who = greenlet_kinds(profile, rows, ended)
+    seen = waiters(profile, rows)
     message = (
-        f"A lock was contended: {who} waited {waited:.3f} s in all to take "
+        f"A lock was contended: {seen.who} waited {waited:.3f} s in all to take "
         + ("a monkey-patched threading lock" if not compiled else
            "a gevent lock or semaphore" if not patched else "locks and semaphores")
-        + f" ({count} times, most at {where}) while the loop "
+        + f" ({seen.count} times, most at {seen.where}) while the loop "
         f"sat idle {idle:.0%} of the run: the lock made them take "
         "turns, and no other finding explains their waits, so whatever its holders do "
         "while holding it paced the work. Fix: hold it for less -- make slow calls (the "
@@ -193,9 +185,9 @@ def lock_contended(profile: Profile) -> list[Finding]:
         "or use one lock per resource"
         + ("; for a Semaphore(n) that limits concurrency on purpose, a larger n if what it "
            "guards can take more calls at once." if compiled else "."))
-    return [_finding(LOCK_CONTENDED, message, waited, list(worst.stack),
-                     greenlet=ended.get(tuple(worst.stack)), waits=count,
-                     lock_wait_s=waited, idle_share=idle, site=where)]
+    return [_finding(LOCK_CONTENDED, message, waited, list(seen.worst.stack),
+                     greenlet=seen.greenlet, waits=seen.count,
+                     lock_wait_s=waited, idle_share=idle, site=seen.where)]
 
 
 def paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
@@ -217,13 +209,35 @@ def event_wait(wait: Any) -> float:
     return wait.wait_s if wait.event_wait_s is None else wait.event_wait_s
 
 
-def greenlet_kinds(profile: Profile, rows: list[Any],
-                   ended: dict[tuple[str, ...], Any]) -> str:
-    """``greenlets such as 'a', 'b'``: the names of the greenlets that last waited at
-    *rows*' stacks (a stack knows only the last one: they are named by kind)."""
-    names = sorted({_base_name(g.name) for w in rows
-                    if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None})
-    return "greenlets" + (f" such as {', '.join(repr(n) for n in names)}" if names else "")
+class Waiters(NamedTuple):
+    """What a finding about a set of waits (``waits`` rows) names."""
+
+    worst: Any  # the heaviest row: its stack places the finding
+    where: str  # the user's line of that row ("an unrecorded place" if none)
+    count: int  # the rows' waits in all
+    greenlet: Any  # the last greenlet that switched out at the heaviest row's stack
+    # the base names of the greenlets that last waited at the rows' stacks (a stack
+    # knows only the last one: they are named by kind)
+    names: frozenset[str]
+
+    @property
+    def who(self) -> str:
+        """``greenlets such as 'a', 'b'``."""
+        names = sorted(self.names)
+        return "greenlets" + (f" such as {', '.join(repr(n) for n in names)}"
+                              if names else "")
+
+
+def waiters(profile: Profile, rows: list[Any],
+            weight: Callable[[Any], float] = lambda w: w.event_wait_s or w.wait_s
+            ) -> Waiters:
+    """The :class:`Waiters` of *rows* (not empty), the heaviest by *weight*."""
+    worst = max(rows, key=weight)
+    ended = switched_out_at(profile)
+    names = frozenset(_base_name(g.name) for w in rows
+                      if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None)
+    return Waiters(worst, user_site(worst.stack).user or "an unrecorded place",
+                   sum(w.count for w in rows), ended.get(tuple(worst.stack)), names)
 
 
 def switched_out_at(profile: Profile) -> dict[tuple[str, ...], Any]:

@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 
 from geventperf.findings.common import RETRY_BACKOFF, _finding
-from geventperf.findings.limits import greenlet_kinds, switched_out_at
+from geventperf.findings.limits import waiters
 from geventperf.findings.loop import block_threshold
-from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile
 
 # urllib3 sleeping before a retry: its back-off, or the upstream's Retry-After.
@@ -31,21 +30,17 @@ def retry_backoff(profile: Profile) -> list[Finding]:
     slept = sum(w.wait_s for w in rows)
     if not rows or slept < block_threshold(profile):
         return []
-    worst = max(rows, key=lambda w: w.wait_s)
-    where = user_site(worst.stack).user or "an unrecorded place"
-    count = sum(w.count for w in rows)
-    ended = switched_out_at(profile)
+    seen = waiters(profile, rows, weight=lambda w: w.wait_s)
     message = (
-        f"Requests were retried: {greenlet_kinds(profile, rows, ended)} waited "
-        f"{slept:.3f} s in all sleeping in urllib3's retry back-off ({count} "
-        f"sleep{'s' if count != 1 else ''}, most "
-        f"under {where}): the upstream failed them -- a status in the Retry's "
+        f"Requests were retried: {seen.who} waited {slept:.3f} s in all sleeping in "
+        f"urllib3's retry back-off ({seen.count} sleep{'s' if seen.count != 1 else ''}, "
+        f"most under {seen.where}): the upstream failed them -- a status in the Retry's "
         "status_forcelist (503, 429), a Retry-After, a refused or reset connection -- and "
         "the adapter's Retry slept before each new attempt, longer every time. That time "
         "went to the upstream's failures, not to its answers. Fix: find why the upstream "
         "fails (its status codes and logs); if latency matters more than eventual "
         "success, cap the back-off (Retry(backoff_max=...)) and the attempts "
         "(Retry(total=...)), or fail fast and let the caller decide.")
-    return [_finding(RETRY_BACKOFF, message, slept, list(worst.stack),
-                     greenlet=ended.get(tuple(worst.stack)), sleeps=count,
-                     backoff_s=slept, site=where)]
+    return [_finding(RETRY_BACKOFF, message, slept, list(seen.worst.stack),
+                     greenlet=seen.greenlet, sleeps=seen.count, backoff_s=slept,
+                     site=seen.where)]
