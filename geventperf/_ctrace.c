@@ -1271,6 +1271,35 @@ static PyObject *hot_watch(HotObject *self, PyObject *idx) {
     Py_RETURN_NONE;
 }
 
+/* WaitSplit.slice_sections: seconds slice idx spent in each section (the one open when
+   it ended, and those closed during it); {} once settled. */
+static PyObject *hot_slice_sections(HotObject *self, PyObject *arg) {
+    long long idx = PyLong_AsLongLong(arg);
+    if (idx == -1 && PyErr_Occurred()) return NULL;
+    PyObject *out = PyDict_New();
+    if (out == NULL || self->b == NULL || idx < self->fin || idx >= self->b_total)
+        return out;
+    BlameSlot *slot = &self->b[BPOS(self, idx)];
+    if (slot->closed != NULL && PyDict_Check(slot->closed) && PyDict_Update(out, slot->closed) < 0)
+        goto fail;
+    if (slot->sec != NULL) {
+        PyObject *old = PyDict_GetItemWithError(out, slot->sec);
+        if (old == NULL && PyErr_Occurred()) goto fail;
+        double before = old == NULL ? 0.0 : PyFloat_AsDouble(old);
+        if (before == -1.0 && PyErr_Occurred()) goto fail;
+        PyObject *v = PyFloat_FromDouble(before + slot->end - slot->secfrom);
+        if (v == NULL || PyDict_SetItem(out, slot->sec, v) < 0) {
+            Py_XDECREF(v);
+            goto fail;
+        }
+        Py_DECREF(v);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyObject *hot_unwatch(HotObject *self, PyObject *idx) {
     PyObject *tables[2] = {self->long_charge, self->long_span};
     for (int i = 0; i < 2; i++) {
@@ -1341,6 +1370,8 @@ static PyMethodDef hot_methods[] = {
     {"poll_end", (PyCFunction)hot_poll_end, METH_NOARGS, "The hub's poll returned."},
     {"settle_all", (PyCFunction)hot_settle_all, METH_NOARGS, "Charge every slice logged."},
     {"watch", (PyCFunction)hot_watch, METH_O, "Learn the blame of this slice index."},
+    {"slice_sections", (PyCFunction)hot_slice_sections, METH_O,
+     "Seconds this slice index spent in each section; {} once settled."},
     {"charge_slice", (PyCFunction)hot_charge_slice, METH_VARARGS,
      "Charge part of a logged slice directly (WaitSplit.charge_slice)."},
     {"unwatch", (PyCFunction)hot_unwatch, METH_O, "Forget a watched slice index."},

@@ -103,12 +103,13 @@ def user_site(stack: list[str]) -> UserSite:
             # parser) are skipped for the frame they called.
             for inner in range(depth - 1, -1, -1):
                 library = stack[inner]
-                if not _is_own(library):
+                if not is_own_frame(library):
                     break
             return UserSite(entry, library, stack[0])
     return UserSite(None, stack[-1], stack[0])
 
 
-def _is_own(entry: str) -> bool:
+def is_own_frame(entry: str) -> bool:
+    """A frame of geventperf's own wrappers (MACHINERY_OWN)."""
     path = frame_path(entry).replace("\\", "/")
     return "/geventperf/" in path and path.rsplit("/", 1)[-1] in MACHINERY_OWN

@@ -691,8 +691,11 @@ def _merge_gc(parts: list[Any]) -> dict[str, Any] | None:
         total = sum(float(g.get("total_s") or 0.0) for g in parts)
     except (TypeError, ValueError):  # a hand-edited or foreign profile: not summed
         return None
+    # a heap's size belongs to one process: the one with the longest collection's
     return {"collections": counts, "total_s": total, "longest_s": worst.get("longest_s"),
-            "longest_generation": worst.get("longest_generation")}
+            "longest_generation": worst.get("longest_generation"),
+            "start_up_blocks": worst.get("start_up_blocks"),
+            "full_blocks_max": worst.get("full_blocks_max")}
 
 
 def _add_split(acc: Any, item: Any) -> None:

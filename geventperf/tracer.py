@@ -410,6 +410,7 @@ class Tracer(SectionAccounting):
         if hub_type is not None and isinstance(g, hub_type):
             rec.is_hub, rec.name = True, "hub"
             self._watch_loop(g)
+            self._gc_watch.start_up_ended()  # the first switch into the hub
         elif g.parent is None:
             rec.name = "main"
         else:
@@ -561,10 +562,11 @@ class Tracer(SectionAccounting):
                            (delay - self._run_delay) * ran / since)
         self._run_delay, self._run_delay_at = delay, now
         collected, generation = self._gc_watch.in_slice(self._st.switches)
+        ws = self._ws
         item = (ran, self._seq, (rec.gid, rec.t_in - self._t0, ran, ran_cpu, key,
                                  opened[-1].name if opened else None, runqueue,
-                                 collected, generation, rec.out_idx))
-        ws = self._ws
+                                 collected, generation, ws.slice_sections(rec.out_idx),
+                                 rec.out_idx))
         ws.watch(rec.out_idx)  # learn how long others were ready meanwhile
         if len(self._blocked) < MAX_BLOCKED_SLICES:
             heapq.heappush(self._blocked, item)

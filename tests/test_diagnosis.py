@@ -390,6 +390,26 @@ def test_cpu_hog_blocks_the_loop(server, tmp_path):
     assert_no_network_blame(profile, CPU_HOG)
 
 
+COMPRESS = Workload("compress_between_fetches.py")
+
+
+def test_cpu_between_fetches_is_named_where_it_was_spent(server, tmp_path):
+    """Each slice ends at the next fetch; the CPU samples `geventperf run` takes put
+    the cost on the compress line, and the finding names both."""
+    profile = run_cli(COMPRESS, tmp_path, slow(server, 0.02))
+    first = assert_first(profile, COMPRESS, LOOP_BLOCKED, greenlet="archiver")
+    assert first.extra.get("cause") == "cpu", listing(profile)
+    assert "CPU samples put" in first.message and "where they yielded" in first.message, \
+        first.message
+    assert profile.cpu_samples is not None and profile.cpu_samples.count, listing(profile)
+
+
+def test_compression_in_the_threadpool_holds_no_loop(server, tmp_path):
+    profile = run_cli(COMPRESS, tmp_path, slow(server, 0.02), "mode=threadpool")
+    blamed = [f for f in profile.findings if f.kind in (LOOP_BLOCKED, LOOP_HELD)]
+    assert not blamed, listing(profile)
+
+
 SLOW_SERVER = Workload("slow_server.py")
 
 

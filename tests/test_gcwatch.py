@@ -75,6 +75,26 @@ def test_collections_are_counted_and_given_to_the_slice_they_ran_in(no_automatic
     assert watch.as_dict()["collections"] == [1, 1, 1]
 
 
+def test_the_heap_is_measured_when_start_up_ends_and_at_full_collections(impl,
+                                                                         no_automatic_gc):
+    """The heap's size (pymalloc's blocks) at the program's first yield to the hub and
+    at most at a full collection's start: data built after start-up shows as growth."""
+    def worker(documents):
+        gevent.sleep(0)  # after start-up
+        documents.append([{"n": i} for i in range(HEAP_OBJECTS)])  # data in flight
+        gc.collect(1)  # not a full collection: not read
+        gc.collect()
+
+    with Tracer() as tracer:
+        documents: list = []
+        gevent.spawn(worker, documents).join()
+    heap = tracer.profile.meta["gc"]
+    start, full = heap["start_up_blocks"], heap["full_blocks_max"]
+    assert isinstance(start, int) and start > 0
+    assert full >= start + HEAP_OBJECTS  # a dict each, at least one block
+    assert tracer.profile.gc_collections() == [0, 1, 1]
+
+
 def test_other_threads_collections_are_not_counted(no_automatic_gc):
     watch = GcWatch(lambda: 0)
     watch.install()

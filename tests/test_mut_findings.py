@@ -94,8 +94,114 @@ def blocking_call_time_patched():
 
 
 @scenario
+def blocking_call_socket_unpatched():
+    # Nothing patched (patch_all() forgotten): the socket is named, time.sleep with it;
+    # time patched alone: the socket only.
+    out = []
+    for patched in ([], ["time"]):
+        p = profile(events=[blocked_slice(3, 0.5, 0.0, 0.5)])
+        p.meta["monkey_patched"] = patched
+        out += findings.loop_blocked(p)
+    return out
+
+
+@scenario
 def cpu_slice():
     return findings.loop_blocked(profile(events=[blocked_slice(3, 0.5, 0.5, 0.75)]))
+
+
+JSON_ENCODER = "/usr/lib/python3.11/json/encoder.py"
+
+
+def cpu_samples(stacks) -> CpuSamples:
+    """CPU samples of (frames, greenlet, count, cpu_s) stacks, frames innermost first."""
+    frames: list[str] = []
+    built = []
+    for labels, greenlet, count, cpu_s in stacks:
+        for label in labels:
+            if label not in frames:
+                frames.append(label)
+        built.append(SampledStack(frames=[frames.index(lab) for lab in labels],
+                                  greenlet=greenlet, sections=[], count=count, cpu_s=cpu_s))
+    return CpuSamples(frames=frames, first_lines=[1] * len(frames), stacks=built)
+
+
+def hot_samples(line24=0.375, line26=0.0, library=0.125, library_count=2, other=0.0):
+    """app.fetch's CPU samples: job's line 24 (beneath json's encoder: the standard
+    library is not the reader's code), job's line 26, another function, and stacks of
+    library frames only (counted in the total, named nowhere); main's 4 s elsewhere is
+    not the slices' greenlets'."""
+    stacks = [([f"{JSON_ENCODER}:200:iterencode", f"{APP}:24:job", f"{APP}:9:run"],
+               "app.fetch", 3, line24),
+              ([f"{APP}:26:job", f"{APP}:9:run"], "app.fetch", 1, line26),
+              ([f"{APP}:70:other", f"{APP}:9:run"], "app.fetch", 1, other),
+              (READ_STACK[:3], "app.fetch", library_count, library),
+              ([f"{APP}:99:setup"], "main", 32, 4.0)]
+    return cpu_samples([st for st in stacks if st[3]])
+
+
+@scenario
+def cpu_slice_with_samples_names_the_line_that_burned_it():
+    # The slice ended at job:20; the samples put the CPU elsewhere.
+    # 1. job 0.375 of 0.5 (75 %), all at line 24, over 5 samples: "at" line 24, and the
+    #    finding's stack is the sampled one.
+    # 2. 4 samples (the library stack's 2 -> 1): under MIN_SAMPLES, nothing named.
+    # 3. job 0.25 of 1.0, exactly HOT_SHARE (line 24 0.125, line 26 0.125, other 0.125,
+    #    library 0.625: lines tie, the first kept): named, "in job", half at line 24.
+    # 4. 2^-20 s moved from job's line 26 to the library: under HOT_SHARE, nothing named.
+    # 5. line 24 0.375 of job's 0.5: exactly ONE_LINE_SHARE: "at" line 24.
+    # 6. 2^-20 s moved from line 24 to line 26: under it: "in job", 75 % at line 24.
+    tiny = 2 ** -20
+    out = []
+    for samples in (hot_samples(), hot_samples(library_count=1),
+                    hot_samples(0.125, 0.125, 0.625, other=0.125),
+                    hot_samples(0.125, 0.125 - tiny, 0.625 + tiny, other=0.125),
+                    hot_samples(0.375, 0.125),
+                    hot_samples(0.375 - tiny, 0.125 + tiny)):
+        out += findings.loop_blocked(profile(events=[blocked_slice(3, 0.5, 0.5, 0.75)],
+                                             cpu_samples=samples))
+    # 7. two slices, both ending as their greenlets exited: nothing was yielded to
+    exits = [blocked_slice(g, 0.5, 0.5, 0.75, stack=["<greenlet exit>"]) for g in (3, 4)]
+    return out + findings.loop_blocked(profile(events=exits, cpu_samples=hot_samples()))
+
+
+@scenario
+def cpu_slices_name_the_sections_they_ran_in():
+    # Two 0.5 s slices: json.loads 0.125 + 0.125 = 0.25 s, exactly SECTION_SHARE_NAMED of
+    # the 1.0 s held; lxml 0.25 s too (named after it: ties keep their order); tiny
+    # 0.0625 s is not.  Then json.loads 2^-20 s under: lxml alone.  Then what an
+    # untrusted profile may hold in the second slice (not a dict; a figure that is no
+    # number and a name that is no text): ignored, json.loads' 0.125 s alone is too little.
+    tiny = 2 ** -20
+    out = []
+    for json_s, second in ((0.125, {"json.loads": 0.125, "lxml": 0.25}),
+                           (0.125 - tiny, {"json.loads": 0.125, "lxml": 0.25}),
+                           (0.125, "json.loads"),
+                           (0.125, {"json.loads": "0.125", 7: 0.25})):
+        out += findings.loop_blocked(profile(events=[
+            blocked_slice(3, 0.5, 0.5, 0.75, sections_s={"json.loads": json_s, "tiny": 0.0625}),
+            blocked_slice(4, 0.5, 0.5, 0.75, sections_s=second)]))
+    return out
+
+
+@scenario
+def loop_held_names_the_sections_others_queued_behind():
+    # The hasher delayed others 4.0 s: a section is named from 1.0 s (SECTION_SHARE_NAMED)
+    # of others' waiting over the run; 'crc' at 2^-20 s less is not.
+    from tests.test_findings import held_profile
+    p = held_profile()
+    p.sections = [SectionStats(name="hashlib", c=True, delayed_others_s=1.0),
+                  SectionStats(name="crc", c=True, delayed_others_s=1.0 - 2 ** -20)]
+    return findings.loop_held(p)
+
+
+@scenario
+def loop_held_with_samples_names_the_line_that_burned_it():
+    from tests.test_findings import held_profile
+    p = held_profile()
+    p.cpu_samples = cpu_samples([([f"{APP}:23:hash_passwords"], "app.hasher", 8, 0.5),
+                                 ([f"{APP}:40:handler"], "app.fetch", 8, 0.5)])
+    return findings.loop_held(p)
 
 
 @scenario
@@ -164,6 +270,24 @@ def gc_pause_of_a_heap_built_in_flight_or_at_start_up():
             blocked_slice(4, 0.5, 0.5, 0.25, gc_s=0.25, gc_generation=generation,
                           start_s=1.5)]))
     return [*run(0.25 + 2 ** -16), *run(0.25), *run(0.5, generation=1)]
+
+
+@scenario
+def gc_pause_told_in_flight_by_the_heaps_size():
+    # The heap's size decides where the profile has it, whatever the durations say:
+    # 1024 blocks when start-up ended, up to 2048 at full collections (HEAP_GROWTH): in
+    # flight, though the durations say start-up; at 2047: start-up, though the durations
+    # say in flight.  A figure that is no count (an untrusted profile's): the durations.
+    def run(later_gc, heap):
+        p = profile(events=[
+            blocked_slice(1, 0.25, 0.25, 0.0, gc_s=0.125, gc_generation=2, longest_wait_s=0.0),
+            blocked_slice(3, 0.5, 0.5, 0.5, gc_s=later_gc, gc_generation=2, start_s=1.0),
+            blocked_slice(4, 0.5, 0.5, 0.25, gc_s=0.25, gc_generation=2, start_s=1.5)])
+        p.meta["gc"] = heap
+        return findings.loop_blocked(p)
+    return [*run(0.25, {"start_up_blocks": 1024, "full_blocks_max": 2048}),
+            *run(0.5, {"start_up_blocks": 1024, "full_blocks_max": 2047}),
+            *run(0.5, {"start_up_blocks": True, "full_blocks_max": "2048"})]
 
 
 POOL = "/venv/lib/python3.11/site-packages/gevent/pool.py"
@@ -779,18 +903,8 @@ MSGPACK = "/venv/lib/python3.11/site-packages/msgpack/fallback.py"
 
 def sampled(stacks, libraries=None, **profile_kw):
     """A profile whose CPU samples are *stacks*: (frames, greenlet, count, cpu_s)."""
-    frames: list[str] = []
-    built = []
-    for labels, greenlet, count, cpu_s in stacks:
-        idx = []
-        for label in labels:
-            if label not in frames:
-                frames.append(label)
-            idx.append(frames.index(label))
-        built.append(SampledStack(frames=idx, greenlet=greenlet, sections=[], count=count,
-                                  cpu_s=cpu_s))
-    samples = CpuSamples(frames=frames, first_lines=[1] * len(frames), stacks=built,
-                         libraries=dict(libraries or {}))
+    samples = cpu_samples(stacks)
+    samples.libraries = dict(libraries or {})
     p = profile(cpu_samples=samples, **profile_kw)
     # running 0.5 + 0.25 + 0.25 = 1 s, ready wait 0.5 s
     for gid, run, ready in ((3, 0.5, 0.25), (4, 0.25, 0.25), (1, 0.25, None)):
@@ -1268,9 +1382,9 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:20:job'],
       'threshold_s': 0.0625}],
     'loop_saturated_with_holders_sections_and_site': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                      'cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                      'or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -1283,26 +1397,26 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
                  '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
-                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
-                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
-                 'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
-                 'I/O side: less work per request in these greenlets, fewer greenlets per process '
-                 'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
-                 'Which functions used the CPU: profile with CPU samples (geventperf run '
-                 '--cpu-samples, or Tracer(cpu_samples=True)). [cost 3.500 s: greenlet-seconds '
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 'explains)]',
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
+                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
+                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices "
+                 'that delayed most ended at /srv/app/worker.py:30:crunch. The cure is on the '
+                 'CPU side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
+                 'loop (a process pool). Which functions used the CPU: profile with CPU samples '
+                 '(Tracer(cpu_samples=True); geventperf run takes them unless --no-cpu-samples). '
+                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
+                 'slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
       'utilization': 0.96875}],
     'loop_saturated_less_what_a_long_slice_explains': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                      'cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                      'or cpu-starved finding explains)',
       'cost_s': 3.25,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -1313,20 +1427,20 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.250 '
                  'greenlet-seconds ready to run but queued (besides the 0.250 s the long slices, '
                  'slow paths and waits for a CPU reported apart caused), against 0.500 s waiting '
-                 "for I/O, timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while "
-                 '1.3 others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "for I/O, timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s "
+                 'while 1.3 others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
                  'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is on '
-                 'the CPU side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
-                 'loop (a process pool). Which functions used the CPU: profile with CPU samples '
-                 '(geventperf run --cpu-samples, or Tracer(cpu_samples=True)). [cost 3.250 s: '
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 'cpu-starved finding explains)]',
+                 'the CPU side, not the I/O side: less work per request in these greenlets, '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool). Which functions used the CPU: profile with CPU '
+                 'samples (Tracer(cpu_samples=True); geventperf run takes them unless '
+                 '--no-cpu-samples). [cost 3.250 s: greenlet-seconds greenlets spent ready to '
+                 "run but queued behind others (the run's ready wait, less what a loop-blocked, "
+                 'blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.25,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -2516,9 +2630,9 @@ EXPECTED = {
       'stack': [],
       'threshold_s': 0.0625}],
     'loop_saturated_at_its_thresholds_with_nobody_to_name': [{'active_s': 1.5,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                      'cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                      'or cpu-starved finding explains)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
       'greenlet': 5,
@@ -2528,15 +2642,15 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
-                 "timers or locks. Who held the loop: no greenlet's recorded run slices overlapped "
-                 "the waiting (the hub's own callbacks, or slices the tracer did not see). The "
-                 'cure is on the CPU side, not the I/O side: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool). Which functions used the CPU: profile '
-                 'with CPU samples (geventperf run --cpu-samples, or Tracer(cpu_samples=True)). '
-                 '[cost 2.000 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 "timers or locks. Who held the loop: no greenlet's recorded run slices "
+                 "overlapped the waiting (the hub's own callbacks, or slices the tracer did not "
+                 'see). The cure is on the CPU side, not the I/O side: less work per request in '
+                 'these greenlets, fewer greenlets per process and more processes, or CPU-heavy '
+                 'work moved out of the loop (a process pool). Which functions used the CPU: '
+                 'profile with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
+                 'unless --no-cpu-samples). [cost 2.000 s: greenlet-seconds greenlets spent '
+                 "ready to run but queued behind others (the run's ready wait, less what a "
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
@@ -2689,9 +2803,9 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:20:job'],
       'threshold_s': 0.0625}],
     'loop_saturated_with_no_holder_at_all': [{'active_s': 1.5,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                      'cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                      'or cpu-starved finding explains)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
       'greenlet': None,
@@ -2701,15 +2815,15 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
-                 "timers or locks. Who held the loop: no greenlet's recorded run slices overlapped "
-                 "the waiting (the hub's own callbacks, or slices the tracer did not see). The "
-                 'cure is on the CPU side, not the I/O side: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool). Which functions used the CPU: profile '
-                 'with CPU samples (geventperf run --cpu-samples, or Tracer(cpu_samples=True)). '
-                 '[cost 2.000 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 "timers or locks. Who held the loop: no greenlet's recorded run slices "
+                 "overlapped the waiting (the hub's own callbacks, or slices the tracer did not "
+                 'see). The cure is on the CPU side, not the I/O side: less work per request in '
+                 'these greenlets, fewer greenlets per process and more processes, or CPU-heavy '
+                 'work moved out of the loop (a process pool). Which functions used the CPU: '
+                 'profile with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
+                 'unless --no-cpu-samples). [cost 2.000 s: greenlet-seconds greenlets spent '
+                 "ready to run but queued behind others (the run's ready wait, less what a "
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
@@ -2872,9 +2986,9 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:165:GroupMappingMixin.__map'],
       'waits': 4}],
     'loop_saturated_by_holders_off_the_cpu': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                      'cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                      'or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -2887,26 +3001,26 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
                  '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
-                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
-                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
-                 'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
-                 'I/O side: less work per request in these greenlets, fewer greenlets per process '
-                 'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
-                 'Which functions used the CPU: profile with CPU samples (geventperf run '
-                 '--cpu-samples, or Tracer(cpu_samples=True)). [cost 3.500 s: greenlet-seconds '
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 'explains)]',
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
+                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
+                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices "
+                 'that delayed most ended at /srv/app/worker.py:30:crunch. The cure is on the '
+                 'CPU side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
+                 'loop (a process pool). Which functions used the CPU: profile with CPU samples '
+                 '(Tracer(cpu_samples=True); geventperf run takes them unless --no-cpu-samples). '
+                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
+                 'slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                      'cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                      'or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -2919,27 +3033,27 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
                  '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
-                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
-                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
-                 'most ended at /srv/app/worker.py:30:crunch. Most of their running was off the '
-                 'CPU (0.938 s of 1.875 s), in a non-cooperative call (time.sleep unpatched, file '
-                 'or DNS I/O, a lock, a C library doing its own network I/O) made before the slice '
-                 'ended at /srv/app/worker.py:30:crunch. Fix: monkey-patch first '
-                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
-                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. [cost '
-                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 'cpu-starved finding explains)]',
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
+                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
+                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices "
+                 'that delayed most ended at /srv/app/worker.py:30:crunch. Most of their running '
+                 'was off the CPU (0.938 s of 1.875 s), in a non-cooperative call (time.sleep '
+                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
+                 'made before the slice ended at /srv/app/worker.py:30:crunch. Fix: monkey-patch '
+                 'first (gevent.monkey.patch_all() before other imports), use the cooperative '
+                 'call (gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
+                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
+                 'slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                      'cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                      'or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -2952,17 +3066,17 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
                  '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
-                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
-                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
-                 'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
-                 'I/O side: less work per request in these greenlets, fewer greenlets per process '
-                 'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
-                 'Which functions used the CPU: profile with CPU samples (geventperf run '
-                 '--cpu-samples, or Tracer(cpu_samples=True)). [cost 3.500 s: greenlet-seconds '
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 'explains)]',
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
+                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
+                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices "
+                 'that delayed most ended at /srv/app/worker.py:30:crunch. The cure is on the '
+                 'CPU side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
+                 'loop (a process pool). Which functions used the CPU: profile with CPU samples '
+                 '(Tracer(cpu_samples=True); geventperf run takes them unless --no-cpu-samples). '
+                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
+                 'slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -2991,9 +3105,9 @@ EXPECTED = {
       'small_read_bytes': 65536,
       'stack': ['/srv/app/worker.py:71:more']}],
     'loop_saturated_by_requests_own_cpu': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                      'cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                      'or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -3006,29 +3120,31 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
                  '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
-                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
-                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
-                 'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
-                 'I/O side: less work per request in these greenlets, fewer greenlets per process '
-                 'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
-                 '50% of the sampled CPU ran inside requests, urllib3 and http.client themselves: '
-                 'their per-request work (proxy settings read from the environment, URL parsing, '
-                 'header checks) is a cause of its own. geventperf.Session(), or '
-                 'geventperf.mount(session, fast_path=True), does that work once per session '
-                 "(about half of requests' CPU per call in this project's benchmarks). [cost 3.500 "
-                 's: greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 'cpu-starved finding explains)]',
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
+                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
+                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples "
+                 'put 100% of their sampled CPU (8 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU side, '
+                 'not the I/O side: less work per request in these greenlets, fewer greenlets '
+                 'per process and more processes, or CPU-heavy work moved out of the loop (a '
+                 'process pool). 50% of the sampled CPU ran inside requests, urllib3 and '
+                 'http.client themselves: their per-request work (proxy settings read from the '
+                 'environment, URL parsing, header checks) is a cause of its own. '
+                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does that '
+                 "work once per session (about half of requests' CPU per call in this project's "
+                 'benchmarks). [cost 3.500 s: greenlet-seconds greenlets spent ready to run but '
+                 "queued behind others (the run's ready wait, less what a loop-blocked, "
+                 'blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
-      'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack': ['/srv/app/worker.py:40:handler'],
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                      'cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                      'or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -3041,19 +3157,21 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
                  '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
-                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
-                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed "
-                 'most ended at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the '
-                 'I/O side: less work per request in these greenlets, fewer greenlets per process '
-                 'and more processes, or CPU-heavy work moved out of the loop (a process pool). '
-                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
+                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
+                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples "
+                 'put 100% of their sampled CPU (8 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU side, '
+                 'not the I/O side: less work per request in these greenlets, fewer greenlets '
+                 'per process and more processes, or CPU-heavy work moved out of the loop (a '
+                 'process pool). [cost 3.500 s: greenlet-seconds greenlets spent ready to run '
+                 "but queued behind others (the run's ready wait, less what a loop-blocked, "
+                 'blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
-      'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack': ['/srv/app/worker.py:40:handler'],
       'utilization': 0.96875}],
     'lock_contended_on_patched_locks_not_on_events': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
                       'idle',
@@ -4511,6 +4629,536 @@ EXPECTED = {
                                                            'short_gc_s': 0.0,
                                                            'stack': ['/srv/app/worker.py:20:job'],
                                                            'threshold_s': 0.0625}],
+    'cpu_slice_with_samples_names_the_line_that_burned_it': [{'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.75,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 75% of their '
+                 'sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; the slice ended '
+                 'at /srv/app/worker.py:20:job, where it yielded. Fix: split the work and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.750 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.75,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool. [cost 0.750 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up by these slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.75,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 25% of their '
+                 'sampled CPU (7 samples in all) in job (/srv/app/worker.py), 50% of that at '
+                 'line 24; the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: '
+                 'split the work and yield (gevent.sleep(0)) between pieces, or move it to a '
+                 'process pool. [cost 0.750 s: greenlet-seconds other greenlets spent ready to '
+                 'run but held up by these slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.75,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool. [cost 0.750 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up by these slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.75,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 80% of their '
+                 'sampled CPU (6 samples in all) at /srv/app/worker.py:24:job; the slice ended '
+                 'at /srv/app/worker.py:20:job, where it yielded. Fix: split the work and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.750 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.75,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 80% of their '
+                 'sampled CPU (6 samples in all) in job (/srv/app/worker.py), 75% of that at '
+                 'line 24; the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: '
+                 'split the work and yield (gevent.sleep(0)) between pieces, or move it to a '
+                 'process pool. [cost 0.750 s: greenlet-seconds other greenlets spent ready to '
+                 'run but held up by these slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 1.5,
+      'count': 2,
+      'cpu_s': 1.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
+                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.500 '
+                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
+                 '(1.000 s of CPU); CPU samples put 75% of their sampled CPU (5 samples in all) '
+                 'at /srv/app/worker.py:24:job; the slices ended as their greenlets exited. Fix: '
+                 'split the work and yield (gevent.sleep(0)) between pieces, or move it to a '
+                 'process pool. [cost 1.500 s: greenlet-seconds other greenlets spent ready to '
+                 'run but held up by these slices]',
+      'run_s': 1.0,
+      'section': 'sec',
+      'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'threshold_s': 0.0625}],
+    'loop_held_with_samples_names_the_line_that_burned_it': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready to run while these '
+                      "greenlets' slices under the block threshold ran",
+      'cost_s': 4.0,
+      'cpu_s': 0.5,
+      'delayed_others_s': 4.0,
+      'greenlet': 5,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-held',
+      'longer_slices': 0,
+      'mean_slice_s': 0.025,
+      'message': "greenlet 'app.hasher' (#5) held the loop in 20 slices of 25.0 ms on average, "
+                 "each under the 0.05 s block threshold but 99x the other greenlets' 0.25 ms: "
+                 'other greenlets waited 4.000 greenlet-seconds ready to run while they ran, 80% '
+                 'of all such waiting. It was CPU work (0.500 s of CPU in 0.500 s of running); '
+                 'CPU samples put 100% of their sampled CPU (8 samples in all) at '
+                 '/srv/app/worker.py:23:hash_passwords; the slices that delayed most ended at '
+                 '/srv/app/worker.py:22:hash_passwords. Fix: yield more often (gevent.sleep(0) '
+                 'between smaller pieces of the work), or move the work out of the loop '
+                 '(gevent.get_hub().threadpool for C code that releases the GIL, a process pool '
+                 'for Python code). [cost 4.000 s: greenlet-seconds other greenlets spent ready '
+                 "to run while these greenlets' slices under the block threshold ran]",
+      'others_mean_slice_s': 0.0002537313432835823,
+      'run_s': 0.5,
+      'section': None,
+      'share': 0.8,
+      'slices': 20,
+      'stack': ['/srv/app/worker.py:23:hash_passwords']}],
+    'cpu_slices_name_the_sections_they_ran_in': [{'active_s': 1.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 1.5,
+      'count': 2,
+      'cpu_s': 1.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
+                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.500 '
+                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
+                 "(1.000 s of CPU), 0.250 s of the 1.000 s inside section 'json.loads', 0.250 s "
+                 "of the 1.000 s inside section 'lxml'; the slice ended at "
+                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool. [cost 1.500 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up by these slices]',
+      'run_s': 1.0,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 1.5,
+      'count': 2,
+      'cpu_s': 1.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
+                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.500 '
+                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
+                 "(1.000 s of CPU), 0.250 s of the 1.000 s inside section 'lxml'; the slice "
+                 'ended at /srv/app/worker.py:20:job. Fix: split the work and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 1.500 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
+      'run_s': 1.0,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 1.5,
+      'count': 2,
+      'cpu_s': 1.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
+                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.500 '
+                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
+                 '(1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: split the '
+                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
+                 '[cost 1.500 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'by these slices]',
+      'run_s': 1.0,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 1.5,
+      'count': 2,
+      'cpu_s': 1.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
+                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.500 '
+                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
+                 '(1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: split the '
+                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
+                 '[cost 1.500 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'by these slices]',
+      'run_s': 1.0,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625}],
+    'loop_held_names_the_sections_others_queued_behind': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready to run while these '
+                      "greenlets' slices under the block threshold ran",
+      'cost_s': 4.0,
+      'cpu_s': 0.5,
+      'delayed_others_s': 4.0,
+      'greenlet': 5,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-held',
+      'longer_slices': 0,
+      'mean_slice_s': 0.025,
+      'message': "greenlet 'app.hasher' (#5) held the loop in 20 slices of 25.0 ms on average, "
+                 "each under the 0.05 s block threshold but 99x the other greenlets' 0.25 ms: "
+                 'other greenlets waited 4.000 greenlet-seconds ready to run while they ran, 80% '
+                 'of all such waiting. It was CPU work (0.500 s of CPU in 0.500 s of running); '
+                 "inside section 'hashlib' (1.000 greenlet-s of others' waiting over the run); "
+                 'the slices that delayed most ended at /srv/app/worker.py:22:hash_passwords. '
+                 'Fix: yield more often (gevent.sleep(0) between smaller pieces of the work), or '
+                 'move the work out of the loop (gevent.get_hub().threadpool for C code that '
+                 'releases the GIL, a process pool for Python code). [cost 4.000 s: '
+                 "greenlet-seconds other greenlets spent ready to run while these greenlets' "
+                 'slices under the block threshold ran]',
+      'others_mean_slice_s': 0.0002537313432835823,
+      'run_s': 0.5,
+      'section': None,
+      'share': 0.8,
+      'slices': 20,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:159:sleep',
+                '/srv/app/worker.py:22:hash_passwords']}],
+    'blocking_call_socket_unpatched': [{'active_s': 0.5,
+      'blocking_s': 0.5,
+      'cause': 'blocking-call',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
+                      'call blocked the thread',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'blocking-call',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). 0.500 s of it was off the CPU in a non-cooperative call (time.sleep '
+                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
+                 'made before the slice ended at /srv/app/worker.py:20:job. The socket module is '
+                 "not monkey-patched here, so every network call through it (requests', a "
+                 "database driver's) blocks the whole loop, and time.sleep too. Fix: "
+                 'monkey-patch first (gevent.monkey.patch_all() before other imports), use the '
+                 'cooperative call (gevent.sleep, gevent.socket), or run it in '
+                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other greenlets '
+                 'spent ready to run but held up while the call blocked the thread]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.5,
+      'cause': 'blocking-call',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
+                      'call blocked the thread',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'blocking-call',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). 0.500 s of it was off the CPU in a non-cooperative call (time.sleep '
+                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
+                 'made before the slice ended at /srv/app/worker.py:20:job. The socket module is '
+                 "not monkey-patched here, so every network call through it (requests', a "
+                 "database driver's) blocks the whole loop. Fix: monkey-patch first "
+                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
+                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. [cost '
+                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up while '
+                 'the call blocked the thread]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625}],
+    'gc_pause_told_in_flight_by_the_heaps_size': [{'active_s': 1.0,
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      "slices, which the garbage collector mostly filled, plus the collector's "
+                      'share of the rest of the queueing (its time in shorter slices over the '
+                      "loop's busy time)",
+      'cost_s': 0.75,
+      'count': 2,
+      'gc_s': 0.5,
+      'generations': [2],
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s (1.000 s '
+                 'in all, longest 0.500 s) were 0.500 s of collection (generation 2; a '
+                 'generation 2 collection is a full one: it walks every tracked object), while '
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one waited '
+                 "up to 0.500 s). It ran inside 2 greenlets named 'app.fetch', whichever "
+                 'allocated when a collection fell due: that code is not the cause, the number '
+                 'of long-lived objects the collector walks is. The objects it walks were made '
+                 'during the run, not at start-up: the heap held 1,024 memory blocks when '
+                 "start-up ended (the program's first yield to the loop) and up to 2,048 when "
+                 'full collections began, as data in flight (parsed documents, request state) '
+                 'piled up, which gc.freeze() at start-up cannot reach. Fix: hold fewer of them '
+                 'at once (fewer big documents in flight together, keep only what you need of '
+                 'each and drop the rest), or collect less often (gc.set_threshold with larger '
+                 'thresholds). [cost 0.750 s: greenlet-seconds other greenlets spent ready to '
+                 'run but held up by these slices, which the garbage collector mostly filled, '
+                 "plus the collector's share of the rest of the queueing (its time in shorter "
+                 "slices over the loop's busy time)]",
+      'run_s': 1.0,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      "slices, which the garbage collector mostly filled, plus the collector's "
+                      'share of the rest of the queueing (its time in shorter slices over the '
+                      "loop's busy time)",
+      'cost_s': 0.75,
+      'count': 2,
+      'gc_s': 0.75,
+      'generations': [2],
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s (1.000 s '
+                 'in all, longest 0.500 s) were 0.750 s of collection (generation 2; a '
+                 'generation 2 collection is a full one: it walks every tracked object), while '
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one waited '
+                 "up to 0.500 s). It ran inside 2 greenlets named 'app.fetch', whichever "
+                 'allocated when a collection fell due: that code is not the cause, the number '
+                 'of long-lived objects the collector walks is. Fix: call gc.freeze() once '
+                 'start-up has built its long-lived objects (caches, parsed configuration, '
+                 'imported modules; in a pre-fork server, before forking): later collections '
+                 'skip them. Or collect less often (gc.set_threshold with a larger first '
+                 "threshold), or keep big caches out of the collector's sight (fewer, larger "
+                 'objects: bytes or arrays rather than dicts and lists). [cost 0.750 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 "slices, which the garbage collector mostly filled, plus the collector's share "
+                 "of the rest of the queueing (its time in shorter slices over the loop's busy "
+                 'time)]',
+      'run_s': 1.0,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      "slices, which the garbage collector mostly filled, plus the collector's "
+                      'share of the rest of the queueing (its time in shorter slices over the '
+                      "loop's busy time)",
+      'cost_s': 0.75,
+      'count': 2,
+      'gc_s': 0.75,
+      'generations': [2],
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s (1.000 s '
+                 'in all, longest 0.500 s) were 0.750 s of collection (generation 2; a '
+                 'generation 2 collection is a full one: it walks every tracked object), while '
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one waited '
+                 "up to 0.500 s). It ran inside 2 greenlets named 'app.fetch', whichever "
+                 'allocated when a collection fell due: that code is not the cause, the number '
+                 'of long-lived objects the collector walks is. The objects it walks were made '
+                 'during the run, not at start-up: its first long full collection took 0.125 s '
+                 'and its longest 0.500 s, as data in flight (parsed documents, request state) '
+                 'piled up, which gc.freeze() at start-up cannot reach. Fix: hold fewer of them '
+                 'at once (fewer big documents in flight together, keep only what you need of '
+                 'each and drop the rest), or collect less often (gc.set_threshold with larger '
+                 'thresholds). [cost 0.750 s: greenlet-seconds other greenlets spent ready to '
+                 'run but held up by these slices, which the garbage collector mostly filled, '
+                 "plus the collector's share of the rest of the queueing (its time in shorter "
+                 "slices over the loop's busy time)]",
+      'run_s': 1.0,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625}],
 }
 
 

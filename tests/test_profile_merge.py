@@ -316,12 +316,13 @@ def test_run_stacks_name_their_renumbered_greenlet():
 def test_garbage_collection_figures_are_summed_and_the_longest_kept():
     a, b = Profile(duration_s=1.0), Profile(duration_s=1.0)
     a.meta["gc"] = {"collections": [8, 2, 1], "total_s": 0.25, "longest_s": 0.125,
-                    "longest_generation": 2}
+                    "longest_generation": 2, "start_up_blocks": 100, "full_blocks_max": 900}
     b.meta["gc"] = {"collections": [4, 1, 0], "total_s": 0.0625, "longest_s": 0.03125,
-                    "longest_generation": 1}
+                    "longest_generation": 1, "start_up_blocks": 50, "full_blocks_max": 60}
+    # a heap's size is one process's: the one with the longest collection's
     assert merge_profiles([a, b]).meta["gc"] == {
         "collections": [12, 3, 1], "total_s": 0.3125, "longest_s": 0.125,
-        "longest_generation": 2}
+        "longest_generation": 2, "start_up_blocks": 100, "full_blocks_max": 900}
     # one run without them (an older profile), or with figures that are not numbers: none
     assert "gc" not in merge_profiles([a, Profile(duration_s=1.0)]).meta
     b.meta["gc"]["collections"] = ["x"]

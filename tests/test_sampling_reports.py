@@ -15,9 +15,11 @@ from geventperf.formats import html_report
 from geventperf.formats._cpu_tables import MAX_FUNCTIONS, cpu_function_table, icicles
 from geventperf.profile import Profile
 from geventperf.sampling.model import CpuSamples
-from tests.test_sampling import TRUE_RATIO, run_ground_truth, tolerance
+from tests.test_sampling import TRUE_RATIO, _burn, run_ground_truth, tolerance
 
 BROWSER_TIMEOUT_S = 120
+# The busy loop's two lines (its `while` and `pass`), where _burn's self CPU runs.
+BURN_LOOP_LINES = {_burn.__code__.co_firstlineno + 2, _burn.__code__.co_firstlineno + 3}
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +33,16 @@ def test_text_report_lists_the_top_functions(truth: Profile) -> None:
     rows = [i for i, line in enumerate(section) if re.match(r"^\s*[\d.]+ (s|ms|us)\s", line)]
     first = section[rows[0]]
     assert "_burn" in first  # the busy loop holds nearly all the CPU, itself
-    # the greenlet names, under the function
-    assert section[rows[0] + 1].split() == ["in", "burner-heavy,", "burner-light"]
+    # the greenlet names, under the function, and the line its self CPU ran at
+    assert section[rows[0] + 1].split()[:3] == ["in", "burner-heavy,", "burner-light;"]
+    hot = re.search(r"; self CPU \d+% at line (\d+)$", section[rows[0] + 1])
+    assert hot and int(hot.group(1)) in BURN_LOOP_LINES
     assert len(rows) <= MAX_FUNCTIONS
     assert all(len(line) <= 100 for line in section)
-    assert "CPU samples: " in "\n".join(section) and "the sampler used" in "\n".join(section)
+    # the header is wrapped to the report's width, where its figures' lengths put the
+    # breaks: read it as one line
+    header = " ".join(" ".join(section[:rows[0]]).split())
+    assert "CPU samples: " in header and "the sampler used" in header
 
 
 def test_table_figures_add_up(truth: Profile) -> None:

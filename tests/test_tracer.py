@@ -145,6 +145,29 @@ def test_non_cooperative_sleep_is_loop_blocked_off_cpu(impl):
     assert "held the loop" in f.message and "monkey" in f.message
 
 
+def test_a_long_slice_records_the_sections_it_ran_in(impl):
+    """The section closed during the slice and the one open when it ended: where a slice
+    that ended elsewhere spent its time (the findings name them)."""
+    def worker():
+        with section("first"):
+            time.sleep(0.03)  # unpatched: holds the loop
+        with section("second"):
+            time.sleep(0.02)
+            gevent.sleep(0)  # the slice ends inside "second"
+
+    with Tracer(block_threshold=0.02) as tracer:
+        g = gevent.spawn(worker)
+        g.join()
+    p = tracer.profile
+    gid = next(x.id for x in p.greenlets if x.name.endswith(".worker"))
+    [ev] = [e for e in p.events if e["kind"] == "blocked-slice" and e["greenlet"] == gid]
+    inside = ev["sections_s"]
+    assert set(inside) == {"first", "second"}
+    assert inside["first"] >= 0.03 - CLOCK_READ_GAP_S
+    assert inside["second"] >= 0.02 - CLOCK_READ_GAP_S
+    assert sum(inside.values()) <= ev["run_s"] + CLOCK_READ_GAP_S
+
+
 # The loop-blocked verdict is the share of the slice spent on the CPU; a loaded machine
 # can take the core away from the hog for any share of its slice.  Clear of any sane
 # dividing line, the verdict is known: above this share of wall on the CPU the slice was
@@ -242,6 +265,33 @@ def test_greenlet_names(impl):
     assert "fetcher-7" in names
     assert f"{__name__}.test_greenlet_names.<locals>.raw_run" in names
     assert {"main", "hub"} <= names
+
+
+class _Poller(gevent.Greenlet):
+    """gevent's documented way to subclass: override _run()."""
+
+    def _run(self):
+        gevent.sleep(0)
+
+
+class _RawPoller(greenlet.greenlet):
+    """greenlet's: override run()."""
+
+    def run(self):
+        greenlet.getcurrent().parent.switch()
+
+
+def test_greenlet_subclasses_are_named_after_their_run_method(impl):
+    with Tracer() as tracer:
+        g = _Poller()
+        g.start()
+        g.join()
+        raw = _RawPoller()
+        raw.switch()
+        raw.switch()
+    names = {g.name for g in tracer.profile.greenlets}
+    # not after the outermost frame (gevent's compiled Greenlet.run)
+    assert {f"{__name__}._Poller._run", f"{__name__}._RawPoller.run"} <= names
 
 
 def _logged(func):

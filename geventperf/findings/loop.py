@@ -19,6 +19,7 @@ from geventperf.findings.common import (
     _finding,
     _names,
 )
+from geventperf.findings.cpuhot import hot_code
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile, by_generation
@@ -31,6 +32,9 @@ BLOCKING_SHARE = 0.5
 # So is the time the garbage collector ran inside it.
 RUNQUEUE_SHARE_NAMED = 0.25
 GC_SHARE_NAMED = 0.25
+# And the sections it ran in (a C parser the tracer wraps): where the slice spent its
+# time when it ended elsewhere (at the next fetch, or the greenlet's exit).
+SECTION_SHARE_NAMED = 0.25
 # A long slice is the garbage collector's (gc-pause) when collections took at least
 # this share of the time it had a CPU: the code that happened to allocate is then not
 # what held the loop, and no finding should send the reader to it.
@@ -151,8 +155,14 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                        if queued > RUNQUEUE_SHARE_NAMED * run else "")
             if collected > GC_SHARE_NAMED * run:
                 starved = f", {collected:.3f} s of it garbage collection{starved}"
-            tail = (f"It was CPU work ({cpu:.3f} s of CPU{starved}); the slice ended at "
-                    f"{site}. Fix: split the work and yield (gevent.sleep(0)) between "
+            inside = _inside_sections(evs, run)
+            hot = hot_code(profile, _base_names(profile, evs))
+            if hot is not None:
+                stack = hot.stack
+            tail = (f"It was CPU work ({cpu:.3f} s of CPU{starved}){inside}; "
+                    + (f"{hot.told()}; {_ended(site, len(evs))}" if hot
+                       else f"the slice ended at {site}")
+                    + ". Fix: split the work and yield (gevent.sleep(0)) between "
                     "pieces, or move it to a process pool.")
         else:
             tail = (f"The slice ended at {site}; CPU and blocking cannot be told apart "
@@ -213,37 +223,58 @@ STARTUP_FIX = (
     "collections skip them. Or collect less often (gc.set_threshold with a larger first "
     "threshold), or keep big caches out of the collector's sight (fewer, larger objects: "
     "bytes or arrays rather than dicts and lists).")
-# ... and when it grew during the run (first and longest full collection, in seconds):
-# data in flight, which gc.freeze() at start-up cannot reach.
+# ... and when it grew during the run (the evidence filled in): data in flight, which
+# gc.freeze() at start-up cannot reach.
 IN_FLIGHT_FIX = (
-    "The objects it walks were made during the run, not at start-up: its first long full "
-    "collection took {first:.3f} s and its longest {longest:.3f} s, as data in flight "
-    "(parsed documents, request state) piled up, which gc.freeze() at start-up cannot "
-    "reach. Fix: hold fewer of them at once (fewer big documents in flight together, "
-    "keep only what you need of each and drop the rest), or collect less often "
-    "(gc.set_threshold with larger thresholds).")
-# The heap the long full collections walked grew during the run when the first of them
-# took less than this share of the longest: a heap built at start-up is walked whole by
-# every full collection from the first (0.21 s each in /tmp/wl/gcpause.py, 0.08 s in
-# tests/diagnosis/gc_pauses.py, the start-up's own as long or longer), while documents
-# parsed during the run make them grow as they pile up (0.02 -> 0.15 s in
-# /tmp/wl2/bigjson.py, 0.05 -> 0.14 s in tests/diagnosis/gc_in_flight.py).
+    "The objects it walks were made during the run, not at start-up: {evidence}, which "
+    "gc.freeze() at start-up cannot reach. Fix: hold fewer of them at once (fewer big "
+    "documents in flight together, keep only what you need of each and drop the rest), or "
+    "collect less often (gc.set_threshold with larger thresholds).")
+# The evidence: the heap's size (pymalloc's allocated blocks, trace/gcwatch.py) when
+# start-up ended and at most when a full collection began.  A heap built at start-up
+# stays about its size (1.01x in tests/diagnosis/gc_pauses.py), one that data in flight
+# fills grows (46x in tests/diagnosis/gc_in_flight.py; 2.8x with ten 2 MB JSON documents
+# in flight, /tmp/wl4/tracer_api_json.py, 2026-11-24).  From twice its size on, most of
+# what the collector walks was made during the run: freezing the start-up heap would
+# spare it less than half.
+HEAP_GROWTH = 2.0
+HEAP_EVIDENCE = ("the heap held {start:,} memory blocks when start-up ended (the program's "
+                 "first yield to the loop) and up to {full:,} when full collections began, as "
+                 "data in flight (parsed documents, request state) piled up")
+# Without heap figures (older profiles): the long full collections grew during the run
+# when the first of them took less than this share of the longest: a heap built at
+# start-up is walked whole by every full collection from the first (0.21 s each in
+# /tmp/wl/gcpause.py, 0.08 s in tests/diagnosis/gc_pauses.py, the start-up's own as long
+# or longer), while documents parsed during the run make them grow as they pile up
+# (0.02 -> 0.15 s in /tmp/wl2/bigjson.py, 0.05 -> 0.14 s in tests/diagnosis/gc_in_flight.py).
+# A steady number of documents in flight keeps them level: the heap figures tell that.
 STARTUP_GC_SHARE = 0.5
+DURATION_EVIDENCE = ("its first long full collection took {first:.3f} s and its longest "
+                     "{longest:.3f} s, as data in flight (parsed documents, request state) "
+                     "piled up")
 
 
 def _in_flight_fix(profile: Profile) -> str | None:
-    """IN_FLIGHT_FIX when the long slices' full collections grew during the run (the
-    first under STARTUP_GC_SHARE of the longest); None when they did not, or when fewer
-    than two were recorded (nothing to compare)."""
-    full = sorted((e for e in _events(profile, "blocked-slice")
-                   if e.get("gc_generation") == FULL_GENERATION and _f(e, "gc_s") > 0),
-                  key=lambda e: _f(e, "start_s"))
-    if len(full) < 2:
+    """IN_FLIGHT_FIX when the heap the full collections walked grew during the run: by
+    the heap's size (HEAP_GROWTH), or in profiles without it, by the long slices' full
+    collections (the first under STARTUP_GC_SHARE of the longest); None when it did not,
+    or when the profile cannot tell."""
+    run_gc = profile.meta.get("gc")
+    heap = run_gc if isinstance(run_gc, dict) else {}
+    start, full = heap.get("start_up_blocks"), heap.get("full_blocks_max")
+    if all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in (start, full)):
+        if full < HEAP_GROWTH * start:
+            return None
+        return IN_FLIGHT_FIX.format(evidence=HEAP_EVIDENCE.format(start=start, full=full))
+    full_slices = sorted((e for e in _events(profile, "blocked-slice")
+                          if e.get("gc_generation") == FULL_GENERATION and _f(e, "gc_s") > 0),
+                         key=lambda e: _f(e, "start_s"))
+    if len(full_slices) < 2:
         return None
-    first, longest = _f(full[0], "gc_s"), max(_f(e, "gc_s") for e in full)
+    first, longest = _f(full_slices[0], "gc_s"), max(_f(e, "gc_s") for e in full_slices)
     if first >= STARTUP_GC_SHARE * longest:
         return None
-    return IN_FLIGHT_FIX.format(first=first, longest=longest)
+    return IN_FLIGHT_FIX.format(evidence=DURATION_EVIDENCE.format(first=first, longest=longest))
 
 
 def _short_gc_queueing(profile: Profile) -> tuple[float, float, float]:
@@ -319,8 +350,19 @@ def loop_held(profile: Profile) -> list[Finding]:
             what = (f"CPU and blocking cannot be told apart (cpu_clock=False); the slices "
                     f"that delayed most ended at {site}.")
         elif cpu >= (1 - BLOCKING_SHARE) * total_run:
-            what = (f"It was CPU work ({cpu:.3f} s of CPU in {total_run:.3f} s of running); "
-                    f"the slices that delayed most ended at {site}. Fix: yield more often "
+            hot = hot_code(profile, {name})
+            if hot is not None:
+                stack = hot.stack
+            # the sections others queued behind (over the run: sections are not kept
+            # per greenlet), when they weigh against what these slices delayed
+            inside = "".join(f"; inside section '{sec.name}' ({sec.delayed_others_s:.3f} "
+                             "greenlet-s of others' waiting over the run)"
+                             for sec in _delaying_sections(profile)
+                             if sec.delayed_others_s >= SECTION_SHARE_NAMED * delayed)
+            what = (f"It was CPU work ({cpu:.3f} s of CPU in {total_run:.3f} s of running)"
+                    f"{inside}; "
+                    + (f"{hot.told()}; " if hot else "")
+                    + f"the slices that delayed most ended at {site}. Fix: yield more often "
                     "(gevent.sleep(0) between smaller pieces of the work), or move the work "
                     "out of the loop (gevent.get_hub().threadpool for C code that releases "
                     "the GIL, a process pool for Python code).")
@@ -443,8 +485,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     named = "; ".join(f"'{name}' (x{n}: ran {run:.3f} s while {d / run:.1f} others were ready "
                       f"on average, {d:.3f} greenlet-s of their waiting)"
                       for name, (d, run, n, _gid, _cpu) in top if run > 0)
-    sections = sorted((s for s in profile.sections if s.delayed_others_s),
-                      key=lambda s: -(s.delayed_others_s or 0.0))[:TOP_HOLDERS]
+    sections = _delaying_sections(profile)
     inside = ", ".join(f"'{s.name}' ({s.delayed_others_s:.3f} greenlet-s)" for s in sections)
     if not named:  # holders that never ran, or none: say so rather than name nobody
         named = ("no greenlet's recorded run slices overlapped the waiting (the hub's own "
@@ -452,6 +493,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     top_gid = top[0][1][3] if top else None
     stack = _most_delaying_stack(profile)
     where = user_site(stack).user if stack else None
+    hot = hot_code(profile, {name for name, _acc in top})
     # what the holders' running was: CPU, or mostly time off the CPU in blocking calls
     # (less their share of the thread's wait for a CPU: a crowded machine's, as _cause)
     held_run = sum(acc[1] for _name, acc in top)
@@ -476,7 +518,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      "requests' CPU per call in this project's benchmarks).")
         elif in_requests is None:
             cure += (" Which functions used the CPU: profile with CPU samples "
-                     "(geventperf run --cpu-samples, or Tracer(cpu_samples=True)).")
+                     "(Tracer(cpu_samples=True); geventperf run takes them unless "
+                     "--no-cpu-samples).")
     message = (
         f"The loop was saturated: busy {util:.0%} of the run, and greenlets waited "
         f"{ready:.3f} greenlet-seconds ready to run but queued"
@@ -485,9 +528,12 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         + f", against {event:.3f} s waiting for I/O, timers or locks. Who held the loop: "
         f"{named}"
         + (f"; inside sections {inside}" if inside else "")
+        + (f"; {hot.told()}" if hot else "")
         + (f"; the slices that delayed most ended at {where}" if where else "")
+        + (", where they yielded" if where and hot else "")
         + "." + cure)
-    return [_finding(LOOP_SATURATED, message, ready, stack, greenlet=top_gid,
+    return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
+                     greenlet=top_gid,
                      utilization=util, ready_wait_s=ready, event_wait_s=event,
                      active_s=util * duration,
                      holders={name: acc[0] for name, acc in top}, holders_off_cpu_s=off_cpu,
@@ -519,12 +565,56 @@ def _most_delaying_stack(profile: Profile, gids: set[int] | None = None) -> list
     return max(rows, key=lambda r: r.delayed_others_s).stack if rows else []
 
 
+def _ended(site: str, slices: int) -> str:
+    """Where *slices* slices ended, said beside where their CPU went."""
+    if site.startswith("<"):  # <greenlet exit>: nothing was yielded to
+        return "the slice ended as its greenlet exited" if slices == 1 else \
+            "the slices ended as their greenlets exited"
+    return f"the slice ended at {site}, where it yielded" if slices == 1 else \
+        f"the slices ended at {site}, where they yielded"
+
+
+def _delaying_sections(profile: Profile) -> list[Any]:
+    """The sections others queued behind most over the run (delayed_others_s)."""
+    return sorted((s for s in profile.sections if s.delayed_others_s),
+                  key=lambda s: -(s.delayed_others_s or 0.0))[:TOP_HOLDERS]
+
+
+def _inside_sections(evs: list[dict[str, Any]], run: float) -> str:
+    """", 0.350 s of the 0.500 s inside section 'json.loads'" for the sections the
+    slices *evs* (*run* seconds in all) spent at least SECTION_SHARE_NAMED of their time
+    in; "" for none (or a profile that did not record it)."""
+    inside: dict[str, float] = defaultdict(float)
+    for e in evs:
+        spent = e.get("sections_s")
+        for name, seconds in (spent.items() if isinstance(spent, dict) else ()):
+            if isinstance(name, str) and isinstance(seconds, (int, float)):
+                inside[name] += float(seconds)
+    named = sorted(((n, t) for n, t in inside.items() if t >= SECTION_SHARE_NAMED * run),
+                   key=lambda kv: -kv[1])[:TOP_HOLDERS]
+    return "".join(f", {t:.3f} s of the {run:.3f} s inside section '{n}'" for n, t in named)
+
+
+def _base_names(profile: Profile, evs: list[dict[str, Any]]) -> set[str]:
+    """The base names of the greenlets that recorded *evs*."""
+    found = (profile.greenlet(e.get("greenlet")) for e in evs
+             if isinstance(e.get("greenlet"), int))
+    return {_base_name(g.name) for g in found if g is not None}
+
+
 def _blocking_story(profile: Profile, site: str) -> str:
     """What a slice spent off the CPU was, and its fix: the tail of a sentence."""
     patched = profile.meta.get("monkey_patched")
-    unpatched = (" The time module is not monkey-patched here, so time.sleep is the "
-                 "blocking one." if isinstance(patched, list) and "time" not in patched
-                 else "")
+    unpatched = ""
+    if isinstance(patched, list) and "socket" not in patched:
+        # the commonest cause of all: patch_all() forgotten, or called after the
+        # imports, so every socket (requests', a database driver's) blocks the loop
+        unpatched = (" The socket module is not monkey-patched here, so every network "
+                     "call through it (requests', a database driver's) blocks the whole loop"
+                     + (", and time.sleep too" if "time" not in patched else "") + ".")
+    elif isinstance(patched, list) and "time" not in patched:
+        unpatched = " The time module is not monkey-patched here, so time.sleep is the " \
+                    "blocking one."
     return ("in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a C "
             f"library doing its own network I/O) made before the slice ended at {site}."
             f"{unpatched} Fix: monkey-patch first (gevent.monkey.patch_all() before other "

@@ -8,6 +8,7 @@ from typing import Any
 
 from geventperf.formats._frames import clip_left, format_seconds, frame_label, short_path
 from geventperf.formats._tables import NAME_CHARS, Table
+from geventperf.frames import parse_frame
 from geventperf.profile import Profile
 from geventperf.sampling.views import (
     by_function,
@@ -53,10 +54,14 @@ def cpu_function_table(profile: Profile, limit: int = MAX_FUNCTIONS) -> Table | 
         return None
     total = samples.cpu_s or 1.0
     names: dict[tuple[str, int, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    # a function's self CPU by line: a C call's CPU is its calling line's, and a
+    # function's first line alone would leave the reader to guess which call it was
+    lines: dict[tuple[str, int, str], dict[int, float]] = defaultdict(lambda: defaultdict(float))
     for chain in chains(samples):
         if chain.labels:
-            names[function_of(chain.labels[0], chain.first_lines[0])][chain.greenlet] += \
-                chain.cpu_s
+            func = function_of(chain.labels[0], chain.first_lines[0])
+            names[func][chain.greenlet] += chain.cpu_s
+            lines[func][parse_frame(chain.labels[0]).line] += chain.cpu_s
     funcs = by_function(samples)
     rows, subrows = [], []
     for f in funcs[:limit]:
@@ -68,15 +73,19 @@ def cpu_function_table(profile: Profile, limit: int = MAX_FUNCTIONS) -> Table | 
                      format_seconds(f.cumulative_s), where])
         # under the function: the greenlet names whose own CPU it was, the tail of
         # each (the function a greenlet runs tells them apart)
-        subrows.append("in " + ", ".join(clip_left(name, NAME_CHARS) for name, _ in top)
-                       if top else "")
+        hot = max(lines.get((f.path, f.first_line, f.function), {}).items(),
+                  key=lambda kv: kv[1], default=None)
+        subrows.append("; ".join(
+            ([f"in {', '.join(clip_left(name, NAME_CHARS) for name, _ in top)}"] if top else [])
+            + ([f"self CPU {hot[1] / f.self_s:.0%} at line {hot[0]}"]
+               if hot and hot[0] and f.self_s > 0 else [])))
     return Table(
         title="TOP FUNCTIONS BY CPU (sampled)",
         columns=["self CPU", "self %", "cumulative", "function"],
         align="rrrl", flex=3, rows=rows, total=len(funcs), subrows=subrows,
         note=f"{sampling_note(profile)}. Self: CPU in the function's own code (a C call "
              "it made included); cumulative: CPU anywhere beneath it; under each function, the "
-             "greenlet names whose own CPU it was.")
+             "greenlet names whose own CPU it was and the line that took most of its self CPU.")
 
 
 def icicles(profile: Profile) -> list[dict[str, Any]]:

@@ -9,9 +9,10 @@ function name so no input can make a renderer fail.
 from __future__ import annotations
 
 import os
+import re
 import sysconfig
 
-from geventperf.frames import parse_frame
+from geventperf.frames import is_own_frame, parse_frame
 
 # The synthetic frame that stands for "waiting on the gevent hub".  pstats knows the
 # ("~", 0, "<name>") shape as a built-in and shows it as {hub wait}.
@@ -91,12 +92,19 @@ def short_path(path: str) -> str:
 _OWN_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
+# The standard library's directory as CPython lays it out on POSIX (lib/python3.11/)
+# and Windows (Lib/): a profile made on another machine names its own stdlib there.
+_STDLIB_DIR = re.compile(r"[/\\](lib[/\\]python\d+\.\d+|Lib)[/\\]")
+
+
 def is_library_frame(entry: str) -> bool:
     """True for frames of installed packages, the standard library, geventperf itself
-    and frozen or generated code: not where a user would look for their own call."""
+    and frozen or generated code, here or on the machine that made the profile: not
+    where a user would look for their own call."""
     path = parse_frame(entry).path
-    return not path or path.startswith(("<", _OWN_PACKAGE)) or \
-        short_path(path).startswith(("site-packages/", "<stdlib>/"))
+    return not path or path.startswith(("<", _OWN_PACKAGE)) or is_own_frame(entry) \
+        or short_path(path).startswith(("site-packages/", "<stdlib>/")) \
+        or _STDLIB_DIR.search(path) is not None
 
 
 def call_site(stack: list[str]) -> str:

@@ -11,11 +11,19 @@ collected in the current slice, keyed by the tracer's switch count (it changes a
 switch), so a long slice can say how much of it was the collector.  Two Python calls
 per collection; nothing per switch.  Collections made by other threads are not counted:
 they stall the traced thread on the GIL, which its slices show as time off the CPU.
+
+Whether a full pass walked a heap built at start-up (``gc.freeze()`` takes it out of
+the collector's sight) or data in flight during the run (it cannot) shows in the heap's
+size: ``sys.getallocatedblocks()`` when start-up ended (the program first yielded to
+the hub) and at the start of each full collection.  It walks pymalloc's pools (2 ms for
+10 million blocks here, against 380 ms for the full collection of that heap), so it is
+read only then.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from typing import Any, Callable
 
@@ -39,6 +47,15 @@ class GcWatch:
         self._key = -1  # the slice the figures below belong to
         self._key_s = 0.0
         self._key_generation = -1
+        # pymalloc's allocated blocks when start-up ended, and at most at the start of a
+        # full collection (None: not read)
+        self.start_up_blocks: int | None = None
+        self.full_blocks_max: int | None = None
+
+    def start_up_ended(self) -> None:
+        """The program first yielded to the hub: its start-up heap is built."""
+        if self.start_up_blocks is None:
+            self.start_up_blocks = sys.getallocatedblocks()
 
     def install(self) -> None:
         if self._thread is None:
@@ -62,13 +79,18 @@ class GcWatch:
 
     def as_dict(self) -> dict[str, Any]:
         return {"collections": list(self.collections), "total_s": self.total_s,
-                "longest_s": self.longest_s, "longest_generation": self.longest_generation}
+                "longest_s": self.longest_s, "longest_generation": self.longest_generation,
+                "start_up_blocks": self.start_up_blocks,
+                "full_blocks_max": self.full_blocks_max}
 
     def _callback(self, phase: str, info: dict[str, Any]) -> None:
         try:  # never raise into the collecting program
             if get_ident() != self._thread:
                 return
             if phase == "start":
+                if info.get("generation", 0) >= GENERATIONS - 1:
+                    blocks = sys.getallocatedblocks()
+                    self.full_blocks_max = max(self.full_blocks_max or 0, blocks)
                 self._t0 = time.perf_counter()
                 return
             t0, self._t0 = self._t0, None

@@ -91,16 +91,22 @@ def _unwrap(func: Any) -> Any:
     return inner
 
 
+def _run_method(g: Any) -> Any:
+    """The Python ``_run`` or ``run`` method *g*'s class defines, bound; None if none."""
+    for klass in type(g).__mro__:
+        for attr in ("_run", "run"):
+            run = klass.__dict__.get(attr)
+            if callable(run) and hasattr(run, "__code__"):
+                return getattr(g, attr, run)
+    return None
+
+
 def name_and_origin(rec: Any, g: Any, names: FunctionNames) -> None:
     """gevent Greenlet: its ``name`` if set, else the function it runs."""
     attrs = getattr(g, "__dict__", None) or {}
     func = attrs.get("_run")
-    if func is None:  # a greenlet subclass with a run() method
-        for klass in type(g).__mro__:
-            run = klass.__dict__.get("run")
-            if callable(run) and hasattr(run, "__code__"):
-                func = getattr(g, "run", run)
-                break
+    if func is None:  # a subclass: gevent's documented way overrides _run(), greenlet's run()
+        func = _run_method(g)
     name = attrs.get("name")
     if func is not None:
         origin, func_name = names.lookup(_unwrap(func))

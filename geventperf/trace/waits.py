@@ -208,6 +208,17 @@ class WaitSplit:
     def settle_all(self) -> None:
         self.settle(self.total)
 
+    def slice_sections(self, idx: int) -> dict[str, float]:
+        """Seconds slice *idx* spent in each section (the one open when it ended, and
+        those closed during it); {} once the slice has been settled."""
+        if not self.fin <= idx < self.total:
+            return {}
+        _rec, _row, section, _start, end, section_from, closed = self.log[idx % BLAME_WINDOW]
+        inside = dict(closed or {})
+        if section is not None:
+            inside[section] = inside.get(section, 0.0) + end - section_from
+        return inside
+
     def watch(self, idx: int) -> None:
         self.long_charge[idx] = self.long_span[idx] = 0.0
 

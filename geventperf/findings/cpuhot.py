@@ -1,0 +1,85 @@
+"""Where greenlets' CPU went, by the CPU samples (``--cpu-samples``): the function of
+the program's own code that burned most of it, and its hottest line.
+
+The tracer sees a run slice at its ends only: the stack a CPU finding would otherwise
+show is where the slices *ended*, a wait (``requests`` reading the next response,
+pywsgi reading the next request line), never the code that spent the slice.  A worker
+that fetches, then compresses, then fetches again ends every slice on the fetch line
+while its CPU is in the compression one line below."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, NamedTuple
+
+from geventperf.findings.common import _base_name
+from geventperf.formats._frames import is_library_frame
+from geventperf.frames import parse_frame
+from geventperf.sampling.views import chains, samples_of
+
+# A function is named as where the CPU went when it holds at least this share of the
+# greenlets' sampled CPU: below it the CPU is spread over many places, and naming one
+# of them would send the reader to a fraction of the cost.
+HOT_SHARE = 0.25
+# ... from at least this many samples (fewer rank nothing: one 10 ms tick is noise).
+MIN_SAMPLES = 5
+# The function's hottest line is named alone when it holds this share of the
+# function's sampled CPU; otherwise the function is named, with its hottest line.
+ONE_LINE_SHARE = 0.75
+
+
+class HotCode(NamedTuple):
+    line: str          # path:line:function of the hottest line of the hottest function
+    function: str      # "function (path)" of that function
+    share: float       # the function's share of the greenlets' sampled CPU
+    line_share: float  # the line's share of the function's sampled CPU
+    samples: int       # samples of the greenlets
+    stack: list[str]   # the heaviest sampled stack through that line, innermost first
+
+    def told(self) -> str:
+        """The clause a finding says it with."""
+        if self.line_share >= ONE_LINE_SHARE:
+            where = f"at {self.line}"
+        else:
+            where = (f"in {self.function}, {self.line_share:.0%} of that at line "
+                     f"{parse_frame(self.line).line}")
+        return (f"CPU samples put {self.share:.0%} of their sampled CPU ({self.samples} "
+                f"samples in all) {where}")
+
+
+def hot_code(profile: Any, names: set[str]) -> HotCode | None:
+    """The program's own code that burned most of the sampled CPU of the greenlets
+    named *names* (base names); None without samples, with too few, or when no
+    function of the program's holds HOT_SHARE of it."""
+    samples = samples_of(profile)
+    if samples is None:
+        return None
+    total, count = 0.0, 0
+    per_function: dict[tuple[str, str], float] = defaultdict(float)
+    per_line: dict[str, float] = defaultdict(float)
+    heaviest: dict[str, tuple[float, list[str]]] = {}
+    for chain in chains(samples):
+        if _base_name(chain.greenlet) not in names:
+            continue
+        total += chain.cpu_s
+        count += chain.count
+        # the innermost frame of the program's own: for CPU, the standard library
+        # (json's encoder, re) is machinery too; the line that called it is the lever
+        line = next((label for label in chain.labels if not is_library_frame(label)), None)
+        if line is None:
+            continue  # all library frames: not code the reader can change
+        frame = parse_frame(line)
+        per_function[(frame.path, frame.function)] += chain.cpu_s
+        per_line[line] += chain.cpu_s
+        if chain.cpu_s > heaviest.get(line, (0.0, []))[0]:
+            heaviest[line] = (chain.cpu_s, chain.labels)
+    if count < MIN_SAMPLES or total <= 0 or not per_function:
+        return None
+    (path, function), spent = max(per_function.items(), key=lambda kv: kv[1])
+    if spent < HOT_SHARE * total:
+        return None
+    line, line_cpu = max(((lab, s) for lab, s in per_line.items()
+                          if parse_frame(lab)[::2] == (path, function)),
+                         key=lambda kv: kv[1])
+    return HotCode(line, f"{function} ({path})", spent / total, line_cpu / spent, count,
+                   list(heaviest[line][1]))
