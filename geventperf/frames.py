@@ -12,6 +12,7 @@ looked at, as text, so a profile made on another machine is classified the same.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 # Installed packages that are plumbing between the user's call and the hub: a wait
@@ -28,6 +29,17 @@ MACHINERY_OWN = frozenset({"sections.py", "tracer.py", "adapter.py", "adapterfas
                            "bodyreads.py", "lazywrap.py", "threadpoolwatch.py", "cli.py",
                            "__init__.py", "__main__.py"})
 _PACKAGE_DIRS = ("/site-packages/", "/dist-packages/")
+
+
+# gevent's WSGI server reading a connection's next request line: a server waiting for
+# its client (a kept-alive connection between requests, or a new one before its first),
+# idle capacity rather than a wait that made a request slower.
+IDLE_SERVER_FRAME = re.compile(r"[/\\]gevent[/\\]pywsgi\.py:\d+:WSGIHandler\.read_requestline$")
+
+
+def is_idle_server_wait(stack: list[str]) -> bool:
+    """Whether a wait's stack is a server connection waiting for its next request."""
+    return any(isinstance(entry, str) and IDLE_SERVER_FRAME.search(entry) for entry in stack)
 
 
 class UserSite(NamedTuple):

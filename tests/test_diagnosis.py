@@ -410,6 +410,19 @@ def test_compression_in_the_threadpool_holds_no_loop(server, tmp_path):
     assert not blamed, listing(profile)
 
 
+KEEPALIVE = Workload("keepalive_service.py")
+
+
+def test_a_services_idle_connections_are_not_where_it_waited(server, tmp_path):
+    from geventperf.formats._glance import at_a_glance
+    profile = run_cli(KEEPALIVE, tmp_path, slow(server, 0.1))
+    blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
+    assert not blamed, listing(profile)
+    where = dict(at_a_glance(profile))["Where was the waiting?"]
+    [line] = KEEPALIVE.lines("culprit")
+    assert f"keepalive_service.py:{line})" in where and "idle, not a cost" in where, where
+
+
 SLOW_SERVER = Workload("slow_server.py")
 
 

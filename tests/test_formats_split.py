@@ -191,3 +191,28 @@ def test_no_findings_says_where_the_time_went_instead():
     block = text[text.index("FINDINGS: none"):].split("\n\n")[0]
     assert "I/O or queueing? " in block and "event wait" in block, block
     assert "Where was the waiting? " in block and "fetch" in block, block
+
+
+PYWSGI = "/venv/lib/python3.11/site-packages/gevent/pywsgi.py"
+IDLE_STACK = [f"{PYWSGI}:723:WSGIHandler.read_requestline",
+              f"{PYWSGI}:774:WSGIHandler.handle_one_request"]
+
+
+def test_idle_server_connections_are_not_where_the_waiting_was():
+    """A service's kept-alive connections wait for their client's next request most of
+    the time: one row of their own, marked idle, and the glance names the wait that
+    made requests slow instead (the handler's upstream call)."""
+    from geventperf.formats._glance import at_a_glance
+    profile = split_profile()
+    profile.findings = []
+    biggest = max(w.wait_s for w in profile.waits)
+    profile.waits.append(StackTime(stack=["/x/socket.py:706:SocketIO.readinto", *IDLE_STACK],
+                                   count=3, wait_s=10 * biggest, event_wait_s=10 * biggest,
+                                   ready_wait_s=0.0))
+    sites = _tables.merge_sites(profile.waits, "wait")
+    assert sites[0].idle and sites[0].user_text() == _tables.IDLE_SITE
+    assert not any(site.idle for site in sites[1:])
+    where = dict(at_a_glance(profile))["Where was the waiting?"]
+    assert "fetch" in where and "idle, not a cost" in where, where
+    assert render(profile, "text").count(_tables.IDLE_SITE) == 1
+

@@ -1,9 +1,11 @@
 """Which of geventperf's own modules count as plumbing between the user's line and
 the call it made (``frames.MACHINERY_OWN``): every top-level module is classified, so
 a module split off the adapter (``adapterfast.py``) cannot leave its frames named as
-the user's code by mistake."""
+the user's code by mistake.  And which waits are a server's idle connections."""
 
 import os
+
+import pytest
 
 import geventperf
 from geventperf import frames
@@ -26,3 +28,17 @@ def test_a_frame_of_the_fast_path_is_not_the_users_line():
     user = "/srv/app/client.py:30:fetch"
     assert frames.is_machinery(fast) and not frames.is_machinery(user)
     assert frames.user_site([fast, user]).user == user
+
+
+PYWSGI = "/venv/lib/python3.11/site-packages/gevent/pywsgi.py"
+IDLE_SERVER_STACK = [f"{PYWSGI}:723:WSGIHandler.read_requestline",
+                     f"{PYWSGI}:774:WSGIHandler.handle_one_request"]
+
+
+@pytest.mark.parametrize("stack, idle", [
+    (IDLE_SERVER_STACK, True),
+    (IDLE_SERVER_STACK[1:], False),  # handling a request: reading its body is no idle wait
+    (["/srv/app/worker.py:12:read_requestline"], False),  # a function of that name elsewhere
+])
+def test_idle_server_wait(stack, idle):
+    assert frames.is_idle_server_wait(stack) is idle

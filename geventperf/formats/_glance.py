@@ -72,14 +72,20 @@ def at_a_glance(profile: Profile) -> list[list[str]]:
             answers.append(["I/O or queueing?", "not recorded: this profile does not "
                             "split waits into event and ready wait."])
     if profile.waits:
-        sites = merge_sites(profile.waits, "wait")
+        # a server's connections waiting for their client's next request are idle
+        # capacity: left out, or the top site of every service would be that wait
+        merged = merge_sites(profile.waits, "wait")
+        sites = [site for site in merged if not site.idle]
+        idle = sum(site.seconds for site in merged if site.idle)
         total = sum(site.seconds for site in sites)
+        besides = (f" (besides {format_seconds(idle)} of server connections waiting for "
+                   "their client's next request: idle, not a cost)" if idle > 0 else "")
         if total > 0 and sites[0].user:
             top = sites[0]
             answers.append(["Where was the waiting?",
                             f"{format_seconds(top.seconds)} of the {format_seconds(total)} "
                             f"waited ({top.seconds / total:.0%}) at your line "
-                            f"{frame_label(top.user)}, {where_in(top)}."])
+                            f"{frame_label(top.user)}, {where_in(top)}{besides}."])
     holders = [g for g in groups if (g.delayed_others_s or 0) > 0]
     if holders:
         top = max(holders, key=lambda g: g.delayed_others_s or 0.0)

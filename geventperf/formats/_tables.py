@@ -21,7 +21,7 @@ from geventperf.formats._frames import (
     frame_label,
     hub_ids,
 )
-from geventperf.frames import user_site
+from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.profile import LOCK_CALLS, Profile
 
 # Enough rows to find the culprit without scrolling a terminal's worth of noise.
@@ -179,6 +179,8 @@ def section_table(profile: Profile, limit: int = MAX_SECTIONS) -> Table | None:
 # The key of a site's own line in Site.libraries: the stack ended in the user's frame,
 # so what it waited in left no Python frame (gevent's locks, events and queues are C).
 SELF = ""
+# How the waits of server connections for their client's next request are shown.
+IDLE_SITE = "(idle: server connections awaiting a request)"
 
 
 @dataclass
@@ -188,6 +190,7 @@ class Site:
     user: str | None
     count: int = 0
     seconds: float = 0.0
+    idle: bool = False  # server connections waiting for their next request (frames.py)
     event_s: float | None = 0.0
     ready_s: float | None = 0.0
     cpu_s: float | None = 0.0
@@ -223,6 +226,8 @@ class Site:
         return text + others
 
     def user_text(self) -> str:
+        if self.idle:
+            return IDLE_SITE
         return frame_label(self.user) if self.user else "(no frame of yours recorded)"
 
 
@@ -231,8 +236,13 @@ def merge_sites(items: list[Any], weight: str) -> list[Site]:
     sites: dict[str | None, Site] = {}
     for item in items:
         where = user_site(item.stack)
-        key = where.user if where.user else (where.innermost or "")
-        site = sites.setdefault(key, Site(where.user))
+        if weight == "wait" and is_idle_server_wait(item.stack):
+            # one row of their own: merged by their innermost frame (a socket read),
+            # they would hide among the waits that did make requests slow
+            site = sites.setdefault(IDLE_SITE, Site(None, idle=True))
+        else:
+            key = where.user if where.user else (where.innermost or "")
+            site = sites.setdefault(key, Site(where.user))
         site.count += item.count
         seconds = item.wait_s if weight == "wait" else item.run_s
         site.seconds += seconds
