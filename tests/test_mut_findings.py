@@ -730,6 +730,22 @@ def loop_saturated_less_what_a_long_slice_explains():
 
 
 @scenario
+def loop_saturated_tells_the_cpu_of_the_holders_that_queued_others():
+    # app.fetch queued others 0.75 s, app.parse 0.25: exactly HOT_HOLDER_SHARE of the
+    # 1.0 s, so parse's samples count (handler 0.5 s, parse 0.5 s: 50 % each, the first
+    # kept); 2^-20 s less and they do not (handler: 100 %).
+    out = []
+    for parse in (0.25, 0.25 - 2 ** -20):
+        p = saturated()
+        for g, delayed in ((3, 0.75), (4, 0.0), (5, parse), (1, 0.0), (6, 0.0)):
+            p.greenlet(g).delayed_others_s = delayed
+        p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 5, 0.5),
+                                     ([f"{APP}:50:parse"], "app.parse", 4, 0.5)])
+        out += findings.loop_saturated(p)
+    return out
+
+
+@scenario
 def loop_saturated_by_holders_off_the_cpu():
     # the top three holders ran 1.5 + 0.125 + 0.25 = 1.875 s.  With 0.9375 s of CPU,
     # exactly half was off it: CPU work (the CPU cure).  With 2^-20 s less CPU, more than
@@ -3123,7 +3139,7 @@ EXPECTED = {
                  "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
                  "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
                  "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples "
-                 'put 100% of their sampled CPU (8 samples in all) at '
+                 'put 100% of their sampled CPU (7 samples in all) at '
                  '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU side, '
                  'not the I/O side: less work per request in these greenlets, fewer greenlets '
@@ -3160,7 +3176,7 @@ EXPECTED = {
                  "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
                  "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
                  "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples "
-                 'put 100% of their sampled CPU (8 samples in all) at '
+                 'put 100% of their sampled CPU (7 samples in all) at '
                  '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU side, '
                  'not the I/O side: less work per request in these greenlets, fewer greenlets '
@@ -5159,6 +5175,68 @@ EXPECTED = {
       'short_gc_s': 0.0,
       'stack': ['/srv/app/worker.py:20:job'],
       'threshold_s': 0.0625}],
+    'loop_saturated_tells_the_cpu_of_the_holders_that_queued_others': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                      'or cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 0.75, 'app.parse': 0.25},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x1: ran 1.000 s while 0.8 "
+                 "others were ready on average, 0.750 greenlet-s of their waiting); 'app.parse' "
+                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
+                 "their waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% of their sampled "
+                 'CPU (9 samples in all) at /srv/app/worker.py:40:handler; the slices that '
+                 'delayed most ended at /srv/app/worker.py:30:crunch, where they yielded. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool). [cost 3.500 s: greenlet-seconds '
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 'explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                      'or cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 0.75, 'app.parse': 0.2499990463256836},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x1: ran 1.000 s while 0.8 "
+                 "others were ready on average, 0.750 greenlet-s of their waiting); 'app.parse' "
+                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
+                 "their waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
+                 'CPU (5 samples in all) at /srv/app/worker.py:40:handler; the slices that '
+                 'delayed most ended at /srv/app/worker.py:30:crunch, where they yielded. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool). [cost 3.500 s: greenlet-seconds '
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 'explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'utilization': 0.96875}],
 }
 
 

@@ -64,6 +64,9 @@ SATURATED_MIN_QUEUE = 1.0
 STARVED_SHARE = 0.25
 # Holders named in a loop-saturated finding.
 TOP_HOLDERS = 3
+# Where the CPU went is told from the samples of the named holders that caused at
+# least this share of the queueing they caused together.
+HOT_HOLDER_SHARE = 0.25
 # A group of greenlets "holds the loop" (loop-held) when slices each under the block
 # threshold still made it the main cause of queueing: it delayed others for at least
 # this share of all the others' ready wait that any greenlet caused,
@@ -493,7 +496,11 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     top_gid = top[0][1][3] if top else None
     stack = _most_delaying_stack(profile)
     where = user_site(stack).user if stack else None
-    hot = hot_code(profile, {name for name, _acc in top})
+    # where the CPU of the holders that made most of the queueing went (a holder that
+    # queued few others, start-up's main, must not lend its CPU to the story)
+    delayed_top = sum(acc[0] for _name, acc in top)
+    hot = hot_code(profile, {name for name, acc in top
+                             if acc[0] >= HOT_HOLDER_SHARE * delayed_top})
     # what the holders' running was: CPU, or mostly time off the CPU in blocking calls
     # (less their share of the thread's wait for a CPU: a crowded machine's, as _cause)
     held_run = sum(acc[1] for _name, acc in top)
