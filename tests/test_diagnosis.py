@@ -410,6 +410,20 @@ def test_compression_in_the_threadpool_holds_no_loop(server, tmp_path):
     assert not blamed, listing(profile)
 
 
+POOL_AND_HOUSEKEEPER = Workload("pool_and_housekeeper.py")
+
+
+def test_a_blocker_elsewhere_does_not_hide_a_full_pool(server, tmp_path):
+    profile = run_cli(POOL_AND_HOUSEKEEPER, tmp_path, slow(server, 0.1))
+    [blocking] = findings_of(profile, BLOCKING_CALL)
+    assert POOL_AND_HOUSEKEEPER.site(blocking) in POOL_AND_HOUSEKEEPER.lines("culprit"), \
+        listing(profile)
+    assert "housekeeper" in blocking.message, listing(profile)
+    [pool] = findings_of(profile, POOL_FULL)
+    [line] = POOL_AND_HOUSEKEEPER.lines("pool")
+    assert f"pool_and_housekeeper.py:{line}" in pool.message, listing(profile)
+
+
 KEEPALIVE = Workload("keepalive_service.py")
 
 

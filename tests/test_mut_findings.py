@@ -2962,16 +2962,17 @@ EXPECTED = {
       'greenlet': 1,
       'hazard': False,
       'idle_share': 0.5,
+      'job_names': ['app.fetch', 'app.parse'],
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 0.062 s for a free slot (8 '
                  'times, for the pool used at /srv/app/worker.py:40:submit; 2 greenlets named '
-                 "'main' (1), 'app.fetch' (1) waited) while the loop sat idle 50% of the run: the "
-                 'jobs were waiting, not computing, and no other finding explains their waits, so '
-                 "the pool's size paced the work. Fix: a larger Pool(size) if what the jobs wait "
-                 'on (a downstream service) can take more requests at once; if the limit is '
-                 "deliberate (a downstream's rate limit), this is what it costs. [cost 0.062 s: "
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the loop '
-                 'sat mostly idle]',
+                 "'main' (1), 'app.fetch' (1) waited) while the loop sat idle 50% of the run: "
+                 'the jobs were waiting, not computing, and no other finding explains their '
+                 "waits, so the pool's size paced the work. Fix: a larger Pool(size) if what the "
+                 'jobs wait on (a downstream service) can take more requests at once; if the '
+                 "limit is deliberate (a downstream's rate limit), this is what it costs. [cost "
+                 '0.062 s: greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                 'the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slot_wait_s': 0.0625,
@@ -2986,6 +2987,7 @@ EXPECTED = {
       'greenlet': 1,
       'hazard': False,
       'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:12:main; greenlet 'main' (#1) "
@@ -2993,8 +2995,9 @@ EXPECTED = {
                  "computing, and no other finding explains their waits, so the pool's size paced "
                  'the work. Fix: a larger Pool(size) if what the jobs wait on (a downstream '
                  'service) can take more requests at once; if the limit is deliberate (a '
-                 "downstream's rate limit), this is what it costs. [cost 1.500 s: greenlet-seconds "
-                 'spent waiting for a free slot of a gevent Pool while the loop sat mostly idle]',
+                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the loop '
+                 'sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:12:main',
       'slot_wait_s': 1.5,
@@ -3354,6 +3357,7 @@ EXPECTED = {
       'greenlet': 1,
       'hazard': False,
       'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, inside gevent's Pool.imap; greenlet 'main' (#1) waited) while the loop "
@@ -3361,8 +3365,8 @@ EXPECTED = {
                  "finding explains their waits, so the pool's size paced the work. Fix: a larger "
                  'Pool(size) if what the jobs wait on (a downstream service) can take more '
                  "requests at once; if the limit is deliberate (a downstream's rate limit), this "
-                 'is what it costs. [cost 1.500 s: greenlet-seconds spent waiting for a free slot '
-                 'of a gevent Pool while the loop sat mostly idle]',
+                 'is what it costs. [cost 1.500 s: greenlet-seconds spent waiting for a free '
+                 'slot of a gevent Pool while the loop sat mostly idle]',
       'section': None,
       'site': None,
       'slot_wait_s': 1.5,
@@ -5335,6 +5339,19 @@ def test_a_full_pool_gives_way_to_a_finding_that_weighs_as_much():
                      extra={"site": f"{APP}:95:naive_job"})
     assert drop([serial, under]) == [under]
     assert drop([serial, elsewhere]) == [serial, elsewhere]
+    # a full pool whose jobs are known gives way by cost only to a cause in its jobs (or
+    # one that names no greenlet): a housekeeper blocking the loop did not slow them
+    p = profile()
+    jobs = Finding(kind="pool-full", message="p", cost_s=0.5, extra={"job_names": ["app.fetch"]})
+    in_jobs = Finding(kind="blocking-call", message="b", cost_s=0.5, greenlet=3)
+    keeper = Finding(kind="blocking-call", message="k", cost_s=4.0, greenlet=1)
+    nobody = Finding(kind="blocking-call", message="n", cost_s=0.5)
+    assert drop([jobs, in_jobs], p) == [in_jobs]
+    assert drop([jobs, keeper], p) == [jobs, keeper]
+    assert drop([jobs, nobody], p) == [nobody]
+    assert drop([jobs, keeper]) == [keeper]  # no profile: by cost, as before
+    no_jobs = Finding(kind="pool-full", message="p", cost_s=0.5, extra={"job_names": []})
+    assert drop([no_jobs, keeper], p) == [keeper]
     # compute applies it: the slot waits alone are a finding, beside a heavier slice not
     p = pool_profile(1.5, [(SLOT_STACK, 0.5)])
     assert [f.kind for f in findings.compute(p)] == ["pool-full"]

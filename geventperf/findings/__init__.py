@@ -120,7 +120,7 @@ def compute(profile: Profile) -> list[Finding]:
     out: list[Finding] = []
     for finder in FINDERS:
         out.extend(finder(profile))
-    return sort_findings(without_outweighed_limits(out))
+    return sort_findings(without_outweighed_limits(out, profile))
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:

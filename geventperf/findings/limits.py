@@ -102,6 +102,10 @@ def pool_full(profile: Profile) -> list[Finding]:
     ended = switched_out_at(profile)
     gids = [ended.get(tuple(w.stack)) for w in rows]
     who = _names(profile, gids) if any(g is not None for g in gids) else "greenlets"
+    # the pool's jobs: what its spawners started (gevent records the spawner as parent)
+    jobs = sorted({_base_name(g.name) for g in profile.greenlets
+                   if g.parent is not None and g.parent in gids
+                   and g.id != profile.hub.get("id")})
     message = (
         f"A gevent Pool was full: spawning into it waited {waited:.3f} s for a free slot "
         f"({count} times"
@@ -115,7 +119,7 @@ def pool_full(profile: Profile) -> list[Finding]:
     return [_finding(POOL_FULL, message, waited, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)),
                      waits=count, slot_wait_s=waited, idle_share=idle,
-                     site=where)]
+                     site=where, job_names=jobs)]
 
 
 def is_connection_slot_wait(stack: list[str]) -> bool:
@@ -246,7 +250,8 @@ def switched_out_at(profile: Profile) -> dict[tuple[str, ...], Any]:
     return {tuple(r.stack): r.greenlet for r in profile.runs}
 
 
-def without_outweighed_limits(found: list[Finding]) -> list[Finding]:
+def without_outweighed_limits(found: list[Finding],
+                              profile: Profile | None = None) -> list[Finding]:
     """*found* without its limit findings (LIMIT_KINDS) when another finding
     is a hazard, costs at least as much as each, or lies in the function whose line
     took the lock or used the pool: that one is why the work took long (see the
@@ -254,12 +259,26 @@ def without_outweighed_limits(found: list[Finding]) -> list[Finding]:
     so a cause inside the locked code (a parser reading the network, held under the
     lock) costs less than the queue it makes: 100 greenlets queued 467 s behind a
     lock held across parses that waited 10 s for their input.  The machine's own
-    finding (cpu-starved) outweighs nothing here: the loop was idle."""
+    finding (cpu-starved) outweighs nothing here: the loop was idle.  A full pool
+    whose jobs are known (*profile* given) gives way by cost only to a cause in its
+    jobs: a housekeeper blocking the loop elsewhere did not make them slow."""
     limits = [f for f in found if f.kind in LIMIT_KINDS]
     causes = [f for f in found if f.kind not in LIMIT_KINDS and f.kind != CPU_STARVED]
-    dropped = [f for f in limits if any(c.extra.get("hazard") or c.cost_s >= f.cost_s
-                                        or _inside(c, f) for c in causes)]
+    dropped = [f for f in limits if any(
+        c.extra.get("hazard") or _inside(c, f)
+        or (c.cost_s >= f.cost_s and _may_have_slowed(c, f, profile)) for c in causes)]
     return [f for f in found if all(f is not d for d in dropped)]
+
+
+def _may_have_slowed(cause: Finding, limit: Finding, profile: Profile | None) -> bool:
+    """Whether *cause* can be why *limit*'s work took long: for a full pool with known
+    jobs, when the cause is in a greenlet of one of their names (or names none);
+    for every other limit, always (their holders are not recorded)."""
+    jobs = limit.extra.get("job_names")
+    if limit.kind != POOL_FULL or profile is None or not isinstance(jobs, list) or not jobs:
+        return True
+    g = profile.greenlet(cause.greenlet) if isinstance(cause.greenlet, int) else None
+    return g is None or _base_name(g.name) in jobs
 
 
 # Findings that make a holder slow by what it waits for or holds the loop with: in the
