@@ -147,6 +147,12 @@ def _build_parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
                           "CPU given as --cpu-samples=SECONDS")
     run.add_argument("--no-cpu-samples", dest="cpu_samples", action="store_const",
                      const=None, help="do not sample the stack on CPU time")
+    # On by default here too: a blocking call uses no CPU, so only a look from another
+    # thread while it blocks tells where it is (one wake per 25 ms).
+    run.add_argument("--no-stall-watch", action="store_true",
+                     help="do not look at the stack from a watchdog thread while a run "
+                          "slice holds the loop (which names a blocking call where it "
+                          "blocked, not where its slice ended)")
     run.add_argument("--cpu-clock", metavar="MODE", default="interval",
                      help="how CPU time per greenlet is measured: the thread CPU clock "
                           "read about once a millisecond (interval, the default), at "
@@ -252,7 +258,8 @@ def _run(run_parser: argparse.ArgumentParser, tokens: list[str], may_reexec: boo
     from geventperf import Tracer
     tracer = Tracer(sections=None if options.no_sections else "auto",
                     cpu_clock=_cpu_clock(options.cpu_clock),
-                    cpu_samples=_cpu_samples(options.cpu_samples))
+                    cpu_samples=_cpu_samples(options.cpu_samples),
+                    stall_watch=not options.no_stall_watch)
     target = [script] if script is not None else ["-m", module]
     exit_code, error = _run_target(tracer, script, module, target_args)
     profile = tracer.profile

@@ -58,6 +58,7 @@ from geventperf.trace.stacks import (  # EXIT, OTHER: the stack labels, read her
     name_and_origin,
     yields_to_run_again,
 )
+from geventperf.trace.stallwatch import StallWatch
 from geventperf.trace.waits import (
     BLAME_WINDOW,
     FIRST_POLL_BLOCKED_MIN_S,
@@ -125,6 +126,9 @@ class Tracer(SectionAccounting):
     :func:`geventperf.sections._lxml_parse_wrapper`).
     ``cpu_samples``: sample the running stack every so many CPU seconds (True: the
     default interval, adapted to a 1 % CPU budget; see geventperf.sampling.sampler).
+    ``stall_watch``: a watchdog thread looks at the traced thread's stack while one run
+    slice holds the loop past half ``block_threshold``, so a blocking call is named
+    where it blocked, not where its slice ended (:mod:`geventperf.trace.stallwatch`).
     """
 
     def __init__(self, sections: str | list[str] | tuple[str, ...] | None | bool = "auto",
@@ -132,7 +136,7 @@ class Tracer(SectionAccounting):
                  block_threshold: float = DEFAULT_BLOCK_THRESHOLD_S,
                  max_slices: int = DEFAULT_MAX_SLICES, lxml_guard: bool = False,
                  max_stack_depth: int = MAX_STACK_DEPTH,
-                 cpu_samples: bool | float = False) -> None:
+                 cpu_samples: bool | float = False, stall_watch: bool = False) -> None:
         # "auto" also counts urllib3's body reads (see geventperf.bodyreads).
         self._count_body_reads = sections is True or sections == "auto"
         if sections is True or sections == "auto":
@@ -166,6 +170,8 @@ class Tracer(SectionAccounting):
         self.max_stack_depth = max_stack_depth
         self._sample_interval = interval_option(cpu_samples)
         self._sampler: Any = None
+        self.stall_watch = bool(stall_watch)
+        self._stall: StallWatch | None = None
 
         self._st: Any = State()
         self._c = False  # hot path in C (set by start())
@@ -295,6 +301,11 @@ class Tracer(SectionAccounting):
         _sections._tracers[ident] = self
         greenlet.settrace(self._trace)
         self._sampler = start_sampler(st, self._sample_interval)
+        if self.stall_watch:
+            self._stall = StallWatch(ident, lambda: st.switches,
+                                     lambda: st.cur is not None and st.cur.is_hub,
+                                     self.block_threshold / 2, self.max_stack_depth)
+            self._stall.start()
         self._started = True
         self._thread = ident
 
@@ -366,6 +377,9 @@ class Tracer(SectionAccounting):
         st.on = False  # also turns our callback into a pass-through if we stay chained
         if self._sampler is not None:
             self._sampler.stop()
+        if self._stall is not None:
+            self._stall.stop()
+            self._stall = None
         if self._loopwatch is not None:
             self._loopwatch.close()
         self._spawn_watch.close()
@@ -563,10 +577,13 @@ class Tracer(SectionAccounting):
         self._run_delay, self._run_delay_at = delay, now
         collected, generation = self._gc_watch.in_slice(self._st.switches)
         ws = self._ws
+        # where the stall watch saw the thread while this slice ran (the switch count
+        # moves only once this switch is accounted)
+        looks = self._stall.take(self._st.switches) if self._stall is not None else []
         item = (ran, self._seq, (rec.gid, rec.t_in - self._t0, ran, ran_cpu, key,
                                  opened[-1].name if opened else None, runqueue,
                                  collected, generation, ws.slice_sections(rec.out_idx),
-                                 rec.out_idx))
+                                 looks, rec.out_idx))
         ws.watch(rec.out_idx)  # learn how long others were ready meanwhile
         if len(self._blocked) < MAX_BLOCKED_SLICES:
             heapq.heappush(self._blocked, item)

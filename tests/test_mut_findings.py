@@ -93,6 +93,42 @@ def blocking_call_time_patched():
     return findings.loop_blocked(p)
 
 
+STDLIB_SOCKET = "/usr/lib/python3.11/socket.py"
+
+
+def stall_looks(at=32, other=1):
+    """The stall watch's looks during a slice: 3 at the app's line *at* (beneath the
+    standard library's socket: not the reader's code), *other* at another line, and
+    what an untrusted profile may hold instead of a look (ignored)."""
+    return ([[f"{STDLIB_SOCKET}:706:readinto", f"{APP}:{at}:keeper"]] * 3
+            + [[f"{APP}:40:other"]] * other + ["x", [f"{APP}:1:f", 3]])
+
+
+@scenario
+def slices_seen_by_the_stall_watch():
+    # Two blocking slices ending at keeper:31 (where they yielded), seen at keeper:32
+    # 6 of 8 looks (junk not counted): named there, with a look's stack.  A CPU slice
+    # the same, without CPU samples: the looks tell where it ran; with samples, they do.
+    # A slice of an unknown cause (no CPU clock): the looks too.  Looks only at library
+    # frames, or none: as before.
+    out = []
+    ended = [f"{APP}:31:keeper"]
+    out += findings.loop_blocked(profile(events=[
+        blocked_slice(g, 0.5, 0.0, 0.5, stack=ended, stall_looks=stall_looks())
+        for g in (3, 4)]))
+    cpu = profile(events=[blocked_slice(3, 0.5, 0.5, 0.75, stack=ended,
+                                        stall_looks=stall_looks())])
+    out += findings.loop_blocked(cpu)
+    cpu.cpu_samples = hot_samples()
+    out += findings.loop_blocked(cpu)
+    out += findings.loop_blocked(profile(events=[
+        blocked_slice(3, 0.5, None, 0.75, stack=ended, stall_looks=stall_looks())]))
+    out += findings.loop_blocked(profile(events=[
+        blocked_slice(3, 0.5, 0.0, 0.5, stack=ended,
+                      stall_looks=[[f"{STDLIB_SOCKET}:706:readinto"]])]))
+    return out
+
+
 @scenario
 def blocking_call_socket_unpatched():
     # Nothing patched (patch_all() forgotten): the socket is named, time.sleep with it;
@@ -5241,6 +5277,147 @@ EXPECTED = {
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:40:handler'],
       'utilization': 0.96875}],
+    'slices_seen_by_the_stall_watch': [{'active_s': 1.0,
+      'blocking_s': 1.0,
+      'cause': 'blocking-call',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
+                      'call blocked the thread',
+      'cost_s': 1.0,
+      'count': 2,
+      'cpu_s': 0.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'blocking-call',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
+                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.000 '
+                 'greenlet-seconds of their waiting (one waited up to 0.500 s). 1.000 s of it '
+                 'was off the CPU in a non-cooperative call (time.sleep unpatched, file or DNS '
+                 'I/O, a lock, a C library doing its own network I/O) at '
+                 '/srv/app/worker.py:32:keeper (looks at the thread while it held the loop found '
+                 'it there 6 of 8 times; the slices ended at /srv/app/worker.py:31:keeper, where '
+                 'they yielded). Fix: monkey-patch first (gevent.monkey.patch_all() before other '
+                 'imports), use the cooperative call (gevent.sleep, gevent.socket), or run it in '
+                 'gevent.get_hub().threadpool. [cost 1.000 s: greenlet-seconds other greenlets '
+                 'spent ready to run but held up while the call blocked the thread]',
+      'run_s': 1.0,
+      'section': 'sec',
+      'stack': ['/usr/lib/python3.11/socket.py:706:readinto', '/srv/app/worker.py:32:keeper'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.75,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); looks at the thread while it held '
+                 'the loop found it at /srv/app/worker.py:32:keeper (3 of 4); the slice ended at '
+                 '/srv/app/worker.py:31:keeper, where it yielded. Fix: split the work and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.750 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/usr/lib/python3.11/socket.py:706:readinto', '/srv/app/worker.py:32:keeper'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.75,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 75% of their '
+                 'sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; the slice ended '
+                 'at /srv/app/worker.py:31:keeper, where it yielded. Fix: split the work and '
+                 'yield (gevent.sleep(0)) between pieces, or move it to a process pool. [cost '
+                 '0.750 s: greenlet-seconds other greenlets spent ready to run but held up by '
+                 'these slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': None,
+      'cause': 'unknown',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.75,
+      'count': 1,
+      'cpu_s': None,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). Looks at the thread while it held the loop found it at '
+                 '/srv/app/worker.py:32:keeper (3 of 4); the slice ended at '
+                 '/srv/app/worker.py:31:keeper, where it yielded; CPU and blocking cannot be '
+                 'told apart (cpu_clock=False): profile with cpu_clock=True. [cost 0.750 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/usr/lib/python3.11/socket.py:706:readinto', '/srv/app/worker.py:32:keeper'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.5,
+      'cause': 'blocking-call',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
+                      'call blocked the thread',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'blocking-call',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). 0.500 s of it was off the CPU in a non-cooperative call (time.sleep '
+                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
+                 'made before the slice ended at /srv/app/worker.py:31:keeper. Fix: monkey-patch '
+                 'first (gevent.monkey.patch_all() before other imports), use the cooperative '
+                 'call (gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
+                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'while the call blocked the thread]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:31:keeper'],
+      'threshold_s': 0.0625}],
 }
 
 

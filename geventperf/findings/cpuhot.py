@@ -47,6 +47,13 @@ class HotCode(NamedTuple):
                 f"samples in all) {where}")
 
 
+def own_line(labels: list[str]) -> str | None:
+    """The innermost frame of the program's own code: for where time went, the standard
+    library (json's encoder, re) is machinery too, and the line that called it is the
+    lever; None when every frame is a library's."""
+    return next((label for label in labels if not is_library_frame(label)), None)
+
+
 def hot_code(profile: Any, names: set[str]) -> HotCode | None:
     """The program's own code that burned most of the sampled CPU of the greenlets
     named *names* (base names); None without samples, with too few, or when no
@@ -63,9 +70,7 @@ def hot_code(profile: Any, names: set[str]) -> HotCode | None:
             continue
         total += chain.cpu_s
         count += chain.count
-        # the innermost frame of the program's own: for CPU, the standard library
-        # (json's encoder, re) is machinery too; the line that called it is the lever
-        line = next((label for label in chain.labels if not is_library_frame(label)), None)
+        line = own_line(chain.labels)
         if line is None:
             continue  # all library frames: not code the reader can change
         frame = parse_frame(line)

@@ -3,8 +3,8 @@ call), and a loop too busy for its greenlets (saturated)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from typing import Any
+from collections import Counter, defaultdict
+from typing import Any, NamedTuple
 
 from geventperf.findings.common import (
     BLOCKING_CALL,
@@ -19,7 +19,7 @@ from geventperf.findings.common import (
     _finding,
     _names,
 )
-from geventperf.findings.cpuhot import hot_code
+from geventperf.findings.cpuhot import hot_code, own_line
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile, by_generation
@@ -147,9 +147,13 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                                  collected, longest, kept, threshold))
             continue
         kind = BLOCKING_CALL if cause == "blocking-call" else LOOP_BLOCKED
+        seen = _seen(evs)
+        if seen is not None:
+            stack = seen.stack
         if cause == "blocking-call":
             off = run - (cpu or 0.0) - queued
-            tail = f"{off:.3f} s of it was off the CPU {_blocking_story(profile, site)}"
+            tail = (f"{off:.3f} s of it was off the CPU "
+                    f"{_blocking_story(profile, site, seen, len(evs))}")
         elif cause == "cpu":
             # said where it is a large part of the held time: the slice was then longer
             # because the machine was crowded, and the code alone held the loop less
@@ -162,14 +166,17 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             hot = hot_code(profile, _base_names(profile, evs))
             if hot is not None:
                 stack = hot.stack
+            where = hot.told() if hot else seen.told() if seen else None
             tail = (f"It was CPU work ({cpu:.3f} s of CPU{starved}){inside}; "
-                    + (f"{hot.told()}; {_ended(site, len(evs))}" if hot
+                    + (f"{where}; {_ended(site, len(evs))}" if where
                        else f"the slice ended at {site}")
                     + ". Fix: split the work and yield (gevent.sleep(0)) between "
                     "pieces, or move it to a process pool.")
         else:
-            tail = (f"The slice ended at {site}; CPU and blocking cannot be told apart "
-                    "(cpu_clock=False): profile with cpu_clock=True.")
+            tail = ((f"{seen.told(capital=True)}; {_ended(site, len(evs))}" if seen
+                     else f"The slice ended at {site}")
+                    + "; CPU and blocking cannot be told apart (cpu_clock=False): profile "
+                    "with cpu_clock=True.")
         out.append(_finding(kind, f"{who} {held}{hurt_text}. {tail}", cost, stack,
             greenlet=worst.get("greenlet"),
             section=worst.get("section"), count=len(evs), run_s=run, cpu_s=cpu,
@@ -609,7 +616,44 @@ def _base_names(profile: Profile, evs: list[dict[str, Any]]) -> set[str]:
     return {_base_name(g.name) for g in found if g is not None}
 
 
-def _blocking_story(profile: Profile, site: str) -> str:
+class Seen(NamedTuple):
+    """Where the stall watch (Tracer(stall_watch=True)) found the thread while long
+    slices held the loop: the program's own line it found most."""
+
+    line: str
+    looks: int  # looks that found it there
+    total: int  # looks in all
+    stack: list[str]  # one of those looks, innermost first
+
+    def told(self, capital: bool = False) -> str:
+        return (f"{'L' if capital else 'l'}ooks at the thread while it held the loop found "
+                f"it at {self.line} ({self.looks} of {self.total})")
+
+
+def _seen(evs: list[dict[str, Any]]) -> Seen | None:
+    """The stall watch's looks during the slices *evs* (``stall_looks`` of each
+    event), by the program's own line; None without looks at such a line."""
+    lines: Counter[str] = Counter()
+    stacks: dict[str, list[str]] = {}
+    total = 0
+    for e in evs:
+        looks = e.get("stall_looks")
+        for look in looks if isinstance(looks, list) else ():
+            if not isinstance(look, list) or not all(isinstance(x, str) for x in look):
+                continue  # an untrusted profile's
+            total += 1
+            line = own_line(look)
+            if line is not None:
+                lines[line] += 1
+                stacks.setdefault(line, look)
+    if not lines:
+        return None
+    line, count = lines.most_common(1)[0]
+    return Seen(line, count, total, list(stacks[line]))
+
+
+def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
+                    slices: int = 1) -> str:
     """What a slice spent off the CPU was, and its fix: the tail of a sentence."""
     patched = profile.meta.get("monkey_patched")
     unpatched = ""
@@ -622,8 +666,11 @@ def _blocking_story(profile: Profile, site: str) -> str:
     elif isinstance(patched, list) and "time" not in patched:
         unpatched = " The time module is not monkey-patched here, so time.sleep is the " \
                     "blocking one."
+    made = (f"at {seen.line} (looks at the thread while it held the loop found it there "
+            f"{seen.looks} of {seen.total} times; {_ended(site, slices)})" if seen
+            else f"made before the slice ended at {site}")
     return ("in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a C "
-            f"library doing its own network I/O) made before the slice ended at {site}."
+            f"library doing its own network I/O) {made}."
             f"{unpatched} Fix: monkey-patch first (gevent.monkey.patch_all() before other "
             "imports), use the cooperative call (gevent.sleep, gevent.socket), or run it in "
             "gevent.get_hub().threadpool.")

@@ -283,12 +283,15 @@ def _events(tr: Any, labels: Any, ws: Any) -> list[dict[str, Any]]:
                        "file_like": file_like, "stack": labels.stack(key)})
     long_charge, long_span = ws.long_charge, ws.long_span
     for _ran, _seq, (gid, start, run, rcpu, key, section_name, runqueue, collected,
-                     generation, inside, idx) in sorted(list(tr._blocked), reverse=True):
+                     generation, inside, looks, idx) in sorted(list(tr._blocked),
+                                                               reverse=True):
         events.append({"kind": "blocked-slice", "greenlet": gid, "start_s": start,
                        "run_s": run, "cpu_s": rcpu, "section": section_name,
                        # seconds of it inside each section (open at its end or closed
                        # during it): where a slice that ended elsewhere spent its time
                        "sections_s": inside,
+                       # the stacks the stall watch saw while it ran (Tracer(stall_watch=))
+                       "stall_looks": looks,
                        "runqueue_s": runqueue,
                        # the cyclic garbage collector's part of it (trace/gcwatch.py)
                        "gc_s": collected, "gc_generation": generation,

@@ -4,10 +4,11 @@ three times with the unpatched ``time.sleep`` (0.15 s each).
 
 Truth by construction: the fetches wait on the network, three at a time, whatever the
 housekeeper does; its sleeps hold every greenlet ready meanwhile.  Expected: a
-``blocking-call`` finding in ``housekeeper`` at its sleep, or the yield its slice ended at
-(``diag: culprit``), and a
-``pool-full`` finding for the pool used at ``diag: pool``: the blocker is not why the
-jobs took long, so it does not hide the pool (a cause *in* the jobs would).
+``blocking-call`` finding in ``housekeeper`` at its sleep (``diag: culprit``), where
+``geventperf run``'s stall watch sees it, not at the yield its slices end at (``diag:
+yield``), and a ``pool-full`` finding for the pool used at ``diag: pool``: the blocker
+is not why the jobs took long, so it does not hide the pool (a cause *in* the jobs
+would).
 """
 
 import sys
@@ -29,7 +30,7 @@ def fetch(_):
 
 def housekeeper():
     for _ in range(3):
-        gevent.sleep(0.2)  # diag: culprit
+        gevent.sleep(0.2)  # diag: yield
         blocking_sleep(0.15)  # diag: culprit
 
 
