@@ -11,6 +11,7 @@ import pstats
 import pytest
 
 from geventperf.formats import _tables, render
+from geventperf.formats._frames import format_seconds
 from geventperf.frames import is_machinery, user_site
 from geventperf.profile import Finding, StackTime
 from tests.profile_factory import APP_PATH, legacy_profile, small_profile, split_profile
@@ -215,4 +216,20 @@ def test_idle_server_connections_are_not_where_the_waiting_was():
     where = dict(at_a_glance(profile))["Where was the waiting?"]
     assert "fetch" in where and "idle, not a cost" in where, where
     assert render(profile, "text").count(_tables.IDLE_SITE) == 1
+    # the greenlet that waited there (told by the run slice that ended at that stack)
+    # lost that time to nobody: its group's waits are told without it
+    idle_stack = profile.waits[-1].stack
+    profile.runs.append(StackTime(stack=idle_stack, count=3, run_s=0.001, greenlet=2))
+    waiter = profile.greenlet(2)
+    waiter.wait_s += 10 * biggest
+    waiter.event_wait_s += 10 * biggest
+    glance = dict(at_a_glance(profile))
+    group = next(g for g in _tables.greenlet_groups(profile) if 2 in g.ids)
+    assert glance["Who lost the most time?"].startswith(
+        f"{group.label} ({len(group.ids)} greenlet"), glance
+    assert f"waited {format_seconds(group.wait_s - 10 * biggest)} (besides " \
+        f"{format_seconds(10 * biggest)} awaiting their clients' next requests: idle)" \
+        in glance["Who lost the most time?"], glance
+    event = max(0.0, group.event_wait_s - 10 * biggest)
+    assert f"(event wait {format_seconds(event)}," in glance["I/O or queueing?"], glance
 

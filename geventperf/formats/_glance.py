@@ -5,10 +5,14 @@ profile lacks makes its answer say so instead of guessing."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from geventperf.findings.handoff import HANDOFF_SHARE, handoff_share
-from geventperf.formats._fields import utilization
+from geventperf.findings.limits import switched_out_at
+from geventperf.formats._fields import num, utilization
 from geventperf.formats._frames import format_seconds, frame_label
-from geventperf.formats._tables import SELF, Site, greenlet_groups, merge_sites
+from geventperf.formats._tables import SELF, Group, Site, greenlet_groups, merge_sites
+from geventperf.frames import is_idle_server_wait
 from geventperf.profile import Profile
 
 # Above this share of the waiting, one kind of wait is "mostly" the story.
@@ -34,19 +38,42 @@ def fix_of(message: str) -> str:
     return text[index + len("Fix: "):] if index >= 0 else text
 
 
+def idle_by_group(profile: Profile, groups: list[Group]) -> dict[str, list[float]]:
+    """Group name -> [wait, event wait] its greenlets spent as server connections
+    awaiting their client's next request (frames.is_idle_server_wait): a wait row
+    knows its greenlet by the run slice that ended at its stack."""
+    ended = switched_out_at(profile)
+    owner = {gid: g.name for g in groups for gid in g.ids}
+    idle: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for w in profile.waits:
+        name = owner.get(ended.get(tuple(w.stack))) if is_idle_server_wait(w.stack) else None
+        if name is not None:
+            event = num(w, "event_wait_s")
+            idle[name][0] += w.wait_s
+            idle[name][1] += w.wait_s if event is None else event
+    return idle
+
+
 def at_a_glance(profile: Profile) -> list[list[str]]:
     """[question, answer] pairs."""
     groups = greenlet_groups(profile)
     answers = []
     if groups:
-        worst = max(groups, key=lambda g: g.wait_s)
+        # a service's handlers awaiting their clients' next requests lost nothing
+        idle = idle_by_group(profile, groups)
+        worst = max(groups, key=lambda g: g.wait_s - idle.get(g.name, [0.0, 0.0])[0])
+        idle_wait, idle_event = idle.get(worst.name, [0.0, 0.0])
         answers.append(["Who lost the most time?",
                         f"{worst.label} ({len(worst.ids)} greenlet"
                         f"{'s' if len(worst.ids) != 1 else ''}): waited "
-                        f"{format_seconds(worst.wait_s)} and ran "
-                        f"{format_seconds(worst.run_s)}, summed over its greenlets "
+                        f"{format_seconds(worst.wait_s - idle_wait)}"
+                        + (f" (besides {format_seconds(idle_wait)} awaiting their clients' "
+                           "next requests: idle)" if idle_wait else "")
+                        + f" and ran {format_seconds(worst.run_s)}, summed over its greenlets "
                         f"(greenlet-seconds, in a {format_seconds(profile.duration_s)} run)."])
         event, ready = worst.event_wait_s, worst.ready_wait_s
+        if event is not None:
+            event = max(0.0, event - idle_event)
         if event is not None and ready is not None and event + ready > 0:
             share = ready / (event + ready)
             handoffs = handoff_share(profile)
