@@ -5552,3 +5552,11 @@ def test_the_glance_says_when_greenlets_waited_for_each_other():
         "wait was at hand-offs (a queue's get, an event's wait, a join).")
     assert io_or_queueing(handoff_profile(feed=4.0 + 2 ** -16)).startswith(
         "mostly I/O: waiting for the network, a timer or a lock (event wait 7.00 s")
+    # the group that waited most had no event wait at all (it queued): the run's
+    # hand-off share, main's joinall, says nothing of it
+    queued = handoff_profile()
+    for g in (3, 4):
+        queued.greenlet(g).event_wait_s = 0.0
+    assert io_or_queueing(queued) == (
+        "mostly queueing: ready to run, but others held the loop (event wait 0 s, ready "
+        "wait 125.0 ms, 100% queueing); the loop was busy 25% of the run.")

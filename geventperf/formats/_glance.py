@@ -77,7 +77,9 @@ def at_a_glance(profile: Profile) -> list[list[str]]:
         if event is not None and ready is not None and event + ready > 0:
             share = ready / (event + ready)
             handoffs = handoff_share(profile)
-            waited_on_others = handoffs is not None and handoffs >= HANDOFF_SHARE
+            # a share of no event wait at all says nothing (a CPU-bound run's joinall)
+            waited_on_others = handoffs is not None and handoffs >= HANDOFF_SHARE \
+                and event > 0
             if share >= MOSTLY:
                 kind = "mostly queueing: ready to run, but others held the loop"
             elif share > 1 - MOSTLY:
