@@ -290,6 +290,7 @@ class Tracer(SectionAccounting):
         self._spawn_watch.install()
         self._gc_watch.install()
         self._t0 = now = time.perf_counter()
+        self._process_cpu0 = time.process_time()  # every thread's: gil.py compares
         self._wall_start = time.time()
         current = greenlet.getcurrent()
         rec = self._new_record(current, None, None)

@@ -585,6 +585,23 @@ def gil_contended_not_past_each_guard():
 
 
 @scenario
+def gil_contended_by_threads_of_the_programs_own():
+    # No threadpool task: the process's CPU less the loop thread's (0.25 + 0.125 + 0.25
+    # + the hub's 0.125 = 0.75 s) is the other threads'.  1.1875 s of process CPU leaves
+    # exactly half the 0.875 s off the CPU: a finding, costed 0.875 as the tasks' is;
+    # 2**-16 s less: none.  Beside tasks too few to explain it (app.hash's 0.25 s), their
+    # CPU and the name lookups' 4 s are not the other threads': 5.4375 s of process CPU
+    # is again exactly half.  A figure that is no number (an untrusted profile's): none.
+    out = []
+    for process, events in ((1.1875, False), (1.1875 - 2 ** -16, False), (5.4375, True),
+                            (True, False)):
+        p = gil_profile(checksum_cpu=0.0, events=events)
+        p.hub["process_cpu_s"] = process
+        out += findings.gil_contended(p)
+    return out
+
+
+@scenario
 def gil_contended_at_the_edges():
     # off exactly a quarter of the run (1.0 - cpu_wait 0.5) with threads' CPU exactly
     # half of it (0.25 s: app.hash alone, app.checksum none, so no site or greenlet to
@@ -5418,6 +5435,52 @@ EXPECTED = {
       'section': 'sec',
       'stack': ['/srv/app/worker.py:31:keeper'],
       'threshold_s': 0.0625}],
+    'gil_contended_by_threads_of_the_programs_own': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
+                      "loop's thread waited for the interpreter lock",
+      'cost_s': 0.875,
+      'function': None,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'gil-contended',
+      'message': "The loop's thread waited for the GIL: while running greenlets and the hub it "
+                 'was off the CPU 0.875 s (44% of the run; not waiting for a CPU, not in a '
+                 'cooperative wait) while other threads of the process used 0.438 s of CPU: not '
+                 "gevent's threadpool, but threads the program or a library started (threading's "
+                 'original Thread, or _thread). A thread running Python holds the interpreter '
+                 "lock the loop's thread needs to run anything, and lets go of it only every few "
+                 'milliseconds, so greenlets queued: up to 0.875 greenlet-seconds of their ready '
+                 'wait. Fix: run CPU-heavy Python in processes (a '
+                 'concurrent.futures.ProcessPoolExecutor, multiprocessing), not in threads '
+                 'beside the loop. [cost 0.875 s: greenlet-seconds other greenlets spent ready '
+                 "to run but held up while the loop's thread waited for the interpreter lock]",
+      'off_cpu_s': 0.875,
+      'section': None,
+      'site': None,
+      'stack': [],
+      'threads_cpu_s': 0.4375},
+     {'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
+                      "loop's thread waited for the interpreter lock",
+      'cost_s': 0.875,
+      'function': None,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'gil-contended',
+      'message': "The loop's thread waited for the GIL: while running greenlets and the hub it "
+                 'was off the CPU 0.875 s (44% of the run; not waiting for a CPU, not in a '
+                 'cooperative wait) while other threads of the process used 0.438 s of CPU: not '
+                 "gevent's threadpool, but threads the program or a library started (threading's "
+                 'original Thread, or _thread). A thread running Python holds the interpreter '
+                 "lock the loop's thread needs to run anything, and lets go of it only every few "
+                 'milliseconds, so greenlets queued: up to 0.875 greenlet-seconds of their ready '
+                 'wait. Fix: run CPU-heavy Python in processes (a '
+                 'concurrent.futures.ProcessPoolExecutor, multiprocessing), not in threads '
+                 'beside the loop. [cost 0.875 s: greenlet-seconds other greenlets spent ready '
+                 "to run but held up while the loop's thread waited for the interpreter lock]",
+      'off_cpu_s': 0.875,
+      'section': None,
+      'site': None,
+      'stack': [],
+      'threads_cpu_s': 0.4375}],
 }
 
 

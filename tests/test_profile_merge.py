@@ -98,7 +98,9 @@ def test_stacks_of_one_run_only_are_kept_as_they_were():
 
 def test_top_level_and_hub_figures_are_summed():
     a, b = pair()
+    a.hub["process_cpu_s"], b.hub["process_cpu_s"] = 1.5, 0.25
     m = merge_profiles([a, b])
+    assert m.hub["process_cpu_s"] == 1.5 + 0.25
     assert (m.switches, m.slices_dropped, m.trace_errors) == (30, 8, 3)
     assert m.duration_s == 3.0  # the workers ran side by side: the longest
     assert m.hub["run_s"] == 0.5 + 0.75
@@ -137,9 +139,10 @@ def test_a_figure_not_measured_in_one_run_is_not_measured_merged(name):
     assert getattr(m.section_named("s"), name) is None
 
 
-@pytest.mark.parametrize("key", ["cpu_s", "idle_s"])
+@pytest.mark.parametrize("key", ["cpu_s", "idle_s", "process_cpu_s"])
 def test_hub_figure_not_measured_in_one_run_is_not_measured_merged(key):
     a, b = pair()
+    a.hub.setdefault(key, 0.5)
     b.hub[key] = None
     assert merge_profiles([a, b]).hub[key] is None
 

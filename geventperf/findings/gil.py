@@ -18,6 +18,12 @@ the machine did not have, ``cpu-starved``'s story), and that off-CPU time is at 
 ``GIL_MIN_OFF_SHARE`` of the run, the lock is the likely wait: one finding, costed by
 the ready wait the loop's lost time made others queue (its share of the loop's busy
 time).
+
+Threads the program (or a library) starts itself hold the lock the same way, but no
+task records their CPU.  The profile's ``hub["process_cpu_s"]`` (every thread's CPU over
+the run) less the loop thread's own (its greenlets' and the hub's) is theirs; when no
+threadpool task explains the off-CPU time, that figure stands in for the tasks' CPU,
+with the same two thresholds.
 """
 
 from __future__ import annotations
@@ -46,17 +52,28 @@ def gil_evidence(profile: Profile) -> tuple[float, float, list[dict[str, Any]]] 
     tasks = sorted((e for e in _events(profile, "threadpool")
                     if not e.get("dns") and _f(e, "cpu_s") > 0),
                    key=lambda e: -_f(e, "cpu_s"))
-    threads_cpu = sum(_f(e, "cpu_s") for e in tasks)
     hub = profile.hub
     runs = [(g.run_s, g.cpu_s) for g in profile.greenlets if g.id != hub.get("id")]
     # the hub's run time includes its idle time in the poll, off the CPU by design
     runs.append((_f(hub, "run_s") - _f(hub, "idle_s"), hub.get("cpu_s")))
-    if not tasks or not profile.duration_s or any(cpu is None for _run, cpu in runs):
+    if not profile.duration_s or any(cpu is None for _run, cpu in runs):
         return None
     off = sum(max(0.0, run - cpu) for run, cpu in runs) - _f(hub, "cpu_wait_s")
-    if off < GIL_MIN_OFF_SHARE * profile.duration_s or threads_cpu < GIL_SHARE * off:
+    if off < GIL_MIN_OFF_SHARE * profile.duration_s:
         return None
-    return off, threads_cpu, tasks
+    threads_cpu = sum(_f(e, "cpu_s") for e in tasks)
+    if tasks and threads_cpu >= GIL_SHARE * off:
+        return off, threads_cpu, tasks
+    # no task explains it: the threads the program started itself, by the process's CPU
+    # (name lookups in the threadpool release the lock: not theirs)
+    process = hub.get("process_cpu_s")
+    if not isinstance(process, (int, float)) or isinstance(process, bool):
+        return None
+    dns = sum(_f(e, "cpu_s") for e in _events(profile, "threadpool") if e.get("dns"))
+    others = process - sum(cpu for _run, cpu in runs) - threads_cpu - dns
+    if others < GIL_SHARE * off:
+        return None
+    return off, others, []
 
 
 def gil_contended(profile: Profile) -> list[Finding]:
@@ -74,6 +91,8 @@ def gil_contended(profile: Profile) -> list[Finding]:
     cost = ready * min(1.0, off / busy) if busy > 0 else 0.0
     if cost < block_threshold(profile):
         return []
+    if not tasks:
+        return [_own_threads(off, threads_cpu, duration, cost)]
     top = tasks[0]
     names = ", ".join(f"{e.get('function')} ({_f(e, 'cpu_s'):.3f} s in "
                       f"{int(_f(e, 'tasks'))} tasks)" for e in tasks[:TOP_FUNCTIONS])
@@ -97,3 +116,20 @@ def gil_contended(profile: Profile) -> list[Finding]:
                      greenlet=(top.get("greenlet_ids") or [None])[0], off_cpu_s=off,
                      threads_cpu_s=threads_cpu, function=top.get("function"),
                      site=site)]
+
+
+def _own_threads(off: float, threads_cpu: float, duration: float, cost: float) -> Finding:
+    """gil-contended when the threads that held the lock are not the threadpool's."""
+    message = (
+        f"The loop's thread waited for the GIL: while running greenlets and the hub it "
+        f"was off the CPU {off:.3f} s ({off / duration:.0%} of the run; not waiting for a "
+        f"CPU, not in a cooperative wait) while other threads of the process used "
+        f"{threads_cpu:.3f} s of CPU: not gevent's threadpool, but threads the program or "
+        "a library started (threading's original Thread, or _thread). A thread "
+        "running Python holds the interpreter lock the loop's thread needs to run "
+        "anything, and lets go of it only every few milliseconds, so greenlets queued: "
+        f"up to {cost:.3f} greenlet-seconds of their ready wait. Fix: run CPU-heavy "
+        "Python in processes (a concurrent.futures.ProcessPoolExecutor, "
+        "multiprocessing), not in threads beside the loop.")
+    return _finding(GIL_CONTENDED, message, cost, [], off_cpu_s=off,
+                    threads_cpu_s=threads_cpu, function=None, site=None)

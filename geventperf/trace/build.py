@@ -19,6 +19,7 @@ import operator
 import os
 import sys
 import threading
+import time
 from typing import Any
 
 from geventperf import findings as _findings
@@ -96,6 +97,9 @@ def _build(tr: Any, now: float, own: bool, final: bool, with_slices: bool) -> Pr
             break
     delay = run_delay_s(tr._native_id) if tr._run_delay_t0 is not None else None
     hub["cpu_wait_s"] = None if delay is None else max(0.0, delay - tr._run_delay_t0)
+    # the whole process's CPU (every thread's): what the loop's thread did not use of it
+    # ran in other threads (findings/gil.py)
+    hub["process_cpu_s"] = time.process_time() - tr._process_cpu0
     if watched:
         hub.update(idle_s=ws.idle, polls=ws.polls,
                    utilization=max(0.0, 1.0 - ws.idle / duration) if duration > 0 else None)
