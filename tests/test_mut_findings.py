@@ -5313,13 +5313,13 @@ EXPECTED = {
                  'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.000 '
                  'greenlet-seconds of their waiting (one waited up to 0.500 s). 1.000 s of it '
                  'was off the CPU in a non-cooperative call (time.sleep unpatched, file or DNS '
-                 'I/O, a lock, a C library doing its own network I/O) at '
-                 '/srv/app/worker.py:32:keeper (looks at the thread while it held the loop found '
-                 'it there 6 of 8 times; the slices ended at /srv/app/worker.py:31:keeper, where '
-                 'they yielded). Fix: monkey-patch first (gevent.monkey.patch_all() before other '
-                 'imports), use the cooperative call (gevent.sleep, gevent.socket), or run it in '
-                 'gevent.get_hub().threadpool. [cost 1.000 s: greenlet-seconds other greenlets '
-                 'spent ready to run but held up while the call blocked the thread]',
+                 'I/O, a lock, a C library doing its own network I/O): looks at the thread while '
+                 'it held the loop found it at /srv/app/worker.py:32:keeper (6 of 8); the slices '
+                 'ended at /srv/app/worker.py:31:keeper, where they yielded. Fix: monkey-patch '
+                 'first (gevent.monkey.patch_all() before other imports), use the cooperative '
+                 'call (gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
+                 '[cost 1.000 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'while the call blocked the thread]',
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/usr/lib/python3.11/socket.py:706:readinto', '/srv/app/worker.py:32:keeper'],

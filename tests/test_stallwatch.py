@@ -119,7 +119,7 @@ def test_a_blocking_call_is_seen_where_it_blocked(impl):
     for e in events:
         assert e["stall_looks"] and all(look[0] == where[0] for look in e["stall_looks"])
     [f] = [f for f in p.findings if f.kind == "blocking-call"]
-    assert f.stack[0] == where[0] and f"at {where[0]} (looks at the thread" in f.message
+    assert f.stack[0] == where[0] and f"found it at {where[0]} (" in f.message
 
 
 def test_without_the_watch_there_is_no_thread_and_no_look(impl):

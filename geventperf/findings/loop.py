@@ -666,11 +666,10 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
     elif isinstance(patched, list) and "time" not in patched:
         unpatched = " The time module is not monkey-patched here, so time.sleep is the " \
                     "blocking one."
-    made = (f"at {seen.line} (looks at the thread while it held the loop found it there "
-            f"{seen.looks} of {seen.total} times; {_ended(site, slices)})" if seen
-            else f"made before the slice ended at {site}")
+    made = (f": {seen.told()}; {_ended(site, slices)}" if seen
+            else f" made before the slice ended at {site}")
     return ("in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a C "
-            f"library doing its own network I/O) {made}."
+            f"library doing its own network I/O){made}."
             f"{unpatched} Fix: monkey-patch first (gevent.monkey.patch_all() before other "
             "imports), use the cooperative call (gevent.sleep, gevent.socket), or run it in "
             "gevent.get_hub().threadpool.")
