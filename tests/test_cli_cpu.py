@@ -1,4 +1,5 @@
-"""`geventperf run`'s CPU options: --cpu-clock and --cpu-samples, as users type them."""
+"""`geventperf run`'s CPU options: --cpu-clock, --cpu-samples and the looks at a
+stalled loop, as users type them."""
 
 from __future__ import annotations
 
@@ -49,3 +50,16 @@ def test_bad_cpu_options_are_refused_by_name(tmp_path):
     bad = geventperf("run", "--cpu-clock", "sometimes", write_burner(tmp_path))
     assert bad.returncode == 2
     assert "--cpu-clock must be one of interval, switch, off" in error_line(bad)
+
+
+def test_samples_and_the_stall_watch_are_on_unless_turned_off(tmp_path):
+    out = tmp_path / "run.json"
+    result = geventperf("run", "-o", out, write_burner(tmp_path))
+    assert result.returncode == 0, result.stderr
+    profile = Profile.load(out)
+    assert profile.cpu_samples is not None and profile.meta["stall_watch"] is True
+    result = geventperf("run", "--no-cpu-samples", "--no-stall-watch", "-o", out,
+                        write_burner(tmp_path))
+    assert result.returncode == 0, result.stderr
+    profile = Profile.load(out)
+    assert profile.cpu_samples is None and profile.meta["stall_watch"] is False
