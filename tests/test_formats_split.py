@@ -233,3 +233,24 @@ def test_idle_server_connections_are_not_where_the_waiting_was():
     event = max(0.0, group.event_wait_s - 10 * biggest)
     assert f"(event wait {format_seconds(event)}," in glance["I/O or queueing?"], glance
 
+
+
+def test_a_stack_that_is_where_slices_ended_is_said_to_be():
+    """A loop finding without CPU samples or stall looks shows where its slices ended
+    (a wait): the reports say so, so the reader does not take it for where the time
+    went."""
+    from geventperf.findings.common import STACK_CPU_SAMPLES, STACK_SLICE_END
+    from geventperf.formats.html_report import findings_data
+    profile = split_profile()
+    wait = [f"{APP_PATH}:12:fetch", f"{APP_PATH}:3:main"]
+    profile.findings = [
+        Finding(kind="loop-held", message="m", cost_s=2.0, stack=wait,
+                extra={"stack_is": STACK_SLICE_END}),
+        Finding(kind="loop-saturated", message="n", cost_s=1.0, stack=wait,
+                extra={"stack_is": STACK_CPU_SAMPLES})]
+    lines = render(profile, "text").splitlines()
+    ended = [i for i, line in enumerate(lines) if line.startswith("  slices ended at ")]
+    assert len(ended) == 1 and lines[ended[0] + 1].startswith(" " * 18 + "main ("), lines
+    assert sum(line.startswith("       at ") for line in lines) == 1
+    data, _shown, _folded = findings_data(profile, {})
+    assert [f["slice_end"] for f in data] == [True, False]

@@ -1336,11 +1336,11 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "2 greenlets named 'app.fetch' held the loop 0.750 s without yielding (2 slices "
                  'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.000 '
-                 'greenlet-seconds of their waiting (one waited up to 0.500 s). 0.438 s of it was '
-                 'off the CPU in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a '
-                 'lock, a C library doing its own network I/O) made before the slice ended at '
-                 '/srv/app/worker.py:20:job. The time module is not monkey-patched here, so '
-                 'time.sleep is the blocking one. Fix: monkey-patch first '
+                 'greenlet-seconds of their waiting (one waited up to 0.500 s). 0.438 s of it '
+                 'was off the CPU in a non-cooperative call (time.sleep unpatched, file or DNS '
+                 'I/O, a lock, a C library doing its own network I/O) made before the slice '
+                 'ended at /srv/app/worker.py:20:job. The time module is not monkey-patched '
+                 'here, so time.sleep is the blocking one. Fix: monkey-patch first '
                  '(gevent.monkey.patch_all() before other imports), use the cooperative call '
                  '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. [cost '
                  '1.000 s: greenlet-seconds other greenlets spent ready to run but held up while '
@@ -1348,6 +1348,7 @@ EXPECTED = {
       'run_s': 0.75,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'blocking_call_time_patched': [{'active_s': 0.5,
       'blocking_s': 0.5,
@@ -1367,15 +1368,16 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
                  'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
                  '0.500 s). 0.500 s of it was off the CPU in a non-cooperative call (time.sleep '
-                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) made '
-                 'before the slice ended at /srv/app/worker.py:20:job. Fix: monkey-patch first '
-                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
-                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. [cost '
-                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up while '
-                 'the call blocked the thread]',
+                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
+                 'made before the slice ended at /srv/app/worker.py:20:job. Fix: monkey-patch '
+                 'first (gevent.monkey.patch_all() before other imports), use the cooperative '
+                 'call (gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
+                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'while the call blocked the thread]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'cpu_slice': [{'active_s': 0.5,
       'blocking_s': 0.0,
@@ -1401,6 +1403,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'unknown_cause_slice_of_an_older_profile': [{'active_s': 0.25,
       'blocking_s': None,
@@ -1419,11 +1422,13 @@ EXPECTED = {
       'longest_wait_s': None,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.250 s without yielding. The slice "
                  'ended at /srv/app/worker.py:20:job; CPU and blocking cannot be told apart '
-                 '(cpu_clock=False): profile with cpu_clock=True. [cost 0.250 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up by these slices]',
+                 '(cpu_clock=False): profile with cpu_clock=True. [cost 0.250 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
       'run_s': 0.25,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'slices_at_the_threshold_and_under_it': [{'active_s': 0.5,
       'blocking_s': 0.0,
@@ -1449,6 +1454,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'loop_saturated_with_holders_sections_and_site': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
@@ -1481,6 +1487,7 @@ EXPECTED = {
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
       'utilization': 0.96875}],
     'loop_saturated_less_what_a_long_slice_explains': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
@@ -1514,6 +1521,7 @@ EXPECTED = {
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
       'utilization': 0.96875}],
     'storm_of_small_reads': [{'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
                       'time per switch',
@@ -2221,6 +2229,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'storms_of_every_hand_off_and_near_misses': [{'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
                       'time per switch',
@@ -2619,6 +2628,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.05}],
     'slices_placed_where_they_ended_in_code': [{'active_s': 1.0,
       'blocking_s': 0.0,
@@ -2635,8 +2645,8 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.75,
       'longest_wait_s': 0.75,
-      'message': "greenlet 'app.fetch' (#3) held the loop 1.000 s without yielding (2 slices over "
-                 '0.0625 s, longest 0.750 s), while others were ready to run: 1.000 '
+      'message': "greenlet 'app.fetch' (#3) held the loop 1.000 s without yielding (2 slices "
+                 'over 0.0625 s, longest 0.750 s), while others were ready to run: 1.000 '
                  'greenlet-seconds of their waiting (one waited up to 0.750 s). It was CPU work '
                  '(1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: split the '
                  'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
@@ -2645,6 +2655,7 @@ EXPECTED = {
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.0,
@@ -2661,17 +2672,18 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': 'greenlet #99 held the loop 0.500 s without yielding, while others were ready to '
-                 'run: 0.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
-                 'CPU work (0.500 s of CPU); the slice ended at '
-                 '/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch. Fix: split the work '
-                 'and yield (gevent.sleep(0)) between pieces, or move it to a process pool. [cost '
-                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up by '
-                 'these slices]',
+      'message': 'greenlet #99 held the loop 0.500 s without yielding, while others were ready '
+                 'to run: 0.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It '
+                 'was CPU work (0.500 s of CPU); the slice ended at '
+                 '/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch. Fix: split the '
+                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
+                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch',
                 '/venv/lib/python3.11/site-packages/gevent/greenlet.py:900:run'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 0.25,
       'blocking_s': 0.0,
@@ -2690,13 +2702,14 @@ EXPECTED = {
       'longest_wait_s': 0.25,
       'message': "greenlet 'main' (#1) held the loop 0.250 s without yielding, while others were "
                  'ready to run: 0.500 greenlet-seconds of their waiting (one waited up to 0.250 '
-                 's). It was CPU work (0.250 s of CPU); the slice ended at ?. Fix: split the work '
-                 'and yield (gevent.sleep(0)) between pieces, or move it to a process pool. [cost '
-                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up by '
-                 'these slices]',
+                 's). It was CPU work (0.250 s of CPU); the slice ended at ?. Fix: split the '
+                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
+                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'by these slices]',
       'run_s': 0.25,
       'section': 'sec',
       'stack': [],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'loop_saturated_at_its_thresholds_with_nobody_to_name': [{'active_s': 1.5,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
@@ -2724,6 +2737,7 @@ EXPECTED = {
       'section': None,
       'sections': {},
       'stack': [],
+      'stack_is': 'slice-end',
       'utilization': 0.75}],
     'loop_saturated_needs_more_ready_than_event_wait': [],
     'blocked_reads_of_an_older_profile': [{'caller': '/srv/app/worker.py:43:fetch',
@@ -2870,6 +2884,7 @@ EXPECTED = {
       'run_s': 0.75,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'loop_saturated_with_no_holder_at_all': [{'active_s': 1.5,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
@@ -2897,6 +2912,7 @@ EXPECTED = {
       'section': None,
       'sections': {},
       'stack': [],
+      'stack_is': 'slice-end',
       'utilization': 0.75}],
     'threadpool_of_six_functions': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
@@ -3008,6 +3024,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'pool_full_at_half_idle_and_the_threshold': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
                       'loop sat mostly idle',
@@ -3088,6 +3105,7 @@ EXPECTED = {
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
       'utilization': 0.96875},
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
@@ -3121,6 +3139,7 @@ EXPECTED = {
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
       'utilization': 0.96875},
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
@@ -3153,6 +3172,7 @@ EXPECTED = {
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
       'utilization': 0.96875}],
     'small_body_reads_not_for_bodies_read_in_two_pieces_or_fewer': [{'bodies': 100,
       'bytes': 411648,
@@ -3212,6 +3232,7 @@ EXPECTED = {
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
@@ -3244,6 +3265,7 @@ EXPECTED = {
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
     'lock_contended_on_patched_locks_not_on_events': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
                       'idle',
@@ -4032,93 +4054,34 @@ EXPECTED = {
                                                             'stack': ['/srv/app/worker.py:23:handler'],
                                                             'threads_cpu_s': 0.75}],
     'gil_contention_takes_the_long_off_cpu_slices_from_blocking_call': [{'active_s': 0.25,
-                                                                         'blocking_s': 0.25,
-                                                                         'cause': 'blocking-call',
-                                                                         'cost_meaning': 'greenlet-seconds '
-                                                                                         'other '
-                                                                                         'greenlets '
-                                                                                         'spent '
-                                                                                         'ready '
-                                                                                         'to run '
-                                                                                         'but '
-                                                                                         'held up '
-                                                                                         'while '
-                                                                                         'the '
-                                                                                         'call '
-                                                                                         'blocked '
-                                                                                         'the '
-                                                                                         'thread',
-                                                                         'cost_s': 0.25,
-                                                                         'count': 1,
-                                                                         'cpu_s': 0.0,
-                                                                         'gc_s': 0.0,
-                                                                         'greenlet': 3,
-                                                                         'greenlets': 1,
-                                                                         'hazard': False,
-                                                                         'kind': 'blocking-call',
-                                                                         'longest_s': 0.25,
-                                                                         'longest_wait_s': 0.25,
-                                                                         'message': 'greenlet '
-                                                                                    "'app.fetch' "
-                                                                                    '(#3) held '
-                                                                                    'the loop '
-                                                                                    '0.250 s '
-                                                                                    'without '
-                                                                                    'yielding, '
-                                                                                    'while others '
-                                                                                    'were ready '
-                                                                                    'to run: '
-                                                                                    '0.250 '
-                                                                                    'greenlet-seconds '
-                                                                                    'of their '
-                                                                                    'waiting (one '
-                                                                                    'waited up to '
-                                                                                    '0.250 s). '
-                                                                                    '0.250 s of '
-                                                                                    'it was off '
-                                                                                    'the CPU in a '
-                                                                                    'non-cooperative '
-                                                                                    'call '
-                                                                                    '(time.sleep '
-                                                                                    'unpatched, '
-                                                                                    'file or DNS '
-                                                                                    'I/O, a lock, '
-                                                                                    'a C library '
-                                                                                    'doing its '
-                                                                                    'own network '
-                                                                                    'I/O) made '
-                                                                                    'before the '
-                                                                                    'slice ended '
-                                                                                    'at '
-                                                                                    '/srv/app/worker.py:20:job. '
-                                                                                    'Fix: '
-                                                                                    'monkey-patch '
-                                                                                    'first '
-                                                                                    '(gevent.monkey.patch_all() '
-                                                                                    'before other '
-                                                                                    'imports), '
-                                                                                    'use the '
-                                                                                    'cooperative '
-                                                                                    'call '
-                                                                                    '(gevent.sleep, '
-                                                                                    'gevent.socket), '
-                                                                                    'or run it in '
-                                                                                    'gevent.get_hub().threadpool. '
-                                                                                    '[cost 0.250 '
-                                                                                    's: '
-                                                                                    'greenlet-seconds '
-                                                                                    'other '
-                                                                                    'greenlets '
-                                                                                    'spent ready '
-                                                                                    'to run but '
-                                                                                    'held up '
-                                                                                    'while the '
-                                                                                    'call blocked '
-                                                                                    'the thread]',
-                                                                         'run_s': 0.25,
-                                                                         'section': 'sec',
-                                                                         'stack': ['/srv/app/worker.py:20:job'],
-                                                                         'threshold_s': 0.0625}],
+      'blocking_s': 0.25,
+      'cause': 'blocking-call',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
+                      'call blocked the thread',
+      'cost_s': 0.25,
+      'count': 1,
+      'cpu_s': 0.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'blocking-call',
+      'longest_s': 0.25,
+      'longest_wait_s': 0.25,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.250 s without yielding, while others "
+                 'were ready to run: 0.250 greenlet-seconds of their waiting (one waited up to '
+                 '0.250 s). 0.250 s of it was off the CPU in a non-cooperative call (time.sleep '
+                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
+                 'made before the slice ended at /srv/app/worker.py:20:job. Fix: monkey-patch '
+                 'first (gevent.monkey.patch_all() before other imports), use the cooperative '
+                 'call (gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
+                 '[cost 0.250 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'while the call blocked the thread]',
+      'run_s': 0.25,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625}],
     'retry_backoff_from_the_threshold_on': [{'backoff_s': 0.0625,
                                              'cost_meaning': 'greenlet-seconds spent sleeping in '
                                                              "urllib3's retry back-off before "
@@ -4201,119 +4164,70 @@ EXPECTED = {
                                                                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:972:HTTPConnectionPool.urlopen',
                                                                 '/srv/app/worker.py:23:worker']}],
     'gc_filled_slices_are_one_gc_pause_across_names': [{'active_s': 1.5,
-                                                        'cost_meaning': 'greenlet-seconds other '
-                                                                        'greenlets spent ready to '
-                                                                        'run but held up by these '
-                                                                        'slices, which the '
-                                                                        'garbage collector mostly '
-                                                                        'filled, plus the '
-                                                                        "collector's share of the "
-                                                                        'rest of the queueing '
-                                                                        '(its time in shorter '
-                                                                        "slices over the loop's "
-                                                                        'busy time)',
-                                                        'cost_s': 0.875,
-                                                        'count': 3,
-                                                        'gc_s': 0.75,
-                                                        'generations': [1, 2],
-                                                        'greenlet': 3,
-                                                        'greenlets': 3,
-                                                        'hazard': False,
-                                                        'kind': 'gc-pause',
-                                                        'longest_s': 0.5,
-                                                        'longest_wait_s': 0.5,
-                                                        'message': 'The cyclic garbage collector '
-                                                                   'held the loop: 3 slice(s) '
-                                                                   'over 0.0625 s (1.500 s in '
-                                                                   'all, longest 0.500 s) were '
-                                                                   '0.750 s of collection '
-                                                                   '(generations 1, 2; a '
-                                                                   'generation 2 collection is a '
-                                                                   'full one: it walks every '
-                                                                   'tracked object), while others '
-                                                                   'were ready to run: 0.875 '
-                                                                   'greenlet-seconds of their '
-                                                                   'waiting (one waited up to '
-                                                                   '0.500 s). It ran inside 3 '
-                                                                   "greenlets named 'app.fetch' "
-                                                                   "(1), 'app.parse' (1), 'main' "
-                                                                   '(1), whichever allocated when '
-                                                                   'a collection fell due: that '
-                                                                   'code is not the cause, the '
-                                                                   'number of long-lived objects '
-                                                                   'the collector walks is. Over '
-                                                                   'the whole run it collected 48 '
-                                                                   'times for 1.500 s (40 / 6 / 2 '
-                                                                   'by generation, youngest '
-                                                                   'first). Fix: call gc.freeze() '
-                                                                   'once start-up has built its '
-                                                                   'long-lived objects (caches, '
-                                                                   'parsed configuration, '
-                                                                   'imported modules; in a '
-                                                                   'pre-fork server, before '
-                                                                   'forking): later collections '
-                                                                   'skip them. Or collect less '
-                                                                   'often (gc.set_threshold with '
-                                                                   'a larger first threshold), or '
-                                                                   'keep big caches out of the '
-                                                                   "collector's sight (fewer, "
-                                                                   'larger objects: bytes or '
-                                                                   'arrays rather than dicts and '
-                                                                   'lists). [cost 0.875 s: '
-                                                                   'greenlet-seconds other '
-                                                                   'greenlets spent ready to run '
-                                                                   'but held up by these slices, '
-                                                                   'which the garbage collector '
-                                                                   'mostly filled, plus the '
-                                                                   "collector's share of the rest "
-                                                                   'of the queueing (its time in '
-                                                                   'shorter slices over the '
-                                                                   "loop's busy time)]",
-                                                        'run_s': 1.5,
-                                                        'section': 'sec',
-                                                        'short_gc_queued_s': 0.0,
-                                                        'short_gc_s': 0.0,
-                                                        'stack': ['/srv/app/worker.py:20:job'],
-                                                        'threshold_s': 0.0625},
-                                                       {'active_s': 0.5,
-                                                        'blocking_s': 0.0,
-                                                        'cause': 'cpu',
-                                                        'cost_meaning': 'greenlet-seconds other '
-                                                                        'greenlets spent ready to '
-                                                                        'run but held up by these '
-                                                                        'slices',
-                                                        'cost_s': 0.25,
-                                                        'count': 1,
-                                                        'cpu_s': 0.5,
-                                                        'gc_s': 0.1875,
-                                                        'greenlet': 4,
-                                                        'greenlets': 1,
-                                                        'hazard': False,
-                                                        'kind': 'loop-blocked',
-                                                        'longest_s': 0.5,
-                                                        'longest_wait_s': 0.5,
-                                                        'message': "greenlet 'app.fetch' (#4) "
-                                                                   'held the loop 0.500 s without '
-                                                                   'yielding, while others were '
-                                                                   'ready to run: 0.250 '
-                                                                   'greenlet-seconds of their '
-                                                                   'waiting (one waited up to '
-                                                                   '0.500 s). It was CPU work '
-                                                                   '(0.500 s of CPU, 0.188 s of '
-                                                                   'it garbage collection); the '
-                                                                   'slice ended at '
-                                                                   '/srv/app/worker.py:20:job. '
-                                                                   'Fix: split the work and yield '
-                                                                   '(gevent.sleep(0)) between '
-                                                                   'pieces, or move it to a '
-                                                                   'process pool. [cost 0.250 s: '
-                                                                   'greenlet-seconds other '
-                                                                   'greenlets spent ready to run '
-                                                                   'but held up by these slices]',
-                                                        'run_s': 0.5,
-                                                        'section': 'sec',
-                                                        'stack': ['/srv/app/worker.py:20:job'],
-                                                        'threshold_s': 0.0625}],
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      "slices, which the garbage collector mostly filled, plus the collector's "
+                      'share of the rest of the queueing (its time in shorter slices over the '
+                      "loop's busy time)",
+      'cost_s': 0.875,
+      'count': 3,
+      'gc_s': 0.75,
+      'generations': [1, 2],
+      'greenlet': 3,
+      'greenlets': 3,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 3 slice(s) over 0.0625 s (1.500 s '
+                 'in all, longest 0.500 s) were 0.750 s of collection (generations 1, 2; a '
+                 'generation 2 collection is a full one: it walks every tracked object), while '
+                 'others were ready to run: 0.875 greenlet-seconds of their waiting (one waited '
+                 "up to 0.500 s). It ran inside 3 greenlets named 'app.fetch' (1), 'app.parse' "
+                 "(1), 'main' (1), whichever allocated when a collection fell due: that code is "
+                 'not the cause, the number of long-lived objects the collector walks is. Over '
+                 'the whole run it collected 48 times for 1.500 s (40 / 6 / 2 by generation, '
+                 'youngest first). Fix: call gc.freeze() once start-up has built its long-lived '
+                 'objects (caches, parsed configuration, imported modules; in a pre-fork server, '
+                 'before forking): later collections skip them. Or collect less often '
+                 '(gc.set_threshold with a larger first threshold), or keep big caches out of '
+                 "the collector's sight (fewer, larger objects: bytes or arrays rather than "
+                 'dicts and lists). [cost 0.875 s: greenlet-seconds other greenlets spent ready '
+                 'to run but held up by these slices, which the garbage collector mostly filled, '
+                 "plus the collector's share of the rest of the queueing (its time in shorter "
+                 "slices over the loop's busy time)]",
+      'run_s': 1.5,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                      'slices',
+      'cost_s': 0.25,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.1875,
+      'greenlet': 4,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#4) held the loop 0.500 s without yielding, while others "
+                 'were ready to run: 0.250 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU, 0.188 s of it garbage collection); '
+                 'the slice ended at /srv/app/worker.py:20:job. Fix: split the work and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.250 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625}],
     'gc_pause_of_an_older_or_partial_record': [{'active_s': 0.5,
                                                 'cost_meaning': 'greenlet-seconds other greenlets '
                                                                 'spent ready to run but held up '
@@ -4730,6 +4644,7 @@ EXPECTED = {
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.0,
@@ -4755,6 +4670,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.0,
@@ -4784,6 +4700,7 @@ EXPECTED = {
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.0,
@@ -4809,6 +4726,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.0,
@@ -4838,6 +4756,7 @@ EXPECTED = {
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.0,
@@ -4867,6 +4786,7 @@ EXPECTED = {
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
       'threshold_s': 0.0625},
      {'active_s': 1.0,
       'blocking_s': 0.0,
@@ -4896,6 +4816,7 @@ EXPECTED = {
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
       'threshold_s': 0.0625}],
     'loop_held_with_samples_names_the_line_that_burned_it': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready to run while these '
                       "greenlets' slices under the block threshold ran",
@@ -4924,7 +4845,8 @@ EXPECTED = {
       'section': None,
       'share': 0.8,
       'slices': 20,
-      'stack': ['/srv/app/worker.py:23:hash_passwords']}],
+      'stack': ['/srv/app/worker.py:23:hash_passwords'],
+      'stack_is': 'cpu-samples'}],
     'cpu_slices_name_the_sections_they_ran_in': [{'active_s': 1.0,
       'blocking_s': 0.0,
       'cause': 'cpu',
@@ -4951,6 +4873,7 @@ EXPECTED = {
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 1.0,
       'blocking_s': 0.0,
@@ -4978,6 +4901,7 @@ EXPECTED = {
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 1.0,
       'blocking_s': 0.0,
@@ -5004,6 +4928,7 @@ EXPECTED = {
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 1.0,
       'blocking_s': 0.0,
@@ -5030,6 +4955,7 @@ EXPECTED = {
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'loop_held_names_the_sections_others_queued_behind': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready to run while these '
                       "greenlets' slices under the block threshold ran",
@@ -5059,7 +4985,8 @@ EXPECTED = {
       'share': 0.8,
       'slices': 20,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:159:sleep',
-                '/srv/app/worker.py:22:hash_passwords']}],
+                '/srv/app/worker.py:22:hash_passwords'],
+      'stack_is': 'slice-end'}],
     'blocking_call_socket_unpatched': [{'active_s': 0.5,
       'blocking_s': 0.5,
       'cause': 'blocking-call',
@@ -5089,6 +5016,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.5,
@@ -5119,6 +5047,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'gc_pause_told_in_flight_by_the_heaps_size': [{'active_s': 1.0,
       'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
@@ -5262,6 +5191,7 @@ EXPECTED = {
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
@@ -5293,6 +5223,7 @@ EXPECTED = {
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
     'slices_seen_by_the_stall_watch': [{'active_s': 1.0,
       'blocking_s': 1.0,
@@ -5323,6 +5254,7 @@ EXPECTED = {
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/usr/lib/python3.11/socket.py:706:readinto', '/srv/app/worker.py:32:keeper'],
+      'stack_is': 'stall-look',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.0,
@@ -5350,6 +5282,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/usr/lib/python3.11/socket.py:706:readinto', '/srv/app/worker.py:32:keeper'],
+      'stack_is': 'stall-look',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.0,
@@ -5379,6 +5312,7 @@ EXPECTED = {
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': None,
@@ -5406,6 +5340,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/usr/lib/python3.11/socket.py:706:readinto', '/srv/app/worker.py:32:keeper'],
+      'stack_is': 'stall-look',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.5,
@@ -5434,6 +5369,7 @@ EXPECTED = {
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:31:keeper'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'gil_contended_by_threads_of_the_programs_own': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
                       "loop's thread waited for the interpreter lock",

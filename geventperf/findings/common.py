@@ -27,6 +27,14 @@ LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
 SESSION_PER_REQUEST = "session-per-request"
 RETRY_BACKOFF = "retry-backoff"
+
+# What a CPU or loop finding's stack is (extra["stack_is"]): the heaviest CPU-sampled
+# stack through the code that burned the CPU, a look the stall watch took while the
+# slice held the loop, or, with neither, where the slices ended: a wait, which a
+# report says so the reader does not take it for where the time went.
+STACK_CPU_SAMPLES = "cpu-samples"
+STACK_STALL_LOOK = "stall-look"
+STACK_SLICE_END = "slice-end"
 HAZARDS = frozenset({DEADLOCK_RISK})
 
 COST_MEANING = {

@@ -13,6 +13,9 @@ from geventperf.findings.common import (
     LOOP_BLOCKED,
     LOOP_HELD,
     LOOP_SATURATED,
+    STACK_CPU_SAMPLES,
+    STACK_SLICE_END,
+    STACK_STALL_LOOK,
     _base_name,
     _events,
     _f,
@@ -147,6 +150,7 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                                  collected, longest, kept, threshold))
             continue
         kind = BLOCKING_CALL if cause == "blocking-call" else LOOP_BLOCKED
+        hot = None
         seen = _seen(evs)
         if seen is not None:
             stack = seen.stack
@@ -177,8 +181,10 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                      else f"The slice ended at {site}")
                     + "; CPU and blocking cannot be told apart (cpu_clock=False): profile "
                     "with cpu_clock=True.")
+        stack_is = STACK_CPU_SAMPLES if cause == "cpu" and hot is not None else \
+            STACK_STALL_LOOK if seen is not None else STACK_SLICE_END
         out.append(_finding(kind, f"{who} {held}{hurt_text}. {tail}", cost, stack,
-            greenlet=worst.get("greenlet"),
+            stack_is=stack_is, greenlet=worst.get("greenlet"),
             section=worst.get("section"), count=len(evs), run_s=run, cpu_s=cpu,
             longest_s=longest, longest_wait_s=kept, threshold_s=threshold, cause=cause,
             blocking_s=None if cpu is None else max(0.0, run - cpu - queued),
@@ -356,6 +362,7 @@ def loop_held(profile: Profile) -> list[Finding]:
         stack = _most_delaying_stack(profile, gids)
         site = (user_site(stack).user or stack[0]) if stack else "an unrecorded place"
         total_run = run + run_long
+        hot = None
         if cpu is None:
             what = (f"CPU and blocking cannot be told apart (cpu_clock=False); the slices "
                     f"that delayed most ended at {site}.")
@@ -390,6 +397,7 @@ def loop_held(profile: Profile) -> list[Finding]:
                if n_long else "")
             + f". {what}")
         out.append(_finding(LOOP_HELD, message, delayed, stack, greenlet=min(gids),
+                            stack_is=STACK_CPU_SAMPLES if hot else STACK_SLICE_END,
                             slices=slices, run_s=run, cpu_s=cpu, mean_slice_s=mean,
                             others_mean_slice_s=others_mean, longer_slices=n_long,
                             delayed_others_s=delayed, share=delayed / delayed_all,
@@ -547,7 +555,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         + (", where they yielded" if where and hot else "")
         + "." + cure)
     return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
-                     greenlet=top_gid,
+                     greenlet=top_gid, stack_is=STACK_CPU_SAMPLES if hot else STACK_SLICE_END,
                      utilization=util, ready_wait_s=ready, event_wait_s=event,
                      active_s=util * duration,
                      holders={name: acc[0] for name, acc in top}, holders_off_cpu_s=off_cpu,

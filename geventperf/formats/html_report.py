@@ -14,6 +14,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from geventperf.findings.common import STACK_SLICE_END
 from geventperf.formats import _cpu_tables, _tables
 from geventperf.formats._fields import has_split, num, ready_latency, utilization
 from geventperf.formats._frames import format_seconds, frame_label
@@ -116,6 +117,7 @@ def findings_data(profile: Profile,
                  "cost_meaning": "" if meaning_in_message(f) else cost_meaning(f),
                  "where": finding_place(profile, f),
                  "message": f.message, "frames": [frame_label(e) for e in f.stack],
+                 "slice_end": f.extra.get("stack_is") == STACK_SLICE_END,
                  "gid": f.greenlet, "t": time_of.get(id(f), 0.0)}
                 for f in shown + folded]
     return findings, len(shown), folded_summary(folded) if folded else ""

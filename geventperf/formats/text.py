@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
+from geventperf.findings.common import STACK_SLICE_END
 from geventperf.formats._cpu_tables import cpu_function_table, sampling_note
 from geventperf.formats._fields import has_split, meta_text, num, ready_latency, utilization
 from geventperf.formats._frames import (
@@ -285,11 +286,14 @@ def _findings(profile: Profile) -> str:
         if not meaning_in_message(finding):
             lines.extend(textwrap.wrap(cost_meaning(finding), WIDTH, initial_indent=INDENT,
                                        subsequent_indent=INDENT))
+        # a stack that is only where the slices ended (a wait) says so: the reader
+        # must not take it for where the time went
+        first, rest = ("  slices ended at ", " " * 18) \
+            if finding.extra.get("stack_is") == STACK_SLICE_END else ("       at ", " " * 10)
         for depth, entry in enumerate(finding.stack[:FINDING_FRAMES]):
-            prefix = "       at " if depth == 0 else "          "
-            lines.append(clip(prefix + frame_label(entry), WIDTH))
+            lines.append(clip((rest if depth else first) + frame_label(entry), WIDTH))
         if len(finding.stack) > FINDING_FRAMES:
-            lines.append(f"          ... {len(finding.stack) - FINDING_FRAMES} outer frames")
+            lines.append(f"{rest}... {len(finding.stack) - FINDING_FRAMES} outer frames")
     if folded:
         lines.extend(textwrap.wrap(f"... and {folded_summary(folded)} (all of them are in "
                                    "the json and html formats)", WIDTH,
