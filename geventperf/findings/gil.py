@@ -101,17 +101,13 @@ def gil_contended(profile: Profile) -> list[Finding]:
     who = _names(profile, list(top.get("greenlet_ids") or [])) \
         if top.get("greenlet_ids") else "greenlets"
     message = (
-        f"The loop's thread waited for the GIL: while running greenlets and the hub it "
-        f"was off the CPU {off:.3f} s ({off / duration:.0%} of the run; not waiting for a "
-        "CPU, not in a cooperative wait) while gevent's threadpool ran Python for "
+        f"{_off_cpu(off, duration)} while gevent's threadpool ran Python for "
         f"{threads_cpu:.3f} s of CPU in its worker threads: {names}"
         + (f", sent there by {who} at {site}" if site else f", sent there by {who}")
-        + ". A thread running Python holds the interpreter lock the loop's thread needs "
-        "to run anything, and lets go of it only every few milliseconds, so greenlets "
-        f"queued: up to {cost:.3f} greenlet-seconds of their ready wait. Fix: run "
-        "CPU-heavy Python in processes (a concurrent.futures.ProcessPoolExecutor, "
-        "multiprocessing), not in the threadpool, which suits calls that release the GIL "
-        "(file and DNS I/O, C code such as zlib or hashlib on large buffers).")
+        + f". {_lock_held(cost)} Fix: run CPU-heavy Python in processes (a "
+        "concurrent.futures.ProcessPoolExecutor, multiprocessing), not in the threadpool, "
+        "which suits calls that release the GIL (file and DNS I/O, C code such as zlib or "
+        "hashlib on large buffers).")
     return [_finding(GIL_CONTENDED, message, cost, [site] if site else [],
                      greenlet=(top.get("greenlet_ids") or [None])[0], off_cpu_s=off,
                      threads_cpu_s=threads_cpu, function=top.get("function"),
@@ -121,15 +117,24 @@ def gil_contended(profile: Profile) -> list[Finding]:
 def _own_threads(off: float, threads_cpu: float, duration: float, cost: float) -> Finding:
     """gil-contended when the threads that held the lock are not the threadpool's."""
     message = (
-        f"The loop's thread waited for the GIL: while running greenlets and the hub it "
-        f"was off the CPU {off:.3f} s ({off / duration:.0%} of the run; not waiting for a "
-        f"CPU, not in a cooperative wait) while other threads of the process used "
+        f"{_off_cpu(off, duration)} while other threads of the process used "
         f"{threads_cpu:.3f} s of CPU: not gevent's threadpool, but threads the program or "
-        "a library started (threading's original Thread, or _thread). A thread "
-        "running Python holds the interpreter lock the loop's thread needs to run "
-        "anything, and lets go of it only every few milliseconds, so greenlets queued: "
-        f"up to {cost:.3f} greenlet-seconds of their ready wait. Fix: run CPU-heavy "
-        "Python in processes (a concurrent.futures.ProcessPoolExecutor, "
+        f"a library started (threading's original Thread, or _thread). {_lock_held(cost)} "
+        "Fix: run CPU-heavy Python in processes (a concurrent.futures.ProcessPoolExecutor, "
         "multiprocessing), not in threads beside the loop.")
     return _finding(GIL_CONTENDED, message, cost, [], off_cpu_s=off,
                     threads_cpu_s=threads_cpu, function=None, site=None)
+
+
+def _off_cpu(off: float, duration: float) -> str:
+    """The finding's opening: the loop thread's time off the CPU while running."""
+    return (f"The loop's thread waited for the GIL: while running greenlets and the hub it "
+            f"was off the CPU {off:.3f} s ({off / duration:.0%} of the run; not waiting for "
+            "a CPU, not in a cooperative wait)")
+
+
+def _lock_held(cost: float) -> str:
+    """Why the loop's thread waited, and what it cost."""
+    return ("A thread running Python holds the interpreter lock the loop's thread needs to "
+            "run anything, and lets go of it only every few milliseconds, so greenlets "
+            f"queued: up to {cost:.3f} greenlet-seconds of their ready wait.")
