@@ -1,9 +1,10 @@
-"""Only the optional C hot path of the Tracer lives here; metadata is in setup.cfg.
+"""Only the optional C parts live here; metadata is in setup.cfg.
 
 ``optional=True``: without a compiler (or on Python < 3.11) the build still succeeds
 and geventperf uses the pure-Python hot path, which behaves identically but costs
-more per greenlet switch.  When that happens the build says so, loudly, instead of
-leaving the user on the slow path without a word.
+more per greenlet switch, and a CPU sampler that guesses which samples stand for
+collapsed ticks.  When that happens the build says so, loudly, instead of leaving the
+user on the slow path without a word.
 """
 
 import sys
@@ -12,6 +13,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 CTRACE = "geventperf._ctrace"
+SIGTICKS = "geventperf._sigticks"
 
 WARNING = f"""
 {'=' * 78}
@@ -21,6 +23,16 @@ geventperf is installed and works, but its Tracer uses the pure-Python hot path:
 about 2-3 us more per greenlet switch than the C one (see README, "Benchmarks").
 To get the fast path, install a C compiler and the Python headers (Debian/Ubuntu:
 `apt-get install gcc python3-dev`) and reinstall geventperf.
+{'=' * 78}
+"""
+
+SIGTICKS_WARNING = f"""
+{'=' * 78}
+WARNING: geventperf's C extension ({SIGTICKS}) could not be built:
+    {{error}}
+geventperf works, but its CPU sampler cannot count the ticks the kernel delivers:
+on a busy machine some CPU may be charged to the wrong greenlet (README, "CPU
+samples").  Install a C compiler and the Python headers and reinstall geventperf.
 {'=' * 78}
 """
 
@@ -46,10 +58,12 @@ class WarningBuildExt(build_ext):
                 raise
 
     def _warn(self, ext, exc):
-        if ext.name == CTRACE:
-            sys.stderr.write(WARNING.format(error=f"{type(exc).__name__}: {exc}"))
+        text = {CTRACE: WARNING, SIGTICKS: SIGTICKS_WARNING}.get(ext.name)
+        if text:
+            sys.stderr.write(text.format(error=f"{type(exc).__name__}: {exc}"))
             sys.stderr.flush()
 
 
-setup(ext_modules=[Extension(CTRACE, ["geventperf/_ctrace.c"], optional=True)],
+setup(ext_modules=[Extension(CTRACE, ["geventperf/_ctrace.c"], optional=True),
+                   Extension(SIGTICKS, ["geventperf/_sigticks.c"], optional=True)],
       cmdclass={"build_ext": WarningBuildExt})

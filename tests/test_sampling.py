@@ -37,8 +37,10 @@ from geventperf.sampling.views import by_function, cpu_root
 # granularity), so a call gets its share of samples to within one, and the ratio
 # holds to a few percent after ROUNDS rounds.  Measured (2026-11-23): quiet, 2.94-3.04
 # over 80 rounds; with two CPU hogs on the 2 cores, 2.53-3.51 over 80 rounds and
-# 2.85-3.28 over 320; at load 7, 2.51-3.53 over 320 (see STANDARD_ERRORS).  ~13 s of
-# CPU, once per test process.
+# 2.85-3.28 over 320; at load 7, 2.51-3.53 over 320 (see STANDARD_ERRORS).  Under
+# two hogs, before the sampler counted delivered ticks (2026-11-24), 2.44 and 3.78
+# came out too: gaps of up to 2 s of CPU with no tick were charged whole to one
+# greenlet; counted, 7 runs gave 2.91-3.13.  ~13 s of CPU, once per test process.
 LIGHT_CPU_S = 0.010
 HEAVY_CPU_S = 3 * LIGHT_CPU_S
 ROUNDS = 320
@@ -329,6 +331,30 @@ def test_cpu_inside_a_c_call_is_charged_to_the_python_frame_that_made_it() -> No
              for st in samples.stacks]
     assert charged / used > 0.8, (charged, used, where)
     assert charged / samples.cpu_s > 0.8
+
+
+def test_a_long_gap_carries_its_cpu_only_when_ticks_collapsed_into_it() -> None:
+    """On a busy machine the kernel may deliver no tick for a long stretch of CPU (seen:
+    50-250 ms, sometimes 2 s, under two CPU hogs): that gap is CPU of whatever ran in
+    it, so its one sample weighs a typical tick.  Only a sample that several delivered
+    ticks waited for (a C call) carries its gap; without the count, size decides."""
+    sampler = CpuSampler(lambda: None, INTERVAL_S, DEFAULT_BUDGET)
+    for _ in range(200):  # settle the typical gap at 4 ms ticks
+        sampler._weigh(0.004, 1)
+    assert sampler._typical == pytest.approx(0.004, rel=0.01)
+
+    def weight(spent: float, delivered: int | None) -> tuple[float, float]:
+        typical = sampler._typical  # (each sample moves it)
+        return sampler._weigh(spent, delivered), typical
+
+    w, typical = weight(0.2, 1)  # no tick for 200 ms of CPU: an ordinary sample
+    assert w == typical
+    w, typical = weight(0.2, 0)  # (a signal raised before counting began)
+    assert w == typical
+    assert weight(0.2, 50)[0] == 0.2  # 50 ticks held back by a C call
+    assert weight(0.2, None)[0] == 0.2  # not counted: a long gap is taken as collapsed
+    w, typical = weight(0.004, None)
+    assert w == typical
 
 
 @pytest.mark.parametrize("inside", ["_on_sigprof", "_weigh", "_adapt"])

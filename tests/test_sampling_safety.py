@@ -23,6 +23,7 @@ import threading
 import time
 
 import gevent
+import pytest
 
 import geventperf
 from geventperf.sampling.sampler import (
@@ -342,3 +343,56 @@ def test_a_profiler_started_later_keeps_its_handler_and_timer() -> None:
         signal.setitimer(signal.ITIMER_PROF, 0, 0)
         signal.signal(signal.SIGPROF, signal.SIG_DFL)
     assert previous == sampler._on_sigprof
+
+
+def _sigticks():
+    return pytest.importorskip(
+        "geventperf._sigticks",
+        reason="optional C extension geventperf._sigticks not built (setup.py warns)")
+
+
+def test_tick_counting_wraps_the_handler_and_puts_it_back() -> None:
+    _sigticks()  # the child needs it too
+    out = run_child("""
+        import json, os, signal
+        from geventperf import _sigticks
+        calls = []
+        assert _sigticks.install() is False  # SIG_DFL: nothing to wrap, left alone
+        signal.signal(signal.SIGPROF, lambda *a: calls.append("ours"))
+        signal.siginterrupt(signal.SIGPROF, False)
+        installed = _sigticks.install()
+        for _ in range(3):
+            os.kill(os.getpid(), signal.SIGPROF)
+        counted = _sigticks.take()
+        after_take = _sigticks.take()
+        removed = _sigticks.remove()
+        os.kill(os.getpid(), signal.SIGPROF)  # Python's handler alone again
+        uncounted = _sigticks.take()
+        _sigticks.install()
+        signal.signal(signal.SIGPROF, lambda *a: calls.append("theirs"))  # replaced
+        still = _sigticks.installed()
+        removed_theirs = _sigticks.remove()
+        os.kill(os.getpid(), signal.SIGPROF)
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+        print(json.dumps({"installed": installed, "counted": counted,
+                          "after_take": after_take, "removed": removed,
+                          "uncounted": uncounted, "still": still,
+                          "removed_theirs": removed_theirs, "calls": calls}))
+    """)
+    assert out["installed"] is True and out["counted"] == 3 and out["after_take"] == 0
+    assert out["removed"] is True and out["uncounted"] == 0
+    # a handler installed over the wrapper stays, and runs
+    assert out["still"] is False and out["removed_theirs"] is False
+    assert out["calls"] == ["ours"] * 4 + ["theirs"]
+
+
+def test_the_sampler_counts_ticks_while_it_runs_and_only_then() -> None:
+    ticks = _sigticks()
+    sampler = CpuSampler(lambda: None, interval_s=0.001)
+    assert sampler.start()
+    try:
+        assert sampler.ticks_counted and ticks.installed()
+    finally:
+        sampler.stop()
+    assert not ticks.installed()
+    assert signal.getsignal(signal.SIGPROF) == signal.SIG_DFL

@@ -12,7 +12,10 @@ Python runs signal handlers between bytecodes of the main thread, so a tick duri
 C call is handled when the call returns, in the Python frame that made it: the call is
 charged to that frame.  Several ticks during one long call collapse into one; such a
 sample is therefore weighted by the thread CPU time since the previous sample, and
-every other sample by a typical tick's (see ``Sampler._weigh``).
+every other sample by a typical tick's (see ``CpuSampler._weigh``).  Which samples
+collapsed ticks is counted, not guessed, where the ``_sigticks`` extension is built:
+on a busy machine the kernel also leaves long gaps with no tick at all, and those
+samples must not carry their gap.
 
 Safety (each one tested in ``tests/test_sampling_safety.py``):
 
@@ -49,12 +52,18 @@ from geventperf.sampling.model import (
 from geventperf.trace.gcwatch import GcWatch
 from geventperf.trace.stacks import Labeler
 
+try:  # optional C extension (setup.py): counts the ticks the kernel delivers
+    from geventperf import _sigticks as SIGTICKS  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - exercised where the extension is not built
+    SIGTICKS = None
+
 # 10 ms of CPU between samples (100 Hz, pprof's and Go's default): 100 samples per
 # CPU-second, enough to rank functions within a second of load, while a sample
 # (15-45 us with delivery, deeper stacks costing more) costs 0.15-0.45 % of the CPU.
 DEFAULT_INTERVAL_S = 0.010
-# A sample whose CPU gap exceeds this many typical gaps stands for collapsed ticks (a
-# long C call): it keeps its whole gap as its weight (see Sampler._weigh).
+# Without the tick count (no _sigticks), a sample whose CPU gap exceeds this many
+# typical gaps is taken for collapsed ticks (a long C call): it keeps its whole gap as
+# its weight (see CpuSampler._weigh).
 COLLAPSED_TICKS = 3.0
 # How fast the typical gap follows a change (of the interval, or the machine's load).
 TYPICAL_SMOOTHING = 0.05
@@ -158,6 +167,7 @@ class CpuSampler:
         # samples around it under load).
         self._typical = self.interval_s
         self._measured_s = self._given_s = 0.0
+        self.ticks_counted = False  # whether _sigticks counts deliveries (start)
         self._cost = TYPICAL_SAMPLE_COST_S  # moving average of a sample's CPU
         self.overhead_s = 0.0
         self.errors = 0
@@ -182,6 +192,8 @@ class CpuSampler:
         self._last_cpu = time.thread_time()
         signal.signal(signal.SIGPROF, self._on_sigprof)
         signal.siginterrupt(signal.SIGPROF, False)  # SA_RESTART: see the module doc
+        # (after siginterrupt, which rewrites the action: the wrapper copies its flags)
+        self.ticks_counted = SIGTICKS is not None and SIGTICKS.install()
         self._prev_timer = signal.setitimer(signal.ITIMER_PROF, self._interval, self._interval)
         self.running = True
         return True
@@ -192,6 +204,8 @@ class CpuSampler:
         if not self.running:
             return
         self.running = False
+        if self.ticks_counted:
+            SIGTICKS.remove()  # (leaves a handler installed since alone)
         if signal.getsignal(signal.SIGPROF) != self._on_sigprof:
             return  # someone took SIGPROF over since (another profiler): theirs stay,
             # their timer too
@@ -205,7 +219,8 @@ class CpuSampler:
     def _on_sigprof(self, signum: int, frame: Any) -> None:
         now = time.thread_time()
         try:
-            weight = self._weigh(now - self._last_cpu)
+            weight = self._weigh(now - self._last_cpu,
+                                 SIGTICKS.take() if self.ticks_counted else None)
             self._last_cpu = now
             # A tick that fires while this handler runs (or a function it calls) runs
             # it again inside itself, and that nested run may carry the whole CPU gap
@@ -267,19 +282,27 @@ class CpuSampler:
             signal.setitimer(signal.ITIMER_PROF, wanted, wanted)
 
     # -- the result ----------------------------------------------------------------
-    def _weigh(self, spent: float) -> float:
-        """A sample's weight from the thread CPU *spent* since the previous one.
+    def _weigh(self, spent: float, delivered: int | None) -> float:
+        """A sample's weight from the thread CPU *spent* since the previous one, and
+        the ticks *delivered* since (None when they are not counted).
 
         Ticks collapsed into one sample (a long C call, handled when it returns) carry
         all of it.  Otherwise a sample stands for one tick's worth, the moving average:
         on a busy machine ticks land unevenly against the thread's CPU clock, and
         weighting each by its own gap made two greenlets burning CPU 1:3 come out
         between 1:2.5 and 1:4 under two CPU hogs while the counts of samples stayed
-        within 1:3 +- 6 %.  result() scales the weights so their total is the CPU
+        within 1:3 +- 6 %.  A long gap alone does not mean collapsed ticks: under two
+        hogs the kernel delivered no tick for 50-250 ms of CPU some 20 times a run,
+        and charging those gaps whole moved the 1:3 of CPU to 1:2.4-1:3.8.  So where
+        the deliveries are counted, only a sample that more than one tick waited for
+        carries its gap.  result() scales the weights so their total is the CPU
         measured."""
         typical = self._typical
         self._measured_s += spent
-        collapsed = spent > COLLAPSED_TICKS * typical
+        if delivered is None:
+            collapsed = spent > COLLAPSED_TICKS * typical
+        else:
+            collapsed = delivered > 1
         weight = spent if collapsed else typical
         # Collapsed gaps move the average too, as far as COLLAPSED_TICKS typical ones:
         # where the kernel's tick is coarser than the interval asked for (4 ms ticks
