@@ -31,6 +31,12 @@ class ProfileError(ValueError):
     """A profile file could not be loaded: unreadable, corrupt, foreign or too large."""
 
 
+# Ends the name the tracer gives a greenlet that runs a threading.Thread:
+# monkey-patching makes a thread a greenlet of the loop, which its figures mean
+# nothing without (trace/stacks.py names them; findings say what it means).
+THREAD_SUFFIX = " (thread)"
+
+
 def greenlet_label(name: str | None, gid: Any) -> str:
     """A greenlet as every report and message names it: ``greenlet 'name' (#id)``."""
     return f"greenlet '{name}' (#{gid})" if name else f"greenlet #{gid}"

@@ -925,6 +925,26 @@ def test_a_thread_of_the_programs_own_that_releases_the_gil_is_no_gil_contended(
     assert not findings_of(profile, GIL_CONTENDED), listing(profile)
 
 
+THREAD_EXECUTOR = Workload("thread_executor.py")
+LOOP_CPU = {LOOP_SATURATED, LOOP_HELD, LOOP_BLOCKED}
+
+
+def test_work_handed_to_a_patched_threads_executor_is_the_loops_cpu(server, tmp_path):
+    profile = run_cli(THREAD_EXECUTOR, tmp_path, slow(server, 0.02))
+    assert profile.findings and profile.findings[0].kind in LOOP_CPU, listing(profile)
+    first = assert_first(profile, THREAD_EXECUTOR, profile.findings[0].kind)
+    assert "'concurrent.futures.thread._worker (thread)'" in first.message, listing(profile)
+    assert "monkey-patching makes a greenlet" in first.message, listing(profile)
+    assert "ProcessPoolExecutor" in first.message, listing(profile)
+
+
+def test_the_same_work_in_gevents_threadpool_is_no_loop_cpu(server, tmp_path):
+    profile = run_cli(THREAD_EXECUTOR, tmp_path, slow(server, 0.02), "pool=gevent")
+    assert not [f for f in profile.findings if f.kind in LOOP_CPU], listing(profile)
+    # waiting for a real thread's result is no hand-off to a greenlet that fed it
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
 RETRYING = Workload("retrying.py")
 
 

@@ -5559,3 +5559,37 @@ def test_the_glance_says_when_greenlets_waited_for_each_other():
     assert io_or_queueing(queued) == (
         "mostly queueing: ready to run, but others held the loop (event wait 0 s, ready "
         "wait 125.0 ms, 100% queueing); the loop was busy 25% of the run.")
+
+
+LOGGING = "/usr/lib/python3.11/logging/__init__.py"
+
+
+def test_a_blocking_call_seen_writing_log_records_says_so():
+    # looks at the thread found it inside logging's StreamHandler.emit, under the
+    # program's log.info line: the stream's reader fell behind, not a missing patch
+    looks = [[f"{LOGGING}:1113:StreamHandler.emit", f"{LOGGING}:978:Handler.handle",
+              f"{APP}:32:keeper"]] * 4
+    p = profile(events=[blocked_slice(3, 0.5, 0.0, 0.5, stack=[f"{APP}:31:keeper"],
+                                      stall_looks=looks)])
+    p.meta["monkey_patched"] = ["socket", "time"]
+    [f] = findings.loop_blocked(p)
+    assert f.kind == "blocking-call" and f"{APP}:32:keeper (4 of 4)" in f.message
+    assert "off the CPU writing log records" in f.message
+    assert "log to a file the shipper tails" in f.message and "monkey-patch" not in f.message
+    # the same slice seen in a socket read: the general story
+    p.events[0]["stall_looks"] = [[f"{STDLIB_SOCKET}:706:readinto", f"{APP}:32:keeper"]] * 4
+    [f] = findings.loop_blocked(p)
+    assert "log" not in f.message and "monkey-patch first" in f.message
+
+
+def test_a_wait_for_a_threadpool_tasks_result_is_no_hand_off():
+    # consume:80 waited 3 of the 4.5 s of hand-offs; the same line handing its work to
+    # gevent's threadpool makes them waits for a real thread: 1.5 s of 6.5 s (23 %) is
+    # no longer most of the event wait
+    p = handoff_profile()
+    assert [f.kind for f in findings.serial_bottleneck(p)] == ["serial-bottleneck"]
+    assert findings.handoff.handoff_share(p) == 4.5 / 6.5
+    p.events = [{"kind": "threadpool", "sites": [[f"{APP}:80:consume", 8]]},
+                {"kind": "threadpool", "sites": ["junk", [3]]}]  # an untrusted profile's
+    assert findings.serial_bottleneck(p) == []
+    assert findings.handoff.handoff_share(p) == 1.5 / 6.5

@@ -596,3 +596,33 @@ def test_worst_blocking_slices_are_kept_and_bounded(impl, monkeypatch):
     others = sorted((s.duration_s for s in p.slices[:-1] if s.greenlet != hub),
                     reverse=True)
     assert sorted((e["run_s"] for e in kept), reverse=True) == others[:5]
+
+
+def _hash_job():
+    pass
+
+
+class _Crunch(threading.Thread):
+    def run(self):
+        pass
+
+
+@pytest.mark.parametrize("thread, name", [
+    # a ThreadPoolExecutor's worker: the target it was given
+    (threading.Thread(target=_hash_job), f"{__name__}._hash_job (thread)"),
+    # a Thread subclass: its run
+    (_Crunch(), f"{__name__}._Crunch.run (thread)"),
+    # neither: Thread.run itself, which runs nothing
+    (threading.Thread(), "threading.Thread._bootstrap"),
+])
+def test_a_monkey_patched_thread_is_named_after_what_it_runs(thread, name):
+    """gevent runs a patched thread as a greenlet of ``Thread._bootstrap``; its name
+    says what the thread runs, and that it is one (not started here: a thread's
+    bootstrap outside gevent would run in this thread's place)."""
+    from types import SimpleNamespace
+
+    from geventperf.trace.stacks import FunctionNames, name_and_origin
+    g = SimpleNamespace(_run=thread._bootstrap)
+    rec = SimpleNamespace(name=None, origin=None)
+    name_and_origin(rec, g, FunctionNames())
+    assert rec.name == name

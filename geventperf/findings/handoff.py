@@ -7,6 +7,9 @@ greenlet's ``join``/``get``, ``joinall``.  Taking a lock or semaphore that way i
 ``lock-contended``'s story; every other such wait is a *hand-off*: the greenlet waits for
 another greenlet to put, set or finish.  So are the standard library's ``Event``,
 ``Condition`` and ``queue.Queue`` waiting on their inner (monkey-patched) locks.
+A wait at a line that handed tasks to a gevent threadpool (its ``threadpool`` events'
+``sites``) is not: it waits for a real thread, whose queueing ``threadpool-saturated``
+tells.
 
 When hand-offs hold most of the run's event wait, at least two greenlets' worth on
 average, while the loop sat idle, the waiting greenlets were short neither of CPU nor
@@ -70,19 +73,28 @@ def is_handoff(wait: Any) -> bool:
     return wait.call not in LOCK_CALLS and user_site(stack).library is None
 
 
+def handoffs(profile: Profile) -> list[Any]:
+    """The ``waits`` rows of *profile* that are hand-offs: is_handoff, and not at a line
+    that gave a threadpool its tasks (the result it waits for is a thread's)."""
+    pools = {site[0] for ev in profile.events if ev.get("kind") == "threadpool"
+             for site in (ev.get("sites") if isinstance(ev.get("sites"), list) else ())
+             if isinstance(site, list) and site and isinstance(site[0], str)}
+    return [w for w in profile.waits if is_handoff(w) and not (w.stack and w.stack[0] in pools)]
+
+
 def handoff_share(profile: Profile) -> float | None:
     """The share of the run's event wait spent at hand-offs (None: no event wait)."""
     total = sum(event_wait(w) for w in profile.waits)
     if total <= 0:
         return None
-    return sum(event_wait(w) for w in profile.waits if is_handoff(w)) / total
+    return sum(event_wait(w) for w in handoffs(profile)) / total
 
 
 def serial_bottleneck(profile: Profile) -> list[Finding]:
     """Greenlets that waited on hand-offs for most of the run's event wait while the
     loop idled and a few others were busy throughout: one finding naming those few.
     ``cost_s``: the greenlet-seconds the waiting greenlets spent in hand-offs."""
-    rows = [w for w in profile.waits if is_handoff(w)]
+    rows = handoffs(profile)
     duration = profile.duration_s
     total = sum(event_wait(w) for w in profile.waits)
     # waited: the rows' event wait (their ready part was queueing behind others)

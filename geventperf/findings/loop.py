@@ -25,7 +25,7 @@ from geventperf.findings.common import (
 from geventperf.findings.cpuhot import hot_code, own_line
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.frames import user_site
-from geventperf.profile import Finding, Profile, by_generation
+from geventperf.profile import THREAD_SUFFIX, Finding, Profile, by_generation
 
 # A loop-blocking slice is "a blocking call" rather than "CPU" when more than this
 # share of its wall time was off the CPU (and not waiting for a CPU: see runqueue_s).
@@ -38,6 +38,9 @@ GC_SHARE_NAMED = 0.25
 # And the sections it ran in (a C parser the tracer wraps): where the slice spent its
 # time when it ended elsewhere (at the next fetch, or the greenlet's exit).
 SECTION_SHARE_NAMED = 0.25
+# A stall look inside the logging package's own frames found the thread writing a log
+# record: the blocking call is the log stream's write.
+LOGGING_PATH = "/logging/"
 # A long slice is the garbage collector's (gc-pause) when collections took at least
 # this share of the time it had a CPU: the code that happened to allocate is then not
 # what held the loop, and no finding should send the reader to it.
@@ -175,7 +178,8 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                     + (f"{where}; {_ended(site, len(evs))}" if where
                        else f"the slice ended at {site}")
                     + ". Fix: split the work and yield (gevent.sleep(0)) between "
-                    "pieces, or move it to a process pool.")
+                    "pieces, or move it to a process pool."
+                    + _threads_story(_base_names(profile, evs)))
         else:
             tail = ((f"{seen.told(capital=True)}; {_ended(site, len(evs))}" if seen
                      else f"The slice ended at {site}")
@@ -382,7 +386,7 @@ def loop_held(profile: Profile) -> list[Finding]:
                     + f"the slices that delayed most ended at {site}. Fix: yield more often "
                     "(gevent.sleep(0) between smaller pieces of the work), or move the work "
                     "out of the loop (gevent.get_hub().threadpool for C code that releases "
-                    "the GIL, a process pool for Python code).")
+                    "the GIL, a process pool for Python code)." + _threads_story({name}))
         else:
             what = (f"It was mostly off the CPU ({cpu:.3f} s of CPU in {total_run:.3f} s of "
                     f"running), {_blocking_story(profile, site)}")
@@ -529,7 +533,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     else:
         cure = (" The cure is on the CPU side, not the I/O side: less work per request in "
                 "these greenlets, fewer greenlets per process and more processes, or "
-                "CPU-heavy work moved out of the loop (a process pool).")
+                "CPU-heavy work moved out of the loop (a process pool)."
+                + _threads_story({name for name, _acc in top}))
         in_requests = _requests_cpu_share(profile)
         if in_requests is not None and in_requests >= REQUESTS_CPU_SHARE:
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
@@ -676,11 +681,33 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                     "blocking one."
     made = (f": {seen.told()}; {_ended(site, slices)}" if seen
             else f" made before the slice ended at {site}")
+    if seen and any(LOGGING_PATH in frame.replace("\\", "/") for frame in seen.stack):
+        return (f"writing log records{made}. A log stream blocks every write once its "
+                "reader falls behind (a pipe to a log shipper or a container runtime, a "
+                "terminal): the pipe fills and each write waits for the reader, holding the "
+                "whole loop. Fix: log less on this path, or log to a file the shipper "
+                "tails (a file takes writes without waiting for its reader).")
     return ("in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a C "
             f"library doing its own network I/O){made}."
             f"{unpatched} Fix: monkey-patch first (gevent.monkey.patch_all() before other "
             "imports), use the cooperative call (gevent.sleep, gevent.socket), or run it in "
             "gevent.get_hub().threadpool.")
+
+
+def _threads_story(names: set[str]) -> str:
+    """What a CPU finding must add when greenlets among *names* (base names) run
+    threading.Threads: monkey-patched, they are greenlets of this loop, so the thread
+    the program gave the work to (a ThreadPoolExecutor's worker) took none of it off
+    the loop.  "" when none does."""
+    threads = sorted(n for n in names if n.endswith(THREAD_SUFFIX))[:TOP_HOLDERS]
+    if not threads:
+        return ""
+    who = ", ".join(f"'{n}'" for n in threads)
+    return (f" {who} {'runs a threading.Thread' if len(threads) == 1 else 'run threading.Threads'}"
+            ", which gevent's monkey-patching makes a greenlet of this loop: work handed to "
+            "such a thread (a ThreadPoolExecutor's, say) still runs on the loop. For CPU "
+            "work use a process pool (concurrent.futures.ProcessPoolExecutor); for C calls "
+            "that release the GIL, gevent.get_hub().threadpool, whose threads are real.")
 
 
 def _cause(ev: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ from collections import defaultdict
 from typing import Any
 
 from geventperf.findings.common import (
+    _READERS,
     BLOCKED_READ,
     SMALL_BODY_READS,
     SWITCH_STORM,
@@ -28,6 +29,17 @@ STORM_MAX_MEAN_RUN_S = 50e-6
 # ... and the yields come straight back: a yield that waits a millisecond or more on
 # average for its event (a 5 ms ticker, a paced reply) is pacing, not churning.
 STORM_MAX_MEAN_EVENT_WAIT_S = 1e-3
+# Waits that a request or a connection makes once each (frame labels end with these):
+# http.client reading the response's status line waits for the server's reply; a
+# connect waits for the handshake.  Thousands of them are thousands of requests, not a
+# storm: the switch is the waiting itself, and no read size or batching changes it.
+ONCE_PER_REQUEST = (":HTTPResponse._read_status", ":HTTPResponse.begin",
+                    ":SocketMixin._internal_connect", ":SocketMixin.connect")
+# Frames of requests' own body reads, where a storm is the small-chunk read pattern
+# that GeventAdapter cures.
+_REQUESTS_READERS = ("/urllib3/", "/requests/", "/http/client.py",
+                     "/geventperf/adapter.py")
+_READERS_AND_GEVENT = _READERS + ("/gevent/", "/greenlet/")
 # Body reads through urllib3 smaller than this on average are "small": requests' own
 # piece is 10 KiB, lxml asks for a few KiB; GeventAdapter reads 512 KiB.
 SMALL_READ_BYTES = 64 * 1024
@@ -84,7 +96,8 @@ def switch_storms(profile: Profile) -> list[Finding]:
     waits = {tuple(w.stack): w for w in profile.waits}
     out = []
     for r in profile.runs:
-        if r.count < STORM_MIN_SWITCHES or not r.stack or r.stack[0].startswith("<"):
+        if r.count < STORM_MIN_SWITCHES or not r.stack or r.stack[0].startswith("<") \
+                or _once_per_request(r.stack):
             continue
         mean_run = r.run_s / r.count
         if mean_run >= STORM_MAX_MEAN_RUN_S:
@@ -108,13 +121,31 @@ def switch_storms(profile: Profile) -> list[Finding]:
     return out
 
 
+def _once_per_request(stack: list[str]) -> bool:
+    """Whether *stack* waits where each request or connection waits once (above the
+    program's own code)."""
+    for entry in stack:
+        if entry.endswith(ONCE_PER_REQUEST):
+            return True
+        if not any(r in entry.replace("\\", "/") for r in _READERS_AND_GEVENT):
+            return False
+    return False
+
+
 def _storm_story(stack: list[str], mean_event: float | None) -> tuple[str, str]:
     paths = " ".join(stack[:6])
-    if _read_site(stack) is not None:
+    read_site = _read_site(stack)
+    if read_site is not None and any(r in " ".join(stack) for r in _REQUESTS_READERS):
         return ("the small-chunk read pattern: each small read finds the socket empty and "
                 "goes through the hub.", "read in large pieces (geventperf.mount(session): "
                 "GeventAdapter, 512 KiB reads) instead of many small read()/iter_content() "
                 "calls.")
+    if read_site is not None:  # the program's own socket reads
+        return ("each read found no data yet and waited through the hub: either a "
+                "request/reply protocol doing one round trip per item (each read waits for "
+                "the reply to what was just sent), or data arriving in pieces read as they "
+                "come.", "fewer round trips: batch or pipeline the requests (send many, "
+                "then read the replies), or read larger pieces when the data streams.")
     if "/gevent/hub.py" in paths and ":sleep" in paths:
         how = "gevent.sleep(0)" if mean_event == 0.0 else "gevent.sleep on very short timers"
         return (f"a tight loop yielding with {how}; each yield is a round trip "

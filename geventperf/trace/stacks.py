@@ -6,10 +6,11 @@ from __future__ import annotations
 import bisect
 import dis
 import sys
+import threading
 from types import FunctionType
 from typing import Any
 
-from geventperf.profile import CALL_WITH, greenlet_label
+from geventperf.profile import CALL_WITH, THREAD_SUFFIX, greenlet_label
 
 OTHER = "<other>"
 EXIT = "<greenlet exit>"
@@ -101,19 +102,40 @@ def _run_method(g: Any) -> Any:
     return None
 
 
+def _thread_function(func: Any) -> Any:
+    """What a monkey-patched threading.Thread runs, when *func* is the bound
+    ``Thread._bootstrap`` gevent spawns a greenlet for (its target, or the ``run`` its
+    class overrides); None for any other function."""
+    thread = getattr(func, "__self__", None)
+    if not isinstance(thread, threading.Thread):
+        return None
+    target = getattr(thread, "_target", None)  # (deleted once the thread has run)
+    if target is not None:
+        return target
+    if type(thread).run is not threading.Thread.run:
+        return thread.run
+    return None
+
+
 def name_and_origin(rec: Any, g: Any, names: FunctionNames) -> None:
-    """gevent Greenlet: its ``name`` if set, else the function it runs."""
+    """gevent Greenlet: its ``name`` if set, else the function it runs (a thread's
+    target, marked THREAD_SUFFIX, for a monkey-patched threading.Thread)."""
     attrs = getattr(g, "__dict__", None) or {}
     func = attrs.get("_run")
     if func is None:  # a subclass: gevent's documented way overrides _run(), greenlet's run()
         func = _run_method(g)
     name = attrs.get("name")
     if func is not None:
+        suffix = ""
+        if type(func) is not FunctionType:  # (a bound method, maybe a thread's)
+            in_thread = _thread_function(func)
+            if in_thread is not None:
+                func, suffix = in_thread, THREAD_SUFFIX
         origin, func_name = names.lookup(_unwrap(func))
         if origin is not None:
             rec.origin = origin
         if not isinstance(name, str):
-            name = func_name
+            name = func_name + suffix
     if isinstance(name, str):
         rec.name = name
     # else: a raw greenlet; named from its outermost frame at its first switch-out
