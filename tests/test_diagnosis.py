@@ -945,6 +945,24 @@ def test_the_same_work_in_gevents_threadpool_is_no_loop_cpu(server, tmp_path):
     assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
 
 
+POLL_RESULTS = Workload("poll_results.py")
+
+
+def test_consumers_polling_for_a_serial_dispatcher_is_serial_bottleneck(server, tmp_path):
+    profile = run_cli(POLL_RESULTS, tmp_path, slow(server, 0.01))
+    first = assert_first(profile, POLL_RESULTS, SERIAL_BOTTLENECK, greenlet="dispatcher")
+    [poll] = POLL_RESULTS.lines("poll")
+    assert re.search(rf"polling at \S*poll_results\.py:{poll}:consumer", first.message), \
+        listing(profile)
+    assert "AsyncResult" in first.message, listing(profile)
+
+
+def test_consumers_polling_for_a_concurrent_dispatcher_is_no_serial_bottleneck(
+        server, tmp_path):
+    profile = run_cli(POLL_RESULTS, tmp_path, slow(server, 0.01), "dispatch=pool")
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
 RETRYING = Workload("retrying.py")
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from geventperf import findings
-from geventperf.findings import common
+from geventperf.findings import common, handoff
 from geventperf.profile import Finding, GreenletStats, Profile, SectionStats, StackTime
 from geventperf.sampling.model import CpuSamples, SampledStack
 from tests.test_findings import APP, GEVENT, READ_STACK, URLLIB3
@@ -5593,3 +5593,44 @@ def test_a_wait_for_a_threadpool_tasks_result_is_no_hand_off():
                 {"kind": "threadpool", "sites": ["junk", [3]]}]  # an untrusted profile's
     assert findings.serial_bottleneck(p) == []
     assert findings.handoff.handoff_share(p) == 1.5 / 6.5
+
+
+def poll_rows(count=handoff.POLL_MIN_WAKES, sleep=handoff.POLL_MAX_SLEEP_S,
+              run=handoff.POLL_MAX_RUN_S, caller=f"{APP}:12:consumer"):
+    """A waits row and its runs row: *count* sleeps of *sleep* s each at gevent.sleep
+    called from *caller*, *run* s of running between them."""
+    stack = [f"{HUB}:166:sleep", caller]
+    return (StackTime(stack=stack, count=count, wait_s=count * sleep,
+                      event_wait_s=count * sleep, ready_wait_s=0.0),
+            StackTime(stack=stack, count=count, run_s=count * run, greenlet=4))
+
+
+@pytest.mark.parametrize("change, polled", [
+    ({}, True),  # at every limit
+    ({"count": handoff.POLL_MIN_WAKES - 1}, False),  # a retry's few back-offs
+    ({"sleep": handoff.POLL_MAX_SLEEP_S * 1.01}, False),  # a ticker's pace
+    ({"sleep": 0.0}, False),  # sleep(0): giving way, a switch-storm's story
+    ({"run": handoff.POLL_MAX_RUN_S * 1.01}, False),  # work between sleeps
+    # a library's sleep (urllib3's retry back-off), not the program's own line
+    ({"caller": "/venv/lib/python3.11/site-packages/urllib3/util/retry.py:300:sleep"},
+     False),
+])
+def test_a_poll_is_many_short_sleeps_with_no_work_between(change, polled):
+    wait, run = poll_rows(**change)
+    assert handoff.is_poll(wait, run) is polled
+    assert handoff.is_poll(wait, None) is False  # no runs row: no shape to tell
+
+
+def test_consumers_polling_for_a_feeder_name_it_and_the_event_that_would_wake_them():
+    # handoff_profile's consume:80 get() (3 s) becomes 2048 polls of 1/512 s (4 s in all)
+    p = handoff_profile()
+    wait, run = poll_rows(count=2048, sleep=1 / 512, run=2 ** -14)
+    p.waits[0], p.runs[0] = wait, run
+    [f] = findings.serial_bottleneck(p)
+    assert f.extra["handoff_wait_s"] == 4.0 + 1.0 + 0.5
+    assert (f"most polling at {APP}:12:consumer: 2048 sleeps of 2.0 ms on average with "
+            "almost no work between them, checking for another greenlet's result") in f.message
+    assert "AsyncResult that the feeder sets instead of polling" in f.message
+    # the same sleeps with work between them are a ticker's, no hand-off
+    p.runs[0] = poll_rows(count=2048, sleep=1 / 512, run=2 ** -10)[1]
+    assert findings.serial_bottleneck(p) == []

@@ -9,7 +9,9 @@ another greenlet to put, set or finish.  So are the standard library's ``Event``
 ``Condition`` and ``queue.Queue`` waiting on their inner (monkey-patched) locks.
 A wait at a line that handed tasks to a gevent threadpool (its ``threadpool`` events'
 ``sites``) is not: it waits for a real thread, whose queueing ``threadpool-saturated``
-tells.
+tells.  A *poll* is one: a greenlet checking for another's result in a sleep loop
+(``while key not in results: gevent.sleep(0.001)``) waits for that greenlet through a
+timer, told by its shape (many short sleeps at one line, almost no work between).
 
 When hand-offs hold most of the run's event wait, at least two greenlets' worth on
 average, while the loop sat idle, the waiting greenlets were short neither of CPU nor
@@ -31,6 +33,7 @@ work took: a finding about what slowed them, in their own function, explains it 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from geventperf.findings.common import SERIAL_BOTTLENECK, _finding
@@ -57,6 +60,21 @@ HANDOFF_MIN_WAITERS = 2.0
 FEEDER_BUSY_SHARE = 0.5
 # Feeders named in the message, busiest first.
 TOP_FEEDERS = 3
+# A poll: at least this many wake-ups at one gevent.sleep line (a few are a retry's
+# back-off, or a start-up delay) ...
+POLL_MIN_WAKES = 100
+# ... sleeping at most this long each on average: sleep(0.001) or sleep(0.002), "as
+# soon as it is there", which no periodic work asks for.  A ticker doing nothing
+# between sleeps has a poll's shape too, and its waits are for time, not for another
+# greenlet: five tickers of sleep(0.005) (tests/diagnosis/spawn_then_hog.py) were told
+# as waiting for an unrelated greenlet at a 50 ms limit.  Polls at a longer pace are
+# left out for that reason.  More than nothing: sleep(0) gives way to others, a
+# switch-storm's story ...
+POLL_MAX_SLEEP_S = 0.003
+# ... with at most this much running between sleeps on average: checking a flag or a
+# dict, not doing work of its own.
+POLL_MAX_RUN_S = 100e-6
+_SLEEP_FRAME = re.compile(r"/gevent/hub\.py:\d+:sleep$")
 
 
 def is_handoff(wait: Any) -> bool:
@@ -73,13 +91,29 @@ def is_handoff(wait: Any) -> bool:
     return wait.call not in LOCK_CALLS and user_site(stack).library is None
 
 
+def is_poll(wait: Any, run: Any) -> bool:
+    """Whether a ``waits`` row, with the ``runs`` row of its stack (None if none), is a
+    poll (see the module's text): gevent.sleep called from the program's own line."""
+    stack = wait.stack
+    if run is None or len(stack) < 2 or wait.count < POLL_MIN_WAKES or not run.count \
+            or not _SLEEP_FRAME.search(stack[0].replace("\\", "/")) \
+            or user_site(stack).user != stack[1]:
+        return False
+    return 0 < event_wait(wait) / wait.count <= POLL_MAX_SLEEP_S \
+        and run.run_s / run.count <= POLL_MAX_RUN_S
+
+
 def handoffs(profile: Profile) -> list[Any]:
-    """The ``waits`` rows of *profile* that are hand-offs: is_handoff, and not at a line
-    that gave a threadpool its tasks (the result it waits for is a thread's)."""
+    """The ``waits`` rows of *profile* that are hand-offs: is_handoff or is_poll, and
+    not at a line that gave a threadpool its tasks (the result it waits for is a
+    thread's)."""
     pools = {site[0] for ev in profile.events if ev.get("kind") == "threadpool"
              for site in (ev.get("sites") if isinstance(ev.get("sites"), list) else ())
              if isinstance(site, list) and site and isinstance(site[0], str)}
-    return [w for w in profile.waits if is_handoff(w) and not (w.stack and w.stack[0] in pools)]
+    runs = {tuple(r.stack): r for r in profile.runs}
+    return [w for w in profile.waits
+            if (is_handoff(w) or is_poll(w, runs.get(tuple(w.stack))))
+            and not (w.stack and w.stack[0] in pools)]
 
 
 def handoff_share(profile: Profile) -> float | None:
@@ -106,7 +140,16 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     if not feeders:
         return []
     seen = waiters(profile, rows, weight=event_wait)
-    call = f"{seen.worst.call}() " if seen.worst.call else ""
+    worst = seen.worst
+    polled = is_poll(worst, {tuple(r.stack): r for r in profile.runs}.get(tuple(worst.stack)))
+    if polled:
+        how = (f"most polling at {seen.where}: {worst.count} sleeps of "
+               f"{event_wait(worst) / worst.count * 1e3:.1f} ms on average with almost no "
+               "work between them, checking for another greenlet's result")
+    else:
+        call = f"{worst.call}() " if worst.call else ""
+        how = (f"most in the {call}call at {seen.where}: a gevent queue, event or greenlet, "
+               "waiting for another greenlet to put, set or finish")
     described = "; ".join(
         f"{greenlet_label(g.name, g.id)}, busy {busy / duration:.0%} of the run"
         + (f", {own:.3f} s of it waiting at {user_site(stack).user}" if stack else "")
@@ -114,14 +157,16 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     lead, lead_stack = feeders[0][0], feeders[0][3]
     message = (
         f"Many greenlets waited for a few: {seen.who} waited {waited:.3f} s in all at "
-        f"hand-offs ({waited / total:.0%} of all event wait; most in the {call}call at "
-        f"{seen.where}: a gevent queue, event or greenlet, waiting for another "
-        f"greenlet to put, set or finish) while the loop sat idle {idle:.0%} of the "
-        f"run. Busy through the run meanwhile, one call at a time: {described}. Who "
-        "woke whom is not recorded: these are the greenlets that kept working while the "
-        "others waited, so most likely their pace set everyone's. Fix: do that work "
+        f"hand-offs ({waited / total:.0%} of all event wait; {how}) while the loop sat "
+        f"idle {idle:.0%} of the run. Busy through the run meanwhile, one call at a "
+        f"time: {described}. Who woke whom is not recorded: these are the greenlets that "
+        "kept working while the others waited, so most likely their pace set everyone's. "
+        "Fix: do that work "
         "concurrently -- several such greenlets, or gevent.pool.Pool(n).imap_unordered "
-        "over its inputs -- or let the waiting greenlets do it themselves. If the "
+        "over its inputs -- or let the waiting greenlets do it themselves"
+        + ("; and wait on a gevent.event.Event or AsyncResult that the feeder sets instead "
+           "of polling: it wakes the waiter as soon as the result is there" if polled else "")
+        + ". If the "
         "waiting greenlets are idle workers whose input arrives at its own pace (a "
         "server's requests, a message broker), this is spare capacity, not a fault.")
     # The finding points at the lead feeder's line: that is where the fix goes.
