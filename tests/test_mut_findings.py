@@ -5634,3 +5634,35 @@ def test_consumers_polling_for_a_feeder_name_it_and_the_event_that_would_wake_th
     # the same sleeps with work between them are a ticker's, no hand-off
     p.runs[0] = poll_rows(count=2048, sleep=1 / 512, run=2 ** -10)[1]
     assert findings.serial_bottleneck(p) == []
+
+
+GEVENT_SSL = "/venv/lib/python3.11/site-packages/gevent/ssl.py"
+
+
+@pytest.mark.parametrize("moved, told", [(0.0, True), (2 ** -20, False)])
+def test_a_saturated_loop_setting_up_tls_says_so_and_not_that_requests_is_the_cause(
+        moved, told):
+    # 0.5 s of samples in gevent's do_handshake beneath urllib3's urlopen (exactly half:
+    # TLS set-up, not requests' per-request work, which would otherwise be half too),
+    # 0.5 s in the app; then 0.25 of TLS set-up (exactly the threshold) and just under
+    p = saturated()
+    for g in (3, 4, 5, 1):
+        p.greenlet(g).cpu_s = p.greenlet(g).run_s
+    frames = [f"{GEVENT_SSL}:740:SSLSocket.do_handshake", f"{URLLIB3_POOL}:20:urlopen",
+              f"{APP}:40:handler"]
+
+    def samples(tls):
+        return CpuSamples(frames=frames, first_lines=[1, 1, 1], stacks=[
+            SampledStack(frames=[0, 1, 2], greenlet="app.fetch", sections=[], count=4,
+                         cpu_s=tls, gid=3),
+            SampledStack(frames=[2], greenlet="app.fetch", sections=[], count=4,
+                         cpu_s=1.0 - tls, gid=3)])
+
+    p.cpu_samples = samples(0.5)
+    [f] = findings.loop_saturated(p)
+    assert "50% of the sampled CPU set up TLS connections" in f.message
+    assert "geventperf.Session()" not in f.message
+    p.cpu_samples = samples(0.25 - moved)
+    [f] = findings.loop_saturated(p)
+    assert ("25% of the sampled CPU set up TLS connections" in f.message) is told
+    assert ("reuse connections" in f.message) is told

@@ -91,6 +91,19 @@ FULL_GENERATION = 2
 REQUESTS_CPU_SHARE = 0.5
 # Frames of the HTTP client stack whose per-request work geventperf.Session trims.
 _REQUESTS_LAYERS = ("/requests/", "/urllib3/", "/http/client.py")
+# A saturated loop's CPU is setting up TLS connections when at least this share of the
+# CPU samples ran in a TLS set-up frame (below): a handshake, a context, certificates
+# loaded, once per new connection.  Not requests' per-request work, though it runs
+# beneath urllib3: no Session cures it, reused connections do.  Measured: a server
+# answering Connection: close over TLS put 64 % of the samples in the ssl modules, half
+# of it in the handshake itself.
+TLS_SETUP_CPU_SHARE = 0.25
+# Frame labels (":function" endings) of TLS connection set-up in the ssl modules
+# (the standard library's, gevent's) and urllib3's helpers around them.
+_TLS_SETUP = (":SSLSocket.do_handshake", ":SSLSocket.__init__", ":SSLSocket._create",
+              ":SSLContext.__new__", ":SSLContext.wrap_socket", ":SSLContext.__init__",
+              ":SSLContext.load_verify_locations", ":ssl_wrap_socket",
+              ":_ssl_wrap_socket_impl", ":create_urllib3_context")
 # The tracer's default when a profile does not say (see Tracer(block_threshold=)).
 DEFAULT_BLOCK_THRESHOLD_S = 0.05
 
@@ -535,7 +548,14 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                 "these greenlets, fewer greenlets per process and more processes, or "
                 "CPU-heavy work moved out of the loop (a process pool)."
                 + _threads_story({name for name, _acc in top}))
-        in_requests = _requests_cpu_share(profile)
+        shares = _client_cpu_shares(profile)
+        in_tls, in_requests = shares if shares is not None else (None, None)
+        if in_tls is not None and in_tls >= TLS_SETUP_CPU_SHARE:
+            cure += (f" {in_tls:.0%} of the sampled CPU set up TLS connections (handshakes, "
+                     "contexts, certificates loaded), which every new connection pays: "
+                     "reuse connections (one Session per worker, kept alive; a server that "
+                     "answers Connection: close makes every request a new handshake), or "
+                     "terminate TLS outside this process.")
         if in_requests is not None and in_requests >= REQUESTS_CPU_SHARE:
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
                      "and http.client themselves: their per-request work (proxy settings "
@@ -567,21 +587,26 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      sections={s.name: s.delayed_others_s for s in sections})]
 
 
-def _requests_cpu_share(profile: Profile) -> float | None:
-    """Share of the greenlets' sampled CPU (the hub's apart) that ran beneath requests,
-    urllib3 or http.client; None without CPU samples."""
+def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
+    """Shares of the greenlets' sampled CPU (the hub's apart) that set up TLS
+    connections (a _TLS_SETUP frame in the stack), and that ran beneath requests,
+    urllib3 or http.client otherwise; None without CPU samples."""
     samples = profile.cpu_samples
     if samples is None:
         return None
     inside = [any(layer in label for layer in _REQUESTS_LAYERS) for label in samples.frames]
-    total = under = 0.0
+    setup = [label.endswith(_TLS_SETUP) for label in samples.frames]
+    total = under = tls = 0.0
     for st in samples.stacks:
         if st.gid is not None and st.gid == profile.hub.get("id"):
             continue
         total += st.cpu_s
-        if any(0 <= i < len(inside) and inside[i] for i in st.frames):
+        frames = [i for i in st.frames if 0 <= i < len(inside)]
+        if any(setup[i] for i in frames):
+            tls += st.cpu_s
+        elif any(inside[i] for i in frames):
             under += st.cpu_s
-    return under / total if total > 0 else None
+    return (tls / total, under / total) if total > 0 else None
 
 
 def _most_delaying_stack(profile: Profile, gids: set[int] | None = None) -> list[str]:
