@@ -963,6 +963,23 @@ def test_consumers_polling_for_a_concurrent_dispatcher_is_no_serial_bottleneck(
     assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
 
 
+CLIENT_POOL = Workload("client_pool.py")
+
+
+def test_handlers_sharing_a_pool_smaller_than_they_are_wait_for_their_peers(
+        server, tmp_path):
+    profile = run_cli(CLIENT_POOL, tmp_path, slow(server, 0.05))
+    first = assert_first(profile, CLIENT_POOL, SERIAL_BOTTLENECK)
+    assert first.extra["peers"] is True, listing(profile)
+    assert "a pool as large as the number of greenlets using it" in first.message, \
+        listing(profile)
+
+
+def test_handlers_each_with_a_client_of_the_pool_wait_for_nobody(server, tmp_path):
+    profile = run_cli(CLIENT_POOL, tmp_path, slow(server, 0.05), "size=40")
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
 RETRYING = Workload("retrying.py")
 
 

@@ -679,6 +679,7 @@ def handoff_profile(idle_s=1.5, consume=3.0, join=1.0, feed=1.5, feed_run=0.25):
               StackTime(stack=list(FEEDER_STACK), count=12, greenlet=3),
               StackTime(stack=[f"{APP}:50:handler"], count=2, greenlet=2)]
     p.greenlet(3).run_s, p.greenlet(3).event_wait_s = feed_run, feed
+    p.greenlet(3).name = "app.produce"  # (a feeder of the waiters' own name: peers)
     p.greenlet(4).event_wait_s = consume
     p.greenlet(1).event_wait_s = join
     # the hub "waited" at a with block and ran all run: never a feeder
@@ -3448,149 +3449,105 @@ EXPECTED = {
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:165:GroupMappingMixin.__map'],
       'waits': 4}],
-    'serial_bottleneck_at_the_edges': [{'cost_meaning': 'greenlet-seconds spent waiting at '
-                                                        'hand-offs (a queue, an event, a '
-                                                        "greenlet's end) for a few busy greenlets "
-                                                        'while the loop sat mostly idle',
-                                        'cost_s': 4.5,
-                                        'feeders': [3],
-                                        'greenlet': 3,
-                                        'handoff_share': 0.5,
-                                        'handoff_wait_s': 4.5,
-                                        'hazard': False,
-                                        'idle_share': 0.75,
-                                        'kind': 'serial-bottleneck',
-                                        'message': 'Many greenlets waited for a few: greenlets '
-                                                   "such as 'app.fetch', 'main' waited 4.500 s in "
-                                                   'all at hand-offs (50% of all event wait; most '
-                                                   'in the get() call at '
-                                                   '/srv/app/worker.py:80:consume: a gevent '
-                                                   'queue, event or greenlet, waiting for another '
-                                                   'greenlet to put, set or finish) while the '
-                                                   'loop sat idle 75% of the run. Busy through '
-                                                   'the run meanwhile, one call at a time: '
-                                                   "greenlet 'app.fetch' (#3), busy 50% of the "
-                                                   'run, 0.750 s of it waiting at '
-                                                   '/srv/app/worker.py:20:produce. Who woke whom '
-                                                   'is not recorded: these are the greenlets that '
-                                                   'kept working while the others waited, so most '
-                                                   "likely their pace set everyone's. Fix: do "
-                                                   'that work concurrently -- several such '
-                                                   'greenlets, or '
-                                                   'gevent.pool.Pool(n).imap_unordered over its '
-                                                   'inputs -- or let the waiting greenlets do it '
-                                                   'themselves. If the waiting greenlets are idle '
-                                                   'workers whose input arrives at its own pace '
-                                                   "(a server's requests, a message broker), this "
-                                                   'is spare capacity, not a fault. [cost 4.500 '
-                                                   's: greenlet-seconds spent waiting at '
-                                                   "hand-offs (a queue, an event, a greenlet's "
-                                                   'end) for a few busy greenlets while the loop '
-                                                   'sat mostly idle]',
-                                        'section': None,
-                                        'site': '/srv/app/worker.py:20:produce',
-                                        'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
-                                                  '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
-                                                  '/srv/app/worker.py:20:produce'],
-                                        'waits': 10},
-                                       {'cost_meaning': 'greenlet-seconds spent waiting at '
-                                                        'hand-offs (a queue, an event, a '
-                                                        "greenlet's end) for a few busy greenlets "
-                                                        'while the loop sat mostly idle',
-                                        'cost_s': 4.0,
-                                        'feeders': [3],
-                                        'greenlet': 3,
-                                        'handoff_share': 0.6666666666666666,
-                                        'handoff_wait_s': 4.0,
-                                        'hazard': False,
-                                        'idle_share': 0.75,
-                                        'kind': 'serial-bottleneck',
-                                        'message': 'Many greenlets waited for a few: greenlets '
-                                                   "such as 'app.fetch', 'main' waited 4.000 s in "
-                                                   'all at hand-offs (67% of all event wait; most '
-                                                   'in the get() call at '
-                                                   '/srv/app/worker.py:80:consume: a gevent '
-                                                   'queue, event or greenlet, waiting for another '
-                                                   'greenlet to put, set or finish) while the '
-                                                   'loop sat idle 75% of the run. Busy through '
-                                                   'the run meanwhile, one call at a time: '
-                                                   "greenlet 'app.fetch' (#3), busy 88% of the "
-                                                   'run, 1.500 s of it waiting at '
-                                                   '/srv/app/worker.py:20:produce. Who woke whom '
-                                                   'is not recorded: these are the greenlets that '
-                                                   'kept working while the others waited, so most '
-                                                   "likely their pace set everyone's. Fix: do "
-                                                   'that work concurrently -- several such '
-                                                   'greenlets, or '
-                                                   'gevent.pool.Pool(n).imap_unordered over its '
-                                                   'inputs -- or let the waiting greenlets do it '
-                                                   'themselves. If the waiting greenlets are idle '
-                                                   'workers whose input arrives at its own pace '
-                                                   "(a server's requests, a message broker), this "
-                                                   'is spare capacity, not a fault. [cost 4.000 '
-                                                   's: greenlet-seconds spent waiting at '
-                                                   "hand-offs (a queue, an event, a greenlet's "
-                                                   'end) for a few busy greenlets while the loop '
-                                                   'sat mostly idle]',
-                                        'section': None,
-                                        'site': '/srv/app/worker.py:20:produce',
-                                        'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
-                                                  '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
-                                                  '/srv/app/worker.py:20:produce'],
-                                        'waits': 10}],
-    'serial_bottleneck_names_the_busy_feeder': [{'cost_meaning': 'greenlet-seconds spent waiting '
-                                                                 'at hand-offs (a queue, an '
-                                                                 "event, a greenlet's end) for a "
-                                                                 'few busy greenlets while the '
-                                                                 'loop sat mostly idle',
-                                                 'cost_s': 4.5,
-                                                 'feeders': [3],
-                                                 'greenlet': 3,
-                                                 'handoff_share': 0.6923076923076923,
-                                                 'handoff_wait_s': 4.5,
-                                                 'hazard': False,
-                                                 'idle_share': 0.75,
-                                                 'kind': 'serial-bottleneck',
-                                                 'message': 'Many greenlets waited for a few: '
-                                                            "greenlets such as 'app.fetch', "
-                                                            "'main' waited 4.500 s in all at "
-                                                            'hand-offs (69% of all event wait; '
-                                                            'most in the get() call at '
-                                                            '/srv/app/worker.py:80:consume: a '
-                                                            'gevent queue, event or greenlet, '
-                                                            'waiting for another greenlet to put, '
-                                                            'set or finish) while the loop sat '
-                                                            'idle 75% of the run. Busy through '
-                                                            'the run meanwhile, one call at a '
-                                                            "time: greenlet 'app.fetch' (#3), "
-                                                            'busy 88% of the run, 1.500 s of it '
-                                                            'waiting at '
-                                                            '/srv/app/worker.py:20:produce. Who '
-                                                            'woke whom is not recorded: these are '
-                                                            'the greenlets that kept working '
-                                                            'while the others waited, so most '
-                                                            "likely their pace set everyone's. "
-                                                            'Fix: do that work concurrently -- '
-                                                            'several such greenlets, or '
-                                                            'gevent.pool.Pool(n).imap_unordered '
-                                                            'over its inputs -- or let the '
-                                                            'waiting greenlets do it themselves. '
-                                                            'If the waiting greenlets are idle '
-                                                            'workers whose input arrives at its '
-                                                            "own pace (a server's requests, a "
-                                                            'message broker), this is spare '
-                                                            'capacity, not a fault. [cost 4.500 '
-                                                            's: greenlet-seconds spent waiting at '
-                                                            'hand-offs (a queue, an event, a '
-                                                            "greenlet's end) for a few busy "
-                                                            'greenlets while the loop sat mostly '
-                                                            'idle]',
-                                                 'section': None,
-                                                 'site': '/srv/app/worker.py:20:produce',
-                                                 'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
-                                                           '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
-                                                           '/srv/app/worker.py:20:produce'],
-                                                 'waits': 10}],
+    'serial_bottleneck_at_the_edges': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.5,
+      'feeders': [3],
+      'greenlet': 3,
+      'handoff_share': 0.5,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.fetch', 'main' "
+                 'waited 4.500 s in all at hand-offs (50% of all event wait; most in the '
+                 'get() call at /srv/app/worker.py:80:consume: a gevent queue, event or '
+                 'greenlet, waiting for another greenlet to put, set or finish) while the '
+                 'loop sat idle 75% of the run. Busy through the run meanwhile, one call at '
+                 "a time: greenlet 'app.produce' (#3), busy 50% of the run, 0.750 s of it "
+                 'waiting at /srv/app/worker.py:20:produce. Who woke whom is not recorded: '
+                 'these are the greenlets that kept working while the others waited, so most '
+                 "likely their pace set everyone's. Fix: do that work concurrently -- "
+                 'several such greenlets, or gevent.pool.Pool(n).imap_unordered over its '
+                 'inputs -- or let the waiting greenlets do it themselves. If the waiting '
+                 "greenlets are idle workers whose input arrives at its own pace (a server's "
+                 'requests, a message broker), this is spare capacity, not a fault. [cost '
+                 '4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 10},
+     {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.0,
+      'feeders': [3],
+      'greenlet': 3,
+      'handoff_share': 0.6666666666666666,
+      'handoff_wait_s': 4.0,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.fetch', 'main' "
+                 'waited 4.000 s in all at hand-offs (67% of all event wait; most in the '
+                 'get() call at /srv/app/worker.py:80:consume: a gevent queue, event or '
+                 'greenlet, waiting for another greenlet to put, set or finish) while the '
+                 'loop sat idle 75% of the run. Busy through the run meanwhile, one call at '
+                 "a time: greenlet 'app.produce' (#3), busy 88% of the run, 1.500 s of it "
+                 'waiting at /srv/app/worker.py:20:produce. Who woke whom is not recorded: '
+                 'these are the greenlets that kept working while the others waited, so most '
+                 "likely their pace set everyone's. Fix: do that work concurrently -- "
+                 'several such greenlets, or gevent.pool.Pool(n).imap_unordered over its '
+                 'inputs -- or let the waiting greenlets do it themselves. If the waiting '
+                 "greenlets are idle workers whose input arrives at its own pace (a server's "
+                 'requests, a message broker), this is spare capacity, not a fault. [cost '
+                 '4.000 s: greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 10}],
+    'serial_bottleneck_names_the_busy_feeder': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.5,
+      'feeders': [3],
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.fetch', 'main' "
+                 'waited 4.500 s in all at hand-offs (69% of all event wait; most in the '
+                 'get() call at /srv/app/worker.py:80:consume: a gevent queue, event or '
+                 'greenlet, waiting for another greenlet to put, set or finish) while the '
+                 'loop sat idle 75% of the run. Busy through the run meanwhile, one call at '
+                 "a time: greenlet 'app.produce' (#3), busy 88% of the run, 1.500 s of it "
+                 'waiting at /srv/app/worker.py:20:produce. Who woke whom is not recorded: '
+                 'these are the greenlets that kept working while the others waited, so most '
+                 "likely their pace set everyone's. Fix: do that work concurrently -- "
+                 'several such greenlets, or gevent.pool.Pool(n).imap_unordered over its '
+                 'inputs -- or let the waiting greenlets do it themselves. If the waiting '
+                 "greenlets are idle workers whose input arrives at its own pace (a server's "
+                 'requests, a message broker), this is spare capacity, not a fault. [cost '
+                 '4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 10}],
     'serial_bottleneck_not_past_each_guard': [],
     'connection_pool_full_not_with_a_busy_loop_nor_short_waits': [],
     'connection_pool_full_on_urllib3_queue_waits_not_its_drop_check': [{'cost_meaning': 'greenlet-seconds '
@@ -5540,6 +5497,7 @@ def test_the_glance_says_when_greenlets_waited_for_each_other():
 
     def io_or_queueing(p):
         # app.fetch (#3 and #4) waited most: 1.5 + 3 s of event wait, 0.125 s ready
+        p.greenlet(3).name = "app.fetch"
         p.greenlet(3).wait_s, p.greenlet(4).wait_s = p.greenlet(3).event_wait_s, 3.125
         p.greenlet(3).ready_wait_s, p.greenlet(4).ready_wait_s = 0.0, 0.125
         return dict(at_a_glance(p))["I/O or queueing?"]
@@ -5666,3 +5624,17 @@ def test_a_saturated_loop_setting_up_tls_says_so_and_not_that_requests_is_the_ca
     [f] = findings.loop_saturated(p)
     assert ("25% of the sampled CPU set up TLS connections" in f.message) is told
     assert ("reuse connections" in f.message) is told
+
+
+def test_peers_waiting_for_one_anothers_puts_are_told_as_a_pool_too_small():
+    # the feeder (#3) has the name of the greenlet that waited most (#4, app.fetch):
+    # peers taking and giving back a pool's items, not a producer feeding consumers
+    p = handoff_profile()
+    p.greenlet(3).name = "app.fetch"
+    [f] = findings.serial_bottleneck(p)
+    assert f.extra["peers"] is True and f.greenlet == 3
+    assert f.stack == [f"{APP}:80:consume"]  # the line that waits for the pool's items
+    assert ("The greenlets busy meanwhile have the waiting ones' name ('app.fetch', "
+            f"waiting at {APP}:20:produce): peers waiting for one another's puts.") in f.message
+    assert "a pool as large as the number of greenlets using it at once" in f.message
+    assert "Busy through the run" not in f.message and "Pool(n)" not in f.message

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from geventperf.findings.common import SERIAL_BOTTLENECK, _finding
+from geventperf.findings.common import SERIAL_BOTTLENECK, _base_name, _finding
 from geventperf.findings.limits import (
     EVENT_ON_A_LOCK,
     LOCK_FRAMES,
@@ -155,23 +155,41 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
         + (f", {own:.3f} s of it waiting at {user_site(stack).user}" if stack else "")
         for g, busy, own, stack in feeders[:TOP_FEEDERS])
     lead, lead_stack = feeders[0][0], feeders[0][3]
+    peers = _base_name(lead.name) in seen.names
+    if peers:
+        held = f", waiting at {user_site(lead_stack).user}" if lead_stack else ""
+        story = (
+            f"The greenlets busy meanwhile have the waiting ones' name ('"
+            f"{_base_name(lead.name)}'{held}): peers waiting for one another's puts. Most "
+            "often that is a pool of items they take and give back (clients, connections: "
+            "redis-py's BlockingConnectionPool is a queue.LifoQueue) shared by more "
+            "greenlets than it holds items, so each waits for a holder to finish its call. "
+            "Fix: a pool as large as the number of greenlets using it at once, or fewer "
+            "greenlets, or less work done while holding an item. If instead they hand work "
+            "to one another (a crawler's frontier), the waiting is the work in flight, not "
+            "a fault.")
+    else:
+        story = (
+            f"Busy through the run meanwhile, one call at a time: {described}. Who woke "
+            "whom is not recorded: these are the greenlets that kept working while the "
+            "others waited, so most likely their pace set everyone's. Fix: do that work "
+            "concurrently -- several such greenlets, or gevent.pool.Pool(n).imap_unordered "
+            "over its inputs -- or let the waiting greenlets do it themselves"
+            + ("; and wait on a gevent.event.Event or AsyncResult that the feeder sets "
+               "instead of polling: it wakes the waiter as soon as the result is there"
+               if polled else "")
+            + ". If the waiting greenlets are idle workers whose input arrives at its own "
+            "pace (a server's requests, a message broker), this is spare capacity, not a "
+            "fault.")
     message = (
         f"Many greenlets waited for a few: {seen.who} waited {waited:.3f} s in all at "
         f"hand-offs ({waited / total:.0%} of all event wait; {how}) while the loop sat "
-        f"idle {idle:.0%} of the run. Busy through the run meanwhile, one call at a "
-        f"time: {described}. Who woke whom is not recorded: these are the greenlets that "
-        "kept working while the others waited, so most likely their pace set everyone's. "
-        "Fix: do that work "
-        "concurrently -- several such greenlets, or gevent.pool.Pool(n).imap_unordered "
-        "over its inputs -- or let the waiting greenlets do it themselves"
-        + ("; and wait on a gevent.event.Event or AsyncResult that the feeder sets instead "
-           "of polling: it wakes the waiter as soon as the result is there" if polled else "")
-        + ". If the "
-        "waiting greenlets are idle workers whose input arrives at its own pace (a "
-        "server's requests, a message broker), this is spare capacity, not a fault.")
-    # The finding points at the lead feeder's line: that is where the fix goes.
-    return [_finding(SERIAL_BOTTLENECK, message, waited, lead_stack or list(seen.worst.stack),
-                     greenlet=lead.id, waits=seen.count,
+        f"idle {idle:.0%} of the run. {story}")
+    # The finding points where the fix goes: the lead feeder's line, or for peers
+    # sharing a pool, the line that waits for its items.
+    at = list(worst.stack) if peers or not lead_stack else lead_stack
+    return [_finding(SERIAL_BOTTLENECK, message, waited, at,
+                     greenlet=lead.id, waits=seen.count, peers=peers,
                      handoff_wait_s=waited, handoff_share=waited / total,
                      idle_share=idle, feeders=[g.id for g, *_ in feeders[:TOP_FEEDERS]],
                      site=user_site(lead_stack).user if lead_stack else None)]
