@@ -172,6 +172,7 @@ class Tracer(SectionAccounting):
         self._sampler: Any = None
         self.stall_watch = bool(stall_watch)
         self._stall: StallWatch | None = None
+        self._stall_errors = 0  # the watch's own errors (it never raises), for meta
 
         self._st: Any = State()
         self._c = False  # hot path in C (set by start())
@@ -380,6 +381,7 @@ class Tracer(SectionAccounting):
             self._sampler.stop()
         if self._stall is not None:
             self._stall.stop()
+            self._stall_errors = self._stall.errors
             self._stall = None
         if self._loopwatch is not None:
             self._loopwatch.close()

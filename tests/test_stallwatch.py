@@ -103,6 +103,23 @@ def test_an_error_in_a_look_is_counted_not_raised():
     assert watch.errors >= 1
 
 
+def test_the_watchs_errors_reach_the_profile_and_the_report(impl, monkeypatch):
+    def broken(self, key: int) -> None:
+        raise RuntimeError("ours")
+
+    with Tracer(stall_watch=True, block_threshold=0.04) as tracer:
+        gevent.spawn(blocking_sleep, 0.06).join()
+    assert tracer.profile.meta["stall_watch_errors"] == 0
+    assert "stall watch" not in tracer.profile.render("text")
+    monkeypatch.setattr(StallWatch, "_look", broken)
+    with Tracer(stall_watch=True, block_threshold=0.04) as tracer:
+        gevent.spawn(blocking_sleep, 0.06).join()
+    errors = tracer.profile.meta["stall_watch_errors"]
+    assert errors >= 1
+    assert f"trace errors: 0 (and {errors} in the stall watch's looks)" in \
+        tracer.profile.render("text")
+
+
 def test_a_blocking_call_is_seen_where_it_blocked(impl):
     def keeper(where):
         for _ in range(2):

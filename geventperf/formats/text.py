@@ -60,7 +60,10 @@ def header(profile: Profile) -> str:
     for line in loop_lines(profile) + [hub_line(profile), totals_line(profile),
                                        gc_line(profile)]:
         lines.extend(textwrap.wrap(line, WIDTH, subsequent_indent=INDENT))
-    lines.append(f"trace errors: {profile.trace_errors}")
+    stall_errors = profile.meta.get("stall_watch_errors")
+    lines.append(f"trace errors: {profile.trace_errors}"
+                 + (f" (and {stall_errors} in the stall watch's looks)"
+                    if isinstance(stall_errors, int) and stall_errors else ""))
     if profile.slices_dropped:
         lines.append(f"timeline truncated: {profile.slices_dropped} slices dropped "
                      "(totals are exact; only the timeline is partial)")

@@ -342,7 +342,7 @@ def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
         "cpu_clock_mode": tr.cpu_mode, "cpu_clock_reads": tr._st.cpu_reads,
         "stacks": tr.stacks, "max_stack_depth": tr.max_stack_depth,
         "max_slices": tr.max_slices, "lxml_guard": tr.lxml_guard,
-        "stall_watch": tr.stall_watch,
+        "stall_watch": tr.stall_watch, "stall_watch_errors": tr._stall_errors,
         "sections_wrapped": list(tr._section_names),
         "greenlets_folded": sum(f.n for f in tr._folded.values()),
         "stacks_overflowed": tr._stacks_overflowed(),
