@@ -173,6 +173,8 @@ class Tracer(SectionAccounting):
         self.stall_watch = bool(stall_watch)
         self._stall: StallWatch | None = None
         self._stall_errors = 0  # the watch's own errors (it never raises), for meta
+        # its looks at slices shorter than the threshold, and how many it could not keep
+        self._stall_short: tuple[dict[tuple[str, ...], int], int] = ({}, 0)
 
         self._st: Any = State()
         self._c = False  # hot path in C (set by start())
@@ -304,6 +306,7 @@ class Tracer(SectionAccounting):
         greenlet.settrace(self._trace)
         self._sampler = start_sampler(st, self._sample_interval)
         if self.stall_watch:
+            self._stall_errors, self._stall_short = 0, ({}, 0)
             self._stall = StallWatch(ident, lambda: st.switches,
                                      lambda: st.cur is not None and st.cur.is_hub,
                                      self.block_threshold / 2, self.max_stack_depth)
@@ -382,6 +385,7 @@ class Tracer(SectionAccounting):
         if self._stall is not None:
             self._stall.stop()
             self._stall_errors = self._stall.errors
+            self._stall_short = self._stall.short_looks()
             self._stall = None
         if self._loopwatch is not None:
             self._loopwatch.close()
@@ -661,8 +665,17 @@ class Tracer(SectionAccounting):
         return OTHER_KEY in self._stacks
 
     def _extra_events(self) -> list[dict[str, Any]]:
-        """Events of the watchers beside the switch trace (gevent's threadpool)."""
-        return self._threadpool.events()
+        """Events of the watchers beside the switch trace: gevent's threadpool, and the
+        stall watch's looks at slices shorter than the threshold (one ``stall-looks``
+        event: stacks with their looks, most first)."""
+        events = self._threadpool.events()
+        short, dropped = self._stall.short_looks() if self._stall is not None \
+            else self._stall_short
+        if short:
+            events.append({"kind": "stall-looks", "dropped": dropped,
+                           "looks": [[list(stack), n] for stack, n in
+                                     sorted(short.items(), key=lambda kv: -kv[1])]})
+        return events
 
     def _gid_of(self, g: Any) -> int | None:
         rec = self._live.get(id(g))

@@ -980,6 +980,23 @@ def test_handlers_each_with_a_client_of_the_pool_wait_for_nobody(server, tmp_pat
     assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
 
 
+DRIVER_CALLS = Workload("driver_calls.py")
+
+
+def test_blocking_calls_under_the_threshold_are_named_where_they_blocked(server, tmp_path):
+    profile = run_cli(DRIVER_CALLS, tmp_path, slow(server, 0.01))
+    assert profile.findings and profile.findings[0].kind in LOOP_CPU, listing(profile)
+    first = assert_first(profile, DRIVER_CALLS, profile.findings[0].kind)
+    assert "looks at the thread while it held the loop found it at" in first.message, \
+        listing(profile)
+    assert "off the CPU" in first.message, listing(profile)
+
+
+def test_the_same_calls_in_gevents_threadpool_hold_no_loop(server, tmp_path):
+    profile = run_cli(DRIVER_CALLS, tmp_path, slow(server, 0.01), "call=threadpool")
+    assert not [f for f in profile.findings if f.kind in LOOP_CPU], listing(profile)
+
+
 RETRYING = Workload("retrying.py")
 
 

@@ -5638,3 +5638,25 @@ def test_peers_waiting_for_one_anothers_puts_are_told_as_a_pool_too_small():
             f"waiting at {APP}:20:produce): peers waiting for one another's puts.") in f.message
     assert "a pool as large as the number of greenlets using it at once" in f.message
     assert "Busy through the run" not in f.message and "Pool(n)" not in f.message
+
+
+def test_a_loop_saturated_by_calls_blocking_under_the_threshold_names_where_they_blocked():
+    # the holders' running was off the CPU (loop_saturated_by_holders_off_the_cpu's
+    # second case); the stall watch looked at their short slices 4 times: 3 at the
+    # app's query line (beneath the standard library's socket), once elsewhere
+    p = saturated()
+    for g, cpu in ((3, 0.5), (4, 0.25), (5, 0.125), (1, 0.0625 - 2 ** -20)):
+        p.greenlet(g).cpu_s = cpu
+    query = [f"{STDLIB_SOCKET}:706:readinto", f"{APP}:33:query"]
+    p.events = [{"kind": "stall-looks", "dropped": 0,
+                 "looks": [[query, 3], [[f"{APP}:40:other"], 1], ["junk", 2]]}]
+    [f] = findings.loop_saturated(p)
+    assert (f"looks at the thread while it held the loop found it at {APP}:33:query (3 of "
+            f"4); the slices ended at {APP}:30:crunch, where they yielded") in f.message
+    assert "the slices that delayed most ended" not in f.message
+    assert f.stack == query
+    # without looks: where the slices ended, as before
+    p.events = []
+    [f] = findings.loop_saturated(p)
+    assert f"made before the slice ended at {APP}:30:crunch" in f.message
+    assert f.stack == [f"{APP}:30:crunch"]

@@ -86,10 +86,45 @@ def test_taking_a_slice_forgets_the_earlier_ones():
         switches[0] = 5
         blocking_sleep(0.05)
         switches[0] = 6
-        assert watch.take(5)  # slice 0's looks go with it
+        assert watch.take(5)  # slice 0's looks go with it, to the short slices' tally
         assert watch.take(0) == []
+        assert sum(watch.short.values()) >= 1
     finally:
         watch.stop()
+
+
+def test_looks_at_slices_never_taken_are_tallied_by_stack():
+    """Slices past half the threshold but not past it are never taken (no event):
+    their looks are counted by stack, as many as the watch could keep."""
+    switches = [0]
+    watch = StallWatch(get_ident(), lambda: switches[0], lambda: False, INTERVAL_S, 8)
+    watch.start()
+    try:
+        for n in range(1, 4):
+            where = _here(); blocking_sleep(0.05)  # noqa: E702 -- the looks' line
+            switches[0] = n
+    finally:
+        watch.stop()  # the last slice's looks go to the tally at stop
+    short, dropped = watch.short_looks()
+    assert dropped == 0 and len(short) == 1, short
+    [(stack, looks)] = short.items()
+    assert stack[0] == where and 3 <= looks <= 3 * MAX_LOOKS_PER_SLICE
+
+
+def test_short_slices_that_blocked_reach_the_profile(impl):
+    def keeper(where):
+        for _ in range(4):
+            gevent.sleep(0.001)
+            where.append(_here()); blocking_sleep(0.03)  # noqa: E702
+
+    where: list[str] = []
+    with Tracer(stall_watch=True, block_threshold=0.04) as tracer:
+        gevent.joinall([gevent.spawn(keeper, where), gevent.spawn(gevent.sleep, 0.15)])
+    p = tracer.profile
+    assert not [e for e in p.events if e["kind"] == "blocked-slice"]  # all under 40 ms
+    [ev] = [e for e in p.events if e["kind"] == "stall-looks"]
+    assert ev["dropped"] == 0
+    assert any(stack[0] == where[0] and n >= 1 for stack, n in ev["looks"]), ev
 
 
 def test_an_error_in_a_look_is_counted_not_raised():

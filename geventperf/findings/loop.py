@@ -4,7 +4,7 @@ call), and a loop too busy for its greenlets (saturated)."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from geventperf.findings.common import (
     BLOCKING_CALL,
@@ -401,8 +401,11 @@ def loop_held(profile: Profile) -> list[Finding]:
                     "out of the loop (gevent.get_hub().threadpool for C code that releases "
                     "the GIL, a process pool for Python code)." + _threads_story({name}))
         else:
+            seen = _seen_short(profile)  # where the slices blocked, if the watch looked
+            if seen is not None:
+                stack = seen.stack
             what = (f"It was mostly off the CPU ({cpu:.3f} s of CPU in {total_run:.3f} s of "
-                    f"running), {_blocking_story(profile, site)}")
+                    f"running), {_blocking_story(profile, site, seen, 2)}")
         message = (
             f"{_names(profile, [g.id for g in gs])} held the loop in {slices} slices of "
             f"{mean * 1e3:.1f} ms on average, each under the {threshold:g} s block "
@@ -540,9 +543,15 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         sum(acc[4] for _name, acc in top)
     had_cpu = held_run * (1.0 - _starved_share(profile))
     off_cpu = None if held_cpu is None else max(0.0, had_cpu - held_cpu)
+    seen = None
     if off_cpu is not None and off_cpu > BLOCKING_SHARE * had_cpu:
+        # CPU samples see none of that time; the stall watch's looks at the slices may
+        # (the story then says where the slices ended)
+        seen, hot = _seen_short(profile), None
+        if seen is not None:
+            stack = seen.stack
         cure = (f" Most of their running was off the CPU ({off_cpu:.3f} s of {held_run:.3f} "
-                f"s), {_blocking_story(profile, where or 'an unrecorded place')}")
+                f"s), {_blocking_story(profile, where or 'an unrecorded place', seen, 2)}")
     else:
         cure = (" The cure is on the CPU side, not the I/O side: less work per request in "
                 "these greenlets, fewer greenlets per process and more processes, or "
@@ -576,7 +585,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         f"{named}"
         + (f"; inside sections {inside}" if inside else "")
         + (f"; {hot.told()}" if hot else "")
-        + (f"; the slices that delayed most ended at {where}" if where else "")
+        + (f"; the slices that delayed most ended at {where}" if where and not seen else "")
         + (", where they yielded" if where and hot else "")
         + "." + cure)
     return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
@@ -671,19 +680,34 @@ class Seen(NamedTuple):
 def _seen(evs: list[dict[str, Any]]) -> Seen | None:
     """The stall watch's looks during the slices *evs* (``stall_looks`` of each
     event), by the program's own line; None without looks at such a line."""
+    looks = (e.get("stall_looks") for e in evs)
+    return _seen_weighted((look, 1) for each in looks
+                          for look in (each if isinstance(each, list) else ()))
+
+
+def _seen_short(profile: Profile) -> Seen | None:
+    """The stall watch's looks at slices shorter than the threshold (the
+    ``stall-looks`` event: [stack, looks] pairs), as _seen."""
+    pairs = (pair for ev in _events(profile, "stall-looks")
+             for pair in (ev.get("looks") if isinstance(ev.get("looks"), list) else ()))
+    return _seen_weighted((pair[0], pair[1]) for pair in pairs
+                          if isinstance(pair, list) and len(pair) == 2
+                          and isinstance(pair[1], int) and pair[1] > 0)
+
+
+def _seen_weighted(looks: Iterable[tuple[Any, int]]) -> Seen | None:
+    """The program's own line most (look, times seen) pairs found; None if none."""
     lines: Counter[str] = Counter()
     stacks: dict[str, list[str]] = {}
     total = 0
-    for e in evs:
-        looks = e.get("stall_looks")
-        for look in looks if isinstance(looks, list) else ():
-            if not isinstance(look, list) or not all(isinstance(x, str) for x in look):
-                continue  # an untrusted profile's
-            total += 1
-            line = own_line(look)
-            if line is not None:
-                lines[line] += 1
-                stacks.setdefault(line, look)
+    for look, times in looks:
+        if not isinstance(look, list) or not all(isinstance(x, str) for x in look):
+            continue  # an untrusted profile's
+        total += times
+        line = own_line(look)
+        if line is not None:
+            lines[line] += times
+            stacks.setdefault(line, look)
     if not lines:
         return None
     line, count = lines.most_common(1)[0]

@@ -10,7 +10,11 @@ its previous wake, one slice has held the loop at least that long, and it reads 
 thread's stack (``sys._current_frames()``: a blocking call has released the GIL, so the
 look is at once; a CPU-bound slice gives the GIL up within the interpreter's switch
 interval).  The looks are kept as ``path:line:function`` labels by the slice's switch
-count, for the tracer to attach to the slice's event if the slice turns out long.
+count, for the tracer to attach to the slice's event if the slice turns out long.  The
+looks at slices that do not (held the loop past half the threshold, not past all of
+it) are tallied by stack in ``short``: many blocking calls of 20-40 ms (a database
+driver's queries) saturate a loop without one slice over the threshold, and their line
+is as much the finding's as a long slice's.
 
 gevent's own monitor thread (``GEVENT_MONITOR_THREAD_ENABLE``) looks the same way; this
 one keeps its looks for the findings instead of printing them.  It costs one wake and a
@@ -30,6 +34,8 @@ MAX_LOOKS_PER_SLICE = 8
 # Slices with looks kept at once: those the tracer has not taken yet (a slice looked
 # at but shorter than the threshold is never taken; the oldest go first).
 MAX_SLICES_KEPT = 64
+# Distinct stacks tallied in ``short``: more are counted in ``short_dropped`` only.
+MAX_SHORT_STACKS = 256
 # How long stop() waits for the thread to notice (it wakes every interval).
 STOP_TIMEOUT_S = 1.0
 
@@ -46,14 +52,19 @@ class StallWatch:
         self._interval = interval
         self._depth = depth
         self._looks: dict[int, list[list[str]]] = {}
+        # looks at slices never taken (shorter than the threshold): stack -> looks
+        self.short: dict[tuple[str, ...], int] = {}
+        self.short_dropped = 0
         self._stopping = False
         self._done: Any = None  # a real (unpatched) lock, released when the thread ends
+        # a real lock too: take() (the traced thread) and _look (this one) both move
+        # slices out of _looks
+        self._lock = get_original("_thread", "allocate_lock")()
         self.errors = 0
 
     def start(self) -> None:
-        allocate = get_original("_thread", "allocate_lock")
         start_thread = get_original("_thread", "start_new_thread")
-        self._done = allocate()
+        self._done = get_original("_thread", "allocate_lock")()
         self._done.acquire()
         start_thread(self._run, ())
 
@@ -63,14 +74,33 @@ class StallWatch:
             if self._done.acquire(True, STOP_TIMEOUT_S):
                 self._done.release()
             self._done = None
+        with self._lock:  # the slices left were short (or the last one, still open)
+            for looks in self._looks.values():
+                self._tally(looks)
+            self._looks.clear()
 
     def take(self, key: int) -> list[list[str]]:
-        """The looks at slice *key* (the tracer's switch count during it); forgets it
-        and every earlier slice's."""
-        looks = self._looks.pop(key, [])
-        for old in [k for k in list(self._looks) if k < key]:
-            self._looks.pop(old, None)
+        """The looks at slice *key* (the tracer's switch count during it); every
+        earlier slice's, never taken, go to ``short``."""
+        with self._lock:
+            looks = self._looks.pop(key, [])
+            for old in [k for k in self._looks if k < key]:
+                self._tally(self._looks.pop(old))
         return looks
+
+    def short_looks(self) -> tuple[dict[tuple[str, ...], int], int]:
+        """A copy of ``short`` and ``short_dropped``, safe while the thread runs."""
+        with self._lock:
+            return dict(self.short), self.short_dropped
+
+    def _tally(self, looks: list[list[str]]) -> None:
+        """Adds a short slice's *looks* to ``short`` (under the lock)."""
+        for look in looks:
+            stack = tuple(look)
+            if stack in self.short or len(self.short) < MAX_SHORT_STACKS:
+                self.short[stack] = self.short.get(stack, 0) + 1
+            else:
+                self.short_dropped += 1
 
     def _run(self) -> None:
         sleep = get_original("time", "sleep")
@@ -89,13 +119,14 @@ class StallWatch:
             self._done.release()
 
     def _look(self, key: int) -> None:
-        looks = self._looks.get(key)
-        if looks is None:
-            if len(self._looks) >= MAX_SLICES_KEPT:
-                self._looks.pop(next(iter(self._looks)), None)
-            looks = self._looks[key] = []
-        if len(looks) >= MAX_LOOKS_PER_SLICE:
-            return
+        with self._lock:
+            looks = self._looks.get(key)
+            if looks is None:
+                if len(self._looks) >= MAX_SLICES_KEPT:  # the oldest, never taken: short
+                    self._tally(self._looks.pop(next(iter(self._looks))))
+                looks = self._looks[key] = []
+            if len(looks) >= MAX_LOOKS_PER_SLICE:
+                return
         frame = sys._current_frames().get(self._thread_id)
         try:
             if frame is not None:
