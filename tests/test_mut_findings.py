@@ -5660,3 +5660,37 @@ def test_a_loop_saturated_by_calls_blocking_under_the_threshold_names_where_they
     [f] = findings.loop_saturated(p)
     assert f"made before the slice ended at {APP}:30:crunch" in f.message
     assert f.stack == [f"{APP}:30:crunch"]
+
+
+URLLIB3_CONNECT = "/venv/lib/python3.11/site-packages/urllib3/util/connection.py"
+
+
+def test_dns_lookups_of_new_connections_point_to_reused_connections_first():
+    # threadpool_full_of_dns with 6 of the 8 lookups made by urllib3 for new
+    # connections (a bad site entry ignored): the fix starts with fewer connections
+    def dns_profile(sites):
+        return profile(events=[
+            pool_event("getaddrinfo", 8, 1.0, 3.0, dns=True, greenlets=2,
+                       greenlet_ids=[3, 4], sites=sites),
+            pool_event("work", 4, 0.5, 1.0, depth_max=5, depth_mean=0.5)])
+
+    [f] = findings.threadpool_saturated(dns_profile(
+        [[f"{URLLIB3_CONNECT}:60:create_connection", 6], [f"{APP}:70:connect", 2],
+         ["junk"], [f"{URLLIB3_CONNECT}:61:create_connection", "6"]]))
+    assert ("6 of the lookups opened new connections (urllib3's create_connection); a "
+            "reused, kept-alive connection needs none.") in f.message
+    assert "Fix: fewer new connections: one Session shared by the greenlets" in f.message
+    assert "or GEVENT_RESOLVER=ares" in f.message
+    [f] = findings.threadpool_saturated(dns_profile([[f"{APP}:70:connect", 8]]))
+    assert "new connections" not in f.message and "Fix: GEVENT_RESOLVER=ares" in f.message
+
+
+def test_a_join_waking_once_per_finished_greenlet_is_no_storm():
+    # 2000 wake-ups at a joinall with 7.8 us between them: 2000 greenlets done
+    stack = [f"{APP}:12:main"]
+    for call, stormy in (("joinall", False), ("join", False), ("get", True)):
+        p = profile(runs=[StackTime(stack=stack, count=2000, run_s=2000 * 2 ** -17,
+                                    greenlet=1)],
+                    waits=[StackTime(stack=stack, count=2000, wait_s=1.0, event_wait_s=0.5,
+                                     ready_wait_s=0.5, call=call)])
+        assert bool(findings.switch_storms(p)) is stormy, call

@@ -27,6 +27,10 @@ COST_MEANING = ("greenlet-seconds tasks spent queued for a free worker thread of
                 "the tasks")
 
 
+# Where urllib3 looks a host up for a new connection (util/connection.py).
+CONNECT_SITE = "/urllib3/util/connection.py:"
+
+
 def threadpool_saturated(profile: Profile) -> list[Finding]:
     """One finding per pool whose tasks queued for a free worker thread: the pool
     size, the queue depth, the functions queued and their waits, whether DNS
@@ -97,11 +101,22 @@ def _pool_finding(label: str, evs: list[dict[str, Any]],
         bigger = f"a bigger maxsize for that pool (pool.maxsize = {need})"
     alternative = ("GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use "
                    "the threadpool")
+    # lookups a new connection made (urllib3's create_connection): reuse needs none
+    connecting = sum(int(site[1]) for e in dns for site in (e.get("sites") or [])
+                     if isinstance(site, list) and len(site) == 2 and isinstance(site[0], str)
+                     and CONNECT_SITE in site[0].replace("\\", "/")
+                     and isinstance(site[1], int))
     if dns_cause:
         dns_text = (f" DNS resolution is the cause: lookups ran {dns_run:.3f} of the "
                     f"{busy:.3f} worker-seconds that kept the pool busy (gevent's "
                     f"thread resolver runs every getaddrinfo on this pool).")
         fix = f"{alternative}, or cache the lookups; or a bigger pool: {bigger}"
+        if connecting:
+            dns_text += (f" {connecting} of the lookups opened new connections (urllib3's "
+                         "create_connection); a reused, kept-alive connection needs none.")
+            fix = ("fewer new connections: one Session shared by the greenlets, its pool "
+                   "as large as the requests in flight at once (requests.adapters."
+                   f"HTTPAdapter(pool_maxsize=...) mounted on it); or {fix}")
     else:
         dns_text = (f" DNS lookups queued {dns_queued:.3f} s behind this work: every new "
                     f"connection's getaddrinfo waits for a free worker too."
