@@ -5694,3 +5694,16 @@ def test_a_join_waking_once_per_finished_greenlet_is_no_storm():
                     waits=[StackTime(stack=stack, count=2000, wait_s=1.0, event_wait_s=0.5,
                                      ready_wait_s=0.5, call=call)])
         assert bool(findings.switch_storms(p)) is stormy, call
+
+
+def test_a_single_feeder_that_also_waits_at_a_hand_off_is_no_peer():
+    # the feeder (#3, app.produce) drains a queue too: 0.25 s at its own get(); the
+    # greenlets that waited most (#4 at consume) are another name: feeder and fed
+    p = handoff_profile()
+    drain = [f"{APP}:90:drain"]
+    p.waits.append(StackTime(stack=drain, count=1, wait_s=0.25, event_wait_s=0.25,
+                             ready_wait_s=0.0, call="get"))
+    p.runs.append(StackTime(stack=drain, count=1, greenlet=3))
+    [f] = findings.serial_bottleneck(p)
+    assert f.extra["peers"] is False and "'app.produce'" in f.message
+    assert "Busy through the run meanwhile" in f.message and "peers" not in f.message

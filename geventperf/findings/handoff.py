@@ -155,7 +155,10 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
         + (f", {own:.3f} s of it waiting at {user_site(stack).user}" if stack else "")
         for g, busy, own, stack in feeders[:TOP_FEEDERS])
     lead, lead_stack = feeders[0][0], feeders[0][3]
-    peers = _base_name(lead.name) in seen.names
+    # peers: the greenlets that waited most at hand-offs have the lead feeder's name
+    # (not merely some waiter: a single writer draining a queue waits at its get too)
+    waiter = profile.greenlet(seen.greenlet) if isinstance(seen.greenlet, int) else None
+    peers = waiter is not None and _base_name(waiter.name) == _base_name(lead.name)
     if peers:
         held = f", waiting at {user_site(lead_stack).user}" if lead_stack else ""
         story = (
