@@ -34,7 +34,7 @@ work took: a finding about what slowed them, in their own function, explains it 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from geventperf.findings.common import SERIAL_BOTTLENECK, _base_name, _finding
 from geventperf.findings.limits import (
@@ -103,6 +103,12 @@ def is_poll(wait: Any, run: Any) -> bool:
         and run.run_s / run.count <= POLL_MAX_RUN_S
 
 
+def _polled(profile: Profile) -> Callable[[Any], bool]:
+    """is_poll for *profile*'s waits rows, each with the runs row of its stack."""
+    runs = {tuple(r.stack): r for r in profile.runs}
+    return lambda wait: is_poll(wait, runs.get(tuple(wait.stack)))
+
+
 def handoffs(profile: Profile) -> list[Any]:
     """The ``waits`` rows of *profile* that are hand-offs: is_handoff or is_poll, and
     not at a line that gave a threadpool its tasks (the result it waits for is a
@@ -110,9 +116,8 @@ def handoffs(profile: Profile) -> list[Any]:
     pools = {site[0] for ev in profile.events if ev.get("kind") == "threadpool"
              for site in (ev.get("sites") if isinstance(ev.get("sites"), list) else ())
              if isinstance(site, list) and site and isinstance(site[0], str)}
-    runs = {tuple(r.stack): r for r in profile.runs}
-    return [w for w in profile.waits
-            if (is_handoff(w) or is_poll(w, runs.get(tuple(w.stack))))
+    polled = _polled(profile)
+    return [w for w in profile.waits if (is_handoff(w) or polled(w))
             and not (w.stack and w.stack[0] in pools)]
 
 
@@ -141,7 +146,7 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
         return []
     seen = waiters(profile, rows, weight=event_wait)
     worst = seen.worst
-    polled = is_poll(worst, {tuple(r.stack): r for r in profile.runs}.get(tuple(worst.stack)))
+    polled = _polled(profile)(worst)
     if polled:
         how = (f"most polling at {seen.where}: {worst.count} sleeps of "
                f"{event_wait(worst) / worst.count * 1e3:.1f} ms on average with almost no "
