@@ -5707,3 +5707,34 @@ def test_a_single_feeder_that_also_waits_at_a_hand_off_is_no_peer():
     [f] = findings.serial_bottleneck(p)
     assert f.extra["peers"] is False and "'app.produce'" in f.message
     assert "Busy through the run meanwhile" in f.message and "peers" not in f.message
+
+
+def test_a_finding_placed_by_a_stall_look_says_its_stack_is_one():
+    # the off-the-CPU saturated loop with looks: its stack is where the looks found the
+    # thread, not where the slices ended (the report labels it by extra.stack_is)
+    p = saturated()
+    for g, cpu in ((3, 0.5), (4, 0.25), (5, 0.125), (1, 0.0625 - 2 ** -20)):
+        p.greenlet(g).cpu_s = cpu
+    p.events = [{"kind": "stall-looks", "dropped": 0, "looks": [[[f"{APP}:33:query"], 3]]}]
+    [f] = findings.loop_saturated(p)
+    assert f.extra["stack_is"] == common.STACK_STALL_LOOK
+    p.events = []
+    [f] = findings.loop_saturated(p)
+    assert f.extra["stack_is"] == common.STACK_SLICE_END
+
+
+def test_a_loop_held_off_the_cpu_names_where_the_looks_found_it():
+    # the hasher's 0.5 s of running had 0.125 s of CPU: off the CPU; looks at its short
+    # slices found the app's query line 3 times of 3
+    from tests.test_findings import held_profile
+    p = held_profile()
+    p.greenlet(5).cpu_s = 0.125
+    query = [f"{STDLIB_SOCKET}:706:readinto", f"{APP}:33:query"]
+    p.events = [{"kind": "stall-looks", "dropped": 0, "looks": [[query, 3]]}]
+    [f] = findings.loop_held(p)
+    assert f"found it at {APP}:33:query (3 of 3)" in f.message
+    assert f.stack == query and f.extra["stack_is"] == common.STACK_STALL_LOOK
+    p.events = []
+    [f] = findings.loop_held(p)
+    assert "made before the slice ended at" in f.message
+    assert f.extra["stack_is"] == common.STACK_SLICE_END

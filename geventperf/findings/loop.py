@@ -379,7 +379,7 @@ def loop_held(profile: Profile) -> list[Finding]:
         stack = _most_delaying_stack(profile, gids)
         site = (user_site(stack).user or stack[0]) if stack else "an unrecorded place"
         total_run = run + run_long
-        hot = None
+        hot = seen = None
         if cpu is None:
             what = (f"CPU and blocking cannot be told apart (cpu_clock=False); the slices "
                     f"that delayed most ended at {site}.")
@@ -417,7 +417,8 @@ def loop_held(profile: Profile) -> list[Finding]:
                if n_long else "")
             + f". {what}")
         out.append(_finding(LOOP_HELD, message, delayed, stack, greenlet=min(gids),
-                            stack_is=STACK_CPU_SAMPLES if hot else STACK_SLICE_END,
+                            stack_is=STACK_CPU_SAMPLES if hot else
+                            STACK_STALL_LOOK if seen else STACK_SLICE_END,
                             slices=slices, run_s=run, cpu_s=cpu, mean_slice_s=mean,
                             others_mean_slice_s=others_mean, longer_slices=n_long,
                             delayed_others_s=delayed, share=delayed / delayed_all,
@@ -589,7 +590,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         + (", where they yielded" if where and hot else "")
         + "." + cure)
     return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
-                     greenlet=top_gid, stack_is=STACK_CPU_SAMPLES if hot else STACK_SLICE_END,
+                     greenlet=top_gid, stack_is=STACK_CPU_SAMPLES if hot else
+                     STACK_STALL_LOOK if seen else STACK_SLICE_END,
                      utilization=util, ready_wait_s=ready, event_wait_s=event,
                      active_s=util * duration,
                      holders={name: acc[0] for name, acc in top}, holders_off_cpu_s=off_cpu,
