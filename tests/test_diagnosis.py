@@ -997,6 +997,21 @@ def test_the_same_calls_in_gevents_threadpool_hold_no_loop(server, tmp_path):
     assert not [f for f in profile.findings if f.kind in LOOP_CPU], listing(profile)
 
 
+SLOW_LOG_PIPE = Workload("slow_log_pipe.py")
+
+
+def test_log_writes_to_a_reader_that_fell_behind_are_a_blocking_call(server, tmp_path):
+    profile = run_cli(SLOW_LOG_PIPE, tmp_path, slow(server, 0.01))
+    first = assert_first(profile, SLOW_LOG_PIPE, BLOCKING_CALL, greenlet="handler")
+    assert "writing log records" in first.message, listing(profile)
+    assert "monkey-patch" not in first.message, listing(profile)
+
+
+def test_logging_to_a_file_blocks_nothing(server, tmp_path):
+    profile = run_cli(SLOW_LOG_PIPE, tmp_path, slow(server, 0.01), "log=file")
+    assert not findings_of(profile, BLOCKING_CALL), listing(profile)
+
+
 RETRYING = Workload("retrying.py")
 
 
