@@ -685,6 +685,13 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
     collected = _merge_gc([p.meta.get("gc") for p in profiles])
     if collected is not None:
         out.meta["gc"] = collected
+    alive = [p.meta.get("alive_at_end") for p in profiles]
+    if any(isinstance(a, dict) for a in alive):  # every process's, added up by name
+        counts: dict[str, int] = {}
+        for name, n in (kv for a in alive if isinstance(a, dict) for kv in a.items()):
+            if isinstance(name, str) and isinstance(n, int):
+                counts[name] = counts.get(name, 0) + n
+        out.meta["alive_at_end"] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
     return out
 
 

@@ -21,6 +21,7 @@ import pytest
 import geventperf
 from geventperf import Tracer, TracerError, section
 from geventperf import tracer as tracer_mod
+from geventperf.profile import Profile
 from tests import tracer_impl
 from tests.clocks import (
     CLOCK_READ_GAP_S,
@@ -626,3 +627,36 @@ def test_a_monkey_patched_thread_is_named_after_what_it_runs(thread, name):
     rec = SimpleNamespace(name=None, origin=None)
     name_and_origin(rec, g, FunctionNames())
     assert rec.name == name
+
+
+def _waits_forever(event):
+    event.wait()
+
+
+def _finishes():
+    gevent.sleep(0)
+
+
+def test_greenlets_alive_when_tracing_stopped_are_counted_by_name(impl):
+    """A result nobody sets leaves its waiters alive: the profile counts them by name
+    (the hub and the greenlet that stopped the tracer apart), the text report says so,
+    and a merge adds the processes' counts up."""
+    never = gevent.event.Event()
+    with Tracer() as tracer:
+        left = [gevent.spawn(_waits_forever, never) for _ in range(3)]
+        done = gevent.spawn(_finishes)
+        gevent.sleep(0.01)
+        done.join()
+    p = tracer.profile
+    assert p.meta["alive_at_end"] == {f"{__name__}._waits_forever": 3}
+    assert (f"still alive when tracing stopped: 3 greenlet(s) (3 '{__name__}._waits_forever')"
+            in " ".join(p.render("text").split()))
+    merged = Profile.merge([p, Profile.loads(json.dumps(p.to_dict()))])
+    assert merged.meta["alive_at_end"] == {f"{__name__}._waits_forever": 6}
+    with Tracer() as tracer:
+        gevent.spawn(_finishes).join()
+        assert tracer.snapshot().meta["alive_at_end"] is None  # only a stopped run's
+    assert tracer.profile.meta["alive_at_end"] == {}
+    assert "still alive" not in tracer.profile.render("text")
+    never.set()
+    gevent.joinall(left)

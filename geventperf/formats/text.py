@@ -60,6 +60,9 @@ def header(profile: Profile) -> str:
     for line in loop_lines(profile) + [hub_line(profile), totals_line(profile),
                                        gc_line(profile)]:
         lines.extend(textwrap.wrap(line, WIDTH, subsequent_indent=INDENT))
+    alive = alive_line(profile)
+    if alive:
+        lines.extend(textwrap.wrap(alive, WIDTH, subsequent_indent=INDENT))
     stall_errors = profile.meta.get("stall_watch_errors")
     lines.append(f"trace errors: {profile.trace_errors}"
                  + (f" (and {stall_errors} in the stall watch's looks)"
@@ -72,6 +75,27 @@ def header(profile: Profile) -> str:
         lines.append(f"sections left open: {left_open} entered by greenlets that died "
                      "without leaving them (counted up to the death; a missing exit?)")
     return "\n".join(lines)
+
+
+# Names listed in the "still alive" line, most first.
+ALIVE_NAMES_SHOWN = 3
+
+
+def alive_line(profile: Profile) -> str:
+    """The greenlets still alive when tracing stopped (meta.alive_at_end), or ""."""
+    alive = profile.meta.get("alive_at_end")
+    if not isinstance(alive, dict):
+        return ""
+    counts = [(name, n) for name, n in alive.items()
+              if isinstance(name, str) and isinstance(n, int) and n > 0]
+    if not counts:
+        return ""
+    shown = ", ".join(f"{n} '{name}'" for name, n in counts[:ALIVE_NAMES_SHOWN])
+    more = len(counts) - ALIVE_NAMES_SHOWN
+    return (f"still alive when tracing stopped: {sum(n for _, n in counts)} greenlet(s) "
+            f"({shown}{f' and {more} more name(s)' if more > 0 else ''}): a server's idle "
+            "workers, or, where the program was done with them, a leak (a result or event "
+            "nobody set): TOP WAIT SITES says where they wait")
 
 
 def hot_path(profile: Profile) -> str:

@@ -128,7 +128,7 @@ def _build(tr: Any, now: float, own: bool, final: bool, with_slices: bool) -> Pr
         trace_errors=st.errors,
         events=_events(tr, labels, ws),
         ready_latency=_latency(ws, by_name) if split else None,
-        meta=_meta(tr, ws, split),
+        meta={**_meta(tr, ws, split), "alive_at_end": _alive_at_end(tr, live) if final else None},
         cpu_samples=tr._sampler.result() if getattr(tr, "_sampler", None) else None)
     profile.findings = _findings.compute(profile)
     return profile
@@ -320,6 +320,19 @@ def _reads(tr: Any) -> list[dict[str, Any]]:
     return [{"host": host, "bodies": b, "bytes": nbytes, "reads": r,
              "reads_waited": None if unknown and not waited else waited, "wall_s": wall}
             for host, (b, nbytes, r, waited, wall, unknown) in list(tr._reads.items())]
+
+
+def _alive_at_end(tr: Any, live: list[Any]) -> dict[str, int]:
+    """The greenlets still alive (suspended) when tracing stopped, counted by name, most
+    first; the hub and the greenlet that stopped the tracer apart.  A program done with
+    its work leaves none; a server leaves its idle workers; hundreds of one name
+    waiting are often a leak (a result nobody sets)."""
+    cur = tr._st.cur
+    counts: dict[str, int] = {}
+    for r in live:
+        if not r.is_hub and r is not cur:
+            counts[r.name or "greenlet"] = counts.get(r.name or "greenlet", 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
