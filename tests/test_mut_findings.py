@@ -5534,6 +5534,15 @@ def test_a_blocking_call_seen_writing_log_records_says_so():
     assert f.kind == "blocking-call" and f"{APP}:32:keeper (4 of 4)" in f.message
     assert "off the CPU writing log records" in f.message
     assert "log to a file the shipper tails" in f.message and "monkey-patch" not in f.message
+    # a handler logging over an unpatched socket: said too
+    p.meta["monkey_patched"] = ["time"]
+    [f] = findings.loop_blocked(p)
+    assert "The socket module is not monkey-patched here" in f.message
+    assert f.message.count("monkey-patch first for a handler that logs over the network") == 1
+    p.meta["monkey_patched"] = ["socket"]  # time unpatched: not what the looks found
+    [f] = findings.loop_blocked(p)
+    assert "time.sleep" not in f.message and "time module" not in f.message
+    p.meta["monkey_patched"] = ["socket", "time"]
     # the same slice seen in a socket read: the general story
     p.events[0]["stall_looks"] = [[f"{STDLIB_SOCKET}:706:readinto", f"{APP}:32:keeper"]] * 4
     [f] = findings.loop_blocked(p)

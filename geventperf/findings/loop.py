@@ -733,11 +733,16 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
     made = (f": {seen.told()}; {_ended(site, slices)}" if seen
             else f" made before the slice ended at {site}")
     if seen and any(LOGGING_PATH in frame.replace("\\", "/") for frame in seen.stack):
+        # (an unpatched socket matters to a handler logging over the network; an
+        # unpatched time.sleep is not what a look inside logging found)
+        network = unpatched if isinstance(patched, list) and "socket" not in patched else ""
         return (f"writing log records{made}. A log stream blocks every write once its "
                 "reader falls behind (a pipe to a log shipper or a container runtime, a "
                 "terminal): the pipe fills and each write waits for the reader, holding the "
-                "whole loop. Fix: log less on this path, or log to a file the shipper "
-                "tails (a file takes writes without waiting for its reader).")
+                f"whole loop.{network} Fix: log less on this path, or log to a file the "
+                "shipper tails (a file takes writes without waiting for its reader)"
+                + (", and monkey-patch first for a handler that logs over the network."
+                   if network else "."))
     return ("in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a C "
             f"library doing its own network I/O){made}."
             f"{unpatched} Fix: monkey-patch first (gevent.monkey.patch_all() before other "
