@@ -37,6 +37,11 @@ class ProfileError(ValueError):
 THREAD_SUFFIX = " (thread)"
 
 
+def most_first(counts: dict[str, int]) -> dict[str, int]:
+    """*counts* by name, the largest first (names in order among equals)."""
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def greenlet_label(name: str | None, gid: Any) -> str:
     """A greenlet as every report and message names it: ``greenlet 'name' (#id)``."""
     return f"greenlet '{name}' (#{gid})" if name else f"greenlet #{gid}"
@@ -691,7 +696,7 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
         for name, n in (kv for a in alive if isinstance(a, dict) for kv in a.items()):
             if isinstance(name, str) and isinstance(n, int):
                 counts[name] = counts.get(name, 0) + n
-        out.meta["alive_at_end"] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        out.meta["alive_at_end"] = most_first(counts)
     return out
 
 

@@ -24,7 +24,14 @@ from typing import Any
 
 from geventperf import findings as _findings
 from geventperf import latency
-from geventperf.profile import GreenletStats, Profile, SectionStats, Slice, StackTime
+from geventperf.profile import (
+    GreenletStats,
+    Profile,
+    SectionStats,
+    Slice,
+    StackTime,
+    most_first,
+)
 from geventperf.trace.runqueue import run_delay_s
 
 
@@ -332,7 +339,7 @@ def _alive_at_end(tr: Any, live: list[Any]) -> dict[str, int]:
     for r in live:
         if not r.is_hub and r is not cur:
             counts[r.name or "greenlet"] = counts.get(r.name or "greenlet", 0) + 1
-    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    return most_first(counts)
 
 
 def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
