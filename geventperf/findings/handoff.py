@@ -109,14 +109,14 @@ def _polled(profile: Profile) -> Callable[[Any], bool]:
     return lambda wait: is_poll(wait, runs.get(tuple(wait.stack)))
 
 
-def handoffs(profile: Profile) -> list[Any]:
-    """The ``waits`` rows of *profile* that are hand-offs: is_handoff or is_poll, and
-    not at a line that gave a threadpool its tasks (the result it waits for is a
-    thread's)."""
+def handoffs(profile: Profile, polled: Callable[[Any], bool] | None = None) -> list[Any]:
+    """The ``waits`` rows of *profile* that are hand-offs: is_handoff or is_poll (by
+    *polled*, _polled(profile) if not given), and not at a line that gave a threadpool
+    its tasks (the result it waits for is a thread's)."""
     pools = {site[0] for ev in profile.events if ev.get("kind") == "threadpool"
              for site in (ev.get("sites") if isinstance(ev.get("sites"), list) else ())
              if isinstance(site, list) and site and isinstance(site[0], str)}
-    polled = _polled(profile)
+    polled = polled or _polled(profile)
     return [w for w in profile.waits if (is_handoff(w) or polled(w))
             and not (w.stack and w.stack[0] in pools)]
 
@@ -133,7 +133,8 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     """Greenlets that waited on hand-offs for most of the run's event wait while the
     loop idled and a few others were busy throughout: one finding naming those few.
     ``cost_s``: the greenlet-seconds the waiting greenlets spent in hand-offs."""
-    rows = handoffs(profile)
+    polled = _polled(profile)
+    rows = handoffs(profile, polled)
     duration = profile.duration_s
     total = sum(event_wait(w) for w in profile.waits)
     # waited: the rows' event wait (their ready part was queueing behind others)
@@ -146,8 +147,8 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
         return []
     seen = waiters(profile, rows, weight=event_wait)
     worst = seen.worst
-    polled = _polled(profile)(worst)
-    if polled:
+    worst_polled = polled(worst)
+    if worst_polled:
         how = (f"most polling at {seen.where}: {worst.count} sleeps of "
                f"{event_wait(worst) / worst.count * 1e3:.1f} ms on average with almost no "
                "work between them, checking for another greenlet's result")
@@ -185,7 +186,7 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
             "over its inputs -- or let the waiting greenlets do it themselves"
             + ("; and wait on a gevent.event.Event or AsyncResult that the feeder sets "
                "instead of polling: it wakes the waiter as soon as the result is there"
-               if polled else "")
+               if worst_polled else "")
             + ". If the waiting greenlets are idle workers whose input arrives at its own "
             "pace (a server's requests, a message broker), this is spare capacity, not a "
             "fault.")

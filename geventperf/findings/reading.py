@@ -7,7 +7,6 @@ from collections import defaultdict
 from typing import Any
 
 from geventperf.findings.common import (
-    _READERS,
     BLOCKED_READ,
     SMALL_BODY_READS,
     SWITCH_STORM,
@@ -18,7 +17,7 @@ from geventperf.findings.common import (
     _names,
     _read_site,
 )
-from geventperf.frames import user_site
+from geventperf.frames import is_machinery, user_site
 from geventperf.profile import Finding, Profile
 
 # A switch costs ~1-10 us of hub round trip; below 1000 yields at one site that is at
@@ -42,7 +41,6 @@ JOIN_CALLS = ("joinall", "join")
 # that GeventAdapter cures.
 _REQUESTS_READERS = ("/urllib3/", "/requests/", "/http/client.py",
                      "/geventperf/adapter.py")
-_READERS_AND_GEVENT = _READERS + ("/gevent/", "/greenlet/")
 # Body reads through urllib3 smaller than this on average are "small": requests' own
 # piece is 10 KiB, lxml asks for a few KiB; GeventAdapter reads 512 KiB.
 SMALL_READ_BYTES = 64 * 1024
@@ -132,7 +130,7 @@ def _once_per_request(stack: list[str]) -> bool:
     for entry in stack:
         if entry.endswith(ONCE_PER_REQUEST):
             return True
-        if not any(r in entry.replace("\\", "/") for r in _READERS_AND_GEVENT):
+        if not is_machinery(entry):  # the program's own frame: not above it
             return False
     return False
 
@@ -140,7 +138,8 @@ def _once_per_request(stack: list[str]) -> bool:
 def _storm_story(stack: list[str], mean_event: float | None) -> tuple[str, str]:
     paths = " ".join(stack[:6])
     read_site = _read_site(stack)
-    if read_site is not None and any(r in " ".join(stack) for r in _REQUESTS_READERS):
+    whole = " ".join(stack)
+    if read_site is not None and any(r in whole for r in _REQUESTS_READERS):
         return ("the small-chunk read pattern: each small read finds the socket empty and "
                 "goes through the hub.", "read in large pieces (geventperf.mount(session): "
                 "GeventAdapter, 512 KiB reads) instead of many small read()/iter_content() "
