@@ -26,8 +26,8 @@ MACHINERY_STDLIB = ("/http/client.py", "/ssl.py", "/socket.py", "/selectors.py")
 MACHINERY_OWN = frozenset({"sections.py", "tracer.py", "adapter.py", "adapterfast.py",
                            "session.py", "mounting.py", "quickpools.py", "requestlines.py",
                            "responsehead.py", "bodyreader.py", "bytesbuf.py", "readstats.py",
-                           "bodyreads.py", "lazywrap.py", "threadpoolwatch.py", "cli.py",
-                           "__init__.py", "__main__.py"})
+                           "bodyreads.py", "lazywrap.py", "threadpoolwatch.py", "poolwatch.py",
+                           "cli.py", "__init__.py", "__main__.py"})
 _PACKAGE_DIRS = ("/site-packages/", "/dist-packages/")
 
 

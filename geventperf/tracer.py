@@ -34,6 +34,7 @@ import greenlet
 from geventperf import bodyreads as _bodyreads
 from geventperf import latency, readstats
 from geventperf import sections as _sections
+from geventperf.poolwatch import PoolWatch, wrap_pool_use
 from geventperf.profile import Profile
 from geventperf.sampling.sampler import interval_option, start_sampler
 from geventperf.sections import get_ident
@@ -227,6 +228,7 @@ class Tracer(SectionAccounting):
         self._spawn_watch = SpawnWatch(self._on_spawn)
         self._gc_watch = GcWatch(lambda: self._st.switches)
         self._threadpool = ThreadpoolWatch(greenlet_id=self._gid_of)
+        self._pool_watch = PoolWatch()
         self._snap_cache = SnapshotCache()
         self._run_delay: float | None = None
         self._run_delay_t0: float | None = None
@@ -263,6 +265,7 @@ class Tracer(SectionAccounting):
         if self._count_body_reads:
             self._patches += _bodyreads.wrap_body_reads()
         self._patches += self._threadpool.wrap()
+        self._patches += wrap_pool_use()
 
         try:
             self._install(ident)
@@ -372,6 +375,7 @@ class Tracer(SectionAccounting):
         self._reset_tables()
         self._threadpool = threadpool
         threadpool.forget()
+        self._pool_watch.forget()
         self._st = State()
         self._install(self._thread)  # type: ignore[arg-type]
 
@@ -665,10 +669,11 @@ class Tracer(SectionAccounting):
         return OTHER_KEY in self._stacks
 
     def _extra_events(self) -> list[dict[str, Any]]:
-        """Events of the watchers beside the switch trace: gevent's threadpool, and the
+        """Events of the watchers beside the switch trace: gevent's threadpool, urllib3's
+        connection pools, and the
         stall watch's looks at slices shorter than the threshold (one ``stall-looks``
         event: stacks with their looks, most first)."""
-        events = self._threadpool.events()
+        events = self._threadpool.events() + self._pool_watch.events()
         short, dropped = self._stall.short_looks() if self._stall is not None \
             else self._stall_short
         if short:

@@ -69,6 +69,7 @@ LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
 CONNECTION_POOL_FULL = "connection-pool-full"
 SESSION_PER_REQUEST = "session-per-request"
+CONNECTION_CHURN = "connection-churn"
 RETRY_BACKOFF = "retry-backoff"
 GIL_CONTENDED = "gil-contended"
 SWITCH_STORM = "switch-storm"
@@ -189,6 +190,19 @@ def server():
 
 def slow(server, delay: float = 0.3) -> str:
     return f"slow={server.url}/slow?delay={delay}"
+
+
+def _respond_kept(head: bytes) -> list:
+    """/slow?delay=S on a kept-alive connection: a small body after S s."""
+    q = urllib.parse.parse_qs(urllib.parse.urlsplit(head.split()[1].decode()).query)
+    return [float(q.get("delay", ["0.3"])[0]), http_response(b"ok")]
+
+
+@pytest.fixture(scope="module")
+def kept_server():
+    """A server that keeps its connections alive (the module's ``server`` closes them)."""
+    with RawServer(_respond_kept, keep_alive=True) as srv:
+        yield srv
 
 
 # -- running a workload -----------------------------------------------------------------
@@ -892,6 +906,34 @@ def test_requests_get_in_a_loop_is_session_per_request(server, tmp_path):
 def test_a_shared_session_is_no_session_per_request(server, tmp_path):
     profile = run_cli(MODULE_GET, tmp_path, slow(server, 0.05), "mode=session")
     assert not findings_of(profile, SESSION_PER_REQUEST), listing(profile)
+
+
+POOL_CHURN = Workload("pool_churn.py")
+
+
+def test_a_pool_smaller_than_the_requests_in_flight_is_connection_churn(kept_server,
+                                                                         tmp_path):
+    accepted = kept_server.connections
+    profile = run_cli(POOL_CHURN, tmp_path, f"kept={kept_server.url}/slow?delay=0.05")
+    accepted = kept_server.connections - accepted
+    first = assert_first(profile, POOL_CHURN, CONNECTION_CHURN, greenlet="fetch")
+    assert first.extra["pool_maxsize"] == 10 and first.extra["peak_in_use"] > 10, \
+        listing(profile)
+    # the connections opened past the requests in flight, as the server counted them
+    assert first.extra["reopened"] == accepted - first.extra["peak_in_use"] >= 10, \
+        (accepted, listing(profile))
+    assert "pool_maxsize=" in first.message, listing(profile)
+
+
+def test_a_pool_as_large_as_the_requests_in_flight_is_no_connection_churn(kept_server,
+                                                                         tmp_path):
+    accepted = kept_server.connections
+    profile = run_cli(POOL_CHURN, tmp_path, f"kept={kept_server.url}/slow?delay=0.05",
+                      "size=80")
+    assert kept_server.connections - accepted <= 80  # one per request in flight, kept
+    assert not findings_of(profile, CONNECTION_CHURN), listing(profile)
+    blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
+    assert not blamed, listing(profile)
 
 
 GIL_POOL = Workload("gil_pool.py")

@@ -533,6 +533,90 @@ def session_per_request_at_the_edges():
             *findings.session_per_request(_named_callers(api_profile(), 6))]
 
 
+SESSION_CONNECT = [*CONNECT_STACK[:5], f"{APP}:30:with_a_session"]
+
+
+def urllib3_pool(pool, opened, peak, maxsize, discarded, block=False):
+    return {"kind": "urllib3-pool", "pool": pool, "maxsize": maxsize, "block": block,
+            "checkouts": 4 * opened, "peak_in_use": peak, "opened": opened,
+            "discarded": discarded}
+
+
+def churn_profile(pools, event=0.5, delayed=1.5):
+    """api_profile's connections opened under a Session's own call (40, waiting *event*
+    s for the network and 0.25 s queued; their slices delayed others *delayed* s) beside
+    requests.get's (session-per-request's, 0.625 s / 1.0 s: not this finding's), with
+    *pools* (urllib3-pool events)."""
+    p = api_profile()
+    [row] = [w for w in p.waits if w.stack == SESSION_CONNECT]
+    row.wait_s, row.event_wait_s, row.ready_wait_s = event + 0.25, event, 0.25
+    p.runs = [StackTime(stack=list(SESSION_CONNECT), count=40, run_s=0.25, cpu_s=0.25,
+                        delayed_others_s=delayed, greenlet=3),
+              StackTime(stack=list(LOOKUP_STACK), count=16, run_s=0.375,
+                        delayed_others_s=1.0, greenlet=4)]
+    p.events = list(pools)
+    return p
+
+
+@scenario
+def connection_churn_takes_the_share_of_connections_past_the_peak():
+    # https://a keeps 4, had 16 in flight, opened 64: 48 past the peak, the worst; http://b
+    # keeps 8, had 32, opened 64: 32 past (the fix's size: the larger peak).  A blocking pool (waits, never discards) is not
+    # churn and not counted.  Share 80 / 128 = 0.625 of (0.5 s waiting for the network
+    # to open + 1.5 s others queued behind the slices that opened them): cost 1.25 s,
+    # 0.9375 s of it others' ready wait.  The requests.get rows are not counted.
+    return findings.connection_churn(churn_profile([
+        urllib3_pool("http://b:80", 64, 32, 8, 32), urllib3_pool("https://a:443", 64, 16, 4, 60),
+        urllib3_pool("http://c:80", 64, 16, 4, 48, block=True)]))
+
+
+@scenario
+def connection_churn_not_for_few_reopened_or_short_waits():
+    # 9 opened past the peak (25 - 16); 9 discarded; a blocking pool; a cost just under
+    # the 0.0625 s threshold (0.5 x (2**-4 + 2**-4 - 2**-20)); no pool events (a profile
+    # from before the pool watch); no connect waits outside requests.get (the
+    # session-per-request rows are that finding's)
+    no_rows = churn_profile([urllib3_pool("https://a:443", 64, 16, 4, 60)])
+    no_rows.waits = [w for w in no_rows.waits if w.stack != SESSION_CONNECT]
+    return [*findings.connection_churn(churn_profile([urllib3_pool("https://a:443", 25, 16, 4,
+                                                                 60)])),
+            *findings.connection_churn(churn_profile([urllib3_pool("https://a:443", 64, 16, 4,
+                                                                 9)])),
+            *findings.connection_churn(churn_profile([urllib3_pool("https://a:443", 64, 16, 4,
+                                                                 60, block=True)])),
+            *findings.connection_churn(churn_profile([urllib3_pool("http://a:80", 32, 16, 4,
+                                                                 10)],
+                                                     event=2 ** -4, delayed=2 ** -4 - 2 ** -20)),
+            *findings.connection_churn(churn_profile([])),
+            *findings.connection_churn(no_rows)]
+
+
+@scenario
+def connection_churn_at_the_edges():
+    # exactly 10 discarded and a cost of exactly the threshold: 16 of 32 past the peak,
+    # 0.5 x (2**-4 + 2**-4); exactly 10 past the peak (26 - 16), the pool's size above
+    # its peak (a size of 20 keeps 20: 6 past it, none)
+    return [*findings.connection_churn(churn_profile([urllib3_pool("http://a:80", 32, 16, 4,
+                                                                 10)],
+                                                     event=2 ** -4, delayed=2 ** -4)),
+            *findings.connection_churn(churn_profile([urllib3_pool("http://a:80", 26, 16, 4,
+                                                                 60)])),
+            *findings.connection_churn(churn_profile([urllib3_pool("http://a:80", 26, 16, 20,
+                                                                 60)]))]
+
+
+@scenario
+def loop_saturated_leaves_the_churn_its_queueing():
+    # saturated()'s ready wait 3.5 s less the 0.9375 s the churn finding takes (0.625 x
+    # the 1.5 s its connections' slices delayed others)
+    p = saturated()
+    churn = churn_profile([urllib3_pool("http://b:80", 64, 32, 8, 32),
+                           urllib3_pool("https://a:443", 64, 16, 4, 60)])
+    p.waits, p.events = churn.waits, churn.events
+    p.runs = p.runs + churn.runs
+    return findings.loop_saturated(p)
+
+
 def _named_callers(p, folded):
     """*p* with 'app.fetch' standing for 2 + *folded* greenlets (a folded entry)."""
     p.greenlet(5).name = f"app.fetch [{folded} finished greenlets folded]"
@@ -5374,6 +5458,163 @@ EXPECTED = {
       'site': None,
       'stack': [],
       'threads_cpu_s': 0.4375}],
+    'connection_churn_takes_the_share_of_connections_past_the_peak': [{'churn_share': 0.625,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
+                      'flight would have saved (connections opened past that size over all '
+                      'opened), of the greenlet-seconds spent waiting to open connections '
+                      "plus others' ready wait behind the slices that opened them",
+      'cost_s': 1.25,
+      'fix_pool_maxsize': 32,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'connection-churn',
+      'message': "Connections thrown away and opened again: urllib3's pool for https://a:443 "
+                 'keeps 4 connections (pool_maxsize), but up to 16 requests were in flight '
+                 'to it at once. It discarded 60 connections that came back to the full '
+                 'pool, and the next requests opened new ones: 64 opened, 48 more than a '
+                 'pool of 16 would have (a connect and a TLS handshake each); http://b:80: '
+                 "size 8, up to 32 in flight, 32 discarded. Greenlets such as 'app.fetch' "
+                 'waited 0.500 s to open connections (most at '
+                 '/srv/app/worker.py:30:with_a_session), and others waited 1.500 greenlet-s '
+                 'ready to run behind the slices that opened them; 62% of that is the '
+                 "churn's. Fix: a pool as large as the requests in flight: "
+                 "geventperf.mount(session, pool_maxsize=32), or session.mount('https://', "
+                 "requests.adapters.HTTPAdapter(pool_maxsize=32)); urllib3 logs 'Connection "
+                 "pool is full, discarding connection' at WARNING each time. [cost 1.250 s: "
+                 'the share of connection set-up a pool as large as the requests in flight '
+                 'would have saved (connections opened past that size over all opened), of '
+                 "the greenlet-seconds spent waiting to open connections plus others' ready "
+                 'wait behind the slices that opened them]',
+      'others_ready_wait_s': 0.9375,
+      'peak_in_use': 16,
+      'pool_maxsize': 4,
+      'pools': ['https://a:443', 'http://b:80'],
+      'reopened': 80,
+      'section': None,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']}],
+    'connection_churn_not_for_few_reopened_or_short_waits': [],
+    'connection_churn_at_the_edges': [{'churn_share': 0.5,
+      'connect_wait_s': 0.0625,
+      'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
+                      'flight would have saved (connections opened past that size over all '
+                      'opened), of the greenlet-seconds spent waiting to open connections '
+                      "plus others' ready wait behind the slices that opened them",
+      'cost_s': 0.0625,
+      'fix_pool_maxsize': 16,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'connection-churn',
+      'message': "Connections thrown away and opened again: urllib3's pool for http://a:80 "
+                 'keeps 4 connections (pool_maxsize), but up to 16 requests were in flight '
+                 'to it at once. It discarded 10 connections that came back to the full '
+                 'pool, and the next requests opened new ones: 32 opened, 16 more than a '
+                 "pool of 16 would have (a connect each). Greenlets such as 'app.fetch' "
+                 'waited 0.062 s to open connections (most at '
+                 '/srv/app/worker.py:30:with_a_session), and others waited 0.062 greenlet-s '
+                 'ready to run behind the slices that opened them; 50% of that is the '
+                 "churn's. Fix: a pool as large as the requests in flight: "
+                 "geventperf.mount(session, pool_maxsize=16), or session.mount('http://', "
+                 "requests.adapters.HTTPAdapter(pool_maxsize=16)); urllib3 logs 'Connection "
+                 "pool is full, discarding connection' at WARNING each time. [cost 0.062 s: "
+                 'the share of connection set-up a pool as large as the requests in flight '
+                 'would have saved (connections opened past that size over all opened), of '
+                 "the greenlet-seconds spent waiting to open connections plus others' ready "
+                 'wait behind the slices that opened them]',
+      'others_ready_wait_s': 0.03125,
+      'peak_in_use': 16,
+      'pool_maxsize': 4,
+      'pools': ['http://a:80'],
+      'reopened': 16,
+      'section': None,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']},
+     {'churn_share': 0.38461538461538464,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
+                      'flight would have saved (connections opened past that size over all '
+                      'opened), of the greenlet-seconds spent waiting to open connections '
+                      "plus others' ready wait behind the slices that opened them",
+      'cost_s': 0.7692307692307693,
+      'fix_pool_maxsize': 16,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'connection-churn',
+      'message': "Connections thrown away and opened again: urllib3's pool for http://a:80 "
+                 'keeps 4 connections (pool_maxsize), but up to 16 requests were in flight '
+                 'to it at once. It discarded 60 connections that came back to the full '
+                 'pool, and the next requests opened new ones: 26 opened, 10 more than a '
+                 "pool of 16 would have (a connect each). Greenlets such as 'app.fetch' "
+                 'waited 0.500 s to open connections (most at '
+                 '/srv/app/worker.py:30:with_a_session), and others waited 1.500 greenlet-s '
+                 'ready to run behind the slices that opened them; 38% of that is the '
+                 "churn's. Fix: a pool as large as the requests in flight: "
+                 "geventperf.mount(session, pool_maxsize=16), or session.mount('http://', "
+                 "requests.adapters.HTTPAdapter(pool_maxsize=16)); urllib3 logs 'Connection "
+                 "pool is full, discarding connection' at WARNING each time. [cost 0.769 s: "
+                 'the share of connection set-up a pool as large as the requests in flight '
+                 'would have saved (connections opened past that size over all opened), of '
+                 "the greenlet-seconds spent waiting to open connections plus others' ready "
+                 'wait behind the slices that opened them]',
+      'others_ready_wait_s': 0.576923076923077,
+      'peak_in_use': 16,
+      'pool_maxsize': 4,
+      'pools': ['http://a:80'],
+      'reopened': 10,
+      'section': None,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']}],
+    'loop_saturated_leaves_the_churn_its_queueing': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
+      'cost_s': 2.5625,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 2.562 '
+                 'greenlet-seconds ready to run but queued (besides the 0.938 s the long '
+                 'slices, slow paths and waits for a CPU reported apart caused), against '
+                 "0.500 s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' "
+                 '(x2: ran 1.500 s while 1.3 others were ready on average, 2.000 greenlet-s '
+                 "of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others were "
+                 "ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed most ended "
+                 'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
+                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 'process pool). Which functions used the CPU: profile with CPU samples '
+                 '(Tracer(cpu_samples=True); geventperf run takes them unless '
+                 '--no-cpu-samples). [cost 2.562 s: greenlet-seconds greenlets spent ready '
+                 "to run but queued behind others (the run's ready wait, less what a "
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+      'ready_wait_s': 2.5625,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
+      'utilization': 0.96875}],
 }
 
 
@@ -5386,7 +5627,8 @@ def test_every_finding_whole(name):
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
-              "serial-bottleneck", "session-per-request", "retry-backoff", "small-body-reads",
+              "serial-bottleneck", "session-per-request", "connection-churn", "retry-backoff",
+              "small-body-reads",
               "switch-storm",
               "pure-python-fallback", "charset-detection", "cpu-starved", "from-the-future"]
 
@@ -5421,8 +5663,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.loop_held, findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
-        findings.session_per_request, findings.retry_backoff, findings.slow_paths,
-        findings.cpu_starved)
+        findings.session_per_request, findings.connection_churn, findings.retry_backoff,
+        findings.slow_paths, findings.cpu_starved)
 
 
 def test_a_greenlet_named_by_an_id_the_profile_lacks():

@@ -26,6 +26,7 @@ CONNECTION_POOL_FULL = "connection-pool-full"
 LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
 SESSION_PER_REQUEST = "session-per-request"
+CONNECTION_CHURN = "connection-churn"
 RETRY_BACKOFF = "retry-backoff"
 
 # What a CPU or loop finding's stack is (extra["stack_is"]): the heaviest CPU-sampled
@@ -66,6 +67,11 @@ COST_MEANING = {
     SESSION_PER_REQUEST: "greenlet-seconds spent waiting while opening the connections "
                          "requests' module-level functions open for every call (the name "
                          "lookup, the connect)",
+    CONNECTION_CHURN: "the share of connection set-up a pool as large as the requests in "
+                      "flight would have saved (connections opened past that size over "
+                      "all opened), of the greenlet-seconds spent waiting to open "
+                      "connections plus others' ready wait behind the slices that "
+                      "opened them",
     RETRY_BACKOFF: "greenlet-seconds spent sleeping in urllib3's retry back-off before "
                    "retrying failed requests",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "

@@ -1,4 +1,6 @@
-"""A new connection for every request (``session-per-request``), from the wait stacks.
+"""New connections where kept ones would do: for every request (``session-per-request``),
+from the wait stacks; past a pool too small for the requests in flight
+(``connection-churn``), from the pools' own counts (:mod:`geventperf.poolwatch`).
 
 ``requests.get`` and its siblings (``requests/api.py``'s ``request``) build a new
 ``Session`` for each call -- its adapters, their urllib3 pool managers -- send one
@@ -23,15 +25,20 @@ asks for at least ``REUSE_RATIO`` times the larger.
 
 from __future__ import annotations
 
+import math
 import re
 
 from geventperf.findings.common import (
+    CONNECTION_CHURN,
     SESSION_PER_REQUEST,
+    _events,
+    _f,
     _finding,
     _greenlets_named,
 )
 from geventperf.findings.limits import waiters
 from geventperf.findings.loop import block_threshold
+from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile
 
 # requests' module-level entry (requests.get, .post, ... all call it).
@@ -47,6 +54,10 @@ MIN_NEW_CONNECTIONS = 10
 # that many did reuse have anything to save (ten greenlets making one call each need
 # ten connections either way).
 REUSE_RATIO = 2.0
+
+
+def _connects(stack: list[str]) -> bool:
+    return any(CONNECT_FRAME.search(entry) for entry in stack)
 
 
 def _under_api(stack: list[str]) -> bool:
@@ -99,3 +110,72 @@ def session_per_request(profile: Profile) -> list[Finding]:
                      greenlet=seen.greenlet,
                      connections=opened, connect_wait_s=waited, setup_cpu_s=cpu,
                      calls_in_flight=in_flight, callers=callers, site=seen.where)]
+
+
+def connection_churn(profile: Profile) -> list[Finding]:
+    """Connections a full urllib3 pool closed and the next requests opened again: one
+    finding over the pools that did it, worst first.  ``cost_s``: the share of the
+    connections opened that a pool as large as the requests in flight would not have
+    opened, of the waits to open connections (their event wait: their own queueing is
+    others' doing) and of the others' ready wait behind the slices that ended opening
+    them (the handshakes' CPU); ``extra["others_ready_wait_s"]`` is that second part,
+    which loop-saturated leaves to this finding."""
+    pools = [e for e in _events(profile, POOL_EVENT)
+             if isinstance(e.get("pool"), str) and not e.get("block")]
+    opened = sum(_count(e, "opened") for e in pools)
+    churned = sorted(((e, _reopened(e)) for e in pools), key=lambda ev: -ev[1])
+    churned = [(e, n) for e, n in churned if n >= MIN_NEW_CONNECTIONS
+               and _count(e, "discarded") >= MIN_NEW_CONNECTIONS]
+    if not churned or not opened:
+        return []
+    share = min(1.0, sum(n for _e, n in churned) / opened)
+    rows = [w for w in profile.waits if _connects(w.stack) and not _under_api(w.stack)]
+    waited = sum(w.wait_s if w.event_wait_s is None else w.event_wait_s for w in rows)
+    delayed = sum(r.delayed_others_s or 0.0 for r in profile.runs
+                  if _connects(r.stack) and not _under_api(r.stack))
+    cost = share * (waited + delayed)
+    if not rows or cost < block_threshold(profile):
+        return []
+    seen = waiters(profile, rows, weight=lambda w: w.wait_s)
+    worst, reopened = churned[0]
+    peak, size = _count(worst, "peak_in_use"), _count(worst, "maxsize")
+    # one adapter's pool_maxsize sizes the pools of all its hosts: the largest peak
+    need = max(_count(e, "peak_in_use") for e, _n in churned)
+    others = "".join(f"; {e['pool']}: size {_count(e, 'maxsize')}, up to "
+                     f"{_count(e, 'peak_in_use')} in flight, {_count(e, 'discarded')} "
+                     "discarded" for e, _n in churned[1:])
+    tls = " and a TLS handshake" if any(e["pool"].startswith("https:")
+                                        for e, _n in churned) else ""
+    message = (
+        f"Connections thrown away and opened again: urllib3's pool for {worst['pool']} "
+        f"keeps {size} connections (pool_maxsize), but up to {peak} requests were in "
+        f"flight to it at once. It discarded {_count(worst, 'discarded')} connections "
+        "that came back to the full pool, and the next requests opened new ones: "
+        f"{_count(worst, 'opened')} opened, {reopened} more than a pool of {peak} would "
+        f"have (a connect{tls} each){others}. {seen.who.capitalize()} waited "
+        f"{waited:.3f} s to open connections (most at {seen.where}), and others waited "
+        f"{delayed:.3f} greenlet-s ready to run behind the slices that opened them; "
+        f"{share:.0%} of that is the churn's. Fix: a pool as large as the requests in "
+        f"flight: geventperf.mount(session, pool_maxsize={need}), or session.mount("
+        f"'{worst['pool'].split(':')[0]}://', requests.adapters.HTTPAdapter("
+        f"pool_maxsize={need})); urllib3 logs 'Connection pool is full, discarding "
+        "connection' at WARNING each time.")
+    return [_finding(CONNECTION_CHURN, message, cost, list(seen.worst.stack),
+                     greenlet=seen.greenlet, pools=[e["pool"] for e, _n in churned],
+                     reopened=sum(n for _e, n in churned), churn_share=share,
+                     connect_wait_s=waited, others_ready_wait_s=share * delayed,
+                     pool_maxsize=size, peak_in_use=peak, fix_pool_maxsize=need,
+                     site=seen.where)]
+
+
+def _count(event: dict, key: str) -> int:
+    """A count of an event: a finite positive number, else 0 (profiles are untrusted)."""
+    value = _f(event, key)
+    return int(value) if math.isfinite(value) and value > 0 else 0
+
+
+def _reopened(pool: dict) -> int:
+    """Connections *pool* opened past what a pool as large as its peak of requests in
+    flight would have kept."""
+    return max(0, _count(pool, "opened") - max(_count(pool, "peak_in_use"),
+                                                _count(pool, "maxsize")))

@@ -1,0 +1,172 @@
+"""urllib3's connection pools while tracing: connections thrown away by a full pool.
+
+requests keeps its connections in urllib3 pools, one per host, of ``pool_maxsize``
+connections (10 by default).  With more requests in flight to a host than that, the
+pool hands out new connections beyond its size (unless ``pool_block=True``), and
+when they come back to a full pool it closes them ("Connection pool is full,
+discarding connection", a warning many services silence).  The next burst opens them
+again: a connect, and for https a TLS handshake, for every request past the pool's
+size -- the churn a switch profile shows only as many connects.
+
+:class:`PoolWatch` wraps ``HTTPConnectionPool._get_conn`` and ``_put_conn`` while
+tracing (without importing urllib3: now if the program has, else when it does, see
+:mod:`geventperf.lazywrap`) and records per pool: its size, the connections checked
+out at most at once, the checkouts, the connections it made, and those it discarded
+because it was full.  ``connection_churn`` in :mod:`geventperf.findings.connections`
+turns them into a finding.  Like the body-read counts, only calls made in the thread of
+an active tracer are recorded, and the originals are back after ``stop()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from geventperf.lazywrap import Patch, wrap_when_loaded
+from geventperf.sections import _tracers, get_ident
+
+EVENT_KIND = "urllib3-pool"
+GET_CONN = "urllib3.connectionpool.HTTPConnectionPool._get_conn"
+PUT_CONN = "urllib3.connectionpool.HTTPConnectionPool._put_conn"
+
+# Pools recorded one by one; further ones fold into one record.  A service talks to a
+# handful of hosts; a crawler's thousands would otherwise grow without bound.
+MAX_POOLS = 64
+OTHER_POOLS = "<other pools>"
+
+
+class _Pool:
+    __slots__ = ("label", "maxsize", "block", "checkouts", "in_use", "peak_in_use",
+                 "opened", "discarded", "made_before", "made_last")
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.maxsize = 0
+        self.block = False
+        self.checkouts = self.in_use = self.peak_in_use = self.opened = self.discarded = 0
+        # urllib3's own count of the connections the pool made (num_connections), when
+        # first and last seen: a checkout may wait (the dropped-connection check polls)
+        # while other greenlets make connections, so the difference around one
+        # checkout is not its own
+        self.made_before: int | None = None
+        self.made_last = 0
+
+
+def _label(pool: Any) -> str:
+    scheme = getattr(pool, "scheme", None) or "http"
+    return f"{scheme}://{getattr(pool, 'host', '?')}:{getattr(pool, 'port', None) or '?'}"
+
+
+class PoolWatch:
+    """What urllib3's pools did while a tracer ran (see the module docstring).
+
+    The tracer calls ``checked_out`` / ``returned`` from the wrappers (in its own thread,
+    so no lock); ``events()`` -> plain JSON-serialisable dicts, one per pool,
+    ``"kind": "urllib3-pool"``.  Pools are keyed by ``id()`` and never referenced, so a
+    pool the program drops is freed (a new pool at a reused id joins its record).
+    """
+
+    def __init__(self) -> None:
+        self._pools: dict[int, _Pool] = {}
+
+    def forget(self) -> None:
+        """Drop what was recorded so far (Tracer.reset)."""
+        self._pools.clear()
+
+    def _pool(self, pool: Any) -> _Pool:
+        record = self._pools.get(id(pool))
+        if record is None:
+            key = id(pool) if len(self._pools) < MAX_POOLS else 0
+            record = self._pools.get(key)
+            if record is None:
+                record = self._pools[key] = _Pool(_label(pool) if key else OTHER_POOLS)
+            # the pool's size and blocking are set when it is made: read once
+            record.maxsize = max(record.maxsize, int(getattr(pool.pool, "maxsize", 0) or 0))
+            record.block = record.block or bool(pool.block)
+        return record
+
+    def checked_out(self, pool: Any, made_before: int, made_after: int) -> None:
+        """A request took a connection from *pool*, whose count of the connections it
+        made went from *made_before* to *made_after* meanwhile."""
+        record = self._pools.get(id(pool)) or self._pool(pool)
+        if record.label == OTHER_POOLS:  # many pools: the count around each checkout
+            record.opened += max(0, made_after - made_before)
+        else:
+            if record.made_before is None:
+                record.made_before = made_before
+            record.made_last = max(record.made_last, made_after)
+            record.opened = record.made_last - record.made_before
+        record.checkouts += 1
+        record.in_use += 1
+        record.peak_in_use = max(record.peak_in_use, record.in_use)
+
+    def returned(self, pool: Any, discarded: bool) -> None:
+        """A connection (or the empty slot of a failed one) came back to *pool*."""
+        record = self._pools.get(id(pool)) or self._pool(pool)
+        record.in_use = max(0, record.in_use - 1)  # checked out before tracing: not ours
+        record.discarded += discarded
+
+    def events(self) -> list[dict[str, Any]]:
+        return [{"kind": EVENT_KIND, "pool": r.label, "maxsize": r.maxsize,
+                 "block": r.block, "checkouts": r.checkouts, "peak_in_use": r.peak_in_use,
+                 "opened": r.opened, "discarded": r.discarded}
+                for r in self._pools.values() if r.checkouts or r.discarded]
+
+
+def wrap_pool_use() -> list[Patch]:
+    """Wrap urllib3's pool checkout and return, now or when urllib3 is imported;
+    nothing when urllib3 is never imported."""
+    return wrap_when_loaded([GET_CONN, PUT_CONN], _make)
+
+
+def _tracer() -> Any:
+    """This thread's active tracer, if it watches pools."""
+    tracer = _tracers.get(get_ident()) if _tracers else None
+    return tracer if getattr(tracer, "_pool_watch", None) is not None else None
+
+
+def _make(dotted: str, original: Any) -> Any:
+    if getattr(original, "__geventperf_wrapped__", None) is not None:
+        return None  # a tracer in another thread wrapped it already
+    wrapper = _get_conn(original) if dotted == GET_CONN else _put_conn(original)
+    wrapper.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
+    wrapper.__doc__ = original.__doc__
+    return wrapper
+
+
+def _get_conn(original: Any) -> Any:
+    def get_conn(self: Any, *args: Any, **kwargs: Any) -> Any:
+        tracer = _tracer()
+        if tracer is None:
+            return original(self, *args, **kwargs)
+        before = getattr(self, "num_connections", 0)  # urllib3's count of _new_conn
+        conn = original(self, *args, **kwargs)
+        try:
+            tracer._pool_watch.checked_out(self, before, self.num_connections)
+        except Exception as exc:  # noqa: BLE001 - never raised into the program
+            tracer._trace_error(exc)
+        return conn
+    return get_conn
+
+
+def _put_conn(original: Any) -> Any:
+    def put_conn(self: Any, conn: Any, *args: Any, **kwargs: Any) -> Any:
+        tracer = _tracer()
+        if tracer is None:
+            return original(self, conn, *args, **kwargs)
+        discarded = False
+        try:
+            # a full queue makes urllib3 close the connection (or raise, when it
+            # blocks); its length read without its lock: the put is in this thread
+            queue = self.pool
+            discarded = conn is not None and queue is not None and not self.block \
+                and len(queue.queue) >= queue.maxsize > 0
+        except Exception as exc:  # noqa: BLE001
+            tracer._trace_error(exc)
+        try:
+            return original(self, conn, *args, **kwargs)
+        finally:
+            try:
+                tracer._pool_watch.returned(self, discarded)
+            except Exception as exc:  # noqa: BLE001
+                tracer._trace_error(exc)
+    return put_conn

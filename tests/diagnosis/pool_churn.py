@@ -1,0 +1,47 @@
+"""Ten handlers each fan out eight fetches at a time (spawn, then joinall) through one
+shared Session whose adapter keeps requests' default ten connections per host, against
+a kept-alive server that answers after 0.05 s.
+
+Truth by construction: each round puts 80 requests in flight; 80 connections come back
+to a pool that keeps 10, urllib3 closes the other 70, and the next round opens them
+again -- a name lookup (in gevent's threadpool) and a connect each, at the ``fetch``
+greenlets' ``session.get`` line (``diag: culprit``).  Expected first finding
+``connection-churn`` there, naming ``fetch``.  With ``size=80``
+(``geventperf.mount(session, pool_maxsize=80)``, the fix the finding gives) every
+connection is kept and reused: no ``connection-churn``.
+"""
+
+import logging
+import sys
+import urllib.parse
+
+import gevent
+import requests
+from _greenlets import spawn
+
+import geventperf
+
+ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
+HANDLERS = 10
+FANOUT = 8
+ROUNDS = 4
+# By name, as services call their peers: the lookup is part of every new connection.
+URL = ARGS["kept"].replace("127.0.0.1", "localhost", 1)
+# Services silence urllib3's "Connection pool is full" warning: the profile must see it.
+logging.getLogger("urllib3").setLevel(logging.ERROR)
+session = requests.Session()
+if "size" in ARGS:
+    geventperf.mount(session, pool_maxsize=int(ARGS["size"]))
+
+
+def fetch():
+    return len(session.get(URL, timeout=30).content)  # diag: culprit
+
+
+def handler():
+    for _ in range(ROUNDS):
+        gevent.joinall([spawn("fetch", fetch) for _ in range(FANOUT)], raise_error=True)
+
+
+assert urllib.parse.urlsplit(URL).hostname == "localhost"
+gevent.joinall([spawn("handler", handler) for _ in range(HANDLERS)], raise_error=True)

@@ -1,0 +1,166 @@
+"""PoolWatch: what urllib3's connection pools did while a Tracer ran, on real pools.
+
+The counts are made exact by construction: the tests check connections out of a real
+``HTTPConnectionPool`` (urllib3 makes its connection objects lazily, so no socket is
+needed until a request is sent) and put them back, or send real requests to a
+kept-alive server on 127.0.0.1 that counts the connections it accepted.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import threading
+
+import pytest
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.connectionpool import HTTPConnectionPool
+
+import geventperf
+from geventperf import poolwatch
+from tests.servers import RawServer, http_response
+
+
+def _pools(profile):
+    return [e for e in profile.events if e["kind"] == poolwatch.EVENT_KIND]
+
+
+def _churn(pool, out):
+    """Check *out* connections out of *pool* at once, then put them all back."""
+    conns = [pool._get_conn() for _ in range(out)]
+    for conn in conns:
+        pool._put_conn(conn)
+
+
+@pytest.fixture
+def kept():
+    with RawServer(lambda head: [http_response(b"ok")], keep_alive=True) as srv:
+        yield srv
+
+
+def test_a_full_pool_discards_what_comes_back_beyond_its_size():
+    pool = HTTPConnectionPool("127.0.0.1", 9, maxsize=2)
+    with geventperf.Tracer(sections=None) as tracer:
+        _churn(pool, 5)  # 2 from the pool's empty slots + 3 made: 5 made, 3 discarded
+        _churn(pool, 3)  # the 2 kept + 1 made, 1 discarded
+    [event] = _pools(tracer.profile)
+    assert event == {"kind": "urllib3-pool", "pool": "http://127.0.0.1:9", "maxsize": 2,
+                     "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
+                     "discarded": 4}
+    assert pool.num_connections == 6  # urllib3's own count agrees
+
+
+def test_requests_on_kept_alive_connections_open_one_each_in_flight(kept):
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        for _ in range(5):
+            assert session.get(kept.url + "/", timeout=10).content == b"ok"
+    [event] = _pools(tracer.profile)
+    assert (event["checkouts"], event["peak_in_use"], event["opened"],
+            event["discarded"], event["maxsize"]) == (5, 1, 1, 0, 10)
+    assert event["pool"] == f"http://127.0.0.1:{kept.port}"
+    assert kept.connections == 1
+
+
+def test_a_blocking_pool_is_marked_and_counts_no_discards():
+    pool = HTTPConnectionPool("127.0.0.1", 9, maxsize=2, block=True)
+    with geventperf.Tracer(sections=None) as tracer:
+        conns = [pool._get_conn() for _ in range(2)]
+        for conn in conns:
+            pool._put_conn(conn)
+    [event] = _pools(tracer.profile)
+    assert event["block"] is True and event["discarded"] == 0 and event["peak_in_use"] == 2
+
+
+def test_originals_are_back_after_stop_and_other_threads_are_not_recorded():
+    get, put = HTTPConnectionPool._get_conn, HTTPConnectionPool._put_conn
+    pool = HTTPConnectionPool("127.0.0.1", 9, maxsize=1)
+    with geventperf.Tracer(sections=None) as tracer:
+        assert HTTPConnectionPool._get_conn is not get
+        # a tracer traces its own thread: another thread's pool use is not its own
+        other = threading.Thread(target=_churn, args=(pool, 4))
+        other.start()
+        other.join()
+    assert (HTTPConnectionPool._get_conn, HTTPConnectionPool._put_conn) == (get, put)
+    assert _pools(tracer.profile) == []
+    _churn(pool, 3)  # unwatched, and nothing breaks
+
+
+def test_a_failing_watch_never_raises_into_the_program(monkeypatch, kept):
+    def broken(*args):
+        raise RuntimeError("the watch broke")
+
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        monkeypatch.setattr(tracer._pool_watch, "checked_out", broken)
+        monkeypatch.setattr(tracer._pool_watch, "returned", broken)
+        assert session.get(kept.url + "/", timeout=10).content == b"ok"
+    assert tracer.profile.trace_errors == 2
+
+
+def test_pools_past_the_cap_fold_into_one_record():
+    pools = [HTTPConnectionPool("127.0.0.1", 1000 + i, maxsize=1)
+             for i in range(poolwatch.MAX_POOLS + 3)]
+    with geventperf.Tracer(sections=None) as tracer:
+        for pool in pools:
+            _churn(pool, 2)  # 2 made, 1 discarded each
+    events = _pools(tracer.profile)
+    assert len(events) == poolwatch.MAX_POOLS + 1
+    [other] = [e for e in events if e["pool"] == poolwatch.OTHER_POOLS]
+    assert (other["checkouts"], other["opened"], other["discarded"]) == (6, 6, 3)
+    assert sum(e["opened"] for e in events) == 2 * len(pools)
+
+
+def test_reset_forgets_the_pools():
+    pool = HTTPConnectionPool("127.0.0.1", 9, maxsize=1)
+    tracer = geventperf.Tracer(sections=None).start()
+    try:
+        _churn(pool, 3)
+        tracer.reset()
+        _churn(pool, 1)
+    finally:
+        tracer.stop()
+    [event] = _pools(tracer.profile)
+    assert (event["checkouts"], event["opened"], event["discarded"]) == (1, 0, 0)
+
+
+def test_urllib3_imported_while_tracing_is_watched_from_its_import(tmp_path):
+    script = textwrap.dedent("""
+        import json, sys
+        assert "urllib3" not in sys.modules
+        import geventperf
+        with geventperf.Tracer(sections=None) as tracer:
+            from urllib3.connectionpool import HTTPConnectionPool
+            pool = HTTPConnectionPool("127.0.0.1", 9, maxsize=1)
+            conns = [pool._get_conn() for _ in range(3)]
+            for conn in conns:
+                pool._put_conn(conn)
+        print(json.dumps([e for e in tracer.profile.events if e["kind"] == "urllib3-pool"]))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    [event] = json.loads(done.stdout)
+    assert (event["opened"], event["discarded"], event["peak_in_use"]) == (3, 2, 3)
+
+
+def test_a_mounted_adapter_pool_reports_its_own_size(kept):
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        session.mount("http://", HTTPAdapter(pool_maxsize=3))
+        session.get(kept.url + "/", timeout=10)
+    [event] = _pools(tracer.profile)
+    assert event["maxsize"] == 3
+
+
+def test_malformed_pool_events_are_skipped_not_raised():
+    from geventperf.findings.connections import connection_churn
+    from geventperf.profile import Profile
+    events = [{"kind": "urllib3-pool"}, {"kind": "urllib3-pool", "pool": 7},
+              {"kind": "urllib3-pool", "pool": "http://a:80", "opened": "many",
+               "discarded": None, "peak_in_use": [], "maxsize": {}},
+              {"kind": "urllib3-pool", "pool": "http://a:80", "opened": 1e300,
+               "discarded": float("nan"), "peak_in_use": -5, "maxsize": True},
+              {"kind": "urllib3-pool", "pool": "http://b:80", "opened": float("inf"),
+               "discarded": 50, "peak_in_use": 20, "maxsize": 10}]
+    assert connection_churn(Profile(duration_s=1.0, events=events)) == []
