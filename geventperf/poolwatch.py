@@ -1,4 +1,4 @@
-"""urllib3's connection pools while tracing: connections thrown away by a full pool.
+"""urllib3's connection pools while tracing: connections thrown away, or never returned.
 
 requests keeps its connections in urllib3 pools, one per host, of ``pool_maxsize``
 connections (10 by default).  With more requests in flight to a host than that, the
@@ -11,9 +11,12 @@ size -- the churn a switch profile shows only as many connects.
 :class:`PoolWatch` wraps ``HTTPConnectionPool._get_conn`` and ``_put_conn`` while
 tracing (without importing urllib3: now if the program has, else when it does, see
 :mod:`geventperf.lazywrap`) and records per pool: its size, the connections checked
-out at most at once, the checkouts, the connections it made, and those it discarded
-because it was full.  ``connection_churn`` in :mod:`geventperf.findings.connections`
-turns them into a finding.  Like the body-read counts, only calls made in the thread of
+out at most at once, the checkouts, the connections it made, those it discarded
+because it was full, and those still out when the events were read (a response
+streamed with ``stream=True`` and neither read to the end nor closed never returns its
+connection, and the pool makes a new one for the next request).  ``connection_churn``
+and ``connection_leak`` in :mod:`geventperf.findings.connections` turn them into
+findings.  Like the body-read counts, only calls made in the thread of
 an active tracer are recorded, and the originals are back after ``stop()``.
 """
 
@@ -108,7 +111,7 @@ class PoolWatch:
     def events(self) -> list[dict[str, Any]]:
         return [{"kind": EVENT_KIND, "pool": r.label, "maxsize": r.maxsize,
                  "block": r.block, "checkouts": r.checkouts, "peak_in_use": r.peak_in_use,
-                 "opened": r.opened, "discarded": r.discarded}
+                 "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use}
                 for r in self._pools.values() if r.checkouts or r.discarded]
 
 

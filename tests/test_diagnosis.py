@@ -70,6 +70,7 @@ SERIAL_BOTTLENECK = "serial-bottleneck"
 CONNECTION_POOL_FULL = "connection-pool-full"
 SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
+CONNECTION_LEAK = "connection-leak"
 RETRY_BACKOFF = "retry-backoff"
 GIL_CONTENDED = "gil-contended"
 SWITCH_STORM = "switch-storm"
@@ -193,9 +194,11 @@ def slow(server, delay: float = 0.3) -> str:
 
 
 def _respond_kept(head: bytes) -> list:
-    """/slow?delay=S on a kept-alive connection: a small body after S s."""
+    """/slow?delay=S&size=N on a kept-alive connection: a body of N bytes ("ok" by
+    default) after S s."""
     q = urllib.parse.parse_qs(urllib.parse.urlsplit(head.split()[1].decode()).query)
-    return [float(q.get("delay", ["0.3"])[0]), http_response(b"ok")]
+    size = int(q.get("size", ["0"])[0])
+    return [float(q.get("delay", ["0.3"])[0]), http_response(b"x" * size if size else b"ok")]
 
 
 @pytest.fixture(scope="module")
@@ -934,6 +937,31 @@ def test_a_pool_as_large_as_the_requests_in_flight_is_no_connection_churn(kept_s
     assert not findings_of(profile, CONNECTION_CHURN), listing(profile)
     blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
     assert not blamed, listing(profile)
+
+
+STREAM_LEAK = Workload("stream_leak.py")
+# A body longer than the probe's read: the response is left unread, its connection out.
+LEAK_URL = "kept={}/slow?delay=0.01&size=4096"
+
+
+def test_streamed_responses_never_closed_are_connection_leak(kept_server, tmp_path):
+    accepted = kept_server.connections
+    profile = run_cli(STREAM_LEAK, tmp_path, LEAK_URL.format(kept_server.url))
+    accepted = kept_server.connections - accepted
+    first = assert_first(profile, STREAM_LEAK, CONNECTION_LEAK, greenlet="prober")
+    # all 36 stayed out with no greenlet alive to read them, and each request connected
+    assert first.extra["unreturned"] == first.extra["leaked"] == accepted == 36, \
+        (accepted, listing(profile))
+    assert "stream=True" in first.message, listing(profile)
+
+
+def test_streamed_responses_closed_by_with_are_no_connection_leak(kept_server, tmp_path):
+    profile = run_cli(STREAM_LEAK, tmp_path, LEAK_URL.format(kept_server.url), "mode=closed")
+    assert not findings_of(profile, CONNECTION_LEAK), listing(profile)
+    # every connection came back (closing an unread response closes its socket too:
+    # the pool reconnects it, it makes no new one)
+    [pool] = [e for e in profile.events if e["kind"] == "urllib3-pool"]
+    assert pool["unreturned"] == 0 and pool["opened"] <= 12, pool
 
 
 GIL_POOL = Workload("gil_pool.py")

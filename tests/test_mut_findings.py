@@ -617,6 +617,68 @@ def loop_saturated_leaves_the_churn_its_queueing():
     return findings.loop_saturated(p)
 
 
+def leak_pool(pool, opened, unreturned, block=False):
+    return {**urllib3_pool(pool, opened, opened, 16, 0, block=block), "unreturned": unreturned}
+
+
+def leak_profile(pools, alive=None, rows=True):
+    """churn_profile's connection waits and slices, *pools*, and *alive* greenlets at
+    the end (meta.alive_at_end; None: a snapshot)."""
+    p = churn_profile(pools)
+    p.meta["alive_at_end"] = alive
+    if not rows:
+        p.waits = [w for w in p.waits if w.stack != SESSION_CONNECT]
+    return p
+
+
+@scenario
+def connection_leak_counts_what_the_live_greenlets_cannot_hold():
+    # 40 + 8 connections still out, 16 greenlets alive (a hub count not a number, and a
+    # negative one, ignored): 32 leaked of 128 opened, share 0.25 of (0.5 s waiting to
+    # open + 1.5 s others queued behind): 0.5 s, 0.375 s of it others' ready wait.  The
+    # blocking pool still holds some out: its requests will wait for ever.
+    return findings.connection_leak(leak_profile(
+        [leak_pool("https://a:443", 64, 40), leak_pool("http://b:80", 64, 8, block=True),
+         leak_pool("http://c:80", 0, 0, block=True)],
+        alive={"app.fetch": 12, "app.parse": 4, "odd": "x", "neg": -3}))
+
+
+@scenario
+def connection_leak_not_within_the_live_greenlets_or_few():
+    # 25 out for 16 alive: 9 leaked; a snapshot (no alive_at_end: every greenlet of the
+    # profile, 5, may be reading) with 14 out: 9; no pool events
+    return [*findings.connection_leak(leak_profile([leak_pool("http://a:80", 64, 25)],
+                                                   alive={"app.fetch": 16})),
+            *findings.connection_leak(leak_profile([leak_pool("http://a:80", 64, 14)])),
+            *findings.connection_leak(leak_profile([], alive={}))]
+
+
+@scenario
+def connection_leak_at_the_edges():
+    # exactly 10 leaked (26 out, 16 alive); none alive and no connect waits recorded (no
+    # stack, no site; the slices that opened them still cost); more out than opened while tracing (checked out before
+    # it): the leak is at most what was opened, share 1.0; a snapshot with 15 out for
+    # its 5 greenlets: 10
+    return [*findings.connection_leak(leak_profile([leak_pool("http://a:80", 64, 26)],
+                                                   alive={"app.fetch": 16})),
+            *findings.connection_leak(leak_profile([leak_pool("https://a:443", 64, 40)],
+                                                   alive={}, rows=False)),
+            *findings.connection_leak(leak_profile([leak_pool("http://a:80", 12, 40)],
+                                                   alive={})),
+            *findings.connection_leak(leak_profile([leak_pool("http://a:80", 64, 15)]))]
+
+
+@scenario
+def loop_saturated_leaves_the_leak_its_queueing():
+    # saturated()'s ready wait 3.5 s less the 0.375 s the leak takes (0.25 x 1.5 s)
+    p = saturated()
+    leak = leak_profile([leak_pool("https://a:443", 64, 40), leak_pool("http://b:80", 64, 8)],
+                        alive={"app.fetch": 16})
+    p.waits, p.events, p.meta = leak.waits, leak.events, {**p.meta, **leak.meta}
+    p.runs = p.runs + leak.runs
+    return findings.loop_saturated(p)
+
+
 def _named_callers(p, folded):
     """*p* with 'app.fetch' standing for 2 + *folded* greenlets (a folded entry)."""
     p.greenlet(5).name = f"app.fetch [{folded} finished greenlets folded]"
@@ -5615,6 +5677,239 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875}],
+    'connection_leak_counts_what_the_live_greenlets_cannot_hold': [{'alive_at_end': 16,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connections opened that were never returned to their '
+                      'pool (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus others' ready wait behind the slices that opened "
+                      'them',
+      'cost_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'connection-leak',
+      'leak_share': 0.25,
+      'leaked': 32,
+      'message': 'Connections never returned to their pool: 48 connections checked out of '
+                 "urllib3's pools (most for https://a:443) were still out when tracing "
+                 'stopped, 32 more than the 16 greenlets still alive could have been '
+                 'reading. A response made with stream=True keeps its connection until its '
+                 'body is read to the end or it is closed; the pool opens a new connection '
+                 'for the next request instead (128 opened for 512 requests, a connect and a '
+                 'TLS handshake each), and the lost ones stay open until garbage-collected, '
+                 'holding a file descriptor here and a connection slot on the server. The '
+                 'pool blocks (pool_block=True): once its connections are all out, every '
+                 "request waits for one that never comes back. Greenlets such as 'app.fetch' "
+                 'waited 0.500 s to open connections (most at '
+                 '/srv/app/worker.py:30:with_a_session), and others waited 1.500 greenlet-s '
+                 'ready to run behind the slices that opened them; 25% of that is the '
+                 "leak's. Fix: close every streamed response: `with session.get(url, "
+                 'stream=True) as response:`, or response.close() in a finally (closing an '
+                 'unread body closes the socket too: read the body to the end first to reuse '
+                 'the connection). [cost 0.500 s: the share of connections opened that were '
+                 'never returned to their pool (over all opened), of the greenlet-seconds '
+                 "spent waiting to open connections plus others' ready wait behind the "
+                 'slices that opened them]',
+      'others_ready_wait_s': 0.375,
+      'pools': ['https://a:443', 'http://b:80'],
+      'section': None,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session'],
+      'unreturned': 48}],
+    'connection_leak_not_within_the_live_greenlets_or_few': [],
+    'connection_leak_at_the_edges': [{'alive_at_end': 16,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connections opened that were never returned to their '
+                      'pool (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus others' ready wait behind the slices that opened "
+                      'them',
+      'cost_s': 0.3125,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'connection-leak',
+      'leak_share': 0.15625,
+      'leaked': 10,
+      'message': 'Connections never returned to their pool: 26 connections checked out of '
+                 "urllib3's pools (most for http://a:80) were still out when tracing "
+                 'stopped, 10 more than the 16 greenlets still alive could have been '
+                 'reading. A response made with stream=True keeps its connection until its '
+                 'body is read to the end or it is closed; the pool opens a new connection '
+                 'for the next request instead (64 opened for 256 requests, a connect each), '
+                 'and the lost ones stay open until garbage-collected, holding a file '
+                 'descriptor here and a connection slot on the server. Greenlets such as '
+                 "'app.fetch' waited 0.500 s to open connections (most at "
+                 '/srv/app/worker.py:30:with_a_session), and others waited 1.500 greenlet-s '
+                 'ready to run behind the slices that opened them; 16% of that is the '
+                 "leak's. Fix: close every streamed response: `with session.get(url, "
+                 'stream=True) as response:`, or response.close() in a finally (closing an '
+                 'unread body closes the socket too: read the body to the end first to reuse '
+                 'the connection). [cost 0.312 s: the share of connections opened that were '
+                 'never returned to their pool (over all opened), of the greenlet-seconds '
+                 "spent waiting to open connections plus others' ready wait behind the "
+                 'slices that opened them]',
+      'others_ready_wait_s': 0.234375,
+      'pools': ['http://a:80'],
+      'section': None,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session'],
+      'unreturned': 26},
+     {'alive_at_end': 0,
+      'connect_wait_s': 0,
+      'cost_meaning': 'the share of connections opened that were never returned to their '
+                      'pool (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus others' ready wait behind the slices that opened "
+                      'them',
+      'cost_s': 0.9375,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'connection-leak',
+      'leak_share': 0.625,
+      'leaked': 40,
+      'message': 'Connections never returned to their pool: 40 connections checked out of '
+                 "urllib3's pools (most for https://a:443) were still out when tracing "
+                 'stopped, and no greenlet was still alive to be reading them. A response '
+                 'made with stream=True keeps its connection until its body is read to the '
+                 'end or it is closed; the pool opens a new connection for the next request '
+                 'instead (64 opened for 256 requests, a connect and a TLS handshake each), '
+                 'and the lost ones stay open until garbage-collected, holding a file '
+                 'descriptor here and a connection slot on the server. Fix: close every '
+                 'streamed response: `with session.get(url, stream=True) as response:`, or '
+                 'response.close() in a finally (closing an unread body closes the socket '
+                 'too: read the body to the end first to reuse the connection). [cost 0.938 '
+                 's: the share of connections opened that were never returned to their pool '
+                 '(over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus others' ready wait behind the slices that opened them]",
+      'others_ready_wait_s': 0.9375,
+      'pools': ['https://a:443'],
+      'section': None,
+      'site': None,
+      'stack': [],
+      'unreturned': 40},
+     {'alive_at_end': 0,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connections opened that were never returned to their '
+                      'pool (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus others' ready wait behind the slices that opened "
+                      'them',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'connection-leak',
+      'leak_share': 1.0,
+      'leaked': 12,
+      'message': 'Connections never returned to their pool: 40 connections checked out of '
+                 "urllib3's pools (most for http://a:80) were still out when tracing "
+                 'stopped, and no greenlet was still alive to be reading them. A response '
+                 'made with stream=True keeps its connection until its body is read to the '
+                 'end or it is closed; the pool opens a new connection for the next request '
+                 'instead (12 opened for 48 requests, a connect each), and the lost ones '
+                 'stay open until garbage-collected, holding a file descriptor here and a '
+                 "connection slot on the server. Greenlets such as 'app.fetch' waited 0.500 "
+                 's to open connections (most at /srv/app/worker.py:30:with_a_session), and '
+                 'others waited 1.500 greenlet-s ready to run behind the slices that opened '
+                 "them; 100% of that is the leak's. Fix: close every streamed response: "
+                 '`with session.get(url, stream=True) as response:`, or response.close() in '
+                 'a finally (closing an unread body closes the socket too: read the body to '
+                 'the end first to reuse the connection). [cost 2.000 s: the share of '
+                 'connections opened that were never returned to their pool (over all '
+                 'opened), of the greenlet-seconds spent waiting to open connections plus '
+                 "others' ready wait behind the slices that opened them]",
+      'others_ready_wait_s': 1.5,
+      'pools': ['http://a:80'],
+      'section': None,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session'],
+      'unreturned': 40},
+     {'alive_at_end': 5,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connections opened that were never returned to their '
+                      'pool (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus others' ready wait behind the slices that opened "
+                      'them',
+      'cost_s': 0.3125,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'connection-leak',
+      'leak_share': 0.15625,
+      'leaked': 10,
+      'message': 'Connections never returned to their pool: 15 connections checked out of '
+                 "urllib3's pools (most for http://a:80) were still out when tracing "
+                 'stopped, 10 more than the 5 greenlets still alive could have been reading. '
+                 'A response made with stream=True keeps its connection until its body is '
+                 'read to the end or it is closed; the pool opens a new connection for the '
+                 'next request instead (64 opened for 256 requests, a connect each), and the '
+                 'lost ones stay open until garbage-collected, holding a file descriptor '
+                 "here and a connection slot on the server. Greenlets such as 'app.fetch' "
+                 'waited 0.500 s to open connections (most at '
+                 '/srv/app/worker.py:30:with_a_session), and others waited 1.500 greenlet-s '
+                 'ready to run behind the slices that opened them; 16% of that is the '
+                 "leak's. Fix: close every streamed response: `with session.get(url, "
+                 'stream=True) as response:`, or response.close() in a finally (closing an '
+                 'unread body closes the socket too: read the body to the end first to reuse '
+                 'the connection). [cost 0.312 s: the share of connections opened that were '
+                 'never returned to their pool (over all opened), of the greenlet-seconds '
+                 "spent waiting to open connections plus others' ready wait behind the "
+                 'slices that opened them]',
+      'others_ready_wait_s': 0.234375,
+      'pools': ['http://a:80'],
+      'section': None,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session'],
+      'unreturned': 15}],
+    'loop_saturated_leaves_the_leak_its_queueing': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
+      'cost_s': 3.125,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.125 '
+                 'greenlet-seconds ready to run but queued (besides the 0.375 s the long '
+                 'slices, slow paths and waits for a CPU reported apart caused), against '
+                 "0.500 s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' "
+                 '(x2: ran 1.500 s while 1.3 others were ready on average, 2.000 greenlet-s '
+                 "of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others were "
+                 "ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed most ended "
+                 'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
+                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 'process pool). Which functions used the CPU: profile with CPU samples '
+                 '(Tracer(cpu_samples=True); geventperf run takes them unless '
+                 '--no-cpu-samples). [cost 3.125 s: greenlet-seconds greenlets spent ready '
+                 "to run but queued behind others (the run's ready wait, less what a "
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+      'ready_wait_s': 3.125,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
+      'utilization': 0.96875}],
 }
 
 
@@ -5627,8 +5922,8 @@ def test_every_finding_whole(name):
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
-              "serial-bottleneck", "session-per-request", "connection-churn", "retry-backoff",
-              "small-body-reads",
+              "serial-bottleneck", "session-per-request", "connection-churn", "connection-leak",
+              "retry-backoff", "small-body-reads",
               "switch-storm",
               "pure-python-fallback", "charset-detection", "cpu-starved", "from-the-future"]
 
@@ -5663,8 +5958,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.loop_held, findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
-        findings.session_per_request, findings.connection_churn, findings.retry_backoff,
-        findings.slow_paths, findings.cpu_starved)
+        findings.session_per_request, findings.connection_churn, findings.connection_leak,
+        findings.retry_backoff, findings.slow_paths, findings.cpu_starved)
 
 
 def test_a_greenlet_named_by_an_id_the_profile_lacks():

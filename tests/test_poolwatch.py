@@ -49,7 +49,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
     [event] = _pools(tracer.profile)
     assert event == {"kind": "urllib3-pool", "pool": "http://127.0.0.1:9", "maxsize": 2,
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
-                     "discarded": 4}
+                     "discarded": 4, "unreturned": 0}
     assert pool.num_connections == 6  # urllib3's own count agrees
 
 
@@ -164,3 +164,12 @@ def test_malformed_pool_events_are_skipped_not_raised():
               {"kind": "urllib3-pool", "pool": "http://b:80", "opened": float("inf"),
                "discarded": 50, "peak_in_use": 20, "maxsize": 10}]
     assert connection_churn(Profile(duration_s=1.0, events=events)) == []
+
+
+def test_connections_never_put_back_are_counted_unreturned():
+    pool = HTTPConnectionPool("127.0.0.1", 9, maxsize=2)
+    with geventperf.Tracer(sections=None) as tracer:
+        kept_out = [pool._get_conn() for _ in range(3)]
+        pool._put_conn(kept_out.pop())
+    [event] = _pools(tracer.profile)
+    assert (event["unreturned"], event["peak_in_use"], event["opened"]) == (2, 3, 3)

@@ -27,6 +27,7 @@ LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
 SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
+CONNECTION_LEAK = "connection-leak"
 RETRY_BACKOFF = "retry-backoff"
 
 # What a CPU or loop finding's stack is (extra["stack_is"]): the heaviest CPU-sampled
@@ -72,6 +73,10 @@ COST_MEANING = {
                       "all opened), of the greenlet-seconds spent waiting to open "
                       "connections plus others' ready wait behind the slices that "
                       "opened them",
+    CONNECTION_LEAK: "the share of connections opened that were never returned to their "
+                     "pool (over all opened), of the greenlet-seconds spent waiting to "
+                     "open connections plus others' ready wait behind the slices that "
+                     "opened them",
     RETRY_BACKOFF: "greenlet-seconds spent sleeping in urllib3's retry back-off before "
                    "retrying failed requests",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "

@@ -1,6 +1,7 @@
 """New connections where kept ones would do: for every request (``session-per-request``),
 from the wait stacks; past a pool too small for the requests in flight
-(``connection-churn``), from the pools' own counts (:mod:`geventperf.poolwatch`).
+(``connection-churn``) and for responses that never gave theirs back
+(``connection-leak``), from the pools' own counts (:mod:`geventperf.poolwatch`).
 
 ``requests.get`` and its siblings (``requests/api.py``'s ``request``) build a new
 ``Session`` for each call -- its adapters, their urllib3 pool managers -- send one
@@ -27,9 +28,11 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from geventperf.findings.common import (
     CONNECTION_CHURN,
+    CONNECTION_LEAK,
     SESSION_PER_REQUEST,
     _events,
     _f,
@@ -129,10 +132,7 @@ def connection_churn(profile: Profile) -> list[Finding]:
     if not churned or not opened:
         return []
     share = min(1.0, sum(n for _e, n in churned) / opened)
-    rows = [w for w in profile.waits if _connects(w.stack) and not _under_api(w.stack)]
-    waited = sum(w.wait_s if w.event_wait_s is None else w.event_wait_s for w in rows)
-    delayed = sum(r.delayed_others_s or 0.0 for r in profile.runs
-                  if _connects(r.stack) and not _under_api(r.stack))
+    rows, waited, delayed = _opening(profile)
     cost = share * (waited + delayed)
     if not rows or cost < block_threshold(profile):
         return []
@@ -166,6 +166,75 @@ def connection_churn(profile: Profile) -> list[Finding]:
                      connect_wait_s=waited, others_ready_wait_s=share * delayed,
                      pool_maxsize=size, peak_in_use=peak, fix_pool_maxsize=need,
                      site=seen.where)]
+
+
+def connection_leak(profile: Profile) -> list[Finding]:
+    """Connections checked out of urllib3's pools and never returned, more than the
+    greenlets still alive at the end could be reading: one finding.  ``cost_s`` as
+    connection-churn's, with the share of the connections opened that never came back
+    (``extra["others_ready_wait_s"]`` again the part loop-saturated leaves to it)."""
+    pools = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
+    opened = sum(_count(e, "opened") for e in pools)
+    out = sum(_count(e, "unreturned") for e in pools)
+    alive = _alive_at_end(profile)
+    leaked = min(out - alive, opened)
+    if leaked < MIN_NEW_CONNECTIONS:
+        return []
+    share = leaked / opened
+    rows, waited, delayed = _opening(profile)
+    worst = max(pools, key=lambda e: _count(e, "unreturned"))
+    checkouts = sum(_count(e, "checkouts") for e in pools)
+    tls = " and a TLS handshake" if worst["pool"].startswith("https:") else ""
+    seen = waiters(profile, rows, weight=lambda w: w.wait_s) if rows else None
+    opening = (f" {seen.who.capitalize()} waited {waited:.3f} s to open connections (most "
+               f"at {seen.where}), and others waited {delayed:.3f} greenlet-s ready to run "
+               f"behind the slices that opened them; {share:.0%} of that is the leak's."
+               if seen else "")
+    blocks = (" The pool blocks (pool_block=True): once its connections are all out, "
+              "every request waits for one that never comes back." if any(
+                  e.get("block") for e in pools if _count(e, "unreturned")) else "")
+    message = (
+        f"Connections never returned to their pool: {out} connections checked out of "
+        f"urllib3's pools (most for {worst['pool']}) were still out when tracing stopped, "
+        + (f"{leaked} more than the {alive} greenlets still alive could have been reading. "
+           if alive else "and no greenlet was still alive to be reading them. ")
+        + 
+        "A response made with stream=True keeps its connection until its body is read to "
+        "the end or it is closed; the pool opens a new connection for the next request "
+        f"instead ({opened} opened for {checkouts} requests, a connect{tls} each), and the "
+        "lost ones stay open until garbage-collected, holding a file descriptor here and a "
+        f"connection slot on the server.{blocks}{opening} Fix: close every streamed "
+        "response: `with session.get(url, stream=True) as response:`, or "
+        "response.close() in a finally (closing an unread body closes the socket too: "
+        "read the body to the end first to reuse the connection).")
+    cost = share * (waited + delayed)
+    return [_finding(CONNECTION_LEAK, message, cost,
+                     list(seen.worst.stack) if seen else [],
+                     greenlet=seen.greenlet if seen else None,
+                     pools=[e["pool"] for e in pools if _count(e, "unreturned")],
+                     unreturned=out, leaked=leaked, alive_at_end=alive, leak_share=share,
+                     connect_wait_s=waited, others_ready_wait_s=share * delayed,
+                     site=seen.where if seen else None)]
+
+
+def _opening(profile: Profile) -> tuple[list[Any], float, float]:
+    """The waits under urllib3's connection set-up outside requests' module-level
+    functions (session-per-request's), their event wait (their own queueing is others'
+    doing), and the others' ready wait behind the slices that ended there."""
+    rows = [w for w in profile.waits if _connects(w.stack) and not _under_api(w.stack)]
+    waited = sum(w.wait_s if w.event_wait_s is None else w.event_wait_s for w in rows)
+    delayed = sum(r.delayed_others_s or 0.0 for r in profile.runs
+                  if _connects(r.stack) and not _under_api(r.stack))
+    return rows, waited, delayed
+
+
+def _alive_at_end(profile: Profile) -> int:
+    """Greenlets alive when tracing stopped (the hub and the stopping one apart); for a
+    snapshot, where tracing has not stopped, every greenlet of the profile."""
+    alive = profile.meta.get("alive_at_end")
+    if isinstance(alive, dict):
+        return sum(n for n in alive.values() if isinstance(n, int) and n > 0)
+    return len(profile.greenlets)
 
 
 def _count(event: dict, key: str) -> int:

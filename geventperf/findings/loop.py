@@ -479,12 +479,12 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # A slow path's finding counts its share of the others' queueing as its own
     # (slowpaths.py): counted here too, a saturated loop outranked the code that
     # saturated it whenever many greenlets queued.
-    # So does connection-churn for the queueing behind the connections it reopened.
-    # Imported here: connections.py builds on this module.
-    from geventperf.findings.connections import connection_churn
+    # So do connection-churn and connection-leak for the queueing behind the connections
+    # they made open again.  Imported here: connections.py builds on this module.
+    from geventperf.findings.connections import connection_churn, connection_leak
     explained = sum(f.cost_s for f in loop_blocked(profile)) + sum(
         _f(f.extra, "others_ready_wait_s")
-        for f in slow_paths(profile) + connection_churn(profile))
+        for f in slow_paths(profile) + connection_churn(profile) + connection_leak(profile))
     # Busy time the thread spent waiting for a CPU is the machine's, not the loop's
     # work (a starved process's loop looks busy whatever it runs): the run as it
     # would have gone with the CPU to itself is that much shorter, and the queueing
