@@ -22,24 +22,37 @@ an active tracer are recorded, and the originals are back after ``stop()``.
 
 from __future__ import annotations
 
+import sys
+import time
 from typing import Any
 
+import greenlet
+
+from geventperf.bodyreads import call_site
 from geventperf.lazywrap import Patch, wrap_when_loaded
 from geventperf.sections import _tracers, get_ident
 
 EVENT_KIND = "urllib3-pool"
 GET_CONN = "urllib3.connectionpool.HTTPConnectionPool._get_conn"
 PUT_CONN = "urllib3.connectionpool.HTTPConnectionPool._put_conn"
+URLOPEN = "urllib3.connectionpool.HTTPConnectionPool.urlopen"
 
 # Pools recorded one by one; further ones fold into one record.  A service talks to a
 # handful of hosts; a crawler's thousands would otherwise grow without bound.
 MAX_POOLS = 64
 OTHER_POOLS = "<other pools>"
+# Error kinds and calling lines kept per pool (most first); the rest are counted only.
+# Failing requests fail in a few ways from a few lines.
+MAX_ERRORS = 8
+MAX_SITES = 4
+# Not a failure of the request: the greenlet or the program was told to stop.
+_NOT_FAILURES = (greenlet.GreenletExit, KeyboardInterrupt, SystemExit)
 
 
 class _Pool:
     __slots__ = ("label", "maxsize", "block", "checkouts", "in_use", "peak_in_use",
-                 "opened", "discarded", "made_before", "made_last")
+                 "opened", "discarded", "made_before", "made_last", "calls", "failed",
+                 "failed_s", "read_timeout_s", "errors", "sites")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -52,6 +65,13 @@ class _Pool:
         # checkout is not its own
         self.made_before: int | None = None
         self.made_last = 0
+        # requests as the caller saw them (urlopen, its own retries inside): how many,
+        # how many raised, the time spent in those, and how they failed and where
+        self.calls = self.failed = 0
+        self.failed_s = 0.0
+        self.read_timeout_s: float | None = None  # the longest of the failed calls
+        self.errors: dict[str, int] = {}
+        self.sites: dict[str, int] = {}
 
 
 def _label(pool: Any) -> str:
@@ -108,17 +128,53 @@ class PoolWatch:
         record.in_use = max(0, record.in_use - 1)  # checked out before tracing: not ours
         record.discarded += discarded
 
+    def answered(self, pool: Any) -> None:
+        """A request through *pool* returned a response (any status)."""
+        (self._pools.get(id(pool)) or self._pool(pool)).calls += 1
+
+    def failed(self, pool: Any, error: BaseException, seconds: float, timeout: Any,
+               site: str) -> None:
+        """A request through *pool* raised *error* after *seconds*; *timeout* is the
+        urllib3 ``Timeout`` it was given, *site* the line that made it."""
+        record = self._pools.get(id(pool)) or self._pool(pool)
+        record.calls += 1
+        record.failed += 1
+        record.failed_s += seconds
+        read = getattr(timeout, "read_timeout", timeout)
+        if isinstance(read, (int, float)) and not isinstance(read, bool):
+            record.read_timeout_s = max(record.read_timeout_s or 0.0, float(read))
+        _tally(record.errors, error_name(error), MAX_ERRORS)
+        _tally(record.sites, site, MAX_SITES)
+
     def events(self) -> list[dict[str, Any]]:
         return [{"kind": EVENT_KIND, "pool": r.label, "maxsize": r.maxsize,
                  "block": r.block, "checkouts": r.checkouts, "peak_in_use": r.peak_in_use,
-                 "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use}
-                for r in self._pools.values() if r.checkouts or r.discarded]
+                 "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use,
+                 "calls": r.calls, "failed": r.failed, "failed_s": r.failed_s,
+                 "read_timeout_s": r.read_timeout_s,
+                 "errors": sorted(([k, n] for k, n in r.errors.items()), key=lambda kn: -kn[1]),
+                 "sites": sorted(([k, n] for k, n in r.sites.items()), key=lambda kn: -kn[1])}
+                for r in self._pools.values() if r.checkouts or r.discarded or r.calls]
+
+
+def _tally(counts: dict[str, int], key: str, cap: int) -> None:
+    if key in counts or len(counts) < cap:
+        counts[key] = counts.get(key, 0) + 1
+
+
+def error_name(error: BaseException) -> str:
+    """The class of what went wrong: urllib3's MaxRetryError by the error it gave up on
+    (requests' default adapter makes one attempt, so that is the failure itself)."""
+    reason = getattr(error, "reason", None)
+    if type(error).__name__ == "MaxRetryError" and isinstance(reason, BaseException):
+        error = reason
+    return type(error).__name__
 
 
 def wrap_pool_use() -> list[Patch]:
-    """Wrap urllib3's pool checkout and return, now or when urllib3 is imported;
+    """Wrap urllib3's pool checkout, return and request, now or when urllib3 is imported;
     nothing when urllib3 is never imported."""
-    return wrap_when_loaded([GET_CONN, PUT_CONN], _make)
+    return wrap_when_loaded([GET_CONN, PUT_CONN, URLOPEN], _make)
 
 
 def _tracer() -> Any:
@@ -130,7 +186,7 @@ def _tracer() -> Any:
 def _make(dotted: str, original: Any) -> Any:
     if getattr(original, "__geventperf_wrapped__", None) is not None:
         return None  # a tracer in another thread wrapped it already
-    wrapper = _get_conn(original) if dotted == GET_CONN else _put_conn(original)
+    wrapper = {GET_CONN: _get_conn, PUT_CONN: _put_conn, URLOPEN: _urlopen}[dotted](original)
     wrapper.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
     wrapper.__doc__ = original.__doc__
     return wrapper
@@ -173,3 +229,37 @@ def _put_conn(original: Any) -> Any:
             except Exception as exc:  # noqa: BLE001
                 tracer._trace_error(exc)
     return put_conn
+
+
+# Greenlets inside a watched urlopen: urllib3 retries by calling urlopen again, and only
+# the outermost call is the request the caller made.
+_in_urlopen: set[int] = set()
+
+
+def _urlopen(original: Any) -> Any:
+    def urlopen(self: Any, *args: Any, **kwargs: Any) -> Any:
+        tracer = _tracer()
+        key = id(greenlet.getcurrent())
+        if tracer is None or key in _in_urlopen:
+            return original(self, *args, **kwargs)
+        _in_urlopen.add(key)
+        started = time.perf_counter()
+        try:
+            response = original(self, *args, **kwargs)
+        except _NOT_FAILURES:
+            raise
+        except BaseException as exc:  # a gevent.Timeout too: the caller's time limit
+            try:
+                tracer._pool_watch.failed(self, exc, time.perf_counter() - started,
+                                          kwargs.get("timeout"), call_site(sys._getframe(1)))
+            except Exception as err:  # noqa: BLE001 - never raised into the program
+                tracer._trace_error(err)
+            raise
+        finally:
+            _in_urlopen.discard(key)
+        try:
+            tracer._pool_watch.answered(self)
+        except Exception as err:  # noqa: BLE001
+            tracer._trace_error(err)
+        return response
+    return urlopen

@@ -71,6 +71,7 @@ CONNECTION_POOL_FULL = "connection-pool-full"
 SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
 CONNECTION_LEAK = "connection-leak"
+REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
 GIL_CONTENDED = "gil-contended"
 SWITCH_STORM = "switch-storm"
@@ -962,6 +963,23 @@ def test_streamed_responses_closed_by_with_are_no_connection_leak(kept_server, t
     # the pool reconnects it, it makes no new one)
     [pool] = [e for e in profile.events if e["kind"] == "urllib3-pool"]
     assert pool["unreturned"] == 0 and pool["opened"] <= 12, pool
+
+
+UPSTREAM_TIMEOUTS = Workload("upstream_timeouts.py")
+
+
+def test_calls_that_time_out_are_requests_failed(server, tmp_path):
+    profile = run_cli(UPSTREAM_TIMEOUTS, tmp_path, slow(server, 0.3))
+    first = assert_first(profile, UPSTREAM_TIMEOUTS, REQUESTS_FAILED, greenlet="caller")
+    assert first.extra["failed"] == first.extra["calls"] == 30, listing(profile)
+    assert first.extra["errors"] == {"ReadTimeoutError": 30}, listing(profile)
+    assert first.extra["read_timeout_s"] == 0.05, listing(profile)
+    assert first.cost_s >= 30 * 0.05, listing(profile)  # each waited its whole timeout
+
+
+def test_calls_that_get_their_answer_are_no_requests_failed(server, tmp_path):
+    profile = run_cli(UPSTREAM_TIMEOUTS, tmp_path, slow(server, 0.3), "timeout=1")
+    assert not findings_of(profile, REQUESTS_FAILED), listing(profile)
 
 
 GIL_POOL = Workload("gil_pool.py")

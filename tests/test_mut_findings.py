@@ -679,6 +679,65 @@ def loop_saturated_leaves_the_leak_its_queueing():
     return findings.loop_saturated(p)
 
 
+FAILING_CALL = [f"{GEVENT}:687:SocketMixin.recv_into",
+                f"{URLLIB3_PKG}/connectionpool.py:793:HTTPConnectionPool.urlopen",
+                f"{REQUESTS_PKG}/adapters.py:696:HTTPAdapter.send", f"{APP}:40:call"]
+
+
+def failing_pool(pool, failed, calls, failed_s, errors, sites, timeout=None):
+    return {"kind": "urllib3-pool", "pool": pool, "calls": calls, "failed": failed,
+            "failed_s": failed_s, "read_timeout_s": timeout, "errors": errors,
+            "sites": sites}
+
+
+def failing_profile(pools):
+    """The waits of failing calls made at app line 40 (2 s, one greenlet #3) and of a
+    call elsewhere (0.5 s), with *pools*."""
+    p = profile(waits=[StackTime(stack=list(FAILING_CALL), count=10, wait_s=2.0,
+                                 event_wait_s=2.0, ready_wait_s=0.0),
+                       StackTime(stack=[*FAILING_CALL[:3], f"{APP}:41:other"], count=2,
+                                 wait_s=0.5, event_wait_s=0.5, ready_wait_s=0.0)],
+                runs=[StackTime(stack=list(FAILING_CALL), count=10, run_s=0.125, greenlet=3)])
+    p.events = list(pools)
+    return p
+
+
+@scenario
+def requests_failed_by_error_with_its_story():
+    # a: 8 of 10 raised in 2 s (6 read timeouts at 0.25 s, 2 resets), all from line 40;
+    # b: 2 of 2 refused in 0.5 s, one from 40 and one from 41; c: none raised.  2.5 s
+    # lost over 10 failures; errors merged across pools, most first; line 40 made 9.
+    return findings.requests_failed(failing_profile([
+        failing_pool("http://b:80", 2, 2, 0.5, [["NewConnectionError", 2]],
+                     [[f"{APP}:40:call", 1], [f"{APP}:41:other", 1]]),
+        failing_pool("https://a:443", 8, 10, 2.0,
+                     [["ReadTimeoutError", 6], ["ProtocolError", 2]],
+                     [[f"{APP}:40:call", 8]], timeout=0.25),
+        failing_pool("http://c:80", 0, 5, 0.0, [], [])]))
+
+
+@scenario
+def requests_failed_not_under_the_threshold():
+    # 0.0625 - 2**-20 s lost; a pool whose failed count is 0 whatever its time says; a
+    # time that is not finite
+    return [*findings.requests_failed(failing_profile([failing_pool(
+                "http://a:80", 1, 1, 0.0625 - 2 ** -20, [["ReadTimeoutError", 1]], [])])),
+            *findings.requests_failed(failing_profile([failing_pool(
+                "http://a:80", 0, 4, 1.0, [["ReadTimeoutError", 1]], [])])),
+            *findings.requests_failed(failing_profile([failing_pool(
+                "http://a:80", 3, 4, float("inf"), [["ReadTimeoutError", 3]], [])]))]
+
+
+@scenario
+def requests_failed_at_the_edges():
+    # exactly the 0.0625 s threshold; a gevent.Timeout and an error of no known kind
+    # (told by its name); no calling line recorded (no stack, no site); malformed
+    # pairs skipped
+    return findings.requests_failed(failing_profile([failing_pool(
+        "http://a:80", 2, 2, 0.0625, [["Timeout", 1], ["WeirdError", 1], ["x"], [3, 1],
+                                      ["y", "1"]], [["z"]])]))
+
+
 def _named_callers(p, folded):
     """*p* with 'app.fetch' standing for 2 + *folded* greenlets (a folded entry)."""
     p.greenlet(5).name = f"app.fetch [{folded} finished greenlets folded]"
@@ -5910,6 +5969,64 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875}],
+    'requests_failed_by_error_with_its_story': [{'calls': 12,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      'refused or reset connection) instead of answering',
+      'cost_s': 2.5,
+      'errors': {'NewConnectionError': 2, 'ProtocolError': 2, 'ReadTimeoutError': 6},
+      'failed': 10,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 10 of 12 requests raised instead of answering '
+                 '(ReadTimeoutError x6, ProtocolError x2, NewConnectionError x2), after '
+                 '0.250 s each on average: 2.500 greenlet-seconds spent waiting for answers '
+                 'that never came (https://a:443: 8 of 10, 2.000 s; http://b:80: 2 of 2, '
+                 '0.500 s), most made at /srv/app/worker.py:40:call. The upstream did not '
+                 'answer within the read timeout (0.25 s): it is slower than the timeout '
+                 'allows (a timeout too short for it, or an upstream that needs fixing) or '
+                 'it is down, and then a circuit breaker stops paying the timeout on every '
+                 'call; the upstream closed or reset the connection mid-request: a '
+                 'kept-alive connection it had already closed (its idle timeout shorter than '
+                 "the client's reuse), or it crashed; no connection could be made: refused "
+                 '(nothing listening) or the host unreachable; each attempt fails at once, '
+                 'so retries and callers that try again add up. That time bought no answer: '
+                 "the fix is on the upstream's side, or in the timeout, retries and fallback "
+                 'the calls give it. [cost 2.500 s: greenlet-seconds spent inside requests '
+                 'that raised (a timeout, a refused or reset connection) instead of '
+                 'answering]',
+      'pools': ['https://a:443', 'http://b:80'],
+      'read_timeout_s': 0.25,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call']}],
+    'requests_failed_not_under_the_threshold': [],
+    'requests_failed_at_the_edges': [{'calls': 2,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      'refused or reset connection) instead of answering',
+      'cost_s': 0.0625,
+      'errors': {'Timeout': 1, 'WeirdError': 1},
+      'failed': 2,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 2 of 2 requests raised instead of answering (Timeout x1, '
+                 'WeirdError x1), after 0.031 s each on average: 0.062 greenlet-seconds '
+                 'spent waiting for answers that never came (http://a:80: 2 of 2, 0.062 s). '
+                 'A gevent.Timeout around the call expired first: the upstream was slower '
+                 'than the time the program gave it; WeirdError was raised. That time bought '
+                 "no answer: the fix is on the upstream's side, or in the timeout, retries "
+                 'and fallback the calls give it. [cost 0.062 s: greenlet-seconds spent '
+                 'inside requests that raised (a timeout, a refused or reset connection) '
+                 'instead of answering]',
+      'pools': ['http://a:80'],
+      'read_timeout_s': None,
+      'section': None,
+      'site': None,
+      'stack': []}],
 }
 
 
@@ -5923,7 +6040,7 @@ KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-se
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
               "serial-bottleneck", "session-per-request", "connection-churn", "connection-leak",
-              "retry-backoff", "small-body-reads",
+              "requests-failed", "retry-backoff", "small-body-reads",
               "switch-storm",
               "pure-python-fallback", "charset-detection", "cpu-starved", "from-the-future"]
 
@@ -5959,7 +6076,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
         findings.session_per_request, findings.connection_churn, findings.connection_leak,
-        findings.retry_backoff, findings.slow_paths, findings.cpu_starved)
+        findings.requests_failed, findings.retry_backoff, findings.slow_paths,
+        findings.cpu_starved)
 
 
 def test_a_greenlet_named_by_an_id_the_profile_lacks():

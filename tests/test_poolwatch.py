@@ -49,7 +49,8 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
     [event] = _pools(tracer.profile)
     assert event == {"kind": "urllib3-pool", "pool": "http://127.0.0.1:9", "maxsize": 2,
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
-                     "discarded": 4, "unreturned": 0}
+                     "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0,
+                     "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": []}
     assert pool.num_connections == 6  # urllib3's own count agrees
 
 
@@ -173,3 +174,46 @@ def test_connections_never_put_back_are_counted_unreturned():
         pool._put_conn(kept_out.pop())
     [event] = _pools(tracer.profile)
     assert (event["unreturned"], event["peak_in_use"], event["opened"]) == (2, 3, 3)
+
+
+def test_failed_requests_are_counted_by_error_with_their_time_and_line(kept):
+    silent = RawServer(lambda head: [0.5], keep_alive=False)  # reads, never answers
+    with silent, requests.Session() as session, \
+            geventperf.Tracer(sections=None) as tracer:
+        for _ in range(3):
+            with pytest.raises(requests.exceptions.ReadTimeout):
+                session.get(silent.url + "/", timeout=0.05)  # the failing line
+        with pytest.raises(requests.exceptions.ConnectionError):
+            session.get(kept.url.replace(str(kept.port), str(_closed_port())) + "/",
+                        timeout=1)
+        assert session.get(kept.url + "/", timeout=10).content == b"ok"
+    events = {e["pool"]: e for e in _pools(tracer.profile)}
+    hung = events[f"http://127.0.0.1:{silent.port}"]
+    assert (hung["calls"], hung["failed"], hung["errors"]) == (3, 3, [["ReadTimeoutError", 3]])
+    assert hung["read_timeout_s"] == 0.05 and hung["failed_s"] >= 3 * 0.05
+    [[site, count]] = hung["sites"]
+    assert count == 3 and site.endswith(":test_failed_requests_are_counted_by_error_with_their_time_and_line")
+    refused = [e for e in events.values() if e["errors"] and e is not hung]
+    assert [e["errors"] for e in refused] == [[["NewConnectionError", 1]]]
+    fine = events[f"http://127.0.0.1:{kept.port}"]
+    assert (fine["calls"], fine["failed"]) == (1, 0)
+
+
+def test_retries_inside_one_request_count_as_one_call(kept):
+    from urllib3.util.retry import Retry
+    port = _closed_port()
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        session.mount("http://", HTTPAdapter(max_retries=Retry(connect=2, backoff_factor=0)))
+        with pytest.raises(requests.exceptions.ConnectionError):
+            session.get(f"http://127.0.0.1:{port}/", timeout=1)
+    [event] = _pools(tracer.profile)
+    assert (event["calls"], event["failed"], event["errors"]) == \
+        (1, 1, [["NewConnectionError", 1]])
+
+
+def _closed_port() -> int:
+    """A port on 127.0.0.1 with nothing listening (bound, then closed)."""
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]

@@ -39,6 +39,7 @@ from geventperf.findings.common import (
     LOOP_HELD,
     LOOP_SATURATED,
     POOL_FULL,
+    REQUESTS_FAILED,
     RETRY_BACKOFF,
     SERIAL_BOTTLENECK,
     SESSION_PER_REQUEST,
@@ -52,6 +53,7 @@ from geventperf.findings.connections import (
     connection_leak,
     session_per_request,
 )
+from geventperf.findings.failures import requests_failed
 from geventperf.findings.gil import GIL_MIN_OFF_SHARE, GIL_SHARE, gil_contended
 from geventperf.findings.handoff import (
     FEEDER_BUSY_SHARE,
@@ -104,21 +106,23 @@ from geventperf.profile import Finding, Profile
 
 __all__ = [
     "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION",
-    "CONNECTION_CHURN", "CONNECTION_LEAK", "CONNECTION_POOL_FULL", "COST_MEANING", "CPU_STARVED", "DEADLOCK_RISK",
-    "DEFAULT_BLOCK_THRESHOLD_S", "FEEDER_BUSY_SHARE", "FINDERS", "GC_PAUSE", "GC_SHARE",
-    "GIL_CONTENDED", "GIL_MIN_OFF_SHARE", "GIL_SHARE", "HANDOFF_MIN_WAITERS",
-    "HANDOFF_SHARE", "HAZARDS", "HELD_MIN_SLICE_S", "HELD_SHARE", "HELD_SLICE_RATIO",
-    "KINDS", "LOCK_CONTENDED", "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED",
-    "MIN_NEW_CONNECTIONS", "POOL_FULL", "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK",
-    "RETRY_BACKOFF", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SERIAL_BOTTLENECK",
+    "CONNECTION_CHURN", "CONNECTION_LEAK", "CONNECTION_POOL_FULL", "COST_MEANING",
+    "CPU_STARVED", "DEADLOCK_RISK", "DEFAULT_BLOCK_THRESHOLD_S", "FEEDER_BUSY_SHARE",
+    "FINDERS", "GC_PAUSE", "GC_SHARE", "GIL_CONTENDED", "GIL_MIN_OFF_SHARE",
+    "GIL_SHARE", "HANDOFF_MIN_WAITERS", "HANDOFF_SHARE", "HAZARDS", "HELD_MIN_SLICE_S",
+    "HELD_SHARE", "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED", "LOOP_BLOCKED",
+    "LOOP_HELD", "LOOP_SATURATED", "MIN_NEW_CONNECTIONS", "POOL_FULL",
+    "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK", "REQUESTS_FAILED", "RETRY_BACKOFF",
+    "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION", "SERIAL_BOTTLENECK",
     "SESSION_PER_REQUEST", "SLOW_PATHS", "SMALL_BODY_READS", "SMALL_READS_MIN",
     "SMALL_READ_BYTES", "STARVED_SHARE", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES",
-    "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS", "blocked_reads_in_c_sections",
-    "compute", "connection_churn", "connection_leak", "connection_pool_full", "cpu_starved", "deadlock_risks", "gil_contended",
+    "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS",
+    "blocked_reads_in_c_sections", "compute", "connection_churn", "connection_leak",
+    "connection_pool_full", "cpu_starved", "deadlock_risks", "gil_contended",
     "lock_contended", "loop_blocked", "loop_held", "loop_saturated", "pool_full",
-    "retry_backoff", "serial_bottleneck", "session_per_request", "slow_paths",
-    "small_body_reads", "sort_findings", "switch_storms", "threadpool_saturated",
-    "without_outweighed_limits",
+    "requests_failed", "retry_backoff", "serial_bottleneck", "session_per_request",
+    "slow_paths", "small_body_reads", "sort_findings", "switch_storms",
+    "threadpool_saturated", "without_outweighed_limits",
 ]
 
 
@@ -139,11 +143,12 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, gil_contended,
     loop_held, switch_storms, small_body_reads, threadpool_saturated, pool_full,
     connection_pool_full, lock_contended, serial_bottleneck, session_per_request,
-    connection_churn, connection_leak, retry_backoff, slow_paths, cpu_starved)
+    connection_churn, connection_leak, requests_failed, retry_backoff, slow_paths,
+    cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
          LOCK_CONTENDED, SERIAL_BOTTLENECK, SESSION_PER_REQUEST, CONNECTION_CHURN,
-         CONNECTION_LEAK, RETRY_BACKOFF, SMALL_BODY_READS, SWITCH_STORM, PURE_PYTHON_FALLBACK,
-         CHARSET_DETECTION, CPU_STARVED)
+         CONNECTION_LEAK, REQUESTS_FAILED, RETRY_BACKOFF, SMALL_BODY_READS, SWITCH_STORM,
+         PURE_PYTHON_FALLBACK, CHARSET_DETECTION, CPU_STARVED)
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

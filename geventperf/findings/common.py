@@ -3,6 +3,7 @@ that build and name them (pure functions of the profile)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from typing import Any
@@ -28,6 +29,7 @@ SERIAL_BOTTLENECK = "serial-bottleneck"
 SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
 CONNECTION_LEAK = "connection-leak"
+REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
 
 # What a CPU or loop finding's stack is (extra["stack_is"]): the heaviest CPU-sampled
@@ -77,6 +79,8 @@ COST_MEANING = {
                      "pool (over all opened), of the greenlet-seconds spent waiting to "
                      "open connections plus others' ready wait behind the slices that "
                      "opened them",
+    REQUESTS_FAILED: "greenlet-seconds spent inside requests that raised (a timeout, a "
+                     "refused or reset connection) instead of answering",
     RETRY_BACKOFF: "greenlet-seconds spent sleeping in urllib3's retry back-off before "
                    "retrying failed requests",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "
@@ -113,6 +117,12 @@ def _f(obj: dict[str, Any], key: str, default: float = 0.0) -> float:
     value = obj.get(key)
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
         else default
+
+
+def _count(obj: dict[str, Any], key: str) -> int:
+    """A count field: a finite positive number, else 0 (profiles are untrusted)."""
+    value = _f(obj, key)
+    return int(value) if math.isfinite(value) and value > 0 else 0
 
 
 def _base_name(name: str) -> str:

@@ -26,7 +26,6 @@ asks for at least ``REUSE_RATIO`` times the larger.
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
@@ -34,8 +33,8 @@ from geventperf.findings.common import (
     CONNECTION_CHURN,
     CONNECTION_LEAK,
     SESSION_PER_REQUEST,
+    _count,
     _events,
-    _f,
     _finding,
     _greenlets_named,
 )
@@ -235,12 +234,6 @@ def _alive_at_end(profile: Profile) -> int:
     if isinstance(alive, dict):
         return sum(n for n in alive.values() if isinstance(n, int) and n > 0)
     return len(profile.greenlets)
-
-
-def _count(event: dict, key: str) -> int:
-    """A count of an event: a finite positive number, else 0 (profiles are untrusted)."""
-    value = _f(event, key)
-    return int(value) if math.isfinite(value) and value > 0 else 0
 
 
 def _reopened(pool: dict) -> int:

@@ -1,0 +1,110 @@
+"""Requests that raised (``requests-failed``), from the pools' own records.
+
+A request that times out waits its whole timeout for an answer that never comes; one
+that is refused or reset fails at once but is usually tried again.  In a switch profile
+both are plain waits under ``Session.get``, as if the network were merely slow, and the
+report's glance says "mostly I/O".  :mod:`geventperf.poolwatch` wraps urllib3's
+``HTTPConnectionPool.urlopen`` (the request as its caller saw it, retries inside) and
+records per pool the requests, those that raised, how (the error's class), the time
+they took and the lines that made them.  One finding for all pools, by the time lost.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from geventperf.findings.common import REQUESTS_FAILED, _count, _events, _f, _finding
+from geventperf.findings.limits import waiters
+from geventperf.findings.loop import block_threshold
+from geventperf.frames import user_site
+from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.profile import Finding, Profile
+
+# Frame of urllib3 making a request: the waits of the failing calls are under it.
+URLOPEN_FRAME = ":HTTPConnectionPool.urlopen"
+# Pools and error kinds written out in a message (all are in the finding's extra).
+MAX_POOLS_SHOWN = 3
+
+# How each error class fails, and what a person does about it.  Keys: the class names
+# urllib3, requests, the standard library and gevent raise (poolwatch.error_name).
+_TIMEOUT = ("the upstream did not answer within the read timeout{timeout}: it is slower "
+            "than the timeout allows (a timeout too short for it, or an upstream that needs "
+            "fixing) or it is down, and then a circuit breaker stops paying the timeout on "
+            "every call")
+_STORIES = {
+    "ReadTimeoutError": _TIMEOUT,
+    "TimeoutError": _TIMEOUT,
+    "Timeout": ("a gevent.Timeout around the call expired first: the upstream was slower than "
+                "the time the program gave it"),
+    "ConnectTimeoutError": ("connecting timed out: the host did not accept the connection in "
+                            "time (down, overloaded, or a firewall dropping packets)"),
+    "NewConnectionError": ("no connection could be made: refused (nothing listening) or the "
+                           "host unreachable; each attempt fails at once, so retries and "
+                           "callers that try again add up"),
+    "NameResolutionError": "the host name did not resolve",
+    "ProtocolError": ("the upstream closed or reset the connection mid-request: a kept-alive "
+                      "connection it had already closed (its idle timeout shorter than the "
+                      "client's reuse), or it crashed"),
+    "SSLError": "the TLS handshake or certificate check failed",
+}
+
+
+def requests_failed(profile: Profile) -> list[Finding]:
+    """Requests that raised, adding up to a block threshold of their time: one finding.
+    ``cost_s``: the greenlet-seconds spent inside the requests that raised."""
+    pools = sorted((e for e in _events(profile, POOL_EVENT)
+                    if isinstance(e.get("pool"), str) and _count(e, "failed")
+                    and math.isfinite(_f(e, "failed_s"))),
+                   key=lambda e: -_f(e, "failed_s"))
+    lost = sum(_f(e, "failed_s") for e in pools)
+    if not pools or not lost >= block_threshold(profile):  # NaN-safe
+        return []
+    failed = sum(_count(e, "failed") for e in pools)
+    calls = sum(_count(e, "calls") for e in pools)
+    errors: dict[str, int] = {}
+    sites: dict[str, int] = {}
+    for e in pools:
+        for key, into in (("errors", errors), ("sites", sites)):
+            for pair in e.get(key) or []:
+                if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) \
+                        and isinstance(pair[1], int):
+                    into[pair[0]] = into.get(pair[0], 0) + pair[1]
+    by_count = sorted(errors.items(), key=lambda kv: -kv[1])
+    worst = pools[0]
+    timeout = _f(worst, "read_timeout_s")
+    stories = [_STORIES.get(name, f"{name} was raised").format(
+        timeout=f" ({timeout:g} s)" if timeout else "") for name, _n in by_count]
+    site = max(sites.items(), key=lambda kv: kv[1])[0] if sites else None
+    rows = _rows_at(profile, site)
+    seen = waiters(profile, rows, weight=lambda w: w.wait_s) if rows else None
+    where = user_site([site]).user if site else None
+    shown = "; ".join(f"{e['pool']}: {_count(e, 'failed')} of {_count(e, 'calls')}, "
+                      f"{_f(e, 'failed_s'):.3f} s" for e in pools[:MAX_POOLS_SHOWN])
+    message = (
+        f"Requests failed: {failed} of {calls} requests raised instead of answering "
+        f"({', '.join(f'{name} x{n}' for name, n in by_count)}), after "
+        f"{lost / failed:.3f} s each on average: {lost:.3f} greenlet-seconds spent waiting "
+        f"for answers that never came ({shown})"
+        + (f", most made at {where}" if where else "")
+        + ". " + _sentence("; ".join(dict.fromkeys(stories))) + ". That time bought no "
+        "answer: the fix is on the upstream's side, or in the timeout, retries and fallback "
+        "the calls give it.")
+    return [_finding(REQUESTS_FAILED, message, lost,
+                     list(seen.worst.stack) if seen else [],
+                     greenlet=seen.greenlet if seen else None,
+                     failed=failed, calls=calls, errors=dict(by_count),
+                     pools=[e["pool"] for e in pools], read_timeout_s=timeout or None,
+                     site=where)]
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _rows_at(profile: Profile, site: str | None) -> list[Any]:
+    """The waits under urllib3's urlopen made from *site* (the failing calls' line)."""
+    if site is None:
+        return []
+    return [w for w in profile.waits
+            if site in w.stack and any(f.endswith(URLOPEN_FRAME) for f in w.stack)]
