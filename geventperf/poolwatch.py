@@ -50,21 +50,19 @@ _NOT_FAILURES = (greenlet.GreenletExit, KeyboardInterrupt, SystemExit)
 
 
 class _Pool:
-    __slots__ = ("label", "maxsize", "block", "checkouts", "in_use", "peak_in_use",
-                 "opened", "discarded", "made_before", "made_last", "calls", "failed",
-                 "failed_s", "read_timeout_s", "errors", "sites")
+    """What the pools of one host (``scheme://host:port``) did: one Session's pool, or the
+    many a program makes when it builds a Session (or an adapter) per request."""
+
+    __slots__ = ("label", "pools", "maxsize", "block", "checkouts", "in_use",
+                 "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
+                 "read_timeout_s", "errors", "sites")
 
     def __init__(self, label: str) -> None:
         self.label = label
+        self.pools = 0  # pool objects seen
         self.maxsize = 0
         self.block = False
         self.checkouts = self.in_use = self.peak_in_use = self.opened = self.discarded = 0
-        # urllib3's own count of the connections the pool made (num_connections), when
-        # first and last seen: a checkout may wait (the dropped-connection check polls)
-        # while other greenlets make connections, so the difference around one
-        # checkout is not its own
-        self.made_before: int | None = None
-        self.made_last = 0
         # requests as the caller saw them (urlopen, its own retries inside): how many,
         # how many raised, the time spent in those, and how they failed and where
         self.calls = self.failed = 0
@@ -79,64 +77,82 @@ def _label(pool: Any) -> str:
     return f"{scheme}://{getattr(pool, 'host', '?')}:{getattr(pool, 'port', None) or '?'}"
 
 
+# The attribute a watched pool object carries: [the watch's token, urllib3's count of
+# the connections the pool had made when last seen (num_connections), its host's
+# record].  On the pool itself, so a pool the program drops takes it along, and a new
+# pool at a freed address starts afresh; a pool seen by an earlier watch (or before a
+# reset) has another token.
+_MARK = "_geventperf_watched"
+
+
 class PoolWatch:
     """What urllib3's pools did while a tracer ran (see the module docstring).
 
-    The tracer calls ``checked_out`` / ``returned`` from the wrappers (in its own thread,
-    so no lock); ``events()`` -> plain JSON-serialisable dicts, one per pool,
-    ``"kind": "urllib3-pool"``.  Pools are keyed by ``id()`` and never referenced, so a
-    pool the program drops is freed (a new pool at a reused id joins its record).
+    The wrappers call ``mark`` / ``checked_out`` / ``returned`` / ``answered`` /
+    ``failed`` (in the tracer's own thread, so no lock); ``events()`` -> plain
+    JSON-serialisable dicts, one per host, ``"kind": "urllib3-pool"``.  No pool is
+    referenced from here.
     """
 
     def __init__(self) -> None:
-        self._pools: dict[int, _Pool] = {}
+        self._hosts: dict[str, _Pool] = {}
+        self._token = object()
 
     def forget(self) -> None:
         """Drop what was recorded so far (Tracer.reset)."""
-        self._pools.clear()
+        self._hosts.clear()
+        self._token = object()
 
-    def _pool(self, pool: Any) -> _Pool:
-        record = self._pools.get(id(pool))
-        if record is None:
-            key = id(pool) if len(self._pools) < MAX_POOLS else 0
-            record = self._pools.get(key)
+    def mark(self, pool: Any) -> list[Any]:
+        """*pool*'s mark, made at its first sight (its count of connections made so
+        far is the baseline: only those made from now on are counted)."""
+        mark = getattr(pool, _MARK, None)
+        if mark is None or mark[0] is not self._token:
+            label = _label(pool)
+            record = self._hosts.get(label)
             if record is None:
-                record = self._pools[key] = _Pool(_label(pool) if key else OTHER_POOLS)
+                if len(self._hosts) >= MAX_POOLS:
+                    label = OTHER_POOLS
+                    record = self._hosts.get(label)
+                if record is None:
+                    record = self._hosts[label] = _Pool(label)
+            record.pools += 1
             # the pool's size and blocking are set when it is made: read once
             record.maxsize = max(record.maxsize, int(getattr(pool.pool, "maxsize", 0) or 0))
             record.block = record.block or bool(pool.block)
-        return record
+            mark = [self._token, getattr(pool, "num_connections", 0), record]
+            setattr(pool, _MARK, mark)
+        return mark
 
-    def checked_out(self, pool: Any, made_before: int, made_after: int) -> None:
-        """A request took a connection from *pool*, whose count of the connections it
-        made went from *made_before* to *made_after* meanwhile."""
-        record = self._pools.get(id(pool)) or self._pool(pool)
-        if record.label == OTHER_POOLS:  # many pools: the count around each checkout
-            record.opened += max(0, made_after - made_before)
-        else:
-            if record.made_before is None:
-                record.made_before = made_before
-            record.made_last = max(record.made_last, made_after)
-            record.opened = record.made_last - record.made_before
+    @staticmethod
+    def checked_out(mark: list[Any], made: int) -> None:
+        """A request took a connection from the pool of *mark*, which has now made
+        *made* connections in all.  A checkout may wait (the dropped-connection check
+        polls) while other greenlets make connections: the count only grows, and each
+        one is added once, by whichever checkout sees it first."""
+        record = mark[2]
+        if made > mark[1]:
+            record.opened += made - mark[1]
+            mark[1] = made
         record.checkouts += 1
         record.in_use += 1
         record.peak_in_use = max(record.peak_in_use, record.in_use)
 
     def returned(self, pool: Any, discarded: bool) -> None:
         """A connection (or the empty slot of a failed one) came back to *pool*."""
-        record = self._pools.get(id(pool)) or self._pool(pool)
+        record = self.mark(pool)[2]
         record.in_use = max(0, record.in_use - 1)  # checked out before tracing: not ours
         record.discarded += discarded
 
     def answered(self, pool: Any) -> None:
         """A request through *pool* returned a response (any status)."""
-        (self._pools.get(id(pool)) or self._pool(pool)).calls += 1
+        self.mark(pool)[2].calls += 1
 
     def failed(self, pool: Any, error: BaseException, seconds: float, timeout: Any,
                site: str) -> None:
         """A request through *pool* raised *error* after *seconds*; *timeout* is the
         urllib3 ``Timeout`` it was given, *site* the line that made it."""
-        record = self._pools.get(id(pool)) or self._pool(pool)
+        record = self.mark(pool)[2]
         record.calls += 1
         record.failed += 1
         record.failed_s += seconds
@@ -147,14 +163,14 @@ class PoolWatch:
         _tally(record.sites, site, MAX_SITES)
 
     def events(self) -> list[dict[str, Any]]:
-        return [{"kind": EVENT_KIND, "pool": r.label, "maxsize": r.maxsize,
+        return [{"kind": EVENT_KIND, "pool": r.label, "pools": r.pools, "maxsize": r.maxsize,
                  "block": r.block, "checkouts": r.checkouts, "peak_in_use": r.peak_in_use,
                  "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use,
                  "calls": r.calls, "failed": r.failed, "failed_s": r.failed_s,
                  "read_timeout_s": r.read_timeout_s,
                  "errors": sorted(([k, n] for k, n in r.errors.items()), key=lambda kn: -kn[1]),
                  "sites": sorted(([k, n] for k, n in r.sites.items()), key=lambda kn: -kn[1])}
-                for r in self._pools.values() if r.checkouts or r.discarded or r.calls]
+                for r in self._hosts.values() if r.checkouts or r.discarded or r.calls]
 
 
 def _tally(counts: dict[str, int], key: str, cap: int) -> None:
@@ -197,11 +213,15 @@ def _get_conn(original: Any) -> Any:
         tracer = _tracer()
         if tracer is None:
             return original(self, *args, **kwargs)
-        before = getattr(self, "num_connections", 0)  # urllib3's count of _new_conn
+        try:
+            mark = tracer._pool_watch.mark(self)
+        except Exception as exc:  # noqa: BLE001 - never raised into the program
+            tracer._trace_error(exc)
+            return original(self, *args, **kwargs)
         conn = original(self, *args, **kwargs)
         try:
-            tracer._pool_watch.checked_out(self, before, self.num_connections)
-        except Exception as exc:  # noqa: BLE001 - never raised into the program
+            tracer._pool_watch.checked_out(mark, self.num_connections)
+        except Exception as exc:  # noqa: BLE001
             tracer._trace_error(exc)
         return conn
     return get_conn

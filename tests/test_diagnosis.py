@@ -965,6 +965,25 @@ def test_streamed_responses_closed_by_with_are_no_connection_leak(kept_server, t
     assert pool["unreturned"] == 0 and pool["opened"] <= 12, pool
 
 
+SESSION_PER_CALL = Workload("session_per_call.py")
+
+
+def test_a_session_made_per_call_is_session_per_request(kept_server, tmp_path):
+    accepted = kept_server.connections
+    profile = run_cli(SESSION_PER_CALL, tmp_path, f"kept={kept_server.url}/slow?delay=0.01")
+    accepted = kept_server.connections - accepted
+    first = assert_first(profile, SESSION_PER_CALL, SESSION_PER_REQUEST, greenlet="caller")
+    # one pool and one connection per call, as the server counted them
+    assert first.extra["pools_made"] == first.extra["connections"] == accepted == 360, \
+        (accepted, listing(profile))
+
+
+def test_one_session_shared_by_the_calls_is_no_session_per_request(kept_server, tmp_path):
+    profile = run_cli(SESSION_PER_CALL, tmp_path, f"kept={kept_server.url}/slow?delay=0.01",
+                      "mode=shared")
+    assert not findings_of(profile, SESSION_PER_REQUEST), listing(profile)
+
+
 UPSTREAM_TIMEOUTS = Workload("upstream_timeouts.py")
 
 

@@ -536,85 +536,106 @@ def session_per_request_at_the_edges():
 SESSION_CONNECT = [*CONNECT_STACK[:5], f"{APP}:30:with_a_session"]
 
 
-def urllib3_pool(pool, opened, peak, maxsize, discarded, block=False):
-    return {"kind": "urllib3-pool", "pool": pool, "maxsize": maxsize, "block": block,
-            "checkouts": 4 * opened, "peak_in_use": peak, "opened": opened,
+def urllib3_pool(pool, opened, peak, maxsize, discarded, block=False, pools=1):
+    return {"kind": "urllib3-pool", "pool": pool, "pools": pools, "maxsize": maxsize,
+            "block": block, "checkouts": 4 * opened, "peak_in_use": peak, "opened": opened,
             "discarded": discarded}
 
 
-def churn_profile(pools, event=0.5, delayed=1.5):
+def setup_samples():
+    """CPU samples: 0.25 s of the greenlets' 1 s under a connection's set-up (a connect
+    frame), and the hub's 1 s (left out)."""
+    connect = f"{URLLIB3_PKG}/connection.py:398:HTTPConnection.connect"
+    return CpuSamples(frames=[connect, f"{APP}:30:with_a_session", f"{HUB}:1:Hub.run"],
+                      first_lines=[390, 28, 1],
+                      stacks=[SampledStack(frames=[0, 1], greenlet="app.fetch", sections=[],
+                                           count=1, cpu_s=0.25, gid=3),
+                              SampledStack(frames=[1], greenlet="app.fetch", sections=[],
+                                           count=3, cpu_s=0.75, gid=4),
+                              SampledStack(frames=[2], greenlet="hub", sections=[], count=4,
+                                           cpu_s=1.0, gid=2)])
+
+
+def churn_profile(pools, event=0.5, samples=True, lookups=16):
     """api_profile's connections opened under a Session's own call (40, waiting *event*
-    s for the network and 0.25 s queued; their slices delayed others *delayed* s) beside
-    requests.get's (session-per-request's, 0.625 s / 1.0 s: not this finding's), with
-    *pools* (urllib3-pool events)."""
-    p = api_profile()
+    s for the network and 0.25 s queued) beside requests.get's (session-per-request's:
+    not these findings'), with *pools* (urllib3-pool events); the greenlets' ready wait
+    is 4 s (#3 2 s, #4 and the folded app.parse 1 s each) and, with *samples*, a quarter
+    of their sampled CPU set connections up: 1 s of queueing."""
+    p = api_profile(lookups=lookups)
     [row] = [w for w in p.waits if w.stack == SESSION_CONNECT]
     row.wait_s, row.event_wait_s, row.ready_wait_s = event + 0.25, event, 0.25
-    p.runs = [StackTime(stack=list(SESSION_CONNECT), count=40, run_s=0.25, cpu_s=0.25,
-                        delayed_others_s=delayed, greenlet=3),
-              StackTime(stack=list(LOOKUP_STACK), count=16, run_s=0.375,
-                        delayed_others_s=1.0, greenlet=4)]
+    for gid, ready in ((1, 0.0), (3, 2.0), (4, 1.0), (5, 1.0)):
+        g = p.greenlet(gid)
+        g.ready_wait_s, g.event_wait_s = ready, 0.25
+    p.cpu_samples = setup_samples() if samples else None
     p.events = list(pools)
     return p
 
 
 @scenario
 def connection_churn_takes_the_share_of_connections_past_the_peak():
-    # https://a keeps 4, had 16 in flight, opened 64: 48 past the peak, the worst; http://b
-    # keeps 8, had 32, opened 64: 32 past (the fix's size: the larger peak).  A blocking pool (waits, never discards) is not
-    # churn and not counted.  Share 80 / 128 = 0.625 of (0.5 s waiting for the network
-    # to open + 1.5 s others queued behind the slices that opened them): cost 1.25 s,
-    # 0.9375 s of it others' ready wait.  The requests.get rows are not counted.
+    # https://a keeps 4, had 16 in flight, opened 64: 48 past the peak, the worst;
+    # http://b keeps 8, had 32, opened 64: 32 past (the fix's size: the larger peak).  A
+    # blocking pool (waits, never discards) is not churn and not counted.  Share 80 /
+    # 128 = 0.625 of (0.5 s waiting for the network to open + 1 s of queueing behind the
+    # CPU that set connections up): cost 0.9375 s, 0.625 s of it others' ready wait.
+    # The requests.get rows are not counted.
     return findings.connection_churn(churn_profile([
-        urllib3_pool("http://b:80", 64, 32, 8, 32), urllib3_pool("https://a:443", 64, 16, 4, 60),
+        urllib3_pool("http://b:80", 64, 32, 8, 32),
+        urllib3_pool("https://a:443", 64, 16, 4, 60),
         urllib3_pool("http://c:80", 64, 16, 4, 48, block=True)]))
 
 
 @scenario
 def connection_churn_not_for_few_reopened_or_short_waits():
     # 9 opened past the peak (25 - 16); 9 discarded; a blocking pool; a cost just under
-    # the 0.0625 s threshold (0.5 x (2**-4 + 2**-4 - 2**-20)); no pool events (a profile
-    # from before the pool watch); no connect waits outside requests.get (the
-    # session-per-request rows are that finding's)
+    # the 0.0625 s threshold without CPU samples (0.5 x (2**-3 - 2**-20)); no pool events
+    # (a profile from before the pool watch); no connect waits outside requests.get
+    # (the session-per-request rows are that finding's)
     no_rows = churn_profile([urllib3_pool("https://a:443", 64, 16, 4, 60)])
     no_rows.waits = [w for w in no_rows.waits if w.stack != SESSION_CONNECT]
-    return [*findings.connection_churn(churn_profile([urllib3_pool("https://a:443", 25, 16, 4,
-                                                                 60)])),
-            *findings.connection_churn(churn_profile([urllib3_pool("https://a:443", 64, 16, 4,
-                                                                 9)])),
-            *findings.connection_churn(churn_profile([urllib3_pool("https://a:443", 64, 16, 4,
-                                                                 60, block=True)])),
-            *findings.connection_churn(churn_profile([urllib3_pool("http://a:80", 32, 16, 4,
-                                                                 10)],
-                                                     event=2 ** -4, delayed=2 ** -4 - 2 ** -20)),
+    return [*findings.connection_churn(churn_profile([
+                urllib3_pool("https://a:443", 25, 16, 4, 60)])),
+            *findings.connection_churn(churn_profile([
+                urllib3_pool("https://a:443", 64, 16, 4, 9)])),
+            *findings.connection_churn(churn_profile([
+                urllib3_pool("https://a:443", 64, 16, 4, 60, block=True)])),
+            *findings.connection_churn(churn_profile(
+                [urllib3_pool("http://a:80", 32, 16, 4, 10)], event=2 ** -3 - 2 ** -20,
+                samples=False)),
             *findings.connection_churn(churn_profile([])),
             *findings.connection_churn(no_rows)]
 
 
 @scenario
 def connection_churn_at_the_edges():
-    # exactly 10 discarded and a cost of exactly the threshold: 16 of 32 past the peak,
-    # 0.5 x (2**-4 + 2**-4); exactly 10 past the peak (26 - 16), the pool's size above
-    # its peak (a size of 20 keeps 20: 6 past it, none)
-    return [*findings.connection_churn(churn_profile([urllib3_pool("http://a:80", 32, 16, 4,
-                                                                 10)],
-                                                     event=2 ** -4, delayed=2 ** -4)),
-            *findings.connection_churn(churn_profile([urllib3_pool("http://a:80", 26, 16, 4,
-                                                                 60)])),
-            *findings.connection_churn(churn_profile([urllib3_pool("http://a:80", 26, 16, 20,
-                                                                 60)]))]
+    # exactly 10 discarded and a cost of exactly the threshold without CPU samples: 16
+    # of 32 past the peak, 0.5 x 2**-3; exactly 10 past the peak (26 - 16), the pool's
+    # size above its peak (a size of 20 keeps 20: 6 past it, none)
+    return [*findings.connection_churn(churn_profile(
+                [urllib3_pool("http://a:80", 32, 16, 4, 10)], event=2 ** -3, samples=False)),
+            *findings.connection_churn(churn_profile([
+                urllib3_pool("http://a:80", 26, 16, 4, 60)])),
+            *findings.connection_churn(churn_profile([
+                urllib3_pool("http://a:80", 26, 16, 20, 60)]))]
+
+
+def with_saturated(other):
+    """saturated() (its ready wait 3.5 s) with *other*'s waits, pool events, meta and
+    CPU samples (a quarter set connections up: 0.875 s of its queueing)."""
+    p = saturated()
+    p.waits, p.events, p.meta = other.waits, other.events, {**p.meta, **other.meta}
+    p.cpu_samples = other.cpu_samples
+    return p
 
 
 @scenario
 def loop_saturated_leaves_the_churn_its_queueing():
-    # saturated()'s ready wait 3.5 s less the 0.9375 s the churn finding takes (0.625 x
-    # the 1.5 s its connections' slices delayed others)
-    p = saturated()
-    churn = churn_profile([urllib3_pool("http://b:80", 64, 32, 8, 32),
-                           urllib3_pool("https://a:443", 64, 16, 4, 60)])
-    p.waits, p.events = churn.waits, churn.events
-    p.runs = p.runs + churn.runs
-    return findings.loop_saturated(p)
+    # 3.5 s less the 0.546875 s the churn takes (0.625 x 0.875 s)
+    return findings.loop_saturated(with_saturated(churn_profile([
+        urllib3_pool("http://b:80", 64, 32, 8, 32),
+        urllib3_pool("https://a:443", 64, 16, 4, 60)])))
 
 
 def leak_pool(pool, opened, unreturned, block=False):
@@ -622,7 +643,7 @@ def leak_pool(pool, opened, unreturned, block=False):
 
 
 def leak_profile(pools, alive=None, rows=True):
-    """churn_profile's connection waits and slices, *pools*, and *alive* greenlets at
+    """churn_profile's connection waits and samples, *pools*, and *alive* greenlets at
     the end (meta.alive_at_end; None: a snapshot)."""
     p = churn_profile(pools)
     p.meta["alive_at_end"] = alive
@@ -633,10 +654,10 @@ def leak_profile(pools, alive=None, rows=True):
 
 @scenario
 def connection_leak_counts_what_the_live_greenlets_cannot_hold():
-    # 40 + 8 connections still out, 16 greenlets alive (a hub count not a number, and a
+    # 40 + 8 connections still out, 16 greenlets alive (a count not a number, and a
     # negative one, ignored): 32 leaked of 128 opened, share 0.25 of (0.5 s waiting to
-    # open + 1.5 s others queued behind): 0.5 s, 0.375 s of it others' ready wait.  The
-    # blocking pool still holds some out: its requests will wait for ever.
+    # open + 1 s of queueing): 0.375 s, 0.25 s of it others' ready wait.  The blocking
+    # pool still holds some out: its requests will wait for ever.
     return findings.connection_leak(leak_profile(
         [leak_pool("https://a:443", 64, 40), leak_pool("http://b:80", 64, 8, block=True),
          leak_pool("http://c:80", 0, 0, block=True)],
@@ -655,10 +676,10 @@ def connection_leak_not_within_the_live_greenlets_or_few():
 
 @scenario
 def connection_leak_at_the_edges():
-    # exactly 10 leaked (26 out, 16 alive); none alive and no connect waits recorded (no
-    # stack, no site; the slices that opened them still cost); more out than opened while tracing (checked out before
-    # it): the leak is at most what was opened, share 1.0; a snapshot with 15 out for
-    # its 5 greenlets: 10
+    # exactly 10 leaked (26 out, 16 alive); none alive and no connect waits recorded
+    # (no stack, no site; the CPU that set them up still costs: 0.625 x 1 s); more out
+    # than opened while tracing (checked out before it): the leak is at most what was
+    # opened, share 1.0; a snapshot with 15 out for its 5 greenlets: 10
     return [*findings.connection_leak(leak_profile([leak_pool("http://a:80", 64, 26)],
                                                    alive={"app.fetch": 16})),
             *findings.connection_leak(leak_profile([leak_pool("https://a:443", 64, 40)],
@@ -670,13 +691,44 @@ def connection_leak_at_the_edges():
 
 @scenario
 def loop_saturated_leaves_the_leak_its_queueing():
-    # saturated()'s ready wait 3.5 s less the 0.375 s the leak takes (0.25 x 1.5 s)
-    p = saturated()
-    leak = leak_profile([leak_pool("https://a:443", 64, 40), leak_pool("http://b:80", 64, 8)],
-                        alive={"app.fetch": 16})
-    p.waits, p.events, p.meta = leak.waits, leak.events, {**p.meta, **leak.meta}
-    p.runs = p.runs + leak.runs
-    return findings.loop_saturated(p)
+    # 3.5 s less the 0.21875 s the leak takes (0.25 x 0.875 s)
+    return findings.loop_saturated(with_saturated(leak_profile(
+        [leak_pool("https://a:443", 64, 40), leak_pool("http://b:80", 64, 8)],
+        alive={"app.fetch": 16})))
+
+
+@scenario
+def session_per_request_by_new_pools():
+    # requests.get opened only 9 connections (too few for its own case); http://a was
+    # reached through 48 pools (at least 10, and twice its peak of 8 in flight), opening
+    # 48 connections: 38 past what one pool of 10 keeps; http://b through 12 pools for a
+    # peak of 8 (under twice): not counted, its 16 connections are in the denominator.
+    # Share 38 / 64 = 0.59375 of (0.5 s + 1 s): 0.890625 s.
+    return findings.session_per_request(churn_profile(
+        [urllib3_pool("http://a:80", 48, 8, 10, 0, pools=48),
+         urllib3_pool("http://b:80", 16, 8, 10, 0, pools=12)], lookups=9))
+
+
+@scenario
+def session_per_request_not_by_a_few_pools():
+    # 9 pools (under 10); 15 pools for a peak of 8 (under 16); 9 connections past the
+    # pool's size (19 opened, size 10)
+    return [*findings.session_per_request(churn_profile(
+                [urllib3_pool("http://a:80", 48, 2, 10, 0, pools=9)], lookups=9)),
+            *findings.session_per_request(churn_profile(
+                [urllib3_pool("http://a:80", 48, 8, 10, 0, pools=15)], lookups=9)),
+            *findings.session_per_request(churn_profile(
+                [urllib3_pool("http://a:80", 19, 2, 10, 0, pools=19)], lookups=9))]
+
+
+@scenario
+def session_per_request_by_new_pools_at_the_edges():
+    # exactly twice the peak (16 pools for 8) and exactly 10 past the size (20 opened,
+    # size 10); exactly 10 pools for a peak of 5
+    return [*findings.session_per_request(churn_profile(
+                [urllib3_pool("http://a:80", 20, 8, 10, 0, pools=16)], lookups=9)),
+            *findings.session_per_request(churn_profile(
+                [urllib3_pool("http://a:80", 48, 5, 10, 0, pools=10)], lookups=9))]
 
 
 FAILING_CALL = [f"{GEVENT}:687:SocketMixin.recv_into",
@@ -1144,6 +1196,21 @@ def threadpool_full_of_dns():
         pool_event("getaddrinfo", 8, 1.0, 3.0, dns=True, greenlets=2,
                    greenlet_ids=[3, 4, 77], sites=[[f"{APP}:70:connect", 8]]),
         pool_event("work", 4, 0.5, 1.0, depth_max=5, depth_mean=0.5)]))
+
+
+@scenario
+def threadpool_leaves_a_connection_finding_its_lookups():
+    # 8 lookups queued 1 s, 6 of them from urllib3's create_connection; connection-churn
+    # says 0.625 of the connections need not have been opened: 0.625 x 1 x 6/8 =
+    # 0.46875 s of the queueing is its, the pool's cost 1.5 - 0.46875
+    p = churn_profile([urllib3_pool("http://b:80", 64, 32, 8, 32),
+                       urllib3_pool("https://a:443", 64, 16, 4, 60)])
+    p.events += [
+        pool_event("getaddrinfo", 8, 1.0, 3.0, dns=True, greenlets=2,
+                   sites=[[f"{URLLIB3_PKG}/util/connection.py:60:create_connection", 6],
+                          [f"{APP}:70:connect", 2]]),
+        pool_event("work", 4, 0.5, 1.0, depth_max=5, depth_mean=0.5)]
+    return findings.threadpool_saturated(p)
 
 
 @scenario
@@ -1929,7 +1996,7 @@ EXPECTED = {
       'stack': []}],
     'threadpool_full_of_dns': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
-                      'the tasks',
+                      "the tasks (less the lookups' share a connection finding counts)",
       'cost_s': 1.5,
       'default_pool': True,
       'depth_max': 5,
@@ -1938,6 +2005,7 @@ EXPECTED = {
       'dns_cause': True,
       'dns_queued_s': 1.0,
       'dns_run_s': 3.0,
+      'explained_by_connections_s': 0.0,
       'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
              'threadpool, or cache the lookups; or a bigger pool: '
              'gevent.get_hub().threadpool.maxsize = 6 (before the burst)',
@@ -1962,19 +2030,20 @@ EXPECTED = {
       'kind': 'threadpool-saturated',
       'maxsize': 4,
       'message': "gevent's default threadpool (maxsize 4) was full: 12 of 12 task(s) found "
-                 'every worker busy, and tasks queued 1.500 greenlet-seconds in all for a free '
-                 'worker thread (longest 0.500 s; up to 5 task(s) ahead, 1.2 on average). '
-                 'Queued: getaddrinfo x8 (DNS): queued 1.000 s, ran 3.000 s in worker threads '
-                 '(0.375 s each), spawned by 2 greenlet(s) (app.fetch), called at '
-                 '/srv/app/worker.py:70:connect; work x4: queued 0.500 s, ran 1.000 s in '
-                 'worker threads (0.250 s each). DNS resolution is the cause: lookups ran '
-                 "3.000 of the 4.000 worker-seconds that kept the pool busy (gevent's thread "
-                 'resolver runs every getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares (or '
-                 'dnspython): a resolver that does not use the threadpool, or cache the '
-                 'lookups; or a bigger pool: gevent.get_hub().threadpool.maxsize = 6 (before '
-                 'the burst). Cost: greenlet-seconds tasks spent queued for a free worker '
-                 'thread of this pool: from ThreadPool.spawn until a worker started them, '
-                 'summed over the tasks.',
+                 'every worker busy, and tasks queued 1.500 greenlet-seconds in all for a '
+                 'free worker thread (longest 0.500 s; up to 5 task(s) ahead, 1.2 on '
+                 'average). Queued: getaddrinfo x8 (DNS): queued 1.000 s, ran 3.000 s in '
+                 'worker threads (0.375 s each), spawned by 2 greenlet(s) (app.fetch), '
+                 'called at /srv/app/worker.py:70:connect; work x4: queued 0.500 s, ran '
+                 '1.000 s in worker threads (0.250 s each). DNS resolution is the cause: '
+                 'lookups ran 3.000 of the 4.000 worker-seconds that kept the pool busy '
+                 "(gevent's thread resolver runs every getaddrinfo on this pool). Fix: "
+                 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+                 'threadpool, or cache the lookups; or a bigger pool: '
+                 'gevent.get_hub().threadpool.maxsize = 6 (before the burst). Cost: '
+                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
+                 'from ThreadPool.spawn until a worker started them, summed over the tasks '
+                 "(less the lookups' share a connection finding counts).",
       'pool': "gevent's default threadpool",
       'queued_max_s': 0.5,
       'queued_s': 1.5,
@@ -1986,7 +2055,7 @@ EXPECTED = {
       'tasks': 12}],
     'threadpool_dns_queued_behind_work_in_a_pool_of_its_own': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
-                      'the tasks',
+                      "the tasks (less the lookups' share a connection finding counts)",
       'cost_s': 1.25,
       'default_pool': False,
       'depth_max': 3,
@@ -1995,9 +2064,11 @@ EXPECTED = {
       'dns_cause': False,
       'dns_queued_s': 0.25,
       'dns_run_s': 0.5,
+      'explained_by_connections_s': 0.0,
       'fix': 'a bigger pool: a bigger maxsize for that pool (pool.maxsize = 4); or a '
-             'cooperative alternative to the queued blocking calls so they need no thread; and '
-             'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the threadpool',
+             'cooperative alternative to the queued blocking calls so they need no thread; '
+             'and GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+             'threadpool',
       'functions': [{'dns': False,
                      'function': 'crunch',
                      'greenlets': '6 greenlet(s) (a, b, c, d, 1 more name(s))',
@@ -2019,18 +2090,19 @@ EXPECTED = {
       'kind': 'threadpool-saturated',
       'maxsize': 4,
       'message': 'pool-1 (maxsize 4) was full: 6 of 6 task(s) found every worker busy, and '
-                 'tasks queued 1.250 greenlet-seconds in all for a free worker thread (longest '
-                 '0.500 s; up to 3 task(s) ahead, 1.5 on average). Queued: crunch x4: queued '
-                 '1.000 s, ran 2.000 s in worker threads (0.500 s each), spawned by 6 '
-                 'greenlet(s) (a, b, c, d, 1 more name(s)); getaddrinfo x2 (DNS): queued 0.250 '
-                 's, ran 0.500 s in worker threads (0.250 s each). DNS lookups queued 0.250 s '
-                 "behind this work: every new connection's getaddrinfo waits for a free worker "
-                 'too. Fix: a bigger pool: a bigger maxsize for that pool (pool.maxsize = 4); '
-                 'or a cooperative alternative to the queued blocking calls so they need no '
-                 'thread; and GEVENT_RESOLVER=ares (or dnspython): a resolver that does not '
-                 'use the threadpool. Cost: greenlet-seconds tasks spent queued for a free '
-                 'worker thread of this pool: from ThreadPool.spawn until a worker started '
-                 'them, summed over the tasks.',
+                 'tasks queued 1.250 greenlet-seconds in all for a free worker thread '
+                 '(longest 0.500 s; up to 3 task(s) ahead, 1.5 on average). Queued: crunch '
+                 'x4: queued 1.000 s, ran 2.000 s in worker threads (0.500 s each), spawned '
+                 'by 6 greenlet(s) (a, b, c, d, 1 more name(s)); getaddrinfo x2 (DNS): '
+                 'queued 0.250 s, ran 0.500 s in worker threads (0.250 s each). DNS lookups '
+                 "queued 0.250 s behind this work: every new connection's getaddrinfo waits "
+                 'for a free worker too. Fix: a bigger pool: a bigger maxsize for that pool '
+                 '(pool.maxsize = 4); or a cooperative alternative to the queued blocking '
+                 'calls so they need no thread; and GEVENT_RESOLVER=ares (or dnspython): a '
+                 'resolver that does not use the threadpool. Cost: greenlet-seconds tasks '
+                 'spent queued for a free worker thread of this pool: from ThreadPool.spawn '
+                 "until a worker started them, summed over the tasks (less the lookups' "
+                 'share a connection finding counts).',
       'pool': 'pool-1',
       'queued_max_s': 0.5,
       'queued_s': 1.25,
@@ -2042,7 +2114,7 @@ EXPECTED = {
       'tasks': 6}],
     'threadpool_many_functions_no_dns': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
-                      'the tasks',
+                      "the tasks (less the lookups' share a connection finding counts)",
       'cost_s': 1.75,
       'default_pool': True,
       'depth_max': 3,
@@ -2051,8 +2123,9 @@ EXPECTED = {
       'dns_cause': False,
       'dns_queued_s': 0,
       'dns_run_s': 0,
-      'fix': 'a bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a '
-             'cooperative alternative to the queued blocking calls so they need no thread',
+      'explained_by_connections_s': 0.0,
+      'fix': 'a bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); or '
+             'a cooperative alternative to the queued blocking calls so they need no thread',
       'functions': [{'dns': False,
                      'function': 'f6',
                      'greenlets': '1 greenlet(s)',
@@ -2113,20 +2186,22 @@ EXPECTED = {
       'hazard': False,
       'kind': 'threadpool-saturated',
       'maxsize': 4,
-      'message': "gevent's default threadpool (maxsize 4) was full: 7 of 7 task(s) found every "
-                 'worker busy, and tasks queued 1.750 greenlet-seconds in all for a free '
-                 'worker thread (longest 0.219 s; up to 3 task(s) ahead, 1.5 on average). '
-                 'Queued: f6 x1: queued 0.438 s, ran 0.500 s in worker threads (0.500 s each), '
-                 'spawned by 1 greenlet(s); f5 x1: queued 0.375 s, ran 0.500 s in worker '
-                 'threads (0.500 s each), spawned by 1 greenlet(s); f4 x1: queued 0.312 s, ran '
-                 '0.500 s in worker threads (0.500 s each), spawned by 1 greenlet(s); f3 x1: '
-                 'queued 0.250 s, ran 0.500 s in worker threads (0.500 s each), spawned by 1 '
-                 'greenlet(s); f2 x1: queued 0.188 s, ran 0.500 s in worker threads (0.500 s '
-                 'each), spawned by 1 greenlet(s); 2 more function(s). Fix: a bigger pool: '
-                 'gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a cooperative '
-                 'alternative to the queued blocking calls so they need no thread. Cost: '
-                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
-                 'from ThreadPool.spawn until a worker started them, summed over the tasks.',
+      'message': "gevent's default threadpool (maxsize 4) was full: 7 of 7 task(s) found "
+                 'every worker busy, and tasks queued 1.750 greenlet-seconds in all for a '
+                 'free worker thread (longest 0.219 s; up to 3 task(s) ahead, 1.5 on '
+                 'average). Queued: f6 x1: queued 0.438 s, ran 0.500 s in worker threads '
+                 '(0.500 s each), spawned by 1 greenlet(s); f5 x1: queued 0.375 s, ran 0.500 '
+                 's in worker threads (0.500 s each), spawned by 1 greenlet(s); f4 x1: '
+                 'queued 0.312 s, ran 0.500 s in worker threads (0.500 s each), spawned by 1 '
+                 'greenlet(s); f3 x1: queued 0.250 s, ran 0.500 s in worker threads (0.500 s '
+                 'each), spawned by 1 greenlet(s); f2 x1: queued 0.188 s, ran 0.500 s in '
+                 'worker threads (0.500 s each), spawned by 1 greenlet(s); 2 more '
+                 'function(s). Fix: a bigger pool: gevent.get_hub().threadpool.maxsize = 4 '
+                 '(before the burst); or a cooperative alternative to the queued blocking '
+                 'calls so they need no thread. Cost: greenlet-seconds tasks spent queued '
+                 'for a free worker thread of this pool: from ThreadPool.spawn until a '
+                 "worker started them, summed over the tasks (less the lookups' share a "
+                 'connection finding counts).',
       'pool': "gevent's default threadpool",
       'queued_max_s': 0.21875,
       'queued_s': 1.75,
@@ -2138,7 +2213,7 @@ EXPECTED = {
       'tasks': 7},
      {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
-                      'the tasks',
+                      "the tasks (less the lookups' share a connection finding counts)",
       'cost_s': 0.05,
       'default_pool': False,
       'depth_max': 0,
@@ -2147,6 +2222,7 @@ EXPECTED = {
       'dns_cause': False,
       'dns_queued_s': 0,
       'dns_run_s': 0,
+      'explained_by_connections_s': 0.0,
       'fix': 'a bigger pool: a bigger maxsize for that pool (pool.maxsize = 1); or a '
              'cooperative alternative to the queued blocking calls so they need no thread',
       'functions': [{'dns': False,
@@ -2162,14 +2238,15 @@ EXPECTED = {
       'kind': 'threadpool-saturated',
       'maxsize': 2,
       'message': 'pool-7 (maxsize 2) was full: 1 of 2 task(s) found every worker busy, and '
-                 'tasks queued 0.050 greenlet-seconds in all for a free worker thread (longest '
-                 '0.025 s; up to 0 task(s) ahead, 0.0 on average). Queued: enough x2: queued '
-                 '0.050 s, ran 0.250 s in worker threads (0.125 s each), called at x.py:1:f. '
-                 'Fix: a bigger pool: a bigger maxsize for that pool (pool.maxsize = 1); or a '
-                 'cooperative alternative to the queued blocking calls so they need no thread. '
-                 'Cost: greenlet-seconds tasks spent queued for a free worker thread of this '
-                 'pool: from ThreadPool.spawn until a worker started them, summed over the '
-                 'tasks.',
+                 'tasks queued 0.050 greenlet-seconds in all for a free worker thread '
+                 '(longest 0.025 s; up to 0 task(s) ahead, 0.0 on average). Queued: enough '
+                 'x2: queued 0.050 s, ran 0.250 s in worker threads (0.125 s each), called '
+                 'at x.py:1:f. Fix: a bigger pool: a bigger maxsize for that pool '
+                 '(pool.maxsize = 1); or a cooperative alternative to the queued blocking '
+                 'calls so they need no thread. Cost: greenlet-seconds tasks spent queued '
+                 'for a free worker thread of this pool: from ThreadPool.spawn until a '
+                 "worker started them, summed over the tasks (less the lookups' share a "
+                 'connection finding counts).',
       'pool': 'pool-7',
       'queued_max_s': 0.025,
       'queued_s': 0.05,
@@ -2571,224 +2648,205 @@ EXPECTED = {
                 '/srv/app/worker.py:4:f',
                 '/srv/app/worker.py:5:f',
                 '/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep']}],
-    'threadpool_boundaries': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free '
-                                                'worker thread of this pool: from ThreadPool.spawn '
-                                                'until a worker started them, summed over the '
-                                                'tasks',
-                                'cost_s': 0.375,
-                                'default_pool': True,
-                                'depth_max': 3,
-                                'depth_mean': 1.5,
-                                'dns': True,
-                                'dns_cause': True,
-                                'dns_queued_s': 0.125,
-                                'dns_run_s': 1.0,
-                                'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does '
-                                       'not use the threadpool, or cache the lookups; or a bigger '
-                                       'pool: gevent.get_hub().threadpool.maxsize = 4 (before the '
-                                       'burst)',
-                                'functions': [{'dns': True,
-                                               'function': 'getaddrinfo',
-                                               'greenlets': '4 greenlet(s) (a, b, c, d)',
-                                               'mean_run_s': 1.0,
-                                               'queued_s': 0.125,
-                                               'run_s': 1.0,
-                                               'site': None,
-                                               'tasks': 1},
-                                              {'dns': False,
-                                               'function': 'g0',
-                                               'greenlets': '',
-                                               'mean_run_s': 0.0,
-                                               'queued_s': 0.0625,
-                                               'run_s': 0.25,
-                                               'site': None,
-                                               'tasks': 0},
-                                              {'dns': False,
-                                               'function': 'g1',
-                                               'greenlets': '',
-                                               'mean_run_s': 0.0,
-                                               'queued_s': 0.0625,
-                                               'run_s': 0.25,
-                                               'site': None,
-                                               'tasks': 0},
-                                              {'dns': False,
-                                               'function': 'g2',
-                                               'greenlets': '',
-                                               'mean_run_s': 0.0,
-                                               'queued_s': 0.0625,
-                                               'run_s': 0.25,
-                                               'site': None,
-                                               'tasks': 0},
-                                              {'dns': False,
-                                               'function': 'g3',
-                                               'greenlets': '',
-                                               'mean_run_s': 0.0,
-                                               'queued_s': 0.0625,
-                                               'run_s': 0.25,
-                                               'site': None,
-                                               'tasks': 0}],
-                                'greenlet': None,
-                                'hazard': False,
-                                'kind': 'threadpool-saturated',
-                                'maxsize': 4,
-                                'message': 'pool-a (maxsize 4) was full: 1 of 1 task(s) found '
-                                           'every worker busy, and tasks queued 0.375 '
-                                           'greenlet-seconds in all for a free worker thread '
-                                           '(longest 0.062 s; up to 3 task(s) ahead, 1.5 on '
-                                           'average). Queued: getaddrinfo x1 (DNS): queued 0.125 '
-                                           's, ran 1.000 s in worker threads (1.000 s each), '
-                                           'spawned by 4 greenlet(s) (a, b, c, d); g0 x0: queued '
-                                           '0.062 s, ran 0.250 s in worker threads (0.000 s each); '
-                                           'g1 x0: queued 0.062 s, ran 0.250 s in worker threads '
-                                           '(0.000 s each); g2 x0: queued 0.062 s, ran 0.250 s in '
-                                           'worker threads (0.000 s each); g3 x0: queued 0.062 s, '
-                                           'ran 0.250 s in worker threads (0.000 s each). DNS '
-                                           'resolution is the cause: lookups ran 1.000 of the '
-                                           "2.000 worker-seconds that kept the pool busy (gevent's "
-                                           'thread resolver runs every getaddrinfo on this pool). '
-                                           'Fix: GEVENT_RESOLVER=ares (or dnspython): a resolver '
-                                           'that does not use the threadpool, or cache the '
-                                           'lookups; or a bigger pool: '
-                                           'gevent.get_hub().threadpool.maxsize = 4 (before the '
-                                           'burst). Cost: greenlet-seconds tasks spent queued for '
-                                           'a free worker thread of this pool: from '
-                                           'ThreadPool.spawn until a worker started them, summed '
-                                           'over the tasks.',
-                                'pool': 'pool-a',
-                                'queued_max_s': 0.0625,
-                                'queued_s': 0.375,
-                                'run_s': 2.0,
-                                'saturated_tasks': 1,
-                                'section': None,
-                                'stack': [],
-                                'suggested_maxsize': 4,
-                                'tasks': 1},
-                               {'cost_meaning': 'greenlet-seconds tasks spent queued for a free '
-                                                'worker thread of this pool: from ThreadPool.spawn '
-                                                'until a worker started them, summed over the '
-                                                'tasks',
-                                'cost_s': 1.0,
-                                'default_pool': True,
-                                'depth_max': 3,
-                                'depth_mean': 1.5,
-                                'dns': True,
-                                'dns_cause': True,
-                                'dns_queued_s': 0.5,
-                                'dns_run_s': 0.25,
-                                'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does '
-                                       'not use the threadpool, or cache the lookups; or a bigger '
-                                       'pool: gevent.get_hub().threadpool.maxsize = 4 (before the '
-                                       'burst)',
-                                'functions': [{'dns': True,
-                                               'function': 'getaddrinfo',
-                                               'greenlets': '',
-                                               'mean_run_s': 0.125,
-                                               'queued_s': 0.5,
-                                               'run_s': 0.25,
-                                               'site': None,
-                                               'tasks': 2},
-                                              {'dns': False,
-                                               'function': 'work',
-                                               'greenlets': '',
-                                               'mean_run_s': 0.125,
-                                               'queued_s': 0.5,
-                                               'run_s': 0.25,
-                                               'site': None,
-                                               'tasks': 2}],
-                                'greenlet': None,
-                                'hazard': False,
-                                'kind': 'threadpool-saturated',
-                                'maxsize': 4,
-                                'message': 'pool-c (maxsize 4) was full: 4 of 4 task(s) found '
-                                           'every worker busy, and tasks queued 1.000 '
-                                           'greenlet-seconds in all for a free worker thread '
-                                           '(longest 0.250 s; up to 3 task(s) ahead, 1.5 on '
-                                           'average). Queued: getaddrinfo x2 (DNS): queued 0.500 '
-                                           's, ran 0.250 s in worker threads (0.125 s each); work '
-                                           'x2: queued 0.500 s, ran 0.250 s in worker threads '
-                                           '(0.125 s each). DNS resolution is the cause: lookups '
-                                           'ran 0.250 of the 0.500 worker-seconds that kept the '
-                                           "pool busy (gevent's thread resolver runs every "
-                                           'getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares '
-                                           '(or dnspython): a resolver that does not use the '
-                                           'threadpool, or cache the lookups; or a bigger pool: '
-                                           'gevent.get_hub().threadpool.maxsize = 4 (before the '
-                                           'burst). Cost: greenlet-seconds tasks spent queued for '
-                                           'a free worker thread of this pool: from '
-                                           'ThreadPool.spawn until a worker started them, summed '
-                                           'over the tasks.',
-                                'pool': 'pool-c',
-                                'queued_max_s': 0.25,
-                                'queued_s': 1.0,
-                                'run_s': 0.5,
-                                'saturated_tasks': 4,
-                                'section': None,
-                                'stack': [],
-                                'suggested_maxsize': 4,
-                                'tasks': 4},
-                               {'cost_meaning': 'greenlet-seconds tasks spent queued for a free '
-                                                'worker thread of this pool: from ThreadPool.spawn '
-                                                'until a worker started them, summed over the '
-                                                'tasks',
-                                'cost_s': 1.0,
-                                'default_pool': True,
-                                'depth_max': 3,
-                                'depth_mean': 1.5,
-                                'dns': True,
-                                'dns_cause': True,
-                                'dns_queued_s': 0.5,
-                                'dns_run_s': 0.025,
-                                'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does '
-                                       'not use the threadpool, or cache the lookups; or a bigger '
-                                       'pool: gevent.get_hub().threadpool.maxsize = 4 (before the '
-                                       'burst)',
-                                'functions': [{'dns': True,
-                                               'function': 'getaddrinfo',
-                                               'greenlets': '',
-                                               'mean_run_s': 0.025,
-                                               'queued_s': 0.5,
-                                               'run_s': 0.025,
-                                               'site': None,
-                                               'tasks': 1},
-                                              {'dns': False,
-                                               'function': 'work',
-                                               'greenlets': '',
-                                               'mean_run_s': 0.025,
-                                               'queued_s': 0.5,
-                                               'run_s': 0.025,
-                                               'site': None,
-                                               'tasks': 1}],
-                                'greenlet': None,
-                                'hazard': False,
-                                'kind': 'threadpool-saturated',
-                                'maxsize': 4,
-                                'message': 'pool-e (maxsize 4) was full: 2 of 2 task(s) found '
-                                           'every worker busy, and tasks queued 1.000 '
-                                           'greenlet-seconds in all for a free worker thread '
-                                           '(longest 0.250 s; up to 3 task(s) ahead, 1.5 on '
-                                           'average). Queued: getaddrinfo x1 (DNS): queued 0.500 '
-                                           's, ran 0.025 s in worker threads (0.025 s each); work '
-                                           'x1: queued 0.500 s, ran 0.025 s in worker threads '
-                                           '(0.025 s each). DNS resolution is the cause: lookups '
-                                           'ran 0.025 of the 0.050 worker-seconds that kept the '
-                                           "pool busy (gevent's thread resolver runs every "
-                                           'getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares '
-                                           '(or dnspython): a resolver that does not use the '
-                                           'threadpool, or cache the lookups; or a bigger pool: '
-                                           'gevent.get_hub().threadpool.maxsize = 4 (before the '
-                                           'burst). Cost: greenlet-seconds tasks spent queued for '
-                                           'a free worker thread of this pool: from '
-                                           'ThreadPool.spawn until a worker started them, summed '
-                                           'over the tasks.',
-                                'pool': 'pool-e',
-                                'queued_max_s': 0.25,
-                                'queued_s': 1.0,
-                                'run_s': 0.05,
-                                'saturated_tasks': 2,
-                                'section': None,
-                                'stack': [],
-                                'suggested_maxsize': 4,
-                                'tasks': 2}],
+    'threadpool_boundaries': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 0.375,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': True,
+      'dns_queued_s': 0.125,
+      'dns_run_s': 1.0,
+      'explained_by_connections_s': 0.0,
+      'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+             'threadpool, or cache the lookups; or a bigger pool: '
+             'gevent.get_hub().threadpool.maxsize = 4 (before the burst)',
+      'functions': [{'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '4 greenlet(s) (a, b, c, d)',
+                     'mean_run_s': 1.0,
+                     'queued_s': 0.125,
+                     'run_s': 1.0,
+                     'site': None,
+                     'tasks': 1},
+                    {'dns': False,
+                     'function': 'g0',
+                     'greenlets': '',
+                     'mean_run_s': 0.0,
+                     'queued_s': 0.0625,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 0},
+                    {'dns': False,
+                     'function': 'g1',
+                     'greenlets': '',
+                     'mean_run_s': 0.0,
+                     'queued_s': 0.0625,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 0},
+                    {'dns': False,
+                     'function': 'g2',
+                     'greenlets': '',
+                     'mean_run_s': 0.0,
+                     'queued_s': 0.0625,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 0},
+                    {'dns': False,
+                     'function': 'g3',
+                     'greenlets': '',
+                     'mean_run_s': 0.0,
+                     'queued_s': 0.0625,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 0}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': 'pool-a (maxsize 4) was full: 1 of 1 task(s) found every worker busy, and '
+                 'tasks queued 0.375 greenlet-seconds in all for a free worker thread '
+                 '(longest 0.062 s; up to 3 task(s) ahead, 1.5 on average). Queued: '
+                 'getaddrinfo x1 (DNS): queued 0.125 s, ran 1.000 s in worker threads (1.000 '
+                 's each), spawned by 4 greenlet(s) (a, b, c, d); g0 x0: queued 0.062 s, ran '
+                 '0.250 s in worker threads (0.000 s each); g1 x0: queued 0.062 s, ran 0.250 '
+                 's in worker threads (0.000 s each); g2 x0: queued 0.062 s, ran 0.250 s in '
+                 'worker threads (0.000 s each); g3 x0: queued 0.062 s, ran 0.250 s in '
+                 'worker threads (0.000 s each). DNS resolution is the cause: lookups ran '
+                 "1.000 of the 2.000 worker-seconds that kept the pool busy (gevent's thread "
+                 'resolver runs every getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares '
+                 '(or dnspython): a resolver that does not use the threadpool, or cache the '
+                 'lookups; or a bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before '
+                 'the burst). Cost: greenlet-seconds tasks spent queued for a free worker '
+                 'thread of this pool: from ThreadPool.spawn until a worker started them, '
+                 "summed over the tasks (less the lookups' share a connection finding "
+                 'counts).',
+      'pool': 'pool-a',
+      'queued_max_s': 0.0625,
+      'queued_s': 0.375,
+      'run_s': 2.0,
+      'saturated_tasks': 1,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 1},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.0,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': True,
+      'dns_queued_s': 0.5,
+      'dns_run_s': 0.25,
+      'explained_by_connections_s': 0.0,
+      'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+             'threadpool, or cache the lookups; or a bigger pool: '
+             'gevent.get_hub().threadpool.maxsize = 4 (before the burst)',
+      'functions': [{'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.125,
+                     'queued_s': 0.5,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 2},
+                    {'dns': False,
+                     'function': 'work',
+                     'greenlets': '',
+                     'mean_run_s': 0.125,
+                     'queued_s': 0.5,
+                     'run_s': 0.25,
+                     'site': None,
+                     'tasks': 2}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': 'pool-c (maxsize 4) was full: 4 of 4 task(s) found every worker busy, and '
+                 'tasks queued 1.000 greenlet-seconds in all for a free worker thread '
+                 '(longest 0.250 s; up to 3 task(s) ahead, 1.5 on average). Queued: '
+                 'getaddrinfo x2 (DNS): queued 0.500 s, ran 0.250 s in worker threads (0.125 '
+                 's each); work x2: queued 0.500 s, ran 0.250 s in worker threads (0.125 s '
+                 'each). DNS resolution is the cause: lookups ran 0.250 of the 0.500 '
+                 "worker-seconds that kept the pool busy (gevent's thread resolver runs "
+                 'every getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares (or dnspython): '
+                 'a resolver that does not use the threadpool, or cache the lookups; or a '
+                 'bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst). '
+                 'Cost: greenlet-seconds tasks spent queued for a free worker thread of this '
+                 'pool: from ThreadPool.spawn until a worker started them, summed over the '
+                 "tasks (less the lookups' share a connection finding counts).",
+      'pool': 'pool-c',
+      'queued_max_s': 0.25,
+      'queued_s': 1.0,
+      'run_s': 0.5,
+      'saturated_tasks': 4,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 4},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.0,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': True,
+      'dns_queued_s': 0.5,
+      'dns_run_s': 0.025,
+      'explained_by_connections_s': 0.0,
+      'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+             'threadpool, or cache the lookups; or a bigger pool: '
+             'gevent.get_hub().threadpool.maxsize = 4 (before the burst)',
+      'functions': [{'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.025,
+                     'queued_s': 0.5,
+                     'run_s': 0.025,
+                     'site': None,
+                     'tasks': 1},
+                    {'dns': False,
+                     'function': 'work',
+                     'greenlets': '',
+                     'mean_run_s': 0.025,
+                     'queued_s': 0.5,
+                     'run_s': 0.025,
+                     'site': None,
+                     'tasks': 1}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': 'pool-e (maxsize 4) was full: 2 of 2 task(s) found every worker busy, and '
+                 'tasks queued 1.000 greenlet-seconds in all for a free worker thread '
+                 '(longest 0.250 s; up to 3 task(s) ahead, 1.5 on average). Queued: '
+                 'getaddrinfo x1 (DNS): queued 0.500 s, ran 0.025 s in worker threads (0.025 '
+                 's each); work x1: queued 0.500 s, ran 0.025 s in worker threads (0.025 s '
+                 'each). DNS resolution is the cause: lookups ran 0.025 of the 0.050 '
+                 "worker-seconds that kept the pool busy (gevent's thread resolver runs "
+                 'every getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares (or dnspython): '
+                 'a resolver that does not use the threadpool, or cache the lookups; or a '
+                 'bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst). '
+                 'Cost: greenlet-seconds tasks spent queued for a free worker thread of this '
+                 'pool: from ThreadPool.spawn until a worker started them, summed over the '
+                 "tasks (less the lookups' share a connection finding counts).",
+      'pool': 'pool-e',
+      'queued_max_s': 0.25,
+      'queued_s': 1.0,
+      'run_s': 0.05,
+      'saturated_tasks': 2,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 2}],
     'deadlock_risk_whose_other_parse_is_unknown': [{'cost_meaning': 'a hazard, ranked above every cost; the figure is how long the parses '
                       'involved were suspended inside lxml (greenlet-seconds)',
       'cost_s': 0.0,
@@ -3122,7 +3180,7 @@ EXPECTED = {
       'utilization': 0.75}],
     'threadpool_of_six_functions': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
-                      'the tasks',
+                      "the tasks (less the lookups' share a connection finding counts)",
       'cost_s': 1.3125,
       'default_pool': True,
       'depth_max': 3,
@@ -3131,8 +3189,9 @@ EXPECTED = {
       'dns_cause': False,
       'dns_queued_s': 0,
       'dns_run_s': 0,
-      'fix': 'a bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a '
-             'cooperative alternative to the queued blocking calls so they need no thread',
+      'explained_by_connections_s': 0.0,
+      'fix': 'a bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); or '
+             'a cooperative alternative to the queued blocking calls so they need no thread',
       'functions': [{'dns': False,
                      'function': 'h5',
                      'greenlets': '',
@@ -3186,17 +3245,19 @@ EXPECTED = {
       'kind': 'threadpool-saturated',
       'maxsize': 4,
       'message': 'pool-6 (maxsize 4) was full: 6 of 6 task(s) found every worker busy, and '
-                 'tasks queued 1.312 greenlet-seconds in all for a free worker thread (longest '
-                 '0.188 s; up to 3 task(s) ahead, 1.5 on average). Queued: h5 x1: queued 0.375 '
-                 's, ran 0.500 s in worker threads (0.500 s each); h4 x1: queued 0.312 s, ran '
-                 '0.500 s in worker threads (0.500 s each); h3 x1: queued 0.250 s, ran 0.500 s '
-                 'in worker threads (0.500 s each); h2 x1: queued 0.188 s, ran 0.500 s in '
-                 'worker threads (0.500 s each); h1 x1: queued 0.125 s, ran 0.500 s in worker '
-                 'threads (0.500 s each); 1 more function(s). Fix: a bigger pool: '
-                 'gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a cooperative '
-                 'alternative to the queued blocking calls so they need no thread. Cost: '
-                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
-                 'from ThreadPool.spawn until a worker started them, summed over the tasks.',
+                 'tasks queued 1.312 greenlet-seconds in all for a free worker thread '
+                 '(longest 0.188 s; up to 3 task(s) ahead, 1.5 on average). Queued: h5 x1: '
+                 'queued 0.375 s, ran 0.500 s in worker threads (0.500 s each); h4 x1: '
+                 'queued 0.312 s, ran 0.500 s in worker threads (0.500 s each); h3 x1: '
+                 'queued 0.250 s, ran 0.500 s in worker threads (0.500 s each); h2 x1: '
+                 'queued 0.188 s, ran 0.500 s in worker threads (0.500 s each); h1 x1: '
+                 'queued 0.125 s, ran 0.500 s in worker threads (0.500 s each); 1 more '
+                 'function(s). Fix: a bigger pool: gevent.get_hub().threadpool.maxsize = 4 '
+                 '(before the burst); or a cooperative alternative to the queued blocking '
+                 'calls so they need no thread. Cost: greenlet-seconds tasks spent queued '
+                 'for a free worker thread of this pool: from ThreadPool.spawn until a '
+                 "worker started them, summed over the tasks (less the lookups' share a "
+                 'connection finding counts).',
       'pool': 'pool-6',
       'queued_max_s': 0.1875,
       'queued_s': 1.3125,
@@ -5585,9 +5646,9 @@ EXPECTED = {
                       'flight would have saved (connections opened past that size over all '
                       'opened), of the greenlet-seconds spent waiting to open connections '
                       "plus others' ready wait behind the slices that opened them",
-      'cost_s': 1.25,
+      'cost_s': 0.9375,
       'fix_pool_maxsize': 32,
-      'greenlet': 3,
+      'greenlet': None,
       'hazard': False,
       'kind': 'connection-churn',
       'message': "Connections thrown away and opened again: urllib3's pool for https://a:443 "
@@ -5595,24 +5656,25 @@ EXPECTED = {
                  'to it at once. It discarded 60 connections that came back to the full '
                  'pool, and the next requests opened new ones: 64 opened, 48 more than a '
                  'pool of 16 would have (a connect and a TLS handshake each); http://b:80: '
-                 "size 8, up to 32 in flight, 32 discarded. Greenlets such as 'app.fetch' "
-                 'waited 0.500 s to open connections (most at '
-                 '/srv/app/worker.py:30:with_a_session), and others waited 1.500 greenlet-s '
-                 'ready to run behind the slices that opened them; 62% of that is the '
-                 "churn's. Fix: a pool as large as the requests in flight: "
+                 'size 8, up to 32 in flight, 32 discarded; most were opened under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 62% of that '
+                 'is the churn. Fix: a pool as large as the requests in flight: '
                  "geventperf.mount(session, pool_maxsize=32), or session.mount('https://', "
                  "requests.adapters.HTTPAdapter(pool_maxsize=32)); urllib3 logs 'Connection "
-                 "pool is full, discarding connection' at WARNING each time. [cost 1.250 s: "
+                 "pool is full, discarding connection' at WARNING each time. [cost 0.938 s: "
                  'the share of connection set-up a pool as large as the requests in flight '
                  'would have saved (connections opened past that size over all opened), of '
                  "the greenlet-seconds spent waiting to open connections plus others' ready "
                  'wait behind the slices that opened them]',
-      'others_ready_wait_s': 0.9375,
+      'others_ready_wait_s': 0.625,
       'peak_in_use': 16,
       'pool_maxsize': 4,
       'pools': ['https://a:443', 'http://b:80'],
       'reopened': 80,
       'section': None,
+      'setup_cpu_share': 0.25,
       'site': '/srv/app/worker.py:30:with_a_session',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
                 '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
@@ -5622,38 +5684,38 @@ EXPECTED = {
                 '/srv/app/worker.py:30:with_a_session']}],
     'connection_churn_not_for_few_reopened_or_short_waits': [],
     'connection_churn_at_the_edges': [{'churn_share': 0.5,
-      'connect_wait_s': 0.0625,
+      'connect_wait_s': 0.125,
       'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
                       'flight would have saved (connections opened past that size over all '
                       'opened), of the greenlet-seconds spent waiting to open connections '
                       "plus others' ready wait behind the slices that opened them",
       'cost_s': 0.0625,
       'fix_pool_maxsize': 16,
-      'greenlet': 3,
+      'greenlet': None,
       'hazard': False,
       'kind': 'connection-churn',
       'message': "Connections thrown away and opened again: urllib3's pool for http://a:80 "
                  'keeps 4 connections (pool_maxsize), but up to 16 requests were in flight '
                  'to it at once. It discarded 10 connections that came back to the full '
                  'pool, and the next requests opened new ones: 32 opened, 16 more than a '
-                 "pool of 16 would have (a connect each). Greenlets such as 'app.fetch' "
-                 'waited 0.062 s to open connections (most at '
-                 '/srv/app/worker.py:30:with_a_session), and others waited 0.062 greenlet-s '
-                 'ready to run behind the slices that opened them; 50% of that is the '
-                 "churn's. Fix: a pool as large as the requests in flight: "
-                 "geventperf.mount(session, pool_maxsize=16), or session.mount('http://', "
+                 'pool of 16 would have (a connect each); most were opened under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.125 s was spent '
+                 'waiting to open connections; 50% of that is the churn. Fix: a pool as '
+                 'large as the requests in flight: geventperf.mount(session, '
+                 "pool_maxsize=16), or session.mount('http://', "
                  "requests.adapters.HTTPAdapter(pool_maxsize=16)); urllib3 logs 'Connection "
                  "pool is full, discarding connection' at WARNING each time. [cost 0.062 s: "
                  'the share of connection set-up a pool as large as the requests in flight '
                  'would have saved (connections opened past that size over all opened), of '
                  "the greenlet-seconds spent waiting to open connections plus others' ready "
                  'wait behind the slices that opened them]',
-      'others_ready_wait_s': 0.03125,
+      'others_ready_wait_s': 0.0,
       'peak_in_use': 16,
       'pool_maxsize': 4,
       'pools': ['http://a:80'],
       'reopened': 16,
       'section': None,
+      'setup_cpu_share': None,
       'site': '/srv/app/worker.py:30:with_a_session',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
                 '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
@@ -5667,33 +5729,34 @@ EXPECTED = {
                       'flight would have saved (connections opened past that size over all '
                       'opened), of the greenlet-seconds spent waiting to open connections '
                       "plus others' ready wait behind the slices that opened them",
-      'cost_s': 0.7692307692307693,
+      'cost_s': 0.576923076923077,
       'fix_pool_maxsize': 16,
-      'greenlet': 3,
+      'greenlet': None,
       'hazard': False,
       'kind': 'connection-churn',
       'message': "Connections thrown away and opened again: urllib3's pool for http://a:80 "
                  'keeps 4 connections (pool_maxsize), but up to 16 requests were in flight '
                  'to it at once. It discarded 60 connections that came back to the full '
                  'pool, and the next requests opened new ones: 26 opened, 10 more than a '
-                 "pool of 16 would have (a connect each). Greenlets such as 'app.fetch' "
-                 'waited 0.500 s to open connections (most at '
-                 '/srv/app/worker.py:30:with_a_session), and others waited 1.500 greenlet-s '
-                 'ready to run behind the slices that opened them; 38% of that is the '
-                 "churn's. Fix: a pool as large as the requests in flight: "
+                 'pool of 16 would have (a connect each); most were opened under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 38% of that '
+                 'is the churn. Fix: a pool as large as the requests in flight: '
                  "geventperf.mount(session, pool_maxsize=16), or session.mount('http://', "
                  "requests.adapters.HTTPAdapter(pool_maxsize=16)); urllib3 logs 'Connection "
-                 "pool is full, discarding connection' at WARNING each time. [cost 0.769 s: "
+                 "pool is full, discarding connection' at WARNING each time. [cost 0.577 s: "
                  'the share of connection set-up a pool as large as the requests in flight '
                  'would have saved (connections opened past that size over all opened), of '
                  "the greenlet-seconds spent waiting to open connections plus others' ready "
                  'wait behind the slices that opened them]',
-      'others_ready_wait_s': 0.576923076923077,
+      'others_ready_wait_s': 0.38461538461538464,
       'peak_in_use': 16,
       'pool_maxsize': 4,
       'pools': ['http://a:80'],
       'reopened': 10,
       'section': None,
+      'setup_cpu_share': 0.25,
       'site': '/srv/app/worker.py:30:with_a_session',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
                 '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
@@ -5705,15 +5768,15 @@ EXPECTED = {
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
                       'blocking-call, slow-path or cpu-starved finding explains)',
-      'cost_s': 2.5625,
+      'cost_s': 2.953125,
       'event_wait_s': 0.5,
       'greenlet': 3,
       'hazard': False,
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 2.562 '
-                 'greenlet-seconds ready to run but queued (besides the 0.938 s the long '
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 2.953 '
+                 'greenlet-seconds ready to run but queued (besides the 0.547 s the long '
                  'slices, slow paths and waits for a CPU reported apart caused), against '
                  "0.500 s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' "
                  '(x2: ran 1.500 s while 1.3 others were ready on average, 2.000 greenlet-s '
@@ -5725,12 +5788,10 @@ EXPECTED = {
                  'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
                  'side: less work per request in these greenlets, fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 'process pool). Which functions used the CPU: profile with CPU samples '
-                 '(Tracer(cpu_samples=True); geventperf run takes them unless '
-                 '--no-cpu-samples). [cost 2.562 s: greenlet-seconds greenlets spent ready '
-                 "to run but queued behind others (the run's ready wait, less what a "
+                 'process pool). [cost 2.953 s: greenlet-seconds greenlets spent ready to '
+                 "run but queued behind others (the run's ready wait, less what a "
                  'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
-      'ready_wait_s': 2.5625,
+      'ready_wait_s': 2.953125,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
@@ -5742,8 +5803,8 @@ EXPECTED = {
                       'pool (over all opened), of the greenlet-seconds spent waiting to open '
                       "connections plus others' ready wait behind the slices that opened "
                       'them',
-      'cost_s': 0.5,
-      'greenlet': 3,
+      'cost_s': 0.375,
+      'greenlet': None,
       'hazard': False,
       'kind': 'connection-leak',
       'leak_share': 0.25,
@@ -5757,20 +5818,21 @@ EXPECTED = {
                  'TLS handshake each), and the lost ones stay open until garbage-collected, '
                  'holding a file descriptor here and a connection slot on the server. The '
                  'pool blocks (pool_block=True): once its connections are all out, every '
-                 "request waits for one that never comes back. Greenlets such as 'app.fetch' "
-                 'waited 0.500 s to open connections (most at '
-                 '/srv/app/worker.py:30:with_a_session), and others waited 1.500 greenlet-s '
-                 'ready to run behind the slices that opened them; 25% of that is the '
-                 "leak's. Fix: close every streamed response: `with session.get(url, "
+                 'request waits for one that never comes back. Most were opened under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 25% of that '
+                 'is the leak. Fix: close every streamed response: `with session.get(url, '
                  'stream=True) as response:`, or response.close() in a finally (closing an '
                  'unread body closes the socket too: read the body to the end first to reuse '
-                 'the connection). [cost 0.500 s: the share of connections opened that were '
+                 'the connection). [cost 0.375 s: the share of connections opened that were '
                  'never returned to their pool (over all opened), of the greenlet-seconds '
                  "spent waiting to open connections plus others' ready wait behind the "
                  'slices that opened them]',
-      'others_ready_wait_s': 0.375,
+      'others_ready_wait_s': 0.25,
       'pools': ['https://a:443', 'http://b:80'],
       'section': None,
+      'setup_cpu_share': 0.25,
       'site': '/srv/app/worker.py:30:with_a_session',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
                 '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
@@ -5786,8 +5848,8 @@ EXPECTED = {
                       'pool (over all opened), of the greenlet-seconds spent waiting to open '
                       "connections plus others' ready wait behind the slices that opened "
                       'them',
-      'cost_s': 0.3125,
-      'greenlet': 3,
+      'cost_s': 0.234375,
+      'greenlet': None,
       'hazard': False,
       'kind': 'connection-leak',
       'leak_share': 0.15625,
@@ -5799,20 +5861,21 @@ EXPECTED = {
                  'body is read to the end or it is closed; the pool opens a new connection '
                  'for the next request instead (64 opened for 256 requests, a connect each), '
                  'and the lost ones stay open until garbage-collected, holding a file '
-                 'descriptor here and a connection slot on the server. Greenlets such as '
-                 "'app.fetch' waited 0.500 s to open connections (most at "
-                 '/srv/app/worker.py:30:with_a_session), and others waited 1.500 greenlet-s '
-                 'ready to run behind the slices that opened them; 16% of that is the '
-                 "leak's. Fix: close every streamed response: `with session.get(url, "
+                 'descriptor here and a connection slot on the server. Most were opened '
+                 'under /srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 16% of that '
+                 'is the leak. Fix: close every streamed response: `with session.get(url, '
                  'stream=True) as response:`, or response.close() in a finally (closing an '
                  'unread body closes the socket too: read the body to the end first to reuse '
-                 'the connection). [cost 0.312 s: the share of connections opened that were '
+                 'the connection). [cost 0.234 s: the share of connections opened that were '
                  'never returned to their pool (over all opened), of the greenlet-seconds '
                  "spent waiting to open connections plus others' ready wait behind the "
                  'slices that opened them]',
-      'others_ready_wait_s': 0.234375,
+      'others_ready_wait_s': 0.15625,
       'pools': ['http://a:80'],
       'section': None,
+      'setup_cpu_share': 0.25,
       'site': '/srv/app/worker.py:30:with_a_session',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
                 '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
@@ -5827,7 +5890,7 @@ EXPECTED = {
                       'pool (over all opened), of the greenlet-seconds spent waiting to open '
                       "connections plus others' ready wait behind the slices that opened "
                       'them',
-      'cost_s': 0.9375,
+      'cost_s': 0.625,
       'greenlet': None,
       'hazard': False,
       'kind': 'connection-leak',
@@ -5840,16 +5903,20 @@ EXPECTED = {
                  'end or it is closed; the pool opens a new connection for the next request '
                  'instead (64 opened for 256 requests, a connect and a TLS handshake each), '
                  'and the lost ones stay open until garbage-collected, holding a file '
-                 'descriptor here and a connection slot on the server. Fix: close every '
-                 'streamed response: `with session.get(url, stream=True) as response:`, or '
-                 'response.close() in a finally (closing an unread body closes the socket '
-                 'too: read the body to the end first to reuse the connection). [cost 0.938 '
-                 's: the share of connections opened that were never returned to their pool '
-                 '(over all opened), of the greenlet-seconds spent waiting to open '
-                 "connections plus others' ready wait behind the slices that opened them]",
-      'others_ready_wait_s': 0.9375,
+                 'descriptor here and a connection slot on the server. 0.000 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 62% of that '
+                 'is the leak. Fix: close every streamed response: `with session.get(url, '
+                 'stream=True) as response:`, or response.close() in a finally (closing an '
+                 'unread body closes the socket too: read the body to the end first to reuse '
+                 'the connection). [cost 0.625 s: the share of connections opened that were '
+                 'never returned to their pool (over all opened), of the greenlet-seconds '
+                 "spent waiting to open connections plus others' ready wait behind the "
+                 'slices that opened them]',
+      'others_ready_wait_s': 0.625,
       'pools': ['https://a:443'],
       'section': None,
+      'setup_cpu_share': 0.25,
       'site': None,
       'stack': [],
       'unreturned': 40},
@@ -5859,8 +5926,8 @@ EXPECTED = {
                       'pool (over all opened), of the greenlet-seconds spent waiting to open '
                       "connections plus others' ready wait behind the slices that opened "
                       'them',
-      'cost_s': 2.0,
-      'greenlet': 3,
+      'cost_s': 1.5,
+      'greenlet': None,
       'hazard': False,
       'kind': 'connection-leak',
       'leak_share': 1.0,
@@ -5872,19 +5939,21 @@ EXPECTED = {
                  'end or it is closed; the pool opens a new connection for the next request '
                  'instead (12 opened for 48 requests, a connect each), and the lost ones '
                  'stay open until garbage-collected, holding a file descriptor here and a '
-                 "connection slot on the server. Greenlets such as 'app.fetch' waited 0.500 "
-                 's to open connections (most at /srv/app/worker.py:30:with_a_session), and '
-                 'others waited 1.500 greenlet-s ready to run behind the slices that opened '
-                 "them; 100% of that is the leak's. Fix: close every streamed response: "
-                 '`with session.get(url, stream=True) as response:`, or response.close() in '
-                 'a finally (closing an unread body closes the socket too: read the body to '
-                 'the end first to reuse the connection). [cost 2.000 s: the share of '
-                 'connections opened that were never returned to their pool (over all '
-                 'opened), of the greenlet-seconds spent waiting to open connections plus '
-                 "others' ready wait behind the slices that opened them]",
-      'others_ready_wait_s': 1.5,
+                 'connection slot on the server. Most were opened under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 100% of that '
+                 'is the leak. Fix: close every streamed response: `with session.get(url, '
+                 'stream=True) as response:`, or response.close() in a finally (closing an '
+                 'unread body closes the socket too: read the body to the end first to reuse '
+                 'the connection). [cost 1.500 s: the share of connections opened that were '
+                 'never returned to their pool (over all opened), of the greenlet-seconds '
+                 "spent waiting to open connections plus others' ready wait behind the "
+                 'slices that opened them]',
+      'others_ready_wait_s': 1.0,
       'pools': ['http://a:80'],
       'section': None,
+      'setup_cpu_share': 0.25,
       'site': '/srv/app/worker.py:30:with_a_session',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
                 '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
@@ -5899,8 +5968,8 @@ EXPECTED = {
                       'pool (over all opened), of the greenlet-seconds spent waiting to open '
                       "connections plus others' ready wait behind the slices that opened "
                       'them',
-      'cost_s': 0.3125,
-      'greenlet': 3,
+      'cost_s': 0.234375,
+      'greenlet': None,
       'hazard': False,
       'kind': 'connection-leak',
       'leak_share': 0.15625,
@@ -5912,20 +5981,21 @@ EXPECTED = {
                  'read to the end or it is closed; the pool opens a new connection for the '
                  'next request instead (64 opened for 256 requests, a connect each), and the '
                  'lost ones stay open until garbage-collected, holding a file descriptor '
-                 "here and a connection slot on the server. Greenlets such as 'app.fetch' "
-                 'waited 0.500 s to open connections (most at '
-                 '/srv/app/worker.py:30:with_a_session), and others waited 1.500 greenlet-s '
-                 'ready to run behind the slices that opened them; 16% of that is the '
-                 "leak's. Fix: close every streamed response: `with session.get(url, "
+                 'here and a connection slot on the server. Most were opened under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 16% of that '
+                 'is the leak. Fix: close every streamed response: `with session.get(url, '
                  'stream=True) as response:`, or response.close() in a finally (closing an '
                  'unread body closes the socket too: read the body to the end first to reuse '
-                 'the connection). [cost 0.312 s: the share of connections opened that were '
+                 'the connection). [cost 0.234 s: the share of connections opened that were '
                  'never returned to their pool (over all opened), of the greenlet-seconds '
                  "spent waiting to open connections plus others' ready wait behind the "
                  'slices that opened them]',
-      'others_ready_wait_s': 0.234375,
+      'others_ready_wait_s': 0.15625,
       'pools': ['http://a:80'],
       'section': None,
+      'setup_cpu_share': 0.25,
       'site': '/srv/app/worker.py:30:with_a_session',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
                 '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
@@ -5938,15 +6008,15 @@ EXPECTED = {
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
                       'blocking-call, slow-path or cpu-starved finding explains)',
-      'cost_s': 3.125,
+      'cost_s': 3.28125,
       'event_wait_s': 0.5,
       'greenlet': 3,
       'hazard': False,
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.125 '
-                 'greenlet-seconds ready to run but queued (besides the 0.375 s the long '
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.281 '
+                 'greenlet-seconds ready to run but queued (besides the 0.219 s the long '
                  'slices, slow paths and waits for a CPU reported apart caused), against '
                  "0.500 s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' "
                  '(x2: ran 1.500 s while 1.3 others were ready on average, 2.000 greenlet-s '
@@ -5958,12 +6028,10 @@ EXPECTED = {
                  'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
                  'side: less work per request in these greenlets, fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 'process pool). Which functions used the CPU: profile with CPU samples '
-                 '(Tracer(cpu_samples=True); geventperf run takes them unless '
-                 '--no-cpu-samples). [cost 3.125 s: greenlet-seconds greenlets spent ready '
-                 "to run but queued behind others (the run's ready wait, less what a "
+                 'process pool). [cost 3.281 s: greenlet-seconds greenlets spent ready to '
+                 "run but queued behind others (the run's ready wait, less what a "
                  'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
-      'ready_wait_s': 3.125,
+      'ready_wait_s': 3.28125,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'stack': ['/srv/app/worker.py:30:crunch'],
@@ -6027,6 +6095,195 @@ EXPECTED = {
       'section': None,
       'site': None,
       'stack': []}],
+    'session_per_request_by_new_pools': [{'avoidable': 38,
+      'connect_wait_s': 0.5,
+      'connections': 48,
+      'cost_meaning': 'the share of connections opened past what one shared pool would have '
+                      'kept (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus others' ready wait behind the slices that opened "
+                      'them',
+      'cost_s': 0.890625,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': 'A new connection pool for every request: greenlets made their requests to '
+                 'http://a:80 through 48 different urllib3 pools (one per requests.Session '
+                 'or adapter made; most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session), so nothing was kept alive: 48 '
+                 'connections opened for 192 requests, 38 more than one shared pool would '
+                 'have kept (the most in flight at once: 8). 0.500 s was spent waiting to '
+                 'open connections; 25% of the sampled CPU set connections up and closed '
+                 'them, which queued the others about 1.000 greenlet-s; 59% of that is the '
+                 'new pools. Fix: create one requests.Session (or geventperf.Session) per '
+                 'worker or per process and reuse it for every call, not one per call (a '
+                 '`with requests.Session() as s:` around each request); its kept-alive '
+                 'connections skip the lookup, the connect and the set-up. [cost 0.891 s: '
+                 'the share of connections opened past what one shared pool would have kept '
+                 '(over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus others' ready wait behind the slices that opened them]",
+      'new_pools_share': 0.59375,
+      'others_ready_wait_s': 0.59375,
+      'peak_in_use': 8,
+      'pools': ['http://a:80'],
+      'pools_made': 48,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']}],
+    'session_per_request_not_by_a_few_pools': [],
+    'session_per_request_by_new_pools_at_the_edges': [{'avoidable': 10,
+      'connect_wait_s': 0.5,
+      'connections': 20,
+      'cost_meaning': 'the share of connections opened past what one shared pool would have '
+                      'kept (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus others' ready wait behind the slices that opened "
+                      'them',
+      'cost_s': 0.75,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': 'A new connection pool for every request: greenlets made their requests to '
+                 'http://a:80 through 16 different urllib3 pools (one per requests.Session '
+                 'or adapter made; most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session), so nothing was kept alive: 20 '
+                 'connections opened for 80 requests, 10 more than one shared pool would '
+                 'have kept (the most in flight at once: 8). 0.500 s was spent waiting to '
+                 'open connections; 25% of the sampled CPU set connections up and closed '
+                 'them, which queued the others about 1.000 greenlet-s; 50% of that is the '
+                 'new pools. Fix: create one requests.Session (or geventperf.Session) per '
+                 'worker or per process and reuse it for every call, not one per call (a '
+                 '`with requests.Session() as s:` around each request); its kept-alive '
+                 'connections skip the lookup, the connect and the set-up. [cost 0.750 s: '
+                 'the share of connections opened past what one shared pool would have kept '
+                 '(over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus others' ready wait behind the slices that opened them]",
+      'new_pools_share': 0.5,
+      'others_ready_wait_s': 0.5,
+      'peak_in_use': 8,
+      'pools': ['http://a:80'],
+      'pools_made': 16,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']},
+     {'avoidable': 38,
+      'connect_wait_s': 0.5,
+      'connections': 48,
+      'cost_meaning': 'the share of connections opened past what one shared pool would have '
+                      'kept (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus others' ready wait behind the slices that opened "
+                      'them',
+      'cost_s': 1.1875,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': 'A new connection pool for every request: greenlets made their requests to '
+                 'http://a:80 through 10 different urllib3 pools (one per requests.Session '
+                 'or adapter made; most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session), so nothing was kept alive: 48 '
+                 'connections opened for 192 requests, 38 more than one shared pool would '
+                 'have kept (the most in flight at once: 5). 0.500 s was spent waiting to '
+                 'open connections; 25% of the sampled CPU set connections up and closed '
+                 'them, which queued the others about 1.000 greenlet-s; 79% of that is the '
+                 'new pools. Fix: create one requests.Session (or geventperf.Session) per '
+                 'worker or per process and reuse it for every call, not one per call (a '
+                 '`with requests.Session() as s:` around each request); its kept-alive '
+                 'connections skip the lookup, the connect and the set-up. [cost 1.188 s: '
+                 'the share of connections opened past what one shared pool would have kept '
+                 '(over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus others' ready wait behind the slices that opened them]",
+      'new_pools_share': 0.7916666666666666,
+      'others_ready_wait_s': 0.7916666666666666,
+      'peak_in_use': 5,
+      'pools': ['http://a:80'],
+      'pools_made': 10,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']}],
+    'threadpool_leaves_a_connection_finding_its_lookups': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.03125,
+      'default_pool': True,
+      'depth_max': 5,
+      'depth_mean': 1.1666666666666667,
+      'dns': True,
+      'dns_cause': True,
+      'dns_queued_s': 1.0,
+      'dns_run_s': 3.0,
+      'explained_by_connections_s': 0.46875,
+      'fix': 'fewer new connections: one Session shared by the greenlets, its pool as large '
+             'as the requests in flight at once '
+             '(requests.adapters.HTTPAdapter(pool_maxsize=...) mounted on it); or '
+             'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+             'threadpool, or cache the lookups; or a bigger pool: '
+             'gevent.get_hub().threadpool.maxsize = 6 (before the burst)',
+      'functions': [{'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '2 greenlet(s)',
+                     'mean_run_s': 0.375,
+                     'queued_s': 1.0,
+                     'run_s': 3.0,
+                     'site': '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                     'tasks': 8},
+                    {'dns': False,
+                     'function': 'work',
+                     'greenlets': '',
+                     'mean_run_s': 0.25,
+                     'queued_s': 0.5,
+                     'run_s': 1.0,
+                     'site': None,
+                     'tasks': 4}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 12 of 12 task(s) found "
+                 'every worker busy, and tasks queued 1.500 greenlet-seconds in all for a '
+                 'free worker thread (longest 0.500 s; up to 5 task(s) ahead, 1.2 on '
+                 'average). Queued: getaddrinfo x8 (DNS): queued 1.000 s, ran 3.000 s in '
+                 'worker threads (0.375 s each), spawned by 2 greenlet(s), called at '
+                 '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection; '
+                 'work x4: queued 0.500 s, ran 1.000 s in worker threads (0.250 s each). DNS '
+                 'resolution is the cause: lookups ran 3.000 of the 4.000 worker-seconds '
+                 "that kept the pool busy (gevent's thread resolver runs every getaddrinfo "
+                 "on this pool). 6 of the lookups opened new connections (urllib3's "
+                 'create_connection); a reused, kept-alive connection needs none. 0.469 s of '
+                 'the queueing was for lookups of connections opened again (62% of them, '
+                 'connection-churn): counted there. Fix: fewer new connections: one Session '
+                 'shared by the greenlets, its pool as large as the requests in flight at '
+                 'once (requests.adapters.HTTPAdapter(pool_maxsize=...) mounted on it); or '
+                 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+                 'threadpool, or cache the lookups; or a bigger pool: '
+                 'gevent.get_hub().threadpool.maxsize = 6 (before the burst). Cost: '
+                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
+                 'from ThreadPool.spawn until a worker started them, summed over the tasks '
+                 "(less the lookups' share a connection finding counts).",
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.5,
+      'run_s': 4.0,
+      'saturated_tasks': 12,
+      'section': None,
+      'stack': ['/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection'],
+      'suggested_maxsize': 6,
+      'tasks': 12}],
 }
 
 

@@ -47,7 +47,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
         _churn(pool, 5)  # 2 from the pool's empty slots + 3 made: 5 made, 3 discarded
         _churn(pool, 3)  # the 2 kept + 1 made, 1 discarded
     [event] = _pools(tracer.profile)
-    assert event == {"kind": "urllib3-pool", "pool": "http://127.0.0.1:9", "maxsize": 2,
+    assert event == {"kind": "urllib3-pool", "pool": "http://127.0.0.1:9", "pools": 1, "maxsize": 2,
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0,
                      "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": []}
@@ -217,3 +217,24 @@ def _closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def test_pools_of_one_host_made_one_after_another_add_up():
+    # a Session per call: each pool is dropped before the next is made, so a new one
+    # may get a freed one's address; each must count as a pool of its own
+    with geventperf.Tracer(sections=None) as tracer:
+        for _ in range(5):
+            _churn(HTTPConnectionPool("127.0.0.1", 9, maxsize=1), 1)
+    [event] = _pools(tracer.profile)
+    assert (event["pools"], event["checkouts"], event["opened"]) == (5, 5, 5)
+
+
+def test_a_pool_seen_by_an_earlier_tracer_counts_from_this_one():
+    pool = HTTPConnectionPool("127.0.0.1", 9, maxsize=1)
+    with geventperf.Tracer(sections=None):
+        _churn(pool, 3)
+    with geventperf.Tracer(sections=None) as tracer:
+        _churn(pool, 2)  # the kept one and one more
+    [event] = _pools(tracer.profile)
+    assert (event["pools"], event["checkouts"], event["opened"], event["discarded"]) == \
+        (1, 2, 1, 1)

@@ -27,7 +27,7 @@ asks for at least ``REUSE_RATIO`` times the larger.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from geventperf.findings.common import (
     CONNECTION_CHURN,
@@ -39,7 +39,7 @@ from geventperf.findings.common import (
     _greenlets_named,
 )
 from geventperf.findings.limits import waiters
-from geventperf.findings.loop import block_threshold
+from geventperf.findings.loop import _TLS_SETUP, _workers, block_threshold
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile
 
@@ -49,6 +49,23 @@ API_FRAME = re.compile(r"[/\\]requests[/\\]api\.py:\d+:request$")
 CONNECT_FRAME = re.compile(r"[/\\]urllib3[/\\](connection\.py:\d+:HTTPS?Connection\."
                            r"(connect|_new_conn)|"
                            r"util[/\\]connection\.py:\d+:create_connection)$")
+# Frame labels (":function" endings) of making a connection and what holds it, and of
+# closing them: urllib3's connections and pools, requests' Sessions and adapters, the
+# name lookup, and TLS set-up (loop._TLS_SETUP).  Their CPU is what a kept-alive
+# connection does not spend again.
+_SETUP_FRAMES = (
+    ":HTTPConnection.connect", ":HTTPSConnection.connect", ":HTTPConnection._new_conn",
+    ":HTTPSConnection._new_conn", ":HTTPConnection.__init__", ":HTTPSConnection.__init__",
+    ":HTTPConnection.close", ":HTTPSConnection.close", ":create_connection",
+    ":HTTPConnectionPool._new_conn", ":HTTPSConnectionPool._new_conn",
+    ":HTTPConnectionPool.__init__", ":HTTPSConnectionPool.__init__",
+    ":HTTPConnectionPool.close", ":PoolManager._new_pool", ":PoolManager.clear",
+    ":Session.__init__", ":Session.close", ":Session.__exit__", ":HTTPAdapter.__init__",
+    ":HTTPAdapter.init_poolmanager", ":HTTPAdapter.close", ":getaddrinfo") + _TLS_SETUP
+# What a new-pools session-per-request finding counts (its module-level one counts waits).
+_NEW_POOLS_COST = ("the share of connections opened past what one shared pool would have "
+                   "kept (over all opened), of the greenlet-seconds spent waiting to open "
+                   "connections plus others' ready wait behind the slices that opened them")
 # Fewer new connections than this are a script's few calls, not a pattern.
 MIN_NEW_CONNECTIONS = 10
 # A shared Session keeps about as many connections as calls are in flight at once (at
@@ -73,14 +90,17 @@ def _opens_for_api(stack: list[str]) -> bool:
 
 
 def session_per_request(profile: Profile) -> list[Finding]:
-    """Connections opened, one per call, by requests' module-level functions: one
-    finding.  ``cost_s``: the greenlet-seconds spent waiting while opening them."""
+    """Connections opened, one per call, by requests' module-level functions, or through
+    a new pool per call (a Session or an adapter made for each request): one finding.
+    ``cost_s``: the greenlet-seconds spent waiting while opening them (module-level
+    functions); as connection-churn's, with the share of the connections opened past
+    what one pool would have kept (new pools)."""
     rows = [w for w in profile.waits if _opens_for_api(w.stack)]
     opened = max((w.count for w in rows), default=0)
     waited = sum(w.wait_s for w in rows)
     if opened < MIN_NEW_CONNECTIONS or waited < block_threshold(profile) \
             or not profile.duration_s:
-        return []
+        return _pool_per_request(profile)
     # calls in flight on average: the time spent inside them over the run's wall time;
     # and the greenlets of the names that made them (a burst of one call each has a
     # low average and needs a connection per greenlet all the same)
@@ -114,6 +134,50 @@ def session_per_request(profile: Profile) -> list[Finding]:
                      calls_in_flight=in_flight, callers=callers, site=seen.where)]
 
 
+def _pool_per_request(profile: Profile) -> list[Finding]:
+    """Hosts reached through at least MIN_NEW_CONNECTIONS pools made during the run, at
+    least REUSE_RATIO times as many as requests were in flight to them at once: the
+    program made a Session (or an adapter) per request, or nearly, and threw its pool
+    away with its connection."""
+    hosts = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
+    opened = sum(_count(e, "opened") for e in hosts)
+    fresh = sorted(((e, _reopened(e)) for e in hosts
+                    if _count(e, "pools") >= max(MIN_NEW_CONNECTIONS,
+                                                 REUSE_RATIO * _count(e, "peak_in_use"))),
+                   key=lambda en: -en[1])
+    fresh = [(e, n) for e, n in fresh if n >= MIN_NEW_CONNECTIONS]
+    if not fresh or not opened:
+        return []
+    share = min(1.0, sum(n for _e, n in fresh) / opened)
+    opening = _opening(profile)
+    cost = share * (opening.waited + opening.queued)
+    if not opening.rows or cost < block_threshold(profile):
+        return []
+    seen = waiters(profile, opening.rows, weight=lambda w: w.wait_s)
+    worst, avoidable = fresh[0]
+    peak = _count(worst, "peak_in_use")
+    message = (
+        f"A new connection pool for every request: {seen.who} made their requests to "
+        f"{worst['pool']} through {_count(worst, 'pools')} different urllib3 pools (one "
+        "per requests.Session or adapter made; most opened connections under "
+        f"{seen.where}), so nothing was kept alive: {_count(worst, 'opened')} connections "
+        f"opened for {_count(worst, 'checkouts')} requests, {avoidable} more than one "
+        f"shared pool would have kept (the most in flight at once: {peak}). "
+        f"{_sentence(opening.told(share, 'the new pools'))}. Fix: create one requests.Session (or geventperf.Session) per worker or "
+        "per process and reuse it for every call, not one per call (a `with "
+        "requests.Session() as s:` around each request); its kept-alive connections skip "
+        "the lookup, the connect and the set-up.")
+    return [_finding(SESSION_PER_REQUEST, message, cost, list(seen.worst.stack),
+                     greenlet=seen.greenlet, cost_meaning=_NEW_POOLS_COST,
+                     pools=[e["pool"] for e, _n in fresh],
+                     pools_made=sum(_count(e, "pools") for e, _n in fresh),
+                     connections=sum(_count(e, "opened") for e, _n in fresh),
+                     avoidable=sum(n for _e, n in fresh), new_pools_share=share,
+                     connect_wait_s=opening.waited, setup_cpu_share=opening.cpu_share,
+                     others_ready_wait_s=share * opening.queued,
+                     peak_in_use=peak, site=seen.where)]
+
+
 def connection_churn(profile: Profile) -> list[Finding]:
     """Connections a full urllib3 pool closed and the next requests opened again: one
     finding over the pools that did it, worst first.  ``cost_s``: the share of the
@@ -131,11 +195,11 @@ def connection_churn(profile: Profile) -> list[Finding]:
     if not churned or not opened:
         return []
     share = min(1.0, sum(n for _e, n in churned) / opened)
-    rows, waited, delayed = _opening(profile)
-    cost = share * (waited + delayed)
-    if not rows or cost < block_threshold(profile):
+    opening = _opening(profile)
+    cost = share * (opening.waited + opening.queued)
+    if not opening.rows or cost < block_threshold(profile):
         return []
-    seen = waiters(profile, rows, weight=lambda w: w.wait_s)
+    seen = waiters(profile, opening.rows, weight=lambda w: w.wait_s)
     worst, reopened = churned[0]
     peak, size = _count(worst, "peak_in_use"), _count(worst, "maxsize")
     # one adapter's pool_maxsize sizes the pools of all its hosts: the largest peak
@@ -151,10 +215,8 @@ def connection_churn(profile: Profile) -> list[Finding]:
         f"flight to it at once. It discarded {_count(worst, 'discarded')} connections "
         "that came back to the full pool, and the next requests opened new ones: "
         f"{_count(worst, 'opened')} opened, {reopened} more than a pool of {peak} would "
-        f"have (a connect{tls} each){others}. {seen.who.capitalize()} waited "
-        f"{waited:.3f} s to open connections (most at {seen.where}), and others waited "
-        f"{delayed:.3f} greenlet-s ready to run behind the slices that opened them; "
-        f"{share:.0%} of that is the churn's. Fix: a pool as large as the requests in "
+        f"have (a connect{tls} each){others}; most were opened under {seen.where} by "
+        f"{seen.who}. {_sentence(opening.told(share, 'the churn'))}. Fix: a pool as large as the requests in "
         f"flight: geventperf.mount(session, pool_maxsize={need}), or session.mount("
         f"'{worst['pool'].split(':')[0]}://', requests.adapters.HTTPAdapter("
         f"pool_maxsize={need})); urllib3 logs 'Connection pool is full, discarding "
@@ -162,7 +224,8 @@ def connection_churn(profile: Profile) -> list[Finding]:
     return [_finding(CONNECTION_CHURN, message, cost, list(seen.worst.stack),
                      greenlet=seen.greenlet, pools=[e["pool"] for e, _n in churned],
                      reopened=sum(n for _e, n in churned), churn_share=share,
-                     connect_wait_s=waited, others_ready_wait_s=share * delayed,
+                     connect_wait_s=opening.waited, setup_cpu_share=opening.cpu_share,
+                     others_ready_wait_s=share * opening.queued,
                      pool_maxsize=size, peak_in_use=peak, fix_pool_maxsize=need,
                      site=seen.where)]
 
@@ -180,15 +243,13 @@ def connection_leak(profile: Profile) -> list[Finding]:
     if leaked < MIN_NEW_CONNECTIONS:
         return []
     share = leaked / opened
-    rows, waited, delayed = _opening(profile)
+    opening = _opening(profile)
     worst = max(pools, key=lambda e: _count(e, "unreturned"))
     checkouts = sum(_count(e, "checkouts") for e in pools)
     tls = " and a TLS handshake" if worst["pool"].startswith("https:") else ""
-    seen = waiters(profile, rows, weight=lambda w: w.wait_s) if rows else None
-    opening = (f" {seen.who.capitalize()} waited {waited:.3f} s to open connections (most "
-               f"at {seen.where}), and others waited {delayed:.3f} greenlet-s ready to run "
-               f"behind the slices that opened them; {share:.0%} of that is the leak's."
-               if seen else "")
+    seen = waiters(profile, opening.rows, weight=lambda w: w.wait_s) \
+        if opening.rows else None
+    where = (f" Most were opened under {seen.where} by {seen.who}." if seen else "")
     blocks = (" The pool blocks (pool_block=True): once its connections are all out, "
               "every request waits for one that never comes back." if any(
                   e.get("block") for e in pools if _count(e, "unreturned")) else "")
@@ -202,29 +263,70 @@ def connection_leak(profile: Profile) -> list[Finding]:
         "the end or it is closed; the pool opens a new connection for the next request "
         f"instead ({opened} opened for {checkouts} requests, a connect{tls} each), and the "
         "lost ones stay open until garbage-collected, holding a file descriptor here and a "
-        f"connection slot on the server.{blocks}{opening} Fix: close every streamed "
+        f"connection slot on the server.{blocks}{where} "
+        f"{_sentence(opening.told(share, 'the leak'))}. Fix: close every streamed "
         "response: `with session.get(url, stream=True) as response:`, or "
         "response.close() in a finally (closing an unread body closes the socket too: "
         "read the body to the end first to reuse the connection).")
-    cost = share * (waited + delayed)
+    cost = share * (opening.waited + opening.queued)
     return [_finding(CONNECTION_LEAK, message, cost,
                      list(seen.worst.stack) if seen else [],
                      greenlet=seen.greenlet if seen else None,
                      pools=[e["pool"] for e in pools if _count(e, "unreturned")],
                      unreturned=out, leaked=leaked, alive_at_end=alive, leak_share=share,
-                     connect_wait_s=waited, others_ready_wait_s=share * delayed,
+                     connect_wait_s=opening.waited, setup_cpu_share=opening.cpu_share,
+                     others_ready_wait_s=share * opening.queued,
                      site=seen.where if seen else None)]
 
 
-def _opening(profile: Profile) -> tuple[list[Any], float, float]:
-    """The waits under urllib3's connection set-up outside requests' module-level
-    functions (session-per-request's), their event wait (their own queueing is others'
-    doing), and the others' ready wait behind the slices that ended there."""
+class Opening(NamedTuple):
+    """What opening connections cost the run (outside requests' module-level functions,
+    session-per-request's own case)."""
+
+    rows: list[Any]  # the waits under urllib3's connection set-up
+    waited: float  # their event wait (their own queueing is others' doing)
+    # the share of the greenlets' sampled CPU that set connections (and pools, Sessions)
+    # up and closed them, and the run's ready wait times that share: the queueing that
+    # CPU made, as gc-pause counts the collector's; None without CPU samples
+    cpu_share: float | None
+    queued: float
+
+    def told(self, share: float, cause: str) -> str:
+        """The sentence of a finding whose cause opened *share* of the connections."""
+        cpu = (f"; {self.cpu_share:.0%} of the sampled CPU set connections up and closed "
+               f"them, which queued the others about {self.queued:.3f} greenlet-s"
+               if self.cpu_share else "")
+        return (f"{self.waited:.3f} s was spent waiting to open connections{cpu}; "
+                f"{share:.0%} of that is {cause}")
+
+
+def _opening(profile: Profile) -> Opening:
     rows = [w for w in profile.waits if _connects(w.stack) and not _under_api(w.stack)]
     waited = sum(w.wait_s if w.event_wait_s is None else w.event_wait_s for w in rows)
-    delayed = sum(r.delayed_others_s or 0.0 for r in profile.runs
-                  if _connects(r.stack) and not _under_api(r.stack))
-    return rows, waited, delayed
+    share = _setup_cpu_share(profile)
+    ready = sum(g.ready_wait_s for g in _workers(profile))
+    return Opening(rows, waited, share, ready * share if share else 0.0)
+
+
+def _setup_cpu_share(profile: Profile) -> float | None:
+    """The share of the greenlets' sampled CPU (the hub's apart) with a connection
+    set-up frame (_SETUP_FRAMES) in its stack; None without CPU samples."""
+    samples = profile.cpu_samples
+    if samples is None:
+        return None
+    setup = [label.endswith(_SETUP_FRAMES) for label in samples.frames]
+    total = inside = 0.0
+    for st in samples.stacks:
+        if st.gid is not None and st.gid == profile.hub.get("id"):
+            continue
+        total += st.cpu_s
+        if any(setup[i] for i in st.frames if 0 <= i < len(setup)):
+            inside += st.cpu_s
+    return inside / total if total > 0 else None
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _alive_at_end(profile: Profile) -> int:

@@ -479,12 +479,18 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # A slow path's finding counts its share of the others' queueing as its own
     # (slowpaths.py): counted here too, a saturated loop outranked the code that
     # saturated it whenever many greenlets queued.
-    # So do connection-churn and connection-leak for the queueing behind the connections
-    # they made open again.  Imported here: connections.py builds on this module.
-    from geventperf.findings.connections import connection_churn, connection_leak
+    # So do connection-churn, connection-leak and session-per-request (new pools) for
+    # the queueing behind the connections they made open again.  Imported here: connections.py builds on this module.
+    from geventperf.findings.connections import (
+        connection_churn,
+        connection_leak,
+        session_per_request,
+    )
+    new_sessions = session_per_request(profile)
     explained = sum(f.cost_s for f in loop_blocked(profile)) + sum(
         _f(f.extra, "others_ready_wait_s")
-        for f in slow_paths(profile) + connection_churn(profile) + connection_leak(profile))
+        for f in slow_paths(profile) + connection_churn(profile) + connection_leak(profile)
+        + new_sessions)
     # Busy time the thread spent waiting for a CPU is the machine's, not the loop's
     # work (a starved process's loop looks busy whatever it runs): the run as it
     # would have gone with the CPU to itself is that much shorter, and the queueing
@@ -576,7 +582,9 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      "read from the environment, URL parsing, header checks) is a cause "
                      "of its own. geventperf.Session(), or geventperf.mount(session, "
                      "fast_path=True), does that work once per session (about half of "
-                     "requests' CPU per call in this project's benchmarks).")
+                     "requests' CPU per call in this project's benchmarks)"
+                     + (": for a Session shared by the calls, not one made per call "
+                        "(session-per-request)." if new_sessions else "."))
         elif in_requests is None:
             cure += (" Which functions used the CPU: profile with CPU samples "
                      "(Tracer(cpu_samples=True); geventperf run takes them unless "

@@ -24,7 +24,7 @@ DNS_CAUSE_SHARE = 0.5
 MAX_NAMES_SHOWN = 4
 COST_MEANING = ("greenlet-seconds tasks spent queued for a free worker thread of this "
                 "pool: from ThreadPool.spawn until a worker started them, summed over "
-                "the tasks")
+                "the tasks (less the lookups' share a connection finding counts)")
 
 
 # Where urllib3 looks a host up for a new connection (util/connection.py).
@@ -41,9 +41,10 @@ def threadpool_saturated(profile: Profile) -> list[Finding]:
                 and isinstance(ev.get("pool"), str) and ev["pool"] != OTHER_POOLS:
             pools.setdefault(ev["pool"], []).append(ev)
     names = {g.id: g.name for g in profile.greenlets}
+    reopened = _reopened(profile)
     out = []
     for label, evs in pools.items():
-        finding = _pool_finding(label, evs, names)
+        finding = _pool_finding(label, evs, names, reopened)
         if finding is not None:
             out.append(finding)
     return out
@@ -55,8 +56,27 @@ def _num(ev: dict[str, Any], key: str) -> float:
         else 0.0
 
 
-def _pool_finding(label: str, evs: list[dict[str, Any]],
-                  names: dict[int, str]) -> Finding | None:
+def _reopened(profile: Profile) -> tuple[float, str]:
+    """The largest share of the run's new connections that a connection finding says
+    need not have been opened (connection-churn, connection-leak, session-per-request
+    from new pools), and its kind; (0.0, "") when none fires.  Their lookups are part
+    of opening them: that finding counts their wait.  Imported here: connections.py
+    builds on the loop findings."""
+    from geventperf.findings.connections import (
+        connection_churn,
+        connection_leak,
+        session_per_request,
+    )
+    shares = [(float(f.extra[key]), f.kind)
+              for f in connection_churn(profile) + connection_leak(profile)
+              + session_per_request(profile)
+              for key in ("churn_share", "leak_share", "new_pools_share")
+              if isinstance(f.extra.get(key), float)]
+    return max(shares, default=(0.0, ""))
+
+
+def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
+                  reopened: tuple[float, str] = (0.0, "")) -> Finding | None:
     queued = sum(_num(e, "queued_s") for e in evs)
     saturated = int(sum(_num(e, "saturated") for e in evs))
     if saturated == 0 or queued < SATURATED_MIN_QUEUED_S:
@@ -124,6 +144,14 @@ def _pool_finding(label: str, evs: list[dict[str, Any]],
         fix = (f"a bigger pool: {bigger}; or a cooperative alternative to the queued "
                f"blocking calls so they need no thread"
                + (f"; and {alternative}" if dns else ""))
+    # the queueing of the lookups for connections a connection finding says need not
+    # have been opened is that finding's (one cause, one finding)
+    share, kind = reopened
+    dns_tasks = sum(_num(e, "tasks") for e in dns)
+    explained = share * dns_queued * min(1.0, connecting / dns_tasks) if dns_tasks else 0.0
+    if explained:
+        dns_text += (f" {explained:.3f} s of the queueing was for lookups of connections "
+                     f"opened again ({share:.0%} of them, {kind}): counted there.")
     message = (
         f"{label} (maxsize {maxsize}) was full: {saturated} of {tasks} task(s) found "
         f"every worker busy, and tasks queued {queued:.3f} greenlet-seconds in all for a "
@@ -132,7 +160,7 @@ def _pool_finding(label: str, evs: list[dict[str, Any]],
         + dns_text + f" Fix: {fix}. Cost: {COST_MEANING}.")
     top_site = functions[0]["site"] if functions else None
     return Finding(kind=FINDING_KIND, message=message, greenlet=None, section=None,
-                   stack=[top_site] if top_site else [], cost_s=queued,
+                   stack=[top_site] if top_site else [], cost_s=queued - explained,
                    extra={"cost_meaning": COST_MEANING, "hazard": False, "pool": label,
                           "default_pool": default, "maxsize": maxsize, "tasks": tasks,
                           "saturated_tasks": saturated, "depth_max": depth_max,
@@ -140,7 +168,8 @@ def _pool_finding(label: str, evs: list[dict[str, Any]],
                           "queued_max_s": queued_max, "run_s": busy,
                           "functions": functions, "dns": bool(dns), "dns_cause": dns_cause,
                           "dns_run_s": dns_run, "dns_queued_s": dns_queued,
-                          "suggested_maxsize": need, "fix": fix})
+                          "suggested_maxsize": need, "fix": fix,
+                          "explained_by_connections_s": explained})
 
 
 def _greenlets(ev: dict[str, Any], names: dict[int, str]) -> str:
