@@ -238,3 +238,16 @@ def test_a_pool_seen_by_an_earlier_tracer_counts_from_this_one():
     [event] = _pools(tracer.profile)
     assert (event["pools"], event["checkouts"], event["opened"], event["discarded"]) == \
         (1, 2, 1, 1)
+
+
+def test_the_reports_show_the_pools_by_host(kept):
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        for _ in range(3):
+            session.get(kept.url + "/", timeout=10)
+    profile = tracer.profile
+    text = profile.render("text")
+    [row] = [line for line in text.splitlines()
+             if line.startswith(f"http://127.0.0.1:{kept.port}")]
+    # requests, failed, pools, size, peak, opened, discarded, left out
+    assert row.split()[1:] == ["3", "0", "1", "10", "1", "1", "0", "0"]
+    assert "HTTP CONNECTION POOLS by host" in profile.render("html")

@@ -22,6 +22,7 @@ from geventperf.formats._frames import (
     hub_ids,
 )
 from geventperf.frames import is_idle_server_wait, user_site
+from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import LOCK_CALLS, Profile
 
 # Enough rows to find the culprit without scrolling a terminal's worth of noise.
@@ -30,6 +31,7 @@ MAX_SECTIONS = 20
 MAX_WAIT_SITES = 10
 MAX_HOLDERS = 10
 MAX_READ_HOSTS = 10
+MAX_POOL_HOSTS = 10
 # Greenlet names are cut (from the left) to this in the 100-column text report, so the
 # "#id" that tells two "worker"s apart survives; the HTML report has room for more.
 NAME_CHARS = 28
@@ -339,9 +341,38 @@ def read_table(profile: Profile, limit: int = MAX_READ_HOSTS) -> Table | None:
                       "the run).")
 
 
+def pool_table(profile: Profile, limit: int = MAX_POOL_HOSTS) -> Table | None:
+    """urllib3's connection pools by host (the pool watch's events), most requests
+    first; None when the profile has none."""
+    hosts = [e for e in profile.events if isinstance(e, dict)
+             and e.get("kind") == POOL_EVENT and isinstance(e.get("pool"), str)]
+    if not hosts:
+        return None
+
+    def requests(e: dict[str, Any]) -> float:
+        return max(_number(e.get("calls")), _number(e.get("checkouts")))
+
+    ranked = sorted(hosts, key=lambda e: -requests(e))
+    rows = [[e["pool"], f"{requests(e):.0f}"]
+            + [f"{_number(e[key]):.0f}" if key in e else "" for key in
+               ("failed", "pools", "maxsize", "peak_in_use", "opened", "discarded",
+                "unreturned")]
+            for e in ranked[:limit]]
+    return Table("HTTP CONNECTION POOLS by host (urllib3's, while tracing)",
+                 ["host", "requests", "failed", "pools", "size", "peak", "opened",
+                  "discarded", "left out"],
+                 "lrrrrrrrr", 0, rows, len(ranked),
+                 note="requests as their callers saw them (urllib3's retries inside); "
+                      "failed = raised instead of answering; pools = pool objects seen (one "
+                      "per Session or adapter); size = pool_maxsize; peak = connections "
+                      "checked out at most at once; opened = connections the pools made; "
+                      "discarded = closed because they came back to a full pool; left out = "
+                      "still checked out when tracing stopped.")
+
+
 def all_tables(profile: Profile) -> list[Table]:
     tables = [greenlet_table(profile), holder_table(profile), section_table(profile),
-              wait_site_table(profile), read_table(profile)]
+              wait_site_table(profile), read_table(profile), pool_table(profile)]
     return [t for t in tables if t is not None]
 
 

@@ -153,6 +153,7 @@ def all_tables_for_html(profile: Profile) -> list[_tables.Table]:
                         _tables.section_table(profile, HTML_TABLE_ROWS),
                         _tables.wait_site_table(profile, HTML_TABLE_ROWS, joined=False),
                         _tables.read_table(profile, HTML_TABLE_ROWS),
+                        _tables.pool_table(profile, HTML_TABLE_ROWS),
                         _cpu_tables.cpu_function_table(profile, HTML_TABLE_ROWS))
             if t is not None]
 
