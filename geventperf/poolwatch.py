@@ -22,6 +22,8 @@ an active tracer are recorded, and the originals are back after ``stop()``.
 
 from __future__ import annotations
 
+import functools
+import math
 import sys
 import time
 from typing import Any
@@ -67,7 +69,7 @@ class _Pool:
         # how many raised, the time spent in those, and how they failed and where
         self.calls = self.failed = 0
         self.failed_s = 0.0
-        self.read_timeout_s: float | None = None  # the longest of the failed calls
+        self.read_timeout_s: float | None = None  # the largest given to a failed call
         self.errors: dict[str, int] = {}
         self.sites: dict[str, int] = {}
 
@@ -79,9 +81,10 @@ def _label(pool: Any) -> str:
 
 # The attribute a watched pool object carries: [the watch's token, urllib3's count of
 # the connections the pool had made when last seen (num_connections), its host's
-# record].  On the pool itself, so a pool the program drops takes it along, and a new
+# label].  On the pool itself, so a pool the program drops takes it along, and a new
 # pool at a freed address starts afresh; a pool seen by an earlier watch (or before a
-# reset) has another token.
+# reset) has another token.  It holds no record: nothing of a stopped tracer is kept
+# alive by the program's pools.
 _MARK = "_geventperf_watched"
 
 
@@ -97,6 +100,9 @@ class PoolWatch:
     def __init__(self) -> None:
         self._hosts: dict[str, _Pool] = {}
         self._token = object()
+        # Greenlets inside a watched urlopen: urllib3 retries by calling urlopen again,
+        # and only the outermost call is the request the caller made.
+        self.in_urlopen: set[int] = set()
 
     def forget(self) -> None:
         """Drop what was recorded so far (Tracer.reset)."""
@@ -120,17 +126,21 @@ class PoolWatch:
             # the pool's size and blocking are set when it is made: read once
             record.maxsize = max(record.maxsize, int(getattr(pool.pool, "maxsize", 0) or 0))
             record.block = record.block or bool(pool.block)
-            mark = [self._token, getattr(pool, "num_connections", 0), record]
+            mark = [self._token, getattr(pool, "num_connections", 0), label]
             setattr(pool, _MARK, mark)
         return mark
 
-    @staticmethod
-    def checked_out(mark: list[Any], made: int) -> None:
+    def _record(self, pool: Any) -> _Pool:
+        return self._hosts[self.mark(pool)[2]]
+
+    def checked_out(self, mark: list[Any], made: int) -> None:
         """A request took a connection from the pool of *mark*, which has now made
         *made* connections in all.  A checkout may wait (the dropped-connection check
         polls) while other greenlets make connections: the count only grows, and each
         one is added once, by whichever checkout sees it first."""
-        record = mark[2]
+        record = self._hosts.get(mark[2])
+        if record is None or mark[0] is not self._token:
+            return  # the tracer was reset while this checkout waited
         if made > mark[1]:
             record.opened += made - mark[1]
             mark[1] = made
@@ -140,37 +150,52 @@ class PoolWatch:
 
     def returned(self, pool: Any, discarded: bool) -> None:
         """A connection (or the empty slot of a failed one) came back to *pool*."""
-        record = self.mark(pool)[2]
+        record = self._record(pool)
         record.in_use = max(0, record.in_use - 1)  # checked out before tracing: not ours
         record.discarded += discarded
 
     def answered(self, pool: Any) -> None:
         """A request through *pool* returned a response (any status)."""
-        self.mark(pool)[2].calls += 1
+        self._record(pool).calls += 1
 
     def failed(self, pool: Any, error: BaseException, seconds: float, timeout: Any,
                site: str) -> None:
         """A request through *pool* raised *error* after *seconds*; *timeout* is the
         urllib3 ``Timeout`` it was given, *site* the line that made it."""
-        record = self.mark(pool)[2]
+        record = self._record(pool)
         record.calls += 1
         record.failed += 1
         record.failed_s += seconds
-        read = getattr(timeout, "read_timeout", timeout)
-        if isinstance(read, (int, float)) and not isinstance(read, bool):
-            record.read_timeout_s = max(record.read_timeout_s or 0.0, float(read))
         _tally(record.errors, error_name(error), MAX_ERRORS)
         _tally(record.sites, site, MAX_SITES)
+        read = _read_timeout(timeout)
+        if read is not None:
+            record.read_timeout_s = max(record.read_timeout_s or 0.0, read)
 
     def events(self) -> list[dict[str, Any]]:
+        """May be called from another thread (a snapshot): tables are copied first."""
         return [{"kind": EVENT_KIND, "pool": r.label, "pools": r.pools, "maxsize": r.maxsize,
                  "block": r.block, "checkouts": r.checkouts, "peak_in_use": r.peak_in_use,
                  "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use,
                  "calls": r.calls, "failed": r.failed, "failed_s": r.failed_s,
                  "read_timeout_s": r.read_timeout_s,
-                 "errors": sorted(([k, n] for k, n in r.errors.items()), key=lambda kn: -kn[1]),
-                 "sites": sorted(([k, n] for k, n in r.sites.items()), key=lambda kn: -kn[1])}
-                for r in self._hosts.values() if r.checkouts or r.discarded or r.calls]
+                 "errors": _most_first(r.errors), "sites": _most_first(r.sites)}
+                for r in list(self._hosts.values()) if r.checkouts or r.discarded or r.calls]
+
+
+def _most_first(counts: dict[str, int]) -> list[list[Any]]:
+    return sorted(([k, n] for k, n in list(counts.items())), key=lambda kn: -kn[1])
+
+
+def _read_timeout(timeout: Any) -> float | None:
+    """The read timeout of a urllib3 ``Timeout`` (its private ``_read``: the public
+    property raises for a total-only Timeout not started), or of a plain number;
+    None when it has none, or it is not finite."""
+    read = getattr(timeout, "_read", timeout)
+    if isinstance(read, bool) or not isinstance(read, (int, float)) \
+            or not math.isfinite(read):
+        return None
+    return float(read)
 
 
 def _tally(counts: dict[str, int], key: str, cap: int) -> None:
@@ -203,8 +228,8 @@ def _make(dotted: str, original: Any) -> Any:
     if getattr(original, "__geventperf_wrapped__", None) is not None:
         return None  # a tracer in another thread wrapped it already
     wrapper = {GET_CONN: _get_conn, PUT_CONN: _put_conn, URLOPEN: _urlopen}[dotted](original)
+    functools.update_wrapper(wrapper, original)
     wrapper.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
-    wrapper.__doc__ = original.__doc__
     return wrapper
 
 
@@ -251,18 +276,14 @@ def _put_conn(original: Any) -> Any:
     return put_conn
 
 
-# Greenlets inside a watched urlopen: urllib3 retries by calling urlopen again, and only
-# the outermost call is the request the caller made.
-_in_urlopen: set[int] = set()
-
-
 def _urlopen(original: Any) -> Any:
     def urlopen(self: Any, *args: Any, **kwargs: Any) -> Any:
         tracer = _tracer()
         key = id(greenlet.getcurrent())
-        if tracer is None or key in _in_urlopen:
+        if tracer is None or key in tracer._pool_watch.in_urlopen:
             return original(self, *args, **kwargs)
-        _in_urlopen.add(key)
+        calling = tracer._pool_watch.in_urlopen
+        calling.add(key)
         started = time.perf_counter()
         try:
             response = original(self, *args, **kwargs)
@@ -276,7 +297,7 @@ def _urlopen(original: Any) -> Any:
                 tracer._trace_error(err)
             raise
         finally:
-            _in_urlopen.discard(key)
+            calling.discard(key)
         try:
             tracer._pool_watch.answered(self)
         except Exception as err:  # noqa: BLE001

@@ -784,10 +784,11 @@ def requests_failed_not_under_the_threshold():
 def requests_failed_at_the_edges():
     # exactly the 0.0625 s threshold; a gevent.Timeout and an error of no known kind
     # (told by its name); no calling line recorded (no stack, no site); malformed
-    # pairs skipped
+    # pairs, counts under 1 or not integers, and tables that are not lists skipped
     return findings.requests_failed(failing_profile([failing_pool(
         "http://a:80", 2, 2, 0.0625, [["Timeout", 1], ["WeirdError", 1], ["x"], [3, 1],
-                                      ["y", "1"]], [["z"]])]))
+                                      ["y", "1"], ["neg", -5], ["flag", True]], [["z"]]),
+        failing_pool("http://b:80", 1, 1, 0.0, 5, 7)]))
 
 
 def _named_callers(p, folded):
@@ -1210,6 +1211,35 @@ def threadpool_leaves_a_connection_finding_its_lookups():
                    sites=[[f"{URLLIB3_PKG}/util/connection.py:60:create_connection", 6],
                           [f"{APP}:70:connect", 2]]),
         pool_event("work", 4, 0.5, 1.0, depth_max=5, depth_mean=0.5)]
+    return findings.threadpool_saturated(p)
+
+
+@scenario
+def connection_findings_read_no_shape_in_folded_hosts():
+    # past 64 hosts the rest fold into one record: its pools and peaks add up many
+    # hosts', so neither churn nor new pools is read there; a pool that discarded with
+    # fewer out at once than its size (connections out before tracing) is told to grow
+    # past its size, not to shrink to its peak; a program spread over 11 hosts is told
+    # about pool_connections
+    folded = churn_profile([urllib3_pool("<other pools>", 64, 16, 4, 60, pools=64)],
+                           lookups=9)
+    many = churn_profile([urllib3_pool(f"http://h{i}:80", 48, 8, 10, 0, pools=48)
+                          for i in range(11)], lookups=9)
+    return [*findings.connection_churn(folded), *findings.session_per_request(folded),
+            *findings.connection_churn(churn_profile([
+                urllib3_pool("http://a:80", 64, 3, 10, 40)])),
+            *findings.session_per_request(many)]
+
+
+@scenario
+def threadpool_explains_no_more_than_it_queued():
+    # a site count below one is no count: 6 lookups of 8 from create_connection, as
+    # threadpool_leaves_a_connection_finding_its_lookups (0.46875 s of 1 s taken)
+    p = churn_profile([urllib3_pool("http://b:80", 64, 32, 8, 32),
+                       urllib3_pool("https://a:443", 64, 16, 4, 60)])
+    p.events += [pool_event("getaddrinfo", 8, 1.0, 3.0, dns=True,
+                            sites=[[f"{URLLIB3_PKG}/util/connection.py:60:create_connection",
+                                    6], [f"{URLLIB3_PKG}/util/connection.py:60:x", -9]])]
     return findings.threadpool_saturated(p)
 
 
@@ -6039,7 +6069,8 @@ EXPECTED = {
       'utilization': 0.96875}],
     'requests_failed_by_error_with_its_story': [{'calls': 12,
       'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
-                      'refused or reset connection) instead of answering',
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
       'cost_s': 2.5,
       'errors': {'NewConnectionError': 2, 'ProtocolError': 2, 'ReadTimeoutError': 6},
       'failed': 10,
@@ -6048,21 +6079,22 @@ EXPECTED = {
       'kind': 'requests-failed',
       'message': 'Requests failed: 10 of 12 requests raised instead of answering '
                  '(ReadTimeoutError x6, ProtocolError x2, NewConnectionError x2), after '
-                 '0.250 s each on average: 2.500 greenlet-seconds spent waiting for answers '
-                 'that never came (https://a:443: 8 of 10, 2.000 s; http://b:80: 2 of 2, '
-                 '0.500 s), most made at /srv/app/worker.py:40:call. The upstream did not '
-                 'answer within the read timeout (0.25 s): it is slower than the timeout '
-                 'allows (a timeout too short for it, or an upstream that needs fixing) or '
-                 'it is down, and then a circuit breaker stops paying the timeout on every '
-                 'call; the upstream closed or reset the connection mid-request: a '
-                 'kept-alive connection it had already closed (its idle timeout shorter than '
-                 "the client's reuse), or it crashed; no connection could be made: refused "
+                 '0.250 s each on average: 2.500 greenlet-seconds spent in requests that got '
+                 'no answer (https://a:443: 8 of 10, 2.000 s; http://b:80: 2 of 2, 0.500 s), '
+                 'most made at /srv/app/worker.py:40:call. The upstream did not answer '
+                 'within the read timeout (0.25 s): it is slower than the timeout allows (a '
+                 'timeout too short for it, or an upstream that needs fixing) or it is down, '
+                 'and then a circuit breaker stops paying the timeout on every call; the '
+                 'upstream closed or reset the connection mid-request: a kept-alive '
+                 'connection it had already closed (its idle timeout shorter than the '
+                 "client's reuse), or it crashed; no connection could be made: refused "
                  '(nothing listening) or the host unreachable; each attempt fails at once, '
                  'so retries and callers that try again add up. That time bought no answer: '
                  "the fix is on the upstream's side, or in the timeout, retries and fallback "
                  'the calls give it. [cost 2.500 s: greenlet-seconds spent inside requests '
                  'that raised (a timeout, a refused or reset connection) instead of '
-                 'answering]',
+                 "answering; urllib3's retry back-off inside them is retry-backoff's figure "
+                 'too]',
       'pools': ['https://a:443', 'http://b:80'],
       'read_timeout_s': 0.25,
       'section': None,
@@ -6072,25 +6104,27 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call']}],
     'requests_failed_not_under_the_threshold': [],
-    'requests_failed_at_the_edges': [{'calls': 2,
+    'requests_failed_at_the_edges': [{'calls': 3,
       'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
-                      'refused or reset connection) instead of answering',
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
       'cost_s': 0.0625,
       'errors': {'Timeout': 1, 'WeirdError': 1},
-      'failed': 2,
+      'failed': 3,
       'greenlet': None,
       'hazard': False,
       'kind': 'requests-failed',
-      'message': 'Requests failed: 2 of 2 requests raised instead of answering (Timeout x1, '
-                 'WeirdError x1), after 0.031 s each on average: 0.062 greenlet-seconds '
-                 'spent waiting for answers that never came (http://a:80: 2 of 2, 0.062 s). '
-                 'A gevent.Timeout around the call expired first: the upstream was slower '
-                 'than the time the program gave it; WeirdError was raised. That time bought '
-                 "no answer: the fix is on the upstream's side, or in the timeout, retries "
-                 'and fallback the calls give it. [cost 0.062 s: greenlet-seconds spent '
-                 'inside requests that raised (a timeout, a refused or reset connection) '
-                 'instead of answering]',
-      'pools': ['http://a:80'],
+      'message': 'Requests failed: 3 of 3 requests raised instead of answering (Timeout x1, '
+                 'WeirdError x1), after 0.021 s each on average: 0.062 greenlet-seconds '
+                 'spent in requests that got no answer (http://a:80: 2 of 2, 0.062 s; '
+                 'http://b:80: 1 of 1, 0.000 s). A gevent.Timeout around the call expired '
+                 'first: the upstream was slower than the time the program gave it; '
+                 'WeirdError was raised. That time bought no answer: the fix is on the '
+                 "upstream's side, or in the timeout, retries and fallback the calls give "
+                 'it. [cost 0.062 s: greenlet-seconds spent inside requests that raised (a '
+                 "timeout, a refused or reset connection) instead of answering; urllib3's "
+                 "retry back-off inside them is retry-backoff's figure too]",
+      'pools': ['http://a:80', 'http://b:80'],
       'read_timeout_s': None,
       'section': None,
       'site': None,
@@ -6284,6 +6318,160 @@ EXPECTED = {
       'stack': ['/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection'],
       'suggested_maxsize': 6,
       'tasks': 12}],
+    'connection_findings_read_no_shape_in_folded_hosts': [{'churn_share': 0.84375,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
+                      'flight would have saved (connections opened past that size over all '
+                      'opened), of the greenlet-seconds spent waiting to open connections '
+                      "plus others' ready wait behind the slices that opened them",
+      'cost_s': 1.265625,
+      'fix_pool_maxsize': 11,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'connection-churn',
+      'message': "Connections thrown away and opened again: urllib3's pool for http://a:80 "
+                 'keeps 10 connections (pool_maxsize), but up to 3 requests were in flight '
+                 'to it at once. It discarded 40 connections that came back to the full '
+                 'pool, and the next requests opened new ones: 64 opened, 54 more than a '
+                 'pool of 3 would have (a connect each); most were opened under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 84% of that '
+                 'is the churn. Fix: a pool as large as the requests in flight: '
+                 "geventperf.mount(session, pool_maxsize=11), or session.mount('http://', "
+                 "requests.adapters.HTTPAdapter(pool_maxsize=11)); urllib3 logs 'Connection "
+                 "pool is full, discarding connection' at WARNING each time. [cost 1.266 s: "
+                 'the share of connection set-up a pool as large as the requests in flight '
+                 'would have saved (connections opened past that size over all opened), of '
+                 "the greenlet-seconds spent waiting to open connections plus others' ready "
+                 'wait behind the slices that opened them]',
+      'others_ready_wait_s': 0.84375,
+      'peak_in_use': 3,
+      'pool_maxsize': 10,
+      'pools': ['http://a:80'],
+      'reopened': 54,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']},
+     {'avoidable': 418,
+      'connect_wait_s': 0.5,
+      'connections': 528,
+      'cost_meaning': 'the share of connections opened past what one shared pool would have '
+                      'kept (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus others' ready wait behind the slices that opened "
+                      'them',
+      'cost_s': 1.1875,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': 'A new connection pool for every request: greenlets made their requests to '
+                 'http://h0:80 through 48 different urllib3 pools (one per requests.Session '
+                 'or adapter made; most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session), so nothing was kept alive: 48 '
+                 'connections opened for 192 requests, 38 more than one shared pool would '
+                 'have kept (the most in flight at once: 8). 0.500 s was spent waiting to '
+                 'open connections; 25% of the sampled CPU set connections up and closed '
+                 'them, which queued the others about 1.000 greenlet-s; 79% of that is the '
+                 'new pools. Fix: create one requests.Session (or geventperf.Session) per '
+                 'worker or per process and reuse it for every call, not one per call (a '
+                 '`with requests.Session() as s:` around each request); its kept-alive '
+                 'connections skip the lookup, the connect and the set-up. The program '
+                 'reached 11 hosts: a PoolManager keeps pools for 10 hosts '
+                 '(pool_connections) and closes the least recently used, so one Session '
+                 'spread over more hosts makes new pools too; then raise pool_connections '
+                 '(requests.adapters.HTTPAdapter(pool_connections=...)). [cost 1.188 s: the '
+                 'share of connections opened past what one shared pool would have kept '
+                 '(over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus others' ready wait behind the slices that opened them]",
+      'new_pools_share': 0.7916666666666666,
+      'others_ready_wait_s': 0.7916666666666666,
+      'peak_in_use': 8,
+      'pools': ['http://h0:80',
+                'http://h1:80',
+                'http://h2:80',
+                'http://h3:80',
+                'http://h4:80',
+                'http://h5:80',
+                'http://h6:80',
+                'http://h7:80',
+                'http://h8:80',
+                'http://h9:80',
+                'http://h10:80'],
+      'pools_made': 528,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']}],
+    'threadpool_explains_no_more_than_it_queued': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 0.53125,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': True,
+      'dns_queued_s': 1.0,
+      'dns_run_s': 3.0,
+      'explained_by_connections_s': 0.46875,
+      'fix': 'fewer new connections: one Session shared by the greenlets, its pool as large '
+             'as the requests in flight at once '
+             '(requests.adapters.HTTPAdapter(pool_maxsize=...) mounted on it); or '
+             'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+             'threadpool, or cache the lookups; or a bigger pool: '
+             'gevent.get_hub().threadpool.maxsize = 4 (before the burst)',
+      'functions': [{'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.375,
+                     'queued_s': 1.0,
+                     'run_s': 3.0,
+                     'site': '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                     'tasks': 8}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 8 of 8 task(s) found "
+                 'every worker busy, and tasks queued 1.000 greenlet-seconds in all for a '
+                 'free worker thread (longest 0.500 s; up to 3 task(s) ahead, 1.5 on '
+                 'average). Queued: getaddrinfo x8 (DNS): queued 1.000 s, ran 3.000 s in '
+                 'worker threads (0.375 s each), called at '
+                 '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection. '
+                 'DNS resolution is the cause: lookups ran 3.000 of the 3.000 worker-seconds '
+                 "that kept the pool busy (gevent's thread resolver runs every getaddrinfo "
+                 "on this pool). 6 of the lookups opened new connections (urllib3's "
+                 'create_connection); a reused, kept-alive connection needs none. 0.469 s of '
+                 'the queueing was for lookups of connections opened again (62% of them, '
+                 'connection-churn): counted there. Fix: fewer new connections: one Session '
+                 'shared by the greenlets, its pool as large as the requests in flight at '
+                 'once (requests.adapters.HTTPAdapter(pool_maxsize=...) mounted on it); or '
+                 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+                 'threadpool, or cache the lookups; or a bigger pool: '
+                 'gevent.get_hub().threadpool.maxsize = 4 (before the burst). Cost: '
+                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
+                 'from ThreadPool.spawn until a worker started them, summed over the tasks '
+                 "(less the lookups' share a connection finding counts).",
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.0,
+      'run_s': 3.0,
+      'saturated_tasks': 8,
+      'section': None,
+      'stack': ['/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection'],
+      'suggested_maxsize': 4,
+      'tasks': 8}],
 }
 
 

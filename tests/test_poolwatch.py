@@ -251,3 +251,18 @@ def test_the_reports_show_the_pools_by_host(kept):
     # requests, failed, pools, size, peak, opened, discarded, left out
     assert row.split()[1:] == ["3", "0", "1", "10", "1", "1", "0", "0"]
     assert "HTTP CONNECTION POOLS by host" in profile.render("html")
+
+
+def test_a_failure_under_a_total_only_urllib3_timeout_is_recorded_whole(tmp_path):
+    import urllib3
+    silent = RawServer(lambda head: [0.5], keep_alive=False)  # reads, never answers
+    with silent, urllib3.PoolManager() as manager, \
+            geventperf.Tracer(sections=None) as tracer:
+        with pytest.raises(urllib3.exceptions.MaxRetryError):
+            manager.request("GET", silent.url + "/", timeout=urllib3.Timeout(total=0.05),
+                            retries=urllib3.Retry(0, read=0))
+    assert tracer.profile.trace_errors == 0
+    [event] = _pools(tracer.profile)
+    assert (event["failed"], event["errors"], event["read_timeout_s"]) == \
+        (1, [["ReadTimeoutError", 1]], None)
+    tracer.profile.save(str(tmp_path / "run.json"))  # every figure is finite

@@ -80,7 +80,8 @@ COST_MEANING = {
                      "open connections plus others' ready wait behind the slices that "
                      "opened them",
     REQUESTS_FAILED: "greenlet-seconds spent inside requests that raised (a timeout, a "
-                     "refused or reset connection) instead of answering",
+                     "refused or reset connection) instead of answering; urllib3's retry "
+                     "back-off inside them is retry-backoff's figure too",
     RETRY_BACKOFF: "greenlet-seconds spent sleeping in urllib3's retry back-off before "
                    "retrying failed requests",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "

@@ -41,6 +41,7 @@ from geventperf.findings.common import (
 from geventperf.findings.limits import waiters
 from geventperf.findings.loop import _TLS_SETUP, _workers, block_threshold
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.poolwatch import OTHER_POOLS
 from geventperf.profile import Finding, Profile
 
 # requests' module-level entry (requests.get, .post, ... all call it).
@@ -66,6 +67,9 @@ _SETUP_FRAMES = (
 _NEW_POOLS_COST = ("the share of connections opened past what one shared pool would have "
                    "kept (over all opened), of the greenlet-seconds spent waiting to open "
                    "connections plus others' ready wait behind the slices that opened them")
+# Hosts whose pools a PoolManager keeps (requests' pool_connections default): past it,
+# the least recently used pool is closed and the next request to its host makes a new one.
+POOLS_KEPT = 10
 # Fewer new connections than this are a script's few calls, not a pattern.
 MIN_NEW_CONNECTIONS = 10
 # A shared Session keeps about as many connections as calls are in flight at once (at
@@ -141,7 +145,8 @@ def _pool_per_request(profile: Profile) -> list[Finding]:
     away with its connection."""
     hosts = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
     opened = sum(_count(e, "opened") for e in hosts)
-    fresh = sorted(((e, _reopened(e)) for e in hosts
+    # folded hosts add up many hosts' pools and peaks: no shape to read
+    fresh = sorted(((e, _reopened(e)) for e in hosts if e["pool"] != OTHER_POOLS
                     if _count(e, "pools") >= max(MIN_NEW_CONNECTIONS,
                                                  REUSE_RATIO * _count(e, "peak_in_use"))),
                    key=lambda en: -en[1])
@@ -166,7 +171,12 @@ def _pool_per_request(profile: Profile) -> list[Finding]:
         f"{_sentence(opening.told(share, 'the new pools'))}. Fix: create one requests.Session (or geventperf.Session) per worker or "
         "per process and reuse it for every call, not one per call (a `with "
         "requests.Session() as s:` around each request); its kept-alive connections skip "
-        "the lookup, the connect and the set-up.")
+        "the lookup, the connect and the set-up."
+        + (f" The program reached {len(hosts)} hosts: a PoolManager keeps pools for "
+           f"{POOLS_KEPT} hosts (pool_connections) and closes the least recently used, so "
+           "one Session spread over more hosts makes new pools too; then raise "
+           "pool_connections (requests.adapters.HTTPAdapter(pool_connections=...))."
+           if len(hosts) > POOLS_KEPT else ""))
     return [_finding(SESSION_PER_REQUEST, message, cost, list(seen.worst.stack),
                      greenlet=seen.greenlet, cost_meaning=_NEW_POOLS_COST,
                      pools=[e["pool"] for e, _n in fresh],
@@ -189,7 +199,8 @@ def connection_churn(profile: Profile) -> list[Finding]:
     pools = [e for e in _events(profile, POOL_EVENT)
              if isinstance(e.get("pool"), str) and not e.get("block")]
     opened = sum(_count(e, "opened") for e in pools)
-    churned = sorted(((e, _reopened(e)) for e in pools), key=lambda ev: -ev[1])
+    churned = sorted(((e, _reopened(e)) for e in pools if e["pool"] != OTHER_POOLS),
+                     key=lambda ev: -ev[1])
     churned = [(e, n) for e, n in churned if n >= MIN_NEW_CONNECTIONS
                and _count(e, "discarded") >= MIN_NEW_CONNECTIONS]
     if not churned or not opened:
@@ -202,8 +213,9 @@ def connection_churn(profile: Profile) -> list[Finding]:
     seen = waiters(profile, opening.rows, weight=lambda w: w.wait_s)
     worst, reopened = churned[0]
     peak, size = _count(worst, "peak_in_use"), _count(worst, "maxsize")
-    # one adapter's pool_maxsize sizes the pools of all its hosts: the largest peak
-    need = max(_count(e, "peak_in_use") for e, _n in churned)
+    # one adapter's pool_maxsize sizes the pools of all its hosts: the largest peak, and
+    # more than the size that discarded (connections out before tracing are not seen)
+    need = max(max(_count(e, "peak_in_use"), _count(e, "maxsize") + 1) for e, _n in churned)
     others = "".join(f"; {e['pool']}: size {_count(e, 'maxsize')}, up to "
                      f"{_count(e, 'peak_in_use')} in flight, {_count(e, 'discarded')} "
                      "discarded" for e, _n in churned[1:])

@@ -66,9 +66,11 @@ def requests_failed(profile: Profile) -> list[Finding]:
     sites: dict[str, int] = {}
     for e in pools:
         for key, into in (("errors", errors), ("sites", sites)):
-            for pair in e.get(key) or []:
+            pairs = e.get(key)
+            for pair in pairs if isinstance(pairs, list) else []:
                 if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) \
-                        and isinstance(pair[1], int):
+                        and isinstance(pair[1], int) and not isinstance(pair[1], bool) \
+                        and pair[1] > 0:
                     into[pair[0]] = into.get(pair[0], 0) + pair[1]
     by_count = sorted(errors.items(), key=lambda kv: -kv[1])
     worst = pools[0]
@@ -84,8 +86,8 @@ def requests_failed(profile: Profile) -> list[Finding]:
     message = (
         f"Requests failed: {failed} of {calls} requests raised instead of answering "
         f"({', '.join(f'{name} x{n}' for name, n in by_count)}), after "
-        f"{lost / failed:.3f} s each on average: {lost:.3f} greenlet-seconds spent waiting "
-        f"for answers that never came ({shown})"
+        f"{lost / failed:.3f} s each on average: {lost:.3f} greenlet-seconds spent in "
+        f"requests that got no answer ({shown})"
         + (f", most made at {where}" if where else "")
         + ". " + _sentence("; ".join(dict.fromkeys(stories))) + ". That time bought no "
         "answer: the fix is on the upstream's side, or in the timeout, retries and fallback "

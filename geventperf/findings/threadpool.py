@@ -125,7 +125,7 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
     connecting = sum(int(site[1]) for e in dns for site in (e.get("sites") or [])
                      if isinstance(site, list) and len(site) == 2 and isinstance(site[0], str)
                      and CONNECT_SITE in site[0].replace("\\", "/")
-                     and isinstance(site[1], int))
+                     and isinstance(site[1], int) and site[1] > 0)
     if dns_cause:
         dns_text = (f" DNS resolution is the cause: lookups ran {dns_run:.3f} of the "
                     f"{busy:.3f} worker-seconds that kept the pool busy (gevent's "
@@ -149,6 +149,7 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
     share, kind = reopened
     dns_tasks = sum(_num(e, "tasks") for e in dns)
     explained = share * dns_queued * min(1.0, connecting / dns_tasks) if dns_tasks else 0.0
+    explained = max(0.0, min(explained, queued))  # counts from a profile are untrusted
     if explained:
         dns_text += (f" {explained:.3f} s of the queueing was for lookups of connections "
                      f"opened again ({share:.0%} of them, {kind}): counted there.")

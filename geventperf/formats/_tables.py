@@ -367,7 +367,7 @@ def pool_table(profile: Profile, limit: int = MAX_POOL_HOSTS) -> Table | None:
                       "per Session or adapter); size = pool_maxsize; peak = connections "
                       "checked out at most at once; opened = connections the pools made; "
                       "discarded = closed because they came back to a full pool; left out = "
-                      "still checked out when tracing stopped.")
+                      "still checked out when tracing stopped (or at the snapshot).")
 
 
 def all_tables(profile: Profile) -> list[Table]:
