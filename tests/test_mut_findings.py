@@ -5675,7 +5675,8 @@ EXPECTED = {
       'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
                       'flight would have saved (connections opened past that size over all '
                       'opened), of the greenlet-seconds spent waiting to open connections '
-                      "plus others' ready wait behind the slices that opened them",
+                      "plus the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
       'cost_s': 0.9375,
       'fix_pool_maxsize': 32,
       'greenlet': None,
@@ -5696,8 +5697,9 @@ EXPECTED = {
                  "pool is full, discarding connection' at WARNING each time. [cost 0.938 s: "
                  'the share of connection set-up a pool as large as the requests in flight '
                  'would have saved (connections opened past that size over all opened), of '
-                 "the greenlet-seconds spent waiting to open connections plus others' ready "
-                 'wait behind the slices that opened them]',
+                 "the greenlet-seconds spent waiting to open connections plus the run's "
+                 'ready wait times the share of the sampled CPU that set connections up '
+                 '(none without CPU samples)]',
       'others_ready_wait_s': 0.625,
       'peak_in_use': 16,
       'pool_maxsize': 4,
@@ -5718,7 +5720,8 @@ EXPECTED = {
       'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
                       'flight would have saved (connections opened past that size over all '
                       'opened), of the greenlet-seconds spent waiting to open connections '
-                      "plus others' ready wait behind the slices that opened them",
+                      "plus the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
       'cost_s': 0.0625,
       'fix_pool_maxsize': 16,
       'greenlet': None,
@@ -5737,8 +5740,9 @@ EXPECTED = {
                  "pool is full, discarding connection' at WARNING each time. [cost 0.062 s: "
                  'the share of connection set-up a pool as large as the requests in flight '
                  'would have saved (connections opened past that size over all opened), of '
-                 "the greenlet-seconds spent waiting to open connections plus others' ready "
-                 'wait behind the slices that opened them]',
+                 "the greenlet-seconds spent waiting to open connections plus the run's "
+                 'ready wait times the share of the sampled CPU that set connections up '
+                 '(none without CPU samples)]',
       'others_ready_wait_s': 0.0,
       'peak_in_use': 16,
       'pool_maxsize': 4,
@@ -5758,7 +5762,8 @@ EXPECTED = {
       'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
                       'flight would have saved (connections opened past that size over all '
                       'opened), of the greenlet-seconds spent waiting to open connections '
-                      "plus others' ready wait behind the slices that opened them",
+                      "plus the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
       'cost_s': 0.576923076923077,
       'fix_pool_maxsize': 16,
       'greenlet': None,
@@ -5778,8 +5783,9 @@ EXPECTED = {
                  "pool is full, discarding connection' at WARNING each time. [cost 0.577 s: "
                  'the share of connection set-up a pool as large as the requests in flight '
                  'would have saved (connections opened past that size over all opened), of '
-                 "the greenlet-seconds spent waiting to open connections plus others' ready "
-                 'wait behind the slices that opened them]',
+                 "the greenlet-seconds spent waiting to open connections plus the run's "
+                 'ready wait times the share of the sampled CPU that set connections up '
+                 '(none without CPU samples)]',
       'others_ready_wait_s': 0.38461538461538464,
       'peak_in_use': 16,
       'pool_maxsize': 4,
@@ -5831,8 +5837,8 @@ EXPECTED = {
       'connect_wait_s': 0.5,
       'cost_meaning': 'the share of connections opened that were never returned to their '
                       'pool (over all opened), of the greenlet-seconds spent waiting to open '
-                      "connections plus others' ready wait behind the slices that opened "
-                      'them',
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
       'cost_s': 0.375,
       'greenlet': None,
       'hazard': False,
@@ -5857,8 +5863,9 @@ EXPECTED = {
                  'unread body closes the socket too: read the body to the end first to reuse '
                  'the connection). [cost 0.375 s: the share of connections opened that were '
                  'never returned to their pool (over all opened), of the greenlet-seconds '
-                 "spent waiting to open connections plus others' ready wait behind the "
-                 'slices that opened them]',
+                 "spent waiting to open connections plus the run's ready wait times the "
+                 'share of the sampled CPU that set connections up (none without CPU '
+                 'samples)]',
       'others_ready_wait_s': 0.25,
       'pools': ['https://a:443', 'http://b:80'],
       'section': None,
@@ -5876,8 +5883,8 @@ EXPECTED = {
       'connect_wait_s': 0.5,
       'cost_meaning': 'the share of connections opened that were never returned to their '
                       'pool (over all opened), of the greenlet-seconds spent waiting to open '
-                      "connections plus others' ready wait behind the slices that opened "
-                      'them',
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
       'cost_s': 0.234375,
       'greenlet': None,
       'hazard': False,
@@ -5900,8 +5907,9 @@ EXPECTED = {
                  'unread body closes the socket too: read the body to the end first to reuse '
                  'the connection). [cost 0.234 s: the share of connections opened that were '
                  'never returned to their pool (over all opened), of the greenlet-seconds '
-                 "spent waiting to open connections plus others' ready wait behind the "
-                 'slices that opened them]',
+                 "spent waiting to open connections plus the run's ready wait times the "
+                 'share of the sampled CPU that set connections up (none without CPU '
+                 'samples)]',
       'others_ready_wait_s': 0.15625,
       'pools': ['http://a:80'],
       'section': None,
@@ -5918,8 +5926,8 @@ EXPECTED = {
       'connect_wait_s': 0,
       'cost_meaning': 'the share of connections opened that were never returned to their '
                       'pool (over all opened), of the greenlet-seconds spent waiting to open '
-                      "connections plus others' ready wait behind the slices that opened "
-                      'them',
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
       'cost_s': 0.625,
       'greenlet': None,
       'hazard': False,
@@ -5941,8 +5949,9 @@ EXPECTED = {
                  'unread body closes the socket too: read the body to the end first to reuse '
                  'the connection). [cost 0.625 s: the share of connections opened that were '
                  'never returned to their pool (over all opened), of the greenlet-seconds '
-                 "spent waiting to open connections plus others' ready wait behind the "
-                 'slices that opened them]',
+                 "spent waiting to open connections plus the run's ready wait times the "
+                 'share of the sampled CPU that set connections up (none without CPU '
+                 'samples)]',
       'others_ready_wait_s': 0.625,
       'pools': ['https://a:443'],
       'section': None,
@@ -5954,8 +5963,8 @@ EXPECTED = {
       'connect_wait_s': 0.5,
       'cost_meaning': 'the share of connections opened that were never returned to their '
                       'pool (over all opened), of the greenlet-seconds spent waiting to open '
-                      "connections plus others' ready wait behind the slices that opened "
-                      'them',
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
       'cost_s': 1.5,
       'greenlet': None,
       'hazard': False,
@@ -5978,8 +5987,9 @@ EXPECTED = {
                  'unread body closes the socket too: read the body to the end first to reuse '
                  'the connection). [cost 1.500 s: the share of connections opened that were '
                  'never returned to their pool (over all opened), of the greenlet-seconds '
-                 "spent waiting to open connections plus others' ready wait behind the "
-                 'slices that opened them]',
+                 "spent waiting to open connections plus the run's ready wait times the "
+                 'share of the sampled CPU that set connections up (none without CPU '
+                 'samples)]',
       'others_ready_wait_s': 1.0,
       'pools': ['http://a:80'],
       'section': None,
@@ -5996,8 +6006,8 @@ EXPECTED = {
       'connect_wait_s': 0.5,
       'cost_meaning': 'the share of connections opened that were never returned to their '
                       'pool (over all opened), of the greenlet-seconds spent waiting to open '
-                      "connections plus others' ready wait behind the slices that opened "
-                      'them',
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
       'cost_s': 0.234375,
       'greenlet': None,
       'hazard': False,
@@ -6020,8 +6030,9 @@ EXPECTED = {
                  'unread body closes the socket too: read the body to the end first to reuse '
                  'the connection). [cost 0.234 s: the share of connections opened that were '
                  'never returned to their pool (over all opened), of the greenlet-seconds '
-                 "spent waiting to open connections plus others' ready wait behind the "
-                 'slices that opened them]',
+                 "spent waiting to open connections plus the run's ready wait times the "
+                 'share of the sampled CPU that set connections up (none without CPU '
+                 'samples)]',
       'others_ready_wait_s': 0.15625,
       'pools': ['http://a:80'],
       'section': None,
@@ -6134,8 +6145,8 @@ EXPECTED = {
       'connections': 48,
       'cost_meaning': 'the share of connections opened past what one shared pool would have '
                       'kept (over all opened), of the greenlet-seconds spent waiting to open '
-                      "connections plus others' ready wait behind the slices that opened "
-                      'them',
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
       'cost_s': 0.890625,
       'greenlet': None,
       'hazard': False,
@@ -6154,7 +6165,8 @@ EXPECTED = {
                  'connections skip the lookup, the connect and the set-up. [cost 0.891 s: '
                  'the share of connections opened past what one shared pool would have kept '
                  '(over all opened), of the greenlet-seconds spent waiting to open '
-                 "connections plus others' ready wait behind the slices that opened them]",
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
       'new_pools_share': 0.59375,
       'others_ready_wait_s': 0.59375,
       'peak_in_use': 8,
@@ -6175,8 +6187,8 @@ EXPECTED = {
       'connections': 20,
       'cost_meaning': 'the share of connections opened past what one shared pool would have '
                       'kept (over all opened), of the greenlet-seconds spent waiting to open '
-                      "connections plus others' ready wait behind the slices that opened "
-                      'them',
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
       'cost_s': 0.75,
       'greenlet': None,
       'hazard': False,
@@ -6195,7 +6207,8 @@ EXPECTED = {
                  'connections skip the lookup, the connect and the set-up. [cost 0.750 s: '
                  'the share of connections opened past what one shared pool would have kept '
                  '(over all opened), of the greenlet-seconds spent waiting to open '
-                 "connections plus others' ready wait behind the slices that opened them]",
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
       'new_pools_share': 0.5,
       'others_ready_wait_s': 0.5,
       'peak_in_use': 8,
@@ -6215,8 +6228,8 @@ EXPECTED = {
       'connections': 48,
       'cost_meaning': 'the share of connections opened past what one shared pool would have '
                       'kept (over all opened), of the greenlet-seconds spent waiting to open '
-                      "connections plus others' ready wait behind the slices that opened "
-                      'them',
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
       'cost_s': 1.1875,
       'greenlet': None,
       'hazard': False,
@@ -6235,7 +6248,8 @@ EXPECTED = {
                  'connections skip the lookup, the connect and the set-up. [cost 1.188 s: '
                  'the share of connections opened past what one shared pool would have kept '
                  '(over all opened), of the greenlet-seconds spent waiting to open '
-                 "connections plus others' ready wait behind the slices that opened them]",
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
       'new_pools_share': 0.7916666666666666,
       'others_ready_wait_s': 0.7916666666666666,
       'peak_in_use': 5,
@@ -6323,7 +6337,8 @@ EXPECTED = {
       'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
                       'flight would have saved (connections opened past that size over all '
                       'opened), of the greenlet-seconds spent waiting to open connections '
-                      "plus others' ready wait behind the slices that opened them",
+                      "plus the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
       'cost_s': 1.265625,
       'fix_pool_maxsize': 11,
       'greenlet': None,
@@ -6343,8 +6358,9 @@ EXPECTED = {
                  "pool is full, discarding connection' at WARNING each time. [cost 1.266 s: "
                  'the share of connection set-up a pool as large as the requests in flight '
                  'would have saved (connections opened past that size over all opened), of '
-                 "the greenlet-seconds spent waiting to open connections plus others' ready "
-                 'wait behind the slices that opened them]',
+                 "the greenlet-seconds spent waiting to open connections plus the run's "
+                 'ready wait times the share of the sampled CPU that set connections up '
+                 '(none without CPU samples)]',
       'others_ready_wait_s': 0.84375,
       'peak_in_use': 3,
       'pool_maxsize': 10,
@@ -6364,8 +6380,8 @@ EXPECTED = {
       'connections': 528,
       'cost_meaning': 'the share of connections opened past what one shared pool would have '
                       'kept (over all opened), of the greenlet-seconds spent waiting to open '
-                      "connections plus others' ready wait behind the slices that opened "
-                      'them',
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
       'cost_s': 1.1875,
       'greenlet': None,
       'hazard': False,
@@ -6388,7 +6404,8 @@ EXPECTED = {
                  '(requests.adapters.HTTPAdapter(pool_connections=...)). [cost 1.188 s: the '
                  'share of connections opened past what one shared pool would have kept '
                  '(over all opened), of the greenlet-seconds spent waiting to open '
-                 "connections plus others' ready wait behind the slices that opened them]",
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
       'new_pools_share': 0.7916666666666666,
       'others_ready_wait_s': 0.7916666666666666,
       'peak_in_use': 8,

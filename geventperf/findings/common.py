@@ -73,12 +73,12 @@ COST_MEANING = {
     CONNECTION_CHURN: "the share of connection set-up a pool as large as the requests in "
                       "flight would have saved (connections opened past that size over "
                       "all opened), of the greenlet-seconds spent waiting to open "
-                      "connections plus others' ready wait behind the slices that "
-                      "opened them",
+                      "connections plus the run's ready wait times the share of the "
+                      "sampled CPU that set connections up (none without CPU samples)",
     CONNECTION_LEAK: "the share of connections opened that were never returned to their "
                      "pool (over all opened), of the greenlet-seconds spent waiting to "
-                     "open connections plus others' ready wait behind the slices that "
-                     "opened them",
+                     "open connections plus the run's ready wait times the share of the "
+                     "sampled CPU that set connections up (none without CPU samples)",
     REQUESTS_FAILED: "greenlet-seconds spent inside requests that raised (a timeout, a "
                      "refused or reset connection) instead of answering; urllib3's retry "
                      "back-off inside them is retry-backoff's figure too",

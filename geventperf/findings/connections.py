@@ -27,7 +27,7 @@ asks for at least ``REUSE_RATIO`` times the larger.
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from geventperf.findings.common import (
     CONNECTION_CHURN,
@@ -66,7 +66,8 @@ _SETUP_FRAMES = (
 # What a new-pools session-per-request finding counts (its module-level one counts waits).
 _NEW_POOLS_COST = ("the share of connections opened past what one shared pool would have "
                    "kept (over all opened), of the greenlet-seconds spent waiting to open "
-                   "connections plus others' ready wait behind the slices that opened them")
+                   "connections plus the run's ready wait times the share of the sampled "
+                   "CPU that set connections up (none without CPU samples)")
 # Hosts whose pools a PoolManager keeps (requests' pool_connections default): past it,
 # the least recently used pool is closed and the next request to its host makes a new one.
 POOLS_KEPT = 10
@@ -144,21 +145,11 @@ def _pool_per_request(profile: Profile) -> list[Finding]:
     program made a Session (or an adapter) per request, or nearly, and threw its pool
     away with its connection."""
     hosts = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
-    opened = sum(_count(e, "opened") for e in hosts)
-    # folded hosts add up many hosts' pools and peaks: no shape to read
-    fresh = sorted(((e, _reopened(e)) for e in hosts if e["pool"] != OTHER_POOLS
-                    if _count(e, "pools") >= max(MIN_NEW_CONNECTIONS,
-                                                 REUSE_RATIO * _count(e, "peak_in_use"))),
-                   key=lambda en: -en[1])
-    fresh = [(e, n) for e, n in fresh if n >= MIN_NEW_CONNECTIONS]
-    if not fresh or not opened:
+    found = _reopened_by(profile, hosts, lambda e: _count(e, "pools") >= max(
+        MIN_NEW_CONNECTIONS, REUSE_RATIO * _count(e, "peak_in_use")))
+    if found is None:
         return []
-    share = min(1.0, sum(n for _e, n in fresh) / opened)
-    opening = _opening(profile)
-    cost = share * (opening.waited + opening.queued)
-    if not opening.rows or cost < block_threshold(profile):
-        return []
-    seen = waiters(profile, opening.rows, weight=lambda w: w.wait_s)
+    fresh, share, opening, cost, seen = found
     worst, avoidable = fresh[0]
     peak = _count(worst, "peak_in_use")
     message = (
@@ -192,25 +183,16 @@ def connection_churn(profile: Profile) -> list[Finding]:
     """Connections a full urllib3 pool closed and the next requests opened again: one
     finding over the pools that did it, worst first.  ``cost_s``: the share of the
     connections opened that a pool as large as the requests in flight would not have
-    opened, of the waits to open connections (their event wait: their own queueing is
-    others' doing) and of the others' ready wait behind the slices that ended opening
-    them (the handshakes' CPU); ``extra["others_ready_wait_s"]`` is that second part,
-    which loop-saturated leaves to this finding."""
+    opened, of the waits to open connections and of the queueing their set-up CPU made
+    (see :class:`Opening`); ``extra["others_ready_wait_s"]`` is that second part, which
+    loop-saturated leaves to this finding."""
     pools = [e for e in _events(profile, POOL_EVENT)
              if isinstance(e.get("pool"), str) and not e.get("block")]
-    opened = sum(_count(e, "opened") for e in pools)
-    churned = sorted(((e, _reopened(e)) for e in pools if e["pool"] != OTHER_POOLS),
-                     key=lambda ev: -ev[1])
-    churned = [(e, n) for e, n in churned if n >= MIN_NEW_CONNECTIONS
-               and _count(e, "discarded") >= MIN_NEW_CONNECTIONS]
-    if not churned or not opened:
+    found = _reopened_by(profile, pools,
+                         lambda e: _count(e, "discarded") >= MIN_NEW_CONNECTIONS)
+    if found is None:
         return []
-    share = min(1.0, sum(n for _e, n in churned) / opened)
-    opening = _opening(profile)
-    cost = share * (opening.waited + opening.queued)
-    if not opening.rows or cost < block_threshold(profile):
-        return []
-    seen = waiters(profile, opening.rows, weight=lambda w: w.wait_s)
+    churned, share, opening, cost, seen = found
     worst, reopened = churned[0]
     peak, size = _count(worst, "peak_in_use"), _count(worst, "maxsize")
     # one adapter's pool_maxsize sizes the pools of all its hosts: the largest peak, and
@@ -348,6 +330,37 @@ def _alive_at_end(profile: Profile) -> int:
     if isinstance(alive, dict):
         return sum(n for n in alive.values() if isinstance(n, int) and n > 0)
     return len(profile.greenlets)
+
+
+class Reopened(NamedTuple):
+    """Hosts that opened connections a cause made them open again, and what it cost."""
+
+    hosts: list[tuple[dict[str, Any], int]]  # (event, connections reopened), most first
+    share: float  # of all connections opened in the run
+    opening: Opening
+    cost: float
+    seen: Any  # limits.Waiters of the waits to open connections
+
+
+def _reopened_by(profile: Profile, pools: list[dict[str, Any]],
+                 concerns: Callable[[dict[str, Any]], bool]) -> Reopened | None:
+    """The hosts of *pools* (folded ones apart: they add up many hosts' pools and peaks,
+    no shape to read) that *concerns* and that opened at least MIN_NEW_CONNECTIONS past
+    what a pool as large as their peak would have kept; None when there are none or
+    their share of the opening cost stays under a block threshold."""
+    opened = sum(_count(e, "opened") for e in pools)
+    hosts = sorted(((e, _reopened(e)) for e in pools
+                    if e["pool"] != OTHER_POOLS and concerns(e)), key=lambda en: -en[1])
+    hosts = [(e, n) for e, n in hosts if n >= MIN_NEW_CONNECTIONS]
+    if not hosts or not opened:
+        return None
+    share = min(1.0, sum(n for _e, n in hosts) / opened)
+    opening = _opening(profile)
+    cost = share * (opening.waited + opening.queued)
+    if not opening.rows or cost < block_threshold(profile):
+        return None
+    return Reopened(hosts, share, opening, cost,
+                    waiters(profile, opening.rows, weight=lambda w: w.wait_s))
 
 
 def _reopened(pool: dict) -> int:
