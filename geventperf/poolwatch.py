@@ -81,7 +81,7 @@ def _label(pool: Any) -> str:
 
 # The attribute a watched pool object carries: [the watch's token, urllib3's count of
 # the connections the pool had made when last seen (num_connections), its host's
-# label].  On the pool itself, so a pool the program drops takes it along, and a new
+# label, the connections this watch saw it hand out and not yet get back].  On the pool itself, so a pool the program drops takes it along, and a new
 # pool at a freed address starts afresh; a pool seen by an earlier watch (or before a
 # reset) has another token.  It holds no record: nothing of a stopped tracer is kept
 # alive by the program's pools.
@@ -126,7 +126,7 @@ class PoolWatch:
             # the pool's size and blocking are set when it is made: read once
             record.maxsize = max(record.maxsize, int(getattr(pool.pool, "maxsize", 0) or 0))
             record.block = record.block or bool(pool.block)
-            mark = [self._token, getattr(pool, "num_connections", 0), label]
+            mark = [self._token, getattr(pool, "num_connections", 0), label, 0]
             setattr(pool, _MARK, mark)
         return mark
 
@@ -145,13 +145,17 @@ class PoolWatch:
             record.opened += made - mark[1]
             mark[1] = made
         record.checkouts += 1
+        mark[3] += 1
         record.in_use += 1
         record.peak_in_use = max(record.peak_in_use, record.in_use)
 
     def returned(self, pool: Any, discarded: bool) -> None:
         """A connection (or the empty slot of a failed one) came back to *pool*."""
-        record = self._record(pool)
-        record.in_use = max(0, record.in_use - 1)  # checked out before tracing: not ours
+        mark = self.mark(pool)
+        record = self._hosts[mark[2]]
+        if mark[3] > 0:  # one checked out before tracing was never counted out
+            mark[3] -= 1
+            record.in_use -= 1
         record.discarded += discarded
 
     def answered(self, pool: Any) -> None:

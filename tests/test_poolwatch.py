@@ -266,3 +266,17 @@ def test_a_failure_under_a_total_only_urllib3_timeout_is_recorded_whole(tmp_path
     assert (event["failed"], event["errors"], event["read_timeout_s"]) == \
         (1, [["ReadTimeoutError", 1]], None)
     tracer.profile.save(str(tmp_path / "run.json"))  # every figure is finite
+
+
+def test_a_connection_out_before_tracing_returns_without_touching_the_counts():
+    # two pools of one host: one hands out a connection before tracing, the other
+    # during it; the first's return must not count the second's back
+    early, late = (HTTPConnectionPool("127.0.0.1", 9, maxsize=2) for _ in range(2))
+    before = early._get_conn()
+    with geventperf.Tracer(sections=None) as tracer:
+        during = late._get_conn()
+        early._put_conn(before)
+    [event] = _pools(tracer.profile)
+    assert (event["pools"], event["checkouts"], event["peak_in_use"], event["unreturned"]) \
+        == (2, 1, 1, 1)
+    late._put_conn(during)
