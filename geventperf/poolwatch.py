@@ -81,10 +81,10 @@ def _label(pool: Any) -> str:
 
 # The attribute a watched pool object carries: [the watch's token, urllib3's count of
 # the connections the pool had made when last seen (num_connections), its host's
-# label, the connections this watch saw it hand out and not yet get back].  On the pool itself, so a pool the program drops takes it along, and a new
-# pool at a freed address starts afresh; a pool seen by an earlier watch (or before a
-# reset) has another token.  It holds no record: nothing of a stopped tracer is kept
-# alive by the program's pools.
+# label, the connections this watch saw it hand out and not yet get back].  On the pool
+# itself, so a pool the program drops takes it along, and a new pool at a freed address
+# starts afresh; a pool seen by an earlier watch (or before a reset) has another token.
+# It holds no record: nothing of a stopped tracer is kept alive by the program's pools.
 _MARK = "_geventperf_watched"
 
 

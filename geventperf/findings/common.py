@@ -126,6 +126,11 @@ def _count(obj: dict[str, Any], key: str) -> int:
     return int(value) if math.isfinite(value) and value > 0 else 0
 
 
+def _sentence(text: str) -> str:
+    """*text* with its first letter capitalised (str.capitalize lowercases the rest)."""
+    return text[:1].upper() + text[1:]
+
+
 def _base_name(name: str) -> str:
     """A folded entry's name without its " [N finished greenlets folded]" suffix."""
     return name.split(" [", 1)[0]

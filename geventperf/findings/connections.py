@@ -37,9 +37,15 @@ from geventperf.findings.common import (
     _events,
     _finding,
     _greenlets_named,
+    _sentence,
 )
 from geventperf.findings.limits import waiters
-from geventperf.findings.loop import _TLS_SETUP, _workers, block_threshold
+from geventperf.findings.loop import (
+    _TLS_SETUP,
+    _workers,
+    block_threshold,
+    greenlet_samples,
+)
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import OTHER_POOLS
 from geventperf.profile import Finding, Profile
@@ -159,8 +165,9 @@ def _pool_per_request(profile: Profile) -> list[Finding]:
         f"{seen.where}), so nothing was kept alive: {_count(worst, 'opened')} connections "
         f"opened for {_count(worst, 'checkouts')} requests, {avoidable} more than one "
         f"shared pool would have kept (the most in flight at once: {peak}). "
-        f"{_sentence(opening.told(share, 'the new pools'))}. Fix: create one requests.Session (or geventperf.Session) per worker or "
-        "per process and reuse it for every call, not one per call (a `with "
+        f"{_sentence(opening.told(share, 'the new pools'))}. Fix: create one "
+        "requests.Session (or geventperf.Session) per worker or per process and reuse it "
+        "for every call, not one per call (a `with "
         "requests.Session() as s:` around each request); its kept-alive connections skip "
         "the lookup, the connect and the set-up."
         + (f" The program reached {len(hosts)} hosts: a PoolManager keeps pools for "
@@ -197,7 +204,8 @@ def connection_churn(profile: Profile) -> list[Finding]:
     peak, size = _count(worst, "peak_in_use"), _count(worst, "maxsize")
     # one adapter's pool_maxsize sizes the pools of all its hosts: the largest peak, and
     # more than the size that discarded (connections out before tracing are not seen)
-    need = max(max(_count(e, "peak_in_use"), _count(e, "maxsize") + 1) for e, _n in churned)
+    need = max(max(_count(e, "peak_in_use"), _count(e, "maxsize") + 1)
+               for e, _n in churned)
     others = "".join(f"; {e['pool']}: size {_count(e, 'maxsize')}, up to "
                      f"{_count(e, 'peak_in_use')} in flight, {_count(e, 'discarded')} "
                      "discarded" for e, _n in churned[1:])
@@ -210,8 +218,9 @@ def connection_churn(profile: Profile) -> list[Finding]:
         "that came back to the full pool, and the next requests opened new ones: "
         f"{_count(worst, 'opened')} opened, {reopened} more than a pool of {peak} would "
         f"have (a connect{tls} each){others}; most were opened under {seen.where} by "
-        f"{seen.who}. {_sentence(opening.told(share, 'the churn'))}. Fix: a pool as large as the requests in "
-        f"flight: geventperf.mount(session, pool_maxsize={need}), or session.mount("
+        f"{seen.who}. {_sentence(opening.told(share, 'the churn'))}. Fix: a pool as "
+        "large as the requests in flight: geventperf.mount(session, "
+        f"pool_maxsize={need}), or session.mount("
         f"'{worst['pool'].split(':')[0]}://', requests.adapters.HTTPAdapter("
         f"pool_maxsize={need})); urllib3 logs 'Connection pool is full, discarding "
         "connection' at WARNING each time.")
@@ -252,8 +261,7 @@ def connection_leak(profile: Profile) -> list[Finding]:
         f"urllib3's pools (most for {worst['pool']}) were still out when tracing stopped, "
         + (f"{leaked} more than the {alive} greenlets still alive could have been reading. "
            if alive else "and no greenlet was still alive to be reading them. ")
-        + 
-        "A response made with stream=True keeps its connection until its body is read to "
+        + "A response made with stream=True keeps its connection until its body is read to "
         "the end or it is closed; the pool opens a new connection for the next request "
         f"instead ({opened} opened for {checkouts} requests, a connect{tls} each), and the "
         "lost ones stay open until garbage-collected, holding a file descriptor here and a "
@@ -305,22 +313,15 @@ def _opening(profile: Profile) -> Opening:
 def _setup_cpu_share(profile: Profile) -> float | None:
     """The share of the greenlets' sampled CPU (the hub's apart) with a connection
     set-up frame (_SETUP_FRAMES) in its stack; None without CPU samples."""
-    samples = profile.cpu_samples
-    if samples is None:
+    if profile.cpu_samples is None:
         return None
-    setup = [label.endswith(_SETUP_FRAMES) for label in samples.frames]
+    setup = [label.endswith(_SETUP_FRAMES) for label in profile.cpu_samples.frames]
     total = inside = 0.0
-    for st in samples.stacks:
-        if st.gid is not None and st.gid == profile.hub.get("id"):
-            continue
-        total += st.cpu_s
-        if any(setup[i] for i in st.frames if 0 <= i < len(setup)):
-            inside += st.cpu_s
+    for frames, cpu in greenlet_samples(profile):
+        total += cpu
+        if any(setup[i] for i in frames):
+            inside += cpu
     return inside / total if total > 0 else None
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _alive_at_end(profile: Profile) -> int:

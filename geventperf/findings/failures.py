@@ -14,7 +14,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from geventperf.findings.common import REQUESTS_FAILED, _count, _events, _f, _finding
+from geventperf.findings.common import (
+    REQUESTS_FAILED,
+    _count,
+    _events,
+    _f,
+    _finding,
+    _sentence,
+)
 from geventperf.findings.limits import waiters
 from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
@@ -98,10 +105,6 @@ def requests_failed(profile: Profile) -> list[Finding]:
                      failed=failed, calls=calls, errors=dict(by_count),
                      pools=[e["pool"] for e in pools], read_timeout_s=timeout or None,
                      site=where)]
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _rows_at(profile: Profile, site: str | None) -> list[Any]:

@@ -4,7 +4,7 @@ call), and a loop too busy for its greenlets (saturated)."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple
 
 from geventperf.findings.common import (
     BLOCKING_CALL,
@@ -480,7 +480,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # (slowpaths.py): counted here too, a saturated loop outranked the code that
     # saturated it whenever many greenlets queued.
     # So do connection-churn, connection-leak and session-per-request (new pools) for
-    # the queueing behind the connections they made open again.  Imported here: connections.py builds on this module.
+    # the queueing behind the connections they made open again.  Imported here:
+    # connections.py builds on this module.
     from geventperf.findings.connections import (
         connection_churn,
         connection_leak,
@@ -620,16 +621,25 @@ def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
     inside = [any(layer in label for layer in _REQUESTS_LAYERS) for label in samples.frames]
     setup = [label.endswith(_TLS_SETUP) for label in samples.frames]
     total = under = tls = 0.0
-    for st in samples.stacks:
-        if st.gid is not None and st.gid == profile.hub.get("id"):
-            continue
-        total += st.cpu_s
-        frames = [i for i in st.frames if 0 <= i < len(inside)]
+    for frames, cpu in greenlet_samples(profile):
+        total += cpu
         if any(setup[i] for i in frames):
-            tls += st.cpu_s
+            tls += cpu
         elif any(inside[i] for i in frames):
-            under += st.cpu_s
+            under += cpu
     return (tls / total, under / total) if total > 0 else None
+
+
+def greenlet_samples(profile: Profile) -> Iterator[tuple[list[int], float]]:
+    """The greenlets' CPU samples (the hub's apart; none without samples): per sampled
+    stack, its frame indices (those inside the frame table) and its CPU seconds."""
+    samples = profile.cpu_samples
+    if samples is None:
+        return
+    known, hub = len(samples.frames), profile.hub.get("id")
+    for st in samples.stacks:
+        if st.gid is None or st.gid != hub:
+            yield [i for i in st.frames if 0 <= i < known], st.cpu_s
 
 
 def _most_delaying_stack(profile: Profile, gids: set[int] | None = None) -> list[str]:
