@@ -30,7 +30,7 @@ from geventperf.bodyreader import (
     map_stream_errors,
     read_content,
 )
-from geventperf.quickpools import use_quick_pools
+from geventperf.quickpools import use_pools
 
 # (mount and DEFAULT_PREFIXES are served too, from geventperf.mounting: see __getattr__)
 __all__ = ["BodyTimeout", "BodyTooLarge", "DEFAULT_CHUNK_SIZE", "GeventAdapter",
@@ -111,6 +111,7 @@ class LargeReads(FastPathMixin):
     """
 
     body_limits: BodyLimits
+    quickack: bool = False  # see GeventAdapter
 
     @property
     def chunk_size(self) -> int:
@@ -161,18 +162,25 @@ class GeventAdapter(LargeReads, HTTPAdapter):
         proxy lookups of a request without proxies and the cookie extraction of a
         response without ``Set-Cookie``, and check pooled connections for a drop
         without a trip through the gevent hub (set by :class:`geventperf.Session`).
+    :param quickack: acknowledge each response at once (``TCP_QUICKACK`` set after each
+        request is sent; Linux, elsewhere it changes nothing): for an upstream that
+        writes a response's head and body apart with Nagle's algorithm on, whose bodies
+        otherwise wait about 40 ms on every reused connection (the
+        ``delayed-ack-stall`` finding).  One ``setsockopt`` per request.
     :param kwargs: ``HTTPAdapter`` arguments (``pool_connections``, ``pool_maxsize``,
         ``max_retries``, ``pool_block``).
     """
 
-    __attrs__ = HTTPAdapter.__attrs__ + ["body_limits", "pool_kwargs", "fast_path"]
+    __attrs__ = HTTPAdapter.__attrs__ + ["body_limits", "pool_kwargs", "fast_path",
+                                         "quickack"]
 
     def __init__(self, chunk_size: int = DEFAULT_CHUNK_SIZE, max_body_size: int | None = None,
                  body_timeout: float | None = None, yield_every: int | None = None,
                  pool_kwargs: dict[str, Any] | None = None, fast_path: bool = False,
-                 **kwargs: Any) -> None:
+                 quickack: bool = False, **kwargs: Any) -> None:
         self.body_limits = BodyLimits(chunk_size, max_body_size, body_timeout, yield_every)
         self._start_fast_path(bool(fast_path))
+        self.quickack = bool(quickack)
         # Set before HTTPAdapter.__init__, which calls init_poolmanager.
         self.pool_kwargs = dict(pool_kwargs or {})
         super().__init__(**kwargs)
@@ -180,26 +188,26 @@ class GeventAdapter(LargeReads, HTTPAdapter):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.pool_kwargs = state.get("pool_kwargs") or {}
         self._start_fast_path(bool(state.get("fast_path")))
+        self.quickack = bool(state.get("quickack"))
         super().__setstate__(state)
 
     def init_poolmanager(self, connections: int, maxsize: int, block: bool = False,
                          **pool_kwargs: Any) -> None:
         super().init_poolmanager(connections, maxsize, block=block,
                                  **{**self.pool_kwargs, **pool_kwargs})
-        if self.fast_path:
-            use_quick_pools(self.poolmanager)
+        use_pools(self.poolmanager, self.fast_path, self.quickack)
 
     def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
         manager = super().proxy_manager_for(proxy, **{**self.pool_kwargs, **proxy_kwargs})
-        if self.fast_path:
-            use_quick_pools(manager)
+        use_pools(manager, self.fast_path, self.quickack)
         return manager
 
     def __repr__(self) -> str:
         limits = self.body_limits
         return (f"<GeventAdapter chunk_size={limits.chunk_size} "
                 f"max_body_size={limits.max_body_size} body_timeout={limits.body_timeout} "
-                f"yield_every={limits.yield_every}>")
+                f"yield_every={limits.yield_every}"
+                + (" quickack=True" if self.quickack else "") + ">")
 
 
 def __getattr__(name: str) -> Any:

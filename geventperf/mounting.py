@@ -10,7 +10,7 @@ from requests.adapters import BaseAdapter, HTTPAdapter
 
 from geventperf.adapter import GeventAdapter, LargeReads
 from geventperf.bodyreader import BodyLimits
-from geventperf.quickpools import use_quick_pools
+from geventperf.quickpools import use_pools
 
 __all__ = ["DEFAULT_PREFIXES", "mount"]
 
@@ -25,16 +25,17 @@ _ADAPTER_CLASSES: dict[type, type] = {}
 
 
 def _unpickle_wrapped(base: type, state: dict[str, Any], limits: BodyLimits,
-                      fast_path: bool) -> HTTPAdapter:
+                      fast_path: bool, quickack: bool = False) -> HTTPAdapter:
+    # quickack's default: what an adapter pickled before it existed had
     adapter = base.__new__(base)
     adapter.__setstate__(state)
-    return _with_large_reads(adapter, limits, fast_path)
+    return _with_large_reads(adapter, limits, fast_path, quickack)
 
 
 def _reduce_wrapped(self: Any) -> Any:
     base = _base_class(type(self))
     return (_unpickle_wrapped, (base, base.__getstate__(self), self.body_limits,
-                                self.fast_path))
+                                self.fast_path, self.quickack))
 
 
 def _adapter_class(cls: type) -> type:
@@ -51,7 +52,8 @@ def _base_class(cls: type) -> type:
     return getattr(cls, "_geventperf_base", cls)
 
 
-def _with_large_reads(adapter: HTTPAdapter, limits: BodyLimits, fast_path: bool) -> Any:
+def _with_large_reads(adapter: HTTPAdapter, limits: BodyLimits, fast_path: bool,
+                      quickack: bool) -> Any:
     """A copy of *adapter* (same pool manager, retries and state: its ``__dict__``) whose
     class adds the large body reads to the adapter's own."""
     cls = type(adapter)
@@ -59,10 +61,12 @@ def _with_large_reads(adapter: HTTPAdapter, limits: BodyLimits, fast_path: bool)
     wrapped.__dict__.update(adapter.__dict__)
     wrapped.body_limits = limits
     wrapped._start_fast_path(fast_path)
-    if fast_path and getattr(wrapped, "poolmanager", None) is not None:
-        # The adapter's own pool manager (Locust's, say) gets the quick pools too:
-        # the same answers, fewer steps (geventperf/quickpools.py).
-        use_quick_pools(wrapped.poolmanager)
+    wrapped.quickack = quickack
+    if getattr(wrapped, "poolmanager", None) is not None:
+        # The adapter's own pool manager (Locust's, say) gets the quick pools too: the
+        # same answers, fewer steps (geventperf/quickpools.py); its proxy managers keep
+        # their own pools.
+        use_pools(wrapped.poolmanager, fast_path, quickack)
     return wrapped
 
 
@@ -74,6 +78,8 @@ def _pool_settings(adapter: HTTPAdapter) -> dict[str, Any]:
         ("pool_block", "_pool_block"), ("max_retries", "max_retries")) if hasattr(adapter, attr)}
     if isinstance(adapter, GeventAdapter) and adapter.pool_kwargs:
         settings["pool_kwargs"] = adapter.pool_kwargs
+    if isinstance(adapter, GeventAdapter) and adapter.quickack:
+        settings["quickack"] = True
     return settings
 
 
@@ -92,9 +98,12 @@ def mount(session: requests.Session, prefixes: tuple[str, ...] = DEFAULT_PREFIXE
       adapter): a copy of it, sharing its pool manager and state, whose class mixes
       GeventAdapter's body reading into that adapter's class; one adapter mounted on
       several prefixes stays one.  Only the body options (``chunk_size``,
-      ``max_body_size``, ``body_timeout``, ``yield_every``, ``fast_path``) apply: pool
-      settings raise ``TypeError`` (set them on that adapter);
+      ``max_body_size``, ``body_timeout``, ``yield_every``, ``fast_path``) and
+      ``quickack`` apply: pool settings raise ``TypeError`` (set them on that adapter);
     * an adapter that is not an ``HTTPAdapter``: ``TypeError``, naming it.
+
+    ``quickack=True`` acknowledges each response at once (see :class:`GeventAdapter`):
+    the client-side fix for the ``delayed-ack-stall`` finding.
 
     ``fast_path=True`` also turns on the session fast path
     (:func:`geventperf.session.enable_fast_path`): the environment's proxies read once
@@ -106,11 +115,13 @@ def mount(session: requests.Session, prefixes: tuple[str, ...] = DEFAULT_PREFIXE
     if isinstance(prefixes, str):
         prefixes = (prefixes,)
     body_keys = ("chunk_size", "max_body_size", "body_timeout", "yield_every")
-    unknown = sorted(set(kwargs) - set(body_keys) - set(_POOL_SETTINGS) - {"fast_path"})
+    unknown = sorted(set(kwargs) - set(body_keys) - set(_POOL_SETTINGS)
+                     - {"fast_path", "quickack"})
     if unknown:
         raise TypeError(f"geventperf.mount: unknown option(s) {', '.join(unknown)}")
     limits = BodyLimits(**{k: kwargs[k] for k in body_keys if k in kwargs})
     fast_path = bool(kwargs.get("fast_path", False))
+    quickack = bool(kwargs.get("quickack", False))
     built: dict[int, HTTPAdapter] = {}   # id(existing) -> what replaces it
     plan: list[tuple[str, HTTPAdapter]] = []
     for prefix in prefixes:
@@ -130,7 +141,7 @@ def mount(session: requests.Session, prefixes: tuple[str, ...] = DEFAULT_PREFIXE
                     f"change its pool settings ({', '.join(given)}): configure them on "
                     f"that adapter, or mount geventperf.GeventAdapter({', '.join(given)}=...)"
                     f" on {prefix!r} yourself to replace it")
-            adapter = _with_large_reads(existing, limits, fast_path)
+            adapter = _with_large_reads(existing, limits, fast_path, quickack)
         elif isinstance(existing, BaseAdapter) or existing is not None:
             raise TypeError(
                 f"geventperf.mount: {prefix!r} has a {type(existing).__module__}."

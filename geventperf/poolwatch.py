@@ -49,6 +49,20 @@ MAX_ERRORS = 8
 MAX_SITES = 4
 # Not a failure of the request: the greenlet or the program was told to stop.
 _NOT_FAILURES = (greenlet.GreenletExit, KeyboardInterrupt, SystemExit)
+# A body that came this long after its head waited for an ACK, not for the upstream:
+# Linux delays an ACK at least 40 ms (TCP_DELACK_MIN; a little less here for timer
+# slack) and the slowest common stacks at most 200 ms (Linux's TCP_DELACK_MAX,
+# Windows); later than STALL_MAX_S is a slow body, not an ACK.
+STALL_MIN_S = 0.035
+STALL_MAX_S = 0.25
+# Bodies longer than this (by Content-Length) are not timed: a large body takes its own
+# time to arrive, which would pass for a stall; one this small arrives with its head,
+# or in the one segment Nagle's algorithm holds back.
+TIMED_BODY_MAX = 64 * 1024
+# The attribute a connection carries while it serves a request: [the watch's token,
+# whether it was made for this request (no socket at checkout), when the response head
+# arrived (None before)].
+_TRAIL = "_geventperf_trail"
 
 
 class _Pool:
@@ -57,7 +71,7 @@ class _Pool:
 
     __slots__ = ("label", "pools", "maxsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
-                 "read_timeout_s", "errors", "sites")
+                 "read_timeout_s", "errors", "sites", "trails")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -72,6 +86,10 @@ class _Pool:
         self.read_timeout_s: float | None = None  # the largest given to a failed call
         self.errors: dict[str, int] = {}
         self.sites: dict[str, int] = {}
+        # body after head, per connection kind: [responses, stalled (a body between
+        # STALL_MIN_S and STALL_MAX_S after its head), seconds in all, seconds stalled]
+        self.trails: dict[str, list[float]] = {"new": [0, 0, 0.0, 0.0],
+                                               "reused": [0, 0, 0.0, 0.0]}
 
 
 def _label(pool: Any) -> str:
@@ -158,6 +176,32 @@ class PoolWatch:
             record.in_use -= 1
         record.discarded += discarded
 
+    def lent(self, conn: Any) -> None:
+        """*conn* was just checked out for a request: new if it has no socket yet."""
+        setattr(conn, _TRAIL, [self._token, getattr(conn, "sock", None) is None, None])
+
+    def head_arrived(self, conn: Any, length: Any, now: float) -> None:
+        """The response head of *conn*'s request arrived at *now*; its body of *length*
+        bytes (None when not known: chunked, or until the connection closes) follows."""
+        trail = getattr(conn, _TRAIL, None)
+        if isinstance(trail, list) and trail[0] is self._token \
+                and not (isinstance(length, int) and length > TIMED_BODY_MAX):
+            trail[2] = now
+
+    def body_done(self, pool: Any, conn: Any, now: float) -> None:
+        """*conn* came back to *pool* at *now*: its body was read (or dropped)."""
+        trail = getattr(conn, _TRAIL, None)
+        if not isinstance(trail, list) or trail[0] is not self._token or trail[2] is None:
+            return
+        after = now - trail[2]
+        trail[2] = None
+        counts = self._record(pool).trails["new" if trail[1] else "reused"]
+        counts[0] += 1
+        counts[2] += after
+        if STALL_MIN_S <= after <= STALL_MAX_S:
+            counts[1] += 1
+            counts[3] += after
+
     def answered(self, pool: Any) -> None:
         """A request through *pool* returned a response (any status)."""
         self._record(pool).calls += 1
@@ -183,7 +227,8 @@ class PoolWatch:
                  "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use,
                  "calls": r.calls, "failed": r.failed, "failed_s": r.failed_s,
                  "read_timeout_s": r.read_timeout_s,
-                 "errors": _most_first(r.errors), "sites": _most_first(r.sites)}
+                 "errors": _most_first(r.errors), "sites": _most_first(r.sites),
+                 "trails": {kind: list(counts) for kind, counts in r.trails.items()}}
                 for r in list(self._hosts.values()) if r.checkouts or r.discarded or r.calls]
 
 
@@ -250,6 +295,7 @@ def _get_conn(original: Any) -> Any:
         conn = original(self, *args, **kwargs)
         try:
             tracer._pool_watch.checked_out(mark, self.num_connections)
+            tracer._pool_watch.lent(conn)
         except Exception as exc:  # noqa: BLE001
             tracer._trace_error(exc)
         return conn
@@ -268,6 +314,10 @@ def _put_conn(original: Any) -> Any:
             queue = self.pool
             discarded = conn is not None and queue is not None and not self.block \
                 and len(queue.queue) >= queue.maxsize > 0
+        except Exception as exc:  # noqa: BLE001
+            tracer._trace_error(exc)
+        try:
+            tracer._pool_watch.body_done(self, conn, time.perf_counter())
         except Exception as exc:  # noqa: BLE001
             tracer._trace_error(exc)
         try:
@@ -304,6 +354,12 @@ def _urlopen(original: Any) -> Any:
             calling.discard(key)
         try:
             tracer._pool_watch.answered(self)
+            # requests reads the body after this (preload_content=False): the response
+            # still holds its connection until then; a preloaded one has let it go
+            conn = getattr(response, "_connection", None)
+            if conn is not None:
+                tracer._pool_watch.head_arrived(
+                    conn, getattr(response, "length_remaining", None), time.perf_counter())
         except Exception as err:  # noqa: BLE001
             tracer._trace_error(err)
         return response

@@ -12,12 +12,14 @@
 * The request's lines: they remember the request line and header lines http.client
   built for the previous requests (:mod:`geventperf.requestlines`).
 
-Used by GeventAdapter's fast path.
+Used by GeventAdapter's fast path.  Apart from it, ``quickack`` gives connections that
+acknowledge each response at once (:class:`QuickAck`).
 """
 
 from __future__ import annotations
 
 import select
+import socket
 from typing import Any
 
 from geventperf.requestlines import RememberedLines
@@ -34,7 +36,32 @@ def _original_poll() -> Any:
 
 
 _POLL = _original_poll()
-_QUICK_POOLS: dict[str, type] = {}
+# (quick, quickack) -> scheme -> pool class
+_POOLS: dict[tuple[bool, bool], dict[str, type]] = {}
+# Linux's option (None elsewhere: quickack then changes nothing).
+_TCP_QUICKACK = getattr(socket, "TCP_QUICKACK", None)
+
+
+class QuickAck:
+    """A connection that asks the kernel to acknowledge the response at once.
+
+    An upstream that writes a response's head and body in separate segments with
+    Nagle's algorithm on sends the body only once the head is acknowledged; on a
+    kept-alive connection Linux delays that ACK about 40 ms (the findings'
+    ``delayed-ack-stall``).  ``TCP_QUICKACK`` does not stay set (the kernel goes back to
+    delaying once the connection looks interactive: this side sending a request), so
+    it is set again after each request is sent, just before its response is read: one
+    ``setsockopt`` per request.
+    """
+
+    def getresponse(self, *args: Any, **kwargs: Any) -> Any:
+        sock = getattr(self, "sock", None)
+        if sock is not None and _TCP_QUICKACK is not None:
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, _TCP_QUICKACK, 1)
+            except (OSError, AttributeError):
+                pass  # a closed socket, or TLS in TLS: the read says what went wrong
+        return super().getresponse(*args, **kwargs)  # type: ignore[misc]
 
 
 def _readable_now(sock: Any) -> bool:
@@ -43,34 +70,46 @@ def _readable_now(sock: Any) -> bool:
     return bool(poller.poll(0))
 
 
-def _quick_pools() -> dict[str, type]:
-    """urllib3's two pool classes, with connections as the module's text says."""
-    if not _QUICK_POOLS:
+def _pool_classes(quick: bool, quickack: bool) -> dict[str, type]:
+    """urllib3's two pool classes, with connections as the module's text says: the quick
+    ones (*quick*), acknowledging at once (*quickack*), or both."""
+    key = (quick, quickack)
+    if key not in _POOLS:
         import urllib3.connection
         import urllib3.connectionpool
 
         def is_connected(self: Any) -> bool:
             return self.sock is not None and not _readable_now(self.sock)
 
+        pools = {}
         for scheme, pool in (("http", urllib3.connectionpool.HTTPConnectionPool),
                              ("https", urllib3.connectionpool.HTTPSConnectionPool)):
             base = pool.ConnectionCls
-            conn = type("Quick" + base.__name__, (RememberedLines, base),
-                        {"is_connected": property(is_connected),
-                         "response_class": QuickHTTPResponse, "__module__": __name__})
-            _QUICK_POOLS[scheme] = type("Quick" + pool.__name__, (pool,),
-                                        {"ConnectionCls": conn, "__module__": __name__})
-    return _QUICK_POOLS
+            mixins: tuple[type, ...] = (QuickAck,) if quickack else ()
+            body: dict[str, Any] = {"__module__": __name__}
+            if quick:
+                mixins += (RememberedLines,)
+                body.update(is_connected=property(is_connected),
+                            response_class=QuickHTTPResponse)
+            prefix = ("Quick" if quick else "") + ("Ack" if quickack else "")
+            conn = type(prefix + base.__name__, (*mixins, base), body)
+            pools[scheme] = type(prefix + pool.__name__, (pool,),
+                                 {"ConnectionCls": conn, "__module__": __name__})
+        _POOLS[key] = pools
+    return _POOLS[key]
 
 
-def use_quick_pools(manager: Any) -> None:
-    """Give *manager* (a urllib3 PoolManager or ProxyManager) the quick pools, where it
-    uses urllib3's own (not a SOCKS manager's, nor on urllib3 1.26, which checks
-    differently)."""
+def use_pools(manager: Any, quick: bool, quickack: bool) -> None:
+    """Give *manager* (a urllib3 PoolManager or ProxyManager) the pools of
+    :func:`_pool_classes` (urllib3's own again with neither), where it uses urllib3's
+    own or this module's (not a SOCKS manager's; the quick ones not on urllib3 1.26,
+    which checks differently).  Pools it made already keep their class."""
     import urllib3.connection
     import urllib3.poolmanager
     if _POLL is None or not hasattr(urllib3.connection.HTTPConnection, "is_connected"):
-        return
-    if getattr(manager, "pool_classes_by_scheme", None) is \
-            urllib3.poolmanager.pool_classes_by_scheme:
-        manager.pool_classes_by_scheme = _quick_pools()
+        quick = False
+    default = urllib3.poolmanager.pool_classes_by_scheme
+    current = getattr(manager, "pool_classes_by_scheme", None)
+    if current is default or any(current is pools for pools in _POOLS.values()):
+        manager.pool_classes_by_scheme = _pool_classes(quick, quickack) \
+            if quick or quickack else default

@@ -73,6 +73,7 @@ CONNECTION_CHURN = "connection-churn"
 CONNECTION_LEAK = "connection-leak"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
+DELAYED_ACK_STALL = "delayed-ack-stall"
 GIL_CONTENDED = "gil-contended"
 SWITCH_STORM = "switch-storm"
 THREADPOOL_SATURATED = "threadpool-saturated"
@@ -195,11 +196,16 @@ def slow(server, delay: float = 0.3) -> str:
 
 
 def _respond_kept(head: bytes) -> list:
-    """/slow?delay=S&size=N on a kept-alive connection: a body of N bytes ("ok" by
-    default) after S s."""
+    """/slow?delay=S&size=N[&split=1] on a kept-alive connection: a body of N bytes ("ok"
+    by default) after S s; with split=1 the head and the body in two sends, on a socket
+    with Nagle's algorithm on (the server's default), as some servers write them."""
     q = urllib.parse.parse_qs(urllib.parse.urlsplit(head.split()[1].decode()).query)
     size = int(q.get("size", ["0"])[0])
-    return [float(q.get("delay", ["0.3"])[0]), http_response(b"x" * size if size else b"ok")]
+    response = http_response(b"x" * size if size else b"ok")
+    if q.get("split") == ["1"]:
+        head_end = response.index(b"\r\n\r\n") + 4
+        return [float(q.get("delay", ["0.3"])[0]), response[:head_end], response[head_end:]]
+    return [float(q.get("delay", ["0.3"])[0]), response]
 
 
 @pytest.fixture(scope="module")
@@ -1142,3 +1148,24 @@ def test_gc_pauses_over_data_in_flight_say_so_and_do_not_advise_a_freeze(tmp_pat
     assert gc, listing(profile)
     assert "made during the run" in gc[0].message, gc[0].message
     assert "Fix: call gc.freeze()" not in gc[0].message, gc[0].message
+
+
+DELAYED_ACK = Workload("delayed_ack.py")
+SPLIT_URL = "kept={}/slow?delay=0&split=1"
+
+
+def test_bodies_held_by_a_delayed_ack_are_a_delayed_ack_stall(kept_server, tmp_path):
+    profile = run_cli(DELAYED_ACK, tmp_path, SPLIT_URL.format(kept_server.url))
+    first = assert_first(profile, DELAYED_ACK, DELAYED_ACK_STALL, greenlet="worker")
+    (host,) = first.extra["hosts"]
+    # four connections, one per worker, each made for its first call and then reused
+    assert host["new"] == 4 and host["reused"] == 4 * 11, listing(profile)
+    assert host["stalled"] >= host["reused"] / 2, listing(profile)
+    assert "quickack=True" in first.message and "TCP_NODELAY" in first.message
+
+
+def test_bodies_acknowledged_at_once_are_no_delayed_ack_stall(kept_server, tmp_path):
+    profile = run_cli(DELAYED_ACK, tmp_path, SPLIT_URL.format(kept_server.url), "quickack=1")
+    assert not findings_of(profile, DELAYED_ACK_STALL), listing(profile)
+    (pool,) = [e for e in profile.events if e.get("kind") == "urllib3-pool"]
+    assert pool["trails"]["reused"][:2] == [4 * 11, 0], pool  # every body, none stalled

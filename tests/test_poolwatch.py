@@ -50,7 +50,8 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
     assert event == {"kind": "urllib3-pool", "pool": "http://127.0.0.1:9", "pools": 1, "maxsize": 2,
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0,
-                     "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": []}
+                     "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
+                     "trails": {"new": [0, 0, 0.0, 0.0], "reused": [0, 0, 0.0, 0.0]}}
     assert pool.num_connections == 6  # urllib3's own count agrees
 
 
@@ -63,6 +64,57 @@ def test_requests_on_kept_alive_connections_open_one_each_in_flight(kept):
             event["discarded"], event["maxsize"]) == (5, 1, 1, 0, 10)
     assert event["pool"] == f"http://127.0.0.1:{kept.port}"
     assert kept.connections == 1
+    # each body timed after its head: the first on the connection made for it
+    assert [event["trails"][kind][0] for kind in ("new", "reused")] == [1, 4]
+
+
+def _split(head):
+    """The response's head and body in two sends (Nagle's algorithm on, as accepted)."""
+    response = http_response(b"ok")
+    return [response[:-2], response[-2:]]
+
+
+def test_bodies_held_for_the_ack_stall_on_reused_connections_only():
+    """The kernel's own delayed ACK (Linux, loopback): a new connection's first body
+    comes at once, a reused one's waits for the ACK of its head; with quickack no
+    body waits.  [responses, stalled, seconds, seconds stalled] per kind."""
+    with RawServer(_split, keep_alive=True) as srv:
+        for quickack in (False, True):
+            with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+                geventperf.mount(session, quickack=quickack)
+                for _ in range(6):
+                    assert session.get(srv.url + "/", timeout=10).content == b"ok"
+            [event] = _pools(tracer.profile)
+            new, reused = event["trails"]["new"], event["trails"]["reused"]
+            assert new[:2] == [1, 0] and reused[0] == 5, event
+            if quickack:
+                assert reused[1] == 0, event
+            else:
+                assert reused[1] >= 3 and reused[3] >= reused[1] * poolwatch.STALL_MIN_S, event
+
+
+def test_a_body_over_the_timed_size_is_not_timed():
+    """A large body takes its own time after its head: not taken for a stall."""
+    body = b"x" * (poolwatch.TIMED_BODY_MAX + 1)
+    with RawServer(lambda head: [http_response(body)], keep_alive=True) as srv, \
+            requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        for _ in range(3):
+            assert session.get(srv.url + "/", timeout=10).content == body
+    [event] = _pools(tracer.profile)
+    assert event["calls"] == 3 and event["trails"] == {
+        "new": [0, 0, 0.0, 0.0], "reused": [0, 0, 0.0, 0.0]}, event
+
+
+def test_a_preloaded_response_is_not_timed(kept):
+    """urllib3 reads a preloaded body and lets its connection go inside urlopen, before
+    the head could be told apart from the body: nothing to time."""
+    pool = HTTPConnectionPool("127.0.0.1", kept.port, maxsize=1)
+    with geventperf.Tracer(sections=None) as tracer:
+        for _ in range(3):
+            assert pool.urlopen("GET", "/", preload_content=True).data == b"ok"
+    [event] = _pools(tracer.profile)
+    assert event["calls"] == 3 and event["trails"]["reused"][0] == 0 \
+        and event["trails"]["new"][0] == 0, event
 
 
 def test_a_blocking_pool_is_marked_and_counts_no_discards():

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import geventperf
 from geventperf import responsehead
-from geventperf.quickpools import _quick_pools
+from geventperf.quickpools import _pool_classes
 from tests.servers import RawServer, http_response
 
 
@@ -151,7 +151,7 @@ def test_the_fast_path_returns_what_requests_returns(reply):
             for _ in range(2):  # the second request on the kept-alive connection too
                 assert _seen_by(fast, server.url) == _seen_by(plain, server.url)
             pool = fast.adapters["http://"].poolmanager.connection_from_url(server.url)
-            assert type(pool) is _quick_pools()["http"]
+            assert type(pool) is _pool_classes(True, False)["http"]
 
 
 # -- the request lines -------------------------------------------------------------------
@@ -196,7 +196,7 @@ def test_remembered_lines_send_the_bytes_requests_sends(monkeypatch):
 
 
 def _quick_connection(port: int) -> http.client.HTTPConnection:
-    return _quick_pools()["http"].ConnectionCls("127.0.0.1", port)
+    return _pool_classes(True, False)["http"].ConnectionCls("127.0.0.1", port)
 
 
 def test_remembered_request_lines_follow_every_putrequest_argument():

@@ -11,6 +11,7 @@ import threading
 import pytest
 import requests
 from requests.adapters import BaseAdapter, HTTPAdapter
+from urllib3.connectionpool import HTTPConnectionPool
 from urllib3.util.retry import Retry
 
 import geventperf
@@ -158,7 +159,7 @@ def test_mount_keeps_a_custom_adapters_behaviour_and_adds_large_reads(wsgi):
 
 
 def test_the_fast_path_gives_a_custom_adapters_own_pools_the_quick_connections(wsgi):
-    from geventperf.quickpools import _quick_pools
+    from geventperf.quickpools import _pool_classes
     plain, session = requests.Session(), requests.Session()
     session.mount("http://", CountingAdapter("locust-like"))
     geventperf.mount(session, fast_path=True)
@@ -170,8 +171,37 @@ def test_the_fast_path_gives_a_custom_adapters_own_pools_the_quick_connections(w
         assert [k for k in r.headers if k != "Date"] == \
             [k for k in expected.headers if k != "Date"]
     pool = session.adapters["http://"].poolmanager.connection_from_url(url)
-    assert type(pool) is _quick_pools()["http"]
+    assert type(pool) is _pool_classes(True, False)["http"]
     assert session.adapters["http://"].sent == 2
+
+
+def test_quickack_reaches_every_pool_and_survives_pickling_and_remounts(wsgi):
+    """quickack=True: connections that set TCP_QUICKACK before each response (the
+    delayed-ACK tests in test_poolwatch and test_diagnosis show the kernel's side), on a
+    GeventAdapter, a custom adapter's own pools, with the fast path or without."""
+    from geventperf.quickpools import QuickAck, _pool_classes
+    url = f"{wsgi.url}/size/{len(BODY)}"
+    custom = requests.Session()
+    custom.mount("http://", CountingAdapter("locust-like"))
+    for session, fast in ((requests.Session(), False), (geventperf.Session(), True),
+                          (custom, False)):
+        geventperf.mount(session, quickack=True, fast_path=fast)
+        for copy in (session, pickle.loads(pickle.dumps(session))):
+            adapter = copy.adapters["http://"]
+            assert adapter.quickack and copy.get(url).content == BODY
+            pool = adapter.poolmanager.connection_from_url(url)
+            assert type(pool) is _pool_classes(fast, True)["http"]
+            assert issubclass(pool.ConnectionCls, QuickAck)
+    session = requests.Session()
+    geventperf.mount(session, quickack=True)
+    geventperf.mount(session, chunk_size=4096)  # a remount keeps it
+    assert session.adapters["https://"].quickack
+    assert "quickack=True" in repr(session.adapters["https://"])
+    assert not GeventAdapter().quickack  # off unless asked
+    geventperf.mount(custom, fast_path=False)  # a custom adapter's pools go back
+    assert not custom.adapters["http://"].quickack
+    assert custom.adapters["http://"].poolmanager.pool_classes_by_scheme["http"] is \
+        HTTPConnectionPool
 
 
 def test_mount_on_a_custom_adapter_refuses_pool_settings_with_what_to_do():

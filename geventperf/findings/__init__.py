@@ -31,6 +31,7 @@ from geventperf.findings.common import (
     COST_MEANING,
     CPU_STARVED,
     DEADLOCK_RISK,
+    DELAYED_ACK_STALL,
     GC_PAUSE,
     GIL_CONTENDED,
     HAZARDS,
@@ -53,6 +54,7 @@ from geventperf.findings.connections import (
     connection_leak,
     session_per_request,
 )
+from geventperf.findings.delayedack import delayed_ack_stall
 from geventperf.findings.failures import requests_failed
 from geventperf.findings.gil import GIL_MIN_OFF_SHARE, GIL_SHARE, gil_contended
 from geventperf.findings.handoff import (
@@ -107,7 +109,8 @@ from geventperf.profile import Finding, Profile
 __all__ = [
     "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION",
     "CONNECTION_CHURN", "CONNECTION_LEAK", "CONNECTION_POOL_FULL", "COST_MEANING",
-    "CPU_STARVED", "DEADLOCK_RISK", "DEFAULT_BLOCK_THRESHOLD_S", "FEEDER_BUSY_SHARE",
+    "CPU_STARVED", "DEADLOCK_RISK", "DEFAULT_BLOCK_THRESHOLD_S", "DELAYED_ACK_STALL",
+    "FEEDER_BUSY_SHARE",
     "FINDERS", "GC_PAUSE", "GC_SHARE", "GIL_CONTENDED", "GIL_MIN_OFF_SHARE",
     "GIL_SHARE", "HANDOFF_MIN_WAITERS", "HANDOFF_SHARE", "HAZARDS", "HELD_MIN_SLICE_S",
     "HELD_SHARE", "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED", "LOOP_BLOCKED",
@@ -118,7 +121,8 @@ __all__ = [
     "SMALL_READ_BYTES", "STARVED_SHARE", "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES",
     "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS",
     "blocked_reads_in_c_sections", "compute", "connection_churn", "connection_leak",
-    "connection_pool_full", "cpu_starved", "deadlock_risks", "gil_contended",
+    "connection_pool_full", "cpu_starved", "deadlock_risks", "delayed_ack_stall",
+    "gil_contended",
     "lock_contended", "loop_blocked", "loop_held", "loop_saturated", "pool_full",
     "requests_failed", "retry_backoff", "serial_bottleneck", "session_per_request",
     "slow_paths", "small_body_reads", "sort_findings", "switch_storms",
@@ -143,12 +147,13 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, gil_contended,
     loop_held, switch_storms, small_body_reads, threadpool_saturated, pool_full,
     connection_pool_full, lock_contended, serial_bottleneck, session_per_request,
-    connection_churn, connection_leak, requests_failed, retry_backoff, slow_paths,
-    cpu_starved)
+    connection_churn, connection_leak, requests_failed, delayed_ack_stall, retry_backoff,
+    slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
          LOCK_CONTENDED, SERIAL_BOTTLENECK, SESSION_PER_REQUEST, CONNECTION_CHURN,
-         CONNECTION_LEAK, REQUESTS_FAILED, RETRY_BACKOFF, SMALL_BODY_READS, SWITCH_STORM,
+         CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, RETRY_BACKOFF,
+         SMALL_BODY_READS, SWITCH_STORM,
          PURE_PYTHON_FALLBACK, CHARSET_DETECTION, CPU_STARVED)
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

@@ -31,6 +31,7 @@ CONNECTION_CHURN = "connection-churn"
 CONNECTION_LEAK = "connection-leak"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
+DELAYED_ACK_STALL = "delayed-ack-stall"
 
 # What a CPU or loop finding's stack is (extra["stack_is"]): the heaviest CPU-sampled
 # stack through the code that burned the CPU, a look the stall watch took while the
@@ -82,6 +83,9 @@ COST_MEANING = {
     REQUESTS_FAILED: "greenlet-seconds spent inside requests that raised (a timeout, a "
                      "refused or reset connection) instead of answering; urllib3's retry "
                      "back-off inside them is retry-backoff's figure too",
+    DELAYED_ACK_STALL: "greenlet-seconds the response bodies on reused connections came "
+                       "later than new connections' bodies did, waiting for this side's "
+                       "delayed ACK",
     RETRY_BACKOFF: "greenlet-seconds spent sleeping in urllib3's retry back-off before "
                    "retrying failed requests",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "

@@ -1,0 +1,114 @@
+"""Bodies held by a delayed ACK on reused connections (``delayed-ack-stall``).
+
+An upstream that writes a response's head and body in separate TCP segments, with
+Nagle's algorithm on (no ``TCP_NODELAY`` on its sockets), sends the body only once the
+head is acknowledged.  On a kept-alive connection this side delays that ACK (40 ms on
+Linux), so every request after a connection's first waits about 40 ms for its body,
+while new connections do not wait (the kernel acknowledges at once at a connection's
+start).  gevent's own ``pywsgi.WSGIServer`` writes that way (gevent issue #1233: it leaves
+Nagle on), and so do Python's ``http.server``, older aiohttp and many small servers.
+In a switch profile it is a plain wait in the body read, "mostly I/O", and a Session
+made per call is faster than a shared one: the opposite of the usual advice.
+
+:mod:`geventperf.poolwatch` times each body after its head, apart for new and reused
+connections.  The finding needs both: most reused connections' bodies in the stall
+window, new connections' bodies not, so an upstream that is merely slow to send its
+body (slow on every connection) is not taken for one.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from geventperf.findings.common import DELAYED_ACK_STALL, _events, _finding
+from geventperf.findings.limits import waiters
+from geventperf.findings.loop import block_threshold
+from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.poolwatch import STALL_MAX_S, STALL_MIN_S
+from geventperf.profile import Finding, Profile
+
+# Stalls on reused connections before it is a pattern, not a few slow bodies.
+MIN_STALLS = 10
+# Share of the reused connections' bodies that stalled: at most every other one, or it
+# is not what most requests pay.
+STALL_SHARE = 0.5
+# New connections' bodies seen, and the share of them that may stall, for the contrast
+# that tells an ACK from a slow upstream (which is slow on new connections too).
+MIN_NEW = 3
+NEW_STALL_SHARE = 0.25
+# Hosts written out in a message (all are in the finding's extra).
+MAX_HOSTS_SHOWN = 3
+# Frames of urllib3 reading a response's body: where the stalled greenlets waited.
+BODY_READ_FRAME = re.compile(r"[/\\]urllib3[/\\]response\.py:\d+:HTTPResponse\."
+                             r"(read|_raw_read|_fp_read|read_chunked|stream)$")
+
+
+def _trail(event: dict[str, Any], kind: str) -> tuple[int, int, float, float] | None:
+    """(responses, stalled, seconds, seconds stalled) of one connection kind; None when
+    the event has none or they do not hang together (profiles are untrusted)."""
+    trails = event.get("trails")
+    counts = trails.get(kind) if isinstance(trails, dict) else None
+    if not isinstance(counts, list) or len(counts) != 4 or any(
+            isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
+            or v < 0 for v in counts):
+        return None
+    n, stalled, seconds, stalled_s = int(counts[0]), int(counts[1]), counts[2], counts[3]
+    return (n, stalled, float(seconds), float(stalled_s)) if stalled <= n else None
+
+
+def _stalled_host(event: dict[str, Any]) -> dict[str, Any] | None:
+    """What one host's connections show, when its reused connections stall and its new
+    ones do not: the host, the counts, and the time the stalls cost (each stall less
+    what a new connection's body took after its head, on average)."""
+    reused, new = _trail(event, "reused"), _trail(event, "new")
+    if reused is None or new is None or not isinstance(event.get("pool"), str):
+        return None
+    n, stalled, _seconds, stalled_s = reused
+    new_n, new_stalled, new_s, _new_stalled_s = new
+    if stalled < MIN_STALLS or stalled < STALL_SHARE * n:
+        return None
+    if new_n < MIN_NEW or new_stalled > NEW_STALL_SHARE * new_n:
+        return None
+    lost = stalled_s - stalled * (new_s / new_n)
+    if not lost > 0:  # NaN-safe: no later than new connections' bodies, no stall
+        return None
+    return {"pool": event["pool"], "reused": n, "stalled": stalled, "new": new_n,
+            "stall_ms": stalled_s / stalled * 1e3, "new_ms": new_s / new_n * 1e3,
+            "lost_s": lost}
+
+
+def delayed_ack_stall(profile: Profile) -> list[Finding]:
+    """Reused connections whose bodies waited for this side's delayed ACK, adding up to a
+    block threshold: one finding for all hosts.  ``cost_s``: the greenlet-seconds those
+    bodies came later than new connections' bodies did."""
+    hosts = sorted(filter(None, (_stalled_host(e) for e in _events(profile, POOL_EVENT))),
+                   key=lambda h: -h["lost_s"])
+    lost = sum(h["lost_s"] for h in hosts)
+    if not hosts or not lost >= block_threshold(profile):  # NaN-safe
+        return []
+    rows = [w for w in profile.waits if any(BODY_READ_FRAME.search(f) for f in w.stack)]
+    seen = waiters(profile, rows) if rows else None
+    shown = "; ".join(
+        f"on {h['pool']}, {h['stalled']} of {h['reused']} bodies on reused connections came "
+        f"{h['stall_ms']:.0f} ms after their head on average, against "
+        f"{h['new_ms']:.1f} ms on {h['new']} new connections" for h in hosts[:MAX_HOSTS_SHOWN])
+    where = f", at {seen.where}" if seen else ""
+    message = (
+        f"Delayed-ACK stall: {shown}. {lost:.3f} greenlet-seconds were spent "
+        f"waiting for those bodies{where}. The upstream writes each response's head and "
+        f"body in separate TCP segments with Nagle's algorithm on, so it sends the body "
+        f"only once the head is acknowledged, and this side delays that ACK (40 ms on "
+        f"Linux) on a kept-alive connection; a new connection is acknowledged at once, "
+        f"which is why a Session made per call looks faster. Fix it at the upstream: "
+        f"TCP_NODELAY on its sockets, or the head and body written in one send (gevent's "
+        f"own pywsgi.WSGIServer writes them apart and leaves Nagle on: give it a "
+        f"listening socket with TCP_NODELAY set, which the accepted ones inherit). From "
+        f"this side, geventperf.mount(session, quickack=True) acknowledges at once "
+        f"(TCP_QUICKACK after each request is sent, Linux).")
+    return [_finding(DELAYED_ACK_STALL, message, lost,
+                     list(seen.worst.stack) if seen else [],
+                     greenlet=seen.greenlet if seen else None,
+                     hosts=hosts, stall_window_s=[STALL_MIN_S, STALL_MAX_S],
+                     site=seen.where if seen else None)]
