@@ -61,7 +61,7 @@ STALL_MAX_S = 0.25
 TIMED_BODY_MAX = 64 * 1024
 # The attribute a connection carries while it serves a request: [the watch's token,
 # whether it was made for this request (no socket at checkout), when the response head
-# arrived (None before)].
+# arrived (None before), how long the request waited for that head].
 _TRAIL = "_geventperf_trail"
 
 
@@ -87,9 +87,10 @@ class _Pool:
         self.errors: dict[str, int] = {}
         self.sites: dict[str, int] = {}
         # body after head, per connection kind: [responses, stalled (a body between
-        # STALL_MIN_S and STALL_MAX_S after its head), seconds in all, seconds stalled]
-        self.trails: dict[str, list[float]] = {"new": [0, 0, 0.0, 0.0],
-                                               "reused": [0, 0, 0.0, 0.0]}
+        # STALL_MIN_S and STALL_MAX_S after its head), seconds in all, seconds stalled,
+        # seconds to their heads (from the request's start)]
+        self.trails: dict[str, list[float]] = {"new": [0, 0, 0.0, 0.0, 0.0],
+                                               "reused": [0, 0, 0.0, 0.0, 0.0]}
 
 
 def _label(pool: Any) -> str:
@@ -178,15 +179,17 @@ class PoolWatch:
 
     def lent(self, conn: Any) -> None:
         """*conn* was just checked out for a request: new if it has no socket yet."""
-        setattr(conn, _TRAIL, [self._token, getattr(conn, "sock", None) is None, None])
+        setattr(conn, _TRAIL, [self._token, getattr(conn, "sock", None) is None, None, 0.0])
 
-    def head_arrived(self, conn: Any, length: Any, now: float) -> None:
-        """The response head of *conn*'s request arrived at *now*; its body of *length*
-        bytes (None when not known: chunked, or until the connection closes) follows."""
+    def head_arrived(self, conn: Any, length: Any, started: float, now: float) -> None:
+        """The response head of *conn*'s request, made at *started*, arrived at *now*; its
+        body of *length* bytes (None when not known: chunked, or until the connection
+        closes) follows."""
         trail = getattr(conn, _TRAIL, None)
         if isinstance(trail, list) and trail[0] is self._token \
                 and not (isinstance(length, int) and length > TIMED_BODY_MAX):
             trail[2] = now
+            trail[3] = now - started
 
     def body_done(self, pool: Any, conn: Any, now: float) -> None:
         """*conn* came back to *pool* at *now*: its body was read (or dropped)."""
@@ -198,6 +201,7 @@ class PoolWatch:
         counts = self._record(pool).trails["new" if trail[1] else "reused"]
         counts[0] += 1
         counts[2] += after
+        counts[4] += trail[3]
         if STALL_MIN_S <= after <= STALL_MAX_S:
             counts[1] += 1
             counts[3] += after
@@ -359,7 +363,8 @@ def _urlopen(original: Any) -> Any:
             conn = getattr(response, "_connection", None)
             if conn is not None:
                 tracer._pool_watch.head_arrived(
-                    conn, getattr(response, "length_remaining", None), time.perf_counter())
+                    conn, getattr(response, "length_remaining", None), started,
+                    time.perf_counter())
         except Exception as err:  # noqa: BLE001
             tracer._trace_error(err)
         return response

@@ -798,10 +798,11 @@ BODY_READ = [f"{GEVENT}:687:SocketMixin.recv_into",
              f"{REQUESTS_PKG}/models.py:1042:Response.content", f"{APP}:40:call"]
 
 
-def trail_pool(pool, reused, new):
-    """A pool event with body-after-head trails [n, stalled, seconds, seconds stalled]."""
+def trail_pool(pool, reused, new, heads=(0.0, 0.0)):
+    """A pool event with body-after-head trails [n, stalled, seconds, seconds stalled,
+    seconds to the heads] (*heads*: the reused and the new connections' last figure)."""
     return {"kind": "urllib3-pool", "pool": pool, "calls": reused[0] + new[0],
-            "trails": {"reused": reused, "new": new}}
+            "trails": {"reused": [*reused, heads[0]], "new": [*new, heads[1]]}}
 
 
 def trail_profile(pools):
@@ -820,9 +821,10 @@ def delayed_ack_stall_on_reused_connections_only():
     # a: 12 of 16 reused bodies stalled, 0.5 s of them; 4 new ones took 0.0625 s in all
     # (1/64 s each, none stalled): 0.5 - 12/64 = 0.3125 s lost.  b: 10 of 20 (exactly
     # half) stalled for 0.75 s, 3 new with 1 stalled (a third: more than a quarter): no.
-    # c: every reused body stalled but no new connection to compare with: no.
+    # c: every reused body stalled but no new connection to compare with: no.  a's
+    # requests waited 1.5 s for their heads: 0.5 s stalled of 2.125 s.
     return findings.delayed_ack_stall(trail_profile([
-        trail_pool("http://a:80", [16, 12, 0.625, 0.5], [4, 0, 0.0625, 0.0]),
+        trail_pool("http://a:80", [16, 12, 0.625, 0.5], [4, 0, 0.0625, 0.0], (1.5, 0.25)),
         trail_pool("http://b:80", [20, 10, 0.75, 0.75], [3, 1, 0.25, 0.0625]),
         trail_pool("http://c:80", [30, 30, 1.5, 1.5], [0, 0, 0.0, 0.0])]))
 
@@ -831,16 +833,21 @@ def delayed_ack_stall_on_reused_connections_only():
 def delayed_ack_stall_at_the_edges():
     # exactly MIN_STALLS (10) stalls, exactly half of the reused, exactly MIN_NEW (3) new
     # ones (1/32 s each, none stalled), costing exactly the 0.0625 s threshold
-    # (0.375 - 10/32); then a quarter of 4 new ones stalled: still told apart
+    # (0.375 - 10/32); then a quarter of 4 new ones stalled: still told apart; then
+    # stalls of exactly a tenth (MIN_TIME_SHARE) of the reused requests' time (0.5 s
+    # of 0.5 + 4.5 s)
     return [*findings.delayed_ack_stall(trail_profile([
                 trail_pool("http://a:80", [20, 10, 0.5, 0.375], [3, 0, 0.09375, 0.0])])),
             *findings.delayed_ack_stall(trail_profile([
-                trail_pool("http://b:80", [10, 10, 0.5, 0.5], [4, 1, 0.0625, 0.0625])]))]
+                trail_pool("http://b:80", [10, 10, 0.5, 0.5], [4, 1, 0.0625, 0.0625])])),
+            *findings.delayed_ack_stall(trail_profile([
+                trail_pool("http://c:80", [10, 10, 0.5, 0.5], [4, 0, 0.0, 0.0], (4.5, 0.0))]))]
 
 
 @scenario
 def delayed_ack_stall_not_below_its_edges():
     # 9 stalls; 10 of 21 (under half); 2 new ones; 2 of 7 new stalled (over a quarter);
+    # stalls just under a tenth of the requests' time (heads 2**-16 s later);
     # 0.0625 - 2**-20 s lost; malformed trails (a bool, a negative, a short list, NaN,
     # more stalled than bodies, not a dict); a host whose stalls took no longer than its
     # new connections' bodies (nothing lost: not listed); and, found, without body-read
@@ -852,6 +859,8 @@ def delayed_ack_stall_not_below_its_edges():
                 trail_pool("http://b:80", [21, 10, 0.5, 0.5], [4, 0, 0.0, 0.0]),
                 trail_pool("http://c:80", [10, 10, 0.5, 0.5], [2, 0, 0.0, 0.0]),
                 trail_pool("http://d:80", [10, 10, 0.5, 0.5], [7, 2, 0.0, 0.0]),
+                trail_pool("http://m:80", [10, 10, 0.5, 0.5], [4, 0, 0.0, 0.0],
+                           (4.5 + 2 ** -16, 0.0)),
                 trail_pool("http://e:80", [10, 10, 0.0625 - 2 ** -20, 0.0625 - 2 ** -20],
                            [4, 0, 0.0, 0.0]),
                 trail_pool("http://f:80", [10, True, 0.5, 0.5], [4, 0, 0.0, 0.0]),
@@ -861,6 +870,8 @@ def delayed_ack_stall_not_below_its_edges():
                 trail_pool("http://j:80", [10, 11, 0.5, 0.5], [4, 0, 0.0, 0.0]),
                 {"kind": "urllib3-pool", "pool": "http://k:80", "trails": [1, 2]},
                 {"kind": "urllib3-pool", "pool": 5,
+                 "trails": {"reused": [10, 10, 0.5, 0.5, 0.0], "new": [4, 0, 0.0, 0.0, 0.0]}},
+                {"kind": "urllib3-pool", "pool": "http://n:80",  # four figures, not five
                  "trails": {"reused": [10, 10, 0.5, 0.5], "new": [4, 0, 0.0, 0.0]}},
                 trail_pool("http://l:80", [10, 10, 0.5, 0.5], [4, 0, 0.25, 0.0])])),
             *findings.delayed_ack_stall(no_reads)]
@@ -6573,26 +6584,28 @@ EXPECTED = {
                  'new': 4,
                  'new_ms': 15.625,
                  'pool': 'http://a:80',
+                 'request_ms': 132.8125,
                  'reused': 16,
                  'stall_ms': 41.666666666666664,
                  'stalled': 12}],
       'kind': 'delayed-ack-stall',
       'message': 'Delayed-ACK stall: on http://a:80, 12 of 16 bodies on reused connections '
                  'came 42 ms after their head on average, against 15.6 ms on 4 new '
-                 'connections. 0.312 greenlet-seconds were spent waiting for those bodies, '
-                 "at /srv/app/worker.py:40:call. The upstream writes each response's head "
-                 "and body in separate TCP segments with Nagle's algorithm on, so it sends "
-                 'the body only once the head is acknowledged, and this side delays that ACK '
-                 '(40 ms on Linux) on a kept-alive connection; a new connection is '
-                 'acknowledged at once, which is why a Session made per call looks faster. '
-                 'Fix it at the upstream: TCP_NODELAY on its sockets, or the head and body '
-                 "written in one send (gevent's own pywsgi.WSGIServer writes them apart and "
-                 'leaves Nagle on: give it a listening socket with TCP_NODELAY set, which '
-                 'the accepted ones inherit). From this side, geventperf.mount(session, '
-                 'quickack=True) acknowledges at once (TCP_QUICKACK after each request is '
-                 'sent, Linux). [cost 0.312 s: greenlet-seconds the response bodies on '
-                 "reused connections came later than new connections' bodies did, waiting "
-                 "for this side's delayed ACK]",
+                 'connections (a request on a reused one took 133 ms on average, head and '
+                 'body). 0.312 greenlet-seconds were spent waiting for those bodies, at '
+                 "/srv/app/worker.py:40:call. The upstream writes each response's head and "
+                 "body in separate TCP segments with Nagle's algorithm on, so it sends the "
+                 'body only once the head is acknowledged, and this side delays that ACK (40 '
+                 'ms on Linux) on a kept-alive connection; a new connection is acknowledged '
+                 'at once, which is why a Session made per call looks faster. Fix it at the '
+                 'upstream: TCP_NODELAY on its sockets, or the head and body written in one '
+                 "send (gevent's own pywsgi.WSGIServer writes them apart and leaves Nagle "
+                 'on: give it a listening socket with TCP_NODELAY set, which the accepted '
+                 'ones inherit). From this side, geventperf.mount(session, quickack=True) '
+                 'acknowledges at once (TCP_QUICKACK after each request is sent, Linux). '
+                 '[cost 0.312 s: greenlet-seconds the response bodies on reused connections '
+                 "came later than new connections' bodies did, waiting for this side's "
+                 'delayed ACK]',
       'section': None,
       'site': '/srv/app/worker.py:40:call',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
@@ -6610,26 +6623,28 @@ EXPECTED = {
                  'new': 3,
                  'new_ms': 31.25,
                  'pool': 'http://a:80',
+                 'request_ms': 25.0,
                  'reused': 20,
                  'stall_ms': 37.5,
                  'stalled': 10}],
       'kind': 'delayed-ack-stall',
       'message': 'Delayed-ACK stall: on http://a:80, 10 of 20 bodies on reused connections '
                  'came 38 ms after their head on average, against 31.2 ms on 3 new '
-                 'connections. 0.062 greenlet-seconds were spent waiting for those bodies, '
-                 "at /srv/app/worker.py:40:call. The upstream writes each response's head "
-                 "and body in separate TCP segments with Nagle's algorithm on, so it sends "
-                 'the body only once the head is acknowledged, and this side delays that ACK '
-                 '(40 ms on Linux) on a kept-alive connection; a new connection is '
-                 'acknowledged at once, which is why a Session made per call looks faster. '
-                 'Fix it at the upstream: TCP_NODELAY on its sockets, or the head and body '
-                 "written in one send (gevent's own pywsgi.WSGIServer writes them apart and "
-                 'leaves Nagle on: give it a listening socket with TCP_NODELAY set, which '
-                 'the accepted ones inherit). From this side, geventperf.mount(session, '
-                 'quickack=True) acknowledges at once (TCP_QUICKACK after each request is '
-                 'sent, Linux). [cost 0.062 s: greenlet-seconds the response bodies on '
-                 "reused connections came later than new connections' bodies did, waiting "
-                 "for this side's delayed ACK]",
+                 'connections (a request on a reused one took 25 ms on average, head and '
+                 'body). 0.062 greenlet-seconds were spent waiting for those bodies, at '
+                 "/srv/app/worker.py:40:call. The upstream writes each response's head and "
+                 "body in separate TCP segments with Nagle's algorithm on, so it sends the "
+                 'body only once the head is acknowledged, and this side delays that ACK (40 '
+                 'ms on Linux) on a kept-alive connection; a new connection is acknowledged '
+                 'at once, which is why a Session made per call looks faster. Fix it at the '
+                 'upstream: TCP_NODELAY on its sockets, or the head and body written in one '
+                 "send (gevent's own pywsgi.WSGIServer writes them apart and leaves Nagle "
+                 'on: give it a listening socket with TCP_NODELAY set, which the accepted '
+                 'ones inherit). From this side, geventperf.mount(session, quickack=True) '
+                 'acknowledges at once (TCP_QUICKACK after each request is sent, Linux). '
+                 '[cost 0.062 s: greenlet-seconds the response bodies on reused connections '
+                 "came later than new connections' bodies did, waiting for this side's "
+                 'delayed ACK]',
       'section': None,
       'site': '/srv/app/worker.py:40:call',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
@@ -6647,26 +6662,67 @@ EXPECTED = {
                  'new': 4,
                  'new_ms': 15.625,
                  'pool': 'http://b:80',
+                 'request_ms': 50.0,
                  'reused': 10,
                  'stall_ms': 50.0,
                  'stalled': 10}],
       'kind': 'delayed-ack-stall',
       'message': 'Delayed-ACK stall: on http://b:80, 10 of 10 bodies on reused connections '
                  'came 50 ms after their head on average, against 15.6 ms on 4 new '
-                 'connections. 0.344 greenlet-seconds were spent waiting for those bodies, '
-                 "at /srv/app/worker.py:40:call. The upstream writes each response's head "
-                 "and body in separate TCP segments with Nagle's algorithm on, so it sends "
-                 'the body only once the head is acknowledged, and this side delays that ACK '
-                 '(40 ms on Linux) on a kept-alive connection; a new connection is '
-                 'acknowledged at once, which is why a Session made per call looks faster. '
-                 'Fix it at the upstream: TCP_NODELAY on its sockets, or the head and body '
-                 "written in one send (gevent's own pywsgi.WSGIServer writes them apart and "
-                 'leaves Nagle on: give it a listening socket with TCP_NODELAY set, which '
-                 'the accepted ones inherit). From this side, geventperf.mount(session, '
-                 'quickack=True) acknowledges at once (TCP_QUICKACK after each request is '
-                 'sent, Linux). [cost 0.344 s: greenlet-seconds the response bodies on '
-                 "reused connections came later than new connections' bodies did, waiting "
-                 "for this side's delayed ACK]",
+                 'connections (a request on a reused one took 50 ms on average, head and '
+                 'body). 0.344 greenlet-seconds were spent waiting for those bodies, at '
+                 "/srv/app/worker.py:40:call. The upstream writes each response's head and "
+                 "body in separate TCP segments with Nagle's algorithm on, so it sends the "
+                 'body only once the head is acknowledged, and this side delays that ACK (40 '
+                 'ms on Linux) on a kept-alive connection; a new connection is acknowledged '
+                 'at once, which is why a Session made per call looks faster. Fix it at the '
+                 'upstream: TCP_NODELAY on its sockets, or the head and body written in one '
+                 "send (gevent's own pywsgi.WSGIServer writes them apart and leaves Nagle "
+                 'on: give it a listening socket with TCP_NODELAY set, which the accepted '
+                 'ones inherit). From this side, geventperf.mount(session, quickack=True) '
+                 'acknowledges at once (TCP_QUICKACK after each request is sent, Linux). '
+                 '[cost 0.344 s: greenlet-seconds the response bodies on reused connections '
+                 "came later than new connections' bodies did, waiting for this side's "
+                 'delayed ACK]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/usr/lib/python3.11/http/client.py:473:HTTPResponse.read',
+                '/venv/lib/python3.11/site-packages/urllib3/response.py:1029:HTTPResponse._fp_read',
+                '/venv/lib/python3.11/site-packages/requests/models.py:1042:Response.content',
+                '/srv/app/worker.py:40:call'],
+      'stall_window_s': [0.035, 0.25]},
+     {'cost_meaning': 'greenlet-seconds the response bodies on reused connections came later '
+                      "than new connections' bodies did, waiting for this side's delayed ACK",
+      'cost_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'hosts': [{'lost_s': 0.5,
+                 'new': 4,
+                 'new_ms': 0.0,
+                 'pool': 'http://c:80',
+                 'request_ms': 500.0,
+                 'reused': 10,
+                 'stall_ms': 50.0,
+                 'stalled': 10}],
+      'kind': 'delayed-ack-stall',
+      'message': 'Delayed-ACK stall: on http://c:80, 10 of 10 bodies on reused connections '
+                 'came 50 ms after their head on average, against 0.0 ms on 4 new '
+                 'connections (a request on a reused one took 500 ms on average, head and '
+                 'body). 0.500 greenlet-seconds were spent waiting for those bodies, at '
+                 "/srv/app/worker.py:40:call. The upstream writes each response's head and "
+                 "body in separate TCP segments with Nagle's algorithm on, so it sends the "
+                 'body only once the head is acknowledged, and this side delays that ACK (40 '
+                 'ms on Linux) on a kept-alive connection; a new connection is acknowledged '
+                 'at once, which is why a Session made per call looks faster. Fix it at the '
+                 'upstream: TCP_NODELAY on its sockets, or the head and body written in one '
+                 "send (gevent's own pywsgi.WSGIServer writes them apart and leaves Nagle "
+                 'on: give it a listening socket with TCP_NODELAY set, which the accepted '
+                 'ones inherit). From this side, geventperf.mount(session, quickack=True) '
+                 'acknowledges at once (TCP_QUICKACK after each request is sent, Linux). '
+                 '[cost 0.500 s: greenlet-seconds the response bodies on reused connections '
+                 "came later than new connections' bodies did, waiting for this side's "
+                 'delayed ACK]',
       'section': None,
       'site': '/srv/app/worker.py:40:call',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
@@ -6684,14 +6740,16 @@ EXPECTED = {
                  'new': 4,
                  'new_ms': 0.0,
                  'pool': 'http://a:80',
+                 'request_ms': 50.0,
                  'reused': 10,
                  'stall_ms': 50.0,
                  'stalled': 10}],
       'kind': 'delayed-ack-stall',
       'message': 'Delayed-ACK stall: on http://a:80, 10 of 10 bodies on reused connections '
                  'came 50 ms after their head on average, against 0.0 ms on 4 new '
-                 'connections. 0.500 greenlet-seconds were spent waiting for those bodies. '
-                 "The upstream writes each response's head and body in separate TCP segments "
+                 'connections (a request on a reused one took 50 ms on average, head and '
+                 'body). 0.500 greenlet-seconds were spent waiting for those bodies. The '
+                 "upstream writes each response's head and body in separate TCP segments "
                  "with Nagle's algorithm on, so it sends the body only once the head is "
                  'acknowledged, and this side delays that ACK (40 ms on Linux) on a '
                  'kept-alive connection; a new connection is acknowledged at once, which is '

@@ -51,7 +51,8 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0,
                      "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
-                     "trails": {"new": [0, 0, 0.0, 0.0], "reused": [0, 0, 0.0, 0.0]}}
+                     "trails": {"new": [0, 0, 0.0, 0.0, 0.0],
+                                "reused": [0, 0, 0.0, 0.0, 0.0]}}
     assert pool.num_connections == 6  # urllib3's own count agrees
 
 
@@ -77,7 +78,8 @@ def _split(head):
 def test_bodies_held_for_the_ack_stall_on_reused_connections_only():
     """The kernel's own delayed ACK (Linux, loopback): a new connection's first body
     comes at once, a reused one's waits for the ACK of its head; with quickack no
-    body waits.  [responses, stalled, seconds, seconds stalled] per kind."""
+    body waits.  [responses, stalled, seconds, seconds stalled, seconds to the heads]
+    per kind."""
     with RawServer(_split, keep_alive=True) as srv:
         for quickack in (False, True):
             with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
@@ -91,6 +93,7 @@ def test_bodies_held_for_the_ack_stall_on_reused_connections_only():
                 assert reused[1] == 0, event
             else:
                 assert reused[1] >= 3 and reused[3] >= reused[1] * poolwatch.STALL_MIN_S, event
+            assert 0 < reused[4] < 10 * reused[0], event  # the heads came at once
 
 
 def test_a_body_over_the_timed_size_is_not_timed():
@@ -102,7 +105,7 @@ def test_a_body_over_the_timed_size_is_not_timed():
             assert session.get(srv.url + "/", timeout=10).content == body
     [event] = _pools(tracer.profile)
     assert event["calls"] == 3 and event["trails"] == {
-        "new": [0, 0, 0.0, 0.0], "reused": [0, 0, 0.0, 0.0]}, event
+        "new": [0, 0, 0.0, 0.0, 0.0], "reused": [0, 0, 0.0, 0.0, 0.0]}, event
 
 
 def test_a_preloaded_response_is_not_timed(kept):

@@ -38,6 +38,10 @@ STALL_SHARE = 0.5
 # that tells an ACK from a slow upstream (which is slow on new connections too).
 MIN_NEW = 3
 NEW_STALL_SHARE = 0.25
+# Share of the reused connections' request time (to the head, then the body) the stalls
+# took: under a tenth, the ACK is not what makes those requests slow (an upstream that
+# queues them, one at a time, say), and the fix would not show.
+MIN_TIME_SHARE = 0.1
 # Hosts written out in a message (all are in the finding's extra).
 MAX_HOSTS_SHOWN = 3
 # Frames of urllib3 reading a response's body: where the stalled greenlets waited.
@@ -45,17 +49,18 @@ BODY_READ_FRAME = re.compile(r"[/\\]urllib3[/\\]response\.py:\d+:HTTPResponse\."
                              r"(read|_raw_read|_fp_read|read_chunked|stream)$")
 
 
-def _trail(event: dict[str, Any], kind: str) -> tuple[int, int, float, float] | None:
-    """(responses, stalled, seconds, seconds stalled) of one connection kind; None when
-    the event has none or they do not hang together (profiles are untrusted)."""
+def _trail(event: dict[str, Any], kind: str) -> tuple[int, int, float, float, float] | None:
+    """(responses, stalled, seconds, seconds stalled, seconds to the heads) of one
+    connection kind; None when the event has none or they do not hang together
+    (profiles are untrusted)."""
     trails = event.get("trails")
     counts = trails.get(kind) if isinstance(trails, dict) else None
-    if not isinstance(counts, list) or len(counts) != 4 or any(
+    if not isinstance(counts, list) or len(counts) != 5 or any(
             isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
             or v < 0 for v in counts):
         return None
-    n, stalled, seconds, stalled_s = int(counts[0]), int(counts[1]), counts[2], counts[3]
-    return (n, stalled, float(seconds), float(stalled_s)) if stalled <= n else None
+    n, stalled = int(counts[0]), int(counts[1])
+    return (n, stalled, *map(float, counts[2:])) if stalled <= n else None
 
 
 def _stalled_host(event: dict[str, Any]) -> dict[str, Any] | None:
@@ -65,9 +70,10 @@ def _stalled_host(event: dict[str, Any]) -> dict[str, Any] | None:
     reused, new = _trail(event, "reused"), _trail(event, "new")
     if reused is None or new is None or not isinstance(event.get("pool"), str):
         return None
-    n, stalled, _seconds, stalled_s = reused
-    new_n, new_stalled, new_s, _new_stalled_s = new
-    if stalled < MIN_STALLS or stalled < STALL_SHARE * n:
+    n, stalled, seconds, stalled_s, head_s = reused
+    new_n, new_stalled, new_s, _new_stalled_s, _new_head_s = new
+    if stalled < MIN_STALLS or stalled < STALL_SHARE * n \
+            or stalled_s < MIN_TIME_SHARE * (head_s + seconds):
         return None
     if new_n < MIN_NEW or new_stalled > NEW_STALL_SHARE * new_n:
         return None
@@ -76,7 +82,7 @@ def _stalled_host(event: dict[str, Any]) -> dict[str, Any] | None:
         return None
     return {"pool": event["pool"], "reused": n, "stalled": stalled, "new": new_n,
             "stall_ms": stalled_s / stalled * 1e3, "new_ms": new_s / new_n * 1e3,
-            "lost_s": lost}
+            "request_ms": (head_s + seconds) / n * 1e3, "lost_s": lost}
 
 
 def delayed_ack_stall(profile: Profile) -> list[Finding]:
@@ -93,7 +99,9 @@ def delayed_ack_stall(profile: Profile) -> list[Finding]:
     shown = "; ".join(
         f"on {h['pool']}, {h['stalled']} of {h['reused']} bodies on reused connections came "
         f"{h['stall_ms']:.0f} ms after their head on average, against "
-        f"{h['new_ms']:.1f} ms on {h['new']} new connections" for h in hosts[:MAX_HOSTS_SHOWN])
+        f"{h['new_ms']:.1f} ms on {h['new']} new connections (a request on a reused one "
+        f"took {h['request_ms']:.0f} ms on average, head and body)"
+        for h in hosts[:MAX_HOSTS_SHOWN])
     where = f", at {seen.where}" if seen else ""
     message = (
         f"Delayed-ACK stall: {shown}. {lost:.3f} greenlet-seconds were spent "
