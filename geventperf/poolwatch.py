@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import math
+import socket
 import sys
 import time
 from typing import Any
@@ -71,7 +72,7 @@ class _Pool:
 
     __slots__ = ("label", "pools", "maxsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
-                 "read_timeout_s", "errors", "sites", "trails")
+                 "read_timeout_s", "errors", "sites", "trails", "nagle", "sends")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -91,6 +92,12 @@ class _Pool:
         # seconds to their heads (from the request's start)]
         self.trails: dict[str, list[float]] = {"new": [0, 0, 0.0, 0.0, 0.0],
                                                "reused": [0, 0, 0.0, 0.0, 0.0]}
+        # connections made without TCP_NODELAY (Nagle's algorithm on: socket_options
+        # given without it replace urllib3's default, and urllib3 leaves it on towards a
+        # proxy), and the requests that sent a body, per connection kind: [requests,
+        # seconds to their heads]
+        self.nagle = False
+        self.sends: dict[str, list[float]] = {"new": [0, 0.0], "reused": [0, 0.0]}
 
 
 def _label(pool: Any) -> str:
@@ -145,6 +152,7 @@ class PoolWatch:
             # the pool's size and blocking are set when it is made: read once
             record.maxsize = max(record.maxsize, int(getattr(pool.pool, "maxsize", 0) or 0))
             record.block = record.block or bool(pool.block)
+            record.nagle = record.nagle or _without_nodelay(pool)
             mark = [self._token, getattr(pool, "num_connections", 0), label, 0]
             setattr(pool, _MARK, mark)
         return mark
@@ -181,13 +189,19 @@ class PoolWatch:
         """*conn* was just checked out for a request: new if it has no socket yet."""
         setattr(conn, _TRAIL, [self._token, getattr(conn, "sock", None) is None, None, 0.0])
 
-    def head_arrived(self, conn: Any, length: Any, started: float, now: float) -> None:
-        """The response head of *conn*'s request, made at *started*, arrived at *now*; its
-        body of *length* bytes (None when not known: chunked, or until the connection
-        closes) follows."""
+    def head_arrived(self, pool: Any, conn: Any, length: Any, sent_body: bool,
+                     started: float, now: float) -> None:
+        """The response head of *conn*'s request through *pool*, made at *started* (with a
+        body if *sent_body*), arrived at *now*; its body of *length* bytes (None when not
+        known: chunked, or until the connection closes) follows."""
         trail = getattr(conn, _TRAIL, None)
-        if isinstance(trail, list) and trail[0] is self._token \
-                and not (isinstance(length, int) and length > TIMED_BODY_MAX):
+        if not isinstance(trail, list) or trail[0] is not self._token:
+            return
+        if sent_body:
+            sends = self._record(pool).sends["new" if trail[1] else "reused"]
+            sends[0] += 1
+            sends[1] += now - started
+        if not (isinstance(length, int) and length > TIMED_BODY_MAX):
             trail[2] = now
             trail[3] = now - started
 
@@ -232,8 +246,24 @@ class PoolWatch:
                  "calls": r.calls, "failed": r.failed, "failed_s": r.failed_s,
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
-                 "trails": {kind: list(counts) for kind, counts in r.trails.items()}}
+                 "trails": {kind: list(counts) for kind, counts in r.trails.items()},
+                 "nagle": r.nagle,
+                 "sends": {kind: list(counts) for kind, counts in r.sends.items()}}
                 for r in list(self._hosts.values()) if r.checkouts or r.discarded or r.calls]
+
+
+def _without_nodelay(pool: Any) -> bool:
+    """Whether *pool* makes its connections without TCP_NODELAY: the socket options it
+    gives them (its class's defaults unless given) do not set it."""
+    given = getattr(pool, "conn_kw", {})
+    if "socket_options" in given:
+        options = given["socket_options"] or ()  # None: no options set at all
+    else:
+        options = getattr(pool.ConnectionCls, "default_socket_options", None)
+        if not isinstance(options, (list, tuple)):
+            return False  # not urllib3's connections: unknown, not told as Nagle's
+    return not any(isinstance(o, tuple) and len(o) == 3 and o[0] == socket.IPPROTO_TCP
+                   and o[1] == socket.TCP_NODELAY and o[2] for o in options)
 
 
 def _most_first(counts: dict[str, int]) -> list[list[Any]]:
@@ -362,9 +392,11 @@ def _urlopen(original: Any) -> Any:
             # still holds its connection until then; a preloaded one has let it go
             conn = getattr(response, "_connection", None)
             if conn is not None:
+                body = kwargs["body"] if "body" in kwargs else args[2] if len(args) > 2 \
+                    else None
                 tracer._pool_watch.head_arrived(
-                    conn, getattr(response, "length_remaining", None), started,
-                    time.perf_counter())
+                    self, conn, getattr(response, "length_remaining", None),
+                    body is not None and body != b"", started, time.perf_counter())
         except Exception as err:  # noqa: BLE001
             tracer._trace_error(err)
         return response

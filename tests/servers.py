@@ -62,13 +62,16 @@ class RawServer:
     """A TCP server that reads each request's head and replies with a script.
 
     ``respond(request_head) -> script`` decides the reply; after the script the
-    connection is closed unless ``keep_alive`` is set.  ``connections`` counts the
+    connection is closed unless ``keep_alive`` is set.  With ``read_bodies`` a request's
+    ``Content-Length`` body is read before the reply (kept-alive requests with bodies).  ``connections`` counts the
     connections accepted, so tests can tell whether a connection was reused.
     """
 
-    def __init__(self, respond: Callable[[bytes], Script], keep_alive: bool = False) -> None:
+    def __init__(self, respond: Callable[[bytes], Script], keep_alive: bool = False,
+                 read_bodies: bool = False) -> None:
         self.respond = respond
         self.keep_alive = keep_alive
+        self.read_bodies = read_bodies
         self.connections = 0
         self.requests = 0
         self._listener = socket.create_server(("127.0.0.1", 0))
@@ -120,6 +123,16 @@ class RawServer:
                         return
                     buffered += data
                 head, buffered = buffered.split(b"\r\n\r\n", 1)
+                length = _content_length(head) if self.read_bodies else 0
+                while len(buffered) < length:
+                    try:
+                        data = conn.recv(65536)
+                    except OSError:
+                        return
+                    if not data:
+                        return
+                    buffered += data
+                buffered = buffered[length:]
                 self.requests += 1
                 try:
                     for piece in self.respond(head):
@@ -135,6 +148,14 @@ class RawServer:
                     except OSError:
                         pass
                     return
+
+
+def _content_length(head: bytes) -> int:
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return int(value)
+    return 0
 
 
 def http_response(body: bytes = b"", status: str = "200 OK",

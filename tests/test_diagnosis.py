@@ -74,6 +74,7 @@ CONNECTION_LEAK = "connection-leak"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
 DELAYED_ACK_STALL = "delayed-ack-stall"
+REQUEST_BODY_STALL = "request-body-stall"
 GIL_CONTENDED = "gil-contended"
 SWITCH_STORM = "switch-storm"
 THREADPOOL_SATURATED = "threadpool-saturated"
@@ -212,6 +213,13 @@ def _respond_kept(head: bytes) -> list:
 def kept_server():
     """A server that keeps its connections alive (the module's ``server`` closes them)."""
     with RawServer(_respond_kept, keep_alive=True) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def body_server():
+    """``kept_server``, reading each request's body before it answers (posts)."""
+    with RawServer(_respond_kept, keep_alive=True, read_bodies=True) as srv:
         yield srv
 
 
@@ -1169,3 +1177,23 @@ def test_bodies_acknowledged_at_once_are_no_delayed_ack_stall(kept_server, tmp_p
     assert not findings_of(profile, DELAYED_ACK_STALL), listing(profile)
     (pool,) = [e for e in profile.events if e.get("kind") == "urllib3-pool"]
     assert pool["trails"]["reused"][:2] == [4 * 11, 0], pool  # every body, none stalled
+
+
+REQUEST_NAGLE = Workload("request_nagle.py")
+POST_URL = "kept={}/slow?delay=0"
+
+
+def test_request_bodies_held_by_nagle_are_a_request_body_stall(body_server, tmp_path):
+    profile = run_cli(REQUEST_NAGLE, tmp_path, POST_URL.format(body_server.url))
+    first = assert_first(profile, REQUEST_NAGLE, REQUEST_BODY_STALL, greenlet="worker")
+    (host,) = first.extra["hosts"]
+    # four connections, one per worker, each made for its first call and then reused
+    assert host["new"] == 4 and host["requests"] == 4 * 11, listing(profile)
+    assert "default_socket_options" in first.message, listing(profile)
+
+
+def test_request_bodies_sent_at_once_are_no_request_body_stall(body_server, tmp_path):
+    profile = run_cli(REQUEST_NAGLE, tmp_path, POST_URL.format(body_server.url), "nodelay=1")
+    assert not findings_of(profile, REQUEST_BODY_STALL), listing(profile)
+    (pool,) = [e for e in profile.events if e.get("kind") == "urllib3-pool"]
+    assert pool["nagle"] is False and pool["sends"]["reused"][0] == 4 * 11, pool

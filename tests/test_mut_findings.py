@@ -877,6 +877,69 @@ def delayed_ack_stall_not_below_its_edges():
             *findings.delayed_ack_stall(no_reads)]
 
 
+# Where a request waits for its answer: urllib3's getresponse, under app line 40.
+ANSWER_WAIT = [f"{GEVENT}:687:SocketMixin.recv_into",
+               f"{URLLIB3_PKG}/connection.py:516:HTTPConnection.getresponse",
+               f"{URLLIB3_PKG}/connectionpool.py:534:HTTPConnectionPool._make_request",
+               f"{REQUESTS_PKG}/adapters.py:696:HTTPAdapter.send", f"{APP}:40:call"]
+
+
+def sends_pool(pool, reused, new, nagle=True):
+    """A pool event: requests that sent a body, [n, seconds to their heads] per kind."""
+    return {"kind": "urllib3-pool", "pool": pool, "nagle": nagle,
+            "sends": {"reused": reused, "new": new}}
+
+
+def sends_profile(pools):
+    p = trail_profile(pools)
+    p.waits[0].stack = list(ANSWER_WAIT)
+    p.runs[0].stack = list(ANSWER_WAIT)
+    return p
+
+
+@scenario
+def request_body_stall_by_host():
+    # a: 16 posts on reused connections waited 1 s for their answers (1/16 s each), 4 on
+    # new ones 1/64 s each: 3/64 s more each, 0.75 s lost.  b: the same, its
+    # connections with TCP_NODELAY: no.  c: 12 at 0.25 s each against 0.5 s on new
+    # ones: not later.
+    return findings.request_body_stall(sends_profile([
+        sends_pool("http://a:80", [16, 1.0], [4, 0.0625]),
+        sends_pool("http://b:80", [16, 1.0], [4, 0.0625], nagle=False),
+        sends_pool("http://c:80", [12, 3.0], [4, 2.0])]))
+
+
+@scenario
+def request_body_stall_at_the_edges():
+    # exactly 10 requests and 3 new ones, 0.035 s more each than on new ones (to the
+    # float: 0.35 against 0.315), that being a tenth of a reused request's time; listed
+    # after a host losing more (16 requests 1/16 s later each).  The block threshold
+    # never binds: 10 requests 0.035 s later make 0.35 s.
+    return findings.request_body_stall(sends_profile([
+        sends_pool("http://a:80", [10, 3.5], [3, 1.2599999999999998 * 3 / 4]),
+        sends_pool("http://b:80", [16, 1.0], [4, 0.0])]))
+
+
+@scenario
+def request_body_stall_not_below_its_edges():
+    # 9 requests; 2 new ones; 0.034 s more each; 0.04 s more, under a tenth of the
+    # request's 0.5 s; nagle not exactly True;
+    # malformed sends (a bool, a negative, NaN, a short list, not a dict); a pool
+    # named by a number
+    return findings.request_body_stall(sends_profile([
+        sends_pool("http://a:80", [9, 0.9], [4, 0.0]),
+        sends_pool("http://b:80", [10, 1.0], [2, 0.0]),
+        sends_pool("http://c:80", [10, 0.34], [4, 0.0]),
+        sends_pool("http://d:80", [10, 5.0], [4, 1.84]),
+        sends_pool("http://f:80", [10, 1.0], [4, 0.0], nagle=1),
+        sends_pool("http://g:80", [True, 1.0], [4, 0.0]),
+        sends_pool("http://h:80", [10, -1.0], [4, 0.0]),
+        sends_pool("http://i:80", [10, float("nan")], [4, 0.0]),
+        sends_pool("http://j:80", [10], [4, 0.0]),
+        {"kind": "urllib3-pool", "pool": "http://k:80", "nagle": True, "sends": [1]},
+        sends_pool(5, [10, 1.0], [4, 0.0])]))
+
+
 def _named_callers(p, folded):
     """*p* with 'app.fetch' standing for 2 + *folded* greenlets (a folded entry)."""
     p.greenlet(5).name = f"app.fetch [{folded} finished greenlets folded]"
@@ -6766,6 +6829,83 @@ EXPECTED = {
       'site': None,
       'stack': [],
       'stall_window_s': [0.035, 0.25]}],
+    'request_body_stall_by_host': [{'cost_meaning': 'greenlet-seconds the requests with a body on reused connections '
+                      'waited for their answer longer than those on new connections, their '
+                      "bodies held by Nagle's algorithm",
+      'cost_s': 0.75,
+      'greenlet': 3,
+      'hazard': False,
+      'hosts': [{'answer_ms': 62.5,
+                 'lost_s': 0.75,
+                 'new': 4,
+                 'new_answer_ms': 15.625,
+                 'pool': 'http://a:80',
+                 'requests': 16}],
+      'kind': 'request-body-stall',
+      'message': "Request bodies held by Nagle's algorithm: on http://a:80, 16 requests with "
+                 'a body on reused connections waited 62 ms on average for their answer, '
+                 'against 15.6 ms on 4 new connections. 0.750 greenlet-seconds were spent '
+                 'waiting that much longer, at /srv/app/worker.py:40:call. These connections '
+                 "were made without TCP_NODELAY, so urllib3 sends the request's headers and "
+                 'then its body, and the kernel holds the body until the server acknowledges '
+                 'the headers, which it delays (40 ms on Linux) on a kept-alive connection. '
+                 'urllib3 sets TCP_NODELAY by default; socket_options given to an adapter or '
+                 'pool manager replace that default, and urllib3 leaves it off towards a '
+                 'proxy. Fix: keep it, '
+                 'socket_options=urllib3.connection.HTTPConnection.default_socket_options + '
+                 '[your options]. [cost 0.750 s: greenlet-seconds the requests with a body '
+                 'on reused connections waited for their answer longer than those on new '
+                 "connections, their bodies held by Nagle's algorithm]",
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:516:HTTPConnection.getresponse',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:534:HTTPConnectionPool._make_request',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call']}],
+    'request_body_stall_at_the_edges': [{'cost_meaning': 'greenlet-seconds the requests with a body on reused connections '
+                      'waited for their answer longer than those on new connections, their '
+                      "bodies held by Nagle's algorithm",
+      'cost_s': 1.3500000000000003,
+      'greenlet': 3,
+      'hazard': False,
+      'hosts': [{'answer_ms': 62.5,
+                 'lost_s': 1.0,
+                 'new': 4,
+                 'new_answer_ms': 0.0,
+                 'pool': 'http://b:80',
+                 'requests': 16},
+                {'answer_ms': 350.0,
+                 'lost_s': 0.3500000000000003,
+                 'new': 3,
+                 'new_answer_ms': 314.99999999999994,
+                 'pool': 'http://a:80',
+                 'requests': 10}],
+      'kind': 'request-body-stall',
+      'message': "Request bodies held by Nagle's algorithm: on http://b:80, 16 requests with "
+                 'a body on reused connections waited 62 ms on average for their answer, '
+                 'against 0.0 ms on 4 new connections; on http://a:80, 10 requests with a '
+                 'body on reused connections waited 350 ms on average for their answer, '
+                 'against 315.0 ms on 3 new connections. 1.350 greenlet-seconds were spent '
+                 'waiting that much longer, at /srv/app/worker.py:40:call. These connections '
+                 "were made without TCP_NODELAY, so urllib3 sends the request's headers and "
+                 'then its body, and the kernel holds the body until the server acknowledges '
+                 'the headers, which it delays (40 ms on Linux) on a kept-alive connection. '
+                 'urllib3 sets TCP_NODELAY by default; socket_options given to an adapter or '
+                 'pool manager replace that default, and urllib3 leaves it off towards a '
+                 'proxy. Fix: keep it, '
+                 'socket_options=urllib3.connection.HTTPConnection.default_socket_options + '
+                 '[your options]. [cost 1.350 s: greenlet-seconds the requests with a body '
+                 'on reused connections waited for their answer longer than those on new '
+                 "connections, their bodies held by Nagle's algorithm]",
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:516:HTTPConnection.getresponse',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:534:HTTPConnectionPool._make_request',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call']}],
+    'request_body_stall_not_below_its_edges': [],
 }
 
 
@@ -6779,7 +6919,8 @@ KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-se
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
               "serial-bottleneck", "session-per-request", "connection-churn", "connection-leak",
-              "requests-failed", "delayed-ack-stall", "retry-backoff", "small-body-reads",
+              "requests-failed", "delayed-ack-stall", "request-body-stall", "retry-backoff",
+              "small-body-reads",
               "switch-storm",
               "pure-python-fallback", "charset-detection", "cpu-starved", "from-the-future"]
 
@@ -6815,8 +6956,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
         findings.session_per_request, findings.connection_churn, findings.connection_leak,
-        findings.requests_failed, findings.delayed_ack_stall, findings.retry_backoff,
-        findings.slow_paths, findings.cpu_starved)
+        findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
+        findings.retry_backoff, findings.slow_paths, findings.cpu_starved)
 
 
 def test_a_greenlet_named_by_an_id_the_profile_lacks():

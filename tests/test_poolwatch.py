@@ -9,6 +9,7 @@ kept-alive server on 127.0.0.1 that counts the connections it accepted.
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import textwrap
@@ -52,7 +53,8 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0,
                      "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
                      "trails": {"new": [0, 0, 0.0, 0.0, 0.0],
-                                "reused": [0, 0, 0.0, 0.0, 0.0]}}
+                                "reused": [0, 0, 0.0, 0.0, 0.0]},
+                     "nagle": False, "sends": {"new": [0, 0.0], "reused": [0, 0.0]}}
     assert pool.num_connections == 6  # urllib3's own count agrees
 
 
@@ -106,6 +108,35 @@ def test_a_body_over_the_timed_size_is_not_timed():
     [event] = _pools(tracer.profile)
     assert event["calls"] == 3 and event["trails"] == {
         "new": [0, 0, 0.0, 0.0, 0.0], "reused": [0, 0, 0.0, 0.0, 0.0]}, event
+
+
+@pytest.mark.parametrize(("conn_kw", "nagle"), [
+    ({}, False),  # urllib3's default options: TCP_NODELAY
+    ({"socket_options": [(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]}, True),  # replaced
+    ({"socket_options": None}, True),  # no options at all
+    ({"socket_options": [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]}, False),
+    ({"socket_options": [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 0)]}, True),
+])
+def test_pools_tell_whether_their_connections_set_tcp_nodelay(kept, conn_kw, nagle):
+    pool = HTTPConnectionPool("127.0.0.1", kept.port, maxsize=1, **conn_kw)
+    with geventperf.Tracer(sections=None) as tracer:
+        pool._put_conn(pool._get_conn())
+    [event] = _pools(tracer.profile)
+    assert event["nagle"] is nagle, event
+
+
+def test_requests_that_send_a_body_are_timed_to_their_answer():
+    """[requests, seconds to their heads] per connection kind, for those with a body."""
+    with RawServer(lambda head: [http_response(b"ok")], keep_alive=True,
+                   read_bodies=True) as srv, requests.Session() as session, \
+            geventperf.Tracer(sections=None) as tracer:
+        for n in range(4):
+            assert session.post(srv.url + "/", data=b"x" * n, timeout=10).content == b"ok"
+        assert session.get(srv.url + "/", timeout=10).content == b"ok"
+    [event] = _pools(tracer.profile)
+    # the first post sent an empty body: not counted; the get sent none
+    assert event["sends"]["new"] == [0, 0.0] and event["sends"]["reused"][0] == 3, event
+    assert event["sends"]["reused"][1] > 0 and event["nagle"] is False, event
 
 
 def test_a_preloaded_response_is_not_timed(kept):

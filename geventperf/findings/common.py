@@ -32,6 +32,7 @@ CONNECTION_LEAK = "connection-leak"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
 DELAYED_ACK_STALL = "delayed-ack-stall"
+REQUEST_BODY_STALL = "request-body-stall"
 
 # What a CPU or loop finding's stack is (extra["stack_is"]): the heaviest CPU-sampled
 # stack through the code that burned the CPU, a look the stall watch took while the
@@ -86,6 +87,9 @@ COST_MEANING = {
     DELAYED_ACK_STALL: "greenlet-seconds the response bodies on reused connections came "
                        "later than new connections' bodies did, waiting for this side's "
                        "delayed ACK",
+    REQUEST_BODY_STALL: "greenlet-seconds the requests with a body on reused connections "
+                        "waited for their answer longer than those on new connections, "
+                        "their bodies held by Nagle's algorithm",
     RETRY_BACKOFF: "greenlet-seconds spent sleeping in urllib3's retry back-off before "
                    "retrying failed requests",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "

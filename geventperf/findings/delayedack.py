@@ -1,4 +1,5 @@
-"""Bodies held by a delayed ACK on reused connections (``delayed-ack-stall``).
+"""Bodies held by a delayed ACK on reused connections (``delayed-ack-stall``), and
+request bodies held by Nagle's algorithm on this side (``request-body-stall``).
 
 An upstream that writes a response's head and body in separate TCP segments, with
 Nagle's algorithm on (no ``TCP_NODELAY`` on its sockets), sends the body only once the
@@ -14,6 +15,14 @@ made per call is faster than a shared one: the opposite of the usual advice.
 connections.  The finding needs both: most reused connections' bodies in the stall
 window, new connections' bodies not, so an upstream that is merely slow to send its
 body (slow on every connection) is not taken for one.
+
+The same wait runs the other way when this side's connections have Nagle's algorithm
+on: urllib3 sends a request's headers, then its body, and the kernel holds the body
+until the server acknowledges the headers, which the server delays.  urllib3 sets
+``TCP_NODELAY`` by default, but ``socket_options`` given to an adapter replace that
+default (a common way to turn on keep-alive probes), and towards a proxy urllib3
+leaves it off.  The pools record whether their connections set it, and how long the
+requests that sent a body waited for their answer, on new and reused connections.
 """
 
 from __future__ import annotations
@@ -22,7 +31,12 @@ import math
 import re
 from typing import Any
 
-from geventperf.findings.common import DELAYED_ACK_STALL, _events, _finding
+from geventperf.findings.common import (
+    DELAYED_ACK_STALL,
+    REQUEST_BODY_STALL,
+    _events,
+    _finding,
+)
 from geventperf.findings.limits import waiters
 from geventperf.findings.loop import block_threshold
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
@@ -47,6 +61,9 @@ MAX_HOSTS_SHOWN = 3
 # Frames of urllib3 reading a response's body: where the stalled greenlets waited.
 BODY_READ_FRAME = re.compile(r"[/\\]urllib3[/\\]response\.py:\d+:HTTPResponse\."
                              r"(read|_raw_read|_fp_read|read_chunked|stream)$")
+# Frame of urllib3 waiting for a response's head: where held request bodies wait.
+ANSWER_WAIT_FRAME = re.compile(r"[/\\]urllib3[/\\]connection\.py:\d+:"
+                               r"HTTPConnection\.getresponse$")
 
 
 def _trail(event: dict[str, Any], kind: str) -> tuple[int, int, float, float, float] | None:
@@ -120,3 +137,67 @@ def delayed_ack_stall(profile: Profile) -> list[Finding]:
                      greenlet=seen.greenlet if seen else None,
                      hosts=hosts, stall_window_s=[STALL_MIN_S, STALL_MAX_S],
                      site=seen.where if seen else None)]
+
+
+def _sends(event: dict[str, Any], kind: str) -> tuple[int, float] | None:
+    """(requests that sent a body, seconds to their heads) of one connection kind."""
+    sends = event.get("sends")
+    counts = sends.get(kind) if isinstance(sends, dict) else None
+    if not isinstance(counts, list) or len(counts) != 2 or any(
+            isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
+            or v < 0 for v in counts):
+        return None
+    return int(counts[0]), float(counts[1])
+
+
+def _held_host(event: dict[str, Any]) -> dict[str, Any] | None:
+    """What one host's requests with a body show, when its connections have Nagle's
+    algorithm on and those on reused connections waited longer for their answer than
+    those on new ones, by at least the shortest delayed ACK (the server acknowledges a
+    new connection's first segments at once)."""
+    reused, new = _sends(event, "reused"), _sends(event, "new")
+    if event.get("nagle") is not True or reused is None or new is None \
+            or not isinstance(event.get("pool"), str):
+        return None
+    (n, head_s), (new_n, new_head_s) = reused, new
+    if n < MIN_STALLS or new_n < MIN_NEW:
+        return None
+    extra = head_s / n - new_head_s / new_n
+    if not extra >= STALL_MIN_S or extra < MIN_TIME_SHARE * head_s / n:  # NaN-safe
+        return None
+    return {"pool": event["pool"], "requests": n, "new": new_n,
+            "answer_ms": head_s / n * 1e3, "new_answer_ms": new_head_s / new_n * 1e3,
+            "lost_s": extra * n}
+
+
+def request_body_stall(profile: Profile) -> list[Finding]:
+    """Requests with a body, on reused connections made without TCP_NODELAY, whose answers
+    came later than on new connections by a delayed ACK, adding up to a block threshold:
+    one finding for all hosts.  ``cost_s``: that difference times those requests."""
+    hosts = sorted(filter(None, (_held_host(e) for e in _events(profile, POOL_EVENT))),
+                   key=lambda h: -h["lost_s"])
+    lost = sum(h["lost_s"] for h in hosts)
+    if not hosts or not lost >= block_threshold(profile):  # NaN-safe
+        return []
+    rows = [w for w in profile.waits if any(ANSWER_WAIT_FRAME.search(f) for f in w.stack)]
+    seen = waiters(profile, rows) if rows else None
+    shown = "; ".join(
+        f"on {h['pool']}, {h['requests']} requests with a body on reused connections "
+        f"waited {h['answer_ms']:.0f} ms on average for their answer, against "
+        f"{h['new_answer_ms']:.1f} ms on {h['new']} new connections"
+        for h in hosts[:MAX_HOSTS_SHOWN])
+    where = f", at {seen.where}" if seen else ""
+    message = (
+        f"Request bodies held by Nagle's algorithm: {shown}. {lost:.3f} greenlet-seconds "
+        f"were spent waiting that much longer{where}. These connections were made without "
+        f"TCP_NODELAY, so urllib3 sends the request's headers and then its body, and the "
+        f"kernel holds the body until the server acknowledges the headers, which it "
+        f"delays (40 ms on Linux) on a kept-alive connection. urllib3 sets TCP_NODELAY by "
+        f"default; socket_options given to an adapter or pool manager replace that "
+        f"default, and urllib3 leaves it off towards a proxy. Fix: keep it, "
+        f"socket_options=urllib3.connection.HTTPConnection.default_socket_options + "
+        f"[your options].")
+    return [_finding(REQUEST_BODY_STALL, message, lost,
+                     list(seen.worst.stack) if seen else [],
+                     greenlet=seen.greenlet if seen else None,
+                     hosts=hosts, site=seen.where if seen else None)]
