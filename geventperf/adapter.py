@@ -199,7 +199,8 @@ class GeventAdapter(LargeReads, HTTPAdapter):
 
     def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
         manager = super().proxy_manager_for(proxy, **{**self.pool_kwargs, **proxy_kwargs})
-        use_pools(manager, self.fast_path, self.quickack)
+        if self.fast_path or self.quickack:  # requests asks on every proxied request
+            use_pools(manager, self.fast_path, self.quickack)
         return manager
 
     def __repr__(self) -> str:

@@ -103,7 +103,8 @@ def mount(session: requests.Session, prefixes: tuple[str, ...] = DEFAULT_PREFIXE
     * an adapter that is not an ``HTTPAdapter``: ``TypeError``, naming it.
 
     ``quickack=True`` acknowledges each response at once (see :class:`GeventAdapter`):
-    the client-side fix for the ``delayed-ack-stall`` finding.
+    the client-side fix for the ``delayed-ack-stall`` finding.  A remount keeps it
+    unless ``quickack=False`` is given.
 
     ``fast_path=True`` also turns on the session fast path
     (:func:`geventperf.session.enable_fast_path`): the environment's proxies read once
@@ -121,7 +122,6 @@ def mount(session: requests.Session, prefixes: tuple[str, ...] = DEFAULT_PREFIXE
         raise TypeError(f"geventperf.mount: unknown option(s) {', '.join(unknown)}")
     limits = BodyLimits(**{k: kwargs[k] for k in body_keys if k in kwargs})
     fast_path = bool(kwargs.get("fast_path", False))
-    quickack = bool(kwargs.get("quickack", False))
     built: dict[int, HTTPAdapter] = {}   # id(existing) -> what replaces it
     plan: list[tuple[str, HTTPAdapter]] = []
     for prefix in prefixes:
@@ -141,6 +141,8 @@ def mount(session: requests.Session, prefixes: tuple[str, ...] = DEFAULT_PREFIXE
                     f"change its pool settings ({', '.join(given)}): configure them on "
                     f"that adapter, or mount geventperf.GeventAdapter({', '.join(given)}=...)"
                     f" on {prefix!r} yourself to replace it")
+            # a remount keeps quickack unless given, as a GeventAdapter's settings do
+            quickack = bool(kwargs.get("quickack", getattr(existing, "quickack", False)))
             adapter = _with_large_reads(existing, limits, fast_path, quickack)
         elif isinstance(existing, BaseAdapter) or existing is not None:
             raise TypeError(

@@ -39,6 +39,10 @@ EVENT_KIND = "urllib3-pool"
 GET_CONN = "urllib3.connectionpool.HTTPConnectionPool._get_conn"
 PUT_CONN = "urllib3.connectionpool.HTTPConnectionPool._put_conn"
 URLOPEN = "urllib3.connectionpool.HTTPConnectionPool.urlopen"
+# A new connection's set-up (name lookup, connect, TLS) is not part of its request's
+# wait for the head: the time to the head is counted from its end.
+CONNECTS = ("urllib3.connection.HTTPConnection.connect",
+            "urllib3.connection.HTTPSConnection.connect")
 
 # Pools recorded one by one; further ones fold into one record.  A service talks to a
 # handful of hosts; a crawler's thousands would otherwise grow without bound.
@@ -56,13 +60,14 @@ _NOT_FAILURES = (greenlet.GreenletExit, KeyboardInterrupt, SystemExit)
 # Windows); later than STALL_MAX_S is a slow body, not an ACK.
 STALL_MIN_S = 0.035
 STALL_MAX_S = 0.25
-# Bodies longer than this (by Content-Length) are not timed: a large body takes its own
-# time to arrive, which would pass for a stall; one this small arrives with its head,
-# or in the one segment Nagle's algorithm holds back.
+# Bodies longer than this (by Content-Length) are not timed: a large body's transfer
+# takes time of its own, which would pass for a stall.  (Nagle's algorithm holds back
+# only a last partial segment, so a small body shows the stall whole.)
 TIMED_BODY_MAX = 64 * 1024
 # The attribute a connection carries while it serves a request: [the watch's token,
 # whether it was made for this request (no socket at checkout), when the response head
-# arrived (None before), how long the request waited for that head].
+# arrived (None before), how long the request waited for that head, when the connection
+# was set up (None unless it was, for this request)].
 _TRAIL = "_geventperf_trail"
 
 
@@ -88,8 +93,10 @@ class _Pool:
         self.errors: dict[str, int] = {}
         self.sites: dict[str, int] = {}
         # body after head, per connection kind: [responses, stalled (a body between
-        # STALL_MIN_S and STALL_MAX_S after its head), seconds in all, seconds stalled,
-        # seconds to their heads (from the request's start)]
+        # STALL_MIN_S and STALL_MAX_S after its head), seconds in all (each body counted
+        # up to STALL_MAX_S: one slow download must not outweigh the rest), seconds
+        # stalled, seconds to their heads (from the request's start, or a new
+        # connection's set-up)]
         self.trails: dict[str, list[float]] = {"new": [0, 0, 0.0, 0.0, 0.0],
                                                "reused": [0, 0, 0.0, 0.0, 0.0]}
         # connections made without TCP_NODELAY (Nagle's algorithm on: socket_options
@@ -152,7 +159,7 @@ class PoolWatch:
             # the pool's size and blocking are set when it is made: read once
             record.maxsize = max(record.maxsize, int(getattr(pool.pool, "maxsize", 0) or 0))
             record.block = record.block or bool(pool.block)
-            record.nagle = record.nagle or _without_nodelay(pool)
+            record.nagle = record.nagle or _without_nodelay(pool)  # never raises
             mark = [self._token, getattr(pool, "num_connections", 0), label, 0]
             setattr(pool, _MARK, mark)
         return mark
@@ -187,7 +194,14 @@ class PoolWatch:
 
     def lent(self, conn: Any) -> None:
         """*conn* was just checked out for a request: new if it has no socket yet."""
-        setattr(conn, _TRAIL, [self._token, getattr(conn, "sock", None) is None, None, 0.0])
+        setattr(conn, _TRAIL, [self._token, getattr(conn, "sock", None) is None, None, 0.0,
+                               None])
+
+    def connected(self, conn: Any, now: float) -> None:
+        """*conn* finished its set-up at *now* (a new connection, or one made again)."""
+        trail = getattr(conn, _TRAIL, None)
+        if isinstance(trail, list) and trail[0] is self._token:
+            trail[4] = now
 
     def head_arrived(self, pool: Any, conn: Any, length: Any, sent_body: bool,
                      started: float, now: float) -> None:
@@ -197,13 +211,14 @@ class PoolWatch:
         trail = getattr(conn, _TRAIL, None)
         if not isinstance(trail, list) or trail[0] is not self._token:
             return
+        waited = now - (trail[4] if trail[4] is not None else started)
         if sent_body:
-            sends = self._record(pool).sends["new" if trail[1] else "reused"]
+            sends = self._record(pool).sends[_kind(trail)]
             sends[0] += 1
-            sends[1] += now - started
+            sends[1] += waited
         if not (isinstance(length, int) and length > TIMED_BODY_MAX):
             trail[2] = now
-            trail[3] = now - started
+            trail[3] = waited
 
     def body_done(self, pool: Any, conn: Any, now: float) -> None:
         """*conn* came back to *pool* at *now*: its body was read (or dropped)."""
@@ -212,9 +227,9 @@ class PoolWatch:
             return
         after = now - trail[2]
         trail[2] = None
-        counts = self._record(pool).trails["new" if trail[1] else "reused"]
+        counts = self._record(pool).trails[_kind(trail)]
         counts[0] += 1
-        counts[2] += after
+        counts[2] += min(after, STALL_MAX_S)
         counts[4] += trail[3]
         if STALL_MIN_S <= after <= STALL_MAX_S:
             counts[1] += 1
@@ -252,18 +267,28 @@ class PoolWatch:
                 for r in list(self._hosts.values()) if r.checkouts or r.discarded or r.calls]
 
 
+def _kind(trail: list[Any]) -> str:
+    return "new" if trail[1] else "reused"
+
+
 def _without_nodelay(pool: Any) -> bool:
     """Whether *pool* makes its connections without TCP_NODELAY: the socket options it
-    gives them (its class's defaults unless given) do not set it."""
-    given = getattr(pool, "conn_kw", {})
-    if "socket_options" in given:
-        options = given["socket_options"] or ()  # None: no options set at all
-    else:
-        options = getattr(pool.ConnectionCls, "default_socket_options", None)
+    gives them (its class's defaults unless given) do not set it.  False when that
+    cannot be told (options that are not a list or tuple are not read: a generator
+    would be used up)."""
+    try:
+        given = getattr(pool, "conn_kw", None) or {}
+        if "socket_options" in given:
+            options = given["socket_options"] or ()  # None: no options set at all
+        else:
+            options = getattr(pool.ConnectionCls, "default_socket_options", None)
         if not isinstance(options, (list, tuple)):
-            return False  # not urllib3's connections: unknown, not told as Nagle's
-    return not any(isinstance(o, tuple) and len(o) == 3 and o[0] == socket.IPPROTO_TCP
-                   and o[1] == socket.TCP_NODELAY and o[2] for o in options)
+            return False
+        return not any(isinstance(o, (list, tuple)) and len(o) == 3
+                       and o[0] == socket.IPPROTO_TCP and o[1] == socket.TCP_NODELAY and o[2]
+                       for o in options)
+    except Exception:  # noqa: BLE001 - a pool of some other kind: unknown
+        return False
 
 
 def _most_first(counts: dict[str, int]) -> list[list[Any]]:
@@ -298,7 +323,7 @@ def error_name(error: BaseException) -> str:
 def wrap_pool_use() -> list[Patch]:
     """Wrap urllib3's pool checkout, return and request, now or when urllib3 is imported;
     nothing when urllib3 is never imported."""
-    return wrap_when_loaded([GET_CONN, PUT_CONN, URLOPEN], _make)
+    return wrap_when_loaded([GET_CONN, PUT_CONN, URLOPEN, *CONNECTS], _make)
 
 
 def _tracer() -> Any:
@@ -310,7 +335,8 @@ def _tracer() -> Any:
 def _make(dotted: str, original: Any) -> Any:
     if getattr(original, "__geventperf_wrapped__", None) is not None:
         return None  # a tracer in another thread wrapped it already
-    wrapper = {GET_CONN: _get_conn, PUT_CONN: _put_conn, URLOPEN: _urlopen}[dotted](original)
+    wrapper = _connect(original) if dotted in CONNECTS else \
+        {GET_CONN: _get_conn, PUT_CONN: _put_conn, URLOPEN: _urlopen}[dotted](original)
     functools.update_wrapper(wrapper, original)
     wrapper.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
     return wrapper
@@ -364,6 +390,19 @@ def _put_conn(original: Any) -> Any:
     return put_conn
 
 
+def _connect(original: Any) -> Any:
+    def connect(self: Any, *args: Any, **kwargs: Any) -> Any:
+        result = original(self, *args, **kwargs)
+        tracer = _tracer()
+        if tracer is not None:
+            try:
+                tracer._pool_watch.connected(self, time.perf_counter())
+            except Exception as exc:  # noqa: BLE001 - never raised into the program
+                tracer._trace_error(exc)
+        return result
+    return connect
+
+
 def _urlopen(original: Any) -> Any:
     def urlopen(self: Any, *args: Any, **kwargs: Any) -> Any:
         tracer = _tracer()
@@ -394,9 +433,10 @@ def _urlopen(original: Any) -> Any:
             if conn is not None:
                 body = kwargs["body"] if "body" in kwargs else args[2] if len(args) > 2 \
                     else None
+                empty = body is None or (isinstance(body, (bytes, str)) and not body)
                 tracer._pool_watch.head_arrived(
-                    self, conn, getattr(response, "length_remaining", None),
-                    body is not None and body != b"", started, time.perf_counter())
+                    self, conn, getattr(response, "length_remaining", None), not empty,
+                    started, time.perf_counter())
         except Exception as err:  # noqa: BLE001
             tracer._trace_error(err)
         return response

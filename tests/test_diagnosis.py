@@ -1162,8 +1162,10 @@ DELAYED_ACK = Workload("delayed_ack.py")
 SPLIT_URL = "kept={}/slow?delay=0&split=1"
 
 
-def test_bodies_held_by_a_delayed_ack_are_a_delayed_ack_stall(kept_server, tmp_path):
-    profile = run_cli(DELAYED_ACK, tmp_path, SPLIT_URL.format(kept_server.url))
+@pytest.mark.parametrize("reader", ["urllib3", "adapter=1"])
+def test_bodies_held_by_a_delayed_ack_are_a_delayed_ack_stall(kept_server, tmp_path, reader):
+    profile = run_cli(DELAYED_ACK, tmp_path, SPLIT_URL.format(kept_server.url),
+                      *([reader] if reader != "urllib3" else []))
     first = assert_first(profile, DELAYED_ACK, DELAYED_ACK_STALL, greenlet="worker")
     (host,) = first.extra["hosts"]
     # four connections, one per worker, each made for its first call and then reused

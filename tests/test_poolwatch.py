@@ -116,6 +116,8 @@ def test_a_body_over_the_timed_size_is_not_timed():
     ({"socket_options": None}, True),  # no options at all
     ({"socket_options": [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]}, False),
     ({"socket_options": [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 0)]}, True),
+    ({"socket_options": [[socket.IPPROTO_TCP, socket.TCP_NODELAY, 1]]}, False),  # lists
+    ({"socket_options": iter(())}, False),  # not read (it would be used up): unknown
 ])
 def test_pools_tell_whether_their_connections_set_tcp_nodelay(kept, conn_kw, nagle):
     pool = HTTPConnectionPool("127.0.0.1", kept.port, maxsize=1, **conn_kw)
@@ -137,6 +139,20 @@ def test_requests_that_send_a_body_are_timed_to_their_answer():
     # the first post sent an empty body: not counted; the get sent none
     assert event["sends"]["new"] == [0, 0.0] and event["sends"]["reused"][0] == 3, event
     assert event["sends"]["reused"][1] > 0 and event["nagle"] is False, event
+
+
+def test_a_new_connections_wait_for_its_head_starts_after_its_set_up(kept):
+    """The time to the head leaves out a new connection's lookup, connect and TLS: the
+    connection carries when its set-up ended, for this request only."""
+    pool = HTTPConnectionPool("127.0.0.1", kept.port, maxsize=1)
+    with geventperf.Tracer(sections=None):
+        set_up = []
+        for _ in range(2):
+            response = pool.urlopen("GET", "/", preload_content=False)
+            set_up.append(response._connection._geventperf_trail[4])
+            assert response.read() == b"ok"
+            response.release_conn()
+    assert set_up[0] is not None and set_up[1] is None, set_up
 
 
 def test_a_preloaded_response_is_not_timed(kept):

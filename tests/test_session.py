@@ -198,7 +198,9 @@ def test_quickack_reaches_every_pool_and_survives_pickling_and_remounts(wsgi):
     assert session.adapters["https://"].quickack
     assert "quickack=True" in repr(session.adapters["https://"])
     assert not GeventAdapter().quickack  # off unless asked
-    geventperf.mount(custom, fast_path=False)  # a custom adapter's pools go back
+    geventperf.mount(custom, chunk_size=4096)  # kept by a remount, as above
+    assert custom.adapters["http://"].quickack
+    geventperf.mount(custom, quickack=False)  # a custom adapter's pools go back
     assert not custom.adapters["http://"].quickack
     assert custom.adapters["http://"].poolmanager.pool_classes_by_scheme["http"] is \
         HTTPConnectionPool

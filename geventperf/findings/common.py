@@ -85,8 +85,8 @@ COST_MEANING = {
                      "refused or reset connection) instead of answering; urllib3's retry "
                      "back-off inside them is retry-backoff's figure too",
     DELAYED_ACK_STALL: "greenlet-seconds the response bodies on reused connections came "
-                       "later than new connections' bodies did, waiting for this side's "
-                       "delayed ACK",
+                       "later than new connections' bodies usually do (taken as at most "
+                       "35 ms), waiting for this side's delayed ACK",
     REQUEST_BODY_STALL: "greenlet-seconds the requests with a body on reused connections "
                         "waited for their answer longer than those on new connections, "
                         "their bodies held by Nagle's algorithm",
@@ -123,9 +123,28 @@ def _events(profile: Profile, kind: str) -> list[dict[str, Any]]:
 
 
 def _f(obj: dict[str, Any], key: str, default: float = 0.0) -> float:
-    value = obj.get(key)
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
-        else default
+    value = _number(obj.get(key))
+    return default if value is None else value
+
+
+def _number(value: Any) -> float | None:
+    """*value* as a float, None unless it is a number (not a bool) a float can hold (JSON
+    integers have no size limit: float() of a 400-digit one raises)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return None
+
+
+def _figures(value: Any, size: int) -> list[float] | None:
+    """*value* as *size* finite, non-negative floats; None when it is not exactly that."""
+    if not isinstance(value, list) or len(value) != size:
+        return None
+    out = [_number(v) for v in value]
+    return out if all(v is not None and math.isfinite(v) and v >= 0 for v in out) \
+        else None  # type: ignore[return-value]
 
 
 def _count(obj: dict[str, Any], key: str) -> int:

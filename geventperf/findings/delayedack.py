@@ -27,7 +27,6 @@ requests that sent a body waited for their answer, on new and reused connections
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
@@ -35,6 +34,7 @@ from geventperf.findings.common import (
     DELAYED_ACK_STALL,
     REQUEST_BODY_STALL,
     _events,
+    _figures,
     _finding,
 )
 from geventperf.findings.limits import waiters
@@ -58,26 +58,31 @@ NEW_STALL_SHARE = 0.25
 MIN_TIME_SHARE = 0.1
 # Hosts written out in a message (all are in the finding's extra).
 MAX_HOSTS_SHOWN = 3
-# Frames of urllib3 reading a response's body: where the stalled greenlets waited.
-BODY_READ_FRAME = re.compile(r"[/\\]urllib3[/\\]response\.py:\d+:HTTPResponse\."
-                             r"(read|_raw_read|_fp_read|read_chunked|stream)$")
+# Frames reading a response's body, urllib3's or GeventAdapter's (which reads a
+# Content-Length body from the socket itself): where the stalled greenlets waited.
+BODY_READ_FRAME = re.compile(r"([/\\]urllib3[/\\]response\.py:\d+:HTTPResponse\."
+                             r"(read|_raw_read|_fp_read|read_chunked|stream)|"
+                             r"[/\\]geventperf[/\\]bodyreader\.py:\d+:"
+                             r"(read_content|_read_exact|_read_pieces|_read_like_requests))$")
 # Frame of urllib3 waiting for a response's head: where held request bodies wait.
 ANSWER_WAIT_FRAME = re.compile(r"[/\\]urllib3[/\\]connection\.py:\d+:"
                                r"HTTPConnection\.getresponse$")
 
 
+def _kind(event: dict[str, Any], table: str, kind: str, size: int) -> list[float] | None:
+    """The *size* figures of connection *kind* ("new", "reused") in *table* of a pool
+    event; None when they are not all there and sound (profiles are untrusted)."""
+    kinds = event.get(table)
+    return _figures(kinds.get(kind), size) if isinstance(kinds, dict) else None
+
+
 def _trail(event: dict[str, Any], kind: str) -> tuple[int, int, float, float, float] | None:
     """(responses, stalled, seconds, seconds stalled, seconds to the heads) of one
-    connection kind; None when the event has none or they do not hang together
-    (profiles are untrusted)."""
-    trails = event.get("trails")
-    counts = trails.get(kind) if isinstance(trails, dict) else None
-    if not isinstance(counts, list) or len(counts) != 5 or any(
-            isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
-            or v < 0 for v in counts):
+    connection kind; None when they are not there or do not hang together."""
+    counts = _kind(event, "trails", kind, 5)
+    if counts is None or counts[1] > counts[0]:
         return None
-    n, stalled = int(counts[0]), int(counts[1])
-    return (n, stalled, *map(float, counts[2:])) if stalled <= n else None
+    return int(counts[0]), int(counts[1]), counts[2], counts[3], counts[4]
 
 
 def _stalled_host(event: dict[str, Any]) -> dict[str, Any] | None:
@@ -94,7 +99,10 @@ def _stalled_host(event: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if new_n < MIN_NEW or new_stalled > NEW_STALL_SHARE * new_n:
         return None
-    lost = stalled_s - stalled * (new_s / new_n)
+    # what a stall costs: its wait less a new connection's usual body time after its
+    # head, taken as at most STALL_MIN_S (a later one is a stall or a slow body, which
+    # the rule above allows a quarter of the new connections)
+    lost = stalled_s - stalled * min(new_s / new_n, STALL_MIN_S)
     if not lost > 0:  # NaN-safe: no later than new connections' bodies, no stall
         return None
     return {"pool": event["pool"], "reused": n, "stalled": stalled, "new": new_n,
@@ -141,13 +149,8 @@ def delayed_ack_stall(profile: Profile) -> list[Finding]:
 
 def _sends(event: dict[str, Any], kind: str) -> tuple[int, float] | None:
     """(requests that sent a body, seconds to their heads) of one connection kind."""
-    sends = event.get("sends")
-    counts = sends.get(kind) if isinstance(sends, dict) else None
-    if not isinstance(counts, list) or len(counts) != 2 or any(
-            isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
-            or v < 0 for v in counts):
-        return None
-    return int(counts[0]), float(counts[1])
+    counts = _kind(event, "sends", kind, 2)
+    return None if counts is None else (int(counts[0]), counts[1])
 
 
 def _held_host(event: dict[str, Any]) -> dict[str, Any] | None:

@@ -8,7 +8,8 @@ waits for this side's delayed ACK of the head, about 40 ms on Linux, in the body
 under the ``worker``'s ``session.get`` line (``diag: culprit``).  Expected first
 finding ``delayed-ack-stall`` there, naming ``worker``.  With ``quickack=1``
 (``geventperf.mount(session, quickack=True)``, the client-side fix the finding gives)
-every ACK goes at once: no ``delayed-ack-stall``.
+every ACK goes at once: no ``delayed-ack-stall``.  With ``adapter=1`` the bodies are read
+by GeventAdapter (``geventperf.mount(session)``) and still stall: the finding the same.
 """
 
 import sys
@@ -25,6 +26,8 @@ CALLS = 12
 session = requests.Session()
 if ARGS.get("quickack") == "1":
     geventperf.mount(session, quickack=True)
+elif ARGS.get("adapter") == "1":
+    geventperf.mount(session)
 
 
 def worker():
