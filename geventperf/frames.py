@@ -27,7 +27,7 @@ MACHINERY_OWN = frozenset({"sections.py", "tracer.py", "adapter.py", "adapterfas
                            "session.py", "mounting.py", "quickpools.py", "requestlines.py",
                            "responsehead.py", "bodyreader.py", "bytesbuf.py", "readstats.py",
                            "bodyreads.py", "lazywrap.py", "threadpoolwatch.py", "poolwatch.py",
-                           "cli.py", "__init__.py", "__main__.py"})
+                           "serverwatch.py", "cli.py", "__init__.py", "__main__.py"})
 _PACKAGE_DIRS = ("/site-packages/", "/dist-packages/")
 
 

@@ -38,6 +38,7 @@ from geventperf.poolwatch import PoolWatch, wrap_pool_use
 from geventperf.profile import Profile
 from geventperf.sampling.sampler import interval_option, start_sampler
 from geventperf.sections import get_ident
+from geventperf.serverwatch import ServerWatch, wrap_server_writes
 from geventperf.threadpoolwatch import ThreadpoolWatch
 from geventperf.trace.build import SnapshotCache, build_profile
 from geventperf.trace.cpuclock import CPU_PENDING_MAX, CPU_READ_INTERVAL_S
@@ -229,6 +230,7 @@ class Tracer(SectionAccounting):
         self._gc_watch = GcWatch(lambda: self._st.switches)
         self._threadpool = ThreadpoolWatch(greenlet_id=self._gid_of)
         self._pool_watch = PoolWatch()
+        self._server_watch = ServerWatch()
         self._snap_cache = SnapshotCache()
         self._run_delay: float | None = None
         self._run_delay_t0: float | None = None
@@ -266,6 +268,7 @@ class Tracer(SectionAccounting):
             self._patches += _bodyreads.wrap_body_reads()
         self._patches += self._threadpool.wrap()
         self._patches += wrap_pool_use()
+        self._patches += wrap_server_writes()
 
         try:
             self._install(ident)
@@ -376,6 +379,7 @@ class Tracer(SectionAccounting):
         self._threadpool = threadpool
         threadpool.forget()
         self._pool_watch.forget()
+        self._server_watch.forget()
         self._st = State()
         self._install(self._thread)  # type: ignore[arg-type]
 
@@ -670,10 +674,11 @@ class Tracer(SectionAccounting):
 
     def _extra_events(self) -> list[dict[str, Any]]:
         """Events of the watchers beside the switch trace: gevent's threadpool, urllib3's
-        connection pools, and the
+        connection pools, gevent's WSGI server's responses, and the
         stall watch's looks at slices shorter than the threshold (one ``stall-looks``
         event: stacks with their looks, most first)."""
-        events = self._threadpool.events() + self._pool_watch.events()
+        events = self._threadpool.events() + self._pool_watch.events() \
+            + self._server_watch.events()
         short, dropped = self._stall.short_looks() if self._stall is not None \
             else self._stall_short
         if short:

@@ -75,6 +75,7 @@ REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
 DELAYED_ACK_STALL = "delayed-ack-stall"
 REQUEST_BODY_STALL = "request-body-stall"
+SERVER_NAGLE = "server-nagle"
 GIL_CONTENDED = "gil-contended"
 SWITCH_STORM = "switch-storm"
 THREADPOOL_SATURATED = "threadpool-saturated"
@@ -1199,3 +1200,21 @@ def test_request_bodies_sent_at_once_are_no_request_body_stall(body_server, tmp_
     assert not findings_of(profile, REQUEST_BODY_STALL), listing(profile)
     (pool,) = [e for e in profile.events if e.get("kind") == "urllib3-pool"]
     assert pool["nagle"] is False and pool["sends"]["reused"][0] == 4 * 11, pool
+
+
+PYWSGI_SERVICE = Workload("pywsgi_service.py")
+
+
+def test_a_pywsgi_service_holding_its_clients_bodies_is_server_nagle(tmp_path):
+    profile = run_cli(PYWSGI_SERVICE, tmp_path)
+    (found,) = findings_of(profile, SERVER_NAGLE)
+    assert (found.extra["held"], found.extra["responses"]) == (25, 30), listing(profile)
+    assert found.cost_s == 25 * found.extra["client_delayed_ack_s"]
+    assert "TCP_NODELAY" in found.message and "gevent issue #1233" in found.message
+
+
+def test_a_pywsgi_service_with_tcp_nodelay_is_no_server_nagle(tmp_path):
+    profile = run_cli(PYWSGI_SERVICE, tmp_path, "nodelay=1")
+    assert not findings_of(profile, SERVER_NAGLE), listing(profile)
+    (event,) = [e for e in profile.events if e.get("kind") == "pywsgi-responses"]
+    assert event == {"kind": "pywsgi-responses", "responses": 30, "kept": 25, "nagle": 0}

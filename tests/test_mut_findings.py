@@ -944,6 +944,30 @@ def request_body_stall_not_below_its_edges():
         sends_pool("http://l:80", [10 ** 400, 1.0], [4, 0.0])]))
 
 
+def served(responses, kept, nagle):
+    return {"kind": "pywsgi-responses", "responses": responses, "kept": kept,
+            "nagle": nagle}
+
+
+@scenario
+def server_nagle_counted_over_servers():
+    # two records (a reset between, say): 6 + 4 held of 12 + 8 responses: 10 x 0.04 s
+    return findings.server_nagle(profile(events=[served(12, 8, 6), served(8, 5, 4)]))
+
+
+@scenario
+def server_nagle_not_below_its_edges():
+    # 9 held; 10 held under a 0.5 s block threshold (0.4 s); junk counts (a bool, a
+    # string, a negative, NaN, an integer too large for a float) count nothing
+    strict = profile(events=[served(20, 10, 10)])
+    strict.meta["block_threshold_s"] = 0.5
+    return [*findings.server_nagle(profile(events=[served(20, 9, 9)])),
+            *findings.server_nagle(strict),
+            *findings.server_nagle(profile(events=[
+                served(20, 9, 9), served(1, 1, True), served(1, 1, "5"), served(1, 1, -4),
+                served(1, 1, float("nan")), served(1, 1, 10 ** 400)]))]
+
+
 def _named_callers(p, folded):
     """*p* with 'app.fetch' standing for 2 + *folded* greenlets (a folded entry)."""
     p.greenlet(5).name = f"app.fetch [{folded} finished greenlets folded]"
@@ -6966,6 +6990,36 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call']}],
     'request_body_stall_not_below_its_edges': [],
+    'server_nagle_counted_over_servers': [{'client_delayed_ack_s': 0.04,
+      'cost_meaning': "seconds this process's server made its clients wait, estimated: 40 ms "
+                      "(a Linux client's shortest delayed ACK) for each response written "
+                      'head and body apart on a kept-alive connection without TCP_NODELAY '
+                      '(the wait is in the clients, not in this process)',
+      'cost_s': 0.4,
+      'greenlet': None,
+      'hazard': False,
+      'held': 10,
+      'kind': 'server-nagle',
+      'message': "Server responses held by Nagle's algorithm: this process's gevent "
+                 'pywsgi.WSGIServer wrote 10 of its 20 responses as a head, then the body, '
+                 "on kept-alive connections (after each one's first) without TCP_NODELAY. "
+                 'Each such body waits until the client acknowledges the head, which a Linux '
+                 "client delays 40 ms: about 0.400 s of the clients' time, estimated (the "
+                 'wait is theirs: this process cannot time it; a client that acknowledges at '
+                 "once, e.g. with TCP_QUICKACK, does not wait). pywsgi leaves Nagle's "
+                 'algorithm on (gevent issue #1233). Fix: give the server a listening socket '
+                 'with TCP_NODELAY set, which the sockets it accepts inherit: listener = '
+                 'gevent.socket.socket(); listener.setsockopt(socket.IPPROTO_TCP, '
+                 'socket.TCP_NODELAY, 1); listener.bind(address); listener.listen(backlog); '
+                 "WSGIServer(listener, app). [cost 0.400 s: seconds this process's server "
+                 "made its clients wait, estimated: 40 ms (a Linux client's shortest delayed "
+                 'ACK) for each response written head and body apart on a kept-alive '
+                 'connection without TCP_NODELAY (the wait is in the clients, not in this '
+                 'process)]',
+      'responses': 20,
+      'section': None,
+      'stack': []}],
+    'server_nagle_not_below_its_edges': [],
 }
 
 
@@ -6979,7 +7033,8 @@ KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-se
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
               "serial-bottleneck", "session-per-request", "connection-churn", "connection-leak",
-              "requests-failed", "delayed-ack-stall", "request-body-stall", "retry-backoff",
+              "requests-failed", "delayed-ack-stall", "request-body-stall", "server-nagle",
+              "retry-backoff",
               "small-body-reads",
               "switch-storm",
               "pure-python-fallback", "charset-detection", "cpu-starved", "from-the-future"]
@@ -7017,7 +7072,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
         findings.session_per_request, findings.connection_churn, findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
-        findings.retry_backoff, findings.slow_paths, findings.cpu_starved)
+        findings.server_nagle, findings.retry_backoff, findings.slow_paths,
+        findings.cpu_starved)
 
 
 def test_a_greenlet_named_by_an_id_the_profile_lacks():

@@ -44,6 +44,7 @@ from geventperf.findings.common import (
     REQUESTS_FAILED,
     RETRY_BACKOFF,
     SERIAL_BOTTLENECK,
+    SERVER_NAGLE,
     SESSION_PER_REQUEST,
     SMALL_BODY_READS,
     SWITCH_STORM,
@@ -55,7 +56,11 @@ from geventperf.findings.connections import (
     connection_leak,
     session_per_request,
 )
-from geventperf.findings.delayedack import delayed_ack_stall, request_body_stall
+from geventperf.findings.delayedack import (
+    delayed_ack_stall,
+    request_body_stall,
+    server_nagle,
+)
 from geventperf.findings.failures import requests_failed
 from geventperf.findings.gil import GIL_MIN_OFF_SHARE, GIL_SHARE, gil_contended
 from geventperf.findings.handoff import (
@@ -117,16 +122,16 @@ __all__ = [
     "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED", "MIN_NEW_CONNECTIONS", "POOL_FULL",
     "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK", "REQUESTS_FAILED", "REQUEST_BODY_STALL",
     "RETRY_BACKOFF", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION",
-    "SERIAL_BOTTLENECK", "SESSION_PER_REQUEST", "SLOW_PATHS", "SMALL_BODY_READS",
-    "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE", "STORM_MAX_MEAN_RUN_S",
-    "STORM_MIN_SWITCHES", "SWITCH_STORM", "THREADPOOL_SATURATED", "TOP_HOLDERS",
-    "blocked_reads_in_c_sections", "compute", "connection_churn", "connection_leak",
-    "connection_pool_full", "cpu_starved", "deadlock_risks", "delayed_ack_stall",
-    "gil_contended", "lock_contended", "loop_blocked", "loop_held", "loop_saturated",
-    "pool_full", "request_body_stall", "requests_failed", "retry_backoff",
-    "serial_bottleneck", "session_per_request", "slow_paths", "small_body_reads",
-    "sort_findings", "switch_storms", "threadpool_saturated",
-    "without_outweighed_limits",
+    "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SESSION_PER_REQUEST", "SLOW_PATHS",
+    "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
+    "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
+    "THREADPOOL_SATURATED", "TOP_HOLDERS", "blocked_reads_in_c_sections", "compute",
+    "connection_churn", "connection_leak", "connection_pool_full", "cpu_starved",
+    "deadlock_risks", "delayed_ack_stall", "gil_contended", "lock_contended",
+    "loop_blocked", "loop_held", "loop_saturated", "pool_full", "request_body_stall",
+    "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
+    "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
+    "switch_storms", "threadpool_saturated", "without_outweighed_limits",
 ]
 
 
@@ -148,13 +153,13 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     loop_held, switch_storms, small_body_reads, threadpool_saturated, pool_full,
     connection_pool_full, lock_contended, serial_bottleneck, session_per_request,
     connection_churn, connection_leak, requests_failed, delayed_ack_stall,
-    request_body_stall, retry_backoff, slow_paths, cpu_starved)
+    request_body_stall, server_nagle, retry_backoff, slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
          LOCK_CONTENDED, SERIAL_BOTTLENECK, SESSION_PER_REQUEST, CONNECTION_CHURN,
          CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, REQUEST_BODY_STALL,
-         RETRY_BACKOFF,
+         SERVER_NAGLE, RETRY_BACKOFF,
          SMALL_BODY_READS, SWITCH_STORM,
          PURE_PYTHON_FALLBACK, CHARSET_DETECTION, CPU_STARVED)
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

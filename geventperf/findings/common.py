@@ -33,6 +33,7 @@ REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
 DELAYED_ACK_STALL = "delayed-ack-stall"
 REQUEST_BODY_STALL = "request-body-stall"
+SERVER_NAGLE = "server-nagle"
 
 # What a CPU or loop finding's stack is (extra["stack_is"]): the heaviest CPU-sampled
 # stack through the code that burned the CPU, a look the stall watch took while the
@@ -90,6 +91,10 @@ COST_MEANING = {
     REQUEST_BODY_STALL: "greenlet-seconds the requests with a body on reused connections "
                         "waited for their answer longer than those on new connections, "
                         "their bodies held by Nagle's algorithm",
+    SERVER_NAGLE: "seconds this process's server made its clients wait, estimated: 40 ms "
+                  "(a Linux client's shortest delayed ACK) for each response written head "
+                  "and body apart on a kept-alive connection without TCP_NODELAY (the wait "
+                  "is in the clients, not in this process)",
     RETRY_BACKOFF: "greenlet-seconds spent sleeping in urllib3's retry back-off before "
                    "retrying failed requests",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "

@@ -1,5 +1,6 @@
-"""Bodies held by a delayed ACK on reused connections (``delayed-ack-stall``), and
-request bodies held by Nagle's algorithm on this side (``request-body-stall``).
+"""Bodies held by a delayed ACK on reused connections (``delayed-ack-stall``), request
+bodies held by Nagle's algorithm on this side (``request-body-stall``), and this
+process's own gevent WSGI server holding its clients' bodies so (``server-nagle``).
 
 An upstream that writes a response's head and body in separate TCP segments, with
 Nagle's algorithm on (no ``TCP_NODELAY`` on its sockets), sends the body only once the
@@ -33,6 +34,8 @@ from typing import Any
 from geventperf.findings.common import (
     DELAYED_ACK_STALL,
     REQUEST_BODY_STALL,
+    SERVER_NAGLE,
+    _count,
     _events,
     _figures,
     _finding,
@@ -42,6 +45,7 @@ from geventperf.findings.loop import block_threshold
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import STALL_MAX_S, STALL_MIN_S
 from geventperf.profile import Finding, Profile
+from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 
 # Stalls on reused connections before it is a pattern, not a few slow bodies.
 MIN_STALLS = 10
@@ -56,6 +60,9 @@ NEW_STALL_SHARE = 0.25
 # took: under a tenth, the ACK is not what makes those requests slow (an upstream that
 # queues them, one at a time, say), and the fix would not show.
 MIN_TIME_SHARE = 0.1
+# A Linux client's shortest delayed ACK (TCP_DELACK_MIN): what each response held back
+# by this process's server costs its client, at least.
+CLIENT_DELAYED_ACK_S = 0.04
 # Hosts written out in a message (all are in the finding's extra).
 MAX_HOSTS_SHOWN = 3
 # Frames reading a response's body, urllib3's or GeventAdapter's (which reads a
@@ -204,3 +211,31 @@ def request_body_stall(profile: Profile) -> list[Finding]:
                      list(seen.worst.stack) if seen else [],
                      greenlet=seen.greenlet if seen else None,
                      hosts=hosts, site=seen.where if seen else None)]
+
+
+def server_nagle(profile: Profile) -> list[Finding]:
+    """Responses this process's gevent WSGI server wrote head, then body, on kept-alive
+    connections without TCP_NODELAY (:mod:`geventperf.serverwatch`): at least
+    MIN_STALLS, their clients' estimated wait reaching a block threshold.  ``cost_s``:
+    that estimate, CLIENT_DELAYED_ACK_S per response."""
+    held = sum(_count(e, "nagle") for e in _events(profile, SERVER_EVENT))
+    responses = sum(_count(e, "responses") for e in _events(profile, SERVER_EVENT))
+    cost = held * CLIENT_DELAYED_ACK_S
+    if held < MIN_STALLS or not cost >= block_threshold(profile):
+        return []
+    message = (
+        f"Server responses held by Nagle's algorithm: this process's gevent "
+        f"pywsgi.WSGIServer wrote {held} of its {responses} responses as a head, then the "
+        f"body, on kept-alive connections (after each one's first) without TCP_NODELAY. "
+        f"Each such "
+        f"body waits until the client acknowledges the head, which a Linux client delays "
+        f"{CLIENT_DELAYED_ACK_S * 1e3:.0f} ms: about {cost:.3f} s of the clients' time, "
+        f"estimated (the wait is theirs: this process cannot time it; a client that "
+        f"acknowledges at once, e.g. with TCP_QUICKACK, does not wait). pywsgi leaves "
+        f"Nagle's algorithm on (gevent issue #1233). Fix: give the server a listening "
+        f"socket with TCP_NODELAY set, which the sockets it accepts inherit: "
+        f"listener = gevent.socket.socket(); listener.setsockopt(socket.IPPROTO_TCP, "
+        f"socket.TCP_NODELAY, 1); listener.bind(address); listener.listen(backlog); "
+        f"WSGIServer(listener, app).")
+    return [_finding(SERVER_NAGLE, message, cost, [], held=held, responses=responses,
+                     client_delayed_ack_s=CLIENT_DELAYED_ACK_S)]

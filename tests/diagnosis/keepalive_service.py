@@ -5,9 +5,11 @@ between its three requests.
 Truth by construction: each request waits about 0.1 s for the upstream at the handler's
 ``session.get`` line (``diag: culprit``): some 3 greenlet-seconds.  Between requests
 (and before the first) the server's handlers wait for their client's next request
-line: about twice that, and no request was slower for it.  Expected: no finding, and
-the report's "Where was the waiting?" names the culprit line, the idle connections
-apart (``geventperf run`` traces this process only).
+line: about twice that, and no request was slower for it.  Expected: no finding that
+blames a greenlet (``server-nagle`` may count the responses pywsgi held for its
+clients: that wait is theirs), and the report's "Where was the waiting?" names the
+culprit line, the idle connections apart (``geventperf run`` traces this process
+only).
 """
 
 import subprocess

@@ -1,0 +1,100 @@
+"""gevent's WSGI server while tracing: responses its clients wait 40 ms for.
+
+``gevent.pywsgi`` writes a response's head and its first piece of body in two sends
+(``WSGIHandler._write_with_headers``) and leaves Nagle's algorithm on (gevent issue
+#1233).  On a kept-alive connection the body then waits until the client acknowledges
+the head, which a Linux client delays 40 ms: every response after a connection's
+first.  The wait is in the clients, so this process's own timings cannot show it.
+
+:class:`ServerWatch` wraps ``WSGIHandler._write_with_headers`` while tracing (now if
+``gevent.pywsgi`` is imported, else when it is; see :mod:`geventperf.lazywrap`) and
+counts the responses written that way, those on a connection's later requests, and
+whether the connection's socket had ``TCP_NODELAY`` (read once per connection).  Only
+calls in the thread of an active tracer are recorded; the original is back after
+``stop()``.  ``server_nagle`` in :mod:`geventperf.findings.delayedack` turns the counts
+into a finding.
+"""
+
+from __future__ import annotations
+
+import functools
+import socket
+from typing import Any
+
+from geventperf.lazywrap import Patch, wrap_when_loaded
+from geventperf.poolwatch import TIMED_BODY_MAX
+from geventperf.sections import _tracers, get_ident
+
+EVENT_KIND = "pywsgi-responses"
+WRITE_WITH_HEADERS = "gevent.pywsgi.WSGIHandler._write_with_headers"
+# The attribute a handler (one per connection) carries: [the watch's token, responses
+# written on this connection so far, whether its socket lacks TCP_NODELAY].
+_SEEN = "_geventperf_served"
+
+
+class ServerWatch:
+    """Counts of pywsgi's responses while a tracer ran (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop what was recorded so far (Tracer.reset): connections seen before count
+        from their next response as new ones."""
+        self._token = object()
+        self.responses = 0  # written head first, then a piece of body
+        self.kept = 0  # of those, on a connection's later requests, the body small
+        self.nagle = 0  # of those, on a socket without TCP_NODELAY
+
+    def wrote(self, handler: Any, data: Any) -> None:
+        """*handler* writes its response's head, then *data*, the first piece of body."""
+        if not data:
+            return  # the head alone: nothing waits behind it
+        seen = getattr(handler, _SEEN, None)
+        if not isinstance(seen, list) or seen[0] is not self._token:
+            seen = [self._token, 0, _without_nodelay(getattr(handler, "socket", None))]
+            setattr(handler, _SEEN, seen)
+        seen[1] += 1
+        self.responses += 1
+        if seen[1] > 1 and len(data) <= TIMED_BODY_MAX:
+            self.kept += 1
+            self.nagle += seen[2]
+
+    def events(self) -> list[dict[str, Any]]:
+        if not self.responses:
+            return []
+        return [{"kind": EVENT_KIND, "responses": self.responses, "kept": self.kept,
+                 "nagle": self.nagle}]
+
+
+def _without_nodelay(sock: Any) -> bool:
+    """Whether *sock* (gevent's socket) sends with Nagle's algorithm on; False when that
+    cannot be read (not a TCP socket, closed)."""
+    try:
+        return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
+    except (OSError, AttributeError, TypeError):
+        return False
+
+
+def wrap_server_writes() -> list[Patch]:
+    """Wrap pywsgi's head-and-body write, now or when gevent.pywsgi is imported."""
+    return wrap_when_loaded([WRITE_WITH_HEADERS], _make)
+
+
+def _make(dotted: str, original: Any) -> Any:
+    if getattr(original, "__geventperf_wrapped__", None) is not None:
+        return None  # a tracer in another thread wrapped it already
+
+    def write_with_headers(self: Any, data: Any, *args: Any, **kwargs: Any) -> Any:
+        tracer = _tracers.get(get_ident()) if _tracers else None
+        watch = getattr(tracer, "_server_watch", None)
+        if watch is not None:
+            try:
+                watch.wrote(self, data)
+            except Exception as exc:  # noqa: BLE001 - never raised into the program
+                tracer._trace_error(exc)
+        return original(self, data, *args, **kwargs)
+
+    functools.update_wrapper(write_with_headers, original)
+    write_with_headers.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
+    return write_with_headers

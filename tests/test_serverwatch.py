@@ -1,0 +1,66 @@
+"""ServerWatch: gevent pywsgi's responses written head, then body, while a Tracer ran.
+
+The kernel's side (a Linux client delaying its ACK 40 ms) is shown end to end by
+``tests/diagnosis/pywsgi_service.py``; these check the counting and the wrap itself.
+"""
+
+from __future__ import annotations
+
+import types
+
+import gevent.pywsgi
+
+import geventperf
+from geventperf.serverwatch import ServerWatch
+
+
+def test_the_original_write_is_back_after_stop():
+    original = gevent.pywsgi.WSGIHandler._write_with_headers
+    with geventperf.Tracer(sections=None):
+        assert gevent.pywsgi.WSGIHandler._write_with_headers is not original
+    assert gevent.pywsgi.WSGIHandler._write_with_headers is original
+
+
+def test_a_connections_later_small_responses_are_counted_held_when_its_socket_lacks_nodelay():
+    watch = ServerWatch()
+    nagle = types.SimpleNamespace(socket=types.SimpleNamespace(getsockopt=lambda *a: 0))
+    nodelay = types.SimpleNamespace(socket=types.SimpleNamespace(getsockopt=lambda *a: 1))
+    unreadable = types.SimpleNamespace(socket=None)  # no getsockopt: not told as Nagle's
+    for handler in (nagle, nodelay, unreadable):
+        for _ in range(3):
+            watch.wrote(handler, b"ok")
+    watch.wrote(nagle, b"")  # the head alone: nothing waits behind it
+    watch.wrote(nagle, b"x" * (64 * 1024 + 1))  # a large body: not counted held
+    assert watch.events() == [{"kind": "pywsgi-responses", "responses": 10, "kept": 6,
+                               "nagle": 2}]
+    watch.forget()
+    assert watch.events() == []
+    watch.wrote(nagle, b"ok")  # after a reset, the connection's next response is a first
+    assert watch.events()[0]["kept"] == 0
+
+
+def test_a_failing_watch_never_raises_into_the_server(monkeypatch):
+    from gevent import socket
+    from gevent.pywsgi import WSGIServer
+
+    def broken(self, handler, data):
+        raise RuntimeError("watch bug")
+    monkeypatch.setattr(ServerWatch, "wrote", broken)
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Length", "2")])
+        return [b"ok"]
+    server = WSGIServer(("127.0.0.1", 0), app, log=None)
+    server.start()
+    try:
+        with geventperf.Tracer(sections=None) as tracer:
+            conn = socket.create_connection(("127.0.0.1", server.server_port))
+            conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            reply = b""
+            while chunk := conn.recv(4096):
+                reply += chunk
+            conn.close()
+    finally:
+        server.stop()
+    assert reply.startswith(b"HTTP/1.1 200") and reply.endswith(b"ok"), reply
+    assert tracer.profile.trace_errors == 1
