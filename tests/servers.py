@@ -115,21 +115,13 @@ class RawServer:
             buffered = b""
             while True:
                 while b"\r\n\r\n" not in buffered:
-                    try:
-                        data = conn.recv(65536)
-                    except OSError:
-                        return
-                    if not data:
+                    if not (data := _recv(conn)):
                         return
                     buffered += data
                 head, buffered = buffered.split(b"\r\n\r\n", 1)
                 length = _content_length(head) if self.read_bodies else 0
                 while len(buffered) < length:
-                    try:
-                        data = conn.recv(65536)
-                    except OSError:
-                        return
-                    if not data:
+                    if not (data := _recv(conn)):
                         return
                     buffered += data
                 buffered = buffered[length:]
@@ -148,6 +140,14 @@ class RawServer:
                     except OSError:
                         pass
                     return
+
+
+def _recv(conn: socket.socket) -> bytes:
+    """The next bytes from *conn*; empty when it is closed or failed."""
+    try:
+        return conn.recv(65536)
+    except OSError:
+        return b""
 
 
 def _content_length(head: bytes) -> int:

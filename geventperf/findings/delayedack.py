@@ -29,7 +29,7 @@ requests that sent a body waited for their answer, on new and reused connections
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from geventperf.findings.common import (
     DELAYED_ACK_STALL,
@@ -40,7 +40,7 @@ from geventperf.findings.common import (
     _figures,
     _finding,
 )
-from geventperf.findings.limits import waiters
+from geventperf.findings.limits import Waiters, waiters
 from geventperf.findings.loop import block_threshold
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import STALL_MAX_S, STALL_MIN_S
@@ -117,17 +117,35 @@ def _stalled_host(event: dict[str, Any]) -> dict[str, Any] | None:
             "request_ms": (head_s + seconds) / n * 1e3, "lost_s": lost}
 
 
+def _hosts(profile: Profile, judge: Callable[[dict[str, Any]], dict[str, Any] | None],
+           frame: re.Pattern[str]) -> tuple[list[dict[str, Any]], float, Waiters | None] | None:
+    """The pool events *judge* finds something in (what it found, costliest first), the
+    time they lost in all, and the waits under *frame* that place the finding; None
+    unless that time reaches the block threshold."""
+    hosts = sorted(filter(None, (judge(e) for e in _events(profile, POOL_EVENT))),
+                   key=lambda h: -h["lost_s"])
+    lost = sum(h["lost_s"] for h in hosts)
+    if not hosts or not lost >= block_threshold(profile):  # NaN-safe
+        return None
+    rows = [w for w in profile.waits if any(frame.search(f) for f in w.stack)]
+    return hosts, lost, waiters(profile, rows) if rows else None
+
+
+def _hosts_finding(kind: str, message: str, lost: float, hosts: list[dict[str, Any]],
+                   seen: Waiters | None, **extra: Any) -> Finding:
+    return _finding(kind, message, lost, list(seen.worst.stack) if seen else [],
+                    greenlet=seen.greenlet if seen else None, hosts=hosts, **extra,
+                    site=seen.where if seen else None)
+
+
 def delayed_ack_stall(profile: Profile) -> list[Finding]:
     """Reused connections whose bodies waited for this side's delayed ACK, adding up to a
     block threshold: one finding for all hosts.  ``cost_s``: the greenlet-seconds those
     bodies came later than new connections' bodies did."""
-    hosts = sorted(filter(None, (_stalled_host(e) for e in _events(profile, POOL_EVENT))),
-                   key=lambda h: -h["lost_s"])
-    lost = sum(h["lost_s"] for h in hosts)
-    if not hosts or not lost >= block_threshold(profile):  # NaN-safe
+    found = _hosts(profile, _stalled_host, BODY_READ_FRAME)
+    if found is None:
         return []
-    rows = [w for w in profile.waits if any(BODY_READ_FRAME.search(f) for f in w.stack)]
-    seen = waiters(profile, rows) if rows else None
+    hosts, lost, seen = found
     shown = "; ".join(
         f"on {h['pool']}, {h['stalled']} of {h['reused']} bodies on reused connections came "
         f"{h['stall_ms']:.0f} ms after their head on average, against "
@@ -147,11 +165,8 @@ def delayed_ack_stall(profile: Profile) -> list[Finding]:
         f"listening socket with TCP_NODELAY set, which the accepted ones inherit). From "
         f"this side, geventperf.mount(session, quickack=True) acknowledges at once "
         f"(TCP_QUICKACK after each request is sent, Linux).")
-    return [_finding(DELAYED_ACK_STALL, message, lost,
-                     list(seen.worst.stack) if seen else [],
-                     greenlet=seen.greenlet if seen else None,
-                     hosts=hosts, stall_window_s=[STALL_MIN_S, STALL_MAX_S],
-                     site=seen.where if seen else None)]
+    return [_hosts_finding(DELAYED_ACK_STALL, message, lost, hosts, seen,
+                           stall_window_s=[STALL_MIN_S, STALL_MAX_S])]
 
 
 def _sends(event: dict[str, Any], kind: str) -> tuple[int, float] | None:
@@ -184,13 +199,10 @@ def request_body_stall(profile: Profile) -> list[Finding]:
     """Requests with a body, on reused connections made without TCP_NODELAY, whose answers
     came later than on new connections by a delayed ACK, adding up to a block threshold:
     one finding for all hosts.  ``cost_s``: that difference times those requests."""
-    hosts = sorted(filter(None, (_held_host(e) for e in _events(profile, POOL_EVENT))),
-                   key=lambda h: -h["lost_s"])
-    lost = sum(h["lost_s"] for h in hosts)
-    if not hosts or not lost >= block_threshold(profile):  # NaN-safe
+    found = _hosts(profile, _held_host, ANSWER_WAIT_FRAME)
+    if found is None:
         return []
-    rows = [w for w in profile.waits if any(ANSWER_WAIT_FRAME.search(f) for f in w.stack)]
-    seen = waiters(profile, rows) if rows else None
+    hosts, lost, seen = found
     shown = "; ".join(
         f"on {h['pool']}, {h['requests']} requests with a body on reused connections "
         f"waited {h['answer_ms']:.0f} ms on average for their answer, against "
@@ -207,10 +219,7 @@ def request_body_stall(profile: Profile) -> list[Finding]:
         f"default, and urllib3 leaves it off towards a proxy. Fix: keep it, "
         f"socket_options=urllib3.connection.HTTPConnection.default_socket_options + "
         f"[your options].")
-    return [_finding(REQUEST_BODY_STALL, message, lost,
-                     list(seen.worst.stack) if seen else [],
-                     greenlet=seen.greenlet if seen else None,
-                     hosts=hosts, site=seen.where if seen else None)]
+    return [_hosts_finding(REQUEST_BODY_STALL, message, lost, hosts, seen)]
 
 
 def server_nagle(profile: Profile) -> list[Finding]:
