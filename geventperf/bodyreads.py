@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from geventperf import sections
-from geventperf.lazywrap import Patch, wrap_when_loaded
+from geventperf.lazywrap import Patch, is_ours, mark_wrapper, wrap_when_loaded
 from geventperf.sections import _tracers, get_ident
 
 URLLIB3_READ = "urllib3.response.HTTPResponse.read"
@@ -63,7 +63,7 @@ def wrap_body_reads() -> list[Patch]:
 
 
 def _make_read(dotted: str, original: Any) -> Any:
-    if getattr(original, "__geventperf_wrapped__", None) is not None:
+    if is_ours(original):
         return None  # a tracer in another thread wrapped it already
 
     def read(self: Any, *args: Any, **kwargs: Any) -> bytes:
@@ -77,6 +77,4 @@ def _make_read(dotted: str, original: Any) -> Any:
                              time.perf_counter() - started, tracer._waited_so_far() - waited)
         return data
 
-    read.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
-    read.__doc__ = original.__doc__
-    return read
+    return mark_wrapper(read, original)

@@ -24,6 +24,7 @@ module's own code runs.
 
 from __future__ import annotations
 
+import functools
 import sys
 import warnings
 from types import ModuleType
@@ -318,6 +319,28 @@ class _Finder:
 
 
 _finder = _Finder()
+
+
+# The attribute each of geventperf's wrappers carries: the function it wraps.  A name a
+# tracer in another thread has wrapped already is left alone (its wrapper serves both).
+WRAPPED_ATTR = "__geventperf_wrapped__"
+
+
+def is_ours(func: Any) -> bool:
+    """Whether *func* is one of geventperf's wrappers."""
+    return getattr(func, WRAPPED_ATTR, None) is not None
+
+
+def mark_wrapper(wrapper: Any, original: Any) -> Any:
+    """*wrapper*, made to look like *original* (``functools.update_wrapper``, where the
+    callable allows it: some C callables lack ``__dict__`` or ``__name__``) and marked
+    as geventperf's (:func:`is_ours`)."""
+    try:
+        functools.update_wrapper(wrapper, original)
+    except (AttributeError, TypeError):
+        pass
+    setattr(wrapper, WRAPPED_ATTR, original)
+    return wrapper
 
 
 def wrap_when_loaded(names: Iterable[str], make: Callable[[str, Any], Any],

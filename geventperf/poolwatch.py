@@ -22,7 +22,6 @@ an active tracer are recorded, and the originals are back after ``stop()``.
 
 from __future__ import annotations
 
-import functools
 import math
 import socket
 import sys
@@ -32,7 +31,7 @@ from typing import Any
 import greenlet
 
 from geventperf.bodyreads import call_site
-from geventperf.lazywrap import Patch, wrap_when_loaded
+from geventperf.lazywrap import Patch, is_ours, mark_wrapper, wrap_when_loaded
 from geventperf.sections import _tracers, get_ident
 
 EVENT_KIND = "urllib3-pool"
@@ -333,13 +332,11 @@ def _tracer() -> Any:
 
 
 def _make(dotted: str, original: Any) -> Any:
-    if getattr(original, "__geventperf_wrapped__", None) is not None:
+    if is_ours(original):
         return None  # a tracer in another thread wrapped it already
     wrapper = _connect(original) if dotted in CONNECTS else \
         {GET_CONN: _get_conn, PUT_CONN: _put_conn, URLOPEN: _urlopen}[dotted](original)
-    functools.update_wrapper(wrapper, original)
-    wrapper.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
-    return wrapper
+    return mark_wrapper(wrapper, original)
 
 
 def _get_conn(original: Any) -> Any:

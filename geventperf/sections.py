@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from gevent.monkey import get_original
 
-from geventperf.lazywrap import Patch, wrap_when_loaded
+from geventperf.lazywrap import Patch, is_ours, mark_wrapper, wrap_when_loaded
 
 # The OS thread's ident even in a monkey-patched process, where threading.get_ident
 # returns one ident per greenlet.
@@ -134,8 +134,8 @@ def wrap_c_sections(names: list[str] | tuple[str, ...], lxml_guard: bool,
     skips what is not installed.  On any error the patches made so far are undone.
     """
     def make(dotted: str, func: Any) -> Any:
-        if getattr(func, "__geventperf_wrapped__", None) is not None:
-            return None  # already ours (a tracer in another thread wrapped it)
+        if is_ours(func):
+            return None  # a tracer in another thread wrapped it already
         return _make_wrapper(dotted, func, lxml_guard)
 
     patches = wrap_when_loaded(names, make, strict, what=" as a C section")
@@ -154,16 +154,8 @@ def _make_wrapper(dotted: str, func: Callable[..., Any], lxml_guard: bool) -> Ca
         return _lxml_parse_wrapper(func, lxml_guard)
     if dotted == "lxml.etree.iterparse":
         return _iterparse_wrapper(dotted, func)
-    return _mark(_in_section(func, dotted, True), func)
+    return mark_wrapper(_in_section(func, dotted, True), func)
 
-
-def _mark(wrapper: Callable[..., Any], func: Callable[..., Any]) -> Callable[..., Any]:
-    try:
-        functools.update_wrapper(wrapper, func)
-    except (AttributeError, TypeError):  # some C callables lack __dict__ or __name__
-        pass
-    wrapper.__geventperf_wrapped__ = func  # type: ignore[attr-defined]
-    return wrapper
 
 
 def is_file_like(source: Any) -> bool:
@@ -218,7 +210,7 @@ def _lxml_parse_wrapper(func: Callable[..., Any], guard: bool) -> Callable[..., 
         finally:
             tracer._section_exit(token)
 
-    return _mark(wrapper, func)
+    return mark_wrapper(wrapper, func)
 
 
 def _iterparse_wrapper(dotted: str, func: Callable[..., Any]) -> Callable[..., Any]:
@@ -229,7 +221,7 @@ def _iterparse_wrapper(dotted: str, func: Callable[..., Any]) -> Callable[..., A
         inner = func(*args, **kwargs)
         return inner if tracer is None else _SectionIterator(dotted, inner)
 
-    return _mark(wrapper, func)
+    return mark_wrapper(wrapper, func)
 
 
 class _SectionIterator:

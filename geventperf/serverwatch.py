@@ -17,11 +17,10 @@ into a finding.
 
 from __future__ import annotations
 
-import functools
 import socket
 from typing import Any
 
-from geventperf.lazywrap import Patch, wrap_when_loaded
+from geventperf.lazywrap import Patch, is_ours, mark_wrapper, wrap_when_loaded
 from geventperf.poolwatch import TIMED_BODY_MAX
 from geventperf.sections import _tracers, get_ident
 
@@ -82,7 +81,7 @@ def wrap_server_writes() -> list[Patch]:
 
 
 def _make(dotted: str, original: Any) -> Any:
-    if getattr(original, "__geventperf_wrapped__", None) is not None:
+    if is_ours(original):
         return None  # a tracer in another thread wrapped it already
 
     def write_with_headers(self: Any, data: Any, *args: Any, **kwargs: Any) -> Any:
@@ -95,6 +94,4 @@ def _make(dotted: str, original: Any) -> Any:
                 tracer._trace_error(exc)
         return original(self, data, *args, **kwargs)
 
-    functools.update_wrapper(write_with_headers, original)
-    write_with_headers.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
-    return write_with_headers
+    return mark_wrapper(write_with_headers, original)

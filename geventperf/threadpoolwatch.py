@@ -32,7 +32,7 @@ from typing import Any, Callable
 import greenlet
 from gevent.monkey import get_original
 
-from geventperf.lazywrap import Patch, wrap_when_loaded
+from geventperf.lazywrap import Patch, is_ours, mark_wrapper, wrap_when_loaded
 from geventperf.sections import get_ident
 
 EVENT_KIND = "threadpool"
@@ -469,8 +469,8 @@ class _Unwrap(Patch):
 
 
 def _make_spawn(dotted: str, original: Any) -> Any:
-    if getattr(original, "__geventperf_wrapped__", None) is not None:
-        return None
+    if is_ours(original):
+        return None  # a tracer in another thread wrapped it already
 
     def spawn(self: Any, func: Any, *args: Any, **kwargs: Any) -> Any:
         watch = _active.get(get_ident()) if _active else None
@@ -487,6 +487,4 @@ def _make_spawn(dotted: str, original: Any) -> Any:
         watch._submitted(task, result)
         return result
 
-    functools.update_wrapper(spawn, original)
-    spawn.__geventperf_wrapped__ = original  # type: ignore[attr-defined]
-    return spawn
+    return mark_wrapper(spawn, original)

@@ -742,14 +742,14 @@ def failing_pool(pool, failed, calls, failed_s, errors, sites, timeout=None):
             "sites": sites}
 
 
-def failing_profile(pools):
-    """The waits of failing calls made at app line 40 (2 s, one greenlet #3) and of a
-    call elsewhere (0.5 s), with *pools*."""
-    p = profile(waits=[StackTime(stack=list(FAILING_CALL), count=10, wait_s=2.0,
+def failing_profile(pools, call=FAILING_CALL):
+    """The waits of calls made at app line 40 (2 s, one greenlet #3), waiting at *call*
+    (failing, by default), and of a call elsewhere (0.5 s), with *pools*."""
+    p = profile(waits=[StackTime(stack=list(call), count=10, wait_s=2.0,
                                  event_wait_s=2.0, ready_wait_s=0.0),
                        StackTime(stack=[*FAILING_CALL[:3], f"{APP}:41:other"], count=2,
                                  wait_s=0.5, event_wait_s=0.5, ready_wait_s=0.0)],
-                runs=[StackTime(stack=list(FAILING_CALL), count=10, run_s=0.125, greenlet=3)])
+                runs=[StackTime(stack=list(call), count=10, run_s=0.125, greenlet=3)])
     p.events = list(pools)
     return p
 
@@ -807,13 +807,7 @@ def trail_pool(pool, reused, new, heads=(0.0, 0.0)):
 
 def trail_profile(pools):
     """Waits in the body read under app line 40 (2 s, greenlet #3), and elsewhere."""
-    p = profile(waits=[StackTime(stack=list(BODY_READ), count=10, wait_s=2.0,
-                                 event_wait_s=2.0, ready_wait_s=0.0),
-                       StackTime(stack=[*FAILING_CALL[:3], f"{APP}:41:other"], count=2,
-                                 wait_s=0.5, event_wait_s=0.5, ready_wait_s=0.0)],
-                runs=[StackTime(stack=list(BODY_READ), count=10, run_s=0.125, greenlet=3)])
-    p.events = list(pools)
-    return p
+    return failing_profile(pools, BODY_READ)
 
 
 @scenario
@@ -893,10 +887,8 @@ def sends_pool(pool, reused, new, nagle=True):
 
 
 def sends_profile(pools):
-    p = trail_profile(pools)
-    p.waits[0].stack = list(ANSWER_WAIT)
-    p.runs[0].stack = list(ANSWER_WAIT)
-    return p
+    """Waits for an answer under app line 40 (2 s, greenlet #3), and elsewhere."""
+    return failing_profile(pools, ANSWER_WAIT)
 
 
 @scenario
