@@ -66,6 +66,7 @@ from geventperf.trace.waits import (
     FIRST_POLL_BLOCKED_MIN_S,
     POLL_BLOCKED_MIN_S,
 )
+from geventperf.trace.wallclock import tsc_allowed
 
 # Frames kept per switch-out stack.  gevent's own blocking path (socket.recv ->
 # _wait -> hub.wait -> Waiter.get) is ~6 Python frames and requests/urllib3/http.client
@@ -420,7 +421,8 @@ class Tracer(SectionAccounting):
             cpu_interval=CPU_READ_INTERVAL_S, cpu_pending_max=CPU_PENDING_MAX,
             depth=self.max_stack_depth, threshold=self.block_threshold,
             max_slices=self.max_slices, poll_blocked_min=POLL_BLOCKED_MIN_S,
-            first_poll_blocked_min=FIRST_POLL_BLOCKED_MIN_S, window=BLAME_WINDOW)
+            first_poll_blocked_min=FIRST_POLL_BLOCKED_MIN_S, window=BLAME_WINDOW,
+            tsc=tsc_allowed())
 
     # -- rarely called helpers of the hot path ---------------------------------------
     def _new_record(self, g: Any, origin: Any, resumed: Any) -> Any:

@@ -53,6 +53,71 @@ def test_c_clocks_are_the_python_clocks(c_extension):
     assert before <= now <= after
 
 
+# The TSC clock's bound on its distance from the kernel's (TSC_MAX_ERROR_S in _ctrace.c):
+# an anchor finding it further off gives the TSC up.
+TSC_MAX_ERROR_S = 5e-6
+
+
+def test_the_tsc_clock_reads_the_kernel_clock(c_extension):
+    """Bracketed by perf_counter reads over 30 ms: the first rate measurement (5 ms),
+    then ~150 anchors. A preempted thread only widens the bracket."""
+    c = c_extension
+    if not c.wall_clock_state()["tsc"]:
+        pytest.skip("no TSC clock in this build (not x86-64)")
+    worst = 0.0
+    start = time.perf_counter()
+    while time.perf_counter() - start < 0.03:
+        before, now, after = time.perf_counter(), c.wall_time(True), time.perf_counter()
+        worst = max(worst, before - now, now - after)
+    state = c.wall_clock_state()
+    assert not state["dropped"], state
+    assert state["per_tick"] > 0 and state["anchors"] > 0, state
+    assert worst <= TSC_MAX_ERROR_S, f"the TSC clock was {worst * 1e9:.0f} ns off"
+    before, now, after = time.perf_counter(), c.wall_time(False), time.perf_counter()
+    assert before <= now <= after
+
+
+def test_a_tsc_off_the_kernel_clock_is_given_up_for_clock_gettime(c_extension):
+    """A TSC that stops keeping the kernel's time (here: its rate made twice what was
+    measured) is dropped at the next anchor; from then on every read is exact. In a
+    child process: the clock is the process's."""
+    if not c_extension.wall_clock_state()["tsc"]:
+        pytest.skip("no TSC clock in this build (not x86-64)")
+    code = """if True:
+        import time
+        from geventperf import _ctrace as c
+        start = time.perf_counter()
+        while time.perf_counter() - start < 0.02:  # the rate is measured
+            c.wall_time(True)
+        assert c.wall_clock_state()["per_tick"] > 0
+        c._skew_tsc_rate(2.0)
+        start = time.perf_counter()
+        while time.perf_counter() - start < 0.005:  # many anchor periods
+            c.wall_time(True)
+        assert c.wall_clock_state()["dropped"], c.wall_clock_state()
+        for _ in range(1000):
+            before, now, after = time.perf_counter(), c.wall_time(True), time.perf_counter()
+            assert before <= now <= after
+        print("ok")
+    """
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_profile_names_the_wall_clock_it_read(impl):
+    from geventperf.trace.wallclock import tsc_allowed
+    with Tracer(sections=None) as tracer:
+        gevent.sleep(0)
+    clock = tracer.profile.meta["wall_clock"]
+    if impl == "pure":
+        assert clock == {"source": "perf_counter"}
+    else:
+        dropped = tracer_mod._ctrace.wall_clock_state()["dropped"]
+        expected = "tsc" if tsc_allowed() and not dropped else "clock_gettime"
+        assert clock["source"] == expected, clock
+
+
 def workload() -> None:
     def job(n):
         with section("job"):

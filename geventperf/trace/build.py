@@ -351,6 +351,9 @@ def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
         "host": socket.gethostname(), "python": platform.python_version(),
         "gevent": getattr(gevent, "__version__", None),
         "hot_path": "c" if tr._c else "pure",
+        # the hot path's wall clock: the TSC where the kernel keeps time by it
+        # (trace/wallclock.py), else clock_gettime (C) or time.perf_counter (pure)
+        "wall_clock": ws.wall_clock if tr._c else {"source": "perf_counter"},
         "loop": tr._loopwatch.kind if tr._loopwatch is not None else None,
         "wait_split": split, "wait_split_error": tr._loop_error,
         "unattributed_ready_s": ws.unattributed,
