@@ -60,15 +60,20 @@ TSC_MAX_ERROR_S = 5e-6
 
 def test_the_tsc_clock_reads_the_kernel_clock(c_extension):
     """Bracketed by perf_counter reads over 30 ms: the first rate measurement (5 ms),
-    then ~150 anchors. A preempted thread only widens the bracket."""
+    then ~150 anchors. A preempted thread only widens the bracket. It never goes back
+    (a timeline's events would overlap)."""
     c = c_extension
     if not c.wall_clock_state()["tsc"]:
         pytest.skip("no TSC clock in this build (not x86-64)")
     worst = 0.0
+    last = steps_back = 0
     start = time.perf_counter()
     while time.perf_counter() - start < 0.03:
         before, now, after = time.perf_counter(), c.wall_time(True), time.perf_counter()
         worst = max(worst, before - now, now - after)
+        steps_back += now < last
+        last = now
+    assert steps_back == 0
     state = c.wall_clock_state()
     assert not state["dropped"], state
     assert state["per_tick"] > 0 and state["anchors"] > 0, state

@@ -32,6 +32,13 @@ def _us(seconds: float) -> float:
     return round(seconds * MICROSECONDS, DECIMALS)
 
 
+def _us_dur(start: float, duration: float) -> float:
+    """The duration as the rounded end less the rounded start, so that an event ends
+    where the next one on its track begins (each rounded on its own, they could overlap
+    by a rounding step)."""
+    return round(_us(start + duration) - _us(start), DECIMALS)
+
+
 def _metadata(name: str, tid: int, args: dict[str, Any]) -> dict[str, Any]:
     return {"name": name, "ph": "M", "pid": PID, "tid": tid, "args": args}
 
@@ -53,13 +60,14 @@ def build_events(profile: Profile) -> list[dict[str, Any]]:
         for start, duration, section, _ready in lane.slices:
             event: dict[str, Any] = {"name": section or "run", "cat": "section" if section
                                      else "run", "ph": "X", "ts": _us(start),
-                                     "dur": _us(duration), "pid": PID, "tid": tid}
+                                     "dur": _us_dur(start, duration), "pid": PID, "tid": tid}
             if section:
                 event["args"] = {"section": section}
             events.append(event)
         for start, duration, kind in lane.waits():
             events.append({"name": WAIT_NAMES[kind], "cat": "wait", "ph": "X",
-                           "ts": _us(start), "dur": _us(duration), "pid": PID, "tid": tid})
+                           "ts": _us(start), "dur": _us_dur(start, duration), "pid": PID,
+                           "tid": tid})
     lanes_by_gid = {lane.gid: lane for lane in lanes}
     for finding in profile.findings:
         tid = tids.get(finding.greenlet, FINDINGS_TID) if finding.greenlet is not None \
