@@ -894,6 +894,26 @@ def test_consumers_that_fetch_their_own_items_are_no_serial_bottleneck(server, t
     assert_no_network_blame(profile, ONE_PRODUCER, innocent=("consumer",))
 
 
+TIMER_FLUSH = Workload("timer_flush.py")
+
+
+def test_waiters_of_a_batch_flushed_on_a_timer_are_told_to_wake_the_flusher(tmp_path):
+    """The in-process service's idle kept-alive connections (more greenlet-seconds than
+    the hand-off waits) must not hide the hand-off, and the flusher is told as a timer,
+    not as work to do concurrently."""
+    profile = run_cli(TIMER_FLUSH, tmp_path)
+    first = assert_first(profile, TIMER_FLUSH, SERIAL_BOTTLENECK, greenlet="flusher")
+    assert "slept on a timer" in first.message and "wake it" in first.message, \
+        listing(profile)
+    assert "concurrently" not in first.message, listing(profile)
+    assert first.extra["handoff_share"] >= 0.5, listing(profile)
+
+
+def test_a_flusher_woken_by_its_writers_is_no_serial_bottleneck(tmp_path):
+    profile = run_cli(TIMER_FLUSH, tmp_path, "mode=fixed")
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
 CONN_POOL = Workload("conn_pool.py")
 
 

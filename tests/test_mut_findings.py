@@ -1080,15 +1080,25 @@ def retry_backoff_from_the_threshold_on():
             *findings.retry_backoff(slept(0.0625))]
 
 
+GEVENT_HUB = "/venv/lib/python3.11/site-packages/gevent/hub.py"
+PYWSGI = "/venv/lib/python3.11/site-packages/gevent/pywsgi.py"
 FEEDER_STACK = [f"{GEVENT}:687:SocketMixin.recv_into", f"{URLLIB3}:1134:HTTPResponse.read",
                 f"{APP}:20:produce"]
 
 
-def handoff_profile(idle_s=1.5, consume=3.0, join=1.0, feed=1.5, feed_run=0.25):
+TIMER_FEEDER_STACK = [f"{GEVENT_HUB}:166:sleep", f"{APP}:20:produce"]
+# a server's connection awaiting its client's next request (frames.is_idle_server_wait)
+IDLE_SERVER_STACK = [f"{PYWSGI}:723:WSGIHandler.read_requestline",
+                     f"{PYWSGI}:774:WSGIHandler.handle_one_request"]
+
+
+def handoff_profile(idle_s=1.5, consume=3.0, join=1.0, feed=1.5, feed_run=0.25,
+                    feeder_stack=FEEDER_STACK):
     """A 2 s run: app.fetch #4 waits *consume* s in a queue's get() at the app's line,
     main *join* s in joinall(), an Event's inner patched lock 0.5 s more; app.fetch #3
-    runs *feed_run* s and waits *feed* s reading the network at its produce line; a
-    with block at the app's line (a compiled lock, 0.5 s) is no hand-off."""
+    runs *feed_run* s and waits *feed* s at *feeder_stack* (reading the network at its
+    produce line); a with block at the app's line (a compiled lock, 0.5 s) is no
+    hand-off."""
     p = profile(hub={"id": 2, "idle_s": idle_s}, waits=[
         StackTime(stack=[f"{APP}:80:consume"], count=8, wait_s=consume + 0.125,
                   event_wait_s=consume, ready_wait_s=0.125, call="get"),
@@ -1097,13 +1107,13 @@ def handoff_profile(idle_s=1.5, consume=3.0, join=1.0, feed=1.5, feed_run=0.25):
         StackTime(stack=[f"{GEVENT_THREAD}:320:LockType.acquire",
                          f"{THREADING}:320:Condition.wait", f"{APP}:70:wait_ready"],
                   count=1, wait_s=0.5, event_wait_s=0.5, ready_wait_s=0.0),
-        StackTime(stack=list(FEEDER_STACK), count=12, wait_s=feed, event_wait_s=feed,
+        StackTime(stack=list(feeder_stack), count=12, wait_s=feed, event_wait_s=feed,
                   ready_wait_s=0.0),
         StackTime(stack=[f"{APP}:50:handler"], count=2, wait_s=0.5, event_wait_s=0.5,
                   ready_wait_s=0.0, call="with")])
     p.runs = [StackTime(stack=[f"{APP}:80:consume"], count=8, greenlet=4),
               StackTime(stack=[f"{APP}:12:main"], count=1, greenlet=1),
-              StackTime(stack=list(FEEDER_STACK), count=12, greenlet=3),
+              StackTime(stack=list(feeder_stack), count=12, greenlet=3),
               StackTime(stack=[f"{APP}:50:handler"], count=2, greenlet=2)]
     p.greenlet(3).run_s, p.greenlet(3).event_wait_s = feed_run, feed
     p.greenlet(3).name = "app.produce"  # (a feeder of the waiters' own name: peers)
@@ -1133,6 +1143,32 @@ def serial_bottleneck_not_past_each_guard():
             *findings.serial_bottleneck(handoff_profile(consume=2.0 - 2 ** -16, join=1.5)),
             *findings.serial_bottleneck(handoff_profile(idle_s=1.0 - 2 ** -20)),
             *findings.serial_bottleneck(handoff_profile(feed=0.75 - 2 ** -16))]
+
+
+@scenario
+def serial_bottleneck_feeder_on_a_timer():
+    # the feeder slept in gevent.sleep at its produce line 1.5 s of its 0.25 + 1.5 s busy:
+    # told as a timer to wake, not as work to do concurrently; at exactly half its busy
+    # time asleep (run 1.5 s) still a timer; just under (run 1.5 + 2**-16), work
+    return [*findings.serial_bottleneck(handoff_profile(feeder_stack=TIMER_FEEDER_STACK)),
+            *findings.serial_bottleneck(handoff_profile(feeder_stack=TIMER_FEEDER_STACK,
+                                                        feed_run=1.5)),
+            *findings.serial_bottleneck(handoff_profile(feeder_stack=TIMER_FEEDER_STACK,
+                                                        feed_run=1.5 + 2 ** -16))]
+
+
+@scenario
+def serial_bottleneck_beside_idle_server_connections():
+    # 5 s of a service's connections awaiting their clients' next requests (greenlet #5,
+    # at pywsgi's read_requestline all run) count neither in the event wait hand-offs
+    # are a share of (4.5 of 6.5 s, as without them; with them 4.5 of 11.5 s, under
+    # half) nor as a feeder's busy time (#5 ran 0.1 s)
+    p = handoff_profile()
+    p.waits.append(StackTime(stack=list(IDLE_SERVER_STACK), count=30, wait_s=5.0,
+                             event_wait_s=5.0, ready_wait_s=0.0))
+    p.runs.append(StackTime(stack=list(IDLE_SERVER_STACK), count=30, greenlet=5))
+    p.greenlet(5).run_s, p.greenlet(5).event_wait_s = 0.1, 5.0
+    return findings.serial_bottleneck(p)
 
 
 @scenario
@@ -7012,6 +7048,135 @@ EXPECTED = {
       'section': None,
       'stack': []}],
     'server_nagle_not_below_its_edges': [],
+    'serial_bottleneck_feeder_on_a_timer': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.5,
+      'feeders': [3],
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.fetch', 'main' "
+                 'waited 4.500 s in all at hand-offs (69% of all event wait; most in the '
+                 'get() call at /srv/app/worker.py:80:consume: a gevent queue, event or '
+                 'greenlet, waiting for another greenlet to put, set or finish) while the '
+                 'loop sat idle 75% of the run. Through the run meanwhile, greenlet '
+                 "'app.produce' (#3) slept on a timer: 1.500 s of the run (75%) at "
+                 '/srv/app/worker.py:20:produce (gevent.sleep, 12 sleeps of 125 ms on '
+                 'average). What the others waited for comes only when its sleep ends: they '
+                 'waited for its timer, not for its work. Fix: wake it when there is work '
+                 'instead of sleeping a fixed interval -- let it wait on a '
+                 'gevent.event.Event the waiters set, or on a queue they put to, and keep a '
+                 'batch together with a short linger or a batch size -- or shorten the '
+                 'interval. [cost 4.500 s: greenlet-seconds spent waiting at hand-offs (a '
+                 "queue, an event, a greenlet's end) for a few busy greenlets while the loop "
+                 'sat mostly idle]',
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 10},
+     {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.5,
+      'feeders': [3],
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.fetch', 'main' "
+                 'waited 4.500 s in all at hand-offs (69% of all event wait; most in the '
+                 'get() call at /srv/app/worker.py:80:consume: a gevent queue, event or '
+                 'greenlet, waiting for another greenlet to put, set or finish) while the '
+                 'loop sat idle 75% of the run. Through the run meanwhile, greenlet '
+                 "'app.produce' (#3) slept on a timer: 1.500 s of the run (75%) at "
+                 '/srv/app/worker.py:20:produce (gevent.sleep, 12 sleeps of 125 ms on '
+                 'average). What the others waited for comes only when its sleep ends: they '
+                 'waited for its timer, not for its work. Fix: wake it when there is work '
+                 'instead of sleeping a fixed interval -- let it wait on a '
+                 'gevent.event.Event the waiters set, or on a queue they put to, and keep a '
+                 'batch together with a short linger or a batch size -- or shorten the '
+                 'interval. [cost 4.500 s: greenlet-seconds spent waiting at hand-offs (a '
+                 "queue, an event, a greenlet's end) for a few busy greenlets while the loop "
+                 'sat mostly idle]',
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 10},
+     {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.5,
+      'feeders': [3],
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.fetch', 'main' "
+                 'waited 4.500 s in all at hand-offs (69% of all event wait; most in the '
+                 'get() call at /srv/app/worker.py:80:consume: a gevent queue, event or '
+                 'greenlet, waiting for another greenlet to put, set or finish) while the '
+                 'loop sat idle 75% of the run. Busy through the run meanwhile, one call at '
+                 "a time: greenlet 'app.produce' (#3), busy 150% of the run, 1.500 s of it "
+                 'waiting at /srv/app/worker.py:20:produce. Who woke whom is not recorded: '
+                 'these are the greenlets that kept working while the others waited, so most '
+                 "likely their pace set everyone's. Fix: do that work concurrently -- "
+                 'several such greenlets, or gevent.pool.Pool(n).imap_unordered over its '
+                 'inputs -- or let the waiting greenlets do it themselves. If the waiting '
+                 "greenlets are idle workers whose input arrives at its own pace (a server's "
+                 'requests, a message broker), this is spare capacity, not a fault. [cost '
+                 '4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 10}],
+    'serial_bottleneck_beside_idle_server_connections': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.5,
+      'feeders': [3],
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.fetch', 'main' "
+                 'waited 4.500 s in all at hand-offs (69% of all event wait; most in the '
+                 'get() call at /srv/app/worker.py:80:consume: a gevent queue, event or '
+                 'greenlet, waiting for another greenlet to put, set or finish) while the '
+                 'loop sat idle 75% of the run. Busy through the run meanwhile, one call at '
+                 "a time: greenlet 'app.produce' (#3), busy 88% of the run, 1.500 s of it "
+                 'waiting at /srv/app/worker.py:20:produce. Who woke whom is not recorded: '
+                 'these are the greenlets that kept working while the others waited, so most '
+                 "likely their pace set everyone's. Fix: do that work concurrently -- "
+                 'several such greenlets, or gevent.pool.Pool(n).imap_unordered over its '
+                 'inputs -- or let the waiting greenlets do it themselves. If the waiting '
+                 "greenlets are idle workers whose input arrives at its own pace (a server's "
+                 'requests, a message broker), this is spare capacity, not a fault. [cost '
+                 '4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 10}],
 }
 
 

@@ -45,7 +45,7 @@ from geventperf.findings.limits import (
     paced,
     waiters,
 )
-from geventperf.frames import user_site
+from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.profile import LOCK_CALLS, Finding, Profile, greenlet_label
 
 # Hand-offs hold at least this share of all event wait: the waiting is mostly for
@@ -75,6 +75,9 @@ POLL_MAX_SLEEP_S = 0.003
 # dict, not doing work of its own.
 POLL_MAX_RUN_S = 100e-6
 _SLEEP_FRAME = re.compile(r"/gevent/hub\.py:\d+:sleep$")
+# A feeder that spent at least this share of its busy time asleep in gevent.sleep at one
+# line worked on a timer: the others waited for the timer, and the fix is to wake it.
+TIMER_FEEDER_SHARE = 0.5
 
 
 def is_handoff(wait: Any) -> bool:
@@ -121,9 +124,17 @@ def handoffs(profile: Profile, polled: Callable[[Any], bool] | None = None) -> l
             and not (w.stack and w.stack[0] in pools)]
 
 
+def _working_waits(profile: Profile) -> list[Any]:
+    """The ``waits`` rows less a server's connections awaiting their client's next
+    request: idle capacity, which would otherwise count as waiting that is no hand-off
+    (or, for a feeder, as busy)."""
+    return [w for w in profile.waits if not is_idle_server_wait(w.stack)]
+
+
 def handoff_share(profile: Profile) -> float | None:
-    """The share of the run's event wait spent at hand-offs (None: no event wait)."""
-    total = sum(event_wait(w) for w in profile.waits)
+    """The share of the run's event wait spent at hand-offs (None: no event wait), idle
+    server connections apart."""
+    total = sum(event_wait(w) for w in _working_waits(profile))
     if total <= 0:
         return None
     return sum(event_wait(w) for w in handoffs(profile)) / total
@@ -136,7 +147,7 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     polled = _polled(profile)
     rows = handoffs(profile, polled)
     duration = profile.duration_s
-    total = sum(event_wait(w) for w in profile.waits)
+    total = sum(event_wait(w) for w in _working_waits(profile))
     # waited: the rows' event wait (their ready part was queueing behind others)
     waited, idle = paced(profile, rows)
     if waited is None or not duration or waited < HANDOFF_SHARE * total \
@@ -161,6 +172,7 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
         + (f", {own:.3f} s of it waiting at {user_site(stack).user}" if stack else "")
         for g, busy, own, stack in feeders[:TOP_FEEDERS])
     lead, lead_stack = feeders[0][0], feeders[0][3]
+    asleep = _asleep(profile, feeders[0])
     # peers: the greenlets that waited most at hand-offs have the lead feeder's name
     # (not merely some waiter: a single writer draining a queue waits at its get too)
     waiter = profile.greenlet(seen.greenlet) if isinstance(seen.greenlet, int) else None
@@ -177,6 +189,18 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
             "greenlets, or less work done while holding an item. If instead they hand work "
             "to one another (a crawler's frontier), the waiting is the work in flight, not "
             "a fault.")
+    elif asleep is not None:
+        sleeps, slept = asleep
+        story = (
+            f"Through the run meanwhile, {greenlet_label(lead.name, lead.id)} slept on a "
+            f"timer: {slept:.3f} s of the run ({slept / duration:.0%}) at "
+            f"{user_site(lead_stack).user} (gevent.sleep, {sleeps} sleeps of "
+            f"{slept / sleeps * 1e3:.0f} ms on average). What the others waited for "
+            "comes only when its sleep ends: they waited for its timer, not for its work. "
+            "Fix: wake it when there is work instead of sleeping a fixed interval -- let it "
+            "wait on a gevent.event.Event the waiters set, or on a queue they put to, and "
+            "keep a batch together with a short linger or a batch size -- or shorten the "
+            "interval.")
     else:
         story = (
             f"Busy through the run meanwhile, one call at a time: {described}. Who woke "
@@ -204,6 +228,22 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
                      site=user_site(lead_stack).user if lead_stack else None)]
 
 
+def _asleep(profile: Profile, feeder: tuple[Any, float, float, list[str] | None]
+            ) -> tuple[int, float] | None:
+    """(sleeps, seconds) when the feeder spent most of its busy time in gevent.sleep at
+    the stack it waited at most (a flusher on a fixed timer: the others wait for the
+    timer), else None."""
+    _greenlet, busy, own, stack = feeder
+    if not stack or not _SLEEP_FRAME.search(stack[0].replace("\\", "/")):
+        return None
+    rows = [w for w in profile.waits if w.stack == stack]
+    sleeps = sum(w.count for w in rows)
+    slept = min(sum(event_wait(w) for w in rows), own)
+    if not sleeps or slept < TIMER_FEEDER_SHARE * busy:
+        return None
+    return sleeps, slept
+
+
 def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]]
              ) -> list[tuple[Any, float, float, list[str] | None]]:
     """(greenlet, busy seconds, seconds waiting on anything but a hand-off, the stack
@@ -213,7 +253,7 @@ def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]]
     greenlet's own event wait (stacks it shares with others count for it at most what it
     waited itself)."""
     other_waits: dict[tuple[str, ...], float] = {}
-    for w in profile.waits:
+    for w in _working_waits(profile):
         key = tuple(w.stack)
         if key not in handoff_stacks:
             other_waits[key] = other_waits.get(key, 0.0) + event_wait(w)
