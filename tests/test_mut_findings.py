@@ -93,6 +93,15 @@ def blocking_call_time_patched():
     return findings.loop_blocked(p)
 
 
+@scenario
+def blocking_call_all_patched():
+    # socket, time and threading patched (as patch_all leaves them): the call is one
+    # patching does not reach, and the fix does not lead with "monkey-patch first"
+    p = profile(events=[blocked_slice(3, 0.5, 0.0, 0.5)])
+    p.meta["monkey_patched"] = ["_thread", "os", "socket", "threading", "time"]
+    return findings.loop_blocked(p)
+
+
 STDLIB_SOCKET = "/usr/lib/python3.11/socket.py"
 
 
@@ -7177,6 +7186,42 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
                 '/srv/app/worker.py:20:produce'],
       'waits': 10}],
+    'blocking_call_all_patched': [{'active_s': 0.5,
+      'blocking_s': 0.5,
+      'cause': 'blocking-call',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while '
+                      'the call blocked the thread',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'blocking-call',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
+                 'call made before the slice ended at /srv/app/worker.py:20:job. '
+                 'Monkey-patching is on here (socket, time and threading patched), so it is '
+                 'a call patching does not reach: a lock shared with a real OS thread (one '
+                 "taken through gevent.monkey.get_original, or held by a C extension's own "
+                 'thread: a metrics exporter, an agent, a driver), file or DNS I/O, a C '
+                 'library doing its own network I/O, or a function imported before '
+                 'patch_all() ran (`from time import sleep` above it). Fix: use the '
+                 'cooperative call (gevent.sleep, gevent.socket, gevent.fileobject); for a '
+                 'lock shared with a thread, have that thread hold it only briefly (copy '
+                 'under it, do the slow work outside) or hand it data through a queue; patch '
+                 'before such imports; or run the call in gevent.get_hub().threadpool. [cost '
+                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'while the call blocked the thread]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625}],
 }
 
 

@@ -738,6 +738,11 @@ def _seen_weighted(looks: Iterable[tuple[Any, int]]) -> Seen | None:
     return Seen(line, count, total, list(stacks[line]))
 
 
+# Patched modules (profile.meta["monkey_patched"]) after which a blocking call is one
+# patching does not reach, and "monkey-patch first" is no fix to lead with.
+PATCHED_FOR_BLOCKING = frozenset({"socket", "time", "threading"})
+
+
 def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                     slices: int = 1) -> str:
     """What a slice spent off the CPU was, and its fix: the tail of a sentence."""
@@ -765,6 +770,19 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                 "shipper tails (a file takes writes without waiting for its reader)"
                 + (", and monkey-patch first for a handler that logs over the network."
                    if network else "."))
+    if isinstance(patched, list) and PATCHED_FOR_BLOCKING <= set(patched):
+        # "monkey-patch first" would send the reader to what is done already
+        return (f"in a non-cooperative call{made}. Monkey-patching is on here (socket, "
+                "time and threading patched), so it is a call patching does not reach: a "
+                "lock shared with a real OS thread (one taken through "
+                "gevent.monkey.get_original, or held by a C extension's own thread: a "
+                "metrics exporter, an agent, a driver), file or DNS I/O, a C library doing "
+                "its own network I/O, or a function imported before patch_all() ran (`from "
+                "time import sleep` above it). Fix: use the cooperative call (gevent.sleep, "
+                "gevent.socket, gevent.fileobject); for a lock shared with a thread, have "
+                "that thread hold it only briefly (copy under it, do the slow work outside) "
+                "or hand it data through a queue; patch before such imports; or run the "
+                "call in gevent.get_hub().threadpool.")
     return ("in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a C "
             f"library doing its own network I/O){made}."
             f"{unpatched} Fix: monkey-patch first (gevent.monkey.patch_all() before other "

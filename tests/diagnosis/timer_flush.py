@@ -75,7 +75,7 @@ class Batcher:
                 continue
             batch, self.records = self.records, []
             stored, self.stored = self.stored, gevent.event.Event()
-            self.session.post(URL, json=batch, timeout=30).content
+            self.session.post(URL, json=batch, timeout=30).raise_for_status()
             stored.set()
 
 
@@ -85,7 +85,7 @@ batcher = Batcher()
 def handler(i):
     with requests.Session() as session:
         for n in range(CALLS):
-            session.get(URL, timeout=30).content
+            session.get(URL, timeout=30).raise_for_status()
             batcher.write((i, n))
 
 
