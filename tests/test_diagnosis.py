@@ -67,6 +67,7 @@ GC_PAUSE = "gc-pause"
 POOL_FULL = "pool-full"
 LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
+WORKERS_SATURATED = "workers-saturated"
 CONNECTION_POOL_FULL = "connection-pool-full"
 SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
@@ -912,6 +913,24 @@ def test_waiters_of_a_batch_flushed_on_a_timer_are_told_to_wake_the_flusher(tmp_
 def test_a_flusher_woken_by_its_writers_is_no_serial_bottleneck(tmp_path):
     profile = run_cli(TIMER_FLUSH, tmp_path, "mode=fixed")
     assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
+FEW_WORKERS = Workload("few_workers.py")
+
+
+def test_workers_fewer_than_their_input_needs_are_workers_saturated(server, tmp_path):
+    """Before: FINDINGS: none, "mostly I/O" at the workers' call line: the upstream
+    blamed for a queue the workers could not keep up with."""
+    profile = run_cli(FEW_WORKERS, tmp_path, slow(server, 0.04))
+    first = assert_first(profile, FEW_WORKERS, WORKERS_SATURATED, greenlet="worker")
+    assert first.extra["workers"] == 4 and first.extra["busy_share"] >= 0.9, \
+        listing(profile)
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
+def test_workers_that_wait_for_their_input_are_not_saturated(server, tmp_path):
+    profile = run_cli(FEW_WORKERS, tmp_path, slow(server, 0.04), "workers=16")
+    assert not findings_of(profile, WORKERS_SATURATED), listing(profile)
 
 
 CONN_POOL = Workload("conn_pool.py")

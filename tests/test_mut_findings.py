@@ -1180,6 +1180,43 @@ def serial_bottleneck_beside_idle_server_connections():
     return findings.serial_bottleneck(p)
 
 
+def workers_profile(work=3.4, taken=0.18, idle_s=1.0, run=0.1, second="app.fetch"):
+    """A 2 s run: app.fetch #3 and #4, a pool of two, each ran *run* s; they waited
+    *work* s on the network at their produce line (the stack #3 left last) and *taken*
+    s for their next item at a queue's get() (the stack #4 left last); the hub idled
+    *idle_s*.  *second*: #4's name."""
+    p = profile(hub={"id": 2, "idle_s": idle_s}, waits=[
+        StackTime(stack=[f"{APP}:80:consume"], count=6, wait_s=taken, event_wait_s=taken,
+                  ready_wait_s=0.0, call="get"),
+        StackTime(stack=list(FEEDER_STACK), count=40, wait_s=work, event_wait_s=work,
+                  ready_wait_s=0.0)])
+    p.runs = [StackTime(stack=[f"{APP}:80:consume"], count=6, greenlet=4),
+              StackTime(stack=list(FEEDER_STACK), count=40, greenlet=3)]
+    for g in (p.greenlet(3), p.greenlet(4)):
+        g.run_s, g.event_wait_s, g.ready_wait_s = run, (work + taken) / 2, 0.0
+    p.greenlet(4).name = second
+    return p
+
+
+@scenario
+def workers_saturated_at_the_edges():
+    # busy exactly 90 % of two workers' run (0.1 + 0.1 + 3.4 = 3.6 of 4 greenlet-s),
+    # input waits exactly 5 % of that (0.18 s), the hub idle exactly half the run
+    return findings.workers_saturated(workers_profile())
+
+
+@scenario
+def workers_saturated_not_past_each_guard():
+    # each guard just failed: busy under 90 % (work 3.4 - 2**-16), input waits over 5 %
+    # of the busy time, the hub idle under half the run, and #4 renamed: a "pool" of one
+    # working greenlet, and another one waiting for input
+    lone = workers_profile(second="app.other")
+    return [*findings.workers_saturated(workers_profile(work=3.4 - 2 ** -16)),
+            *findings.workers_saturated(workers_profile(taken=0.18 + 2 ** -16)),
+            *findings.workers_saturated(workers_profile(idle_s=1.0 - 2 ** -20)),
+            *findings.workers_saturated(lone)]
+
+
 @scenario
 def serial_bottleneck_at_the_edges():
     # hand-offs exactly half the event wait (4.5 of 9) with a feeder busy exactly half
@@ -7080,9 +7117,10 @@ EXPECTED = {
                  'instead of sleeping a fixed interval -- let it wait on a '
                  'gevent.event.Event the waiters set, or on a queue they put to, and keep a '
                  'batch together with a short linger or a batch size -- or shorten the '
-                 'interval. [cost 4.500 s: greenlet-seconds spent waiting at hand-offs (a '
-                 "queue, an event, a greenlet's end) for a few busy greenlets while the loop "
-                 'sat mostly idle]',
+                 "interval. If that pace is the input's own (items that arrive on a "
+                 'schedule), the waiting greenlets are spare capacity, not a fault. [cost '
+                 '4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -7112,9 +7150,10 @@ EXPECTED = {
                  'instead of sleeping a fixed interval -- let it wait on a '
                  'gevent.event.Event the waiters set, or on a queue they put to, and keep a '
                  'batch together with a short linger or a batch size -- or shorten the '
-                 'interval. [cost 4.500 s: greenlet-seconds spent waiting at hand-offs (a '
-                 "queue, an event, a greenlet's end) for a few busy greenlets while the loop "
-                 'sat mostly idle]',
+                 "interval. If that pace is the input's own (items that arrive on a "
+                 'schedule), the waiting greenlets are spare capacity, not a fault. [cost '
+                 '4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -7206,22 +7245,57 @@ EXPECTED = {
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
                  'call made before the slice ended at /srv/app/worker.py:20:job. '
                  'Monkey-patching is on here (socket, time and threading patched), so it is '
-                 'a call patching does not reach: a lock shared with a real OS thread (one '
-                 "taken through gevent.monkey.get_original, or held by a C extension's own "
-                 'thread: a metrics exporter, an agent, a driver), file or DNS I/O, a C '
-                 'library doing its own network I/O, or a function imported before '
-                 'patch_all() ran (`from time import sleep` above it). Fix: use the '
-                 'cooperative call (gevent.sleep, gevent.socket, gevent.fileobject); for a '
-                 'lock shared with a thread, have that thread hold it only briefly (copy '
-                 'under it, do the slow work outside) or hand it data through a queue; patch '
-                 'before such imports; or run the call in gevent.get_hub().threadpool. [cost '
-                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'while the call blocked the thread]',
+                 'a call patching does not reach: one taken through '
+                 'gevent.monkey.get_original (the real time.sleep, a real lock) or imported '
+                 'before patch_all() ran (`from time import sleep` above it), a lock shared '
+                 "with a real OS thread (a C extension's own: a metrics exporter, an agent, "
+                 'a driver), file or DNS I/O, or a C library doing its own network I/O. Fix: '
+                 'use the cooperative call (gevent.sleep, gevent.socket, gevent.fileobject); '
+                 'for a lock shared with a thread, have that thread hold it only briefly '
+                 '(copy under it, do the slow work outside) or hand it data through a queue; '
+                 'patch before such imports; or run the call in gevent.get_hub().threadpool. '
+                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but '
+                 'held up while the call blocked the thread]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
+    'workers_saturated_at_the_edges': [{'busy_share': 0.9,
+      'cost_meaning': 'greenlet-seconds the workers spent waiting on their calls, one item '
+                      'at a time each, while their input queued: the waiting more workers '
+                      'would have overlapped',
+      'cost_s': 3.4,
+      'greenlet': 3,
+      'hazard': False,
+      'idle_share': 0.5,
+      'input_wait_s': 0.18,
+      'kind': 'workers-saturated',
+      'message': "Too few workers for their input: the 2 greenlets named 'app.fetch' were "
+                 'busy 90% of the run, each one item at a time (3.400 s in all waiting on '
+                 'their calls, most at /srv/app/worker.py:20:produce), and almost never '
+                 'waited for the next item: 0.180 s in all at /srv/app/worker.py:80:consume '
+                 '(6 waits), 5.0% of their busy time, while the loop sat idle 50% of the '
+                 'run. The next item was nearly always there already: items came at least as '
+                 'fast as the workers could serve them, and whatever came faster queued '
+                 'behind them, waiting longer the longer the backlog grew, though every call '
+                 'took its usual time. Fix: more workers -- at least the rate items arrive '
+                 'times the time one takes, with headroom (gevent.pool.Pool(n)) -- if what '
+                 'their calls reach can take that many at once; and a bounded queue '
+                 '(gevent.queue.Queue(maxsize=...)), so that overload makes the producer '
+                 "wait instead of growing every item's latency. If the workers drain a batch "
+                 'as fast as their upstream allows, by design, this is its pace, not a '
+                 'fault. [cost 3.400 s: greenlet-seconds the workers spent waiting on their '
+                 'calls, one item at a time each, while their input queued: the waiting more '
+                 'workers would have overlapped]',
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                '/srv/app/worker.py:20:produce'],
+      'work_wait_s': 3.4,
+      'workers': 2}],
+    'workers_saturated_not_past_each_guard': [],
 }
 
 
@@ -7272,7 +7346,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.loop_held, findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
-        findings.session_per_request, findings.connection_churn, findings.connection_leak,
+        findings.workers_saturated, findings.session_per_request, findings.connection_churn,
+        findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
         findings.server_nagle, findings.retry_backoff, findings.slow_paths,
         findings.cpu_starved)

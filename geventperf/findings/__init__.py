@@ -49,6 +49,7 @@ from geventperf.findings.common import (
     SMALL_BODY_READS,
     SWITCH_STORM,
     THREADPOOL_SATURATED,
+    WORKERS_SATURATED,
 )
 from geventperf.findings.connections import (
     MIN_NEW_CONNECTIONS,
@@ -110,6 +111,11 @@ from geventperf.findings.slowpaths import (
     slow_paths,
 )
 from geventperf.findings.threadpool import threadpool_saturated
+from geventperf.findings.workers import (
+    WORKERS_BUSY_SHARE,
+    WORKERS_INPUT_SHARE,
+    workers_saturated,
+)
 from geventperf.profile import Finding, Profile
 
 __all__ = [
@@ -125,13 +131,15 @@ __all__ = [
     "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SESSION_PER_REQUEST", "SLOW_PATHS",
     "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
     "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
-    "THREADPOOL_SATURATED", "TOP_HOLDERS", "blocked_reads_in_c_sections", "compute",
+    "THREADPOOL_SATURATED", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
+    "WORKERS_SATURATED", "blocked_reads_in_c_sections", "compute",
     "connection_churn", "connection_leak", "connection_pool_full", "cpu_starved",
     "deadlock_risks", "delayed_ack_stall", "gil_contended", "lock_contended",
     "loop_blocked", "loop_held", "loop_saturated", "pool_full", "request_body_stall",
     "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "without_outweighed_limits",
+    "workers_saturated",
 ]
 
 
@@ -151,13 +159,15 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, gil_contended,
     loop_held, switch_storms, small_body_reads, threadpool_saturated, pool_full,
-    connection_pool_full, lock_contended, serial_bottleneck, session_per_request,
+    connection_pool_full, lock_contended, serial_bottleneck, workers_saturated,
+    session_per_request,
     connection_churn, connection_leak, requests_failed, delayed_ack_stall,
     request_body_stall, server_nagle, retry_backoff, slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
-         LOCK_CONTENDED, SERIAL_BOTTLENECK, SESSION_PER_REQUEST, CONNECTION_CHURN,
+         LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, SESSION_PER_REQUEST,
+         CONNECTION_CHURN,
          CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, REQUEST_BODY_STALL,
          SERVER_NAGLE, RETRY_BACKOFF,
          SMALL_BODY_READS, SWITCH_STORM,

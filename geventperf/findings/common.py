@@ -34,6 +34,7 @@ RETRY_BACKOFF = "retry-backoff"
 DELAYED_ACK_STALL = "delayed-ack-stall"
 REQUEST_BODY_STALL = "request-body-stall"
 SERVER_NAGLE = "server-nagle"
+WORKERS_SATURATED = "workers-saturated"
 
 # What a CPU or loop finding's stack is (extra["stack_is"]): the heaviest CPU-sampled
 # stack through the code that burned the CPU, a look the stall watch took while the
@@ -70,6 +71,9 @@ COST_MEANING = {
     SERIAL_BOTTLENECK: "greenlet-seconds spent waiting at hand-offs (a queue, an event, a "
                        "greenlet's end) for a few busy greenlets while the loop sat mostly "
                        "idle",
+    WORKERS_SATURATED: "greenlet-seconds the workers spent waiting on their calls, one "
+                       "item at a time each, while their input queued: the waiting more "
+                       "workers would have overlapped",
     SESSION_PER_REQUEST: "greenlet-seconds spent waiting while opening the connections "
                          "requests' module-level functions open for every call (the name "
                          "lookup, the connect)",

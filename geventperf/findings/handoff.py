@@ -200,7 +200,8 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
             "Fix: wake it when there is work instead of sleeping a fixed interval -- let it "
             "wait on a gevent.event.Event the waiters set, or on a queue they put to, and "
             "keep a batch together with a short linger or a batch size -- or shorten the "
-            "interval.")
+            "interval. If that pace is the input's own (items that arrive on a schedule), "
+            "the waiting greenlets are spare capacity, not a fault.")
     else:
         story = (
             f"Busy through the run meanwhile, one call at a time: {described}. Who woke "
@@ -244,6 +245,18 @@ def _asleep(profile: Profile, feeder: tuple[Any, float, float, list[str] | None]
     return sleeps, slept
 
 
+def other_waits(profile: Profile, handoff_stacks: set[tuple[str, ...]]
+                ) -> dict[tuple[str, ...], float]:
+    """Stack -> event wait there, for the stacks that are no hand-off (and no idle
+    server connection): the waits of greenlets at work."""
+    out: dict[tuple[str, ...], float] = {}
+    for w in _working_waits(profile):
+        key = tuple(w.stack)
+        if key not in handoff_stacks:
+            out[key] = out.get(key, 0.0) + event_wait(w)
+    return out
+
+
 def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]]
              ) -> list[tuple[Any, float, float, list[str] | None]]:
     """(greenlet, busy seconds, seconds waiting on anything but a hand-off, the stack
@@ -252,11 +265,7 @@ def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]]
     switched out there, so a greenlet's own waits are its stacks' waits, capped by the
     greenlet's own event wait (stacks it shares with others count for it at most what it
     waited itself)."""
-    other_waits: dict[tuple[str, ...], float] = {}
-    for w in _working_waits(profile):
-        key = tuple(w.stack)
-        if key not in handoff_stacks:
-            other_waits[key] = other_waits.get(key, 0.0) + event_wait(w)
+    working = other_waits(profile, handoff_stacks)
     stacks_of: dict[int, list[tuple[str, ...]]] = {}
     for r in profile.runs:
         if isinstance(r.greenlet, int):
@@ -266,7 +275,7 @@ def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]]
     for g in profile.greenlets:
         if g.id == hub or g.id not in stacks_of:
             continue
-        mine = {s: other_waits[s] for s in stacks_of[g.id] if s in other_waits}
+        mine = {s: working[s] for s in stacks_of[g.id] if s in working}
         own = min(sum(mine.values()), event_wait(g))
         busy = g.run_s + own
         if busy < FEEDER_BUSY_SHARE * profile.duration_s:

@@ -47,13 +47,18 @@ from geventperf.findings.common import (
     BLOCKING_CALL,
     CONNECTION_POOL_FULL,
     CPU_STARVED,
+    DELAYED_ACK_STALL,
     GC_PAUSE,
     LOCK_CONTENDED,
     LOOP_BLOCKED,
     LOOP_HELD,
     POOL_FULL,
+    REQUEST_BODY_STALL,
+    REQUESTS_FAILED,
+    RETRY_BACKOFF,
     SERIAL_BOTTLENECK,
     THREADPOOL_SATURATED,
+    WORKERS_SATURATED,
     _base_name,
     _finding,
     _names,
@@ -286,6 +291,10 @@ def _may_have_slowed(cause: Finding, limit: Finding, profile: Profile | None) ->
 # storm) cost their holder a little CPU each and leave the queue to the lock.
 HOLDER_CAUSES = frozenset({BLOCKED_READ, BLOCKING_CALL, LOOP_BLOCKED, LOOP_HELD, GC_PAUSE,
                            THREADPOOL_SATURATED})
+# ... and for a saturated worker pool, also what made each of its calls take longer than
+# it needed: failing, retried after a back-off, or stalled on a delayed ACK.
+SLOW_CALL_CAUSES = HOLDER_CAUSES | {REQUESTS_FAILED, RETRY_BACKOFF, DELAYED_ACK_STALL,
+                                    REQUEST_BODY_STALL}
 
 
 def _inside(cause: Finding, limit: Finding) -> bool:
@@ -293,7 +302,8 @@ def _inside(cause: Finding, limit: Finding) -> bool:
     function of the limit's line (its ``site``): what the lock's holders, or the pool's
     jobs, did there."""
     site = limit.extra.get("site")
-    if cause.kind not in HOLDER_CAUSES or not isinstance(site, str):
+    causes = SLOW_CALL_CAUSES if limit.kind == WORKERS_SATURATED else HOLDER_CAUSES
+    if cause.kind not in causes or not isinstance(site, str):
         return False
     where = parse_frame(site)
     if not where.path:  # "an unrecorded place"
@@ -303,4 +313,5 @@ def _inside(cause: Finding, limit: Finding) -> bool:
                for entry in cause.stack if isinstance(entry, str))
 
 
-LIMIT_KINDS = (POOL_FULL, CONNECTION_POOL_FULL, LOCK_CONTENDED, SERIAL_BOTTLENECK)
+LIMIT_KINDS = (POOL_FULL, CONNECTION_POOL_FULL, LOCK_CONTENDED, SERIAL_BOTTLENECK,
+               WORKERS_SATURATED)

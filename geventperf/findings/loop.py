@@ -773,12 +773,12 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
     if isinstance(patched, list) and PATCHED_FOR_BLOCKING <= set(patched):
         # "monkey-patch first" would send the reader to what is done already
         return (f"in a non-cooperative call{made}. Monkey-patching is on here (socket, "
-                "time and threading patched), so it is a call patching does not reach: a "
-                "lock shared with a real OS thread (one taken through "
-                "gevent.monkey.get_original, or held by a C extension's own thread: a "
-                "metrics exporter, an agent, a driver), file or DNS I/O, a C library doing "
-                "its own network I/O, or a function imported before patch_all() ran (`from "
-                "time import sleep` above it). Fix: use the cooperative call (gevent.sleep, "
+                "time and threading patched), so it is a call patching does not reach: one "
+                "taken through gevent.monkey.get_original (the real time.sleep, a real "
+                "lock) or imported before patch_all() ran (`from time import sleep` above "
+                "it), a lock shared with a real OS thread (a C extension's own: a metrics "
+                "exporter, an agent, a driver), file or DNS I/O, or a C library doing its "
+                "own network I/O. Fix: use the cooperative call (gevent.sleep, "
                 "gevent.socket, gevent.fileobject); for a lock shared with a thread, have "
                 "that thread hold it only briefly (copy under it, do the slow work outside) "
                 "or hand it data through a queue; patch before such imports; or run the "
