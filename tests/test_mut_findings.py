@@ -800,6 +800,22 @@ def requests_failed_at_the_edges():
         failing_pool("http://b:80", 1, 1, 0.0, 5, 7)]))
 
 
+@scenario
+def requests_failed_timeout_within_the_usual_latency():
+    # 8 gevent.Timeouts after 0.25 s each (2 s); the requests that answered took 0.125 s
+    # to their heads on average (5 timed: 0.375 s over 3 new, 0.25 s over 2 reused):
+    # exactly half of 0.25 s, so the timeout is what to change; 0.125 - 2**-16 s on
+    # average, and the upstream's side is named as before; 4 answers are too few
+    def timed(new_s, reused_s, new_n=3):
+        pool = failing_pool("http://a:80", 8, 13, 2.0, [["Timeout", 8]],
+                            [[f"{APP}:40:call", 8]])
+        pool["trails"] = {"new": [new_n, 0, 0.0, 0.0, new_s], "reused": [2, 0, 0.0, 0.0,
+                                                                        reused_s]}
+        return findings.requests_failed(failing_profile([pool]))
+    return [*timed(0.375, 0.25), *timed(0.375, 0.25 - 5 * 2 ** -16),
+            *timed(0.25, 0.25, new_n=2)]
+
+
 # The body read of a call made at app line 40: where stalled bodies wait.
 BODY_READ = [f"{GEVENT}:687:SocketMixin.recv_into",
              "/usr/lib/python3.11/http/client.py:473:HTTPResponse.read",
@@ -1936,8 +1952,8 @@ EXPECTED = {
     'cpu_slice': [{'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': 0.5,
@@ -1948,12 +1964,17 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
-                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool. [cost 0.750 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up by these slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended '
+                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'burning the CPU this long is often work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated); then split what must stay expensive and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -1987,8 +2008,8 @@ EXPECTED = {
     'slices_at_the_threshold_and_under_it': [{'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.0625,
       'count': 1,
       'cpu_s': 0.5,
@@ -1999,21 +2020,26 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.062 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
-                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool. [cost 0.062 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up by these slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.062 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended '
+                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'burning the CPU this long is often work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated); then split what must stay expensive and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.062 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'loop_saturated_with_holders_sections_and_site': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                      'or cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -2024,19 +2050,21 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
-                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
-                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
-                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices "
-                 'that delayed most ended at /srv/app/worker.py:30:crunch. The cure is on the '
-                 'CPU side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
-                 'loop (a process pool). Which functions used the CPU: profile with CPU samples '
-                 '(Tracer(cpu_samples=True); geventperf run takes them unless --no-cpu-samples). '
-                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains)]',
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
+                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
+                 'with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
+                 'unless --no-cpu-samples). [cost 3.500 s: greenlet-seconds greenlets spent '
+                 "ready to run but queued behind others (the run's ready wait, less what a "
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -2044,9 +2072,9 @@ EXPECTED = {
       'stack_is': 'slice-end',
       'utilization': 0.96875}],
     'loop_saturated_less_what_a_long_slice_explains': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                      'or cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
       'cost_s': 3.25,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -2055,22 +2083,24 @@ EXPECTED = {
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.250 '
-                 'greenlet-seconds ready to run but queued (besides the 0.250 s the long slices, '
-                 'slow paths and waits for a CPU reported apart caused), against 0.500 s waiting '
-                 "for I/O, timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s "
-                 'while 1.3 others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
-                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is on '
-                 'the CPU side, not the I/O side: less work per request in these greenlets, '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool). Which functions used the CPU: profile with CPU '
-                 'samples (Tracer(cpu_samples=True); geventperf run takes them unless '
-                 '--no-cpu-samples). [cost 3.250 s: greenlet-seconds greenlets spent ready to '
-                 "run but queued behind others (the run's ready wait, less what a loop-blocked, "
-                 'blocking-call, slow-path or cpu-starved finding explains)]',
+                 'greenlet-seconds ready to run but queued (besides the 0.250 s the long '
+                 'slices, slow paths and waits for a CPU reported apart caused), against '
+                 "0.500 s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' "
+                 '(x2: ran 1.500 s while 1.3 others were ready on average, 2.000 greenlet-s '
+                 "of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others were "
+                 "ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed most ended "
+                 'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
+                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
+                 'with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
+                 'unless --no-cpu-samples). [cost 3.250 s: greenlet-seconds greenlets spent '
+                 "ready to run but queued behind others (the run's ready wait, less what a "
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.25,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -2772,8 +2802,8 @@ EXPECTED = {
     'slice_off_the_cpu_for_exactly_half_is_cpu': [{'active_s': 0.5,
       'blocking_s': 0.25,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.25,
@@ -2784,12 +2814,17 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.250 s of CPU); the slice ended at '
-                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool. [cost 0.500 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up by these slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.250 s of CPU); the slice ended '
+                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'burning the CPU this long is often work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated); then split what must stay expensive and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -3152,8 +3187,8 @@ EXPECTED = {
     'slices_at_the_default_threshold_of_a_profile_that_names_none': [{'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.0625,
       'count': 1,
       'cpu_s': 0.5,
@@ -3164,12 +3199,17 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.062 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
-                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool. [cost 0.062 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up by these slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.062 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended '
+                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'burning the CPU this long is often work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated); then split what must stay expensive and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.062 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -3178,8 +3218,8 @@ EXPECTED = {
     'slices_placed_where_they_ended_in_code': [{'active_s': 1.0,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 1.0,
       'count': 2,
       'cpu_s': 1.0,
@@ -3192,11 +3232,16 @@ EXPECTED = {
       'longest_wait_s': 0.75,
       'message': "greenlet 'app.fetch' (#3) held the loop 1.000 s without yielding (2 slices "
                  'over 0.0625 s, longest 0.750 s), while others were ready to run: 1.000 '
-                 'greenlet-seconds of their waiting (one waited up to 0.750 s). It was CPU work '
-                 '(1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: split the '
-                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
-                 '[cost 1.000 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'by these slices]',
+                 'greenlet-seconds of their waiting (one waited up to 0.750 s). It was CPU '
+                 'work (1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: '
+                 'first make that code cheaper (one line burning the CPU this long is often '
+                 'work that grows with the square of its input: += on bytes or str in a '
+                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
+                 'what must stay expensive and yield (gevent.sleep(0)) between pieces, or '
+                 'move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.000 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -3205,8 +3250,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.5,
@@ -3217,13 +3262,17 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': 'greenlet #99 held the loop 0.500 s without yielding, while others were ready '
-                 'to run: 0.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It '
-                 'was CPU work (0.500 s of CPU); the slice ended at '
-                 '/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch. Fix: split the '
-                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
-                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'by these slices]',
+      'message': 'greenlet #99 held the loop 0.500 s without yielding, while others were '
+                 'ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
+                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch. Fix: first '
+                 'make that code cheaper (one line burning the CPU this long is often work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield (gevent.sleep(0)) between pieces, or move it '
+                 "to a process pool (a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds "
+                 'other greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch',
@@ -3233,8 +3282,8 @@ EXPECTED = {
      {'active_s': 0.25,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.25,
@@ -3245,21 +3294,26 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.25,
       'longest_wait_s': 0.25,
-      'message': "greenlet 'main' (#1) held the loop 0.250 s without yielding, while others were "
-                 'ready to run: 0.500 greenlet-seconds of their waiting (one waited up to 0.250 '
-                 's). It was CPU work (0.250 s of CPU); the slice ended at ?. Fix: split the '
-                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
-                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'by these slices]',
+      'message': "greenlet 'main' (#1) held the loop 0.250 s without yielding, while others "
+                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up '
+                 'to 0.250 s). It was CPU work (0.250 s of CPU); the slice ended at ?. Fix: '
+                 'first make that code cheaper (one line burning the CPU this long is often '
+                 'work that grows with the square of its input: += on bytes or str in a '
+                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
+                 'what must stay expensive and yield (gevent.sleep(0)) between pieces, or '
+                 'move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
       'run_s': 0.25,
       'section': 'sec',
       'stack': [],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'loop_saturated_at_its_thresholds_with_nobody_to_name': [{'active_s': 1.5,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                      'or cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
       'greenlet': 5,
@@ -3270,13 +3324,15 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
                  "timers or locks. Who held the loop: no greenlet's recorded run slices "
-                 "overlapped the waiting (the hub's own callbacks, or slices the tracer did not "
-                 'see). The cure is on the CPU side, not the I/O side: less work per request in '
-                 'these greenlets, fewer greenlets per process and more processes, or CPU-heavy '
-                 'work moved out of the loop (a process pool). Which functions used the CPU: '
-                 'profile with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
-                 'unless --no-cpu-samples). [cost 2.000 s: greenlet-seconds greenlets spent '
-                 "ready to run but queued behind others (the run's ready wait, less what a "
+                 "overlapped the waiting (the hub's own callbacks, or slices the tracer did "
+                 'not see). The cure is on the CPU side, not the I/O side: less work per '
+                 'request in these greenlets, fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
+                 "call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). Which functions used the CPU: profile with '
+                 'CPU samples (Tracer(cpu_samples=True); geventperf run takes them unless '
+                 '--no-cpu-samples). [cost 2.000 s: greenlet-seconds greenlets spent ready '
+                 "to run but queued behind others (the run's ready wait, less what a "
                  'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 2.0,
       'section': None,
@@ -3407,8 +3463,8 @@ EXPECTED = {
     'slices_without_a_stack_beside_one_placed_in_code': [{'active_s': 0.75,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 1.0,
       'count': 2,
       'cpu_s': 0.75,
@@ -3421,20 +3477,25 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'main' (#1) held the loop 0.750 s without yielding (2 slices over "
                  '0.0625 s, longest 0.500 s), while others were ready to run: 1.000 '
-                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
-                 '(0.750 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: split the '
-                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
-                 '[cost 1.000 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'by these slices]',
+                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU '
+                 'work (0.750 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: '
+                 'first make that code cheaper (one line burning the CPU this long is often '
+                 'work that grows with the square of its input: += on bytes or str in a '
+                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
+                 'what must stay expensive and yield (gevent.sleep(0)) between pieces, or '
+                 'move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.000 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
       'run_s': 0.75,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'loop_saturated_with_no_holder_at_all': [{'active_s': 1.5,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                      'or cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
       'greenlet': None,
@@ -3445,13 +3506,15 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
                  "timers or locks. Who held the loop: no greenlet's recorded run slices "
-                 "overlapped the waiting (the hub's own callbacks, or slices the tracer did not "
-                 'see). The cure is on the CPU side, not the I/O side: less work per request in '
-                 'these greenlets, fewer greenlets per process and more processes, or CPU-heavy '
-                 'work moved out of the loop (a process pool). Which functions used the CPU: '
-                 'profile with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
-                 'unless --no-cpu-samples). [cost 2.000 s: greenlet-seconds greenlets spent '
-                 "ready to run but queued behind others (the run's ready wait, less what a "
+                 "overlapped the waiting (the hub's own callbacks, or slices the tracer did "
+                 'not see). The cure is on the CPU side, not the I/O side: less work per '
+                 'request in these greenlets, fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
+                 "call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). Which functions used the CPU: profile with '
+                 'CPU samples (Tracer(cpu_samples=True); geventperf run takes them unless '
+                 '--no-cpu-samples). [cost 2.000 s: greenlet-seconds greenlets spent ready '
+                 "to run but queued behind others (the run's ready wait, less what a "
                  'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 2.0,
       'section': None,
@@ -3551,8 +3614,8 @@ EXPECTED = {
     'slices_others_joined_only_at_their_end': [{'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.25,
       'count': 1,
       'cpu_s': 0.5,
@@ -3563,12 +3626,17 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.03125,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.250 greenlet-seconds of their waiting (one waited up to '
-                 '0.031 s). It was CPU work (0.500 s of CPU); the slice ended at '
-                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool. [cost 0.250 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up by these slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.250 greenlet-seconds of their waiting (one '
+                 'waited up to 0.031 s). It was CPU work (0.500 s of CPU); the slice ended '
+                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'burning the CPU this long is often work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated); then split what must stay expensive and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.250 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -3623,9 +3691,9 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:165:GroupMappingMixin.__map'],
       'waits': 4}],
     'loop_saturated_by_holders_off_the_cpu': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                      'or cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -3636,19 +3704,21 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
-                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
-                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
-                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices "
-                 'that delayed most ended at /srv/app/worker.py:30:crunch. The cure is on the '
-                 'CPU side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
-                 'loop (a process pool). Which functions used the CPU: profile with CPU samples '
-                 '(Tracer(cpu_samples=True); geventperf run takes them unless --no-cpu-samples). '
-                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains)]',
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
+                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
+                 'with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
+                 'unless --no-cpu-samples). [cost 3.500 s: greenlet-seconds greenlets spent '
+                 "ready to run but queued behind others (the run's ready wait, less what a "
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -3656,9 +3726,9 @@ EXPECTED = {
       'stack_is': 'slice-end',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                      'or cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -3669,20 +3739,21 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
-                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
-                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
-                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices "
-                 'that delayed most ended at /srv/app/worker.py:30:crunch. Most of their running '
-                 'was off the CPU (0.938 s of 1.875 s), in a non-cooperative call (time.sleep '
-                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
-                 'made before the slice ended at /srv/app/worker.py:30:crunch. Fix: monkey-patch '
-                 'first (gevent.monkey.patch_all() before other imports), use the cooperative '
-                 'call (gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
-                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains)]',
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch. Most of their running was off the CPU (0.938 '
+                 's of 1.875 s), in a non-cooperative call (time.sleep unpatched, file or '
+                 'DNS I/O, a lock, a C library doing its own network I/O) made before the '
+                 'slice ended at /srv/app/worker.py:30:crunch. Fix: monkey-patch first '
+                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
+                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
+                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued '
+                 "behind others (the run's ready wait, less what a loop-blocked, "
+                 'blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -3690,9 +3761,9 @@ EXPECTED = {
       'stack_is': 'slice-end',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                      'or cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -3703,19 +3774,21 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
-                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
-                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
-                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the slices "
-                 'that delayed most ended at /srv/app/worker.py:30:crunch. The cure is on the '
-                 'CPU side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
-                 'loop (a process pool). Which functions used the CPU: profile with CPU samples '
-                 '(Tracer(cpu_samples=True); geventperf run takes them unless --no-cpu-samples). '
-                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains)]',
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
+                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
+                 'with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
+                 'unless --no-cpu-samples). [cost 3.500 s: greenlet-seconds greenlets spent '
+                 "ready to run but queued behind others (the run's ready wait, less what a "
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -3745,9 +3818,9 @@ EXPECTED = {
       'small_read_bytes': 65536,
       'stack': ['/srv/app/worker.py:71:more']}],
     'loop_saturated_by_requests_own_cpu': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                      'or cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -3758,24 +3831,26 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
-                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
-                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
-                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples "
-                 'put 100% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU side, '
-                 'not the I/O side: less work per request in these greenlets, fewer greenlets '
-                 'per process and more processes, or CPU-heavy work moved out of the loop (a '
-                 'process pool). 50% of the sampled CPU ran inside requests, urllib3 and '
-                 'http.client themselves: their per-request work (proxy settings read from the '
-                 'environment, URL parsing, header checks) is a cause of its own. '
-                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does that '
-                 "work once per session (about half of requests' CPU per call in this project's "
-                 'benchmarks). [cost 3.500 s: greenlet-seconds greenlets spent ready to run but '
-                 "queued behind others (the run's ready wait, less what a loop-blocked, "
-                 'blocking-call, slow-path or cpu-starved finding explains)]',
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (7 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). 50% of the sampled "
+                 'CPU ran inside requests, urllib3 and http.client themselves: their '
+                 'per-request work (proxy settings read from the environment, URL parsing, '
+                 'header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). [cost "
+                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
+                 'slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -3783,9 +3858,9 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                      'or cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -3796,19 +3871,21 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
-                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on "
-                 "average, 0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 "
-                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples "
-                 'put 100% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU side, '
-                 'not the I/O side: less work per request in these greenlets, fewer greenlets '
-                 'per process and more processes, or CPU-heavy work moved out of the loop (a '
-                 'process pool). [cost 3.500 s: greenlet-seconds greenlets spent ready to run '
-                 "but queued behind others (the run's ready wait, less what a loop-blocked, "
-                 'blocking-call, slow-path or cpu-starved finding explains)]',
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (7 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4668,10 +4745,10 @@ EXPECTED = {
                                                                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:972:HTTPConnectionPool.urlopen',
                                                                 '/srv/app/worker.py:23:worker']}],
     'gc_filled_slices_are_one_gc_pause_across_names': [{'active_s': 1.5,
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      "slices, which the garbage collector mostly filled, plus the collector's "
-                      'share of the rest of the queueing (its time in shorter slices over the '
-                      "loop's busy time)",
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
       'cost_s': 0.875,
       'count': 3,
       'gc_s': 0.75,
@@ -4682,22 +4759,23 @@ EXPECTED = {
       'kind': 'gc-pause',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': 'The cyclic garbage collector held the loop: 3 slice(s) over 0.0625 s (1.500 s '
-                 'in all, longest 0.500 s) were 0.750 s of collection (generations 1, 2; a '
-                 'generation 2 collection is a full one: it walks every tracked object), while '
-                 'others were ready to run: 0.875 greenlet-seconds of their waiting (one waited '
-                 "up to 0.500 s). It ran inside 3 greenlets named 'app.fetch' (1), 'app.parse' "
-                 "(1), 'main' (1), whichever allocated when a collection fell due: that code is "
-                 'not the cause, the number of long-lived objects the collector walks is. Over '
-                 'the whole run it collected 48 times for 1.500 s (40 / 6 / 2 by generation, '
-                 'youngest first). Fix: call gc.freeze() once start-up has built its long-lived '
-                 'objects (caches, parsed configuration, imported modules; in a pre-fork server, '
-                 'before forking): later collections skip them. Or collect less often '
-                 '(gc.set_threshold with a larger first threshold), or keep big caches out of '
-                 "the collector's sight (fewer, larger objects: bytes or arrays rather than "
-                 'dicts and lists). [cost 0.875 s: greenlet-seconds other greenlets spent ready '
-                 'to run but held up by these slices, which the garbage collector mostly filled, '
-                 "plus the collector's share of the rest of the queueing (its time in shorter "
+      'message': 'The cyclic garbage collector held the loop: 3 slice(s) over 0.0625 s '
+                 '(1.500 s in all, longest 0.500 s) were 0.750 s of collection (generations '
+                 '1, 2; a generation 2 collection is a full one: it walks every tracked '
+                 'object), while others were ready to run: 0.875 greenlet-seconds of their '
+                 'waiting (one waited up to 0.500 s). It ran inside 3 greenlets named '
+                 "'app.fetch' (1), 'app.parse' (1), 'main' (1), whichever allocated when a "
+                 'collection fell due: that code is not the cause, the number of long-lived '
+                 'objects the collector walks is. Over the whole run it collected 48 times '
+                 'for 1.500 s (40 / 6 / 2 by generation, youngest first). Fix: call '
+                 'gc.freeze() once start-up has built its long-lived objects (caches, parsed '
+                 'configuration, imported modules; in a pre-fork server, before forking): '
+                 'later collections skip them. Or collect less often (gc.set_threshold with '
+                 "a larger first threshold), or keep big caches out of the collector's sight "
+                 '(fewer, larger objects: bytes or arrays rather than dicts and lists). '
+                 '[cost 0.875 s: greenlet-seconds other greenlets spent ready to run but '
+                 'held up by these slices, which the garbage collector mostly filled, plus '
+                 "the collector's share of the rest of the queueing (its time in shorter "
                  "slices over the loop's busy time)]",
       'run_s': 1.5,
       'section': 'sec',
@@ -4708,8 +4786,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.25,
       'count': 1,
       'cpu_s': 0.5,
@@ -4720,11 +4798,16 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#4) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.250 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU, 0.188 s of it garbage collection); '
-                 'the slice ended at /srv/app/worker.py:20:job. Fix: split the work and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.250 s: '
+      'message': "greenlet 'app.fetch' (#4) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.250 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU, 0.188 s of it '
+                 'garbage collection); the slice ended at /srv/app/worker.py:20:job. Fix: '
+                 'first make that code cheaper (one line burning the CPU this long is often '
+                 'work that grows with the square of its input: += on bytes or str in a '
+                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
+                 'what must stay expensive and yield (gevent.sleep(0)) between pieces, or '
+                 'move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.250 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
                  'slices]',
       'run_s': 0.5,
@@ -5123,8 +5206,8 @@ EXPECTED = {
     'cpu_slice_with_samples_names_the_line_that_burned_it': [{'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': 0.5,
@@ -5135,14 +5218,18 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 75% of their '
-                 'sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; the slice ended '
-                 'at /srv/app/worker.py:20:job, where it yielded. Fix: split the work and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.750 s: '
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '75% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
+                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
+                 'make that code cheaper (one line burning the CPU this long is often work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield (gevent.sleep(0)) between pieces, or move it '
+                 "to a process pool (a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds "
+                 'other greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
@@ -5153,8 +5240,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': 0.5,
@@ -5165,12 +5252,17 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
-                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool. [cost 0.750 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up by these slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended '
+                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'burning the CPU this long is often work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated); then split what must stay expensive and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -5179,8 +5271,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': 0.5,
@@ -5191,14 +5283,19 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 25% of their '
-                 'sampled CPU (7 samples in all) in job (/srv/app/worker.py), 50% of that at '
-                 'line 24; the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: '
-                 'split the work and yield (gevent.sleep(0)) between pieces, or move it to a '
-                 'process pool. [cost 0.750 s: greenlet-seconds other greenlets spent ready to '
-                 'run but held up by these slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '25% of their sampled CPU (7 samples in all) in job (/srv/app/worker.py), '
+                 '50% of that at line 24; the slice ended at /srv/app/worker.py:20:job, '
+                 'where it yielded. Fix: first make that code cheaper (one line burning the '
+                 'CPU this long is often work that grows with the square of its input: += on '
+                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated); then split what must stay expensive and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool (a C call that releases the '
+                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
+                 '0.750 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
@@ -5209,8 +5306,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': 0.5,
@@ -5221,12 +5318,17 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
-                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool. [cost 0.750 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up by these slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended '
+                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'burning the CPU this long is often work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated); then split what must stay expensive and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -5235,8 +5337,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': 0.5,
@@ -5247,14 +5349,18 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 80% of their '
-                 'sampled CPU (6 samples in all) at /srv/app/worker.py:24:job; the slice ended '
-                 'at /srv/app/worker.py:20:job, where it yielded. Fix: split the work and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.750 s: '
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '80% of their sampled CPU (6 samples in all) at /srv/app/worker.py:24:job; '
+                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
+                 'make that code cheaper (one line burning the CPU this long is often work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield (gevent.sleep(0)) between pieces, or move it '
+                 "to a process pool (a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds "
+                 'other greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
@@ -5265,8 +5371,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': 0.5,
@@ -5277,14 +5383,19 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 80% of their '
-                 'sampled CPU (6 samples in all) in job (/srv/app/worker.py), 75% of that at '
-                 'line 24; the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: '
-                 'split the work and yield (gevent.sleep(0)) between pieces, or move it to a '
-                 'process pool. [cost 0.750 s: greenlet-seconds other greenlets spent ready to '
-                 'run but held up by these slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '80% of their sampled CPU (6 samples in all) in job (/srv/app/worker.py), '
+                 '75% of that at line 24; the slice ended at /srv/app/worker.py:20:job, '
+                 'where it yielded. Fix: first make that code cheaper (one line burning the '
+                 'CPU this long is often work that grows with the square of its input: += on '
+                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated); then split what must stay expensive and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool (a C call that releases the '
+                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
+                 '0.750 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'by these slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
@@ -5295,8 +5406,8 @@ EXPECTED = {
      {'active_s': 1.0,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 1.5,
       'count': 2,
       'cpu_s': 1.0,
@@ -5307,14 +5418,19 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
-                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.500 '
-                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
-                 '(1.000 s of CPU); CPU samples put 75% of their sampled CPU (5 samples in all) '
-                 'at /srv/app/worker.py:24:job; the slices ended as their greenlets exited. Fix: '
-                 'split the work and yield (gevent.sleep(0)) between pieces, or move it to a '
-                 'process pool. [cost 1.500 s: greenlet-seconds other greenlets spent ready to '
-                 'run but held up by these slices]',
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
+                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
+                 '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
+                 'CPU work (1.000 s of CPU); CPU samples put 75% of their sampled CPU (5 '
+                 'samples in all) at /srv/app/worker.py:24:job; the slices ended as their '
+                 'greenlets exited. Fix: first make that code cheaper (one line burning the '
+                 'CPU this long is often work that grows with the square of its input: += on '
+                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated); then split what must stay expensive and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool (a C call that releases the '
+                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
+                 '1.500 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'by these slices]',
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
@@ -5354,8 +5470,8 @@ EXPECTED = {
     'cpu_slices_name_the_sections_they_ran_in': [{'active_s': 1.0,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 1.5,
       'count': 2,
       'cpu_s': 1.0,
@@ -5366,14 +5482,19 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
-                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.500 '
-                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
-                 "(1.000 s of CPU), 0.250 s of the 1.000 s inside section 'json.loads', 0.250 s "
-                 "of the 1.000 s inside section 'lxml'; the slice ended at "
-                 '/srv/app/worker.py:20:job. Fix: split the work and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool. [cost 1.500 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up by these slices]',
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
+                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
+                 '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
+                 'CPU work (1.000 s of CPU), 0.250 s of the 1.000 s inside section '
+                 "'json.loads', 0.250 s of the 1.000 s inside section 'lxml'; the slice "
+                 'ended at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one '
+                 'line burning the CPU this long is often work that grows with the square of '
+                 'its input: += on bytes or str in a loop, a list searched inside a loop, a '
+                 'sort or copy repeated); then split what must stay expensive and yield '
+                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 1.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices]',
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -5382,8 +5503,8 @@ EXPECTED = {
      {'active_s': 1.0,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 1.5,
       'count': 2,
       'cpu_s': 1.0,
@@ -5394,12 +5515,48 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
-                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.500 '
-                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
-                 "(1.000 s of CPU), 0.250 s of the 1.000 s inside section 'lxml'; the slice "
-                 'ended at /srv/app/worker.py:20:job. Fix: split the work and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 1.500 s: '
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
+                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
+                 '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
+                 "CPU work (1.000 s of CPU), 0.250 s of the 1.000 s inside section 'lxml'; "
+                 'the slice ended at /srv/app/worker.py:20:job. Fix: first make that code '
+                 'cheaper (one line burning the CPU this long is often work that grows with '
+                 'the square of its input: += on bytes or str in a loop, a list searched '
+                 'inside a loop, a sort or copy repeated); then split what must stay '
+                 'expensive and yield (gevent.sleep(0)) between pieces, or move it to a '
+                 "process pool (a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 1.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices]',
+      'run_s': 1.0,
+      'section': 'sec',
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
+      'cost_s': 1.5,
+      'count': 2,
+      'cpu_s': 1.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
+                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
+                 '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
+                 'CPU work (1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
+                 'Fix: first make that code cheaper (one line burning the CPU this long is '
+                 'often work that grows with the square of its input: += on bytes or str in '
+                 'a loop, a list searched inside a loop, a sort or copy repeated); then '
+                 'split what must stay expensive and yield (gevent.sleep(0)) between pieces, '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.500 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
                  'slices]',
       'run_s': 1.0,
@@ -5410,8 +5567,8 @@ EXPECTED = {
      {'active_s': 1.0,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 1.5,
       'count': 2,
       'cpu_s': 1.0,
@@ -5422,40 +5579,18 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
-                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.500 '
-                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
-                 '(1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: split the '
-                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
-                 '[cost 1.500 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'by these slices]',
-      'run_s': 1.0,
-      'section': 'sec',
-      'stack': ['/srv/app/worker.py:20:job'],
-      'stack_is': 'slice-end',
-      'threshold_s': 0.0625},
-     {'active_s': 1.0,
-      'blocking_s': 0.0,
-      'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
-      'cost_s': 1.5,
-      'count': 2,
-      'cpu_s': 1.0,
-      'gc_s': 0.0,
-      'greenlet': 3,
-      'greenlets': 2,
-      'hazard': False,
-      'kind': 'loop-blocked',
-      'longest_s': 0.5,
-      'longest_wait_s': 0.5,
-      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
-                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.500 '
-                 'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU work '
-                 '(1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: split the '
-                 'work and yield (gevent.sleep(0)) between pieces, or move it to a process pool. '
-                 '[cost 1.500 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'by these slices]',
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
+                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
+                 '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
+                 'CPU work (1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
+                 'Fix: first make that code cheaper (one line burning the CPU this long is '
+                 'often work that grows with the square of its input: += on bytes or str in '
+                 'a loop, a list searched inside a loop, a sort or copy repeated); then '
+                 'split what must stay expensive and yield (gevent.sleep(0)) between pieces, '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:20:job'],
@@ -5666,9 +5801,9 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:20:job'],
       'threshold_s': 0.0625}],
     'loop_saturated_tells_the_cpu_of_the_holders_that_queued_others': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                      'or cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -5679,17 +5814,19 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x1: ran 1.000 s while 0.8 "
-                 "others were ready on average, 0.750 greenlet-s of their waiting); 'app.parse' "
-                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
-                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% of their sampled "
-                 'CPU (9 samples in all) at /srv/app/worker.py:40:handler; the slices that '
-                 'delayed most ended at /srv/app/worker.py:30:crunch, where they yielded. The '
-                 'cure is on the CPU side, not the I/O side: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool). [cost 3.500 s: greenlet-seconds '
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 'others were ready on average, 0.750 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% "
+                 'of their sampled CPU (9 samples in all) at /srv/app/worker.py:40:handler; '
+                 'the slices that delayed most ended at /srv/app/worker.py:30:crunch, where '
+                 'they yielded. The cure is on the CPU side, not the I/O side: less work per '
+                 'request in these greenlets, fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
+                 "call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
                  'explains)]',
       'ready_wait_s': 3.5,
       'section': None,
@@ -5698,9 +5835,9 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                      'or cpu-starved finding explains)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -5711,17 +5848,19 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x1: ran 1.000 s while 0.8 "
-                 "others were ready on average, 0.750 greenlet-s of their waiting); 'app.parse' "
-                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
-                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
-                 'CPU (5 samples in all) at /srv/app/worker.py:40:handler; the slices that '
-                 'delayed most ended at /srv/app/worker.py:30:crunch, where they yielded. The '
-                 'cure is on the CPU side, not the I/O side: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool). [cost 3.500 s: greenlet-seconds '
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 'others were ready on average, 0.750 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% "
+                 'of their sampled CPU (5 samples in all) at /srv/app/worker.py:40:handler; '
+                 'the slices that delayed most ended at /srv/app/worker.py:30:crunch, where '
+                 'they yielded. The cure is on the CPU side, not the I/O side: less work per '
+                 'request in these greenlets, fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
+                 "call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
                  'explains)]',
       'ready_wait_s': 3.5,
       'section': None,
@@ -5732,8 +5871,8 @@ EXPECTED = {
     'slices_seen_by_the_stall_watch': [{'active_s': 1.0,
       'blocking_s': 1.0,
       'cause': 'blocking-call',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
-                      'call blocked the thread',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while '
+                      'the call blocked the thread',
       'cost_s': 1.0,
       'count': 2,
       'cpu_s': 0.0,
@@ -5744,17 +5883,18 @@ EXPECTED = {
       'kind': 'blocking-call',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 slices "
-                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.000 '
-                 'greenlet-seconds of their waiting (one waited up to 0.500 s). 1.000 s of it '
-                 'was off the CPU in a non-cooperative call (time.sleep unpatched, file or DNS '
-                 'I/O, a lock, a C library doing its own network I/O): looks at the thread while '
-                 'it held the loop found it at /srv/app/worker.py:32:keeper (6 of 8); the slices '
-                 'ended at /srv/app/worker.py:31:keeper, where they yielded. Fix: monkey-patch '
-                 'first (gevent.monkey.patch_all() before other imports), use the cooperative '
-                 'call (gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
-                 '[cost 1.000 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'while the call blocked the thread]',
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
+                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
+                 '1.000 greenlet-seconds of their waiting (one waited up to 0.500 s). 1.000 '
+                 's of it was off the CPU in a non-cooperative call (time.sleep unpatched, '
+                 'file or DNS I/O, a lock, a C library doing its own network I/O): looks at '
+                 'the thread while it held the loop found it at /srv/app/worker.py:32:keeper '
+                 '(6 of 8); the slices ended at /srv/app/worker.py:31:keeper, where they '
+                 'yielded. Fix: monkey-patch first (gevent.monkey.patch_all() before other '
+                 'imports), use the cooperative call (gevent.sleep, gevent.socket), or run '
+                 'it in gevent.get_hub().threadpool. [cost 1.000 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up while the call blocked the '
+                 'thread]',
       'run_s': 1.0,
       'section': 'sec',
       'stack': ['/usr/lib/python3.11/socket.py:706:readinto', '/srv/app/worker.py:32:keeper'],
@@ -5763,8 +5903,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': 0.5,
@@ -5775,12 +5915,17 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); looks at the thread while it held '
-                 'the loop found it at /srv/app/worker.py:32:keeper (3 of 4); the slice ended at '
-                 '/srv/app/worker.py:31:keeper, where it yielded. Fix: split the work and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool. [cost 0.750 s: '
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); looks at the '
+                 'thread while it held the loop found it at /srv/app/worker.py:32:keeper (3 '
+                 'of 4); the slice ended at /srv/app/worker.py:31:keeper, where it yielded. '
+                 'Fix: first make that code cheaper (one line burning the CPU this long is '
+                 'often work that grows with the square of its input: += on bytes or str in '
+                 'a loop, a list searched inside a loop, a sort or copy repeated); then '
+                 'split what must stay expensive and yield (gevent.sleep(0)) between pieces, '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
                  'slices]',
       'run_s': 0.5,
@@ -5791,8 +5936,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': 0.5,
@@ -5803,14 +5948,19 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 75% of their '
-                 'sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; the slice ended '
-                 'at /srv/app/worker.py:31:keeper, where it yielded. Fix: split the work and '
-                 'yield (gevent.sleep(0)) between pieces, or move it to a process pool. [cost '
-                 '0.750 s: greenlet-seconds other greenlets spent ready to run but held up by '
-                 'these slices]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '75% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
+                 'the slice ended at /srv/app/worker.py:31:keeper, where it yielded. Fix: '
+                 'first make that code cheaper (one line burning the CPU this long is often '
+                 'work that grows with the square of its input: += on bytes or str in a '
+                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
+                 'what must stay expensive and yield (gevent.sleep(0)) between pieces, or '
+                 'move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
@@ -5821,8 +5971,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': None,
       'cause': 'unknown',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.75,
       'count': 1,
       'cpu_s': None,
@@ -5833,10 +5983,10 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.750 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). Looks at the thread while it held the loop found it at '
-                 '/srv/app/worker.py:32:keeper (3 of 4); the slice ended at '
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). Looks at the thread while it held the loop found it '
+                 'at /srv/app/worker.py:32:keeper (3 of 4); the slice ended at '
                  '/srv/app/worker.py:31:keeper, where it yielded; CPU and blocking cannot be '
                  'told apart (cpu_clock=False): profile with cpu_clock=True. [cost 0.750 s: '
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
@@ -5849,8 +5999,8 @@ EXPECTED = {
      {'active_s': 0.5,
       'blocking_s': 0.5,
       'cause': 'blocking-call',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
-                      'call blocked the thread',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while '
+                      'the call blocked the thread',
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.0,
@@ -5861,15 +6011,16 @@ EXPECTED = {
       'kind': 'blocking-call',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). 0.500 s of it was off the CPU in a non-cooperative call (time.sleep '
-                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
-                 'made before the slice ended at /srv/app/worker.py:31:keeper. Fix: monkey-patch '
-                 'first (gevent.monkey.patch_all() before other imports), use the cooperative '
-                 'call (gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
-                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'while the call blocked the thread]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
+                 'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
+                 'own network I/O) made before the slice ended at '
+                 '/srv/app/worker.py:31:keeper. Fix: monkey-patch first '
+                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
+                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
+                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but '
+                 'held up while the call blocked the thread]',
       'run_s': 0.5,
       'section': 'sec',
       'stack': ['/srv/app/worker.py:31:keeper'],
@@ -6075,9 +6226,11 @@ EXPECTED = {
                  'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
                  'side: less work per request in these greenlets, fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 'process pool). [cost 2.953 s: greenlet-seconds greenlets spent ready to '
-                 "run but queued behind others (the run's ready wait, less what a "
-                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 2.953 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 'explains)]',
       'ready_wait_s': 2.953125,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -6320,9 +6473,11 @@ EXPECTED = {
                  'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
                  'side: less work per request in these greenlets, fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 'process pool). [cost 3.281 s: greenlet-seconds greenlets spent ready to '
-                 "run but queued behind others (the run's ready wait, less what a "
-                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.281 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 'explains)]',
       'ready_wait_s': 3.28125,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -6364,7 +6519,8 @@ EXPECTED = {
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
-                '/srv/app/worker.py:40:call']}],
+                '/srv/app/worker.py:40:call'],
+      'timeout_near_latency': False}],
     'requests_failed_not_under_the_threshold': [],
     'requests_failed_at_the_edges': [{'calls': 3,
       'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
@@ -6390,7 +6546,8 @@ EXPECTED = {
       'read_timeout_s': None,
       'section': None,
       'site': None,
-      'stack': []}],
+      'stack': [],
+      'timeout_near_latency': False}],
     'session_per_request_by_new_pools': [{'avoidable': 38,
       'connect_wait_s': 0.5,
       'connections': 48,
@@ -7296,6 +7453,96 @@ EXPECTED = {
       'work_wait_s': 3.4,
       'workers': 2}],
     'workers_saturated_not_past_each_guard': [],
+    'requests_failed_timeout_within_the_usual_latency': [{'calls': 13,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
+      'cost_s': 2.0,
+      'errors': {'Timeout': 8},
+      'failed': 8,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 8 of 13 requests raised instead of answering (Timeout '
+                 'x8), after 0.250 s each on average: 2.000 greenlet-seconds spent in '
+                 'requests that got no answer (http://a:80: 8 of 13, 2.000 s), most made at '
+                 '/srv/app/worker.py:40:call. A gevent.Timeout around the call expired '
+                 'first: the upstream was slower than the time the program gave it. The '
+                 'requests that answered took 0.125 s to their response on average (5 '
+                 'timed), against the 0.250 s after which these gave up: the time allowed '
+                 "sits within this upstream's usual latency, so much of what it cut off "
+                 'would have answered, and trying again only repeats the wait. Fix: raise '
+                 'the timeout above the slowest answer you accept (or make the upstream '
+                 'faster). [cost 2.000 s: greenlet-seconds spent inside requests that raised '
+                 "(a timeout, a refused or reset connection) instead of answering; urllib3's "
+                 "retry back-off inside them is retry-backoff's figure too]",
+      'pools': ['http://a:80'],
+      'read_timeout_s': None,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call'],
+      'timeout_near_latency': True},
+     {'calls': 13,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
+      'cost_s': 2.0,
+      'errors': {'Timeout': 8},
+      'failed': 8,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 8 of 13 requests raised instead of answering (Timeout '
+                 'x8), after 0.250 s each on average: 2.000 greenlet-seconds spent in '
+                 'requests that got no answer (http://a:80: 8 of 13, 2.000 s), most made at '
+                 '/srv/app/worker.py:40:call. A gevent.Timeout around the call expired '
+                 'first: the upstream was slower than the time the program gave it. That '
+                 "time bought no answer: the fix is on the upstream's side, or in the "
+                 'timeout, retries and fallback the calls give it. [cost 2.000 s: '
+                 'greenlet-seconds spent inside requests that raised (a timeout, a refused '
+                 "or reset connection) instead of answering; urllib3's retry back-off inside "
+                 "them is retry-backoff's figure too]",
+      'pools': ['http://a:80'],
+      'read_timeout_s': None,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call'],
+      'timeout_near_latency': False},
+     {'calls': 13,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
+      'cost_s': 2.0,
+      'errors': {'Timeout': 8},
+      'failed': 8,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 8 of 13 requests raised instead of answering (Timeout '
+                 'x8), after 0.250 s each on average: 2.000 greenlet-seconds spent in '
+                 'requests that got no answer (http://a:80: 8 of 13, 2.000 s), most made at '
+                 '/srv/app/worker.py:40:call. A gevent.Timeout around the call expired '
+                 'first: the upstream was slower than the time the program gave it. That '
+                 "time bought no answer: the fix is on the upstream's side, or in the "
+                 'timeout, retries and fallback the calls give it. [cost 2.000 s: '
+                 'greenlet-seconds spent inside requests that raised (a timeout, a refused '
+                 "or reset connection) instead of answering; urllib3's retry back-off inside "
+                 "them is retry-backoff's figure too]",
+      'pools': ['http://a:80'],
+      'read_timeout_s': None,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call'],
+      'timeout_near_latency': False}],
 }
 
 

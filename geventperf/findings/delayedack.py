@@ -83,7 +83,7 @@ def _kind(event: dict[str, Any], table: str, kind: str, size: int) -> list[float
     return _figures(kinds.get(kind), size) if isinstance(kinds, dict) else None
 
 
-def _trail(event: dict[str, Any], kind: str) -> tuple[int, int, float, float, float] | None:
+def trail(event: dict[str, Any], kind: str) -> tuple[int, int, float, float, float] | None:
     """(responses, stalled, seconds, seconds stalled, seconds to the heads) of one
     connection kind; None when they are not there or do not hang together."""
     counts = _kind(event, "trails", kind, 5)
@@ -96,7 +96,7 @@ def _stalled_host(event: dict[str, Any]) -> dict[str, Any] | None:
     """What one host's connections show, when its reused connections stall and its new
     ones do not: the host, the counts, and the time the stalls cost (each stall less
     what a new connection's body took after its head, on average)."""
-    reused, new = _trail(event, "reused"), _trail(event, "new")
+    reused, new = trail(event, "reused"), trail(event, "new")
     if reused is None or new is None or not isinstance(event.get("pool"), str):
         return None
     n, stalled, seconds, stalled_s, head_s = reused

@@ -22,6 +22,7 @@ from geventperf.findings.common import (
     _finding,
     _sentence,
 )
+from geventperf.findings.delayedack import trail
 from geventperf.findings.limits import waiters
 from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
@@ -55,6 +56,42 @@ _STORIES = {
                       "client's reuse), or it crashed"),
     "SSLError": "the TLS handshake or certificate check failed",
 }
+
+
+# Error classes that are a timeout expiring (the call gave up waiting).
+TIMEOUT_ERRORS = frozenset({"Timeout", "ReadTimeoutError", "TimeoutError"})
+# The requests that answered took at least this share of the time after which the
+# timed-out ones gave up, on average: the limit sits within the upstream's usual
+# latency, and the timeout, not the upstream, is what to change first ...
+TIMEOUT_NEAR_LATENCY = 0.5
+# ... told from at least this many answers timed to their response head.
+MIN_ANSWERS_TIMED = 5
+
+
+def _answered(pools: list[dict[str, Any]]) -> tuple[int, float]:
+    """(responses, seconds to their heads) of the requests that answered, over
+    *pools*' timed responses (poolwatch's ``trails``)."""
+    count, seconds = 0, 0.0
+    for e in pools:
+        for kind in ("new", "reused"):
+            t = trail(e, kind)
+            if t is not None:
+                count, seconds = count + t[0], seconds + t[4]
+    return count, seconds
+
+
+def _timeout_story(pools: list[dict[str, Any]], gave_up_s: float) -> str:
+    """A sentence when the requests that answered took nearly as long as the timed-out
+    ones waited before giving up, else ""."""
+    count, seconds = _answered(pools)
+    if count < MIN_ANSWERS_TIMED or seconds / count < TIMEOUT_NEAR_LATENCY * gave_up_s:
+        return ""
+    return (f" The requests that answered took {seconds / count:.3f} s to their response "
+            f"on average ({count} timed), against the {gave_up_s:.3f} s after which these "
+            "gave up: the time allowed sits within this upstream's usual latency, so much "
+            "of what it cut off would have answered, and trying again only repeats the "
+            "wait. Fix: raise the timeout above the slowest answer you accept (or make the "
+            "upstream faster).")
 
 
 def requests_failed(profile: Profile) -> list[Finding]:
@@ -96,15 +133,16 @@ def requests_failed(profile: Profile) -> list[Finding]:
         f"{lost / failed:.3f} s each on average: {lost:.3f} greenlet-seconds spent in "
         f"requests that got no answer ({shown})"
         + (f", most made at {where}" if where else "")
-        + ". " + _sentence("; ".join(dict.fromkeys(stories))) + ". That time bought no "
-        "answer: the fix is on the upstream's side, or in the timeout, retries and fallback "
-        "the calls give it.")
+        + ". " + _sentence("; ".join(dict.fromkeys(stories))) + ".")
+    near = _timeout_story(pools, lost / failed) if by_count[0][0] in TIMEOUT_ERRORS else ""
+    message += near or (" That time bought no answer: the fix is on the upstream's side, "
+                        "or in the timeout, retries and fallback the calls give it.")
     return [_finding(REQUESTS_FAILED, message, lost,
                      list(seen.worst.stack) if seen else [],
                      greenlet=seen.greenlet if seen else None,
                      failed=failed, calls=calls, errors=dict(by_count),
                      pools=[e["pool"] for e in pools], read_timeout_s=timeout or None,
-                     site=where)]
+                     timeout_near_latency=bool(near), site=where)]
 
 
 def _rows_at(profile: Profile, site: str | None) -> list[Any]:

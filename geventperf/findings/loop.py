@@ -190,8 +190,13 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             tail = (f"It was CPU work ({cpu:.3f} s of CPU{starved}){inside}; "
                     + (f"{where}; {_ended(site, len(evs))}" if where
                        else f"the slice ended at {site}")
-                    + ". Fix: split the work and yield (gevent.sleep(0)) between "
-                    "pieces, or move it to a process pool."
+                    + ". Fix: first make that code cheaper (one line burning the CPU "
+                    "this long is often work that grows with the square of its input: += "
+                    "on bytes or str in a loop, a list searched inside a loop, a sort or "
+                    "copy repeated); then split what must stay expensive and yield "
+                    "(gevent.sleep(0)) between pieces, or move it to a process pool ("
+                    "a C call that releases the GIL, such as hashlib's or zlib's, to "
+                    "gevent.get_hub().threadpool)."
                     + _threads_story(_base_names(profile, evs)))
         else:
             tail = ((f"{seen.told(capital=True)}; {_ended(site, len(evs))}" if seen
@@ -567,7 +572,9 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     else:
         cure = (" The cure is on the CPU side, not the I/O side: less work per request in "
                 "these greenlets, fewer greenlets per process and more processes, or "
-                "CPU-heavy work moved out of the loop (a process pool)."
+                "CPU-heavy work moved out of the loop (a process pool; a C call that "
+                "releases the GIL, such as hashlib's or zlib's, to "
+                "gevent.get_hub().threadpool)."
                 + _threads_story({name for name, _acc in top}))
         shares = _client_cpu_shares(profile)
         in_tls, in_requests = shares if shares is not None else (None, None)
