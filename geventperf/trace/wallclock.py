@@ -2,7 +2,7 @@
 
 The hot path's wall clock is ``CLOCK_MONOTONIC`` (``time.perf_counter()``). Through the
 vDSO, ``clock_gettime`` orders its TSC read with a fence, and the switch waits for it:
-4-7 ns of the ~50 the hot path adds per switch. Where the kernel itself keeps that
+4-9 ns of the 50-70 the hot path adds per switch. Where the kernel itself keeps that
 clock from the TSC, ``_ctrace.c`` reads the TSC directly and converts it at a rate
 measured against the kernel's clock, re-anchored to it every 200 us (its "wall clock"
 section says how, and when it gives the TSC up).
