@@ -70,9 +70,10 @@ static inline double mono_now(void) {
    Where the kernel itself keeps time from the TSC (clocksource "tsc": the kernel picks it
    only for an invariant TSC in step on every CPU, and drops it if its watchdog sees the
    TSC drift), the hot path reads the TSC and converts it at a rate measured against
-   CLOCK_MONOTONIC.  Every ANCHOR_S it re-reads the kernel's clock and steers towards
-   it, so the two never part by more than ANCHOR_S times the rate's error (nanoseconds:
-   a switch, the shortest interval compared, takes over 100 ns).  It never steps back:
+   CLOCK_MONOTONIC.  At the first read ANCHOR_S or more after the last anchor it re-reads
+   the kernel's clock and steers towards it, so the two part by no more than ANCHOR_S
+   times the rate's error (nanoseconds: a switch, the shortest interval compared, takes
+   over 100 ns); after an idle gap the next read is the kernel's clock itself.  It never steps back:
    found ahead of the kernel's clock at an anchor, it goes on from where it was, a little
    slower, to meet the kernel's clock at the next anchor (a slice ending after another
    began would show as overlapping events in a timeline).  Anywhere else, and when an
@@ -98,6 +99,9 @@ static inline double mono_now(void) {
    not keep the kernel's time here: the clock falls back to clock_gettime for good. */
 #define TSC_MAX_ERROR_S 5e-6
 #define TSC_MAX_RATE_ERROR 1e-3
+/* The most an anchor period makes up of the clock's lead on the kernel's: half of it,
+   so the clock still runs at half speed or more. */
+#define MAX_LAG_S (ANCHOR_S / 2)
 
 /* One clock for the process: the TSC is the machine's, and its rate measured once
    serves every Tracer.  Read and written under the GIL (the hot path and the Hot
@@ -123,7 +127,7 @@ static struct {
    read, the middle standing for its instant.  The tightest of PAIR_TRIES brackets is
    kept: a thread preempted inside one would put the pair milliseconds apart. */
 #define PAIR_TRIES 3
-static double tsc_pair(uint64_t *tsc) {  /* *tsc: set on the first try */
+static double tsc_pair(uint64_t *tsc) {  /* *tsc: the TSC of the tightest try */
     uint64_t best_width = UINT64_MAX;
     double best_s = 0.0;
     for (int i = 0; i < PAIR_TRIES; i++) {
@@ -160,18 +164,22 @@ static __attribute__((noinline)) double tsc_anchor(void) {
         double tolerance = (s - tsc_clock.anchor_s) * TSC_MAX_RATE_ERROR;
         if (tolerance < TSC_MAX_ERROR_S)
             tolerance = TSC_MAX_ERROR_S;
+        /* No read since the last anchor was later than this: reads stop short of
+           anchor_ticks (a read past it takes an anchor), and a TSC that leapt forward
+           reads ahead of them. */
+        uint64_t since = t - tsc_clock.anchor_tsc;
+        double last = tsc_clock.anchor_s + (double)(int64_t)(
+            since < tsc_clock.anchor_ticks ? since : tsc_clock.anchor_ticks) * tsc_clock.slope;
         if (off > tolerance || -off > tolerance) {
             tsc_clock.dropped = 1;
             tsc_clock.anchor_ticks = 0;
-            /* no earlier read was later than either (reads between anchors stop
-               short of anchor_ticks; a TSC that leapt forward reads ahead of them) */
-            double last = tsc_clock.anchor_s +
-                          (double)(int64_t)tsc_clock.anchor_ticks * tsc_clock.slope;
-            tsc_clock.floor_s = read < last ? read : last;
-            return s > tsc_clock.floor_s ? s : tsc_clock.floor_s;
+            tsc_clock.floor_s = last;
+            return s > last ? s : last;
         }
-        if (read > at)
-            at = read;
+        /* never back past that; after an idle gap it is far behind the kernel's clock,
+           so a rate error over the gap is not carried on */
+        if (last > at)
+            at = last;
     }
     double measured = s - tsc_clock.rate_s;
     if (measured >= (tsc_clock.per_tick > 0.0 ? RATE_S : FIRST_RATE_S)
@@ -181,9 +189,11 @@ static __attribute__((noinline)) double tsc_anchor(void) {
         tsc_clock.rate_tsc = t;
         tsc_clock.rate_s = s;
     }
-    /* ahead of the kernel's clock by at - s (at most TSC_MAX_ERROR_S, far below
-       ANCHOR_S): run that much slower until the next anchor */
-    tsc_clock.slope = tsc_clock.per_tick * (1.0 - (at - s) / ANCHOR_S);
+    /* ahead of the kernel's clock by at - s (what the rate's error made of one anchor
+       period: nanoseconds): run that much slower until the next anchor; capped, so the
+       clock always goes forward */
+    double lag = at - s < MAX_LAG_S ? at - s : MAX_LAG_S;
+    tsc_clock.slope = tsc_clock.per_tick * (1.0 - lag / ANCHOR_S);
     tsc_clock.anchor_tsc = t;
     tsc_clock.anchor_s = at;
     tsc_clock.anchors++;

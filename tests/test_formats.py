@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import marshal
 import pstats
+import random
 import re
 
 import pytest
@@ -461,3 +462,20 @@ def test_text_shows_the_worst_of_each_kind_and_counts_the_rest():
     assert "deadlock 27" not in findings  # two of a kind are enough
     assert "blocked 4" in findings and "blocked 3" in findings
     assert "... and 31 more: 28 c-section-deadlock-risk, 3 loop-blocked" in findings
+
+
+def test_chrome_events_end_exactly_where_the_next_on_their_track_begins():
+    """Times in fractions of a nanosecond (the tracer's TSC clock): a start and a
+    duration each rounded to the nanosecond alone can end a step past the next event's
+    start (0.6 + 0.6 ns: 1 + 1 against 1); the end rounded, less the start rounded,
+    cannot."""
+    from geventperf.formats.chrome import _us, _us_dur
+    start, duration = 0.6e-9, 0.6e-9
+    assert _us(start) + _us(duration) > _us(start + duration) + 1e-9  # the old way
+    rng = random.Random(7)
+    t = 0.0
+    for _ in range(2000):
+        duration = rng.uniform(0, 2e-6)
+        assert _us(t) + _us_dur(t, duration) <= _us(t + duration) + 1e-9
+        assert _us_dur(t, duration) >= 0
+        t += duration

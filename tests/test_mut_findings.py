@@ -1196,18 +1196,27 @@ def serial_bottleneck_beside_idle_server_connections():
     return findings.serial_bottleneck(p)
 
 
-def workers_profile(work=3.4, taken=0.18, idle_s=1.0, run=0.1, second="app.fetch"):
+LISTEN_STACK = [f"{GEVENT}:687:SocketMixin.recv_into", f"{APP}:12:listen"]
+
+
+def workers_profile(work=3.4, taken=0.18, idle_s=1.0, run=0.1, second="app.fetch",
+                    fed=0.5):
     """A 2 s run: app.fetch #3 and #4, a pool of two, each ran *run* s; they waited
     *work* s on the network at their produce line (the stack #3 left last) and *taken*
-    s for their next item at a queue's get() (the stack #4 left last); the hub idled
-    *idle_s*.  *second*: #4's name."""
+    s for their next item at a queue's get() (the stack #4 left last); main, what feeds
+    them, waited *fed* s on the network at its listen line; the hub idled *idle_s*.
+    *second*: #4's name."""
     p = profile(hub={"id": 2, "idle_s": idle_s}, waits=[
         StackTime(stack=[f"{APP}:80:consume"], count=6, wait_s=taken, event_wait_s=taken,
                   ready_wait_s=0.0, call="get"),
         StackTime(stack=list(FEEDER_STACK), count=40, wait_s=work, event_wait_s=work,
+                  ready_wait_s=0.0),
+        StackTime(stack=list(LISTEN_STACK), count=6, wait_s=fed, event_wait_s=fed,
                   ready_wait_s=0.0)])
     p.runs = [StackTime(stack=[f"{APP}:80:consume"], count=6, greenlet=4),
-              StackTime(stack=list(FEEDER_STACK), count=40, greenlet=3)]
+              StackTime(stack=list(FEEDER_STACK), count=40, greenlet=3),
+              StackTime(stack=list(LISTEN_STACK), count=6, greenlet=1)]
+    p.greenlet(1).run_s, p.greenlet(1).event_wait_s = 0.0, fed
     for g in (p.greenlet(3), p.greenlet(4)):
         g.run_s, g.event_wait_s, g.ready_wait_s = run, (work + taken) / 2, 0.0
     p.greenlet(4).name = second
@@ -1217,7 +1226,8 @@ def workers_profile(work=3.4, taken=0.18, idle_s=1.0, run=0.1, second="app.fetch
 @scenario
 def workers_saturated_at_the_edges():
     # busy exactly 90 % of two workers' run (0.1 + 0.1 + 3.4 = 3.6 of 4 greenlet-s),
-    # input waits exactly 5 % of that (0.18 s), the hub idle exactly half the run
+    # input waits exactly 5 % of that (0.18 s), the hub idle exactly half the run, main
+    # (the feeder) busy exactly a quarter of it
     return findings.workers_saturated(workers_profile())
 
 
@@ -1227,7 +1237,16 @@ def workers_saturated_not_past_each_guard():
     # of the busy time, the hub idle under half the run, and #4 renamed: a "pool" of one
     # working greenlet, and another one waiting for input
     lone = workers_profile(second="app.other")
-    return [*findings.workers_saturated(workers_profile(work=3.4 - 2 ** -16)),
+    # ... no other greenlet busy a quarter of the run (a batch queued at once); and the
+    # pool's stacks include a server connection awaiting its client's next request (a
+    # server's per-connection handlers, fed by their clients)
+    served = workers_profile()
+    served.waits.append(StackTime(stack=list(IDLE_SERVER_STACK), count=3, wait_s=0.25,
+                                  event_wait_s=0.25, ready_wait_s=0.0))
+    served.runs.append(StackTime(stack=list(IDLE_SERVER_STACK), count=3, greenlet=4))
+    return [*findings.workers_saturated(workers_profile(fed=0.5 - 2 ** -16)),
+            *findings.workers_saturated(served),
+            *findings.workers_saturated(workers_profile(work=3.4 - 2 ** -16)),
             *findings.workers_saturated(workers_profile(taken=0.18 + 2 ** -16)),
             *findings.workers_saturated(workers_profile(idle_s=1.0 - 2 ** -20)),
             *findings.workers_saturated(lone)]
@@ -7269,15 +7288,17 @@ EXPECTED = {
                  'loop sat idle 75% of the run. Through the run meanwhile, greenlet '
                  "'app.produce' (#3) slept on a timer: 1.500 s of the run (75%) at "
                  '/srv/app/worker.py:20:produce (gevent.sleep, 12 sleeps of 125 ms on '
-                 'average). What the others waited for comes only when its sleep ends: they '
-                 'waited for its timer, not for its work. Fix: wake it when there is work '
-                 'instead of sleeping a fixed interval -- let it wait on a '
-                 'gevent.event.Event the waiters set, or on a queue they put to, and keep a '
-                 'batch together with a short linger or a batch size -- or shorten the '
-                 "interval. If that pace is the input's own (items that arrive on a "
-                 'schedule), the waiting greenlets are spare capacity, not a fault. [cost '
-                 '4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+                 'average). If what the others waited for comes from it (a batch it flushes '
+                 'when it wakes), it comes only when the sleep ends: they waited for its '
+                 'timer, not for its work. Fix: wake it when there is work instead of '
+                 'sleeping a fixed interval -- let it wait on a gevent.event.Event the '
+                 'waiters set, or on a queue they put to, and keep a batch together with a '
+                 'short linger or a batch size -- or shorten the interval. If it is a ticker '
+                 'unrelated to their input (a heartbeat, a reporter), or that pace is the '
+                 "input's own (items that arrive on a schedule), the waiting greenlets are "
+                 'spare capacity, not a fault. [cost 4.500 s: greenlet-seconds spent waiting '
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -7302,15 +7323,17 @@ EXPECTED = {
                  'loop sat idle 75% of the run. Through the run meanwhile, greenlet '
                  "'app.produce' (#3) slept on a timer: 1.500 s of the run (75%) at "
                  '/srv/app/worker.py:20:produce (gevent.sleep, 12 sleeps of 125 ms on '
-                 'average). What the others waited for comes only when its sleep ends: they '
-                 'waited for its timer, not for its work. Fix: wake it when there is work '
-                 'instead of sleeping a fixed interval -- let it wait on a '
-                 'gevent.event.Event the waiters set, or on a queue they put to, and keep a '
-                 'batch together with a short linger or a batch size -- or shorten the '
-                 "interval. If that pace is the input's own (items that arrive on a "
-                 'schedule), the waiting greenlets are spare capacity, not a fault. [cost '
-                 '4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+                 'average). If what the others waited for comes from it (a batch it flushes '
+                 'when it wakes), it comes only when the sleep ends: they waited for its '
+                 'timer, not for its work. Fix: wake it when there is work instead of '
+                 'sleeping a fixed interval -- let it wait on a gevent.event.Event the '
+                 'waiters set, or on a queue they put to, and keep a batch together with a '
+                 'short linger or a batch size -- or shorten the interval. If it is a ticker '
+                 'unrelated to their input (a heartbeat, a reporter), or that pace is the '
+                 "input's own (items that arrive on a schedule), the waiting greenlets are "
+                 'spare capacity, not a fault. [cost 4.500 s: greenlet-seconds spent waiting '
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -7423,6 +7446,7 @@ EXPECTED = {
                       'at a time each, while their input queued: the waiting more workers '
                       'would have overlapped',
       'cost_s': 3.4,
+      'feeder': 1,
       'greenlet': 3,
       'hazard': False,
       'idle_share': 0.5,
@@ -7432,19 +7456,20 @@ EXPECTED = {
                  'busy 90% of the run, each one item at a time (3.400 s in all waiting on '
                  'their calls, most at /srv/app/worker.py:20:produce), and almost never '
                  'waited for the next item: 0.180 s in all at /srv/app/worker.py:80:consume '
-                 '(6 waits), 5.0% of their busy time, while the loop sat idle 50% of the '
-                 'run. The next item was nearly always there already: items came at least as '
-                 'fast as the workers could serve them, and whatever came faster queued '
-                 'behind them, waiting longer the longer the backlog grew, though every call '
-                 'took its usual time. Fix: more workers -- at least the rate items arrive '
-                 'times the time one takes, with headroom (gevent.pool.Pool(n)) -- if what '
-                 'their calls reach can take that many at once; and a bounded queue '
-                 '(gevent.queue.Queue(maxsize=...)), so that overload makes the producer '
-                 "wait instead of growing every item's latency. If the workers drain a batch "
-                 'as fast as their upstream allows, by design, this is its pace, not a '
-                 'fault. [cost 3.400 s: greenlet-seconds the workers spent waiting on their '
-                 'calls, one item at a time each, while their input queued: the waiting more '
-                 'workers would have overlapped]',
+                 '(6 waits), 5.0% of their busy time, while the loop sat idle 50% of the run '
+                 "and greenlet 'main' (#1) was busy too (most likely what fed them: who put "
+                 'what is not recorded). The next item was nearly always there already: '
+                 'items came at least as fast as the workers could serve them, and whatever '
+                 'came faster queued behind them, waiting longer the longer the backlog '
+                 'grew, though every call took its usual time. Fix: more workers -- at least '
+                 'the rate items arrive times the time one takes, with headroom '
+                 '(gevent.pool.Pool(n)) -- if what their calls reach can take that many at '
+                 'once; and a bounded queue (gevent.queue.Queue(maxsize=...)), so that '
+                 "overload makes the producer wait instead of growing every item's latency. "
+                 'If the workers drain a batch as fast as their upstream allows, by design, '
+                 'this is its pace, not a fault. [cost 3.400 s: greenlet-seconds the workers '
+                 'spent waiting on their calls, one item at a time each, while their input '
+                 'queued: the waiting more workers would have overlapped]',
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
@@ -7922,3 +7947,19 @@ def test_a_loop_held_off_the_cpu_names_where_the_looks_found_it():
     [f] = findings.loop_held(p)
     assert "made before the slice ended at" in f.message
     assert f.extra["stack_is"] == common.STACK_SLICE_END
+
+
+def test_odd_values_of_an_untrusted_profile_raise_nothing():
+    """Profiles are loaded from JSON: a run of negative length, a failing pool without
+    its errors, a patched-modules list holding a list.  Each once raised."""
+    p = workers_profile(work=0.0, taken=0.0, run=0.0)
+    p.duration_s = -1.0
+    p.meta["block_threshold_s"] = 0.0
+    assert findings.compute(p) == []
+    q = failing_profile([{"kind": "urllib3-pool", "pool": "http://a:80", "calls": 10,
+                          "failed": 5, "failed_s": 5.0}])
+    assert [f.kind for f in findings.compute(q)] == ["requests-failed"]
+    r = profile(events=[blocked_slice(3, 0.5, 0.0, 0.5)])
+    r.meta["monkey_patched"] = ["socket", "time", ["threading"]]
+    [f] = findings.loop_blocked(r)
+    assert "monkey-patch first" in f.message  # threading not known to be patched

@@ -14,6 +14,7 @@ import pytest
 
 from geventperf import Tracer, section
 from geventperf import tracer as tracer_mod
+from geventperf.trace.wallclock import tsc_allowed
 from tests import tracer_impl
 
 # Runs each test taking `impl` on every hot path: the C extension and pure Python.
@@ -63,8 +64,8 @@ def test_the_tsc_clock_reads_the_kernel_clock(c_extension):
     then ~150 anchors. A preempted thread only widens the bracket. It never goes back
     (a timeline's events would overlap)."""
     c = c_extension
-    if not c.wall_clock_state()["tsc"]:
-        pytest.skip("no TSC clock in this build (not x86-64)")
+    if not c.wall_clock_state()["tsc"] or not tsc_allowed():
+        pytest.skip("the kernel does not keep time by the TSC here")
     worst = 0.0
     last = steps_back = 0
     start = time.perf_counter()
@@ -84,10 +85,10 @@ def test_the_tsc_clock_reads_the_kernel_clock(c_extension):
 
 def test_a_tsc_off_the_kernel_clock_is_given_up_for_clock_gettime(c_extension):
     """A TSC that stops keeping the kernel's time (here: its rate made twice what was
-    measured) is dropped at the next anchor; from then on every read is exact. In a
-    child process: the clock is the process's."""
-    if not c_extension.wall_clock_state()["tsc"]:
-        pytest.skip("no TSC clock in this build (not x86-64)")
+    measured) is dropped at the next anchor, without going back past what it read; from
+    then on every read is exact. In a child process: the clock is the process's."""
+    if not c_extension.wall_clock_state()["tsc"] or not tsc_allowed():
+        pytest.skip("the kernel does not keep time by the TSC here")
     code = """if True:
         import time
         from geventperf import _ctrace as c
@@ -96,10 +97,14 @@ def test_a_tsc_off_the_kernel_clock_is_given_up_for_clock_gettime(c_extension):
             c.wall_time(True)
         assert c.wall_clock_state()["per_tick"] > 0
         c._skew_tsc_rate(2.0)
+        last, back = 0.0, 0
         start = time.perf_counter()
         while time.perf_counter() - start < 0.005:  # many anchor periods
-            c.wall_time(True)
+            now = c.wall_time(True)
+            back += now < last
+            last = now
         assert c.wall_clock_state()["dropped"], c.wall_clock_state()
+        assert back == 0, back
         for _ in range(1000):
             before, now, after = time.perf_counter(), c.wall_time(True), time.perf_counter()
             assert before <= now <= after
@@ -110,8 +115,37 @@ def test_a_tsc_off_the_kernel_clock_is_given_up_for_clock_gettime(c_extension):
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
+def test_after_an_idle_gap_the_tsc_clock_reads_the_kernel_clock_again(c_extension):
+    """A rate a little off (300 ppm, within what an anchor tolerates) over a 0.3 s gap
+    with no read: the first read after it is the kernel's clock, not the error carried
+    over the gap, and the clock neither goes back nor freezes. In a child process."""
+    if not c_extension.wall_clock_state()["tsc"] or not tsc_allowed():
+        pytest.skip("the kernel does not keep time by the TSC here")
+    code = """if True:
+        import time
+        from geventperf import _ctrace as c
+        start = time.perf_counter()
+        while time.perf_counter() - start < 0.02:  # the rate is measured
+            c.wall_time(True)
+        c._skew_tsc_rate(1.0003)
+        before = c.wall_time(True)
+        time.sleep(0.3)
+        reads = []
+        for _ in range(3000):
+            reads.append((time.perf_counter(), c.wall_time(True), time.perf_counter()))
+        assert not c.wall_clock_state()["dropped"], c.wall_clock_state()
+        assert before < reads[0][1]
+        assert all(a[1] < b[1] for a, b in zip(reads, reads[1:]))  # forward, not frozen
+        worst = max(max(k0 - r, r - k1) for k0, r, k1 in reads)
+        assert worst <= %r, worst
+        print("ok")
+    """ % TSC_MAX_ERROR_S
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
 def test_the_profile_names_the_wall_clock_it_read(impl):
-    from geventperf.trace.wallclock import tsc_allowed
     with Tracer(sections=None) as tracer:
         gevent.sleep(0)
     clock = tracer.profile.meta["wall_clock"]

@@ -60,8 +60,8 @@ _STORIES = {
 
 # Error classes that are a timeout expiring (the call gave up waiting).
 TIMEOUT_ERRORS = frozenset({"Timeout", "ReadTimeoutError", "TimeoutError"})
-# The requests that answered took at least this share of the time after which the
-# timed-out ones gave up, on average: the limit sits within the upstream's usual
+# With every failure a timeout, the requests that answered took at least this share of
+# the time after which the timed-out ones gave up, on average: the limit sits within the upstream's usual
 # latency, and the timeout, not the upstream, is what to change first ...
 TIMEOUT_NEAR_LATENCY = 0.5
 # ... told from at least this many answers timed to their response head.
@@ -134,7 +134,9 @@ def requests_failed(profile: Profile) -> list[Finding]:
         f"requests that got no answer ({shown})"
         + (f", most made at {where}" if where else "")
         + ". " + _sentence("; ".join(dict.fromkeys(stories))) + ".")
-    near = _timeout_story(pools, lost / failed) if by_count[0][0] in TIMEOUT_ERRORS else ""
+    # every failure a timeout: the mean time to failure is then the time allowed
+    timeouts = bool(by_count) and all(name in TIMEOUT_ERRORS for name, _n in by_count)
+    near = _timeout_story(pools, lost / failed) if timeouts else ""
     message += near or (" That time bought no answer: the fix is on the upstream's side, "
                         "or in the timeout, retries and fallback the calls give it.")
     return [_finding(REQUESTS_FAILED, message, lost,

@@ -195,13 +195,15 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
             f"Through the run meanwhile, {greenlet_label(lead.name, lead.id)} slept on a "
             f"timer: {slept:.3f} s of the run ({slept / duration:.0%}) at "
             f"{user_site(lead_stack).user} (gevent.sleep, {sleeps} sleeps of "
-            f"{slept / sleeps * 1e3:.0f} ms on average). What the others waited for "
-            "comes only when its sleep ends: they waited for its timer, not for its work. "
-            "Fix: wake it when there is work instead of sleeping a fixed interval -- let it "
-            "wait on a gevent.event.Event the waiters set, or on a queue they put to, and "
-            "keep a batch together with a short linger or a batch size -- or shorten the "
-            "interval. If that pace is the input's own (items that arrive on a schedule), "
-            "the waiting greenlets are spare capacity, not a fault.")
+            f"{slept / sleeps * 1e3:.0f} ms on average). If what the others waited for "
+            "comes from it (a batch it flushes when it wakes), it comes only when the sleep "
+            "ends: they waited for its timer, not for its work. Fix: wake it when there is "
+            "work instead of sleeping a fixed interval -- let it wait on a "
+            "gevent.event.Event the waiters set, or on a queue they put to, and keep a "
+            "batch together with a short linger or a batch size -- or shorten the "
+            "interval. If it is a ticker unrelated to their input (a heartbeat, a "
+            "reporter), or that pace is the input's own (items that arrive on a "
+            "schedule), the waiting greenlets are spare capacity, not a fault.")
     else:
         story = (
             f"Busy through the run meanwhile, one call at a time: {described}. Who woke "
@@ -257,19 +259,27 @@ def other_waits(profile: Profile, handoff_stacks: set[tuple[str, ...]]
     return out
 
 
-def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]]
+def stacks_left(profile: Profile) -> dict[int, set[tuple[str, ...]]]:
+    """Greenlet id -> the stacks it was the last to switch out at (``runs`` rows): a
+    stack knows only its last greenlet."""
+    out: dict[int, set[tuple[str, ...]]] = {}
+    for r in profile.runs:
+        if isinstance(r.greenlet, int):
+            out.setdefault(r.greenlet, set()).add(tuple(r.stack))
+    return out
+
+
+def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]],
+             min_share: float = FEEDER_BUSY_SHARE
              ) -> list[tuple[Any, float, float, list[str] | None]]:
     """(greenlet, busy seconds, seconds waiting on anything but a hand-off, the stack
-    it mostly waited at), busiest first, for the greenlets busy at least
-    FEEDER_BUSY_SHARE of the run.  A wait stack knows only the last greenlet that
+    it mostly waited at), busiest first, for the greenlets busy at least *min_share* of
+    the run.  A wait stack knows only the last greenlet that
     switched out there, so a greenlet's own waits are its stacks' waits, capped by the
     greenlet's own event wait (stacks it shares with others count for it at most what it
     waited itself)."""
     working = other_waits(profile, handoff_stacks)
-    stacks_of: dict[int, list[tuple[str, ...]]] = {}
-    for r in profile.runs:
-        if isinstance(r.greenlet, int):
-            stacks_of.setdefault(r.greenlet, []).append(tuple(r.stack))
+    stacks_of = stacks_left(profile)
     hub = profile.hub.get("id")
     found = []
     for g in profile.greenlets:
@@ -278,7 +288,7 @@ def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]]
         mine = {s: working[s] for s in stacks_of[g.id] if s in working}
         own = min(sum(mine.values()), event_wait(g))
         busy = g.run_s + own
-        if busy < FEEDER_BUSY_SHARE * profile.duration_s:
+        if busy < min_share * profile.duration_s:
             continue
         heaviest = max(mine, key=mine.__getitem__) if mine else None
         found.append((g, busy, own, list(heaviest) if heaviest else None))

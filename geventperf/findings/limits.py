@@ -199,17 +199,26 @@ def lock_contended(profile: Profile) -> list[Finding]:
                      lock_wait_s=waited, idle_share=idle, site=seen.where)]
 
 
+def idle_share(profile: Profile) -> float | None:
+    """The share of the run the hub idled, when that is at least POOL_IDLE_SHARE (the
+    loop sat mostly idle), else None (also for a run of no positive length)."""
+    idle = profile.hub.get("idle_s")
+    duration = profile.duration_s
+    if not isinstance(idle, (int, float)) or not duration > 0 \
+            or not idle >= POOL_IDLE_SHARE * duration:
+        return None
+    return idle / duration
+
+
 def paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
     """The event wait of *rows* (their ready part was queueing behind others) and the
     share of the run the hub idled, or (None, 0) unless the waits add up to a block
     threshold while the loop idled POOL_IDLE_SHARE of the run."""
     waited = sum(event_wait(w) for w in rows)
-    idle = profile.hub.get("idle_s")
-    duration = profile.duration_s
-    if not rows or waited < block_threshold(profile) or not isinstance(idle, (int, float)) \
-            or not duration or idle < POOL_IDLE_SHARE * duration:
+    idle = idle_share(profile)
+    if not rows or waited < block_threshold(profile) or idle is None:
         return None, 0.0
-    return waited, idle / duration
+    return waited, idle
 
 
 def event_wait(wait: Any) -> float:

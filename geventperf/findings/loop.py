@@ -777,7 +777,8 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                 "shipper tails (a file takes writes without waiting for its reader)"
                 + (", and monkey-patch first for a handler that logs over the network."
                    if network else "."))
-    if isinstance(patched, list) and PATCHED_FOR_BLOCKING <= set(patched):
+    if isinstance(patched, list) \
+            and PATCHED_FOR_BLOCKING <= {m for m in patched if isinstance(m, str)}:
         # "monkey-patch first" would send the reader to what is done already
         return (f"in a non-cooperative call{made}. Monkey-patching is on here (socket, "
                 "time and threading patched), so it is a call patching does not reach: one "

@@ -24,11 +24,17 @@ from __future__ import annotations
 from typing import Any
 
 from geventperf.findings.common import WORKERS_SATURATED, _base_name, _finding
-from geventperf.findings.handoff import _polled, handoffs, other_waits
-from geventperf.findings.limits import POOL_IDLE_SHARE, event_wait, switched_out_at
+from geventperf.findings.handoff import (
+    _feeders,
+    _polled,
+    handoffs,
+    other_waits,
+    stacks_left,
+)
+from geventperf.findings.limits import event_wait, idle_share, switched_out_at
 from geventperf.findings.loop import block_threshold
-from geventperf.frames import user_site
-from geventperf.profile import Finding, Profile
+from geventperf.frames import is_idle_server_wait, user_site
+from geventperf.profile import Finding, Profile, greenlet_label
 
 # The workers were busy (running, ready to run, or waiting on anything but a hand-off)
 # at least this share of the run, on average: they went from one item to the next
@@ -40,58 +46,62 @@ WORKERS_BUSY_SHARE = 0.9
 WORKERS_INPUT_SHARE = 0.05
 # At least this many of them: a pool, not one sequential loop.
 MIN_WORKERS = 2
+# And a greenlet of another name was busy at least this share of the run: input that
+# kept arriving (a listener, a producer fetching or pacing its puts) while the workers
+# worked.  A batch put in the queue at once, then joined, has none: its workers drain it
+# at their own pace, by design.  A quarter: a producer that stops while the workers work
+# through its backlog (jobs at twice their pace for half the run) still counts.
+INPUT_FEEDER_SHARE = 0.25
 
 
 def workers_saturated(profile: Profile) -> list[Finding]:
     """Worker pools whose members were busy through the run and almost never waited
-    for their next item, while the loop idled.  ``cost_s``: the greenlet-seconds the
-    workers spent waiting on their calls (one call at a time each), the time that more
-    workers would have overlapped."""
-    duration = profile.duration_s
-    idle = profile.hub.get("idle_s")
-    if not duration or not isinstance(idle, (int, float)) \
-            or idle < POOL_IDLE_SHARE * duration:
-        return []
+    for their next item, while the loop idled and another greenlet kept feeding them.
+    ``cost_s``: the greenlet-seconds the workers spent waiting on their calls (one call
+    at a time each), the time that more workers would have overlapped."""
+    idle = idle_share(profile)
     rows = handoffs(profile, _polled(profile))
-    if not rows:
+    if idle is None or not rows:
         return []
-    working = other_waits(profile, {tuple(w.stack) for w in rows})
+    handoff_stacks = {tuple(w.stack) for w in rows}
+    working = other_waits(profile, handoff_stacks)
+    feeders = _feeders(profile, handoff_stacks, INPUT_FEEDER_SHARE)
     hub = profile.hub.get("id")
     members: dict[str, list[Any]] = {}
     for g in profile.greenlets:
         if g.id != hub:
             members.setdefault(_base_name(g.name), []).append(g)
-    # A stack knows only the last greenlet that switched out there: a group's waits are
-    # those of the stacks its members last left, capped by what its members waited.
-    stacks: dict[str, set[tuple[str, ...]]] = {}
-    for r in profile.runs:
-        g = profile.greenlet(r.greenlet) if isinstance(r.greenlet, int) else None
-        if g is not None:
-            stacks.setdefault(_base_name(g.name), set()).add(tuple(r.stack))
+    left = stacks_left(profile)
     found = []
     for name, group in members.items():
-        mine = stacks.get(name, set())
+        mine = set().union(*(left.get(g.id, set()) for g in group))
         gets = [w for w in rows if tuple(w.stack) in mine]
-        if len(group) < MIN_WORKERS or not gets or any(g.name != name for g in group):
-            continue  # a folded entry's greenlets finished: not busy through the run
+        feeder = next((f for f in feeders if _base_name(f[0].name) != name), None)
+        if len(group) < MIN_WORKERS or not gets or feeder is None \
+                or any(g.name != name for g in group) \
+                or any(is_idle_server_wait(list(stack)) for stack in mine):
+            # a folded entry's greenlets finished (not busy through the run); a
+            # server's connections wait for their clients, not for a feeder's items
+            continue
         waits = {s: working[s] for s in mine if s in working}
         work_wait = min(sum(waits.values()), sum(event_wait(g) for g in group))
         # ready to run is not waiting for input either (a busy machine or loop)
         busy_s = sum(g.run_s + (g.ready_wait_s or 0.0) for g in group) + work_wait
         waited = sum(event_wait(w) for w in gets)
-        if busy_s < WORKERS_BUSY_SHARE * len(group) * duration \
+        if busy_s < WORKERS_BUSY_SHARE * len(group) * profile.duration_s \
                 or waited > WORKERS_INPUT_SHARE * busy_s \
                 or work_wait < block_threshold(profile):
             continue
         heaviest = max(waits, key=waits.__getitem__) if waits else None
         found.append(_worker_finding(profile, name, group, busy_s, work_wait, waited,
-                                     max(gets, key=event_wait), heaviest, idle / duration))
+                                     max(gets, key=event_wait), heaviest, idle,
+                                     feeder[0]))
     return found
 
 
 def _worker_finding(profile: Profile, name: str, group: list[Any], busy_s: float,
                     work_wait: float, waited: float, gets: Any,
-                    heaviest: tuple[str, ...] | None, idle: float) -> Finding:
+                    heaviest: tuple[str, ...] | None, idle: float, feeder: Any) -> Finding:
     duration = profile.duration_s
     stack = list(heaviest) if heaviest else list(gets.stack)
     work_site = user_site(list(heaviest)).user if heaviest else None
@@ -105,7 +115,9 @@ def _worker_finding(profile: Profile, name: str, group: list[Any], busy_s: float
            if work_site else f" ({work_wait:.3f} s in all waiting on their calls)")
         + f", and almost never waited for the next item: {waited:.3f} s in all at "
         f"{get_site} ({gets.count} waits), {waited / busy_s:.1%} of their busy time, "
-        f"while the loop sat idle {idle:.0%} of the run. The next item was nearly always "
+        f"while the loop sat idle {idle:.0%} of the run and "
+        f"{greenlet_label(feeder.name, feeder.id)} was busy too (most likely what fed "
+        "them: who put what is not recorded). The next item was nearly always "
         "there already: items came at least as fast as the workers could serve them, "
         "and whatever came faster queued behind them, waiting longer the longer the "
         "backlog grew, though every call took its usual time. Fix: more workers -- at "
@@ -119,4 +131,4 @@ def _worker_finding(profile: Profile, name: str, group: list[Any], busy_s: float
                     greenlet=ended if isinstance(ended, int) else group[0].id,
                     workers=count, busy_share=busy_s / (count * duration),
                     input_wait_s=waited, work_wait_s=work_wait, idle_share=idle,
-                    site=work_site)
+                    feeder=feeder.id, site=work_site)
