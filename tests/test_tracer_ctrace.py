@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import textwrap
 import time
 
 import gevent
@@ -83,19 +84,29 @@ def test_the_tsc_clock_reads_the_kernel_clock(c_extension):
     assert before <= now <= after
 
 
-def test_a_tsc_off_the_kernel_clock_is_given_up_for_clock_gettime(c_extension):
-    """A TSC that stops keeping the kernel's time (here: its rate made twice what was
-    measured) is dropped at the next anchor, without going back past what it read; from
-    then on every read is exact. In a child process: the clock is the process's."""
+def run_tsc_child(c_extension, body: str) -> None:
+    """Run *body* in a child process (the TSC clock is the process's) after the TSC's
+    rate has been measured there; it must print "ok"."""
     if not c_extension.wall_clock_state()["tsc"] or not tsc_allowed():
         pytest.skip("the kernel does not keep time by the TSC here")
-    code = """if True:
+    code = textwrap.dedent("""\
         import time
         from geventperf import _ctrace as c
         start = time.perf_counter()
         while time.perf_counter() - start < 0.02:  # the rate is measured
             c.wall_time(True)
         assert c.wall_clock_state()["per_tick"] > 0
+        """) + textwrap.dedent(body) + '\nprint("ok")\n'
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_a_tsc_off_the_kernel_clock_is_given_up_for_clock_gettime(c_extension):
+    """A TSC that stops keeping the kernel's time (here: its rate made twice what was
+    measured) is dropped at the next anchor, without going back past what it read; from
+    then on every read is exact."""
+    run_tsc_child(c_extension, """\
         c._skew_tsc_rate(2.0)
         last, back = 0.0, 0
         start = time.perf_counter()
@@ -108,25 +119,14 @@ def test_a_tsc_off_the_kernel_clock_is_given_up_for_clock_gettime(c_extension):
         for _ in range(1000):
             before, now, after = time.perf_counter(), c.wall_time(True), time.perf_counter()
             assert before <= now <= after
-        print("ok")
-    """
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60)
-    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+        """)
 
 
 def test_after_an_idle_gap_the_tsc_clock_reads_the_kernel_clock_again(c_extension):
     """A rate a little off (300 ppm, within what an anchor tolerates) over a 0.3 s gap
     with no read: the first read after it is the kernel's clock, not the error carried
-    over the gap, and the clock neither goes back nor freezes. In a child process."""
-    if not c_extension.wall_clock_state()["tsc"] or not tsc_allowed():
-        pytest.skip("the kernel does not keep time by the TSC here")
-    code = """if True:
-        import time
-        from geventperf import _ctrace as c
-        start = time.perf_counter()
-        while time.perf_counter() - start < 0.02:  # the rate is measured
-            c.wall_time(True)
+    over the gap, and the clock neither goes back nor freezes."""
+    run_tsc_child(c_extension, f"""\
         c._skew_tsc_rate(1.0003)
         before = c.wall_time(True)
         time.sleep(0.3)
@@ -137,12 +137,8 @@ def test_after_an_idle_gap_the_tsc_clock_reads_the_kernel_clock_again(c_extensio
         assert before < reads[0][1]
         assert all(a[1] < b[1] for a, b in zip(reads, reads[1:]))  # forward, not frozen
         worst = max(max(k0 - r, r - k1) for k0, r, k1 in reads)
-        assert worst <= %r, worst
-        print("ok")
-    """ % TSC_MAX_ERROR_S
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60)
-    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+        assert worst <= {TSC_MAX_ERROR_S!r}, worst
+        """)
 
 
 def test_the_profile_names_the_wall_clock_it_read(impl):
