@@ -73,10 +73,10 @@ static inline double mono_now(void) {
    CLOCK_MONOTONIC.  At the first read ANCHOR_S or more after the last anchor it re-reads
    the kernel's clock and steers towards it, so the two part by no more than ANCHOR_S
    times the rate's error (nanoseconds: a switch, the shortest interval compared, takes
-   over 100 ns); after an idle gap the next read is the kernel's clock itself.  It never steps back:
-   found ahead of the kernel's clock at an anchor, it goes on from where it was, a little
-   slower, to meet the kernel's clock at the next anchor (a slice ending after another
-   began would show as overlapping events in a timeline).  Anywhere else, and when an
+   over 100 ns); after an idle gap the next read is the kernel's clock itself.  It never
+   steps back: found ahead of the kernel's clock at an anchor, it goes on from where it
+   was, a little slower, to meet the kernel's clock at the next anchor (a slice ending
+   after another began would show as overlapping events in a timeline).  Anywhere else, and when an
    anchor finds the TSC off the kernel's clock, every read is clock_gettime(). */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <x86intrin.h>
@@ -120,7 +120,7 @@ static struct {
     double rate_s;
     long long anchors;
     int started, dropped;   /* dropped: the TSC was found off the kernel's clock */
-} tsc_clock __attribute__((aligned(64)));
+} tsc_clock;
 
 #if TSC_CLOCK
 /* The TSC and the kernel clock read together: the TSC on both sides of the kernel's
@@ -158,8 +158,9 @@ static __attribute__((noinline)) double tsc_anchor(void) {
         tsc_clock.rate_tsc = t;
         tsc_clock.rate_s = s;
     } else if (tsc_clock.per_tick > 0.0) {
-        double read = tsc_clock.anchor_s + (double)(int64_t)(t - tsc_clock.anchor_tsc) *
-                      tsc_clock.slope;  /* what the TSC reads now */
+        uint64_t since = t - tsc_clock.anchor_tsc;
+        /* what the TSC reads now */
+        double read = tsc_clock.anchor_s + (double)(int64_t)since * tsc_clock.slope;
         double off = read - s;
         double tolerance = (s - tsc_clock.anchor_s) * TSC_MAX_RATE_ERROR;
         if (tolerance < TSC_MAX_ERROR_S)
@@ -167,9 +168,8 @@ static __attribute__((noinline)) double tsc_anchor(void) {
         /* No read since the last anchor was later than this: reads stop short of
            anchor_ticks (a read past it takes an anchor), and a TSC that leapt forward
            reads ahead of them. */
-        uint64_t since = t - tsc_clock.anchor_tsc;
-        double last = tsc_clock.anchor_s + (double)(int64_t)(
-            since < tsc_clock.anchor_ticks ? since : tsc_clock.anchor_ticks) * tsc_clock.slope;
+        double last = since < tsc_clock.anchor_ticks ? read : tsc_clock.anchor_s +
+            (double)(int64_t)tsc_clock.anchor_ticks * tsc_clock.slope;
         if (off > tolerance || -off > tolerance) {
             tsc_clock.dropped = 1;
             tsc_clock.anchor_ticks = 0;
@@ -1595,7 +1595,7 @@ static PyObject *mod_monotonic(PyObject *m, PyObject *unused) {
     return PyFloat_FromDouble(mono_now());
 }
 
-static PyObject *tsc_clock_state(void) {
+static PyObject *mod_wall_clock_state(PyObject *m, PyObject *unused) {
     return Py_BuildValue("{s:O,s:L,s:O,s:d}",
                          "tsc", TSC_CLOCK ? Py_True : Py_False, "anchors", tsc_clock.anchors,
                          "dropped", tsc_clock.dropped ? Py_True : Py_False,
@@ -1607,10 +1607,6 @@ static PyObject *mod_wall_time(PyObject *m, PyObject *arg) {
     if (use_tsc < 0)
         return NULL;
     return PyFloat_FromDouble(wall_now(use_tsc));
-}
-
-static PyObject *mod_wall_clock_state(PyObject *m, PyObject *unused) {
-    return tsc_clock_state();
 }
 
 /* For tests only: make the measured TSC rate wrong by *factor*, as a TSC that stopped

@@ -61,8 +61,9 @@ _STORIES = {
 # Error classes that are a timeout expiring (the call gave up waiting).
 TIMEOUT_ERRORS = frozenset({"Timeout", "ReadTimeoutError", "TimeoutError"})
 # With every failure a timeout, the requests that answered took at least this share of
-# the time after which the timed-out ones gave up, on average: the limit sits within the upstream's usual
-# latency, and the timeout, not the upstream, is what to change first ...
+# the time after which the timed-out ones gave up, on average: the limit sits within
+# the upstream's usual latency, and the timeout, not the upstream, is what to change
+# first ...
 TIMEOUT_NEAR_LATENCY = 0.5
 # ... told from at least this many answers timed to their response head.
 MIN_ANSWERS_TIMED = 5

@@ -269,6 +269,16 @@ def stacks_left(profile: Profile) -> dict[int, set[tuple[str, ...]]]:
     return out
 
 
+def own_waits(stacks: set[tuple[str, ...]], working: dict[tuple[str, ...], float],
+              waited: float) -> tuple[float, tuple[str, ...] | None]:
+    """The waits at work (*working*, from other_waits) of whoever last left *stacks*,
+    capped by what they *waited* themselves (stacks shared with others count for them
+    at most that), and the stack of the largest."""
+    mine = {s: working[s] for s in stacks if s in working}
+    heaviest = max(mine, key=mine.__getitem__) if mine else None
+    return min(sum(mine.values()), waited), heaviest
+
+
 def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]],
              min_share: float = FEEDER_BUSY_SHARE
              ) -> list[tuple[Any, float, float, list[str] | None]]:
@@ -285,11 +295,9 @@ def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]],
     for g in profile.greenlets:
         if g.id == hub or g.id not in stacks_of:
             continue
-        mine = {s: working[s] for s in stacks_of[g.id] if s in working}
-        own = min(sum(mine.values()), event_wait(g))
+        own, heaviest = own_waits(stacks_of[g.id], working, event_wait(g))
         busy = g.run_s + own
         if busy < min_share * profile.duration_s:
             continue
-        heaviest = max(mine, key=mine.__getitem__) if mine else None
         found.append((g, busy, own, list(heaviest) if heaviest else None))
     return sorted(found, key=lambda f: (-f[1], f[0].id))

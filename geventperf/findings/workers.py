@@ -29,6 +29,7 @@ from geventperf.findings.handoff import (
     _polled,
     handoffs,
     other_waits,
+    own_waits,
     stacks_left,
 )
 from geventperf.findings.limits import event_wait, idle_share, switched_out_at
@@ -83,8 +84,7 @@ def workers_saturated(profile: Profile) -> list[Finding]:
             # a folded entry's greenlets finished (not busy through the run); a
             # server's connections wait for their clients, not for a feeder's items
             continue
-        waits = {s: working[s] for s in mine if s in working}
-        work_wait = min(sum(waits.values()), sum(event_wait(g) for g in group))
+        work_wait, heaviest = own_waits(mine, working, sum(event_wait(g) for g in group))
         # ready to run is not waiting for input either (a busy machine or loop)
         busy_s = sum(g.run_s + (g.ready_wait_s or 0.0) for g in group) + work_wait
         waited = sum(event_wait(w) for w in gets)
@@ -92,7 +92,6 @@ def workers_saturated(profile: Profile) -> list[Finding]:
                 or waited > WORKERS_INPUT_SHARE * busy_s \
                 or work_wait < block_threshold(profile):
             continue
-        heaviest = max(waits, key=waits.__getitem__) if waits else None
         found.append(_worker_finding(profile, name, group, busy_s, work_wait, waited,
                                      max(gets, key=event_wait), heaviest, idle,
                                      feeder[0]))
