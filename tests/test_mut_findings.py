@@ -1118,14 +1118,15 @@ IDLE_SERVER_STACK = [f"{PYWSGI}:723:WSGIHandler.read_requestline",
 
 
 def handoff_profile(idle_s=1.5, consume=3.0, join=1.0, feed=1.5, feed_run=0.25,
-                    feeder_stack=FEEDER_STACK):
-    """A 2 s run: app.fetch #4 waits *consume* s in a queue's get() at the app's line,
+                    feeder_stack=FEEDER_STACK, consume_waits=8):
+    """A 2 s run: app.fetch #4 waits *consume* s in *consume_waits* waits in a queue's
+    get() at the app's line,
     main *join* s in joinall(), an Event's inner patched lock 0.5 s more; app.fetch #3
     runs *feed_run* s and waits *feed* s at *feeder_stack* (reading the network at its
     produce line); a with block at the app's line (a compiled lock, 0.5 s) is no
     hand-off."""
     p = profile(hub={"id": 2, "idle_s": idle_s}, waits=[
-        StackTime(stack=[f"{APP}:80:consume"], count=8, wait_s=consume + 0.125,
+        StackTime(stack=[f"{APP}:80:consume"], count=consume_waits, wait_s=consume + 0.125,
                   event_wait_s=consume, ready_wait_s=0.125, call="get"),
         StackTime(stack=[f"{APP}:12:main"], count=1, wait_s=join, event_wait_s=join,
                   ready_wait_s=0.0, call="joinall"),
@@ -1172,14 +1173,31 @@ def serial_bottleneck_not_past_each_guard():
 
 @scenario
 def serial_bottleneck_feeder_on_a_timer():
-    # the feeder slept in gevent.sleep at its produce line 1.5 s of its 0.25 + 1.5 s busy:
+    # the feeder slept in gevent.sleep at its produce line 1.5 s of its 0.25 + 1.5 s busy,
+    # in 12 sleeps of 0.125 s, and each of the 24 waits at consume lasted one of them:
     # told as a timer to wake, not as work to do concurrently; at exactly half its busy
     # time asleep (run 1.5 s) still a timer; just under (run 1.5 + 2**-16), work
+    return [*findings.serial_bottleneck(handoff_profile(feeder_stack=TIMER_FEEDER_STACK,
+                                                        consume_waits=24)),
+            *findings.serial_bottleneck(handoff_profile(feeder_stack=TIMER_FEEDER_STACK,
+                                                        feed_run=1.5, consume_waits=24)),
+            *findings.serial_bottleneck(handoff_profile(feeder_stack=TIMER_FEEDER_STACK,
+                                                        feed_run=1.5 + 2 ** -16,
+                                                        consume_waits=24))]
+
+
+@scenario
+def serial_bottleneck_timer_outnumbered_by_its_waiters():
+    # as above, but each of 8 waits at consume lasted 3 of the timer's sleeps (0.375 s):
+    # the waiters outnumbered what its wake-ups brought (spare capacity, or a rate limit
+    # holding work that had arrived); 9 waits (2.7 sleeps each) are a timer's to wake.
+    # Waits to put() into a full queue are its consumer falling behind, never spare.
+    put = handoff_profile(feeder_stack=TIMER_FEEDER_STACK)
+    put.waits[0].call = "put"
     return [*findings.serial_bottleneck(handoff_profile(feeder_stack=TIMER_FEEDER_STACK)),
             *findings.serial_bottleneck(handoff_profile(feeder_stack=TIMER_FEEDER_STACK,
-                                                        feed_run=1.5)),
-            *findings.serial_bottleneck(handoff_profile(feeder_stack=TIMER_FEEDER_STACK,
-                                                        feed_run=1.5 + 2 ** -16))]
+                                                        consume_waits=9)),
+            *findings.serial_bottleneck(put)]
 
 
 @scenario
@@ -4121,6 +4139,7 @@ EXPECTED = {
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
+      'spare': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
                 '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
                 '/srv/app/worker.py:20:produce'],
@@ -4154,6 +4173,7 @@ EXPECTED = {
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
+      'spare': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
                 '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
                 '/srv/app/worker.py:20:produce'],
@@ -4187,6 +4207,7 @@ EXPECTED = {
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
+      'spare': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
                 '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
                 '/srv/app/worker.py:20:produce'],
@@ -7302,9 +7323,10 @@ EXPECTED = {
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
+      'spare': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:20:produce'],
-      'waits': 10},
+      'waits': 26},
      {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
                       "greenlet's end) for a few busy greenlets while the loop sat mostly "
                       'idle',
@@ -7337,9 +7359,10 @@ EXPECTED = {
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
+      'spare': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:20:produce'],
-      'waits': 10},
+      'waits': 26},
      {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
                       "greenlet's end) for a few busy greenlets while the loop sat mostly "
                       'idle',
@@ -7369,9 +7392,10 @@ EXPECTED = {
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
+      'spare': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:20:produce'],
-      'waits': 10}],
+      'waits': 26}],
     'serial_bottleneck_beside_idle_server_connections': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
                       "greenlet's end) for a few busy greenlets while the loop sat mostly "
                       'idle',
@@ -7401,6 +7425,7 @@ EXPECTED = {
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
+      'spare': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
                 '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
                 '/srv/app/worker.py:20:produce'],
@@ -7568,6 +7593,112 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
       'timeout_near_latency': False}],
+    'serial_bottleneck_timer_outnumbered_by_its_waiters': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.5,
+      'feeders': [3],
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.fetch', 'main' "
+                 'waited 4.500 s in all at hand-offs (69% of all event wait; most in the '
+                 'get() call at /srv/app/worker.py:80:consume: a gevent queue, event or '
+                 'greenlet, waiting for another greenlet to put, set or finish) while the '
+                 'loop sat idle 75% of the run. Through the run meanwhile, greenlet '
+                 "'app.produce' (#3) slept on a timer: 1.500 s of the run (75%) at "
+                 '/srv/app/worker.py:20:produce (gevent.sleep, 12 sleeps of 125 ms on '
+                 'average), yet each wait at /srv/app/worker.py:80:consume lasted 3 of its '
+                 'sleeps on average: more greenlets waited than its wake-ups brought items, '
+                 'so most of them were spare. If that is the pace their input arrives at '
+                 '(items on a schedule), this is spare capacity, not a fault. If the timer '
+                 'releases work that had already arrived (a rate limit, a batch per tick), '
+                 'its pace is what held them: wake it when there is work, or let it release '
+                 'more per tick. [cost 4.500 s: greenlet-seconds spent waiting at hand-offs '
+                 "(a queue, an event, a greenlet's end) for a few busy greenlets while the "
+                 'loop sat mostly idle]',
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'spare': True,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 10},
+     {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.5,
+      'feeders': [3],
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.fetch', 'main' "
+                 'waited 4.500 s in all at hand-offs (69% of all event wait; most in the '
+                 'get() call at /srv/app/worker.py:80:consume: a gevent queue, event or '
+                 'greenlet, waiting for another greenlet to put, set or finish) while the '
+                 'loop sat idle 75% of the run. Through the run meanwhile, greenlet '
+                 "'app.produce' (#3) slept on a timer: 1.500 s of the run (75%) at "
+                 '/srv/app/worker.py:20:produce (gevent.sleep, 12 sleeps of 125 ms on '
+                 'average). If what the others waited for comes from it (a batch it flushes '
+                 'when it wakes), it comes only when the sleep ends: they waited for its '
+                 'timer, not for its work. Fix: wake it when there is work instead of '
+                 'sleeping a fixed interval -- let it wait on a gevent.event.Event the '
+                 'waiters set, or on a queue they put to, and keep a batch together with a '
+                 'short linger or a batch size -- or shorten the interval. If it is a ticker '
+                 'unrelated to their input (a heartbeat, a reporter), or that pace is the '
+                 "input's own (items that arrive on a schedule), the waiting greenlets are "
+                 'spare capacity, not a fault. [cost 4.500 s: greenlet-seconds spent waiting '
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'spare': False,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 11},
+     {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.5,
+      'feeders': [3],
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.fetch', 'main' "
+                 'waited 4.500 s in all at hand-offs (69% of all event wait; most in the '
+                 'put() call at /srv/app/worker.py:80:consume: a gevent queue, event or '
+                 'greenlet, waiting for another greenlet to put, set or finish) while the '
+                 'loop sat idle 75% of the run. Through the run meanwhile, greenlet '
+                 "'app.produce' (#3) slept on a timer: 1.500 s of the run (75%) at "
+                 '/srv/app/worker.py:20:produce (gevent.sleep, 12 sleeps of 125 ms on '
+                 'average). If what the others waited for comes from it (a batch it flushes '
+                 'when it wakes), it comes only when the sleep ends: they waited for its '
+                 'timer, not for its work. Fix: wake it when there is work instead of '
+                 'sleeping a fixed interval -- let it wait on a gevent.event.Event the '
+                 'waiters set, or on a queue they put to, and keep a batch together with a '
+                 'short linger or a batch size -- or shorten the interval. If it is a ticker '
+                 'unrelated to their input (a heartbeat, a reporter), or that pace is the '
+                 "input's own (items that arrive on a schedule), the waiting greenlets are "
+                 'spare capacity, not a fault. [cost 4.500 s: greenlet-seconds spent waiting '
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'spare': False,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 10}],
 }
 
 

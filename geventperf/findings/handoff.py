@@ -78,6 +78,11 @@ _SLEEP_FRAME = re.compile(r"/gevent/hub\.py:\d+:sleep$")
 # A feeder that spent at least this share of its busy time asleep in gevent.sleep at one
 # line worked on a timer: the others waited for the timer, and the fix is to wake it.
 TIMER_FEEDER_SHARE = 0.5
+# ... unless a wait lasted at least this many of its sleeps on average: a waiter kept
+# through several wake-ups was not waiting for the next one but outnumbered what they
+# brought (sixteen workers taking jobs put every 5 ms wait 8 ticks each); a batch's
+# writers wait less than one interval.
+SPARE_TICKS = 3
 
 
 def is_handoff(wait: Any) -> bool:
@@ -153,10 +158,11 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     if waited is None or not duration or waited < HANDOFF_SHARE * total \
             or waited < HANDOFF_MIN_WAITERS * duration:
         return []
-    feeders = _feeders(profile, {tuple(w.stack) for w in rows})
+    seen = waiters(profile, rows, weight=event_wait)
+    waiter = profile.greenlet(seen.greenlet) if isinstance(seen.greenlet, int) else None
+    feeders = _sources(_feeders(profile, {tuple(w.stack) for w in rows}), waiter)
     if not feeders:
         return []
-    seen = waiters(profile, rows, weight=event_wait)
     worst = seen.worst
     worst_polled = polled(worst)
     if worst_polled:
@@ -175,8 +181,10 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     asleep = _asleep(profile, feeders[0])
     # peers: the greenlets that waited most at hand-offs have the lead feeder's name
     # (not merely some waiter: a single writer draining a queue waits at its get too)
-    waiter = profile.greenlet(seen.greenlet) if isinstance(seen.greenlet, int) else None
     peers = waiter is not None and _base_name(waiter.name) == _base_name(lead.name)
+    # (a put() waits for room in a full queue: its consumer is behind, never spare)
+    spare = not peers and asleep is not None and worst.call != "put" \
+        and _ticks_per_wait(worst, asleep) >= SPARE_TICKS
     if peers:
         held = f", waiting at {user_site(lead_stack).user}" if lead_stack else ""
         story = (
@@ -189,6 +197,19 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
             "greenlets, or less work done while holding an item. If instead they hand work "
             "to one another (a crawler's frontier), the waiting is the work in flight, not "
             "a fault.")
+    elif spare:
+        sleeps, slept = asleep
+        story = (
+            f"Through the run meanwhile, {greenlet_label(lead.name, lead.id)} slept on a "
+            f"timer: {slept:.3f} s of the run ({slept / duration:.0%}) at "
+            f"{user_site(lead_stack).user} (gevent.sleep, {sleeps} sleeps of "
+            f"{slept / sleeps * 1e3:.0f} ms on average), yet each wait at {seen.where} "
+            f"lasted {_ticks_per_wait(worst, asleep):.0f} of its sleeps on average: more "
+            "greenlets waited than its wake-ups brought items, so most of them were "
+            "spare. If that is the pace their input arrives at (items on a schedule), "
+            "this is spare capacity, not a fault. If the timer releases work that had "
+            "already arrived (a rate limit, a batch per tick), its pace is what held "
+            "them: wake it when there is work, or let it release more per tick.")
     elif asleep is not None:
         sleeps, slept = asleep
         story = (
@@ -225,10 +246,34 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     # sharing a pool, the line that waits for its items.
     at = list(worst.stack) if peers or not lead_stack else lead_stack
     return [_finding(SERIAL_BOTTLENECK, message, waited, at,
-                     greenlet=lead.id, waits=seen.count, peers=peers,
+                     greenlet=lead.id, waits=seen.count, peers=peers, spare=spare,
                      handoff_wait_s=waited, handoff_share=waited / total,
                      idle_share=idle, feeders=[g.id for g, *_ in feeders[:TOP_FEEDERS]],
                      site=user_site(lead_stack).user if lead_stack else None)]
+
+
+def _ticks_per_wait(worst: Any, asleep: tuple[int, float]) -> float:
+    """How many of the timer feeder's sleeps one wait in the *worst* hand-off row lasted
+    on average."""
+    sleeps, slept = asleep
+    return (event_wait(worst) / worst.count) / (slept / sleeps) if worst.count else 0.0
+
+
+def _sources(feeders: list[tuple[Any, float, float, list[str] | None]],
+             waiter: Any) -> list[tuple[Any, float, float, list[str] | None]]:
+    """The feeders less the waiting greenlet's peers (its name) when one of another name
+    was busy too.  A wait stack knows only the last greenlet to leave it, so one of a
+    pool's peers is credited with the waits of all who share its work's stacks, capped
+    by its own: busy on paper though each peer worked a share.  Alone, such a peer is
+    the story (peers sharing a pool of items); beside a greenlet of another name busy
+    through the run, that one is the likelier source of their items: sixteen workers
+    taking jobs a producer puts every 5 ms (tests/diagnosis/few_workers.py) wait for
+    its puts, not for one another's."""
+    if waiter is None:
+        return feeders
+    name = _base_name(waiter.name)
+    others = [f for f in feeders if _base_name(f[0].name) != name]
+    return others or feeders
 
 
 def _asleep(profile: Profile, feeder: tuple[Any, float, float, list[str] | None]
