@@ -1519,6 +1519,28 @@ def threadpool_leaves_a_connection_finding_its_lookups():
 
 
 @scenario
+def connection_churn_and_lookups_past_many_in_flight():
+    # 101 requests in flight to one host: the fix bounds the calls (a gevent Pool) rather
+    # than holding 101 connections open on it; at exactly 100, a pool that size.  The
+    # threadpool's peak of 101 tasks at once (100 ahead) gives no 101-thread pool either,
+    # for DNS of new connections, for DNS alone, or for other work; 100 at once does
+    many = [urllib3_pool("http://b:80", 400, 101, 8, 300)]
+    edge = [urllib3_pool("http://b:80", 400, 100, 8, 300)]
+    connect = [[f"{URLLIB3_PKG}/util/connection.py:60:create_connection", 6]]
+    return [*findings.connection_churn(churn_profile(many)),
+            *findings.connection_churn(churn_profile(edge)),
+            *findings.threadpool_saturated(profile(events=[
+                pool_event("getaddrinfo", 8, 1.0, 3.0, dns=True, sites=connect,
+                           depth_max=100)])),
+            *findings.threadpool_saturated(profile(events=[
+                pool_event("getaddrinfo", 8, 1.0, 3.0, dns=True, depth_max=100)])),
+            *findings.threadpool_saturated(profile(events=[
+                pool_event("work", 8, 1.0, 3.0, depth_max=100)])),
+            *findings.threadpool_saturated(profile(events=[
+                pool_event("work", 8, 1.0, 3.0, depth_max=99)]))]
+
+
+@scenario
 def connection_findings_read_no_shape_in_folded_hosts():
     # past 64 hosts the rest fold into one record: its pools and peaks add up many
     # hosts', so neither churn nor new pools is read there; a pool that discarded with
@@ -7699,6 +7721,301 @@ EXPECTED = {
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:20:produce'],
       'waits': 10}],
+    'connection_churn_and_lookups_past_many_in_flight': [{'churn_share': 0.7475,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
+                      'flight would have saved (connections opened past that size over all '
+                      'opened), of the greenlet-seconds spent waiting to open connections '
+                      "plus the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
+      'cost_s': 1.12125,
+      'fix_pool_maxsize': 101,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'connection-churn',
+      'message': "Connections thrown away and opened again: urllib3's pool for http://b:80 "
+                 'keeps 8 connections (pool_maxsize), but up to 101 requests were in flight '
+                 'to it at once. It discarded 300 connections that came back to the full '
+                 'pool, and the next requests opened new ones: 400 opened, 299 more than a '
+                 'pool of 101 would have (a connect each); most were opened under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 75% of that '
+                 'is the churn. Fix: fewer requests at once first: 101 in flight to one host '
+                 'is more than most servers take at once, and a pool that large would hold '
+                 'as many connections open on it; spawn the calls through a '
+                 'gevent.pool.Pool(n) -- n what the upstream serves at once, tens rather '
+                 'than hundreds -- instead of a greenlet each, and give the session a pool '
+                 'of the same size: geventperf.mount(session, pool_maxsize=n); urllib3 logs '
+                 "'Connection pool is full, discarding connection' at WARNING each time. "
+                 '[cost 1.121 s: the share of connection set-up a pool as large as the '
+                 'requests in flight would have saved (connections opened past that size '
+                 'over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
+      'others_ready_wait_s': 0.7475,
+      'peak_in_use': 101,
+      'pool_maxsize': 8,
+      'pools': ['http://b:80'],
+      'reopened': 299,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']},
+     {'churn_share': 0.75,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
+                      'flight would have saved (connections opened past that size over all '
+                      'opened), of the greenlet-seconds spent waiting to open connections '
+                      "plus the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
+      'cost_s': 1.125,
+      'fix_pool_maxsize': 100,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'connection-churn',
+      'message': "Connections thrown away and opened again: urllib3's pool for http://b:80 "
+                 'keeps 8 connections (pool_maxsize), but up to 100 requests were in flight '
+                 'to it at once. It discarded 300 connections that came back to the full '
+                 'pool, and the next requests opened new ones: 400 opened, 300 more than a '
+                 'pool of 100 would have (a connect each); most were opened under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 75% of that '
+                 'is the churn. Fix: a pool as large as the requests in flight: '
+                 "geventperf.mount(session, pool_maxsize=100), or session.mount('http://', "
+                 "requests.adapters.HTTPAdapter(pool_maxsize=100)); urllib3 logs 'Connection "
+                 "pool is full, discarding connection' at WARNING each time. [cost 1.125 s: "
+                 'the share of connection set-up a pool as large as the requests in flight '
+                 'would have saved (connections opened past that size over all opened), of '
+                 "the greenlet-seconds spent waiting to open connections plus the run's "
+                 'ready wait times the share of the sampled CPU that set connections up '
+                 '(none without CPU samples)]',
+      'others_ready_wait_s': 0.75,
+      'peak_in_use': 100,
+      'pool_maxsize': 8,
+      'pools': ['http://b:80'],
+      'reopened': 300,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.0,
+      'default_pool': True,
+      'depth_max': 100,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': True,
+      'dns_queued_s': 1.0,
+      'dns_run_s': 3.0,
+      'explained_by_connections_s': 0.0,
+      'fix': 'fewer new connections, made by fewer calls at once: one Session shared by the '
+             'greenlets, and spawn the calls through a gevent.pool.Pool(n) -- n what the '
+             'upstream serves at once, tens rather than hundreds -- instead of a greenlet '
+             'each, with a session pool of the same n '
+             '(requests.adapters.HTTPAdapter(pool_maxsize=n) mounted on it); or '
+             'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+             'threadpool, or cache the lookups',
+      'functions': [{'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.375,
+                     'queued_s': 1.0,
+                     'run_s': 3.0,
+                     'site': '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                     'tasks': 8}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 8 of 8 task(s) found "
+                 'every worker busy, and tasks queued 1.000 greenlet-seconds in all for a '
+                 'free worker thread (longest 0.500 s; up to 100 task(s) ahead, 1.5 on '
+                 'average). Queued: getaddrinfo x8 (DNS): queued 1.000 s, ran 3.000 s in '
+                 'worker threads (0.375 s each), called at '
+                 '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection. '
+                 'DNS resolution is the cause: lookups ran 3.000 of the 3.000 worker-seconds '
+                 "that kept the pool busy (gevent's thread resolver runs every getaddrinfo "
+                 "on this pool). 6 of the lookups opened new connections (urllib3's "
+                 'create_connection); a reused, kept-alive connection needs none. Fix: fewer '
+                 'new connections, made by fewer calls at once: one Session shared by the '
+                 'greenlets, and spawn the calls through a gevent.pool.Pool(n) -- n what the '
+                 'upstream serves at once, tens rather than hundreds -- instead of a '
+                 'greenlet each, with a session pool of the same n '
+                 '(requests.adapters.HTTPAdapter(pool_maxsize=n) mounted on it); or '
+                 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+                 'threadpool, or cache the lookups. Cost: greenlet-seconds tasks spent '
+                 'queued for a free worker thread of this pool: from ThreadPool.spawn until '
+                 "a worker started them, summed over the tasks (less the lookups' share a "
+                 'connection finding counts).',
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.0,
+      'run_s': 3.0,
+      'saturated_tasks': 8,
+      'section': None,
+      'stack': ['/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection'],
+      'suggested_maxsize': 101,
+      'tasks': 8},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.0,
+      'default_pool': True,
+      'depth_max': 100,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': True,
+      'dns_queued_s': 1.0,
+      'dns_run_s': 3.0,
+      'explained_by_connections_s': 0.0,
+      'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+             'threadpool, or cache the lookups; or fewer calls at once than 101 threads '
+             'would take: spawn the calls through a gevent.pool.Pool(n) -- n what the '
+             'upstream serves at once, tens rather than hundreds -- instead of a greenlet '
+             'each',
+      'functions': [{'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.375,
+                     'queued_s': 1.0,
+                     'run_s': 3.0,
+                     'site': None,
+                     'tasks': 8}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 8 of 8 task(s) found "
+                 'every worker busy, and tasks queued 1.000 greenlet-seconds in all for a '
+                 'free worker thread (longest 0.500 s; up to 100 task(s) ahead, 1.5 on '
+                 'average). Queued: getaddrinfo x8 (DNS): queued 1.000 s, ran 3.000 s in '
+                 'worker threads (0.375 s each). DNS resolution is the cause: lookups ran '
+                 "3.000 of the 3.000 worker-seconds that kept the pool busy (gevent's thread "
+                 'resolver runs every getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares '
+                 '(or dnspython): a resolver that does not use the threadpool, or cache the '
+                 'lookups; or fewer calls at once than 101 threads would take: spawn the '
+                 'calls through a gevent.pool.Pool(n) -- n what the upstream serves at once, '
+                 'tens rather than hundreds -- instead of a greenlet each. Cost: '
+                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
+                 'from ThreadPool.spawn until a worker started them, summed over the tasks '
+                 "(less the lookups' share a connection finding counts).",
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.0,
+      'run_s': 3.0,
+      'saturated_tasks': 8,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 101,
+      'tasks': 8},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.0,
+      'default_pool': True,
+      'depth_max': 100,
+      'depth_mean': 1.5,
+      'dns': False,
+      'dns_cause': False,
+      'dns_queued_s': 0,
+      'dns_run_s': 0,
+      'explained_by_connections_s': 0.0,
+      'fix': 'fewer calls at once than 101 threads would take: spawn the calls through a '
+             'gevent.pool.Pool(n) -- n what the upstream serves at once, tens rather than '
+             'hundreds -- instead of a greenlet each; or a cooperative alternative to the '
+             'queued blocking calls so they need no thread',
+      'functions': [{'dns': False,
+                     'function': 'work',
+                     'greenlets': '',
+                     'mean_run_s': 0.375,
+                     'queued_s': 1.0,
+                     'run_s': 3.0,
+                     'site': None,
+                     'tasks': 8}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 8 of 8 task(s) found "
+                 'every worker busy, and tasks queued 1.000 greenlet-seconds in all for a '
+                 'free worker thread (longest 0.500 s; up to 100 task(s) ahead, 1.5 on '
+                 'average). Queued: work x8: queued 1.000 s, ran 3.000 s in worker threads '
+                 '(0.375 s each). Fix: fewer calls at once than 101 threads would take: '
+                 'spawn the calls through a gevent.pool.Pool(n) -- n what the upstream '
+                 'serves at once, tens rather than hundreds -- instead of a greenlet each; '
+                 'or a cooperative alternative to the queued blocking calls so they need no '
+                 'thread. Cost: greenlet-seconds tasks spent queued for a free worker thread '
+                 'of this pool: from ThreadPool.spawn until a worker started them, summed '
+                 "over the tasks (less the lookups' share a connection finding counts).",
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.0,
+      'run_s': 3.0,
+      'saturated_tasks': 8,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 101,
+      'tasks': 8},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.0,
+      'default_pool': True,
+      'depth_max': 99,
+      'depth_mean': 1.5,
+      'dns': False,
+      'dns_cause': False,
+      'dns_queued_s': 0,
+      'dns_run_s': 0,
+      'explained_by_connections_s': 0.0,
+      'fix': 'a bigger pool: gevent.get_hub().threadpool.maxsize = 100 (before the burst); '
+             'or a cooperative alternative to the queued blocking calls so they need no '
+             'thread',
+      'functions': [{'dns': False,
+                     'function': 'work',
+                     'greenlets': '',
+                     'mean_run_s': 0.375,
+                     'queued_s': 1.0,
+                     'run_s': 3.0,
+                     'site': None,
+                     'tasks': 8}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 8 of 8 task(s) found "
+                 'every worker busy, and tasks queued 1.000 greenlet-seconds in all for a '
+                 'free worker thread (longest 0.500 s; up to 99 task(s) ahead, 1.5 on '
+                 'average). Queued: work x8: queued 1.000 s, ran 3.000 s in worker threads '
+                 '(0.375 s each). Fix: a bigger pool: gevent.get_hub().threadpool.maxsize = '
+                 '100 (before the burst); or a cooperative alternative to the queued '
+                 'blocking calls so they need no thread. Cost: greenlet-seconds tasks spent '
+                 'queued for a free worker thread of this pool: from ThreadPool.spawn until '
+                 "a worker started them, summed over the tasks (less the lookups' share a "
+                 'connection finding counts).',
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.0,
+      'run_s': 3.0,
+      'saturated_tasks': 8,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 100,
+      'tasks': 8}],
 }
 
 

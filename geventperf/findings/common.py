@@ -36,6 +36,17 @@ REQUEST_BODY_STALL = "request-body-stall"
 SERVER_NAGLE = "server-nagle"
 WORKERS_SATURATED = "workers-saturated"
 
+# More calls at once to one upstream than most serve at once (a deployment of tens of
+# server workers; a listen backlog of 128 by default): past it, a pool or threadpool as
+# large as the calls in flight would hold that many connections or threads open, fill
+# the upstream's workers and backlog, and turn queueing here into timeouts there
+# (1500 requests spawned one greenlet each, with a pool of 1500: 5600 of 6000 failed
+# to connect).  The fix is then fewer calls at once: a gevent Pool.
+MANY_IN_FLIGHT = 100
+BOUND_CONCURRENCY = (
+    "spawn the calls through a gevent.pool.Pool(n) -- n what the upstream serves at "
+    "once, tens rather than hundreds -- instead of a greenlet each")
+
 # What a CPU or loop finding's stack is (extra["stack_is"]): the heaviest CPU-sampled
 # stack through the code that burned the CPU, a look the stall watch took while the
 # slice held the loop, or, with neither, where the slices ended: a wait, which a

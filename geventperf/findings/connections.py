@@ -30,7 +30,9 @@ import re
 from typing import Any, Callable, NamedTuple
 
 from geventperf.findings.common import (
+    BOUND_CONCURRENCY,
     CONNECTION_CHURN,
+    MANY_IN_FLIGHT,
     CONNECTION_LEAK,
     SESSION_PER_REQUEST,
     _count,
@@ -218,12 +220,18 @@ def connection_churn(profile: Profile) -> list[Finding]:
         "that came back to the full pool, and the next requests opened new ones: "
         f"{_count(worst, 'opened')} opened, {reopened} more than a pool of {peak} would "
         f"have (a connect{tls} each){others}; most were opened under {seen.where} by "
-        f"{seen.who}. {_sentence(opening.told(share, 'the churn'))}. Fix: a pool as "
-        "large as the requests in flight: geventperf.mount(session, "
-        f"pool_maxsize={need}), or session.mount("
-        f"'{worst['pool'].split(':')[0]}://', requests.adapters.HTTPAdapter("
-        f"pool_maxsize={need})); urllib3 logs 'Connection pool is full, discarding "
-        "connection' at WARNING each time.")
+        f"{seen.who}. {_sentence(opening.told(share, 'the churn'))}. Fix: "
+        + (f"fewer requests at once first: {peak} in flight to one host is more than "
+           "most servers take at once, and a pool that large would hold as many "
+           f"connections open on it; {BOUND_CONCURRENCY}, and give the session a pool "
+           "of the same size: geventperf.mount(session, pool_maxsize=n)"
+           if peak > MANY_IN_FLIGHT else
+           "a pool as large as the requests in flight: geventperf.mount(session, "
+           f"pool_maxsize={need}), or session.mount("
+           f"'{worst['pool'].split(':')[0]}://', requests.adapters.HTTPAdapter("
+           f"pool_maxsize={need}))")
+        + "; urllib3 logs 'Connection pool is full, discarding connection' at WARNING "
+        "each time.")
     return [_finding(CONNECTION_CHURN, message, cost, list(seen.worst.stack),
                      greenlet=seen.greenlet, pools=[e["pool"] for e, _n in churned],
                      reopened=sum(n for _e, n in churned), churn_share=share,

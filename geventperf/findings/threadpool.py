@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from geventperf.findings.common import BOUND_CONCURRENCY, MANY_IN_FLIGHT
 from geventperf.profile import Finding, Profile
 from geventperf.threadpoolwatch import EVENT_KIND, FINDING_KIND, OTHER_POOLS
 
@@ -29,6 +30,11 @@ COST_MEANING = ("greenlet-seconds tasks spent queued for a free worker thread of
 
 # Where urllib3 looks a host up for a new connection (util/connection.py).
 CONNECT_SITE = "/urllib3/util/connection.py:"
+
+
+def _larger(bigger: str, need: int) -> str:
+    """The "bigger pool" part of a fix: a size, or past MANY_IN_FLIGHT fewer calls."""
+    return bigger if need > MANY_IN_FLIGHT else f"a bigger pool: {bigger}"
 
 
 def threadpool_saturated(profile: Profile) -> list[Finding]:
@@ -115,7 +121,9 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
     if len(parts) > 5:
         parts = parts[:5] + [f"{len(parts) - 5} more function(s)"]
 
-    if default:
+    if need > MANY_IN_FLIGHT:  # not that many threads: fewer calls at once
+        bigger = f"fewer calls at once than {need} threads would take: {BOUND_CONCURRENCY}"
+    elif default:
         bigger = f"gevent.get_hub().threadpool.maxsize = {need} (before the burst)"
     else:
         bigger = f"a bigger maxsize for that pool (pool.maxsize = {need})"
@@ -130,10 +138,16 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
         dns_text = (f" DNS resolution is the cause: lookups ran {dns_run:.3f} of the "
                     f"{busy:.3f} worker-seconds that kept the pool busy (gevent's "
                     f"thread resolver runs every getaddrinfo on this pool).")
-        fix = f"{alternative}, or cache the lookups; or a bigger pool: {bigger}"
+        fix = f"{alternative}, or cache the lookups; or {_larger(bigger, need)}"
         if connecting:
             dns_text += (f" {connecting} of the lookups opened new connections (urllib3's "
                          "create_connection); a reused, kept-alive connection needs none.")
+        if connecting and need > MANY_IN_FLIGHT:
+            fix = ("fewer new connections, made by fewer calls at once: one Session "
+                   f"shared by the greenlets, and {BOUND_CONCURRENCY}, with a session "
+                   "pool of the same n (requests.adapters.HTTPAdapter(pool_maxsize=n) "
+                   f"mounted on it); or {alternative}, or cache the lookups")
+        elif connecting:
             fix = ("fewer new connections: one Session shared by the greenlets, its pool "
                    "as large as the requests in flight at once (requests.adapters."
                    f"HTTPAdapter(pool_maxsize=...) mounted on it); or {fix}")
@@ -141,7 +155,7 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
         dns_text = (f" DNS lookups queued {dns_queued:.3f} s behind this work: every new "
                     f"connection's getaddrinfo waits for a free worker too."
                     if dns else "")
-        fix = (f"a bigger pool: {bigger}; or a cooperative alternative to the queued "
+        fix = (f"{_larger(bigger, need)}; or a cooperative alternative to the queued "
                f"blocking calls so they need no thread"
                + (f"; and {alternative}" if dns else ""))
     # the queueing of the lookups for connections a connection finding says need not
