@@ -8353,6 +8353,27 @@ def test_a_join_waking_once_per_finished_greenlet_is_no_storm():
         assert bool(findings.switch_storms(p)) is stormy, call
 
 
+def test_a_pools_own_waits_and_a_loop_over_its_imap_are_no_storm():
+    # 2000 wake-ups 7.8 us apart: for a free slot of a Pool (its frames), and at the
+    # program's line (no call: a for loop) of a greenlet that spawned an imap's
+    # iterator greenlet; the same loop without that greenlet is a storm, and so is a
+    # call at that line (a queue's get) with it
+    slot = [f"{POOL}:636:Pool.add", f"{POOL}:603:Pool.start", f"{APP}:12:main"]
+    loop = [f"{APP}:12:main"]
+    for stack, call, imap, stormy in ((slot, "acquire", None, False),
+                                      (loop, None, "gevent._gevent_c_imap", False),
+                                      (loop, None, "gevent._imap", False),
+                                      (loop, None, None, True),
+                                      (loop, "get", "gevent._imap", True)):
+        p = profile(runs=[StackTime(stack=stack, count=2000, run_s=2000 * 2 ** -17,
+                                    greenlet=1)],
+                    waits=[StackTime(stack=stack, count=2000, wait_s=1.0, event_wait_s=0.5,
+                                     ready_wait_s=0.5, call=call)])
+        if imap:
+            p.greenlet(3).name = f"{imap}.IMapUnordered._run"
+        assert bool(findings.switch_storms(p)) is stormy, (stack, call, imap)
+
+
 def test_a_single_feeder_that_also_waits_at_a_hand_off_is_no_peer():
     # the feeder (#3, app.produce) drains a queue too: 0.25 s at its own get(); the
     # greenlets that waited most (#4 at consume) are another name: feeder and fed

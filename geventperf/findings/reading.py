@@ -3,6 +3,7 @@ pieces, and call sites that switch far more often than they work."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -37,6 +38,13 @@ ONCE_PER_REQUEST = (":HTTPResponse._read_status", ":HTTPResponse.begin",
 # A join wakes once per greenlet that finished: 2 000 wake-ups of a joinall are 2 000
 # greenlets done, not a storm, and nothing the program could batch.
 JOIN_CALLS = ("joinall", "join")
+# So do a gevent Pool's own waits (its frames in gevent/pool.py: a free slot per job
+# spawned into a full pool, Pool.map's results) and a loop over its imap, whose
+# iterator greenlet the waiting greenlet spawned: one wake-up per job started or
+# finished.  A clean Pool(20).imap_unordered over 1500 calls ran 2386 of each, 8 and
+# 26 us apart, and came first in a report with nothing wrong.
+POOL_FRAME = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:")
+IMAP_GREENLET = re.compile(r"^gevent\._(gevent_c_)?imap\.IMap\w*\._run$")
 # Frames of requests' own body reads, where a storm is the small-chunk read pattern
 # that GeventAdapter cures.
 _REQUESTS_READERS = ("/urllib3/", "/requests/", "/http/client.py",
@@ -95,17 +103,21 @@ def switch_storms(profile: Profile) -> list[Finding]:
     busy_hub = (hub.run_s - (profile.hub.get("idle_s") or 0.0)) if hub else 0.0
     per_switch = busy_hub / hub.switches if hub and hub.switches else 0.0
     waits = {tuple(w.stack): w for w in profile.waits}
+    iterating = {g.parent for g in profile.greenlets
+                 if g.parent is not None and IMAP_GREENLET.search(g.name)}
     out = []
     for r in profile.runs:
         if r.count < STORM_MIN_SWITCHES or not r.stack or r.stack[0].startswith("<") \
-                or _once_per_request(r.stack):
+                or _once_per_request(r.stack) or POOL_FRAME.search(r.stack[0]):
             continue
         mean_run = r.run_s / r.count
         if mean_run >= STORM_MAX_MEAN_RUN_S:
             continue
         w = waits.get(tuple(r.stack))
-        if w is not None and w.call in JOIN_CALLS:
-            continue
+        if w is not None and (w.call in JOIN_CALLS or (
+                w.call is None and r.greenlet in iterating
+                and user_site(r.stack).user == r.stack[0])):
+            continue  # a join, or a loop over an imap from the program's own line
         mean_event = (w.event_wait_s / w.count) if w is not None and w.count \
             and w.event_wait_s is not None else None
         if mean_event is not None and mean_event >= STORM_MAX_MEAN_EVENT_WAIT_S:
