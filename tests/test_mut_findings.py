@@ -1293,6 +1293,37 @@ def gc_pause_of_an_older_or_partial_record():
 
 
 @scenario
+def pool_full_says_what_its_jobs_waited_on():
+    # main (#1) waited 1.5 s for a slot; its jobs (app.fetch, app.parse: main spawned
+    # them) left a request stack (10 waits of 0.1 s, by app.fetch #4) and a small
+    # sleep: the request is named, 100 ms each, with the upstream's time to its heads
+    # from the host with the most timed responses (http://a: 10 in 1.5 s); a folded
+    # pools record (many hosts) is not read.  Without timed responses the line alone;
+    # with no waits of the jobs, no sentence
+    def jobs(pools, waits=True):
+        p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
+        if waits:
+            p.waits += [StackTime(stack=list(FAILING_CALL), count=10, wait_s=1.0,
+                                  event_wait_s=1.0, ready_wait_s=0.0),
+                        StackTime(stack=[f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"],
+                                  count=2, wait_s=0.25, event_wait_s=0.25, ready_wait_s=0.0)]
+            p.runs += [StackTime(stack=list(FAILING_CALL), count=10, greenlet=4),
+                       StackTime(stack=[f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"],
+                                 count=2, greenlet=5)]
+        p.events = pools
+        return p
+
+    timed = [{"kind": "urllib3-pool", "pool": "http://b:80", "pools": 1,
+              "trails": {"new": [4, 0, 0.0, 0.0, 4.0]}},
+             {"kind": "urllib3-pool", "pool": "http://a:80", "pools": 1,
+              "trails": {"new": [6, 0, 0.0, 0.0, 0.75], "reused": [4, 0, 0.0, 0.0, 0.75]}},
+             {"kind": "urllib3-pool", "pool": "<other pools>", "pools": 9,
+              "trails": {"new": [90, 0, 0.0, 0.0, 90.0]}}]
+    return [*findings.pool_full(jobs(timed)), *findings.pool_full(jobs([])),
+            *findings.pool_full(jobs(timed, waits=False))]
+
+
+@scenario
 def pool_full_spawned_by_imap_names_no_line():
     # the slot waits of Pool.imap's own greenlet, and no Pool.map waiting for results:
     # no line of the user's to name
@@ -3701,8 +3732,8 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
-    'pool_full_at_half_idle_and_the_threshold': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                      'loop sat mostly idle',
+    'pool_full_at_half_idle_and_the_threshold': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
       'cost_s': 0.0625,
       'greenlet': 1,
       'hazard': False,
@@ -3710,14 +3741,16 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 0.062 s for a free slot (8 '
-                 'times, for the pool used at /srv/app/worker.py:40:submit; 2 greenlets named '
-                 "'main' (1), 'app.fetch' (1) waited) while the loop sat idle 50% of the run: "
-                 'the jobs were waiting, not computing, and no other finding explains their '
-                 "waits, so the pool's size paced the work. Fix: a larger Pool(size) if what the "
-                 'jobs wait on (a downstream service) can take more requests at once; if the '
-                 "limit is deliberate (a downstream's rate limit), this is what it costs. [cost "
-                 '0.062 s: greenlet-seconds spent waiting for a free slot of a gevent Pool while '
-                 'the loop sat mostly idle]',
+                 'times, for the pool used at /srv/app/worker.py:40:submit; 2 greenlets '
+                 "named 'main' (1), 'app.fetch' (1) waited) while the loop sat idle 50% of "
+                 'the run: the jobs were waiting, not computing, and no other finding '
+                 "explains their waits, so the pool's size paced the work. Fix: a larger "
+                 'Pool(size) if what the jobs wait on (a downstream service) can take more '
+                 'requests at once; if it cannot, the time each job waits is the lever (an '
+                 "upstream's latency is its own to cut: its slow query, its capacity); if "
+                 "the limit is deliberate (a downstream's rate limit), this is what it "
+                 'costs. [cost 0.062 s: greenlet-seconds spent waiting for a free slot of a '
+                 'gevent Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slot_wait_s': 0.0625,
@@ -3726,8 +3759,8 @@ EXPECTED = {
                 '/srv/app/worker.py:40:submit'],
       'waits': 8}],
     'pool_full_not_with_a_busy_loop_nor_short_waits': [],
-    'pool_full_inside_pool_map_names_the_maps_caller': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                      'loop sat mostly idle',
+    'pool_full_inside_pool_map_names_the_maps_caller': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
       'cost_s': 1.5,
       'greenlet': 1,
       'hazard': False,
@@ -3735,14 +3768,16 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
-                 "times, for the pool used at /srv/app/worker.py:12:main; greenlet 'main' (#1) "
-                 'waited) while the loop sat idle 75% of the run: the jobs were waiting, not '
-                 "computing, and no other finding explains their waits, so the pool's size paced "
-                 'the work. Fix: a larger Pool(size) if what the jobs wait on (a downstream '
-                 'service) can take more requests at once; if the limit is deliberate (a '
+                 "times, for the pool used at /srv/app/worker.py:12:main; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. Fix: a larger Pool(size) if what the jobs wait "
+                 'on (a downstream service) can take more requests at once; if it cannot, '
+                 "the time each job waits is the lever (an upstream's latency is its own to "
+                 'cut: its slow query, its capacity); if the limit is deliberate (a '
                  "downstream's rate limit), this is what it costs. [cost 1.500 s: "
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the loop '
-                 'sat mostly idle]',
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:12:main',
       'slot_wait_s': 1.5,
@@ -4110,8 +4145,8 @@ EXPECTED = {
                                                'site': '/srv/app/worker.py:60:handler',
                                                'stack': ['/srv/app/worker.py:60:handler'],
                                                'waits': 8}],
-    'pool_full_spawned_by_imap_names_no_line': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                      'loop sat mostly idle',
+    'pool_full_spawned_by_imap_names_no_line': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
       'cost_s': 1.5,
       'greenlet': 1,
       'hazard': False,
@@ -4119,12 +4154,14 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
-                 "times, inside gevent's Pool.imap; greenlet 'main' (#1) waited) while the loop "
-                 'sat idle 75% of the run: the jobs were waiting, not computing, and no other '
-                 "finding explains their waits, so the pool's size paced the work. Fix: a larger "
-                 'Pool(size) if what the jobs wait on (a downstream service) can take more '
-                 "requests at once; if the limit is deliberate (a downstream's rate limit), this "
-                 'is what it costs. [cost 1.500 s: greenlet-seconds spent waiting for a free '
+                 "times, inside gevent's Pool.imap; greenlet 'main' (#1) waited) while the "
+                 'loop sat idle 75% of the run: the jobs were waiting, not computing, and no '
+                 "other finding explains their waits, so the pool's size paced the work. "
+                 'Fix: a larger Pool(size) if what the jobs wait on (a downstream service) '
+                 'can take more requests at once; if it cannot, the time each job waits is '
+                 "the lever (an upstream's latency is its own to cut: its slow query, its "
+                 "capacity); if the limit is deliberate (a downstream's rate limit), this is "
+                 'what it costs. [cost 1.500 s: greenlet-seconds spent waiting for a free '
                  'slot of a gevent Pool while the loop sat mostly idle]',
       'section': None,
       'site': None,
@@ -8016,6 +8053,90 @@ EXPECTED = {
       'stack': [],
       'suggested_maxsize': 100,
       'tasks': 8}],
+    'pool_full_says_what_its_jobs_waited_on': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 '
+                 'waits of 100 ms on average; their requests to http://a:80 took 150 ms to '
+                 "the response head on average (10 timed): the upstream's time to answer "
+                 "(the network's included), and what each slot was held for. Fix: a larger "
+                 'Pool(size) if what the jobs wait on (a downstream service) can take more '
+                 'requests at once; if it cannot, the time each job waits is the lever (an '
+                 "upstream's latency is its own to cut: its slow query, its capacity); if "
+                 "the limit is deliberate (a downstream's rate limit), this is what it "
+                 'costs. [cost 1.500 s: greenlet-seconds spent waiting for a free slot of a '
+                 'gevent Pool while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 '
+                 'waits of 100 ms on average. Fix: a larger Pool(size) if what the jobs wait '
+                 'on (a downstream service) can take more requests at once; if it cannot, '
+                 "the time each job waits is the lever (an upstream's latency is its own to "
+                 'cut: its slow query, its capacity); if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. Fix: a larger Pool(size) if what the jobs wait "
+                 'on (a downstream service) can take more requests at once; if it cannot, '
+                 "the time each job waits is the lever (an upstream's latency is its own to "
+                 'cut: its slow query, its capacity); if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4}],
 }
 
 

@@ -32,8 +32,8 @@ from typing import Any, Callable, NamedTuple
 from geventperf.findings.common import (
     BOUND_CONCURRENCY,
     CONNECTION_CHURN,
-    MANY_IN_FLIGHT,
     CONNECTION_LEAK,
+    MANY_IN_FLIGHT,
     SESSION_PER_REQUEST,
     _count,
     _events,

@@ -108,19 +108,23 @@ def pool_full(profile: Profile) -> list[Finding]:
     gids = [ended.get(tuple(w.stack)) for w in rows]
     who = _names(profile, gids) if any(g is not None for g in gids) else "greenlets"
     # the pool's jobs: what its spawners started (gevent records the spawner as parent)
-    jobs = sorted({_base_name(g.name) for g in profile.greenlets
-                   if g.parent is not None and g.parent in gids
-                   and g.id != profile.hub.get("id")})
+    job_greenlets = [g for g in profile.greenlets if g.parent is not None
+                     and g.parent in gids and g.id != profile.hub.get("id")]
+    jobs = sorted({_base_name(g.name) for g in job_greenlets})
+    from geventperf.findings.held import jobs_waited  # (held.py builds on this module)
+    held = jobs_waited(profile, [g.id for g in job_greenlets],
+                       {tuple(w.stack) for w in rows})
     message = (
         f"A gevent Pool was full: spawning into it waited {waited:.3f} s for a free slot "
         f"({count} times"
         + (f", for the pool used at {where}" if where else ", inside gevent's Pool.imap")
         + f"; {who} waited) while the loop sat "
         f"idle {idle:.0%} of the run: the jobs were waiting, not computing, and "
-        "no other finding explains their waits, so the pool's size paced the work. Fix: "
-        "a larger Pool(size) if what the jobs wait on (a downstream service) can take "
-        "more requests at once; if the limit is deliberate (a downstream's rate limit), "
-        "this is what it costs.")
+        f"no other finding explains their waits, so the pool's size paced the work.{held} "
+        "Fix: a larger Pool(size) if what the jobs wait on (a downstream service) can "
+        "take more requests at once; if it cannot, the time each job waits is the lever "
+        "(an upstream's latency is its own to cut: its slow query, its capacity); if the "
+        "limit is deliberate (a downstream's rate limit), this is what it costs.")
     return [_finding(POOL_FULL, message, waited, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)),
                      waits=count, slot_wait_s=waited, idle_share=idle,

@@ -1,0 +1,80 @@
+"""What the holders of a limit waited on, for the limit findings to say.
+
+A full gevent ``Pool`` says its size paced the work, and that is true whatever its
+jobs do; but the lever a reader needs is what each slot was held for.  Twenty jobs
+each waiting 150 ms on an upstream's reply fill a Pool(20) just as twenty jobs stuck
+on a slow lock do, and a report that only says "a larger Pool" sends the reader to
+the client when the time is the upstream's (an unseen workload, a price sync against
+a 150 ms pricing service, was told exactly that).  So the finding names the line the
+jobs mostly waited at, how long each wait took, and -- when that line made requests
+-- how long the upstream took to answer them, from poolwatch's timed responses.
+
+A wait stack knows only the last greenlet that left it, so the jobs' waits are the
+waits at the stacks greenlets of their names were the last to leave: a pool's jobs
+share their stacks, and any one of them stands for all.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from geventperf.findings.common import _base_name, _events
+from geventperf.findings.delayedack import trail
+from geventperf.findings.limits import event_wait
+from geventperf.frames import is_idle_server_wait, user_site
+from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.poolwatch import OTHER_POOLS
+from geventperf.profile import Profile
+
+# Frames of a request in flight: the jobs' heaviest wait was a call to an upstream.
+REQUEST_FRAME = re.compile(r"[/\\](requests|urllib3)[/\\]")
+# Responses timed to their head below which a host's mean is no figure to quote.
+MIN_TIMED = 5
+
+
+def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, ...]]
+                ) -> str:
+    """A sentence on what the greenlets *gids* mostly waited at, outside the stacks in
+    *exclude* (the limit's own waits), with their upstream's time to answer when that
+    was a request; "" when they left no such waits."""
+    ids = set(gids)
+    names = sorted({_base_name(g.name) for g in profile.greenlets if g.id in ids})
+    # their stacks: the last to leave one may be a job that finished and was folded
+    # into its name's entry (another id), so by name
+    ids |= {g.id for g in profile.greenlets if _base_name(g.name) in names}
+    mine = {tuple(r.stack) for r in profile.runs if r.greenlet in ids}
+    rows = [w for w in profile.waits if tuple(w.stack) in mine
+            and tuple(w.stack) not in exclude and w.count
+            and not is_idle_server_wait(w.stack)]
+    if not rows:
+        return ""
+    heaviest = max(rows, key=event_wait)
+    site = user_site(heaviest.stack)
+    where = site.user or "an unrecorded place"
+    call = f" ({site.library.rsplit(':', 1)[-1]})" if site.library else ""
+    text = (f" The jobs ({', '.join(repr(n) for n in names[:2])}) held their slots mostly "
+            f"waiting at {where}{call}: {heaviest.count} waits of "
+            f"{event_wait(heaviest) / heaviest.count * 1e3:.0f} ms on average")
+    upstream = _upstream(profile) if any(REQUEST_FRAME.search(f)
+                                         for f in heaviest.stack) else None
+    if upstream is None:
+        return text + "."
+    host, answered, mean_s = upstream
+    return (text + f"; their requests to {host} took {mean_s * 1e3:.0f} ms to the "
+            f"response head on average ({answered} timed): the upstream's time to "
+            "answer (the network's included), and what each slot was held for.")
+
+
+def _upstream(profile: Profile) -> tuple[str, int, float] | None:
+    """(host, responses, mean seconds to their heads) of the host with the most timed
+    responses, over new and reused connections; None without enough of them."""
+    best = None
+    for e in _events(profile, POOL_EVENT):
+        if not isinstance(e.get("pool"), str) or e["pool"] == OTHER_POOLS:
+            continue  # (the folded record adds many hosts' figures)
+        timed = [t for t in (trail(e, "new"), trail(e, "reused")) if t is not None]
+        answered = sum(t[0] for t in timed)
+        if answered >= MIN_TIMED and (best is None or answered > best[1]):
+            best = (e["pool"], answered, sum(t[4] for t in timed) / answered)
+    return best
