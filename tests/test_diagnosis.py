@@ -1207,6 +1207,10 @@ def test_gc_pauses_over_data_in_flight_say_so_and_do_not_advise_a_freeze(tmp_pat
     assert gc, listing(profile)
     assert "made during the run" in gc[0].message, gc[0].message
     assert "Fix: call gc.freeze()" not in gc[0].message, gc[0].message
+    # where the documents are built, from the workers' CPU samples (before: "that code
+    # is not the cause", at the line where the slices ended)
+    assert "most likely the code that makes the objects it walks" in gc[0].message
+    assert GC_IN_FLIGHT.site(gc[0]) in GC_IN_FLIGHT.lines("culprit"), listing(profile)
 
 
 DELAYED_ACK = Workload("delayed_ack.py")

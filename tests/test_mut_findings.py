@@ -335,6 +335,21 @@ def gc_pause_told_in_flight_by_the_heaps_size():
             *run(0.5, {"start_up_blocks": True, "full_blocks_max": "2048"})]
 
 
+@scenario
+def gc_pause_in_flight_names_the_code_that_made_them():
+    # the heap grew during the run and app.fetch's CPU samples put 75 % at job's line 24:
+    # told as most likely where the objects are made, and the finding's stack is the
+    # sampled one; a heap built at start-up is not the greenlets' code (the same samples
+    # name nothing)
+    def run(full_blocks):
+        p = profile(events=[blocked_slice(3, 0.5, 0.5, 0.5, gc_s=0.375, gc_generation=2),
+                            blocked_slice(4, 0.5, 0.5, 0.25, gc_s=0.25, gc_generation=2)],
+                    cpu_samples=hot_samples())
+        p.meta["gc"] = {"start_up_blocks": 1024, "full_blocks_max": full_blocks}
+        return findings.loop_blocked(p)
+    return [*run(4096), *run(1024)]
+
+
 POOL = "/venv/lib/python3.11/site-packages/gevent/pool.py"
 SLOT_STACK = [f"{POOL}:636:Pool.add", f"{POOL}:603:Pool.start", f"{APP}:40:submit"]
 MAP_SLOT_STACK = [f"{POOL}:636:Pool.add", f"{POOL}:165:GroupMappingMixin.__map"]
@@ -4881,6 +4896,7 @@ EXPECTED = {
       'short_gc_queued_s': 0.0,
       'short_gc_s': 0.0,
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.0,
@@ -4915,393 +4931,199 @@ EXPECTED = {
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'gc_pause_of_an_older_or_partial_record': [{'active_s': 0.5,
-                                                'cost_meaning': 'greenlet-seconds other greenlets '
-                                                                'spent ready to run but held up '
-                                                                'by these slices, which the '
-                                                                'garbage collector mostly filled, '
-                                                                "plus the collector's share of "
-                                                                'the rest of the queueing (its '
-                                                                'time in shorter slices over the '
-                                                                "loop's busy time)",
-                                                'cost_s': 0.5,
-                                                'count': 1,
-                                                'gc_s': 0.5,
-                                                'generations': [],
-                                                'greenlet': 3,
-                                                'greenlets': 1,
-                                                'hazard': False,
-                                                'kind': 'gc-pause',
-                                                'longest_s': 0.5,
-                                                'longest_wait_s': 0.5,
-                                                'message': 'The cyclic garbage collector held the '
-                                                           'loop: 1 slice(s) over 0.0625 s (0.500 '
-                                                           's in all, longest 0.500 s) were 0.500 '
-                                                           's of collection, while others were '
-                                                           'ready to run: 0.500 greenlet-seconds '
-                                                           'of their waiting (one waited up to '
-                                                           '0.500 s). It ran inside greenlet '
-                                                           "'app.fetch' (#3), whichever allocated "
-                                                           'when a collection fell due: that code '
-                                                           'is not the cause, the number of '
-                                                           'long-lived objects the collector '
-                                                           'walks is. Fix: call gc.freeze() once '
-                                                           'start-up has built its long-lived '
-                                                           'objects (caches, parsed '
-                                                           'configuration, imported modules; in a '
-                                                           'pre-fork server, before forking): '
-                                                           'later collections skip them. Or '
-                                                           'collect less often (gc.set_threshold '
-                                                           'with a larger first threshold), or '
-                                                           'keep big caches out of the '
-                                                           "collector's sight (fewer, larger "
-                                                           'objects: bytes or arrays rather than '
-                                                           'dicts and lists). [cost 0.500 s: '
-                                                           'greenlet-seconds other greenlets '
-                                                           'spent ready to run but held up by '
-                                                           'these slices, which the garbage '
-                                                           'collector mostly filled, plus the '
-                                                           "collector's share of the rest of the "
-                                                           'queueing (its time in shorter slices '
-                                                           "over the loop's busy time)]",
-                                                'run_s': 0.5,
-                                                'section': 'sec',
-                                                'short_gc_queued_s': 0.0,
-                                                'short_gc_s': 0.0,
-                                                'stack': ['/srv/app/worker.py:20:job'],
-                                                'threshold_s': 0.0625}],
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
+      'cost_s': 0.5,
+      'count': 1,
+      'gc_s': 0.5,
+      'generations': [],
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 1 slice(s) over 0.0625 s '
+                 '(0.500 s in all, longest 0.500 s) were 0.500 s of collection, while others '
+                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up '
+                 "to 0.500 s). It ran inside greenlet 'app.fetch' (#3), whichever allocated "
+                 'when a collection fell due: that code is not the cause, the number of '
+                 'long-lived objects the collector walks is. Fix: call gc.freeze() once '
+                 'start-up has built its long-lived objects (caches, parsed configuration, '
+                 'imported modules; in a pre-fork server, before forking): later collections '
+                 'skip them. Or collect less often (gc.set_threshold with a larger first '
+                 "threshold), or keep big caches out of the collector's sight (fewer, larger "
+                 'objects: bytes or arrays rather than dicts and lists). [cost 0.500 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 "slices, which the garbage collector mostly filled, plus the collector's "
+                 'share of the rest of the queueing (its time in shorter slices over the '
+                 "loop's busy time)]",
+      'run_s': 0.5,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625}],
     'gc_pause_takes_the_queueing_behind_short_collections': [{'active_s': 0.5,
-                                                              'cost_meaning': 'greenlet-seconds '
-                                                                              'other greenlets '
-                                                                              'spent ready to run '
-                                                                              'but held up by '
-                                                                              'these slices, '
-                                                                              'which the garbage '
-                                                                              'collector mostly '
-                                                                              'filled, plus the '
-                                                                              "collector's share "
-                                                                              'of the rest of the '
-                                                                              'queueing (its time '
-                                                                              'in shorter slices '
-                                                                              "over the loop's "
-                                                                              'busy time)',
-                                                              'cost_s': 1.0,
-                                                              'count': 1,
-                                                              'gc_s': 0.375,
-                                                              'generations': [2],
-                                                              'greenlet': 3,
-                                                              'greenlets': 1,
-                                                              'hazard': False,
-                                                              'kind': 'gc-pause',
-                                                              'longest_s': 0.5,
-                                                              'longest_wait_s': 0.5,
-                                                              'message': 'The cyclic garbage '
-                                                                         'collector held the '
-                                                                         'loop: 1 slice(s) over '
-                                                                         '0.0625 s (0.500 s in '
-                                                                         'all, longest 0.500 s) '
-                                                                         'were 0.375 s of '
-                                                                         'collection (generation '
-                                                                         '2; a generation 2 '
-                                                                         'collection is a full '
-                                                                         'one: it walks every '
-                                                                         'tracked object), while '
-                                                                         'others were ready to '
-                                                                         'run: 0.500 '
-                                                                         'greenlet-seconds of '
-                                                                         'their waiting (one '
-                                                                         'waited up to 0.500 s). '
-                                                                         'Collections in slices '
-                                                                         'under the threshold '
-                                                                         'took 0.375 s more, 25% '
-                                                                         "of the loop's busy "
-                                                                         'time: the queueing '
-                                                                         'behind them, 0.500 '
-                                                                         'greenlet-seconds by '
-                                                                         'that share, is counted '
-                                                                         'here too. It ran inside '
-                                                                         "greenlet 'app.fetch' "
-                                                                         '(#3), whichever '
-                                                                         'allocated when a '
-                                                                         'collection fell due: '
-                                                                         'that code is not the '
-                                                                         'cause, the number of '
-                                                                         'long-lived objects the '
-                                                                         'collector walks is. '
-                                                                         'Over the whole run it '
-                                                                         'collected 48 times for '
-                                                                         '0.750 s (40 / 6 / 2 by '
-                                                                         'generation, youngest '
-                                                                         'first). Fix: call '
-                                                                         'gc.freeze() once '
-                                                                         'start-up has built its '
-                                                                         'long-lived objects '
-                                                                         '(caches, parsed '
-                                                                         'configuration, imported '
-                                                                         'modules; in a pre-fork '
-                                                                         'server, before '
-                                                                         'forking): later '
-                                                                         'collections skip them. '
-                                                                         'Or collect less often '
-                                                                         '(gc.set_threshold with '
-                                                                         'a larger first '
-                                                                         'threshold), or keep big '
-                                                                         'caches out of the '
-                                                                         "collector's sight "
-                                                                         '(fewer, larger objects: '
-                                                                         'bytes or arrays rather '
-                                                                         'than dicts and lists). '
-                                                                         '[cost 1.000 s: '
-                                                                         'greenlet-seconds other '
-                                                                         'greenlets spent ready '
-                                                                         'to run but held up by '
-                                                                         'these slices, which the '
-                                                                         'garbage collector '
-                                                                         'mostly filled, plus the '
-                                                                         "collector's share of "
-                                                                         'the rest of the '
-                                                                         'queueing (its time in '
-                                                                         'shorter slices over the '
-                                                                         "loop's busy time)]",
-                                                              'run_s': 0.5,
-                                                              'section': 'sec',
-                                                              'short_gc_queued_s': 0.5,
-                                                              'short_gc_s': 0.375,
-                                                              'stack': ['/srv/app/worker.py:20:job'],
-                                                              'threshold_s': 0.0625}],
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
+      'cost_s': 1.0,
+      'count': 1,
+      'gc_s': 0.375,
+      'generations': [2],
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 1 slice(s) over 0.0625 s '
+                 '(0.500 s in all, longest 0.500 s) were 0.375 s of collection (generation '
+                 '2; a generation 2 collection is a full one: it walks every tracked '
+                 'object), while others were ready to run: 0.500 greenlet-seconds of their '
+                 'waiting (one waited up to 0.500 s). Collections in slices under the '
+                 "threshold took 0.375 s more, 25% of the loop's busy time: the queueing "
+                 'behind them, 0.500 greenlet-seconds by that share, is counted here too. It '
+                 "ran inside greenlet 'app.fetch' (#3), whichever allocated when a "
+                 'collection fell due: that code is not the cause, the number of long-lived '
+                 'objects the collector walks is. Over the whole run it collected 48 times '
+                 'for 0.750 s (40 / 6 / 2 by generation, youngest first). Fix: call '
+                 'gc.freeze() once start-up has built its long-lived objects (caches, parsed '
+                 'configuration, imported modules; in a pre-fork server, before forking): '
+                 'later collections skip them. Or collect less often (gc.set_threshold with '
+                 "a larger first threshold), or keep big caches out of the collector's sight "
+                 '(fewer, larger objects: bytes or arrays rather than dicts and lists). '
+                 '[cost 1.000 s: greenlet-seconds other greenlets spent ready to run but '
+                 'held up by these slices, which the garbage collector mostly filled, plus '
+                 "the collector's share of the rest of the queueing (its time in shorter "
+                 "slices over the loop's busy time)]",
+      'run_s': 0.5,
+      'section': 'sec',
+      'short_gc_queued_s': 0.5,
+      'short_gc_s': 0.375,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625}],
     'gc_pause_of_a_heap_built_in_flight_or_at_start_up': [{'active_s': 1.0,
-                                                           'cost_meaning': 'greenlet-seconds '
-                                                                           'other greenlets spent '
-                                                                           'ready to run but held '
-                                                                           'up by these slices, '
-                                                                           'which the garbage '
-                                                                           'collector mostly '
-                                                                           'filled, plus the '
-                                                                           "collector's share of "
-                                                                           'the rest of the '
-                                                                           'queueing (its time in '
-                                                                           'shorter slices over '
-                                                                           "the loop's busy time)",
-                                                           'cost_s': 0.75,
-                                                           'count': 2,
-                                                           'gc_s': 0.5000152587890625,
-                                                           'generations': [2],
-                                                           'greenlet': 3,
-                                                           'greenlets': 2,
-                                                           'hazard': False,
-                                                           'kind': 'gc-pause',
-                                                           'longest_s': 0.5,
-                                                           'longest_wait_s': 0.5,
-                                                           'message': 'The cyclic garbage '
-                                                                      'collector held the loop: 2 '
-                                                                      'slice(s) over 0.0625 s '
-                                                                      '(1.000 s in all, longest '
-                                                                      '0.500 s) were 0.500 s of '
-                                                                      'collection (generation 2; '
-                                                                      'a generation 2 collection '
-                                                                      'is a full one: it walks '
-                                                                      'every tracked object), '
-                                                                      'while others were ready to '
-                                                                      'run: 0.750 '
-                                                                      'greenlet-seconds of their '
-                                                                      'waiting (one waited up to '
-                                                                      '0.500 s). It ran inside 2 '
-                                                                      'greenlets named '
-                                                                      "'app.fetch', whichever "
-                                                                      'allocated when a '
-                                                                      'collection fell due: that '
-                                                                      'code is not the cause, the '
-                                                                      'number of long-lived '
-                                                                      'objects the collector '
-                                                                      'walks is. The objects it '
-                                                                      'walks were made during the '
-                                                                      'run, not at start-up: its '
-                                                                      'first long full collection '
-                                                                      'took 0.125 s and its '
-                                                                      'longest 0.250 s, as data '
-                                                                      'in flight (parsed '
-                                                                      'documents, request state) '
-                                                                      'piled up, which '
-                                                                      'gc.freeze() at start-up '
-                                                                      'cannot reach. Fix: hold '
-                                                                      'fewer of them at once '
-                                                                      '(fewer big documents in '
-                                                                      'flight together, keep only '
-                                                                      'what you need of each and '
-                                                                      'drop the rest), or collect '
-                                                                      'less often '
-                                                                      '(gc.set_threshold with '
-                                                                      'larger thresholds). [cost '
-                                                                      '0.750 s: greenlet-seconds '
-                                                                      'other greenlets spent '
-                                                                      'ready to run but held up '
-                                                                      'by these slices, which the '
-                                                                      'garbage collector mostly '
-                                                                      'filled, plus the '
-                                                                      "collector's share of the "
-                                                                      'rest of the queueing (its '
-                                                                      'time in shorter slices '
-                                                                      "over the loop's busy "
-                                                                      'time)]',
-                                                           'run_s': 1.0,
-                                                           'section': 'sec',
-                                                           'short_gc_queued_s': 0.0,
-                                                           'short_gc_s': 0.0,
-                                                           'stack': ['/srv/app/worker.py:20:job'],
-                                                           'threshold_s': 0.0625},
-                                                          {'active_s': 1.0,
-                                                           'cost_meaning': 'greenlet-seconds '
-                                                                           'other greenlets spent '
-                                                                           'ready to run but held '
-                                                                           'up by these slices, '
-                                                                           'which the garbage '
-                                                                           'collector mostly '
-                                                                           'filled, plus the '
-                                                                           "collector's share of "
-                                                                           'the rest of the '
-                                                                           'queueing (its time in '
-                                                                           'shorter slices over '
-                                                                           "the loop's busy time)",
-                                                           'cost_s': 0.75,
-                                                           'count': 2,
-                                                           'gc_s': 0.5,
-                                                           'generations': [2],
-                                                           'greenlet': 3,
-                                                           'greenlets': 2,
-                                                           'hazard': False,
-                                                           'kind': 'gc-pause',
-                                                           'longest_s': 0.5,
-                                                           'longest_wait_s': 0.5,
-                                                           'message': 'The cyclic garbage '
-                                                                      'collector held the loop: 2 '
-                                                                      'slice(s) over 0.0625 s '
-                                                                      '(1.000 s in all, longest '
-                                                                      '0.500 s) were 0.500 s of '
-                                                                      'collection (generation 2; '
-                                                                      'a generation 2 collection '
-                                                                      'is a full one: it walks '
-                                                                      'every tracked object), '
-                                                                      'while others were ready to '
-                                                                      'run: 0.750 '
-                                                                      'greenlet-seconds of their '
-                                                                      'waiting (one waited up to '
-                                                                      '0.500 s). It ran inside 2 '
-                                                                      'greenlets named '
-                                                                      "'app.fetch', whichever "
-                                                                      'allocated when a '
-                                                                      'collection fell due: that '
-                                                                      'code is not the cause, the '
-                                                                      'number of long-lived '
-                                                                      'objects the collector '
-                                                                      'walks is. Fix: call '
-                                                                      'gc.freeze() once start-up '
-                                                                      'has built its long-lived '
-                                                                      'objects (caches, parsed '
-                                                                      'configuration, imported '
-                                                                      'modules; in a pre-fork '
-                                                                      'server, before forking): '
-                                                                      'later collections skip '
-                                                                      'them. Or collect less '
-                                                                      'often (gc.set_threshold '
-                                                                      'with a larger first '
-                                                                      'threshold), or keep big '
-                                                                      'caches out of the '
-                                                                      "collector's sight (fewer, "
-                                                                      'larger objects: bytes or '
-                                                                      'arrays rather than dicts '
-                                                                      'and lists). [cost 0.750 s: '
-                                                                      'greenlet-seconds other '
-                                                                      'greenlets spent ready to '
-                                                                      'run but held up by these '
-                                                                      'slices, which the garbage '
-                                                                      'collector mostly filled, '
-                                                                      "plus the collector's share "
-                                                                      'of the rest of the '
-                                                                      'queueing (its time in '
-                                                                      'shorter slices over the '
-                                                                      "loop's busy time)]",
-                                                           'run_s': 1.0,
-                                                           'section': 'sec',
-                                                           'short_gc_queued_s': 0.0,
-                                                           'short_gc_s': 0.0,
-                                                           'stack': ['/srv/app/worker.py:20:job'],
-                                                           'threshold_s': 0.0625},
-                                                          {'active_s': 1.0,
-                                                           'cost_meaning': 'greenlet-seconds '
-                                                                           'other greenlets spent '
-                                                                           'ready to run but held '
-                                                                           'up by these slices, '
-                                                                           'which the garbage '
-                                                                           'collector mostly '
-                                                                           'filled, plus the '
-                                                                           "collector's share of "
-                                                                           'the rest of the '
-                                                                           'queueing (its time in '
-                                                                           'shorter slices over '
-                                                                           "the loop's busy time)",
-                                                           'cost_s': 0.75,
-                                                           'count': 2,
-                                                           'gc_s': 0.75,
-                                                           'generations': [1, 2],
-                                                           'greenlet': 3,
-                                                           'greenlets': 2,
-                                                           'hazard': False,
-                                                           'kind': 'gc-pause',
-                                                           'longest_s': 0.5,
-                                                           'longest_wait_s': 0.5,
-                                                           'message': 'The cyclic garbage '
-                                                                      'collector held the loop: 2 '
-                                                                      'slice(s) over 0.0625 s '
-                                                                      '(1.000 s in all, longest '
-                                                                      '0.500 s) were 0.750 s of '
-                                                                      'collection (generations 1, '
-                                                                      '2; a generation 2 '
-                                                                      'collection is a full one: '
-                                                                      'it walks every tracked '
-                                                                      'object), while others were '
-                                                                      'ready to run: 0.750 '
-                                                                      'greenlet-seconds of their '
-                                                                      'waiting (one waited up to '
-                                                                      '0.500 s). It ran inside 2 '
-                                                                      'greenlets named '
-                                                                      "'app.fetch', whichever "
-                                                                      'allocated when a '
-                                                                      'collection fell due: that '
-                                                                      'code is not the cause, the '
-                                                                      'number of long-lived '
-                                                                      'objects the collector '
-                                                                      'walks is. Fix: call '
-                                                                      'gc.freeze() once start-up '
-                                                                      'has built its long-lived '
-                                                                      'objects (caches, parsed '
-                                                                      'configuration, imported '
-                                                                      'modules; in a pre-fork '
-                                                                      'server, before forking): '
-                                                                      'later collections skip '
-                                                                      'them. Or collect less '
-                                                                      'often (gc.set_threshold '
-                                                                      'with a larger first '
-                                                                      'threshold), or keep big '
-                                                                      'caches out of the '
-                                                                      "collector's sight (fewer, "
-                                                                      'larger objects: bytes or '
-                                                                      'arrays rather than dicts '
-                                                                      'and lists). [cost 0.750 s: '
-                                                                      'greenlet-seconds other '
-                                                                      'greenlets spent ready to '
-                                                                      'run but held up by these '
-                                                                      'slices, which the garbage '
-                                                                      'collector mostly filled, '
-                                                                      "plus the collector's share "
-                                                                      'of the rest of the '
-                                                                      'queueing (its time in '
-                                                                      'shorter slices over the '
-                                                                      "loop's busy time)]",
-                                                           'run_s': 1.0,
-                                                           'section': 'sec',
-                                                           'short_gc_queued_s': 0.0,
-                                                           'short_gc_s': 0.0,
-                                                           'stack': ['/srv/app/worker.py:20:job'],
-                                                           'threshold_s': 0.0625}],
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
+      'cost_s': 0.75,
+      'count': 2,
+      'gc_s': 0.5000152587890625,
+      'generations': [2],
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s '
+                 '(1.000 s in all, longest 0.500 s) were 0.500 s of collection (generation '
+                 '2; a generation 2 collection is a full one: it walks every tracked '
+                 'object), while others were ready to run: 0.750 greenlet-seconds of their '
+                 'waiting (one waited up to 0.500 s). It ran inside 2 greenlets named '
+                 "'app.fetch', whichever allocated when a collection fell due: that code is "
+                 'not the cause, the number of long-lived objects the collector walks is. '
+                 'The objects it walks were made during the run, not at start-up: its first '
+                 'long full collection took 0.125 s and its longest 0.250 s, as data in '
+                 'flight (parsed documents, request state) piled up, which gc.freeze() at '
+                 'start-up cannot reach. Fix: hold fewer of them at once (fewer big '
+                 'documents in flight together, keep only what you need of each and drop the '
+                 'rest), or collect less often (gc.set_threshold with larger thresholds). '
+                 '[cost 0.750 s: greenlet-seconds other greenlets spent ready to run but '
+                 'held up by these slices, which the garbage collector mostly filled, plus '
+                 "the collector's share of the rest of the queueing (its time in shorter "
+                 "slices over the loop's busy time)]",
+      'run_s': 1.0,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
+      'cost_s': 0.75,
+      'count': 2,
+      'gc_s': 0.5,
+      'generations': [2],
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s '
+                 '(1.000 s in all, longest 0.500 s) were 0.500 s of collection (generation '
+                 '2; a generation 2 collection is a full one: it walks every tracked '
+                 'object), while others were ready to run: 0.750 greenlet-seconds of their '
+                 'waiting (one waited up to 0.500 s). It ran inside 2 greenlets named '
+                 "'app.fetch', whichever allocated when a collection fell due: that code is "
+                 'not the cause, the number of long-lived objects the collector walks is. '
+                 'Fix: call gc.freeze() once start-up has built its long-lived objects '
+                 '(caches, parsed configuration, imported modules; in a pre-fork server, '
+                 'before forking): later collections skip them. Or collect less often '
+                 '(gc.set_threshold with a larger first threshold), or keep big caches out '
+                 "of the collector's sight (fewer, larger objects: bytes or arrays rather "
+                 'than dicts and lists). [cost 0.750 s: greenlet-seconds other greenlets '
+                 'spent ready to run but held up by these slices, which the garbage '
+                 "collector mostly filled, plus the collector's share of the rest of the "
+                 "queueing (its time in shorter slices over the loop's busy time)]",
+      'run_s': 1.0,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
+      'cost_s': 0.75,
+      'count': 2,
+      'gc_s': 0.75,
+      'generations': [1, 2],
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s '
+                 '(1.000 s in all, longest 0.500 s) were 0.750 s of collection (generations '
+                 '1, 2; a generation 2 collection is a full one: it walks every tracked '
+                 'object), while others were ready to run: 0.750 greenlet-seconds of their '
+                 'waiting (one waited up to 0.500 s). It ran inside 2 greenlets named '
+                 "'app.fetch', whichever allocated when a collection fell due: that code is "
+                 'not the cause, the number of long-lived objects the collector walks is. '
+                 'Fix: call gc.freeze() once start-up has built its long-lived objects '
+                 '(caches, parsed configuration, imported modules; in a pre-fork server, '
+                 'before forking): later collections skip them. Or collect less often '
+                 '(gc.set_threshold with a larger first threshold), or keep big caches out '
+                 "of the collector's sight (fewer, larger objects: bytes or arrays rather "
+                 'than dicts and lists). [cost 0.750 s: greenlet-seconds other greenlets '
+                 'spent ready to run but held up by these slices, which the garbage '
+                 "collector mostly filled, plus the collector's share of the rest of the "
+                 "queueing (its time in shorter slices over the loop's busy time)]",
+      'run_s': 1.0,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625}],
     'cpu_slice_with_samples_names_the_line_that_burned_it': [{'active_s': 0.5,
       'blocking_s': 0.0,
       'cause': 'cpu',
@@ -5788,10 +5610,10 @@ EXPECTED = {
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'gc_pause_told_in_flight_by_the_heaps_size': [{'active_s': 1.0,
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      "slices, which the garbage collector mostly filled, plus the collector's "
-                      'share of the rest of the queueing (its time in shorter slices over the '
-                      "loop's busy time)",
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
       'cost_s': 0.75,
       'count': 2,
       'gc_s': 0.5,
@@ -5802,34 +5624,36 @@ EXPECTED = {
       'kind': 'gc-pause',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s (1.000 s '
-                 'in all, longest 0.500 s) were 0.500 s of collection (generation 2; a '
-                 'generation 2 collection is a full one: it walks every tracked object), while '
-                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one waited '
-                 "up to 0.500 s). It ran inside 2 greenlets named 'app.fetch', whichever "
-                 'allocated when a collection fell due: that code is not the cause, the number '
-                 'of long-lived objects the collector walks is. The objects it walks were made '
-                 'during the run, not at start-up: the heap held 1,024 memory blocks when '
-                 "start-up ended (the program's first yield to the loop) and up to 2,048 when "
-                 'full collections began, as data in flight (parsed documents, request state) '
-                 'piled up, which gc.freeze() at start-up cannot reach. Fix: hold fewer of them '
-                 'at once (fewer big documents in flight together, keep only what you need of '
-                 'each and drop the rest), or collect less often (gc.set_threshold with larger '
-                 'thresholds). [cost 0.750 s: greenlet-seconds other greenlets spent ready to '
-                 'run but held up by these slices, which the garbage collector mostly filled, '
-                 "plus the collector's share of the rest of the queueing (its time in shorter "
-                 "slices over the loop's busy time)]",
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s '
+                 '(1.000 s in all, longest 0.500 s) were 0.500 s of collection (generation '
+                 '2; a generation 2 collection is a full one: it walks every tracked '
+                 'object), while others were ready to run: 0.750 greenlet-seconds of their '
+                 'waiting (one waited up to 0.500 s). It ran inside 2 greenlets named '
+                 "'app.fetch', whichever allocated when a collection fell due: that code is "
+                 'not the cause, the number of long-lived objects the collector walks is. '
+                 'The objects it walks were made during the run, not at start-up: the heap '
+                 "held 1,024 memory blocks when start-up ended (the program's first yield to "
+                 'the loop) and up to 2,048 when full collections began, as data in flight '
+                 '(parsed documents, request state) piled up, which gc.freeze() at start-up '
+                 'cannot reach. Fix: hold fewer of them at once (fewer big documents in '
+                 'flight together, keep only what you need of each and drop the rest), or '
+                 'collect less often (gc.set_threshold with larger thresholds). [cost 0.750 '
+                 's: greenlet-seconds other greenlets spent ready to run but held up by '
+                 'these slices, which the garbage collector mostly filled, plus the '
+                 "collector's share of the rest of the queueing (its time in shorter slices "
+                 "over the loop's busy time)]",
       'run_s': 1.0,
       'section': 'sec',
       'short_gc_queued_s': 0.0,
       'short_gc_s': 0.0,
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 1.0,
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      "slices, which the garbage collector mostly filled, plus the collector's "
-                      'share of the rest of the queueing (its time in shorter slices over the '
-                      "loop's busy time)",
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
       'cost_s': 0.75,
       'count': 2,
       'gc_s': 0.75,
@@ -5840,33 +5664,34 @@ EXPECTED = {
       'kind': 'gc-pause',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s (1.000 s '
-                 'in all, longest 0.500 s) were 0.750 s of collection (generation 2; a '
-                 'generation 2 collection is a full one: it walks every tracked object), while '
-                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one waited '
-                 "up to 0.500 s). It ran inside 2 greenlets named 'app.fetch', whichever "
-                 'allocated when a collection fell due: that code is not the cause, the number '
-                 'of long-lived objects the collector walks is. Fix: call gc.freeze() once '
-                 'start-up has built its long-lived objects (caches, parsed configuration, '
-                 'imported modules; in a pre-fork server, before forking): later collections '
-                 'skip them. Or collect less often (gc.set_threshold with a larger first '
-                 "threshold), or keep big caches out of the collector's sight (fewer, larger "
-                 'objects: bytes or arrays rather than dicts and lists). [cost 0.750 s: '
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 "slices, which the garbage collector mostly filled, plus the collector's share "
-                 "of the rest of the queueing (its time in shorter slices over the loop's busy "
-                 'time)]',
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s '
+                 '(1.000 s in all, longest 0.500 s) were 0.750 s of collection (generation '
+                 '2; a generation 2 collection is a full one: it walks every tracked '
+                 'object), while others were ready to run: 0.750 greenlet-seconds of their '
+                 'waiting (one waited up to 0.500 s). It ran inside 2 greenlets named '
+                 "'app.fetch', whichever allocated when a collection fell due: that code is "
+                 'not the cause, the number of long-lived objects the collector walks is. '
+                 'Fix: call gc.freeze() once start-up has built its long-lived objects '
+                 '(caches, parsed configuration, imported modules; in a pre-fork server, '
+                 'before forking): later collections skip them. Or collect less often '
+                 '(gc.set_threshold with a larger first threshold), or keep big caches out '
+                 "of the collector's sight (fewer, larger objects: bytes or arrays rather "
+                 'than dicts and lists). [cost 0.750 s: greenlet-seconds other greenlets '
+                 'spent ready to run but held up by these slices, which the garbage '
+                 "collector mostly filled, plus the collector's share of the rest of the "
+                 "queueing (its time in shorter slices over the loop's busy time)]",
       'run_s': 1.0,
       'section': 'sec',
       'short_gc_queued_s': 0.0,
       'short_gc_s': 0.0,
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 1.0,
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      "slices, which the garbage collector mostly filled, plus the collector's "
-                      'share of the rest of the queueing (its time in shorter slices over the '
-                      "loop's busy time)",
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
       'cost_s': 0.75,
       'count': 2,
       'gc_s': 0.75,
@@ -5877,27 +5702,29 @@ EXPECTED = {
       'kind': 'gc-pause',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s (1.000 s '
-                 'in all, longest 0.500 s) were 0.750 s of collection (generation 2; a '
-                 'generation 2 collection is a full one: it walks every tracked object), while '
-                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one waited '
-                 "up to 0.500 s). It ran inside 2 greenlets named 'app.fetch', whichever "
-                 'allocated when a collection fell due: that code is not the cause, the number '
-                 'of long-lived objects the collector walks is. The objects it walks were made '
-                 'during the run, not at start-up: its first long full collection took 0.125 s '
-                 'and its longest 0.500 s, as data in flight (parsed documents, request state) '
-                 'piled up, which gc.freeze() at start-up cannot reach. Fix: hold fewer of them '
-                 'at once (fewer big documents in flight together, keep only what you need of '
-                 'each and drop the rest), or collect less often (gc.set_threshold with larger '
-                 'thresholds). [cost 0.750 s: greenlet-seconds other greenlets spent ready to '
-                 'run but held up by these slices, which the garbage collector mostly filled, '
-                 "plus the collector's share of the rest of the queueing (its time in shorter "
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s '
+                 '(1.000 s in all, longest 0.500 s) were 0.750 s of collection (generation '
+                 '2; a generation 2 collection is a full one: it walks every tracked '
+                 'object), while others were ready to run: 0.750 greenlet-seconds of their '
+                 'waiting (one waited up to 0.500 s). It ran inside 2 greenlets named '
+                 "'app.fetch', whichever allocated when a collection fell due: that code is "
+                 'not the cause, the number of long-lived objects the collector walks is. '
+                 'The objects it walks were made during the run, not at start-up: its first '
+                 'long full collection took 0.125 s and its longest 0.500 s, as data in '
+                 'flight (parsed documents, request state) piled up, which gc.freeze() at '
+                 'start-up cannot reach. Fix: hold fewer of them at once (fewer big '
+                 'documents in flight together, keep only what you need of each and drop the '
+                 'rest), or collect less often (gc.set_threshold with larger thresholds). '
+                 '[cost 0.750 s: greenlet-seconds other greenlets spent ready to run but '
+                 'held up by these slices, which the garbage collector mostly filled, plus '
+                 "the collector's share of the rest of the queueing (its time in shorter "
                  "slices over the loop's busy time)]",
       'run_s': 1.0,
       'section': 'sec',
       'short_gc_queued_s': 0.0,
       'short_gc_s': 0.0,
       'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'loop_saturated_tells_the_cpu_of_the_holders_that_queued_others': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
@@ -8137,6 +7964,88 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4}],
+    'gc_pause_in_flight_names_the_code_that_made_them': [{'active_s': 1.0,
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
+      'cost_s': 0.75,
+      'count': 2,
+      'gc_s': 0.625,
+      'generations': [2],
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s '
+                 '(1.000 s in all, longest 0.500 s) were 0.625 s of collection (generation '
+                 '2; a generation 2 collection is a full one: it walks every tracked '
+                 'object), while others were ready to run: 0.750 greenlet-seconds of their '
+                 'waiting (one waited up to 0.500 s). It ran inside 2 greenlets named '
+                 "'app.fetch', whichever allocated when a collection fell due. CPU samples "
+                 'put 75% of their sampled CPU (5 samples in all) at '
+                 '/srv/app/worker.py:24:job: most likely the code that makes the objects it '
+                 'walks (a large document parsed whole, a big result built in memory), whose '
+                 'CPU the collections add to. The objects it walks were made during the run, '
+                 'not at start-up: the heap held 1,024 memory blocks when start-up ended '
+                 "(the program's first yield to the loop) and up to 4,096 when full "
+                 'collections began, as data in flight (parsed documents, request state) '
+                 'piled up, which gc.freeze() at start-up cannot reach. Fix: hold fewer of '
+                 'them at once (fewer big documents in flight together, keep only what you '
+                 'need of each and drop the rest), or collect less often (gc.set_threshold '
+                 'with larger thresholds). [cost 0.750 s: greenlet-seconds other greenlets '
+                 'spent ready to run but held up by these slices, which the garbage '
+                 "collector mostly filled, plus the collector's share of the rest of the "
+                 "queueing (its time in shorter slices over the loop's busy time)]",
+      'run_s': 1.0,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
+      'cost_s': 0.75,
+      'count': 2,
+      'gc_s': 0.625,
+      'generations': [2],
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s '
+                 '(1.000 s in all, longest 0.500 s) were 0.625 s of collection (generation '
+                 '2; a generation 2 collection is a full one: it walks every tracked '
+                 'object), while others were ready to run: 0.750 greenlet-seconds of their '
+                 'waiting (one waited up to 0.500 s). It ran inside 2 greenlets named '
+                 "'app.fetch', whichever allocated when a collection fell due: that code is "
+                 'not the cause, the number of long-lived objects the collector walks is. '
+                 'Fix: call gc.freeze() once start-up has built its long-lived objects '
+                 '(caches, parsed configuration, imported modules; in a pre-fork server, '
+                 'before forking): later collections skip them. Or collect less often '
+                 '(gc.set_threshold with a larger first threshold), or keep big caches out '
+                 "of the collector's sight (fewer, larger objects: bytes or arrays rather "
+                 'than dicts and lists). [cost 0.750 s: greenlet-seconds other greenlets '
+                 'spent ready to run but held up by these slices, which the garbage '
+                 "collector mostly filled, plus the collector's share of the rest of the "
+                 "queueing (its time in shorter slices over the loop's busy time)]",
+      'run_s': 1.0,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625}],
 }
 
 

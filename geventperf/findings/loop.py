@@ -237,15 +237,28 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
     besides = (f" Collections in slices under the threshold took {short:.3f} s more, "
                f"{share:.0%} of the loop's busy time: the queueing behind them, "
                f"{queued:.3f} greenlet-seconds by that share, is counted here too."
-               if queued > 0 else "")
+               if queued > 0 and round(share, 2) > 0 else "")  # (a 0% share says nothing)
+    in_flight = _in_flight_fix(profile)
+    # data in flight is made by the program's own code: where the greenlets' CPU went is
+    # most likely where (a big document parsed whole); a start-up heap is not theirs
+    hot = hot_code(profile, _base_names(profile, evs)) if in_flight else None
+    if hot is not None:
+        stack = hot.stack
+        cause = (f". {hot.told()}: most likely the code that makes the objects it walks "
+                 "(a large document parsed whole, a big result built in memory), whose "
+                 "CPU the collections add to.")
+    else:
+        cause = (": that code is not the cause, the number of long-lived objects the "
+                 "collector walks is.")
     message = (
         f"The cyclic garbage collector held the loop: {len(evs)} slice(s) over "
         f"{threshold:g} s ({run:.3f} s in all, longest {longest:.3f} s) were "
         f"{collected:.3f} s of collection{gens}{hurt_text}.{besides} It ran inside {who}, "
-        "whichever allocated when a collection fell due: that code is not the cause, "
-        f"the number of long-lived objects the collector walks is.{whole} "
-        + (_in_flight_fix(profile) or STARTUP_FIX))
-    return _finding(GC_PAUSE, message, cost + queued, stack, greenlet=worst.get("greenlet"),
+        f"whichever allocated when a collection fell due{cause}{whole} "
+        + (in_flight or STARTUP_FIX))
+    return _finding(GC_PAUSE, message, cost + queued, stack,
+                    stack_is=STACK_CPU_SAMPLES if hot is not None else STACK_SLICE_END,
+                    greenlet=worst.get("greenlet"),
                     section=worst.get("section"), count=len(evs), run_s=run, gc_s=collected,
                     short_gc_s=short, short_gc_queued_s=queued,
                     generations=generations, longest_s=longest, longest_wait_s=kept,

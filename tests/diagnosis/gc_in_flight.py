@@ -21,7 +21,7 @@ ITEMS = 120_000
 
 def worker():
     for _ in range(ROUNDS):
-        document = [{"id": i, "tags": [i]} for i in range(ITEMS)]  # tracked: holds a list
+        document = [{"id": i, "tags": [i]} for i in range(ITEMS)]  # diag: culprit (a list each: tracked)
         gevent.sleep(0.05)  # a downstream call while the document is held
         del document
 
