@@ -336,6 +336,21 @@ def gc_pause_told_in_flight_by_the_heaps_size():
 
 
 @scenario
+def cpu_slices_parsing_json_are_told_to_parse_less():
+    # the samples' heaviest stack at job's line 24 runs requests' Response.json (json's
+    # decoder beneath): loop-blocked's cheaper code is less JSON, and gc-pause over data
+    # in flight says every value parsed is an object it walks
+    decode = ["/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode",
+              f"{REQUESTS_PKG}/models.py:1116:Response.json", f"{APP}:24:job", f"{APP}:9:run"]
+    samples = cpu_samples([(decode, "app.fetch", 5, 0.5)])
+    cpu = profile(events=[blocked_slice(3, 0.5, 0.5, 0.5)], cpu_samples=samples)
+    gc = profile(events=[blocked_slice(3, 0.5, 0.5, 0.5, gc_s=0.375, gc_generation=2)],
+                 cpu_samples=samples)
+    gc.meta["gc"] = {"start_up_blocks": 1024, "full_blocks_max": 4096}
+    return [*findings.loop_blocked(cpu), *findings.loop_blocked(gc)]
+
+
+@scenario
 def gc_pause_in_flight_names_the_code_that_made_them():
     # the heap grew during the run and app.fetch's CPU samples put 75 % at job's line 24:
     # told as most likely where the objects are made, and the finding's stack is the
@@ -8045,6 +8060,88 @@ EXPECTED = {
       'short_gc_s': 0.0,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
+      'threshold_s': 0.0625}],
+    'cpu_slices_parsing_json_are_told_to_parse_less': [{'active_s': 0.5,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '100% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
+                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
+                 'make that code cheaper (it is parsing JSON: ask the upstream for less -- '
+                 'only the fields, the page or the summary this code uses -- rather than '
+                 'parsing a large document whole, or parse with a faster decoder (orjson, '
+                 'ujson)); then split what must stay expensive and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool (a C call that releases the '
+                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
+                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
+                 'by these slices]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'stack': ['/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
+                '/venv/lib/python3.11/site-packages/requests/models.py:1116:Response.json',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, plus the '
+                      "collector's share of the rest of the queueing (its time in shorter "
+                      "slices over the loop's busy time)",
+      'cost_s': 0.5,
+      'count': 1,
+      'gc_s': 0.375,
+      'generations': [2],
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 1 slice(s) over 0.0625 s '
+                 '(0.500 s in all, longest 0.500 s) were 0.375 s of collection (generation '
+                 '2; a generation 2 collection is a full one: it walks every tracked '
+                 'object), while others were ready to run: 0.500 greenlet-seconds of their '
+                 "waiting (one waited up to 0.500 s). It ran inside greenlet 'app.fetch' "
+                 '(#3), whichever allocated when a collection fell due. CPU samples put 100% '
+                 'of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job: most '
+                 'likely the code that makes the objects it walks -- it parses JSON, and '
+                 'every value of a document parsed whole is an object the collector walks '
+                 'while the document is held -- whose CPU the collections add to. The '
+                 'objects it walks were made during the run, not at start-up: the heap held '
+                 "1,024 memory blocks when start-up ended (the program's first yield to the "
+                 'loop) and up to 4,096 when full collections began, as data in flight '
+                 '(parsed documents, request state) piled up, which gc.freeze() at start-up '
+                 'cannot reach. Fix: hold fewer of them at once (fewer big documents in '
+                 'flight together, keep only what you need of each and drop the rest), or '
+                 'collect less often (gc.set_threshold with larger thresholds). [cost 0.500 '
+                 's: greenlet-seconds other greenlets spent ready to run but held up by '
+                 'these slices, which the garbage collector mostly filled, plus the '
+                 "collector's share of the rest of the queueing (its time in shorter slices "
+                 "over the loop's busy time)]",
+      'run_s': 0.5,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
+                '/venv/lib/python3.11/site-packages/requests/models.py:1116:Response.json',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
       'threshold_s': 0.0625}],
 }
 

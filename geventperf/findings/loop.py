@@ -3,6 +3,7 @@ call), and a loop too busy for its greenlets (saturated)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from typing import Any, Iterable, Iterator, NamedTuple
 
@@ -190,10 +191,13 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             tail = (f"It was CPU work ({cpu:.3f} s of CPU{starved}){inside}; "
                     + (f"{where}; {_ended(site, len(evs))}" if where
                        else f"the slice ended at {site}")
-                    + ". Fix: first make that code cheaper (one line burning the CPU "
-                    "this long is often work that grows with the square of its input: += "
-                    "on bytes or str in a loop, a list searched inside a loop, a sort or "
-                    "copy repeated); then split what must stay expensive and yield "
+                    + ". Fix: first make that code cheaper ("
+                    + (JSON_CHEAPER if _parses_json(hot) else
+                       "one line burning the CPU "
+                       "this long is often work that grows with the square of its input: += "
+                       "on bytes or str in a loop, a list searched inside a loop, a sort or "
+                       "copy repeated")
+                    + "); then split what must stay expensive and yield "
                     "(gevent.sleep(0)) between pieces, or move it to a process pool ("
                     "a C call that releases the GIL, such as hashlib's or zlib's, to "
                     "gevent.get_hub().threadpool)."
@@ -245,8 +249,11 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
     if hot is not None:
         stack = hot.stack
         cause = (f". {hot.told()}: most likely the code that makes the objects it walks "
-                 "(a large document parsed whole, a big result built in memory), whose "
-                 "CPU the collections add to.")
+                 + ("-- it parses JSON, and every value of a document parsed whole is an "
+                    "object the collector walks while the document is held -- "
+                    if _parses_json(hot) else
+                    "(a large document parsed whole, a big result built in memory), ")
+                 + "whose CPU the collections add to.")
     else:
         cause = (": that code is not the cause, the number of long-lived objects the "
                  "collector walks is.")
@@ -264,6 +271,23 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
                     generations=generations, longest_s=longest, longest_wait_s=kept,
                     threshold_s=threshold, active_s=run,
                     greenlets=len({e.get("greenlet") for e in evs}))
+
+
+# Frames of a JSON decoder's Python side (json's and simplejson's decoders, requests'
+# Response.json): a hot stack through them spent its CPU parsing a document, and the
+# cheaper code is less of it to parse.
+JSON_DECODE = re.compile(r"([/\\](simple)?json[/\\](decoder|__init__)\.py:\d+:"
+                         r"(JSONDecoder\.\w+|loads)|[/\\]requests[/\\]models\.py:\d+:"
+                         r"Response\.json)$")
+JSON_CHEAPER = ("it is parsing JSON: ask the upstream for less -- only the fields, the "
+                "page or the summary this code uses -- rather than parsing a large "
+                "document whole, or parse with a faster decoder (orjson, ujson)")
+
+
+def _parses_json(hot: Any) -> bool:
+    """Whether the hot code's heaviest sampled stack (cpuhot.HotCode) ran a JSON
+    decoder."""
+    return hot is not None and any(JSON_DECODE.search(f) for f in hot.stack)
 
 
 # gc-pause's fix when the heap the collector walks was built at start-up (or the profile
