@@ -166,6 +166,10 @@ def test_text_header_figures():
         "+ blocked 10.0 ms)" in header
     assert "trace errors: 3" in header
     assert "timeline truncated: 1234 slices dropped" in header
+    # more CPU than work: the poll's own processing ran on the CPU too, no negative block
+    profile.hub["cpu_s"] = 0.07
+    assert "+ working 60.0 ms (CPU 70.0 ms, the poll's own included)" in \
+        render(profile, "text")
     assert "timeline truncated" not in render(small_profile(), "text")
 
 

@@ -164,8 +164,12 @@ def hub_line(profile: Profile) -> str:
         return (f"hub: ran {format_seconds(run)} (CPU {format_seconds(cpu)}); "
                 "idle not measured")
     work = max(run - idle, 0.0)
-    parts = f"CPU {format_seconds(cpu)} + blocked {format_seconds(max(work - cpu, 0.0))}" \
-        if cpu is not None else "CPU not measured"
+    if cpu is None:
+        parts = "CPU not measured"
+    elif cpu > work:  # the poll's own processing (events, callbacks) ran on the CPU too
+        parts = f"CPU {format_seconds(cpu)}, the poll's own included"
+    else:
+        parts = f"CPU {format_seconds(cpu)} + blocked {format_seconds(work - cpu)}"
     return (f"hub: ran {format_seconds(run)} = idle in the poll {format_seconds(idle)} "
             f"+ working {format_seconds(work)} ({parts})")
 
