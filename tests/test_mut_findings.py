@@ -8444,6 +8444,15 @@ def test_a_loop_saturated_by_calls_blocking_under_the_threshold_names_where_they
     [f] = findings.loop_saturated(p)
     assert f"made before the slice ended at {APP}:30:crunch" in f.message
     assert f.stack == [f"{APP}:30:crunch"]
+    # no look at a short slice, but at a holder's (app.fetch's) blocking slices over
+    # the threshold: most likely the same calls, and said to be those looks; a CPU
+    # slice's looks (another line) are not a blocking call's
+    p.events = [blocked_slice(3, 0.125, 0.0, 0.0625, stall_looks=[query, query]),
+                blocked_slice(4, 0.125, 0.125, 0.0625, stall_looks=[[f"{APP}:40:other"]] * 3)]
+    [f] = findings.loop_saturated(p)
+    assert ("looks at the thread in their slices over the threshold (the blocking-call "
+            f"finding's) found it at {APP}:33:query (2 of 2)") in f.message, f.message
+    assert f.stack == query
 
 
 URLLIB3_CONNECT = "/venv/lib/python3.11/site-packages/urllib3/util/connection.py"

@@ -602,6 +602,17 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         # CPU samples see none of that time; the stall watch's looks at the slices may
         # (the story then says where the slices ended)
         seen, hot = _seen_short(profile), None
+        if seen is None:
+            # no look at a short slice: the long blocking ones of the same holders (a
+            # blocking-call finding) were most likely the same calls, cut shorter
+            names = {name for name, _acc in top}
+            seen = _seen([e for e in _events(profile, "blocked-slice")
+                          if _cause(e) == "blocking-call"
+                          and (g := profile.greenlet(e.get("greenlet"))) is not None
+                          and _base_name(g.name) in names])
+            if seen is not None:
+                seen = seen._replace(during="in their slices over the threshold (the "
+                                            "blocking-call finding's)")
         if seen is not None:
             stack = seen.stack
         cure = (f" Most of their running was off the CPU ({off_cpu:.3f} s of {held_run:.3f} "
@@ -739,9 +750,10 @@ class Seen(NamedTuple):
     looks: int  # looks that found it there
     total: int  # looks in all
     stack: list[str]  # one of those looks, innermost first
+    during: str = "while it held the loop"  # which slices were looked at
 
     def told(self, capital: bool = False) -> str:
-        return (f"{'L' if capital else 'l'}ooks at the thread while it held the loop found "
+        return (f"{'L' if capital else 'l'}ooks at the thread {self.during} found "
                 f"it at {self.line} ({self.looks} of {self.total})")
 
 
