@@ -1354,6 +1354,25 @@ def pool_full_says_what_its_jobs_waited_on():
 
 
 @scenario
+def lock_contended_says_who_starved_and_what_holders_did():
+    # app.fetch waited 2 s at a with block (a compiled semaphore) in 4 waits: 0.5 s each,
+    # a quarter of the 2 s run, is no starving; in 2 waits, 1 s each, half the run, it
+    # is.  Besides the lock, app.fetch (#4's last) made requests: 10 waits of 25 ms, the
+    # upstream 75 ms to its heads (10 timed)
+    def run(waits):
+        p = pool_profile(1.5, [([f"{APP}:66:lookup"], 2.0)])
+        p.waits[0].call, p.waits[0].count = "with", waits
+        p.runs[0].greenlet = 3
+        p.waits.append(StackTime(stack=list(FAILING_CALL), count=10, wait_s=0.25,
+                                 event_wait_s=0.25, ready_wait_s=0.0))
+        p.runs.append(StackTime(stack=list(FAILING_CALL), count=10, greenlet=4))
+        p.events = [{"kind": "urllib3-pool", "pool": "http://a:80",
+                     "trails": {"new": [10, 0, 0.0, 0.0, 0.75]}}]
+        return findings.lock_contended(p)
+    return [*run(4), *run(2)]
+
+
+@scenario
 def pool_full_spawned_by_imap_names_no_line():
     # the slot waits of Pool.imap's own greenlet, and no Pool.map waiting for results:
     # no line of the user's to name
@@ -8143,6 +8162,64 @@ EXPECTED = {
                 '/srv/app/worker.py:9:run'],
       'stack_is': 'cpu-samples',
       'threshold_s': 0.0625}],
+    'lock_contended_says_who_starved_and_what_holders_did': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat '
+                      'mostly idle',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
+                 'to take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Besides the lock, '
+                 "they ('app.fetch') mostly waited at /srv/app/worker.py:40:call "
+                 '(HTTPAdapter.send): 10 waits of 25 ms on average; their requests to '
+                 'http://a:80 took 75 ms to the response head on average (10 timed): the '
+                 "upstream's time to answer (the network's included), and if that call is "
+                 'made under the lock, what each holder held it for. Fix: hold it for less '
+                 '-- make slow calls (the network, the disk) outside the locked block and '
+                 'lock only the shared state -- or use one lock per resource; for a '
+                 'Semaphore(n) that limits concurrency on purpose, a larger n if what it '
+                 'guards can take more calls at once. [cost 2.000 s: greenlet-seconds spent '
+                 'waiting to take a lock while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat '
+                      'mostly idle',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
+                 'to take a gevent lock or semaphore (2 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Each wait lasted '
+                 '1.000 s on average, 50% of the run: the waiters went without it that long '
+                 "while a few greenlets took it again and again (gevent's locks are not "
+                 'fair: a greenlet that releases one and takes it again before a waiter has '
+                 "run keeps it). Besides the lock, they ('app.fetch') mostly waited at "
+                 '/srv/app/worker.py:40:call (HTTPAdapter.send): 10 waits of 25 ms on '
+                 'average; their requests to http://a:80 took 75 ms to the response head on '
+                 "average (10 timed): the upstream's time to answer (the network's "
+                 'included), and if that call is made under the lock, what each holder held '
+                 'it for. Fix: hold it for less -- make slow calls (the network, the disk) '
+                 'outside the locked block and lock only the shared state -- or use one lock '
+                 'per resource; for a Semaphore(n) that limits concurrency on purpose, a '
+                 'larger n if what it guards can take more calls at once. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
+                 'idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 2}],
 }
 
 

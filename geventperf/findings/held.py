@@ -33,11 +33,13 @@ REQUEST_FRAME = re.compile(r"[/\\](requests|urllib3)[/\\]")
 MIN_TIMED = 5
 
 
-def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, ...]]
-                ) -> str:
+def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, ...]],
+                who: str = "The jobs", held: str = "held their slots mostly waiting",
+                each: str = "what each slot was held for") -> str:
     """A sentence on what the greenlets *gids* mostly waited at, outside the stacks in
     *exclude* (the limit's own waits), with their upstream's time to answer when that
-    was a request; "" when they left no such waits."""
+    was a request; "" when they left no such waits.  *who*, *held* and *each* word it
+    for the limit: a pool's slots by default."""
     ids = set(gids)
     names = sorted({_base_name(g.name) for g in profile.greenlets if g.id in ids})
     # their stacks: the last to leave one may be a job that finished and was folded
@@ -53,8 +55,8 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
     site = user_site(heaviest.stack)
     where = site.user or "an unrecorded place"
     call = f" ({site.library.rsplit(':', 1)[-1]})" if site.library else ""
-    text = (f" The jobs ({', '.join(repr(n) for n in names[:2])}) held their slots mostly "
-            f"waiting at {where}{call}: {heaviest.count} waits of "
+    text = (f" {who} ({', '.join(repr(n) for n in names[:2])}) {held} "
+            f"at {where}{call}: {heaviest.count} waits of "
             f"{event_wait(heaviest) / heaviest.count * 1e3:.0f} ms on average")
     upstream = _upstream(profile) if any(REQUEST_FRAME.search(f)
                                          for f in heaviest.stack) else None
@@ -63,7 +65,7 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
     host, answered, mean_s = upstream
     return (text + f"; their requests to {host} took {mean_s * 1e3:.0f} ms to the "
             f"response head on average ({answered} timed): the upstream's time to "
-            "answer (the network's included), and what each slot was held for.")
+            f"answer (the network's included), and {each}.")
 
 
 def _upstream(profile: Profile) -> tuple[str, int, float] | None:

@@ -87,6 +87,10 @@ EVENT_ON_A_LOCK = re.compile(r"[/\\](threading|queue)\.py:\d+:")
 # jobs at once.  A busier loop would only queue a bigger pool's greenlets behind each
 # other (loop-saturated's story), so a larger pool is no cure there; nor a shorter lock.
 POOL_IDLE_SHARE = 0.5
+# A lock's waits lasted at least this share of the run on average: the waiters did not
+# get it for most of the run, while its holders took it again and again (29 workers
+# behind a BoundedSemaphore(1) waited 8.3 s each of an 8.6 s run while one worked).
+STARVED_SHARE = 0.5
 
 
 def pool_full(profile: Profile) -> list[Finding]:
@@ -186,6 +190,18 @@ def lock_contended(profile: Profile) -> list[Finding]:
     if waited is None:
         return []
     seen = waiters(profile, rows)
+    ended = switched_out_at(profile)
+    from geventperf.findings.held import jobs_waited  # (held.py builds on this module)
+    holders = jobs_waited(profile, [ended.get(tuple(w.stack)) for w in rows],
+                          {tuple(w.stack) for w in rows}, who="Besides the lock, they",
+                          held="mostly waited", each="if that call is made under the "
+                          "lock, what each holder held it for")
+    mean = waited / seen.count if seen.count else 0.0
+    starved = (f" Each wait lasted {mean:.3f} s on average, {mean / profile.duration_s:.0%} "
+               "of the run: the waiters went without it that long while a few greenlets "
+               "took it again and again (gevent's locks are not fair: a greenlet that "
+               "releases one and takes it again before a waiter has run keeps it)."
+               if mean >= STARVED_SHARE * profile.duration_s else "")
     message = (
         f"A lock was contended: {seen.who} waited {waited:.3f} s in all to take "
         + ("a monkey-patched threading lock" if not compiled else
@@ -193,7 +209,8 @@ def lock_contended(profile: Profile) -> list[Finding]:
         + f" ({seen.count} times, most at {seen.where}) while the loop "
         f"sat idle {idle:.0%} of the run: the lock made them take "
         "turns, and no other finding explains their waits, so whatever its holders do "
-        "while holding it paced the work. Fix: hold it for less -- make slow calls (the "
+        f"while holding it paced the work.{starved}{holders} Fix: hold it for less -- "
+        "make slow calls (the "
         "network, the disk) outside the locked block and lock only the shared state -- "
         "or use one lock per resource"
         + ("; for a Semaphore(n) that limits concurrency on purpose, a larger n if what it "
