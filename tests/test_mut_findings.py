@@ -1855,7 +1855,7 @@ def slices_placed_where_they_ended_in_code():
         no_stack]))
 
 
-def saturated_edge(utilization=0.75, ready=2.0, event=1.0):
+def saturated_edge(utilization=0.6, ready=2.0, event=1.0):
     p = profile(duration_s=2.0)
     p.hub["utilization"] = utilization
     # the hub's own figures must not count as a worker's; a greenlet without the wait
@@ -1880,7 +1880,7 @@ def loop_saturated_at_its_thresholds_with_nobody_to_name():
 @scenario
 def loop_saturated_needs_more_ready_than_event_wait():
     return findings.loop_saturated(saturated_edge(ready=2.0, event=2.0)) + \
-        findings.loop_saturated(saturated_edge(utilization=0.75 - 2 ** -20))
+        findings.loop_saturated(saturated_edge(utilization=0.6 - 2 ** -20))
 
 
 @scenario
@@ -3449,7 +3449,7 @@ EXPECTED = {
       'stack': [],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
-    'loop_saturated_at_its_thresholds_with_nobody_to_name': [{'active_s': 1.5,
+    'loop_saturated_at_its_thresholds_with_nobody_to_name': [{'active_s': 1.2,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
                       'blocking-call, slow-path or cpu-starved finding explains)',
@@ -3460,7 +3460,7 @@ EXPECTED = {
       'holders': {'app.parse': 0.5},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
-      'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
+      'message': 'The loop was saturated: busy 60% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
                  "timers or locks. Who held the loop: no greenlet's recorded run slices "
                  "overlapped the waiting (the hub's own callbacks, or slices the tracer did "
@@ -3478,7 +3478,7 @@ EXPECTED = {
       'sections': {},
       'stack': [],
       'stack_is': 'slice-end',
-      'utilization': 0.75}],
+      'utilization': 0.6}],
     'loop_saturated_needs_more_ready_than_event_wait': [],
     'blocked_reads_of_an_older_profile': [{'caller': '/srv/app/worker.py:43:fetch',
       'cost_meaning': 'greenlet-seconds spent suspended inside the C section waiting for its '
@@ -3631,7 +3631,7 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
-    'loop_saturated_with_no_holder_at_all': [{'active_s': 1.5,
+    'loop_saturated_with_no_holder_at_all': [{'active_s': 1.2,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
                       'blocking-call, slow-path or cpu-starved finding explains)',
@@ -3642,7 +3642,7 @@ EXPECTED = {
       'holders': {},
       'holders_off_cpu_s': None,
       'kind': 'loop-saturated',
-      'message': 'The loop was saturated: busy 75% of the run, and greenlets waited 2.000 '
+      'message': 'The loop was saturated: busy 60% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
                  "timers or locks. Who held the loop: no greenlet's recorded run slices "
                  "overlapped the waiting (the hub's own callbacks, or slices the tracer did "
@@ -3660,7 +3660,7 @@ EXPECTED = {
       'sections': {},
       'stack': [],
       'stack_is': 'slice-end',
-      'utilization': 0.75}],
+      'utilization': 0.6}],
     'threadpool_of_six_functions': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
                       "the tasks (less the lookups' share a connection finding counts)",

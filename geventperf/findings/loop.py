@@ -59,9 +59,11 @@ GC_SHARE = 0.5
 KEPT_WAITING_SHARE = 0.5
 # The loop is saturated when it was busy (not idle in the poll) at least this share of
 # the run (not 0.9 or more: a run that alternates saturated and quiet stretches is idle
-# in the quiet ones, and its saturated stretch still deserves the finding), ready wait
-# is the larger part of all waiting,
-SATURATED_UTILIZATION = 0.75
+# in the quiet ones, and its saturated stretch still deserves the finding; 0.75 missed
+# two whose greenlets queued more than they waited for I/O: 600 forks, one per job,
+# held a loop 72 % busy with 12 greenlets queued on average, and CPU-heavy link
+# callbacks one 65 % busy), ready wait is the larger part of all waiting,
+SATURATED_UTILIZATION = 0.6
 # and on average at least one greenlet stood in the ready queue (ready greenlet-seconds
 # per second of the run): with fewer, the loop is busy but nobody queues for long.
 SATURATED_MIN_QUEUE = 1.0
@@ -192,7 +194,7 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                     + (f"{where}; {_ended(site, len(evs))}" if where
                        else f"the slice ended at {site}")
                     + ". Fix: first make that code cheaper ("
-                    + (JSON_CHEAPER if _parses_json(hot) else
+                    + (_what_it_does(hot) or
                        "one line burning the CPU "
                        "this long is often work that grows with the square of its input: += "
                        "on bytes or str in a loop, a list searched inside a loop, a sort or "
@@ -284,10 +286,34 @@ JSON_CHEAPER = ("it is parsing JSON: ask the upstream for less -- only the field
                 "document whole, or parse with a faster decoder (orjson, ujson)")
 
 
+# Frames of starting a child process (the standard library's subprocess or gevent's):
+# the CPU went into forking, which copies the parent's memory map (page tables) in the
+# parent's own thread, longer the larger the process: 600 sha256sum runs from a 400 MB
+# process held a loop 72 % busy.
+SPAWN_FRAME = re.compile(r"[/\\](gevent[/\\])?(subprocess|os)\.py:\d+:"
+                         r"(Popen\._execute_child|fork_and_watch|fork)$")
+SPAWN_CHEAPER = ("it starts a child process per call: each fork copies this process's "
+                 "memory map in the loop's thread, the longer the larger the process; "
+                 "do the work in-process (hashlib rather than sha256sum), or keep one "
+                 "long-lived helper process and talk to it over a pipe")
+
+
 def _parses_json(hot: Any) -> bool:
     """Whether the hot code's heaviest sampled stack (cpuhot.HotCode) ran a JSON
     decoder."""
     return hot is not None and any(JSON_DECODE.search(f) for f in hot.stack)
+
+
+def _what_it_does(hot: Any) -> str | None:
+    """What the hot code's heaviest sampled stack shows it doing that has a cheaper
+    way (JSON_CHEAPER, SPAWN_CHEAPER), else None."""
+    if hot is None:
+        return None
+    if _parses_json(hot):
+        return JSON_CHEAPER
+    if any(SPAWN_FRAME.search(f) for f in hot.stack):
+        return SPAWN_CHEAPER
+    return None
 
 
 # gc-pause's fix when the heap the collector walks was built at start-up (or the profile
@@ -618,8 +644,11 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         cure = (f" Most of their running was off the CPU ({off_cpu:.3f} s of {held_run:.3f} "
                 f"s), {_blocking_story(profile, where or 'an unrecorded place', seen, 2)}")
     else:
+        does = _what_it_does(hot)
         cure = (" The cure is on the CPU side, not the I/O side: less work per request in "
-                "these greenlets, fewer greenlets per process and more processes, or "
+                "these greenlets"
+                + (f" (here {does})" if does else "")
+                + ", fewer greenlets per process and more processes, or "
                 "CPU-heavy work moved out of the loop (a process pool; a C call that "
                 "releases the GIL, such as hashlib's or zlib's, to "
                 "gevent.get_hub().threadpool)."
