@@ -176,10 +176,11 @@ class Profile:
     # utilization: 1 - idle_s / duration_s; polls: loop iterations seen; cpu_wait_s:
     # time the traced thread waited for a CPU (runnable, not running: other processes
     # or a CPU limit), from Linux's schedstat; process_cpu_s: the whole process's CPU
-    # (every thread's) over the run; None where unknown.
+    # (every thread's) over the run; children_cpu_s: its child processes' (reaped, and
+    # on Linux live descendants') over the run; None where unknown.
     hub: dict[str, Any] = field(default_factory=lambda: {
         "id": None, "run_s": 0.0, "cpu_s": None, "idle_s": None, "utilization": None,
-        "polls": None, "cpu_wait_s": None, "process_cpu_s": None})
+        "polls": None, "cpu_wait_s": None, "process_cpu_s": None, "children_cpu_s": None})
     greenlets: list[GreenletStats] = field(default_factory=list)
     sections: list[SectionStats] = field(default_factory=list)
     waits: list[StackTime] = field(default_factory=list)
@@ -272,7 +273,8 @@ class Profile:
                      "utilization": _opt_num(hub, "utilization"),
                      "polls": _opt_int(hub, "polls"),
                      "cpu_wait_s": _opt_num(hub, "cpu_wait_s"),
-                     "process_cpu_s": _opt_num(hub, "process_cpu_s")},
+                     "process_cpu_s": _opt_num(hub, "process_cpu_s"),
+                     "children_cpu_s": _opt_num(hub, "children_cpu_s")},
                 greenlets=[_greenlet(g) for g in _list(data, "greenlets")],
                 sections=[_section(s) for s in _list(data, "sections")],
                 waits=[_stack_time(w) for w in _list(data, "waits")],
@@ -581,6 +583,7 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
     hub_idle: float | None = 0.0
     cpu_wait: float | None = 0.0
     process_cpu: float | None = 0.0
+    children_cpu: float | None = 0.0
     hub_run = 0.0
     hub_polls: int | None = 0
     ready_lat: dict[str, Any] | None = None
@@ -603,6 +606,7 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
         hub_idle = _add_opt(hub_idle, p.hub.get("idle_s"))
         cpu_wait = _add_opt(cpu_wait, p.hub.get("cpu_wait_s"))
         process_cpu = _add_opt(process_cpu, p.hub.get("process_cpu_s"))
+        children_cpu = _add_opt(children_cpu, p.hub.get("children_cpu_s"))
         hub_polls = None if hub_polls is None or p.hub.get("polls") is None \
             else hub_polls + int(p.hub["polls"])
         ready_lat = _merge_latency(ready_lat, p.ready_latency)
@@ -676,7 +680,7 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
     out.hub = {"id": hub_ids[0] if hub_ids else None, "run_s": hub_run,
                "cpu_s": hub_cpu, "idle_s": hub_idle, "utilization": utilization,
                "polls": hub_polls, "cpu_wait_s": cpu_wait, "process_cpu_s": process_cpu,
-               "ids": hub_ids}
+               "children_cpu_s": children_cpu, "ids": hub_ids}
     out.ready_latency = ready_lat
     from geventperf.sampling.model import merge_samples
     out.cpu_samples = merge_samples(sampled)

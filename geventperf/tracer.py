@@ -41,6 +41,7 @@ from geventperf.sections import get_ident
 from geventperf.serverwatch import ServerWatch, wrap_server_writes
 from geventperf.threadpoolwatch import ThreadpoolWatch
 from geventperf.trace.build import SnapshotCache, build_profile
+from geventperf.trace.childcpu import children_cpu_s
 from geventperf.trace.cpuclock import CPU_PENDING_MAX, CPU_READ_INTERVAL_S
 from geventperf.trace.gcwatch import GcWatch
 from geventperf.trace.hook import make_trace
@@ -301,6 +302,7 @@ class Tracer(SectionAccounting):
         self._gc_watch.install()
         self._t0 = now = time.perf_counter()
         self._process_cpu0 = time.process_time()  # every thread's: gil.py compares
+        self._children_cpu0 = children_cpu_s()  # its child processes': cpu-starved's
         self._wall_start = time.time()
         current = greenlet.getcurrent()
         rec = self._new_record(current, None, None)

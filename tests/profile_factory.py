@@ -39,7 +39,8 @@ def small_profile() -> Profile:
     return Profile(
         duration_s=0.5, switches=123,
         hub={"id": HUB_ID, "run_s": 0.26, "cpu_s": 0.05, "idle_s": 0.2, "utilization": None,
-             "polls": None, "cpu_wait_s": None, "process_cpu_s": 0.375},
+             "polls": None, "cpu_wait_s": None, "process_cpu_s": 0.375,
+             "children_cpu_s": 0.125},
         greenlets=[
             GreenletStats(id=2, name="worker-a", parent=None, run_s=0.12, cpu_s=0.11,
                           wait_s=0.30, switches=60, longest_run_s=0.004,
@@ -110,7 +111,7 @@ def legacy_profile() -> Profile:
     profile = small_profile()
     profile.hub = {"id": HUB_ID, "run_s": 0.26, "cpu_s": 0.05, "idle_s": None,
                    "utilization": None, "polls": None, "cpu_wait_s": None,
-                   "process_cpu_s": None}
+                   "process_cpu_s": None, "children_cpu_s": None}
     return profile
 
 

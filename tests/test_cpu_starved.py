@@ -49,6 +49,37 @@ def test_a_starved_thread_is_its_own_finding_and_ranks_by_its_share():
     assert "cpu.stat" in first.message
 
 
+def test_competitors_of_the_programs_own_are_told_apart_from_the_machine():
+    # the loop's thread used 0.5 s of CPU (no greenlet measured but #3 at 0.5 s, the
+    # hub 0): with the process at 0.75 s, 0.25 s ran in its other threads; with its
+    # children at 0.25 s more, 0.5 s in all: a quarter of the 2 s run, its own
+    # competitors (at 0.5 - 2**-20 s, the machine's, as before)
+    def run(process, children):
+        p = starved(0.9, 1.2)
+        for g in p.greenlets:
+            g.cpu_s = 0.5 if g.id == 3 else 0.0
+        p.hub.update(cpu_s=0.0, process_cpu_s=process, children_cpu_s=children)
+        [f] = findings.cpu_starved(p)
+        return f
+    own = run(0.75, 0.25)
+    assert ("this process's other threads used 0.250 s of CPU and its child processes "
+            "0.250 s (a local server it started, a subprocess per call), competitors of its "
+            "own") in own.message
+    assert "interpreter lock" in own.message and "Cure those in the program first" \
+        in own.message and "The cure is on the machine" not in own.message
+    assert own.extra["own_threads_cpu_s"] == pytest.approx(0.25)
+    assert own.extra["children_cpu_s"] == pytest.approx(0.25)
+    children_only = run(0.5, 0.5)
+    assert "this process's child processes 0.500 s" in children_only.message
+    assert "interpreter lock" not in children_only.message
+    machine = run(0.5, 0.5 - 2 ** -20)
+    assert "The cure is on the machine" in machine.message
+    # an older profile without the figures: the machine's
+    p = starved(0.9, 1.2)
+    [older] = findings.cpu_starved(p)
+    assert "The cure is on the machine" in older.message
+
+
 def test_saturation_keeps_what_the_cpu_wait_does_not_explain():
     # busy all 2 s, 0.5 s of it waiting for a CPU (25 %): both findings, the queueing
     # shared between them by that share, nothing counted twice; the loop's own work
@@ -64,9 +95,9 @@ def test_saturation_keeps_what_the_cpu_wait_does_not_explain():
 
 
 def test_a_loop_busy_only_while_starved_is_not_saturated():
-    # busy 1.6 s of 2, 1.0 s of it waiting for a CPU: with the CPU to itself, 0.6 s
-    # busy of 1.0 s (60 %), under SATURATED_UTILIZATION: only the machine is named
-    p = starved(0.8, 1.0)
+    # busy 1.6 s of 2, 1.1 s of it waiting for a CPU: with the CPU to itself, 0.5 s
+    # busy of 0.9 s (56 %), under SATURATED_UTILIZATION: only the machine is named
+    p = starved(0.8, 1.1)
     assert [f.kind for f in findings.compute(p)] == [CPU_STARVED]
 
 

@@ -72,6 +72,7 @@ CONNECTION_POOL_FULL = "connection-pool-full"
 SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
 CONNECTION_LEAK = "connection-leak"
+NOT_KEPT_ALIVE = "connection-not-kept-alive"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
 DELAYED_ACK_STALL = "delayed-ack-stall"
@@ -349,6 +350,8 @@ def assert_no_network_blame(profile: Profile, workload: Workload,
     only waits on the network."""
     waits = workload.markers.get("network-wait", set())
     for f in profile.findings:
+        if f.kind == NOT_KEPT_ALIVE:
+            continue  # true of the test server (Connection: close), and its fault
         assert workload.site(f) not in waits, (
             f"{workload.name}: a {f.kind} finding blames the pure network wait at line "
             f"{workload.site(f)}:\n{listing(profile)}")
@@ -961,6 +964,31 @@ def test_a_connection_pool_as_big_as_the_greenlets_is_no_pool_finding(server, tm
     assert not findings_of(profile, CONNECTION_POOL_FULL), listing(profile)
     blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
     assert not blamed, listing(profile)
+
+
+NOT_KEPT = Workload("not_kept_alive.py")
+
+
+def test_a_server_closing_every_connection_is_connections_not_kept_alive(server, tmp_path):
+    """Before: no finding at all ("mostly I/O" at the call line), though every call
+    connected again (an unseen workload's HTTPS calls paid a TLS handshake each)."""
+    profile = run_cli(NOT_KEPT, tmp_path, f"url={server.url}/fast")
+    # (not necessarily first: on loopback a connect costs little, and 320 instant calls
+    # keep the loop busy with requests' own CPU, which loop-saturated tells)
+    [found] = findings_of(profile, NOT_KEPT_ALIVE)
+    assert found.extra["pools"] == [server.url], listing(profile)
+    assert NOT_KEPT.site(found) in NOT_KEPT.lines("culprit"), listing(profile)
+    assert "Connection: close" in found.message and "keep-alive" in found.message
+    # every call after each connection's first made it again
+    assert found.extra["made_again"] >= CALLERS_X_CALLS - 2 * 8, listing(profile)
+
+
+def test_a_server_keeping_connections_alive_is_no_such_finding(kept_server, tmp_path):
+    profile = run_cli(NOT_KEPT, tmp_path, f"url={kept_server.url}/slow?delay=0")
+    assert not findings_of(profile, NOT_KEPT_ALIVE), listing(profile)
+
+
+CALLERS_X_CALLS = 8 * 40  # not_kept_alive.py's calls in all
 
 
 MODULE_GET = Workload("module_get.py")

@@ -1598,6 +1598,32 @@ def threadpool_leaves_a_connection_finding_its_lookups():
     return findings.threadpool_saturated(p)
 
 
+def kept_pool(pool, opened, new, reused, **kw):
+    """A pool event whose timed responses came *new* on new connections and *reused* on
+    reused ones, of *opened* connections made by the pool."""
+    event = urllib3_pool(pool, opened, 4, 10, 0, **kw)
+    event["trails"] = {"new": [new, 0, 0.0, 0.0, new * 0.01],
+                       "reused": [reused, 0, 0.0, 0.0, reused * 0.01]}
+    return event
+
+
+@scenario
+def connections_not_kept_alive_by_their_server():
+    # https://a's pool opened 4 connections, yet 180 of 200 timed responses came on new
+    # ones (reused exactly 10 %): 176 made again; http://b 30 of 30 new for 10 opened: 20
+    # more: 196 of the 905 connections every pool made (opened, and made again), that
+    # share of the opening cost (0.5 s of waits + 1 s queued behind set-up CPU).  Not
+    # for: reused over 10 % (179 of 200 new), fewer than 10
+    # made again (13 new for 4 opened), the folded record of many hosts, no trails.
+    kept = [kept_pool("http://c:80", 4, 179, 21), kept_pool("http://d:80", 4, 13, 0),
+            kept_pool("<other pools>", 4, 500, 0, pools=64), urllib3_pool("http://e:80",
+                                                                           4, 4, 10, 0)]
+    return [*findings.not_kept_alive(churn_profile([
+                kept_pool("https://a:443", 4, 180, 20), kept_pool("http://b:80", 10, 30, 0),
+                *kept])),
+            *findings.not_kept_alive(churn_profile(kept))]
+
+
 @scenario
 def connection_churn_and_lookups_past_many_in_flight():
     # 101 requests in flight to one host: the fix bounds the calls (a gevent Pool) rather
@@ -8220,6 +8246,46 @@ EXPECTED = {
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
       'waits': 2}],
+    'connections_not_kept_alive_by_their_server': [{'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connections made again for one request each (over all '
+                      'made), of the greenlet-seconds spent waiting to open connections plus '
+                      "the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
+      'cost_s': 0.32450331125827814,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'connection-not-kept-alive',
+      'made_again': 196,
+      'message': 'Connections not kept alive: on https://a:443, 180 of 200 timed responses '
+                 'came on a connection made for that request, though its pool opened only 4: '
+                 'the same pooled connections were connected again and again (176 times; '
+                 'http://b:80: 20 made again), each closed after one response. Either the '
+                 'server closes them (it answers Connection: close: keep-alive off in it, or '
+                 'in a proxy in front of it) or the requests ask it to (a Connection: close '
+                 "header, in the call or the session's headers). Every request then pays a "
+                 'name lookup and a connect and a TLS handshake again; most were made under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 22% of that '
+                 'is the connections made again. Fix: keep connections alive: drop a '
+                 'Connection: close header from the requests, or turn keep-alive on in the '
+                 "server (gunicorn --keep-alive, an nginx upstream's keepalive) or the "
+                 'proxy. [cost 0.325 s: the share of connections made again for one request '
+                 'each (over all made), of the greenlet-seconds spent waiting to open '
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
+      'not_kept_share': 0.2163355408388521,
+      'others_ready_wait_s': 0.2163355408388521,
+      'pools': ['https://a:443', 'http://b:80'],
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']}],
 }
 
 
@@ -8232,7 +8298,8 @@ def test_every_finding_whole(name):
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
-              "serial-bottleneck", "session-per-request", "connection-churn", "connection-leak",
+              "serial-bottleneck", "session-per-request", "connection-churn",
+              "connection-not-kept-alive", "connection-leak",
               "requests-failed", "delayed-ack-stall", "request-body-stall", "server-nagle",
               "retry-backoff",
               "small-body-reads",
@@ -8271,7 +8338,7 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
         findings.workers_saturated, findings.session_per_request, findings.connection_churn,
-        findings.connection_leak,
+        findings.not_kept_alive, findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
         findings.server_nagle, findings.retry_backoff, findings.slow_paths,
         findings.cpu_starved)

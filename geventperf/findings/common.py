@@ -29,6 +29,7 @@ SERIAL_BOTTLENECK = "serial-bottleneck"
 SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
 CONNECTION_LEAK = "connection-leak"
+NOT_KEPT_ALIVE = "connection-not-kept-alive"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
 DELAYED_ACK_STALL = "delayed-ack-stall"
@@ -93,6 +94,10 @@ COST_MEANING = {
                       "all opened), of the greenlet-seconds spent waiting to open "
                       "connections plus the run's ready wait times the share of the "
                       "sampled CPU that set connections up (none without CPU samples)",
+    NOT_KEPT_ALIVE: "the share of connections made again for one request each (over all "
+                    "made), of the greenlet-seconds spent waiting to open connections "
+                    "plus the run's ready wait times the share of the sampled CPU that "
+                    "set connections up (none without CPU samples)",
     CONNECTION_LEAK: "the share of connections opened that were never returned to their "
                      "pool (over all opened), of the greenlet-seconds spent waiting to "
                      "open connections plus the run's ready wait times the share of the "

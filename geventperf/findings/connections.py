@@ -34,6 +34,7 @@ from geventperf.findings.common import (
     CONNECTION_CHURN,
     CONNECTION_LEAK,
     MANY_IN_FLIGHT,
+    NOT_KEPT_ALIVE,
     SESSION_PER_REQUEST,
     _count,
     _events,
@@ -41,6 +42,7 @@ from geventperf.findings.common import (
     _greenlets_named,
     _sentence,
 )
+from geventperf.findings.delayedack import trail
 from geventperf.findings.limits import waiters
 from geventperf.findings.loop import (
     _TLS_SETUP,
@@ -241,6 +243,66 @@ def connection_churn(profile: Profile) -> list[Finding]:
                      site=seen.where)]
 
 
+def not_kept_alive(profile: Profile) -> list[Finding]:
+    """Pooled connections connected again for nearly every request: the server (or the
+    request's own ``Connection: close``) closed each after one response, so urllib3's
+    pool found it dropped and connected it anew.  Its count of connections opened
+    stays at the pool's few, while nearly every response came on a connection made for
+    it (poolwatch's ``trails``: new, not reused).  One finding over those hosts.
+    ``cost_s``: as connection-churn's, with the share of the connections made again."""
+    pools = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
+    found = _reopened_by(profile, pools, _rarely_reused, avoidable=made_again,
+                         made=lambda e: _count(e, "opened") + made_again(e))
+    if found is None:
+        return []
+    hosts, share, opening, cost, seen = found
+    worst, again = hosts[0]
+    new, reused = _responses(worst)
+    tls = " and a TLS handshake" if any(e["pool"].startswith("https:") for e, _n in hosts) \
+        else ""
+    others = "".join(f"; {e['pool']}: {n} made again" for e, n in hosts[1:])
+    message = (
+        f"Connections not kept alive: on {worst['pool']}, {new} of {new + reused} timed "
+        f"responses came on a connection made for that request, though its pool opened "
+        f"only {_count(worst, 'opened')}: the same pooled connections were connected "
+        f"again and again ({again} times{others}), each closed after one response. "
+        "Either the server closes them (it answers Connection: close: keep-alive off in "
+        "it, or in a proxy in front of it) or the requests ask it to (a Connection: close "
+        "header, in the call or the session's headers). Every request then pays a name "
+        f"lookup and a connect{tls} again; most were made under {seen.where} by "
+        f"{seen.who}. {_sentence(opening.told(share, 'the connections made again'))}. "
+        "Fix: keep connections alive: drop a Connection: close header from the requests, "
+        "or turn keep-alive on in the server (gunicorn --keep-alive, an nginx upstream's "
+        "keepalive) or the proxy.")
+    return [_finding(NOT_KEPT_ALIVE, message, cost, list(seen.worst.stack),
+                     greenlet=seen.greenlet, pools=[e["pool"] for e, _n in hosts],
+                     made_again=sum(n for _e, n in hosts), not_kept_share=share,
+                     connect_wait_s=opening.waited, setup_cpu_share=opening.cpu_share,
+                     others_ready_wait_s=share * opening.queued, site=seen.where)]
+
+
+# Connections reused for at most this share of a host's timed responses: nearly every
+# one came on a connection made for it (a server keeping them alive reuses most).
+NOT_KEPT_REUSED_SHARE = 0.1
+
+
+def _responses(pool: dict[str, Any]) -> tuple[int, int]:
+    """(timed responses on new connections, on reused ones) of a pool event."""
+    new, reused = trail(pool, "new"), trail(pool, "reused")
+    return (new[0] if new else 0), (reused[0] if reused else 0)
+
+
+def made_again(pool: dict[str, Any]) -> int:
+    """Connections made anew in pooled connection objects: responses on new connections
+    past the connections the pool opened."""
+    return max(0, _responses(pool)[0] - _count(pool, "opened"))
+
+
+def _rarely_reused(pool: dict[str, Any]) -> bool:
+    new, reused = _responses(pool)
+    return new > 0 and reused <= NOT_KEPT_REUSED_SHARE * (new + reused)
+
+
 def connection_leak(profile: Profile) -> list[Finding]:
     """Connections checked out of urllib3's pools and never returned, more than the
     greenlets still alive at the end could be reading: one finding.  ``cost_s`` as
@@ -352,13 +414,19 @@ class Reopened(NamedTuple):
 
 
 def _reopened_by(profile: Profile, pools: list[dict[str, Any]],
-                 concerns: Callable[[dict[str, Any]], bool]) -> Reopened | None:
+                 concerns: Callable[[dict[str, Any]], bool],
+                 avoidable: Callable[[dict[str, Any]], int] | None = None,
+                 made: Callable[[dict[str, Any]], int] | None = None) -> Reopened | None:
     """The hosts of *pools* (folded ones apart: they add up many hosts' pools and peaks,
-    no shape to read) that *concerns* and that opened at least MIN_NEW_CONNECTIONS past
-    what a pool as large as their peak would have kept; None when there are none or
-    their share of the opening cost stays under a block threshold."""
-    opened = sum(_count(e, "opened") for e in pools)
-    hosts = sorted(((e, _reopened(e)) for e in pools
+    no shape to read) that *concerns* and that made at least MIN_NEW_CONNECTIONS
+    connections they need not have: by default, opened past what a pool as large as
+    their peak would have kept (*avoidable*), out of all they opened (*made*); None
+    when there are none or their share of the opening cost stays under a block
+    threshold."""
+    avoidable = avoidable or _reopened
+    made = made or (lambda e: _count(e, "opened"))
+    opened = sum(made(e) for e in pools)
+    hosts = sorted(((e, avoidable(e)) for e in pools
                     if e["pool"] != OTHER_POOLS and concerns(e)), key=lambda en: -en[1])
     hosts = [(e, n) for e, n in hosts if n >= MIN_NEW_CONNECTIONS]
     if not hosts or not opened:

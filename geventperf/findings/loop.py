@@ -509,6 +509,12 @@ def _starved_share(profile: Profile) -> float:
     return min(1.0, float(wait) / busy)
 
 
+# cpu-starved's competitors are the program's own when its other threads and child
+# processes used at least this share of the run in CPU (a quarter of a core): a local
+# server it started, a subprocess per call, a thread re-sorting a list every 50 ms.
+OWN_COMPETITOR_SHARE = 0.25
+
+
 def cpu_starved(profile: Profile) -> list[Finding]:
     """The traced thread was ready to run but waited for a CPU for a large share of the
     loop's busy time: other processes, or a CPU limit (a container's quota) throttling
@@ -524,17 +530,47 @@ def cpu_starved(profile: Profile) -> list[Finding]:
     if cost < threshold:
         return []
     busy = share and wait / share
+    threads, children = _own_competitors(profile)
+    own = threads + children
+    if own >= OWN_COMPETITOR_SHARE * profile.duration_s:
+        parts = [f"other threads used {threads:.3f} s of CPU" if threads else "",
+                 f"child processes {children:.3f} s (a local server it started, a "
+                 "subprocess per call)" if children else ""]
+        cure = (
+            f" Not all of that was other programs: over the {profile.duration_s:.3f} s run "
+            f"this process's {' and its '.join(p for p in parts if p)}, competitors of "
+            "its own for the machine's cores"
+            + (" (and threads running Python hold the interpreter lock the loop needs)"
+               if threads else "")
+            + ". Cure those in the program first: less work in them, or run them "
+            "elsewhere (another host, a CPU-limited process); then give the process the "
+            "CPU its load needs.")
+    else:
+        cure = (" The cure is on the machine, not in the code: give the process the CPU "
+                "its load needs (a higher CPU limit or request, fewer worker processes than "
+                "cores; a throttled container shows nr_throttled in its cgroup's "
+                "cpu.stat), or run it on a less crowded host.")
     message = (
         f"The traced thread waited {wait:.3f} s for a CPU, {share:.0%} of the {busy:.3f} s "
         f"the loop was busy: it was ready to run, but other processes on the machine or "
         f"a CPU limit (a container's CPU quota throttling the process) held it off the "
-        f"CPU, and its greenlets queued {queued:.3f} greenlet-seconds meanwhile. The cure "
-        "is on the machine, not in the code: give the process the CPU its load needs (a "
-        "higher CPU limit or request, fewer worker processes than cores; a throttled "
-        "container shows nr_throttled in its cgroup's cpu.stat), or run it on a less "
-        "crowded host. Until then every ready wait in this profile includes this wait.")
+        f"CPU, and its greenlets queued {queued:.3f} greenlet-seconds meanwhile.{cure} "
+        "Until then every ready wait in this profile includes this wait.")
     return [_finding(CPU_STARVED, message, cost, [], cpu_wait_s=wait, starved_share=share,
-                     busy_s=busy, others_ready_wait_s=queued)]
+                     busy_s=busy, others_ready_wait_s=queued, own_threads_cpu_s=threads,
+                     children_cpu_s=children)]
+
+
+def _own_competitors(profile: Profile) -> tuple[float, float]:
+    """(CPU seconds of this process's threads other than the loop's, of its child
+    processes) over the run; 0 for what the profile does not have (older profiles, no
+    CPU clock)."""
+    hub = profile.hub
+    loop = [g.cpu_s for g in profile.greenlets if g.id != hub.get("id")] + [hub.get("cpu_s")]
+    process = hub.get("process_cpu_s")
+    threads = 0.0 if process is None or any(c is None for c in loop) else \
+        max(0.0, float(process) - sum(loop))
+    return threads, _f(hub, "children_cpu_s")
 
 
 def loop_saturated(profile: Profile) -> list[Finding]:
@@ -553,13 +589,14 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     from geventperf.findings.connections import (
         connection_churn,
         connection_leak,
+        not_kept_alive,
         session_per_request,
     )
     new_sessions = session_per_request(profile)
     explained = sum(f.cost_s for f in loop_blocked(profile)) + sum(
         _f(f.extra, "others_ready_wait_s")
         for f in slow_paths(profile) + connection_churn(profile) + connection_leak(profile)
-        + new_sessions)
+        + not_kept_alive(profile) + new_sessions)
     # Busy time the thread spent waiting for a CPU is the machine's, not the loop's
     # work (a starved process's loop looks busy whatever it runs): the run as it
     # would have gone with the CPU to itself is that much shorter, and the queueing

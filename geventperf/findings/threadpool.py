@@ -71,12 +71,13 @@ def _reopened(profile: Profile) -> tuple[float, str]:
     from geventperf.findings.connections import (
         connection_churn,
         connection_leak,
+        not_kept_alive,
         session_per_request,
     )
     shares = [(float(f.extra[key]), f.kind)
               for f in connection_churn(profile) + connection_leak(profile)
-              + session_per_request(profile)
-              for key in ("churn_share", "leak_share", "new_pools_share")
+              + not_kept_alive(profile) + session_per_request(profile)
+              for key in ("churn_share", "leak_share", "not_kept_share", "new_pools_share")
               if isinstance(f.extra.get(key), float)]
     return max(shares, default=(0.0, ""))
 
@@ -164,6 +165,8 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
     dns_tasks = sum(_num(e, "tasks") for e in dns)
     explained = share * dns_queued * min(1.0, connecting / dns_tasks) if dns_tasks else 0.0
     explained = max(0.0, min(explained, queued))  # counts from a profile are untrusted
+    if queued - explained < SATURATED_MIN_QUEUED_S:
+        return None  # its queueing is the connection finding's, nearly all of it
     if explained:
         dns_text += (f" {explained:.3f} s of the queueing was for lookups of connections "
                      f"opened again ({share:.0%} of them, {kind}): counted there.")

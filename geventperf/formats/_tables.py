@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from geventperf.findings.connections import made_again
 from geventperf.formats._fields import has_blame, has_split, num
 from geventperf.formats._frames import (
     clip_left,
@@ -355,17 +356,22 @@ def pool_table(profile: Profile, limit: int = MAX_POOL_HOSTS) -> Table | None:
     ranked = sorted(hosts, key=lambda e: -requests(e))
     rows = [[e["pool"], f"{requests(e):.0f}"]
             + [f"{_number(e[key]):.0f}" if key in e else "" for key in
-               ("failed", "pools", "maxsize", "peak_in_use", "opened", "discarded",
-                "unreturned")]
+               ("failed", "pools", "maxsize", "peak_in_use", "opened")]
+            + [f"{made_again(e)}" if isinstance(e.get("trails"), dict) else ""]
+            + [f"{_number(e[key]):.0f}" if key in e else "" for key in
+               ("discarded", "unreturned")]
             for e in ranked[:limit]]
     return Table("HTTP CONNECTION POOLS by host (urllib3's, while tracing)",
                  ["host", "requests", "failed", "pools", "size", "peak", "opened",
-                  "discarded", "left out"],
-                 "lrrrrrrrr", 0, rows, len(ranked),
+                  "reopened", "discarded", "left out"],
+                 "lrrrrrrrrr", 0, rows, len(ranked),
                  note="requests as their callers saw them (urllib3's retries inside); "
                       "failed = raised instead of answering; pools = pool objects seen (one "
                       "per Session or adapter); size = pool_maxsize; peak = connections "
                       "checked out at most at once; opened = connections the pools made; "
+                      "reopened = made again in a pooled connection the server (or a "
+                      "Connection: close) had closed, counted from the responses timed on "
+                      "new connections; "
                       "discarded = closed because they came back to a full pool; left out = "
                       "still checked out when tracing stopped (or at the snapshot).")
 

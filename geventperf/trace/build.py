@@ -32,6 +32,7 @@ from geventperf.profile import (
     StackTime,
     most_first,
 )
+from geventperf.trace.childcpu import children_cpu_s
 from geventperf.trace.runqueue import run_delay_s
 
 
@@ -107,6 +108,9 @@ def _build(tr: Any, now: float, own: bool, final: bool, with_slices: bool) -> Pr
     # the whole process's CPU (every thread's): what the loop's thread did not use of it
     # ran in other threads (findings/gil.py)
     hub["process_cpu_s"] = time.process_time() - tr._process_cpu0
+    # the child processes' (a local upstream, a subprocess per call): competitors of
+    # the program's own for the machine's cores (findings/loop.py, cpu-starved)
+    hub["children_cpu_s"] = max(0.0, children_cpu_s() - tr._children_cpu0)
     if watched:
         hub.update(idle_s=ws.idle, polls=ws.polls,
                    utilization=max(0.0, 1.0 - ws.idle / duration) if duration > 0 else None)

@@ -1,0 +1,30 @@
+"""Workers sharing one Session whose server closes every connection after its response.
+
+Truth by construction (run monkey-patched): eight ``caller`` greenlets share one
+``requests.Session`` and make 40 quick calls each (``diag: culprit``) to a server that
+answers ``Connection: close`` (the tests' ``server``) or keeps its connections alive
+(``kept_server``).  The Session's pool holds at most eight connections; against the
+closing server each is found dropped at its next checkout and connected again, so
+nearly every call pays a connect while the pool's own count of connections opened
+stays at eight.  Expected: a ``connection-not-kept-alive`` finding naming the
+closing host; against the kept-alive server, none.
+"""
+
+import sys
+
+import gevent
+import requests
+from _greenlets import spawn
+
+ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
+CALLERS = 8
+CALLS = 40
+session = requests.Session()
+
+
+def caller():
+    for _ in range(CALLS):
+        session.get(ARGS["url"], timeout=30).raise_for_status()  # diag: culprit
+
+
+gevent.joinall([spawn("caller", caller) for _ in range(CALLERS)])
