@@ -229,7 +229,7 @@ def test_fields_absent_from_older_files_take_their_defaults():
     assert p.ready_latency is None and p.cpu_samples is None
     assert p.hub == {"id": None, "run_s": 0.0, "cpu_s": None, "idle_s": None,
                      "utilization": None, "polls": None, "cpu_wait_s": None,
-                     "process_cpu_s": None}
+                     "process_cpu_s": None, "children_cpu_s": None}
     g = p.greenlets[0]
     assert (g.origin, g.cpu_s, g.event_wait_s, g.ready_wait_s, g.delayed_others_s) == \
         ("", None, None, None, None)

@@ -350,8 +350,8 @@ def test_the_reports_show_the_pools_by_host(kept):
     text = profile.render("text")
     [row] = [line for line in text.splitlines()
              if line.startswith(f"http://127.0.0.1:{kept.port}")]
-    # requests, failed, pools, size, peak, opened, discarded, left out
-    assert row.split()[1:] == ["3", "0", "1", "10", "1", "1", "0", "0"]
+    # requests, failed, pools, size, peak, opened, reopened, discarded, left out
+    assert row.split()[1:] == ["3", "0", "1", "10", "1", "1", "0", "0", "0"]
     assert "HTTP CONNECTION POOLS by host" in profile.render("html")
 
 
