@@ -8441,6 +8441,29 @@ def test_the_glance_says_when_greenlets_waited_for_each_other():
 LOGGING = "/usr/lib/python3.11/logging/__init__.py"
 
 
+def test_a_blocking_call_beside_busy_threads_of_the_process_names_them():
+    # a 2 s run; the loop's thread used 0.5 s (app.fetch #3) of the process's CPU: at
+    # 1.0 s the other threads used 0.5 s, a quarter of the run: the GIL is named as the
+    # likeliest cause; a threadpool task's 2**-20 s of it is gil-contended's, leaving
+    # them under a quarter: not named
+    def blocking(process, pool_cpu=0.0):
+        p = profile(events=[blocked_slice(3, 0.5, 0.0, 0.5)])
+        for g in p.greenlets:
+            g.cpu_s = 0.5 if g.id == 3 else 0.0
+        p.hub.update(cpu_s=0.0, process_cpu_s=process)
+        p.meta["monkey_patched"] = ["socket", "time", "threading"]
+        if pool_cpu:
+            p.events.append(pool_event("work", 1, 0.0, pool_cpu, cpu_s=pool_cpu))
+        [f] = findings.loop_blocked(p)
+        return f.message
+    told = ("This process's other threads used 0.500 s of CPU over the 2.000 s run: one "
+            "running Python holds the interpreter lock")
+    assert told in blocking(1.0)
+    assert "py-spy dump --pid PID" in blocking(1.0)
+    assert "other threads used" not in blocking(1.0, pool_cpu=2 ** -20)
+    assert "other threads used" not in blocking(1.0 - 2 ** -20)
+
+
 def test_a_blocking_call_seen_writing_log_records_says_so():
     # looks at the thread found it inside logging's StreamHandler.emit, under the
     # program's log.info line: the stream's reader fell behind, not a missing patch

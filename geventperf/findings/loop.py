@@ -881,6 +881,7 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                     "blocking one."
     made = (f": {seen.told()}; {_ended(site, slices)}" if seen
             else f" made before the slice ended at {site}")
+    threads = _busy_threads(profile)
     if seen and any(LOGGING_PATH in frame.replace("\\", "/") for frame in seen.stack):
         # (an unpatched socket matters to a handler logging over the network; an
         # unpatched time.sleep is not what a look inside logging found)
@@ -895,7 +896,7 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
     if isinstance(patched, list) \
             and PATCHED_FOR_BLOCKING <= {m for m in patched if isinstance(m, str)}:
         # "monkey-patch first" would send the reader to what is done already
-        return (f"in a non-cooperative call{made}. Monkey-patching is on here (socket, "
+        return (f"in a non-cooperative call{made}.{threads} Monkey-patching is on here (socket, "
                 "time and threading patched), so it is a call patching does not reach: one "
                 "taken through gevent.monkey.get_original (the real time.sleep, a real "
                 "lock) or imported before patch_all() ran (`from time import sleep` above "
@@ -907,10 +908,29 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                 "or hand it data through a queue; patch before such imports; or run the "
                 "call in gevent.get_hub().threadpool.")
     return ("in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a C "
-            f"library doing its own network I/O){made}."
+            f"library doing its own network I/O){made}.{threads}"
             f"{unpatched} Fix: monkey-patch first (gevent.monkey.patch_all() before other "
             "imports), use the cooperative call (gevent.sleep, gevent.socket), or run it in "
             "gevent.get_hub().threadpool.")
+
+
+def _busy_threads(profile: Profile) -> str:
+    """A sentence when this process's threads other than the loop's (and than gevent's
+    threadpool's) used at least OWN_COMPETITOR_SHARE of the run in CPU: a thread running
+    Python holds the interpreter lock, and the loop's thread waiting for it is off the
+    CPU while running, which reads as a blocking call (a thread re-sorting a list every 50 ms cost a loop
+    11 % of its run that way, under gil-contended's threshold); "" otherwise."""
+    threads, _children = _own_competitors(profile)
+    # gevent's threadpool records its tasks' CPU: gil-contended tells those
+    threads -= sum(_f(e, "cpu_s") for e in _events(profile, "threadpool"))
+    if threads < OWN_COMPETITOR_SHARE * profile.duration_s:
+        return ""
+    return (f" This process's other threads used {threads:.3f} s of CPU over the "
+            f"{profile.duration_s:.3f} s run: one running Python holds the interpreter "
+            "lock, and the loop's thread, waiting for it, is off the CPU while running, "
+            "as here. If no call there blocks, that is the likeliest cause: find the "
+            "thread (py-spy dump --pid PID lists every thread's stack) and have it do "
+            "less, or run it in a process of its own.")
 
 
 def _threads_story(names: set[str]) -> str:
