@@ -70,10 +70,12 @@ def test_competitors_of_the_programs_own_are_told_apart_from_the_machine():
     assert own.extra["own_threads_cpu_s"] == pytest.approx(0.25)
     assert own.extra["children_cpu_s"] == pytest.approx(0.25)
     children_only = run(0.5, 0.5)
-    assert "this process's child processes 0.500 s" in children_only.message
+    assert "this process's child processes used 0.500 s" in children_only.message
     assert "interpreter lock" not in children_only.message
     machine = run(0.5, 0.5 - 2 ** -20)
     assert "The cure is on the machine" in machine.message
+    # figures an untrusted profile may hold: negative ones count as none
+    assert "The cure is on the machine" in run(-5.0, -5.0).message
     # an older profile without the figures: the machine's
     p = starved(0.9, 1.2)
     [older] = findings.cpu_starved(p)

@@ -239,7 +239,9 @@ def connection_churn(profile: Profile) -> list[Finding]:
                      reopened=sum(n for _e, n in churned), churn_share=share,
                      connect_wait_s=opening.waited, setup_cpu_share=opening.cpu_share,
                      others_ready_wait_s=share * opening.queued,
-                     pool_maxsize=size, peak_in_use=peak, fix_pool_maxsize=need,
+                     pool_maxsize=size, peak_in_use=peak,
+                     fix_pool_maxsize=None if peak > MANY_IN_FLIGHT else need,
+                     bound_concurrency=peak > MANY_IN_FLIGHT,
                      site=seen.where)]
 
 
@@ -251,8 +253,7 @@ def not_kept_alive(profile: Profile) -> list[Finding]:
     it (poolwatch's ``trails``: new, not reused).  One finding over those hosts.
     ``cost_s``: as connection-churn's, with the share of the connections made again."""
     pools = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
-    found = _reopened_by(profile, pools, _rarely_reused, avoidable=made_again,
-                         made=lambda e: _count(e, "opened") + made_again(e))
+    found = _reopened_by(profile, pools, _rarely_reused, avoidable=made_again)
     if found is None:
         return []
     hosts, share, opening, cost, seen = found
@@ -260,6 +261,10 @@ def not_kept_alive(profile: Profile) -> list[Finding]:
     new, reused = _responses(worst)
     tls = " and a TLS handshake" if any(e["pool"].startswith("https:") for e, _n in hosts) \
         else ""
+    # seconds between two calls on one connection: its connections in use at once (the
+    # peak) over the calls per second
+    calls = _count(worst, "checkouts")
+    gap = max(1, _count(worst, "peak_in_use")) * profile.duration_s / calls if calls else 0.0
     others = "".join(f"; {e['pool']}: {n} made again" for e, n in hosts[1:])
     message = (
         f"Connections not kept alive: on {worst['pool']}, {new} of {new + reused} timed "
@@ -273,7 +278,11 @@ def not_kept_alive(profile: Profile) -> list[Finding]:
         f"{seen.who}. {_sentence(opening.told(share, 'the connections made again'))}. "
         "Fix: keep connections alive: drop a Connection: close header from the requests, "
         "or turn keep-alive on in the server (gunicorn --keep-alive, an nginx upstream's "
-        "keepalive) or the proxy.")
+        "keepalive) or the proxy."
+        + (f" The calls came about {gap:.1f} s apart on each connection, though: a server "
+           "that drops connections idle that long (gunicorn's keep-alive is 2 s by "
+           "default) closes them between calls, and then its idle timeout is the lever."
+           if gap >= IDLE_GAP_S else ""))
     return [_finding(NOT_KEPT_ALIVE, message, cost, list(seen.worst.stack),
                      greenlet=seen.greenlet, pools=[e["pool"] for e, _n in hosts],
                      made_again=sum(n for _e, n in hosts), not_kept_share=share,
@@ -284,6 +293,9 @@ def not_kept_alive(profile: Profile) -> list[Finding]:
 # Connections reused for at most this share of a host's timed responses: nearly every
 # one came on a connection made for it (a server keeping them alive reuses most).
 NOT_KEPT_REUSED_SHARE = 0.1
+# Calls at least this far apart on each connection may have outlived the server's idle
+# timeout (gunicorn keeps an idle connection 2 s by default): the message says so.
+IDLE_GAP_S = 1.0
 
 
 def _responses(pool: dict[str, Any]) -> tuple[int, int]:
@@ -298,6 +310,14 @@ def made_again(pool: dict[str, Any]) -> int:
     return max(0, _responses(pool)[0] - _count(pool, "opened"))
 
 
+def _made(pool: dict[str, Any]) -> int:
+    """Every connection a pool event's pools made: those they opened, and those made
+    again in pooled connection objects.  The share a connection finding takes of the
+    opening cost is over these, so that the findings' shares never add past the whole
+    (a closing server behind a pool too small: churn and not-kept-alive both)."""
+    return _count(pool, "opened") + made_again(pool)
+
+
 def _rarely_reused(pool: dict[str, Any]) -> bool:
     new, reused = _responses(pool)
     return new > 0 and reused <= NOT_KEPT_REUSED_SHARE * (new + reused)
@@ -309,7 +329,7 @@ def connection_leak(profile: Profile) -> list[Finding]:
     connection-churn's, with the share of the connections opened that never came back
     (``extra["others_ready_wait_s"]`` again the part loop-saturated leaves to it)."""
     pools = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
-    opened = sum(_count(e, "opened") for e in pools)
+    opened = sum(_made(e) for e in pools)
     out = sum(_count(e, "unreturned") for e in pools)
     alive = _alive_at_end(profile)
     leaked = min(out - alive, opened)
@@ -333,7 +353,7 @@ def connection_leak(profile: Profile) -> list[Finding]:
            if alive else "and no greenlet was still alive to be reading them. ")
         + "A response made with stream=True keeps its connection until its body is read to "
         "the end or it is closed; the pool opens a new connection for the next request "
-        f"instead ({opened} opened for {checkouts} requests, a connect{tls} each), and the "
+        f"instead ({opened} made for {checkouts} requests, a connect{tls} each), and the "
         "lost ones stay open until garbage-collected, holding a file descriptor here and a "
         f"connection slot on the server.{blocks}{where} "
         f"{_sentence(opening.told(share, 'the leak'))}. Fix: close every streamed "
@@ -415,17 +435,16 @@ class Reopened(NamedTuple):
 
 def _reopened_by(profile: Profile, pools: list[dict[str, Any]],
                  concerns: Callable[[dict[str, Any]], bool],
-                 avoidable: Callable[[dict[str, Any]], int] | None = None,
-                 made: Callable[[dict[str, Any]], int] | None = None) -> Reopened | None:
+                 avoidable: Callable[[dict[str, Any]], int] | None = None
+                 ) -> Reopened | None:
     """The hosts of *pools* (folded ones apart: they add up many hosts' pools and peaks,
     no shape to read) that *concerns* and that made at least MIN_NEW_CONNECTIONS
     connections they need not have: by default, opened past what a pool as large as
-    their peak would have kept (*avoidable*), out of all they opened (*made*); None
+    their peak would have kept (*avoidable*), out of all the pools made (_made); None
     when there are none or their share of the opening cost stays under a block
     threshold."""
     avoidable = avoidable or _reopened
-    made = made or (lambda e: _count(e, "opened"))
-    opened = sum(made(e) for e in pools)
+    opened = sum(_made(e) for e in pools)
     hosts = sorted(((e, avoidable(e)) for e in pools
                     if e["pool"] != OTHER_POOLS and concerns(e)), key=lambda en: -en[1])
     hosts = [(e, n) for e, n in hosts if n >= MIN_NEW_CONNECTIONS]

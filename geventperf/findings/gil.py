@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from geventperf.findings.common import GIL_CONTENDED, _events, _f, _finding, _names
-from geventperf.findings.loop import block_threshold
+from geventperf.findings.loop import block_threshold, other_threads_cpu
 from geventperf.profile import Finding, Profile
 
 # The worker threads' CPU covers at least this share of the loop thread's off-CPU time.
@@ -66,11 +66,11 @@ def gil_evidence(profile: Profile) -> tuple[float, float, list[dict[str, Any]]] 
         return off, threads_cpu, tasks
     # no task explains it: the threads the program started itself, by the process's CPU
     # (name lookups in the threadpool release the lock: not theirs)
-    process = hub.get("process_cpu_s")
-    if not isinstance(process, (int, float)) or isinstance(process, bool):
+    others = other_threads_cpu(profile)
+    if others is None:
         return None
     dns = sum(_f(e, "cpu_s") for e in _events(profile, "threadpool") if e.get("dns"))
-    others = process - sum(cpu for _run, cpu in runs) - threads_cpu - dns
+    others -= threads_cpu + dns
     if others < GIL_SHARE * off:
         return None
     return off, others, []

@@ -75,6 +75,9 @@ POLL_MAX_SLEEP_S = 0.003
 # dict, not doing work of its own.
 POLL_MAX_RUN_S = 100e-6
 _SLEEP_FRAME = re.compile(r"/gevent/hub\.py:\d+:sleep$")
+# A greenlet of another name than the waiters' is the likelier source of their items
+# when it woke at its main wait at least this share as often as they waited for items.
+SOURCE_WAKE_SHARE = 0.25
 # A feeder that spent at least this share of its busy time asleep in gevent.sleep at one
 # line worked on a timer: the others waited for the timer, and the fix is to wake it.
 TIMER_FEEDER_SHARE = 0.5
@@ -160,7 +163,8 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
         return []
     seen = waiters(profile, rows, weight=event_wait)
     waiter = profile.greenlet(seen.greenlet) if isinstance(seen.greenlet, int) else None
-    feeders = _sources(_feeders(profile, {tuple(w.stack) for w in rows}), waiter)
+    feeders = _sources(profile, _feeders(profile, {tuple(w.stack) for w in rows}), waiter,
+                       seen.count)
     if not feeders:
         return []
     worst = seen.worst
@@ -198,12 +202,8 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
             "to one another (a crawler's frontier), the waiting is the work in flight, not "
             "a fault.")
     elif spare:
-        sleeps, slept = asleep
         story = (
-            f"Through the run meanwhile, {greenlet_label(lead.name, lead.id)} slept on a "
-            f"timer: {slept:.3f} s of the run ({slept / duration:.0%}) at "
-            f"{user_site(lead_stack).user} (gevent.sleep, {sleeps} sleeps of "
-            f"{slept / sleeps * 1e3:.0f} ms on average), yet each wait at {seen.where} "
+            f"{_timer(lead, lead_stack, asleep, duration)}, yet each wait at {seen.where} "
             f"lasted {_ticks_per_wait(worst, asleep):.0f} of its sleeps on average: more "
             "greenlets waited than its wake-ups brought items, so most of them were "
             "spare. If that is the pace their input arrives at (items on a schedule), "
@@ -211,12 +211,8 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
             "already arrived (a rate limit, a batch per tick), its pace is what held "
             "them: wake it when there is work, or let it release more per tick.")
     elif asleep is not None:
-        sleeps, slept = asleep
         story = (
-            f"Through the run meanwhile, {greenlet_label(lead.name, lead.id)} slept on a "
-            f"timer: {slept:.3f} s of the run ({slept / duration:.0%}) at "
-            f"{user_site(lead_stack).user} (gevent.sleep, {sleeps} sleeps of "
-            f"{slept / sleeps * 1e3:.0f} ms on average). If what the others waited for "
+            f"{_timer(lead, lead_stack, asleep, duration)}. If what the others waited for "
             "comes from it (a batch it flushes when it wakes), it comes only when the sleep "
             "ends: they waited for its timer, not for its work. Fix: wake it when there is "
             "work instead of sleeping a fixed interval -- let it wait on a "
@@ -252,6 +248,16 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
                      site=user_site(lead_stack).user if lead_stack else None)]
 
 
+def _timer(lead: Any, stack: list[str] | None, asleep: tuple[int, float],
+           duration: float) -> str:
+    """How the lead feeder slept on a timer: the opening of both timer stories."""
+    sleeps, slept = asleep
+    return (f"Through the run meanwhile, {greenlet_label(lead.name, lead.id)} slept on a "
+            f"timer: {slept:.3f} s of the run ({slept / duration:.0%}) at "
+            f"{user_site(stack or []).user} (gevent.sleep, {sleeps} sleeps of "
+            f"{slept / sleeps * 1e3:.0f} ms on average)")
+
+
 def _ticks_per_wait(worst: Any, asleep: tuple[int, float]) -> float:
     """How many of the timer feeder's sleeps one wait in the *worst* hand-off row lasted
     on average."""
@@ -259,21 +265,30 @@ def _ticks_per_wait(worst: Any, asleep: tuple[int, float]) -> float:
     return (event_wait(worst) / worst.count) / (slept / sleeps) if worst.count else 0.0
 
 
-def _sources(feeders: list[tuple[Any, float, float, list[str] | None]],
-             waiter: Any) -> list[tuple[Any, float, float, list[str] | None]]:
+def _sources(profile: Profile, feeders: list[tuple[Any, float, float, list[str] | None]],
+             waiter: Any, handoff_waits: int
+             ) -> list[tuple[Any, float, float, list[str] | None]]:
     """The feeders less the waiting greenlet's peers (its name) when one of another name
-    was busy too.  A wait stack knows only the last greenlet to leave it, so one of a
-    pool's peers is credited with the waits of all who share its work's stacks, capped
-    by its own: busy on paper though each peer worked a share.  Alone, such a peer is
-    the story (peers sharing a pool of items); beside a greenlet of another name busy
-    through the run, that one is the likelier source of their items: sixteen workers
-    taking jobs a producer puts every 5 ms (tests/diagnosis/few_workers.py) wait for
-    its puts, not for one another's."""
+    was busy too, waking about as often as they took items.  A wait stack knows only the
+    last greenlet to leave it, so one of a pool's peers is credited with the waits of
+    all who share its work's stacks, capped by its own: busy on paper though each peer
+    worked a share.  Alone, such a peer is the story (peers sharing a pool of items);
+    beside a greenlet of another name busy through the run and waking once per item or
+    so, that one is the likelier source of their items: sixteen workers taking jobs a
+    producer puts every 5 ms (tests/diagnosis/few_workers.py: 120 sleeps, 144 waits)
+    wait for its puts, not for one another's.  A heartbeat's few long sleeps feed
+    nobody."""
     if waiter is None:
         return feeders
     name = _base_name(waiter.name)
-    others = [f for f in feeders if _base_name(f[0].name) != name]
+    others = [f for f in feeders if _base_name(f[0].name) != name
+              and _wakes(profile, f[3]) >= SOURCE_WAKE_SHARE * handoff_waits]
     return others or feeders
+
+
+def _wakes(profile: Profile, stack: list[str] | None) -> int:
+    """The wake-ups at *stack* (a feeder's heaviest own wait), 0 for none."""
+    return sum(w.count for w in profile.waits if stack and w.stack == stack)
 
 
 def _asleep(profile: Profile, feeder: tuple[Any, float, float, list[str] | None]

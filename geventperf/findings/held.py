@@ -31,6 +31,9 @@ from geventperf.profile import Profile
 REQUEST_FRAME = re.compile(r"[/\\](requests|urllib3)[/\\]")
 # Responses timed to their head below which a host's mean is no figure to quote.
 MIN_TIMED = 5
+# ... and the share of all timed responses that host must have: the jobs' requests
+# were then most likely to it (a chatty host elsewhere must not lend its latency).
+DOMINANT_SHARE = 0.8
 
 
 def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, ...]],
@@ -40,8 +43,10 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
     *exclude* (the limit's own waits), with their upstream's time to answer when that
     was a request; "" when they left no such waits.  *who*, *held* and *each* word it
     for the limit: a pool's slots by default."""
-    ids = set(gids)
+    ids = {gid for gid in gids if gid is not None}  # (a stack with no greenlet recorded)
     names = sorted({_base_name(g.name) for g in profile.greenlets if g.id in ids})
+    if not names:
+        return ""
     # their stacks: the last to leave one may be a job that finished and was folded
     # into its name's entry (another id), so by name
     ids |= {g.id for g in profile.greenlets if _base_name(g.name) in names}
@@ -70,13 +75,21 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
 
 def _upstream(profile: Profile) -> tuple[str, int, float] | None:
     """(host, responses, mean seconds to their heads) of the host with the most timed
-    responses, over new and reused connections; None without enough of them."""
-    best = None
+    responses, over new and reused connections, when it has at least MIN_TIMED and
+    DOMINANT_SHARE of all: the requests of the jobs' line were most likely its (which
+    host a line called is not recorded); None otherwise."""
+    hosts = []
     for e in _events(profile, POOL_EVENT):
-        if not isinstance(e.get("pool"), str) or e["pool"] == OTHER_POOLS:
-            continue  # (the folded record adds many hosts' figures)
+        if not isinstance(e.get("pool"), str):
+            continue
         timed = [t for t in (trail(e, "new"), trail(e, "reused")) if t is not None]
         answered = sum(t[0] for t in timed)
-        if answered >= MIN_TIMED and (best is None or answered > best[1]):
-            best = (e["pool"], answered, sum(t[4] for t in timed) / answered)
+        if answered:
+            hosts.append((e["pool"], answered, sum(t[4] for t in timed) / answered))
+    if not hosts:
+        return None
+    best = max(hosts, key=lambda h: h[1])
+    if best[0] == OTHER_POOLS or best[1] < MIN_TIMED \
+            or best[1] < DOMINANT_SHARE * sum(h[1] for h in hosts):
+        return None  # (the folded record adds many hosts' figures)
     return best

@@ -250,7 +250,8 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
     hot = hot_code(profile, _base_names(profile, evs)) if in_flight else None
     if hot is not None:
         stack = hot.stack
-        cause = (f". {hot.told()}: most likely the code that makes the objects it walks "
+        cause = (f". {hot.told()} (collections fall due where most is allocated): most "
+                 "likely the code that makes the objects it walks "
                  + ("-- it parses JSON, and every value of a document parsed whole is an "
                     "object the collector walks while the document is held -- "
                     if _parses_json(hot) else
@@ -534,8 +535,8 @@ def cpu_starved(profile: Profile) -> list[Finding]:
     own = threads + children
     if own >= OWN_COMPETITOR_SHARE * profile.duration_s:
         parts = [f"other threads used {threads:.3f} s of CPU" if threads else "",
-                 f"child processes {children:.3f} s (a local server it started, a "
-                 "subprocess per call)" if children else ""]
+                 f"child processes{'' if threads else ' used'} {children:.3f} s (a local "
+                 "server it started, a subprocess per call)" if children else ""]
         cure = (
             f" Not all of that was other programs: over the {profile.duration_s:.3f} s run "
             f"this process's {' and its '.join(p for p in parts if p)}, competitors of "
@@ -565,12 +566,21 @@ def _own_competitors(profile: Profile) -> tuple[float, float]:
     """(CPU seconds of this process's threads other than the loop's, of its child
     processes) over the run; 0 for what the profile does not have (older profiles, no
     CPU clock)."""
+    return max(0.0, other_threads_cpu(profile) or 0.0), \
+        max(0.0, _f(profile.hub, "children_cpu_s"))
+
+
+def other_threads_cpu(profile: Profile) -> float | None:
+    """CPU seconds this process's threads other than the loop's used over the run: the
+    whole process's (``hub["process_cpu_s"]``) less the loop thread's, its greenlets'
+    and the hub's; None where the profile lacks either."""
     hub = profile.hub
     loop = [g.cpu_s for g in profile.greenlets if g.id != hub.get("id")] + [hub.get("cpu_s")]
     process = hub.get("process_cpu_s")
-    threads = 0.0 if process is None or any(c is None for c in loop) else \
-        max(0.0, float(process) - sum(loop))
-    return threads, _f(hub, "children_cpu_s")
+    if not isinstance(process, (int, float)) or isinstance(process, bool) \
+            or any(c is None for c in loop):
+        return None
+    return process - sum(loop)
 
 
 def loop_saturated(profile: Profile) -> list[Finding]:
@@ -674,8 +684,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                           and (g := profile.greenlet(e.get("greenlet"))) is not None
                           and _base_name(g.name) in names])
             if seen is not None:
-                seen = seen._replace(during="in their slices over the threshold (the "
-                                            "blocking-call finding's)")
+                seen = seen._replace(during="in their slices over the threshold")
         if seen is not None:
             stack = seen.stack
         cure = (f" Most of their running was off the CPU ({off_cpu:.3f} s of {held_run:.3f} "

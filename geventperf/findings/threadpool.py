@@ -186,7 +186,8 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
                           "queued_max_s": queued_max, "run_s": busy,
                           "functions": functions, "dns": bool(dns), "dns_cause": dns_cause,
                           "dns_run_s": dns_run, "dns_queued_s": dns_queued,
-                          "suggested_maxsize": need, "fix": fix,
+                          "suggested_maxsize": None if need > MANY_IN_FLIGHT else need,
+                          "fix": fix,
                           "explained_by_connections_s": explained})
 
 

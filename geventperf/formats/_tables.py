@@ -363,13 +363,13 @@ def pool_table(profile: Profile, limit: int = MAX_POOL_HOSTS) -> Table | None:
             for e in ranked[:limit]]
     return Table("HTTP CONNECTION POOLS by host (urllib3's, while tracing)",
                  ["host", "requests", "failed", "pools", "size", "peak", "opened",
-                  "reopened", "discarded", "left out"],
+                  "made again", "discarded", "left out"],
                  "lrrrrrrrrr", 0, rows, len(ranked),
                  note="requests as their callers saw them (urllib3's retries inside); "
                       "failed = raised instead of answering; pools = pool objects seen (one "
                       "per Session or adapter); size = pool_maxsize; peak = connections "
                       "checked out at most at once; opened = connections the pools made; "
-                      "reopened = made again in a pooled connection the server (or a "
+                      "made again = connected anew in a pooled connection the server (or a "
                       "Connection: close) had closed, counted from the responses timed on "
                       "new connections; "
                       "discarded = closed because they came back to a full pool; left out = "

@@ -14,9 +14,11 @@ from __future__ import annotations
 import glob
 import os
 
-# Descendants followed, at most: a program's own children and theirs, not a process
-# tree without end (a fork bomb, a pid reused into a loop).
-MAX_DESCENDANTS = 1024
+# Files read at most per call (a descendant's stat, and a children file per thread of
+# it): a program's own children and theirs, not a process tree without end (a fork
+# bomb, a pid reused into a loop) nor a JVM child's thousand threads, at start, stop
+# and every snapshot.
+MAX_READS = 1024
 # A process's CPU ticks per second (utime and stime in /proc/PID/stat count them).
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -28,9 +30,13 @@ def children_cpu_s() -> float:
     return times.children_user + times.children_system + _live_descendants_s()
 
 
-def _children_of(pid: int | str) -> list[int]:
+def _children_of(pid: int | str, budget: list[int]) -> list[int]:
+    """*pid*'s children, one read per thread of it while *budget* (reads left) lasts."""
     out = []
     for path in glob.glob(f"/proc/{pid}/task/*/children"):
+        if budget[0] <= 0:
+            break
+        budget[0] -= 1
         try:
             with open(path, "rb") as fh:
                 out += [int(p) for p in fh.read().split()]
@@ -52,14 +58,16 @@ def _cpu_of(pid: int) -> float:
 
 
 def _live_descendants_s() -> float:
+    budget = [MAX_READS]
     seen: set[int] = set()
-    todo = _children_of("self")
+    todo = _children_of("self", budget)
     total = 0.0
-    while todo and len(seen) < MAX_DESCENDANTS:
+    while todo and budget[0] > 0:
         pid = todo.pop()
         if pid in seen:
             continue
         seen.add(pid)
+        budget[0] -= 1
         total += _cpu_of(pid)
-        todo += _children_of(pid)
+        todo += _children_of(pid, budget)
     return total
