@@ -1471,9 +1471,10 @@ def loop_saturated_by_requests_own_cpu():
     # under http.client (beneath the app's frame), 0.5 in the app alone: exactly half
     # beneath the HTTP client stack, which the message names.  The hub's 4 s of samples
     # in the app do not count.  With 2^-20 s moved from the client to the app: under
-    # half, no mention.
+    # half, no mention.  With bodies read 20 times each on average (per-read work, the
+    # small-body-reads story), told as per read; 19.75 times, per request.
     out = []
-    for moved in (0.0, 2 ** -20):
+    for moved, reads in ((0.0, 0), (2 ** -20, 0), (0.0, 80), (0.0, 79)):
         p = saturated()
         for g in (3, 4, 5, 1):
             p.greenlet(g).cpu_s = p.greenlet(g).run_s
@@ -1491,6 +1492,9 @@ def loop_saturated_by_requests_own_cpu():
                              cpu_s=0.5 + moved, gid=3),
                 SampledStack(frames=[3], greenlet="hub", sections=[], count=32,
                              cpu_s=4.0, gid=2)])
+        if reads:
+            p.events = [{"kind": "body-reads", "site": f"{APP}:40:handler", "reads": reads,
+                         "bytes": reads * 1024, "bodies": 4}]
         out += findings.loop_saturated(p)
     return out
 
@@ -1530,6 +1534,18 @@ def storm_of_queue_handoffs():
 @scenario
 def storm_elsewhere():
     return storm([f"{APP}:50:spin"])
+
+
+@scenario
+def small_body_reads_asked_for_by_the_caller():
+    # reads of exactly requests' own 10 KiB piece on average: .content's, which
+    # geventperf.mount(session) makes large; a byte fewer in all: the caller asked for
+    # small pieces (iter_content(chunk_size=...), raw.read(n)), and only it can ask more
+    return findings.small_body_reads(profile(events=[
+        {"kind": "body-reads", "site": f"{APP}:70:content", "reads": 400,
+         "bytes": 400 * 10 * 1024, "bodies": 4, "read_s": 0.5, "run_s": 0.125},
+        {"kind": "body-reads", "site": f"{APP}:71:chunks", "reads": 400,
+         "bytes": 400 * 10 * 1024 - 1, "bodies": 4, "read_s": 0.5, "run_s": 0.125}]))
 
 
 @scenario
@@ -2764,9 +2780,9 @@ EXPECTED = {
       'stack': ['/venv/lib/python3.11/site-packages/google/protobuf/internal/decoder.py:10:DecodeField',
                 '/srv/app/worker.py:3:spin']}],
     'slow_paths_need_their_library_fact_and_first_entry_wins': [{'by_greenlet': {'t': 0.25},
-      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the sampled "
-                      "CPU, times the run's running time plus its ready wait (the others' "
-                      'queueing while it held the loop)',
+      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the "
+                      "sampled CPU, times the run's running time plus its ready wait (the "
+                      "others' queueing while it held the loop)",
       'cost_s': 0.375,
       'cpu_s': 0.25,
       'cpu_share': 0.25,
@@ -2780,15 +2796,16 @@ EXPECTED = {
       'message': "25% of the sampled CPU (0.250 s of 1.000 s) ran in thrift.protocol's "
                  'TBinaryProtocol/TCompactProtocol while thrift.protocol.fastbinary is '
                  'importable: the accelerated protocol was not used, because the protocol is '
-                 'not TBinaryProtocolAccelerated/TCompactProtocolAccelerated, or its transport '
-                 "is not a TTransport.CReadableTransport; greenlets: 't' 0.250 s. Fix: use "
-                 'TBinaryProtocolAcceleratedFactory (or TCompactProtocolAcceleratedFactory) '
-                 'over a transport that is a TTransport.CReadableTransport '
-                 '(TBufferedTransport, TFramedTransport, TMemoryBuffer); a custom transport '
-                 'must subclass CReadableTransport and implement cstringio_buf and '
-                 'cstringio_refill [cost 0.375 s: greenlet-seconds: the pure-Python '
-                 "implementation's share of the sampled CPU, times the run's running time plus "
-                 "its ready wait (the others' queueing while it held the loop)]",
+                 'not TBinaryProtocolAccelerated/TCompactProtocolAccelerated, or its '
+                 "transport is not a TTransport.CReadableTransport; greenlets: 't' 0.250 s. "
+                 'Fix: use TBinaryProtocolAcceleratedFactory (or '
+                 'TCompactProtocolAcceleratedFactory) over a transport that is a '
+                 'TTransport.CReadableTransport (TBufferedTransport, TFramedTransport, '
+                 'TMemoryBuffer); a custom transport must subclass CReadableTransport and '
+                 'implement cstringio_buf and cstringio_refill [cost 0.375 s: '
+                 "greenlet-seconds: the pure-Python implementation's share of the sampled "
+                 "CPU, times the run's running time plus its ready wait (the others' "
+                 'queueing while it held the loop)]',
       'module': 'thrift.protocol',
       'others_ready_wait_s': 0.125,
       'run_s': 0.25,
@@ -2797,9 +2814,9 @@ EXPECTED = {
       'stack': ['/venv/lib/python3.11/site-packages/thrift/protocol/TBinaryProtocol.py:5:readI32',
                 '/venv/lib/python3.11/site-packages/msgpack/fallback.py:9:unpack']},
      {'by_greenlet': {'m': 0.25},
-      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the sampled "
-                      "CPU, times the run's running time plus its ready wait (the others' "
-                      'queueing while it held the loop)',
+      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the "
+                      "sampled CPU, times the run's running time plus its ready wait (the "
+                      "others' queueing while it held the loop)",
       'cost_s': 0.375,
       'cpu_s': 0.25,
       'cpu_share': 0.25,
@@ -2813,8 +2830,8 @@ EXPECTED = {
                  "msgpack implementation (msgpack.fallback); greenlets: 'm' 0.250 s. Fix: "
                  "install msgpack's C extension (pip install --force-reinstall msgpack, with "
                  'MSGPACK_PUREPYTHON unset) and call msgpack.packb/unpackb or '
-                 'msgpack.Unpacker, not msgpack.fallback [cost 0.375 s: greenlet-seconds: the '
-                 "pure-Python implementation's share of the sampled CPU, times the run's "
+                 'msgpack.Unpacker, not msgpack.fallback [cost 0.375 s: greenlet-seconds: '
+                 "the pure-Python implementation's share of the sampled CPU, times the run's "
                  "running time plus its ready wait (the others' queueing while it held the "
                  'loop)]',
       'module': 'msgpack.fallback',
@@ -2824,9 +2841,9 @@ EXPECTED = {
       'section': None,
       'stack': ['/venv/lib/python3.11/site-packages/msgpack/fallback.py:9:unpack']},
      {'by_greenlet': {'j': 0.125},
-      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the sampled "
-                      "CPU, times the run's running time plus its ready wait (the others' "
-                      'queueing while it held the loop)',
+      'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the "
+                      "sampled CPU, times the run's running time plus its ready wait (the "
+                      "others' queueing while it held the loop)",
       'cost_s': 0.1875,
       'cpu_s': 0.125,
       'cpu_share': 0.125,
@@ -2837,11 +2854,11 @@ EXPECTED = {
       'kind': 'pure-python-fallback',
       'message': "12% of the sampled CPU (0.125 s of 1.000 s) ran in json's json encoder: "
                  'json.dumps(indent=...) and json.dump(obj, file) encode in Python even with '
-                 "_json; greenlets: 'j' 0.125 s. Fix: call json.dumps(obj) without indent= and "
-                 'write the string (json.dump streams through the Python encoder), or use '
-                 'ujson/orjson [cost 0.188 s: greenlet-seconds: the pure-Python '
-                 "implementation's share of the sampled CPU, times the run's running time plus "
-                 "its ready wait (the others' queueing while it held the loop)]",
+                 "_json; greenlets: 'j' 0.125 s. Fix: call json.dumps(obj) without indent= "
+                 'and write the string (json.dump streams through the Python encoder), or '
+                 'use ujson/orjson [cost 0.188 s: greenlet-seconds: the pure-Python '
+                 "implementation's share of the sampled CPU, times the run's running time "
+                 "plus its ready wait (the others' queueing while it held the loop)]",
       'module': 'json',
       'others_ready_wait_s': 0.0625,
       'run_s': 0.125,
@@ -2849,27 +2866,31 @@ EXPECTED = {
       'section': None,
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:_iterencode_dict']},
      {'by_greenlet': {'r': 0.125},
-      'cost_meaning': "greenlet-seconds: encoding detection's share of the sampled CPU, times "
-                      "the run's running time plus its ready wait (the others' queueing while "
-                      'it held the loop)',
+      'cost_meaning': "greenlet-seconds: encoding detection's share of the sampled CPU, "
+                      "times the run's running time plus its ready wait (the others' "
+                      'queueing while it held the loop)',
       'cost_s': 0.1875,
       'cpu_s': 0.125,
       'cpu_share': 0.125,
-      'fix': "set response.encoding (e.g. response.encoding = 'utf-8') before reading "
-             'response.text, or parse response.content (bytes) directly, e.g. '
-             'json.loads(response.content)',
+      'fix': 'set response.encoding to the charset the body is really in before reading '
+             "response.text (have the upstream declare it in Content-Type; 'utf-8' only for "
+             'a UTF-8 body: any other comes back with U+FFFD where it does not decode), or '
+             'parse response.content (bytes) directly where the parser decodes it right '
+             '(json.loads reads UTF-8, -16 and -32 only)',
       'greenlet': None,
       'hazard': False,
       'kind': 'charset-detection',
       'message': "12% of the sampled CPU (0.125 s of 1.000 s) ran in requests's encoding "
                  "guessed by requests' Response.text (Response.apparent_encoding: charset "
                  'detection over the whole body, in Python) because the response declared no '
-                 "charset; greenlets: 'r' 0.125 s. Fix: set response.encoding (e.g. "
-                 "response.encoding = 'utf-8') before reading response.text, or parse "
-                 'response.content (bytes) directly, e.g. json.loads(response.content) [cost '
-                 "0.188 s: greenlet-seconds: encoding detection's share of the sampled CPU, "
-                 "times the run's running time plus its ready wait (the others' queueing while "
-                 'it held the loop)]',
+                 "charset; greenlets: 'r' 0.125 s. Fix: set response.encoding to the charset "
+                 'the body is really in before reading response.text (have the upstream '
+                 "declare it in Content-Type; 'utf-8' only for a UTF-8 body: any other comes "
+                 'back with U+FFFD where it does not decode), or parse response.content '
+                 '(bytes) directly where the parser decodes it right (json.loads reads '
+                 'UTF-8, -16 and -32 only) [cost 0.188 s: greenlet-seconds: encoding '
+                 "detection's share of the sampled CPU, times the run's running time plus "
+                 "its ready wait (the others' queueing while it held the loop)]",
       'module': 'requests',
       'others_ready_wait_s': 0.0625,
       'run_s': 0.125,
@@ -3564,13 +3585,17 @@ EXPECTED = {
       'hazard': False,
       'kind': 'small-body-reads',
       'mean_read_bytes': 0.0,
-      'message': '2 response bodies (0.0 MiB) were read in 100 reads of 0.0 KiB on average (50 '
-                 "per body) through urllib3's HTTPResponse.read, called from "
-                 '/srv/app/worker.py:80:nobytes; each read is a trip through requests, urllib3 '
-                 'and http.client. Fix: read bodies in large pieces: geventperf.mount(session) '
-                 '(512 KiB reads, Content-Length bodies into one buffer), then parse the '
-                 'bytes. [cost 0.250 s: seconds the reading greenlets spent inside the reads, '
-                 'network waits left out (a large read waits for the network as long)]',
+      'message': '2 response bodies (0.0 MiB) were read in 100 reads of 0.0 KiB on average '
+                 "(50 per body) through urllib3's HTTPResponse.read, called from "
+                 '/srv/app/worker.py:80:nobytes; each read is a trip through requests, '
+                 'urllib3 and http.client. Fix: the code at /srv/app/worker.py:80:nobytes '
+                 'asks for 0.0 KiB per call (iter_content(chunk_size=...), raw.read(n), or a '
+                 'parser reading response.raw): ask for large pieces '
+                 '(iter_content(chunk_size=512 * 1024)) or read the body whole '
+                 '(response.content) and parse the bytes; geventperf.mount(session) makes '
+                 ".content's reads large, not a caller's own small ones. [cost 0.250 s: "
+                 'seconds the reading greenlets spent inside the reads, network waits left '
+                 'out (a large read waits for the network as long)]',
       'read_s': 0.5,
       'reads': 100,
       'section': None,
@@ -3614,12 +3639,15 @@ EXPECTED = {
       'kind': 'small-body-reads',
       'mean_read_bytes': 10.0,
       'message': '1 response bodies (0.0 MiB) were read in 100 reads of 0.0 KiB on average '
-                 "(100 per body) through urllib3's HTTPResponse.read, called from ?; each read "
-                 'is a trip through requests, urllib3 and http.client. Fix: read bodies in '
-                 'large pieces: geventperf.mount(session) (512 KiB reads, Content-Length '
-                 'bodies into one buffer), then parse the bytes. [cost 0.500 s: seconds the '
-                 'reading greenlets spent inside the reads, network waits left out (a large '
-                 'read waits for the network as long)]',
+                 "(100 per body) through urllib3's HTTPResponse.read, called from ?; each "
+                 'read is a trip through requests, urllib3 and http.client. Fix: the code at '
+                 '? asks for 0.0 KiB per call (iter_content(chunk_size=...), raw.read(n), or '
+                 'a parser reading response.raw): ask for large pieces '
+                 '(iter_content(chunk_size=512 * 1024)) or read the body whole '
+                 '(response.content) and parse the bytes; geventperf.mount(session) makes '
+                 ".content's reads large, not a caller's own small ones. [cost 0.500 s: "
+                 'seconds the reading greenlets spent inside the reads, network waits left '
+                 'out (a large read waits for the network as long)]',
       'read_s': 0.5,
       'reads': 100,
       'section': None,
@@ -3967,20 +3995,24 @@ EXPECTED = {
       'utilization': 0.96875}],
     'small_body_reads_not_for_bodies_read_in_two_pieces_or_fewer': [{'bodies': 100,
       'bytes': 411648,
-      'cost_meaning': 'seconds the reading greenlets spent inside the reads, network waits left '
-                      'out (a large read waits for the network as long)',
+      'cost_meaning': 'seconds the reading greenlets spent inside the reads, network waits '
+                      'left out (a large read waits for the network as long)',
       'cost_s': 0.25,
       'greenlet': None,
       'hazard': False,
       'kind': 'small-body-reads',
       'mean_read_bytes': 2048.0,
-      'message': '100 response bodies (0.4 MiB) were read in 201 reads of 2.0 KiB on average (2 '
-                 "per body) through urllib3's HTTPResponse.read, called from "
-                 '/srv/app/worker.py:71:more; each read is a trip through requests, urllib3 and '
-                 'http.client. Fix: read bodies in large pieces: geventperf.mount(session) (512 '
-                 'KiB reads, Content-Length bodies into one buffer), then parse the bytes. [cost '
-                 '0.250 s: seconds the reading greenlets spent inside the reads, network waits '
-                 'left out (a large read waits for the network as long)]',
+      'message': '100 response bodies (0.4 MiB) were read in 201 reads of 2.0 KiB on average '
+                 "(2 per body) through urllib3's HTTPResponse.read, called from "
+                 '/srv/app/worker.py:71:more; each read is a trip through requests, urllib3 '
+                 'and http.client. Fix: the code at /srv/app/worker.py:71:more asks for 2.0 '
+                 'KiB per call (iter_content(chunk_size=...), raw.read(n), or a parser '
+                 'reading response.raw): ask for large pieces (iter_content(chunk_size=512 * '
+                 '1024)) or read the body whole (response.content) and parse the bytes; '
+                 "geventperf.mount(session) makes .content's reads large, not a caller's own "
+                 'small ones. [cost 0.250 s: seconds the reading greenlets spent inside the '
+                 'reads, network waits left out (a large read waits for the network as '
+                 'long)]',
       'read_s': 0.5,
       'reads': 201,
       'section': None,
@@ -4056,6 +4088,84 @@ EXPECTED = {
                  'greenlet-seconds greenlets spent ready to run but queued behind others '
                  "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
                  'or cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (7 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). 50% of the sampled "
+                 'CPU ran inside requests, urllib3 and http.client themselves, most of it '
+                 'per read, not per request: 80 reads for 4 bodies (small-body-reads): read '
+                 'in large pieces, and the per-read work goes with the reads. [cost 3.500 s: '
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (7 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). 50% of the sampled "
+                 'CPU ran inside requests, urllib3 and http.client themselves: their '
+                 'per-request work (proxy settings read from the environment, URL parsing, '
+                 'header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). [cost "
+                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
+                 'slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -6252,14 +6362,16 @@ EXPECTED = {
                  '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
                  'waiting to open connections; 25% of the sampled CPU set connections up and '
                  'closed them, which queued the others about 1.000 greenlet-s; 25% of that '
-                 'is the leak. Fix: close every streamed response: `with session.get(url, '
-                 'stream=True) as response:`, or response.close() in a finally (closing an '
-                 'unread body closes the socket too: read the body to the end first to reuse '
-                 'the connection). [cost 0.375 s: the share of connections opened that were '
-                 'never returned to their pool (over all opened), of the greenlet-seconds '
-                 "spent waiting to open connections plus the run's ready wait times the "
-                 'share of the sampled CPU that set connections up (none without CPU '
-                 'samples)]',
+                 'is the leak. Fix: read every streamed body to the end (response.content, '
+                 'or iter_content until it stops): its connection then goes back to the pool '
+                 'for the next request. Where a body is not wanted, do not stream it, or '
+                 'close the response (`with session.get(url, stream=True) as response:`, or '
+                 'response.close() in a finally): that ends the leak, but closing an unread '
+                 'body closes its socket too, so the next request connects again. [cost '
+                 '0.375 s: the share of connections opened that were never returned to their '
+                 'pool (over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
       'others_ready_wait_s': 0.25,
       'pools': ['https://a:443', 'http://b:80'],
       'section': None,
@@ -6296,14 +6408,16 @@ EXPECTED = {
                  'under /srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
                  'waiting to open connections; 25% of the sampled CPU set connections up and '
                  'closed them, which queued the others about 1.000 greenlet-s; 16% of that '
-                 'is the leak. Fix: close every streamed response: `with session.get(url, '
-                 'stream=True) as response:`, or response.close() in a finally (closing an '
-                 'unread body closes the socket too: read the body to the end first to reuse '
-                 'the connection). [cost 0.234 s: the share of connections opened that were '
-                 'never returned to their pool (over all opened), of the greenlet-seconds '
-                 "spent waiting to open connections plus the run's ready wait times the "
-                 'share of the sampled CPU that set connections up (none without CPU '
-                 'samples)]',
+                 'is the leak. Fix: read every streamed body to the end (response.content, '
+                 'or iter_content until it stops): its connection then goes back to the pool '
+                 'for the next request. Where a body is not wanted, do not stream it, or '
+                 'close the response (`with session.get(url, stream=True) as response:`, or '
+                 'response.close() in a finally): that ends the leak, but closing an unread '
+                 'body closes its socket too, so the next request connects again. [cost '
+                 '0.234 s: the share of connections opened that were never returned to their '
+                 'pool (over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
       'others_ready_wait_s': 0.15625,
       'pools': ['http://a:80'],
       'section': None,
@@ -6338,14 +6452,16 @@ EXPECTED = {
                  'descriptor here and a connection slot on the server. 0.000 s was spent '
                  'waiting to open connections; 25% of the sampled CPU set connections up and '
                  'closed them, which queued the others about 1.000 greenlet-s; 62% of that '
-                 'is the leak. Fix: close every streamed response: `with session.get(url, '
-                 'stream=True) as response:`, or response.close() in a finally (closing an '
-                 'unread body closes the socket too: read the body to the end first to reuse '
-                 'the connection). [cost 0.625 s: the share of connections opened that were '
-                 'never returned to their pool (over all opened), of the greenlet-seconds '
-                 "spent waiting to open connections plus the run's ready wait times the "
-                 'share of the sampled CPU that set connections up (none without CPU '
-                 'samples)]',
+                 'is the leak. Fix: read every streamed body to the end (response.content, '
+                 'or iter_content until it stops): its connection then goes back to the pool '
+                 'for the next request. Where a body is not wanted, do not stream it, or '
+                 'close the response (`with session.get(url, stream=True) as response:`, or '
+                 'response.close() in a finally): that ends the leak, but closing an unread '
+                 'body closes its socket too, so the next request connects again. [cost '
+                 '0.625 s: the share of connections opened that were never returned to their '
+                 'pool (over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
       'others_ready_wait_s': 0.625,
       'pools': ['https://a:443'],
       'section': None,
@@ -6376,14 +6492,16 @@ EXPECTED = {
                  '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
                  'waiting to open connections; 25% of the sampled CPU set connections up and '
                  'closed them, which queued the others about 1.000 greenlet-s; 100% of that '
-                 'is the leak. Fix: close every streamed response: `with session.get(url, '
-                 'stream=True) as response:`, or response.close() in a finally (closing an '
-                 'unread body closes the socket too: read the body to the end first to reuse '
-                 'the connection). [cost 1.500 s: the share of connections opened that were '
-                 'never returned to their pool (over all opened), of the greenlet-seconds '
-                 "spent waiting to open connections plus the run's ready wait times the "
-                 'share of the sampled CPU that set connections up (none without CPU '
-                 'samples)]',
+                 'is the leak. Fix: read every streamed body to the end (response.content, '
+                 'or iter_content until it stops): its connection then goes back to the pool '
+                 'for the next request. Where a body is not wanted, do not stream it, or '
+                 'close the response (`with session.get(url, stream=True) as response:`, or '
+                 'response.close() in a finally): that ends the leak, but closing an unread '
+                 'body closes its socket too, so the next request connects again. [cost '
+                 '1.500 s: the share of connections opened that were never returned to their '
+                 'pool (over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
       'others_ready_wait_s': 1.0,
       'pools': ['http://a:80'],
       'section': None,
@@ -6419,14 +6537,16 @@ EXPECTED = {
                  '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
                  'waiting to open connections; 25% of the sampled CPU set connections up and '
                  'closed them, which queued the others about 1.000 greenlet-s; 16% of that '
-                 'is the leak. Fix: close every streamed response: `with session.get(url, '
-                 'stream=True) as response:`, or response.close() in a finally (closing an '
-                 'unread body closes the socket too: read the body to the end first to reuse '
-                 'the connection). [cost 0.234 s: the share of connections opened that were '
-                 'never returned to their pool (over all opened), of the greenlet-seconds '
-                 "spent waiting to open connections plus the run's ready wait times the "
-                 'share of the sampled CPU that set connections up (none without CPU '
-                 'samples)]',
+                 'is the leak. Fix: read every streamed body to the end (response.content, '
+                 'or iter_content until it stops): its connection then goes back to the pool '
+                 'for the next request. Where a body is not wanted, do not stream it, or '
+                 'close the response (`with session.get(url, stream=True) as response:`, or '
+                 'response.close() in a finally): that ends the leak, but closing an unread '
+                 'body closes its socket too, so the next request connects again. [cost '
+                 '0.234 s: the share of connections opened that were never returned to their '
+                 'pool (over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
       'others_ready_wait_s': 0.15625,
       'pools': ['http://a:80'],
       'section': None,
@@ -8322,6 +8442,55 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
                 '/srv/app/worker.py:30:with_a_session']}],
+    'small_body_reads_asked_for_by_the_caller': [{'bodies': 4,
+      'bytes': 4096000,
+      'cost_meaning': 'seconds the reading greenlets spent inside the reads, network waits '
+                      'left out (a large read waits for the network as long)',
+      'cost_s': 0.125,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'small-body-reads',
+      'mean_read_bytes': 10240.0,
+      'message': '4 response bodies (3.9 MiB) were read in 400 reads of 10.0 KiB on average '
+                 "(100 per body) through urllib3's HTTPResponse.read, called from "
+                 '/srv/app/worker.py:70:content; each read is a trip through requests, '
+                 'urllib3 and http.client. Fix: read bodies in large pieces: '
+                 'geventperf.mount(session) (512 KiB reads, Content-Length bodies into one '
+                 'buffer), then parse the bytes. [cost 0.125 s: seconds the reading '
+                 'greenlets spent inside the reads, network waits left out (a large read '
+                 'waits for the network as long)]',
+      'read_s': 0.5,
+      'reads': 400,
+      'section': None,
+      'site': '/srv/app/worker.py:70:content',
+      'small_read_bytes': 65536,
+      'stack': ['/srv/app/worker.py:70:content']},
+     {'bodies': 4,
+      'bytes': 4095999,
+      'cost_meaning': 'seconds the reading greenlets spent inside the reads, network waits '
+                      'left out (a large read waits for the network as long)',
+      'cost_s': 0.125,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'small-body-reads',
+      'mean_read_bytes': 10239.9975,
+      'message': '4 response bodies (3.9 MiB) were read in 400 reads of 10.0 KiB on average '
+                 "(100 per body) through urllib3's HTTPResponse.read, called from "
+                 '/srv/app/worker.py:71:chunks; each read is a trip through requests, '
+                 'urllib3 and http.client. Fix: the code at /srv/app/worker.py:71:chunks '
+                 'asks for 10.0 KiB per call (iter_content(chunk_size=...), raw.read(n), or '
+                 'a parser reading response.raw): ask for large pieces '
+                 '(iter_content(chunk_size=512 * 1024)) or read the body whole '
+                 '(response.content) and parse the bytes; geventperf.mount(session) makes '
+                 ".content's reads large, not a caller's own small ones. [cost 0.125 s: "
+                 'seconds the reading greenlets spent inside the reads, network waits left '
+                 'out (a large read waits for the network as long)]',
+      'read_s': 0.5,
+      'reads': 400,
+      'section': None,
+      'site': '/srv/app/worker.py:71:chunks',
+      'small_read_bytes': 65536,
+      'stack': ['/srv/app/worker.py:71:chunks']}],
 }
 
 

@@ -356,10 +356,13 @@ def connection_leak(profile: Profile) -> list[Finding]:
         f"instead ({opened} made for {checkouts} requests, a connect{tls} each), and the "
         "lost ones stay open until garbage-collected, holding a file descriptor here and a "
         f"connection slot on the server.{blocks}{where} "
-        f"{_sentence(opening.told(share, 'the leak'))}. Fix: close every streamed "
-        "response: `with session.get(url, stream=True) as response:`, or "
-        "response.close() in a finally (closing an unread body closes the socket too: "
-        "read the body to the end first to reuse the connection).")
+        f"{_sentence(opening.told(share, 'the leak'))}. Fix: read every streamed body "
+        "to the end (response.content, or iter_content until it stops): its connection "
+        "then goes back to the pool for the next request. Where a body is not wanted, "
+        "do not stream it, or close the response (`with session.get(url, stream=True) "
+        "as response:`, or response.close() in a finally): that ends the leak, but "
+        "closing an unread body closes its socket too, so the next request connects "
+        "again.")
     cost = share * (opening.waited + opening.queued)
     return [_finding(CONNECTION_LEAK, message, cost,
                      list(seen.worst.stack) if seen else [],

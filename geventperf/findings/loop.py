@@ -92,6 +92,10 @@ FULL_GENERATION = 2
 # the CPU samples (``--cpu-samples``) ran beneath requests, urllib3 or http.client: then
 # that work is the lever, not the program's.
 REQUESTS_CPU_SHARE = 0.5
+# ... and it is told as per-read work when the bodies took at least this many reads
+# each on average (240 bodies read 1 KiB at a time, 4096 reads each, spent 92 % of the
+# CPU in requests' layers, and a per-request fast path could not touch it).
+READS_PER_BODY_TOLD = 20
 # Frames of the HTTP client stack whose per-request work geventperf.Session trims.
 _REQUESTS_LAYERS = ("/requests/", "/urllib3/", "/http/client.py")
 # A saturated loop's CPU is setting up TLS connections when at least this share of the
@@ -293,6 +297,13 @@ JSON_CHEAPER = ("it is parsing JSON: ask the upstream for less -- only the field
 # process held a loop 72 % busy.
 SPAWN_FRAME = re.compile(r"[/\\](gevent[/\\])?(subprocess|os)\.py:\d+:"
                          r"(Popen\._execute_child|fork_and_watch|fork)$")
+# Frames of requests guessing a body's charset (Response.apparent_encoding, and the
+# detectors it calls): the charset-detection finding's cause, seen in a CPU finding.
+CHARSET_FRAME = re.compile(r"(:Response\.apparent_encoding|[/\\](charset_normalizer|"
+                           r"chardet)[/\\].*)$")
+CHARSET_CHEAPER = ("it guesses the body's charset: response.text on a response that "
+                   "declared none runs detection over the whole body (the "
+                   "charset-detection finding says how to skip it)")
 SPAWN_CHEAPER = ("it starts a child process per call: each fork copies this process's "
                  "memory map in the loop's thread, the longer the larger the process; "
                  "do the work in-process (hashlib rather than sha256sum), or keep one "
@@ -307,9 +318,11 @@ def _parses_json(hot: Any) -> bool:
 
 def _what_it_does(hot: Any) -> str | None:
     """What the hot code's heaviest sampled stack shows it doing that has a cheaper
-    way (JSON_CHEAPER, SPAWN_CHEAPER), else None."""
+    way (CHARSET_CHEAPER, JSON_CHEAPER, SPAWN_CHEAPER), else None."""
     if hot is None:
         return None
+    if any(CHARSET_FRAME.search(f) for f in hot.stack):
+        return CHARSET_CHEAPER
     if _parses_json(hot):
         return JSON_CHEAPER
     if any(SPAWN_FRAME.search(f) for f in hot.stack):
@@ -562,6 +575,13 @@ def cpu_starved(profile: Profile) -> list[Finding]:
                      children_cpu_s=children)]
 
 
+def _body_reads(profile: Profile) -> tuple[int, int]:
+    """(reads, bodies) of the response bodies read through urllib3 (``body-reads``
+    events)."""
+    evs = _events(profile, "body-reads")
+    return int(sum(_f(e, "reads") for e in evs)), int(sum(_f(e, "bodies") for e in evs))
+
+
 def _own_competitors(profile: Profile) -> tuple[float, float]:
     """(CPU seconds of this process's threads other than the loop's, of its child
     processes) over the run; 0 for what the profile does not have (older profiles, no
@@ -707,7 +727,14 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      "reuse connections (one Session per worker, kept alive; a server that "
                      "answers Connection: close makes every request a new handshake), or "
                      "terminate TLS outside this process.")
-        if in_requests is not None and in_requests >= REQUESTS_CPU_SHARE:
+        reads, bodies = _body_reads(profile)
+        if in_requests is not None and in_requests >= REQUESTS_CPU_SHARE \
+                and bodies > 0 and reads >= READS_PER_BODY_TOLD * bodies:
+            cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
+                     f"and http.client themselves, most of it per read, not per request: "
+                     f"{reads} reads for {bodies} bodies (small-body-reads): read in large "
+                     "pieces, and the per-read work goes with the reads.")
+        elif in_requests is not None and in_requests >= REQUESTS_CPU_SHARE:
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
                      "and http.client themselves: their per-request work (proxy settings "
                      "read from the environment, URL parsing, header checks) is a cause "

@@ -52,6 +52,10 @@ _REQUESTS_READERS = ("/urllib3/", "/requests/", "/http/client.py",
 # Body reads through urllib3 smaller than this on average are "small": requests' own
 # piece is 10 KiB, lxml asks for a few KiB; GeventAdapter reads 512 KiB.
 SMALL_READ_BYTES = 64 * 1024
+# The pieces requests' .content reads in (its CONTENT_CHUNK_SIZE, 10 KiB): reads smaller
+# on average were asked for by the caller (iter_content(chunk_size=1024), a parser on
+# response.raw), and only the caller can make them larger.
+REQUESTS_PIECE_BYTES = 10 * 1024
 # Fewer reads than this at one call site cost too little to report.
 SMALL_READS_MIN = 100
 # Nor are bodies read in at most this many reads each on average: larger reads cannot
@@ -190,13 +194,21 @@ def small_body_reads(profile: Profile) -> list[Finding]:
         # the whole time inside them in older profiles.
         cost = _f(ev, "run_s", seconds)
         site = str(ev.get("site", "?"))
+        mean = nbytes / reads
+        fix = ("read bodies in large pieces: geventperf.mount(session) (512 KiB reads, "
+               "Content-Length bodies into one buffer), then parse the bytes."
+               if mean >= REQUESTS_PIECE_BYTES else
+               f"the code at {site} asks for {mean / 1024:.1f} KiB per call "
+               "(iter_content(chunk_size=...), raw.read(n), or a parser reading "
+               "response.raw): ask for large pieces (iter_content(chunk_size=512 * 1024)) "
+               "or read the body whole (response.content) and parse the bytes; "
+               "geventperf.mount(session) makes .content's reads large, not a caller's "
+               "own small ones.")
         message = (
             f"{bodies} response bodies ({nbytes / 2**20:.1f} MiB) were read in {reads} "
-            f"reads of {nbytes / reads / 1024:.1f} KiB on average ({reads / bodies:.0f} per "
+            f"reads of {mean / 1024:.1f} KiB on average ({reads / bodies:.0f} per "
             f"body) through urllib3's HTTPResponse.read, called from {site}; each read is a "
-            "trip through requests, urllib3 and http.client. Fix: read bodies in large "
-            "pieces: geventperf.mount(session) (512 KiB reads, Content-Length bodies into "
-            "one buffer), then parse the bytes.")
+            f"trip through requests, urllib3 and http.client. Fix: {fix}")
         out.append(_finding(SMALL_BODY_READS, message, cost, [site], reads=reads,
                             bytes=nbytes, bodies=bodies, read_s=seconds, site=site,
                             mean_read_bytes=nbytes / reads, small_read_bytes=SMALL_READ_BYTES))

@@ -138,9 +138,11 @@ SLOW_PATHS: tuple[SlowPath, ...] = (
              "encoding guessed by requests' Response.text (Response.apparent_encoding: "
              "charset detection over the whole body, in Python) because the response "
              "declared no charset",
-             "set response.encoding (e.g. response.encoding = 'utf-8') before reading "
-             "response.text, or parse response.content (bytes) directly, e.g. "
-             "json.loads(response.content)",
+             "set response.encoding to the charset the body is really in before reading "
+             "response.text (have the upstream declare it in Content-Type; 'utf-8' only "
+             "for a UTF-8 body: any other comes back with U+FFFD where it does not "
+             "decode), or parse response.content (bytes) directly where the parser "
+             "decodes it right (json.loads reads UTF-8, -16 and -32 only)",
              functions=("apparent_encoding",)),
 )
 
