@@ -38,6 +38,23 @@ def test_requests_default_small_reads_are_found_at_the_callers_line():
     assert found.extra["mean_read_bytes"] <= 10 * 1024  # requests' CONTENT_CHUNK_SIZE
     assert found.extra["site"].endswith(":_fetch_all")  # the caller, not the libraries
     assert "geventperf.mount(session)" in found.message
+    assert "asks for" not in found.message  # .content's own pieces, not the caller's
+
+
+def test_a_caller_asking_for_small_pieces_is_told_to_ask_for_larger():
+    # iter_content(1024): 1 KiB reads the caller asked for, which mount cannot enlarge;
+    # the call site is looked up once per response, its reads all counted there
+    response = http_response(BODY)
+    session = requests.Session()
+    with RawServer(lambda head: [response], keep_alive=True) as server:
+        with geventperf.Tracer() as tracer:
+            with session.get(server.url, stream=True) as r:
+                got = b"".join(r.iter_content(chunk_size=1024))
+    assert got == BODY
+    [found] = [f for f in tracer.profile.findings if f.kind == findings.SMALL_BODY_READS]
+    assert found.extra["reads"] >= len(BODY) // 1024
+    assert "asks for 1.0 KiB per call" in found.message
+    assert "iter_content(chunk_size=512 * 1024)" in found.message
 
 
 def test_bodies_read_by_the_adapter_are_not_small_reads():

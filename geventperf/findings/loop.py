@@ -725,8 +725,9 @@ def loop_saturated(profile: Profile) -> list[Finding]:
             cure += (f" {in_tls:.0%} of the sampled CPU set up TLS connections (handshakes, "
                      "contexts, certificates loaded), which every new connection pays: "
                      "reuse connections (one Session per worker, kept alive; a server that "
-                     "answers Connection: close makes every request a new handshake), or "
-                     "terminate TLS outside this process.")
+                     "answers Connection: close makes every request a new handshake, and so "
+                     "does a stream=True response closed before its body was read: its "
+                     "socket is closed with it), or terminate TLS outside this process.")
         reads, bodies = _body_reads(profile)
         if in_requests is not None and in_requests >= REQUESTS_CPU_SHARE \
                 and bodies > 0 and reads >= READS_PER_BODY_TOLD * bodies:

@@ -52,10 +52,12 @@ _REQUESTS_READERS = ("/urllib3/", "/requests/", "/http/client.py",
 # Body reads through urllib3 smaller than this on average are "small": requests' own
 # piece is 10 KiB, lxml asks for a few KiB; GeventAdapter reads 512 KiB.
 SMALL_READ_BYTES = 64 * 1024
-# The pieces requests' .content reads in (its CONTENT_CHUNK_SIZE, 10 KiB): reads smaller
-# on average were asked for by the caller (iter_content(chunk_size=1024), a parser on
-# response.raw), and only the caller can make them larger.
-REQUESTS_PIECE_BYTES = 10 * 1024
+# Reads under this size on average were asked for by the caller (iter_content(
+# chunk_size=1024), a parser on response.raw), and only the caller can make them
+# larger: half the piece requests' .content reads in (its CONTENT_CHUNK_SIZE, 10 KiB),
+# whose reads average a little under it (a body's last piece, the empty read that finds
+# its end).
+CALLER_PIECE_BYTES = 5 * 1024
 # Fewer reads than this at one call site cost too little to report.
 SMALL_READS_MIN = 100
 # Nor are bodies read in at most this many reads each on average: larger reads cannot
@@ -197,7 +199,7 @@ def small_body_reads(profile: Profile) -> list[Finding]:
         mean = nbytes / reads
         fix = ("read bodies in large pieces: geventperf.mount(session) (512 KiB reads, "
                "Content-Length bodies into one buffer), then parse the bytes."
-               if mean >= REQUESTS_PIECE_BYTES else
+               if mean >= CALLER_PIECE_BYTES else
                f"the code at {site} asks for {mean / 1024:.1f} KiB per call "
                "(iter_content(chunk_size=...), raw.read(n), or a parser reading "
                "response.raw): ask for large pieces (iter_content(chunk_size=512 * 1024)) "
