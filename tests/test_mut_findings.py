@@ -8909,6 +8909,23 @@ def test_a_pools_own_waits_and_a_loop_over_its_imap_are_no_storm():
         assert bool(findings.switch_storms(p)) is stormy, (stack, call, imap)
 
 
+def test_reading_a_childs_output_is_no_storm():
+    # 2000 wake-ups 7.8 us apart in gevent's communicate() reading a child's pipe: one
+    # per piece the child wrote, at its pace; the same reads of the program's own pipe
+    # (its own line, no communicate greenlet) are a storm
+    fileobj = "/venv/lib/python3.11/site-packages/gevent/_fileobjectposix.py"
+    child = [f"{fileobj}:165:GreenFileDescriptorIO.__read",
+             "/venv/lib/python3.11/site-packages/gevent/subprocess.py:531:"
+             "_CommunicatingGreenlets._read_and_close"]
+    own = [f"{fileobj}:165:GreenFileDescriptorIO.__read", f"{APP}:12:drain"]
+    for stack, stormy in ((child, False), (own, True)):
+        p = profile(runs=[StackTime(stack=stack, count=2000, run_s=2000 * 2 ** -17,
+                                    greenlet=3)],
+                    waits=[StackTime(stack=stack, count=2000, wait_s=1.0, event_wait_s=0.5,
+                                     ready_wait_s=0.5)])
+        assert bool(findings.switch_storms(p)) is stormy, stack
+
+
 def test_a_heartbeat_beside_peers_is_no_source_of_their_items():
     # peers as above, and app.tick (#5) asleep 1.2 s of the 2 s run in 2 sleeps: busy
     # through the run, yet 2 wake-ups against 10 hand-off waits (under a quarter) feed

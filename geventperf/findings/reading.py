@@ -44,6 +44,11 @@ JOIN_CALLS = ("joinall", "join")
 # finished.  A clean Pool(20).imap_unordered over 1500 calls ran 2386 of each, 8 and
 # 26 us apart, and came first in a report with nothing wrong.
 POOL_FRAME = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:")
+# ... and gevent's subprocess reading a child's output (communicate(), check_output()):
+# one wake-up per piece the child wrote, at the child's pace (openssl's progress dots
+# made a 9-19 ms "storm" at a clean run's start).
+CHILD_OUTPUT_FRAME = re.compile(r"[/\\]gevent[/\\]subprocess\.py:\d+:"
+                                r"_CommunicatingGreenlets\.")
 IMAP_GREENLET = re.compile(r"^gevent\._(gevent_c_)?imap\.IMap\w*\._run$")
 # Frames of requests' own body reads, where a storm is the small-chunk read pattern
 # that GeventAdapter cures.
@@ -114,7 +119,8 @@ def switch_storms(profile: Profile) -> list[Finding]:
     out = []
     for r in profile.runs:
         if r.count < STORM_MIN_SWITCHES or not r.stack or r.stack[0].startswith("<") \
-                or _once_per_request(r.stack) or POOL_FRAME.search(r.stack[0]):
+                or _once_per_request(r.stack) or POOL_FRAME.search(r.stack[0]) \
+                or any(CHILD_OUTPUT_FRAME.search(f) for f in r.stack):
             continue
         mean_run = r.run_s / r.count
         if mean_run >= STORM_MAX_MEAN_RUN_S:
