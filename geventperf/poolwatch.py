@@ -76,7 +76,7 @@ class _Pool:
 
     __slots__ = ("label", "pools", "maxsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
-                 "read_timeout_s", "errors", "sites", "trails", "nagle", "sends")
+                 "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -87,6 +87,10 @@ class _Pool:
         # requests as the caller saw them (urlopen, its own retries inside): how many,
         # how many raised, the time spent in those, and how they failed and where
         self.calls = self.failed = 0
+        # responses whose head said the server closes the connection after them
+        # (Connection: close, or HTTP/1.0 without keep-alive): connection-not-kept-alive
+        # tells the server's closes from this side's
+        self.closing = 0
         self.failed_s = 0.0
         self.read_timeout_s: float | None = None  # the largest given to a failed call
         self.errors: dict[str, int] = {}
@@ -234,9 +238,12 @@ class PoolWatch:
             counts[1] += 1
             counts[3] += after
 
-    def answered(self, pool: Any) -> None:
-        """A request through *pool* returned a response (any status)."""
-        self._record(pool).calls += 1
+    def answered(self, pool: Any, response: Any = None) -> None:
+        """A request through *pool* returned *response* (any status): counted, and
+        whether its head said the server closes the connection after it."""
+        record = self._record(pool)
+        record.calls += 1
+        record.closing += _closes(response)
 
     def failed(self, pool: Any, error: BaseException, seconds: float, timeout: Any,
                site: str) -> None:
@@ -258,12 +265,25 @@ class PoolWatch:
                  "block": r.block, "checkouts": r.checkouts, "peak_in_use": r.peak_in_use,
                  "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use,
                  "calls": r.calls, "failed": r.failed, "failed_s": r.failed_s,
+                 "closing": r.closing,
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
                  "trails": {kind: list(counts) for kind, counts in r.trails.items()},
                  "nagle": r.nagle,
                  "sends": {kind: list(counts) for kind, counts in r.sends.items()}}
                 for r in list(self._hosts.values()) if r.checkouts or r.discarded or r.calls]
+
+
+def _closes(response: Any) -> bool:
+    """Whether a urllib3 response's head says the server closes the connection after
+    it: ``Connection: close``, or HTTP/1.0 without ``Connection: keep-alive``."""
+    headers = getattr(response, "headers", None)
+    if headers is None or not hasattr(headers, "get"):
+        return False
+    connection = str(headers.get("Connection", "")).lower()
+    if "close" in connection:
+        return True
+    return getattr(response, "version", 11) == 10 and "keep-alive" not in connection
 
 
 def _kind(trail: list[Any]) -> str:
@@ -423,7 +443,7 @@ def _urlopen(original: Any) -> Any:
         finally:
             calling.discard(key)
         try:
-            tracer._pool_watch.answered(self)
+            tracer._pool_watch.answered(self, response)
             # requests reads the body after this (preload_content=False): the response
             # still holds its connection until then; a preloaded one has let it go
             conn = getattr(response, "_connection", None)

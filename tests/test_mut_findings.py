@@ -1643,6 +1643,18 @@ def connections_not_kept_alive_by_their_server():
 
 
 @scenario
+def connections_not_kept_alive_told_by_who_closed_them():
+    # 180 of 200 timed responses on new connections: with 90 heads saying
+    # Connection: close (exactly half of the 180) the server closed them; with 89, most
+    # closes were this side's (unread stream=True bodies closed), and the fix says so
+    def closing(count):
+        event = kept_pool("https://a:443", 4, 180, 20)
+        event.update(calls=200, closing=count)
+        return findings.not_kept_alive(churn_profile([event]))
+    return [*closing(90), *closing(89)]
+
+
+@scenario
 def connection_churn_and_lookups_past_many_in_flight():
     # 101 requests in flight to one host: the fix bounds the calls (a gevent Pool) rather
     # than holding 101 connections open on it; at exactly 100, a pool that size.  The
@@ -8492,6 +8504,86 @@ EXPECTED = {
       'site': '/srv/app/worker.py:71:chunks',
       'small_read_bytes': 65536,
       'stack': ['/srv/app/worker.py:71:chunks']}],
+    'connections_not_kept_alive_told_by_who_closed_them': [{'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connections made again for one request each (over all '
+                      'made), of the greenlet-seconds spent waiting to open connections plus '
+                      "the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
+      'cost_s': 1.4666666666666666,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'connection-not-kept-alive',
+      'made_again': 176,
+      'message': 'Connections not kept alive: on https://a:443, 180 of 200 timed responses '
+                 'came on a connection made for that request, though its pool opened only 4: '
+                 'the same pooled connections were connected again and again (176 times), '
+                 'each closed after one response. The server answered Connection: close (90 '
+                 'of the 200 responses): keep-alive is off in it or in a proxy in front of '
+                 'it, or the requests asked for it (a Connection: close header in the call '
+                 "or the session's headers, which servers echo). Every request then pays a "
+                 'name lookup and a connect and a TLS handshake again; most were made under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 98% of that '
+                 'is the connections made again. Fix: keep connections alive: drop a '
+                 'Connection: close header from the requests, or turn keep-alive on in the '
+                 "server (gunicorn --keep-alive, an nginx upstream's keepalive) or the "
+                 'proxy. [cost 1.467 s: the share of connections made again for one request '
+                 'each (over all made), of the greenlet-seconds spent waiting to open '
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
+      'not_kept_share': 0.9777777777777777,
+      'others_ready_wait_s': 0.9777777777777777,
+      'pools': ['https://a:443'],
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']},
+     {'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connections made again for one request each (over all '
+                      'made), of the greenlet-seconds spent waiting to open connections plus '
+                      "the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
+      'cost_s': 1.4666666666666666,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'connection-not-kept-alive',
+      'made_again': 176,
+      'message': 'Connections not kept alive: on https://a:443, 180 of 200 timed responses '
+                 'came on a connection made for that request, though its pool opened only 4: '
+                 'the same pooled connections were connected again and again (176 times), '
+                 'each closed after one response. Only 89 of the 200 responses said '
+                 "Connection: close, so most closes were this side's: a stream=True response "
+                 'closed before its body was read (by close(), or a with block around it) '
+                 'closes its socket with it; or the server dropped them idle. Every request '
+                 'then pays a name lookup and a connect and a TLS handshake again; most were '
+                 'made under /srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was '
+                 'spent waiting to open connections; 25% of the sampled CPU set connections '
+                 'up and closed them, which queued the others about 1.000 greenlet-s; 98% of '
+                 'that is the connections made again. Fix: read each streamed body to the '
+                 'end before the response is closed (or do not stream it): its connection '
+                 'then goes back to the pool open. [cost 1.467 s: the share of connections '
+                 'made again for one request each (over all made), of the greenlet-seconds '
+                 "spent waiting to open connections plus the run's ready wait times the "
+                 'share of the sampled CPU that set connections up (none without CPU '
+                 'samples)]',
+      'not_kept_share': 0.9777777777777777,
+      'others_ready_wait_s': 0.9777777777777777,
+      'pools': ['https://a:443'],
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']}],
 }
 
 

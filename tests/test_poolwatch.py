@@ -50,7 +50,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
     [event] = _pools(tracer.profile)
     assert event == {"kind": "urllib3-pool", "pool": "http://127.0.0.1:9", "pools": 1, "maxsize": 2,
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
-                     "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0,
+                     "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0, "closing": 0,
                      "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
                      "trails": {"new": [0, 0, 0.0, 0.0, 0.0],
                                 "reused": [0, 0, 0.0, 0.0, 0.0]},
@@ -96,6 +96,25 @@ def test_bodies_held_for_the_ack_stall_on_reused_connections_only():
             else:
                 assert reused[1] >= 3 and reused[3] >= reused[1] * poolwatch.STALL_MIN_S, event
             assert 0 < reused[4] < 10 * reused[0], event  # the heads came at once
+
+
+def test_responses_saying_connection_close_are_counted(kept):
+    """The server's closes are told from this side's by the heads that announce them:
+    Connection: close, or HTTP/1.0 without keep-alive; a kept-alive answer is none."""
+    closing = [http_response(b"ok", headers=[("Connection", "close")]),
+               http_response(b"ok").replace(b"HTTP/1.1", b"HTTP/1.0", 1)]
+    for answer in closing:
+        with RawServer(lambda head, a=answer: [a], keep_alive=False) as srv, \
+                requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+            for _ in range(3):
+                assert session.get(srv.url + "/", timeout=10).content == b"ok"
+        [event] = _pools(tracer.profile)
+        assert (event["calls"], event["closing"]) == (3, 3), event
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        for _ in range(3):
+            assert session.get(kept.url + "/", timeout=10).content == b"ok"
+    [event] = _pools(tracer.profile)
+    assert (event["calls"], event["closing"]) == (3, 0), event
 
 
 def test_a_body_over_the_timed_size_is_not_timed():

@@ -271,14 +271,10 @@ def not_kept_alive(profile: Profile) -> list[Finding]:
         f"responses came on a connection made for that request, though its pool opened "
         f"only {_count(worst, 'opened')}: the same pooled connections were connected "
         f"again and again ({again} times{others}), each closed after one response. "
-        "Either the server closes them (it answers Connection: close: keep-alive off in "
-        "it, or in a proxy in front of it) or the requests ask it to (a Connection: close "
-        "header, in the call or the session's headers). Every request then pays a name "
+        f"{_closer(worst, new)} Every request then pays a name "
         f"lookup and a connect{tls} again; most were made under {seen.where} by "
         f"{seen.who}. {_sentence(opening.told(share, 'the connections made again'))}. "
-        "Fix: keep connections alive: drop a Connection: close header from the requests, "
-        "or turn keep-alive on in the server (gunicorn --keep-alive, an nginx upstream's "
-        "keepalive) or the proxy."
+        + _not_kept_fix(worst, new)
         + (f" The calls came about {gap:.1f} s apart on each connection, though: a server "
            "that drops connections idle that long (gunicorn's keep-alive is 2 s by "
            "default) closes them between calls, and then its idle timeout is the lever."
@@ -308,6 +304,43 @@ def made_again(pool: dict[str, Any]) -> int:
     """Connections made anew in pooled connection objects: responses on new connections
     past the connections the pool opened."""
     return max(0, _responses(pool)[0] - _count(pool, "opened"))
+
+
+def _this_side_closed(pool: dict[str, Any], new: int) -> bool | None:
+    """Whether fewer than half of the responses that came on new connections said the
+    server closes after them (poolwatch's ``closing``): the closes were then mostly this
+    side's; None for a profile without the count."""
+    closing = pool.get("closing")
+    if not isinstance(closing, int) or isinstance(closing, bool):
+        return None
+    return closing < new / 2
+
+
+def _closer(pool: dict[str, Any], new: int) -> str:
+    """Who closed the connections, as far as the heads tell."""
+    mine = _this_side_closed(pool, new)
+    if mine is None:
+        return ("Either the server closes them (it answers Connection: close: keep-alive "
+                "off in it, or in a proxy in front of it) or the requests ask it to (a "
+                "Connection: close header, in the call or the session's headers).")
+    said = f"{_count(pool, 'closing')} of the {_count(pool, 'calls')} responses"
+    if mine:
+        return (f"Only {said} said Connection: close, so most closes were this side's: a "
+                "stream=True response closed before its body was read (by close(), or a "
+                "with block around it) closes its socket with it; or the server dropped "
+                "them idle.")
+    return (f"The server answered Connection: close ({said}): keep-alive is off in it or "
+            "in a proxy in front of it, or the requests asked for it (a Connection: close "
+            "header in the call or the session's headers, which servers echo).")
+
+
+def _not_kept_fix(pool: dict[str, Any], new: int) -> str:
+    if _this_side_closed(pool, new):
+        return ("Fix: read each streamed body to the end before the response is closed "
+                "(or do not stream it): its connection then goes back to the pool open.")
+    return ("Fix: keep connections alive: drop a Connection: close header from the "
+            "requests, or turn keep-alive on in the server (gunicorn --keep-alive, an "
+            "nginx upstream's keepalive) or the proxy.")
 
 
 def _made(pool: dict[str, Any]) -> int:
