@@ -465,7 +465,8 @@ def loop_held(profile: Profile) -> list[Finding]:
         if cpu is None:
             what = (f"CPU and blocking cannot be told apart (cpu_clock=False); the slices "
                     f"that delayed most ended at {site}.")
-        elif cpu >= (1 - BLOCKING_SHARE) * total_run:
+        elif cpu >= (1 - BLOCKING_SHARE) * total_run * (1.0 - _starved_share(profile)):
+            # (the running it had a CPU for: a crowded machine's wait for one is neither)
             hot = hot_code(profile, {name})
             if hot is not None:
                 stack = hot.stack
@@ -487,7 +488,8 @@ def loop_held(profile: Profile) -> list[Finding]:
             if seen is not None:
                 stack = seen.stack
             what = (f"It was mostly off the CPU ({cpu:.3f} s of CPU in {total_run:.3f} s of "
-                    f"running), {_blocking_story(profile, site, seen, 2)}")
+                    f"running), {_blocking_story(profile, site, seen, 2)}"
+                    + _threads_story({name}))
         message = (
             f"{_names(profile, [g.id for g in gs])} held the loop in {slices} slices of "
             f"{mean * 1e3:.1f} ms on average, each under the {threshold:g} s block "
