@@ -128,7 +128,7 @@ def test_program_signal_handlers_keep_working_while_sampling() -> None:
         def worker():
             deadline = time.time() + 60  # a bound only: the child's timeout is the judge
             for i in range(ROUNDS):
-                end = time.thread_time() + 0.001
+                end = time.thread_time() + 0.005  # 1 s in all: ticks arrive under load
                 while time.thread_time() < end:
                     pass
                 os.kill(os.getpid(), signal.SIGUSR1)
@@ -266,15 +266,16 @@ def test_a_forked_child_can_sample_while_the_parent_does() -> None:
             end = time.thread_time() + seconds
             while time.thread_time() < end:
                 pass
+        BURN_S = 0.5  # (0.05 s: under load the kernel may deliver no tick in it)
         parent = CpuSampler(lambda: None, 0.001)
         assert parent.start()
-        burn(0.05)
+        burn(BURN_S)
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:
             child = CpuSampler(lambda: None, 0.001)
             started = child.start()
-            burn(0.05)
+            burn(BURN_S)
             child.stop()
             import signal
             restored = signal.getsignal(signal.SIGPROF) == parent._on_sigprof
@@ -284,7 +285,7 @@ def test_a_forked_child_can_sample_while_the_parent_does() -> None:
             os._exit(0)
         os.waitpid(pid, 0)
         child = json.loads(os.read(r, 4096))
-        burn(0.05)
+        burn(BURN_S)
         parent.stop()
         print(json.dumps({"child": child, "parent_samples": parent.result().count}))
     """)
@@ -318,9 +319,9 @@ def test_monkey_patched_http_under_sampling() -> None:
             session = requests.Session()
             for _ in range(40):
                 done.append(len(session.get(url, timeout=30).content))
-        def burner():
+        def burner():  # 1 s of CPU: under load the kernel may deliver no tick in 0.2 s
             for _ in range(100):
-                end = time.thread_time() + 0.002
+                end = time.thread_time() + 0.01
                 while time.thread_time() < end:
                     pass
                 gevent.sleep(0)
