@@ -266,15 +266,16 @@ def not_kept_alive(profile: Profile) -> list[Finding]:
     calls = _count(worst, "checkouts")
     gap = max(1, _count(worst, "peak_in_use")) * profile.duration_s / calls if calls else 0.0
     others = "".join(f"; {e['pool']}: {n} made again" for e, n in hosts[1:])
+    mine = _this_side_closed(worst, new)
     message = (
         f"Connections not kept alive: on {worst['pool']}, {new} of {new + reused} timed "
         f"responses came on a connection made for that request, though its pool opened "
         f"only {_count(worst, 'opened')}: the same pooled connections were connected "
         f"again and again ({again} times{others}), each closed after one response. "
-        f"{_closer(worst, new)} Every request then pays a name "
+        f"{_closer(worst, mine)} Every request then pays a name "
         f"lookup and a connect{tls} again; most were made under {seen.where} by "
         f"{seen.who}. {_sentence(opening.told(share, 'the connections made again'))}. "
-        + _not_kept_fix(worst, new)
+        + _not_kept_fix(mine)
         + (f" The calls came about {gap:.1f} s apart on each connection, though: a server "
            "that drops connections idle that long (gunicorn's keep-alive is 2 s by "
            "default) closes them between calls, and then its idle timeout is the lever."
@@ -316,9 +317,8 @@ def _this_side_closed(pool: dict[str, Any], new: int) -> bool | None:
     return closing < new / 2
 
 
-def _closer(pool: dict[str, Any], new: int) -> str:
-    """Who closed the connections, as far as the heads tell."""
-    mine = _this_side_closed(pool, new)
+def _closer(pool: dict[str, Any], mine: bool | None) -> str:
+    """Who closed the connections, as far as the heads tell (*mine*: _this_side_closed)."""
     if mine is None:
         return ("Either the server closes them (it answers Connection: close: keep-alive "
                 "off in it, or in a proxy in front of it) or the requests ask it to (a "
@@ -334,8 +334,8 @@ def _closer(pool: dict[str, Any], new: int) -> str:
             "header in the call or the session's headers, which servers echo).")
 
 
-def _not_kept_fix(pool: dict[str, Any], new: int) -> str:
-    if _this_side_closed(pool, new):
+def _not_kept_fix(mine: bool | None) -> str:
+    if mine:
         return ("Fix: read each streamed body to the end before the response is closed "
                 "(or do not stream it): its connection then goes back to the pool open.")
     return ("Fix: keep connections alive: drop a Connection: close header from the "

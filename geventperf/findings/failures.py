@@ -69,7 +69,7 @@ TIMEOUT_NEAR_LATENCY = 0.5
 MIN_ANSWERS_TIMED = 5
 
 
-def _answered(pools: list[dict[str, Any]]) -> tuple[int, float]:
+def answered(pools: list[dict[str, Any]]) -> tuple[int, float]:
     """(responses, seconds to their heads) of the requests that answered, over
     *pools*' timed responses (poolwatch's ``trails``)."""
     count, seconds = 0, 0.0
@@ -84,7 +84,7 @@ def _answered(pools: list[dict[str, Any]]) -> tuple[int, float]:
 def _timeout_story(pools: list[dict[str, Any]], gave_up_s: float) -> str:
     """A sentence when the requests that answered took nearly as long as the timed-out
     ones waited before giving up, else ""."""
-    count, seconds = _answered(pools)
+    count, seconds = answered(pools)
     if count < MIN_ANSWERS_TIMED or seconds / count < TIMEOUT_NEAR_LATENCY * gave_up_s:
         return ""
     return (f" The requests that answered took {seconds / count:.3f} s to their response "

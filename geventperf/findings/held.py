@@ -20,7 +20,7 @@ import re
 from typing import Any, Iterable
 
 from geventperf.findings.common import _base_name, _events
-from geventperf.findings.delayedack import trail
+from geventperf.findings.failures import answered
 from geventperf.findings.limits import event_wait
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
@@ -82,10 +82,9 @@ def _upstream(profile: Profile) -> tuple[str, int, float] | None:
     for e in _events(profile, POOL_EVENT):
         if not isinstance(e.get("pool"), str):
             continue
-        timed = [t for t in (trail(e, "new"), trail(e, "reused")) if t is not None]
-        answered = sum(t[0] for t in timed)
-        if answered:
-            hosts.append((e["pool"], answered, sum(t[4] for t in timed) / answered))
+        count, seconds = answered([e])
+        if count:
+            hosts.append((e["pool"], count, seconds / count))
     if not hosts:
         return None
     best = max(hosts, key=lambda h: h[1])

@@ -920,7 +920,6 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                     "blocking one."
     made = (f": {seen.told()}; {_ended(site, slices)}" if seen
             else f" made before the slice ended at {site}")
-    threads = _busy_threads(profile)
     if seen and any(LOGGING_PATH in frame.replace("\\", "/") for frame in seen.stack):
         # (an unpatched socket matters to a handler logging over the network; an
         # unpatched time.sleep is not what a look inside logging found)
@@ -932,6 +931,7 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                 "shipper tails (a file takes writes without waiting for its reader)"
                 + (", and monkey-patch first for a handler that logs over the network."
                    if network else "."))
+    threads = _busy_threads(profile)
     if isinstance(patched, list) \
             and PATCHED_FOR_BLOCKING <= {m for m in patched if isinstance(m, str)}:
         # "monkey-patch first" would send the reader to what is done already
@@ -957,11 +957,12 @@ def _busy_threads(profile: Profile) -> str:
     """A sentence when this process's threads other than the loop's (and than gevent's
     threadpool's) used at least OWN_COMPETITOR_SHARE of the run in CPU: a thread running
     Python holds the interpreter lock, and the loop's thread waiting for it is off the
-    CPU while running, which reads as a blocking call (a thread re-sorting a list every 50 ms cost a loop
-    11 % of its run that way, under gil-contended's threshold); "" otherwise."""
-    threads, _children = _own_competitors(profile)
+    CPU while running, which reads as a blocking call (a thread re-sorting a list every
+    50 ms cost a loop 11 % of its run that way, under gil-contended's threshold); ""
+    otherwise."""
     # gevent's threadpool records its tasks' CPU: gil-contended tells those
-    threads -= sum(_f(e, "cpu_s") for e in _events(profile, "threadpool"))
+    threads = (other_threads_cpu(profile) or 0.0) \
+        - sum(_f(e, "cpu_s") for e in _events(profile, "threadpool"))
     if threads < OWN_COMPETITOR_SHARE * profile.duration_s:
         return ""
     return (f" This process's other threads used {threads:.3f} s of CPU over the "

@@ -32,11 +32,6 @@ COST_MEANING = ("greenlet-seconds tasks spent queued for a free worker thread of
 CONNECT_SITE = "/urllib3/util/connection.py:"
 
 
-def _larger(bigger: str, need: int) -> str:
-    """The "bigger pool" part of a fix: a size, or past MANY_IN_FLIGHT fewer calls."""
-    return bigger if need > MANY_IN_FLIGHT else f"a bigger pool: {bigger}"
-
-
 def threadpool_saturated(profile: Profile) -> list[Finding]:
     """One finding per pool whose tasks queued for a free worker thread: the pool
     size, the queue depth, the functions queued and their waits, whether DNS
@@ -125,9 +120,10 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
     if need > MANY_IN_FLIGHT:  # not that many threads: fewer calls at once
         bigger = f"fewer calls at once than {need} threads would take: {BOUND_CONCURRENCY}"
     elif default:
-        bigger = f"gevent.get_hub().threadpool.maxsize = {need} (before the burst)"
+        bigger = ("a bigger pool: gevent.get_hub().threadpool.maxsize = "
+                  f"{need} (before the burst)")
     else:
-        bigger = f"a bigger maxsize for that pool (pool.maxsize = {need})"
+        bigger = f"a bigger pool: a bigger maxsize for that pool (pool.maxsize = {need})"
     alternative = ("GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use "
                    "the threadpool")
     # lookups a new connection made (urllib3's create_connection): reuse needs none
@@ -139,7 +135,7 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
         dns_text = (f" DNS resolution is the cause: lookups ran {dns_run:.3f} of the "
                     f"{busy:.3f} worker-seconds that kept the pool busy (gevent's "
                     f"thread resolver runs every getaddrinfo on this pool).")
-        fix = f"{alternative}, or cache the lookups; or {_larger(bigger, need)}"
+        fix = f"{alternative}, or cache the lookups; or {bigger}"
         if connecting:
             dns_text += (f" {connecting} of the lookups opened new connections (urllib3's "
                          "create_connection); a reused, kept-alive connection needs none.")
@@ -156,7 +152,7 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
         dns_text = (f" DNS lookups queued {dns_queued:.3f} s behind this work: every new "
                     f"connection's getaddrinfo waits for a free worker too."
                     if dns else "")
-        fix = (f"{_larger(bigger, need)}; or a cooperative alternative to the queued "
+        fix = (f"{bigger}; or a cooperative alternative to the queued "
                f"blocking calls so they need no thread"
                + (f"; and {alternative}" if dns else ""))
     # the queueing of the lookups for connections a connection finding says need not
