@@ -266,3 +266,58 @@ def test_greenlet_cost_interleaved(benchmark, quick):
                 statistics.median(per_greenlet[mode]) - base, 2)
     benchmark.extra_info["hot_path"] = "c" if tracer_mod._ctrace is not None else "python"
     assert all(len(v) == reps for v in per_greenlet.values())
+
+
+# What a wrapped C section (json.loads, lxml, ...) adds per call, beyond the call: the
+# section's enter and exit, with its CPU read at both in the clock modes that read it.
+# A service parsing many small documents (JSON lines) pays it on each one.
+SECTION_CALLS = 20_000
+QUICK_SECTION_CALLS = 2_000
+SECTION_DOC = '{"id": 17, "tags": ["a", "b", "c"], "name": "' + "x" * 40 + '"}'
+SECTION_MODES: dict[str, dict[str, Any] | None] = {
+    "none": None, "default": {}, "no-cpu-clock": {"cpu_clock": False},
+    # the pure-Python hot path: what the C section path saves, in the same run
+    "default-python": {}}
+
+
+def json_calls(calls: int) -> float:
+    """Seconds per json.loads of a small document (wrapped as a section when traced)."""
+    import json
+    start = time.perf_counter()
+    for _ in range(calls):
+        json.loads(SECTION_DOC)
+    return (time.perf_counter() - start) / calls
+
+
+def test_section_cost_interleaved(benchmark, quick, monkeypatch):
+    """extra_info: µs per json.loads with no tracer, and what each mode adds (median
+    over repetitions that run every mode in turn)."""
+    calls = QUICK_SECTION_CALLS if quick else SECTION_CALLS
+    reps = 2 if quick else TABLE_REPS
+    per_call: dict[str, list[float]] = {mode: [] for mode in SECTION_MODES}
+    c_path = tracer_mod._ctrace
+
+    def table() -> None:
+        json_calls(calls)  # warm up
+        for _ in range(reps):
+            for mode, options in SECTION_MODES.items():
+                monkeypatch.setattr(tracer_mod, "_ctrace",
+                                    None if mode.endswith("-python") else c_path)
+                tracer = None if options is None else Tracer(**options).start()
+                try:
+                    taken = statistics.median(json_calls(calls) for _ in range(TABLE_ROUNDS))
+                finally:
+                    if tracer is not None:
+                        tracer.stop()
+                per_call[mode].append(taken * 1e6)
+
+    benchmark.group = "tracer: µs per wrapped json.loads (interleaved table)"
+    benchmark.pedantic(table, rounds=1, iterations=1)
+    base = statistics.median(per_call["none"])
+    benchmark.extra_info["none_us"] = round(base, 3)
+    for mode in SECTION_MODES:
+        if mode != "none":
+            benchmark.extra_info[f"{mode}_added_us"] = round(
+                statistics.median(per_call[mode]) - base, 3)
+    benchmark.extra_info["hot_path"] = "c" if c_path is not None else "python"
+    assert all(len(v) == reps for v in per_call.values())

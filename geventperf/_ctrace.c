@@ -388,6 +388,54 @@ static PyTypeObject RowType = {
     .tp_members = row_members,
 };
 
+/* ----------------------------------------------------------- OpenSection ------ */
+
+/* One open section of one greenlet, its counters at entry: records.OpenSection, made
+   by Hot.section_enter so that entering and leaving a section touches no Python
+   attribute (a wrapped json.loads of a small document cost 2.6 us more in Python). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *owner, *name, *parser_lock;
+    char c, recursive;
+    double t0, run0, cpu0, wait0, ev0, rd0;
+    long long sw0;
+} SectionObject;
+
+static int section_traverse(SectionObject *self, visitproc visit, void *arg) {
+    Py_VISIT(self->owner); Py_VISIT(self->name); Py_VISIT(self->parser_lock);
+    return 0;
+}
+
+static int section_clear(SectionObject *self) {
+    Py_CLEAR(self->owner); Py_CLEAR(self->name); Py_CLEAR(self->parser_lock);
+    return 0;
+}
+
+static void section_dealloc(SectionObject *self) {
+    PyObject_GC_UnTrack(self);
+    section_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+#define SM(n, t) {#n, t, offsetof(SectionObject, n), 0, NULL}
+static PyMemberDef section_members[] = {
+    SM(owner, T_OBJECT), SM(name, T_OBJECT), SM(parser_lock, T_OBJECT), SM(c, T_BOOL),
+    SM(recursive, T_BOOL), SM(t0, T_DOUBLE), SM(run0, T_DOUBLE), SM(cpu0, T_DOUBLE),
+    SM(wait0, T_DOUBLE), SM(ev0, T_DOUBLE), SM(rd0, T_DOUBLE), SM(sw0, T_LONGLONG), {NULL}
+};
+
+static PyTypeObject SectionType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "geventperf._ctrace.OpenSection",
+    .tp_doc = "One open section of one greenlet (see records.OpenSection).",
+    .tp_basicsize = sizeof(SectionObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_dealloc = (destructor)section_dealloc,
+    .tp_traverse = (traverseproc)section_traverse,
+    .tp_clear = (inquiry)section_clear,
+    .tp_members = section_members,
+};
+
 /* ------------------------------------------------------------------- Hot ------ */
 
 /* Cache sizes: powers of two, larger than the greenlets and stacks a loop usually
@@ -456,6 +504,7 @@ typedef struct {
     Py_ssize_t window;
     BlameSlot *b;  /* the blame log, a ring of window slots */
     PyObject *section_blame, *long_charge, *long_span;  /* dicts, as in WaitSplit */
+    PyObject *sections;  /* the Tracer's section table: name -> [c, calls, wall, ...] */
     /* the interval CPU clock: CpuSpread's attributes (trace/cpuclock.py) */
     double cpu_interval, cpu_last, cpu_read_at, slice_from, slice_idle0, slice_cpu,
            cpu_weight;
@@ -846,17 +895,18 @@ static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
                              "name_from_frames", "exit_key", "cpu_clock", "stacks",
                              "depth", "threshold", "max_slices", "poll_blocked_min",
                              "first_poll_blocked_min", "window", "cpu_interval",
-                             "cpu_pending_max", "tsc", NULL};
-    PyObject *prev, *live, *table, *nr, *nrow, *fin, *ob, *ocs, *ocr, *oe, *nff, *ek;
+                             "cpu_pending_max", "tsc", "sections", NULL};
+    PyObject *prev, *live, *table, *nr, *nrow, *fin, *ob, *ocs, *ocr, *oe, *nff, *ek, *secs;
     int cpu_clock, stacks, depth, tsc = 0;
     double threshold, poll_blocked_min, first_poll_blocked_min, cpu_interval;
     Py_ssize_t max_slices, window, cpu_pending_max;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "$OO!O!OOOOOOOOOipidnddndnp", kwlist, &prev,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "$OO!O!OOOOOOOOOipidnddndnpO!", kwlist, &prev,
                                      &PyDict_Type, &live, &PyDict_Type, &table, &nr, &nrow,
                                      &fin, &ob, &ocs, &ocr, &oe, &nff, &ek, &cpu_clock,
                                      &stacks, &depth, &threshold, &max_slices,
                                      &poll_blocked_min, &first_poll_blocked_min, &window,
-                                     &cpu_interval, &cpu_pending_max, &tsc))
+                                     &cpu_interval, &cpu_pending_max, &tsc, &PyDict_Type,
+                                     &secs))
         return -1;
     if (max_slices < 0 || depth < 1 || window < 1 || (window & (window - 1)) != 0
             || cpu_pending_max < 1
@@ -881,6 +931,7 @@ static int hot_init(HotObject *self, PyObject *args, PyObject *kw) {
     Py_XSETREF(self->on_error, Py_NewRef(oe));
     Py_XSETREF(self->name_from_frames, Py_NewRef(nff));
     Py_XSETREF(self->exit_key, Py_NewRef(ek));
+    Py_XSETREF(self->sections, Py_NewRef(secs));
     self->cpu_clock = cpu_clock;
     self->stacks = stacks;
     self->depth = depth;
@@ -928,7 +979,7 @@ static int hot_traverse(HotObject *self, visitproc visit, void *arg) {
     Py_VISIT(self->exit_key); Py_VISIT(self->new_record); Py_VISIT(self->new_row);
     Py_VISIT(self->finish); Py_VISIT(self->on_blocked); Py_VISIT(self->on_c_switch);
     Py_VISIT(self->on_c_resume); Py_VISIT(self->on_error);
-    Py_VISIT(self->name_from_frames);
+    Py_VISIT(self->name_from_frames); Py_VISIT(self->sections);
     for (int i = 0; i < TCACHE_SIZE; i++)
         Py_VISIT(self->tcache[i]);
     for (int i = 0; i < SCACHE_SIZE; i++)
@@ -955,6 +1006,7 @@ static void hot_clear_tables(HotObject *self) {
     Py_CLEAR(self->exit_key); Py_CLEAR(self->new_record); Py_CLEAR(self->new_row);
     Py_CLEAR(self->finish); Py_CLEAR(self->on_blocked); Py_CLEAR(self->on_c_switch);
     Py_CLEAR(self->on_c_resume); Py_CLEAR(self->on_error); Py_CLEAR(self->name_from_frames);
+    Py_CLEAR(self->sections);
     ring_free(self);
     blame_free(self);
     caches_clear(self);
@@ -1157,13 +1209,18 @@ static int hot_switch(HotObject *self, PyObject *args) {
     double section_t0 = now;
     if (PyList_Check(rec->open) && PyList_GET_SIZE(rec->open) > 0) {
         PyObject *inner = PyList_GET_ITEM(rec->open, PyList_GET_SIZE(rec->open) - 1);
-        section = PyObject_GetAttr(inner, str_name);
-        if (section == NULL) goto done;
-        PyObject *t0 = PyObject_GetAttr(inner, str_t0);
-        if (t0 == NULL) goto done;
-        section_t0 = PyFloat_AsDouble(t0);
-        Py_DECREF(t0);
-        if (section_t0 == -1.0 && PyErr_Occurred()) goto done;
+        if (Py_IS_TYPE(inner, &SectionType)) {
+            section = Py_NewRef(((SectionObject *)inner)->name);
+            section_t0 = ((SectionObject *)inner)->t0;
+        } else {  /* one the Python path made (records.OpenSection) */
+            section = PyObject_GetAttr(inner, str_name);
+            if (section == NULL) goto done;
+            PyObject *t0 = PyObject_GetAttr(inner, str_t0);
+            if (t0 == NULL) goto done;
+            section_t0 = PyFloat_AsDouble(t0);
+            Py_DECREF(t0);
+            if (section_t0 == -1.0 && PyErr_Occurred()) goto done;
+        }
     } else {
         section = Py_NewRef(Py_None);
     }
@@ -1326,6 +1383,24 @@ done:
     return result;
 }
 
+/* Never raise into the traced program: hand the exception set to on_error. */
+static void hand_error(HotObject *self) {
+    PyObject *type, *exc, *tb;
+    PyErr_Fetch(&type, &exc, &tb);
+    PyErr_NormalizeException(&type, &exc, &tb);
+    if (exc != NULL && tb != NULL)
+        PyException_SetTraceback(exc, tb);
+    if (self->on_error != NULL && exc != NULL) {
+        PyObject *r = PyObject_CallOneArg(self->on_error, exc);
+        if (r == NULL)
+            PyErr_Clear();
+        Py_XDECREF(r);
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(exc);
+    Py_XDECREF(tb);
+}
+
 static PyObject *hot_vectorcall(HotObject *self, PyObject *const *args, size_t nargsf,
                                  PyObject *kwnames) {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
@@ -1335,23 +1410,8 @@ static PyObject *hot_vectorcall(HotObject *self, PyObject *const *args, size_t n
     }
     PyObject *targs = args[1];
     if (self->on && self->live != NULL) {
-        if (hot_switch(self, targs) < 0) {
-            /* never raise into the traced program: hand the error to on_error */
-            PyObject *type, *exc, *tb;
-            PyErr_Fetch(&type, &exc, &tb);
-            PyErr_NormalizeException(&type, &exc, &tb);
-            if (exc != NULL && tb != NULL)
-                PyException_SetTraceback(exc, tb);
-            if (self->on_error != NULL && exc != NULL) {
-                PyObject *r = PyObject_CallOneArg(self->on_error, exc);
-                if (r == NULL)
-                    PyErr_Clear();
-                Py_XDECREF(r);
-            }
-            Py_XDECREF(type);
-            Py_XDECREF(exc);
-            Py_XDECREF(tb);
-        }
+        if (hot_switch(self, targs) < 0)
+            hand_error(self);
     }
     if (!is_none(self->prev))
         return PyObject_Vectorcall(self->prev, args, nargsf, kwnames);
@@ -1496,14 +1556,208 @@ static PyObject *hot_cpu_start(HotObject *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-static PyObject *hot_cpu_sync(HotObject *self, PyObject *unused) {
+/* Credit the running greenlet's CPU up to now (CpuSpread.sync). */
+static void cpu_sync_at(HotObject *self, double now) {
     if (self->cpu_pend == NULL)  /* released */
-        Py_RETURN_NONE;
-    double now = wall_now(self->use_tsc);
+        return;
     RecordObject *cur = is_none(self->cur) ? NULL : (RecordObject *)self->cur;
     cpu_read(self, now, cur, cpu_current_weight(self, now), 0);
     self->slice_from = now;
     self->slice_idle0 = self->idle;
+}
+
+static PyObject *hot_cpu_sync(HotObject *self, PyObject *unused) {
+    cpu_sync_at(self, wall_now(self->use_tsc));
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------- section enter and exit ----- */
+/* Called from the traced program's wrapped calls (sections.py), in the traced
+   thread; SectionAccounting._section_enter / _section_exit is the reference. */
+
+/* The running greenlet rec's CPU time up to now, exact in every clock mode
+   (SectionAccounting._cpu_now). */
+static double section_cpu_now(HotObject *self, RecordObject *rec, double now) {
+    if (self->cpu_clock == CPU_INTERVAL) {
+        cpu_sync_at(self, now);
+        return rec->cpu;
+    }
+    if (self->cpu_clock == CPU_SWITCH)
+        return rec->cpu + (thread_cpu_now() - rec->cpu_in);
+    return 0.0;
+}
+
+/* row[i] += v for a float or int item of a section table row. */
+static int row_add(PyObject *row, Py_ssize_t i, double v, int as_int) {
+    PyObject *old = PyList_GET_ITEM(row, i), *sum;
+    if (as_int) {
+        long long n = PyLong_AsLongLong(old);
+        if (n == -1 && PyErr_Occurred())
+            return -1;
+        sum = PyLong_FromLongLong(n + (long long)v);
+    } else {
+        double x = PyFloat_AsDouble(old);
+        if (x == -1.0 && PyErr_Occurred())
+            return -1;
+        sum = PyFloat_FromDouble(x + v);
+    }
+    if (sum == NULL)
+        return -1;
+    return PyList_SetItem(row, i, sum);  /* steals sum, drops old */
+}
+
+#define SECTION_ROW_LEN 9  /* [c, calls, wall, run, cpu, wait, switches, event, ready] */
+
+/* One closed call of section o to the table (SectionAccounting._account_section). */
+static int section_account(HotObject *self, RecordObject *rec, SectionObject *o, double now,
+                           double run_now, double cpu_now) {
+    PyObject *row = PyDict_GetItemWithError(self->sections, o->name);
+    if (row == NULL) {
+        if (PyErr_Occurred())
+            return -1;
+        row = Py_BuildValue("[OiddddLdd]", o->c ? Py_True : Py_False, 0, 0.0, 0.0, 0.0, 0.0,
+                            0LL, 0.0, 0.0);
+        if (row == NULL)
+            return -1;
+        int err = PyDict_SetItem(self->sections, o->name, row);
+        Py_DECREF(row);  /* the table holds it */
+        if (err < 0)
+            return -1;
+    }
+    if (!PyList_Check(row) || PyList_GET_SIZE(row) != SECTION_ROW_LEN) {
+        PyErr_SetString(PyExc_TypeError, "a section table row must be a list of 9");
+        return -1;
+    }
+    if (o->c && PyList_GET_ITEM(row, 0) != Py_True
+            && PyList_SetItem(row, 0, Py_NewRef(Py_True)) < 0)
+        return -1;
+    if (row_add(row, 1, 1, 1) < 0)
+        return -1;
+    if (o->recursive)  /* the outer call of the same name already counts this time */
+        return 0;
+    if (row_add(row, 2, now - o->t0, 0) < 0 || row_add(row, 3, run_now - o->run0, 0) < 0
+            || (self->cpu_clock && row_add(row, 4, cpu_now - o->cpu0, 0) < 0)
+            || row_add(row, 5, rec->wait - o->wait0, 0) < 0
+            || row_add(row, 6, (double)(rec->switches - o->sw0), 1) < 0
+            || row_add(row, 7, rec->event_wait - o->ev0, 0) < 0
+            || row_add(row, 8, rec->ready_wait - o->rd0, 0) < 0)
+        return -1;
+    return 0;
+}
+
+static int section_enter(HotObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    RecordObject *rec = (RecordObject *)self->cur;
+    if (!PyList_Check(rec->open)) {
+        PyErr_SetString(PyExc_TypeError, "Record.open must be a list");
+        return -1;
+    }
+    int c = PyObject_IsTrue(args[1]);
+    if (c < 0)
+        return -1;
+    double now = wall_now(self->use_tsc);
+    SectionObject *o = PyObject_GC_New(SectionObject, &SectionType);
+    if (o == NULL)
+        return -1;
+    o->name = Py_NewRef(args[0]);
+    o->owner = Py_NewRef(args[2]);
+    o->parser_lock = Py_NewRef(nargs > 3 ? args[3] : Py_None);
+    o->c = (char)c;
+    o->t0 = now;
+    o->run0 = rec->run + (now - rec->t_in);
+    o->cpu0 = section_cpu_now(self, rec, now);
+    o->wait0 = rec->wait;
+    o->sw0 = rec->switches;
+    o->ev0 = rec->event_wait;
+    o->rd0 = rec->ready_wait;
+    o->recursive = 0;
+    PyObject_GC_Track(o);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(rec->open) && !o->recursive; i++) {
+        PyObject *item = PyList_GET_ITEM(rec->open, i);
+        PyObject *name = Py_IS_TYPE(item, &SectionType)
+            ? Py_NewRef(((SectionObject *)item)->name) : PyObject_GetAttr(item, str_name);
+        int same = name == NULL ? -1 : PyObject_RichCompareBool(name, o->name, Py_EQ);
+        Py_XDECREF(name);
+        if (same < 0) {
+            Py_DECREF(o);
+            return -1;
+        }
+        o->recursive = (char)same;
+    }
+    int err = PyList_Append(rec->open, (PyObject *)o);
+    Py_DECREF(o);
+    if (err < 0)
+        return -1;
+    if (c)
+        rec->c_depth++;
+    return 0;
+}
+
+static int section_exit(HotObject *self, PyObject *owner) {
+    RecordObject *rec = (RecordObject *)self->cur;
+    if (!PyList_Check(rec->open))
+        return 0;
+    /* innermost first: exits out of order come from generator-held sections */
+    Py_ssize_t i = PyList_GET_SIZE(rec->open) - 1;
+    while (i >= 0 && !(Py_IS_TYPE(PyList_GET_ITEM(rec->open, i), &SectionType)
+                       && ((SectionObject *)PyList_GET_ITEM(rec->open, i))->owner == owner))
+        i--;
+    if (i < 0)
+        return 0;
+    SectionObject *o = (SectionObject *)Py_NewRef(PyList_GET_ITEM(rec->open, i));
+    int result = -1;
+    if (PyList_SetSlice(rec->open, i, i + 1, NULL) < 0)
+        goto done;
+    if (o->c)
+        rec->c_depth--;
+    double now = wall_now(self->use_tsc);
+    double run_now = rec->run + (now - rec->t_in), cpu_now = section_cpu_now(self, rec, now);
+    if (section_account(self, rec, o, now, run_now, cpu_now) < 0)
+        goto done;
+    if (!o->recursive) {  /* the part of the call in this slice */
+        if (is_none(rec->sec_closed)) {
+            Py_XSETREF(rec->sec_closed, PyDict_New());
+            if (rec->sec_closed == NULL)
+                goto done;
+        }
+        double inside = now - (o->t0 > rec->t_in ? o->t0 : rec->t_in);
+        PyObject *had = PyDict_GetItemWithError(rec->sec_closed, o->name);
+        double before = had == NULL ? 0.0 : PyFloat_AsDouble(had);
+        if ((had == NULL || before == -1.0) && PyErr_Occurred())
+            goto done;
+        PyObject *sum = PyFloat_FromDouble(before + inside);
+        if (sum == NULL)
+            goto done;
+        int err = PyDict_SetItem(rec->sec_closed, o->name, sum);
+        Py_DECREF(sum);
+        if (err < 0)
+            goto done;
+    }
+    result = 0;
+done:
+    Py_DECREF(o);
+    return result;
+}
+
+/* section_enter(name, c, owner[, parser_lock]) and section_exit(owner): a no-op when
+   tracing is off; an error goes to on_error, never into the traced program. */
+static int section_tracing(HotObject *self) {
+    return self->on && self->sections != NULL && !is_none(self->cur)
+        && Py_IS_TYPE(self->cur, &RecordType);
+}
+
+static PyObject *hot_section_enter(HotObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 3 || nargs > 4) {
+        PyErr_SetString(PyExc_TypeError, "section_enter(name, c, owner[, parser_lock])");
+        return NULL;
+    }
+    if (section_tracing(self) && section_enter(self, args, nargs) < 0)
+        hand_error(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *hot_section_exit(HotObject *self, PyObject *owner) {
+    if (section_tracing(self) && section_exit(self, owner) < 0)
+        hand_error(self);
     Py_RETURN_NONE;
 }
 
@@ -1552,6 +1806,11 @@ static PyMethodDef hot_methods[] = {
      "Start the interval CPU clock (tracing starts)."},
     {"cpu_sync", (PyCFunction)hot_cpu_sync, METH_NOARGS,
      "Credit the running greenlet's CPU up to now (the interval clock)."},
+    {"section_enter", (PyCFunction)(void (*)(void))hot_section_enter, METH_FASTCALL,
+     "section_enter(name, c, owner[, parser_lock]): the running greenlet enters a "
+     "section (SectionAccounting._section_enter)."},
+    {"section_exit", (PyCFunction)hot_section_exit, METH_O,
+     "section_exit(owner): it leaves the section owner entered."},
     {NULL}
 };
 
@@ -1675,7 +1934,7 @@ PyMODINIT_FUNC PyInit__ctrace(void) {
         PyErr_Clear();  /* the attribute lookup then */
     }
     if (PyType_Ready(&RecordType) < 0 || PyType_Ready(&RowType) < 0 ||
-        PyType_Ready(&HotType) < 0)
+        PyType_Ready(&SectionType) < 0 || PyType_Ready(&HotType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (m == NULL)
@@ -1684,6 +1943,7 @@ PyMODINIT_FUNC PyInit__ctrace(void) {
         PyModule_AddIntConstant(m, "FAST_FRAME_WALK", FAST_FRAME_WALK) < 0 ||
         PyModule_AddObjectRef(m, "Record", (PyObject *)&RecordType) < 0 ||
         PyModule_AddObjectRef(m, "Row", (PyObject *)&RowType) < 0 ||
+        PyModule_AddObjectRef(m, "OpenSection", (PyObject *)&SectionType) < 0 ||
         PyModule_AddObjectRef(m, "Hot", (PyObject *)&HotType) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -123,6 +123,23 @@ def test_section_left_open_by_a_greenlet_that_dies(impl):
     assert_totals_add_up(p)
 
 
+def test_section_accounting_failure_is_a_trace_error_not_the_programs(impl):
+    """A failure inside the tracer's section accounting (here a corrupted table row)
+    never raises into the wrapped call: the call returns, the error is counted and
+    quoted, and other sections go on being counted."""
+    with Tracer() as tracer:
+        tracer._section_table["broken"] = "not a row"
+        with section("broken"):  # its exit fails in the tracer, not here
+            gevent.sleep(0.001)
+        del tracer._section_table["broken"]  # so that the profile can be built
+        with section("fine"):
+            gevent.sleep(0.001)
+    p = tracer.profile
+    assert p.trace_errors == 1
+    assert "TypeError" in p.meta["first_trace_error"]
+    assert p.section_named("fine").calls == 1
+
+
 def test_hubs_of_threadpool_threads_are_left_alone(impl):
     """greenlet.settrace is per thread: greenlets switching in gevent's threadpool threads
     (each with a hub of its own) are not traced by the main thread's tracer, and a

@@ -22,6 +22,7 @@ class SectionAccounting:
     """Section enter/exit and C-section switch accounting for the Tracer."""
 
     _st: Any
+    _trace_error: Any
     cpu_clock: bool
     cpu_mode: str | None
     max_stack_depth: int
@@ -52,8 +53,23 @@ class SectionAccounting:
         self._lxml_suspended.pop(rec.gid, None)
 
     # -- sections and hooks (called from sections.py and readstats) ---------------
+    # The traced program's wrapped calls call these two (the C hot path's
+    # Hot.section_enter / section_exit replace them): like the trace function, they
+    # never raise into the program, a failure is a trace error.
     def _section_enter(self, name: str, c: bool, owner: object,
                        parser_lock: object = None) -> None:
+        try:
+            self._enter_section(name, c, owner, parser_lock)
+        except Exception as exc:
+            self._trace_error(exc)
+
+    def _section_exit(self, owner: object) -> None:
+        try:
+            self._exit_section(owner)
+        except Exception as exc:
+            self._trace_error(exc)
+
+    def _enter_section(self, name: str, c: bool, owner: object, parser_lock: object) -> None:
         st = self._st
         rec = st.cur
         if not st.on or rec is None:
@@ -71,7 +87,7 @@ class SectionAccounting:
         if c:
             rec.c_depth += 1
 
-    def _section_exit(self, owner: object) -> None:
+    def _exit_section(self, owner: object) -> None:
         st = self._st
         rec = st.cur
         if not st.on or rec is None or not rec.open:
