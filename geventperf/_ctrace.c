@@ -417,7 +417,8 @@ static void section_dealloc(SectionObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-#define SM(n, t) {#n, t, offsetof(SectionObject, n), 0, NULL}
+/* read-only: the C code reads name and owner without a check */
+#define SM(n, t) {#n, t, offsetof(SectionObject, n), READONLY, NULL}
 static PyMemberDef section_members[] = {
     SM(owner, T_OBJECT), SM(name, T_OBJECT), SM(parser_lock, T_OBJECT), SM(c, T_BOOL),
     SM(recursive, T_BOOL), SM(t0, T_DOUBLE), SM(run0, T_DOUBLE), SM(cpu0, T_DOUBLE),
@@ -1739,10 +1740,18 @@ done:
 }
 
 /* section_enter(name, c, owner[, parser_lock]) and section_exit(owner): a no-op when
-   tracing is off; an error goes to on_error, never into the traced program. */
+   tracing is off; an error goes to on_error, never into the traced program, unless it
+   is no Exception (KeyboardInterrupt, SystemExit), as in the Python reference. */
 static int section_tracing(HotObject *self) {
     return self->on && self->sections != NULL && !is_none(self->cur)
         && Py_IS_TYPE(self->cur, &RecordType);
+}
+
+static PyObject *section_failed(HotObject *self) {
+    if (!PyErr_ExceptionMatches(PyExc_Exception))
+        return NULL;
+    hand_error(self);
+    Py_RETURN_NONE;
 }
 
 static PyObject *hot_section_enter(HotObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -1751,13 +1760,13 @@ static PyObject *hot_section_enter(HotObject *self, PyObject *const *args, Py_ss
         return NULL;
     }
     if (section_tracing(self) && section_enter(self, args, nargs) < 0)
-        hand_error(self);
+        return section_failed(self);
     Py_RETURN_NONE;
 }
 
 static PyObject *hot_section_exit(HotObject *self, PyObject *owner) {
     if (section_tracing(self) && section_exit(self, owner) < 0)
-        hand_error(self);
+        return section_failed(self);
     Py_RETURN_NONE;
 }
 

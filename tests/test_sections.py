@@ -114,6 +114,38 @@ def test_decorator_and_recursion_count_time_once(impl):
     assert s.wall_s == pytest.approx(s.run_s + s.wait_s, rel=1e-9, abs=1e-9)
 
 
+def test_out_of_order_exits_and_a_reset_inside_a_section(impl):
+    """A generator holds a section open across another one and closes it out of order;
+    an exit with no enter is ignored; a section open across reset() counts nowhere."""
+    def gen():
+        with section("held"):
+            yield 1
+            yield 2
+
+    with Tracer() as tracer:
+        held = gen()
+        next(held)
+        with section("inner", c=True):
+            next(held)
+            held.close()  # "held" exits first, from under "inner"
+            assert [o.name for o in tracer._st.cur.open] == ["inner"]
+            assert tracer._st.cur.c_depth == 1
+        assert tracer._st.cur.open == [] and tracer._st.cur.c_depth == 0
+        section("never entered").__exit__(None, None, None)
+        p = tracer.snapshot()
+        assert p.section_named("held").calls == 1 and p.section_named("inner").calls == 1
+        across = section("across the reset")
+        across.__enter__()
+        tracer.reset()
+        across.__exit__(None, None, None)  # entered in the forgotten run
+        with section("after"):
+            gevent.sleep(0)
+    p = tracer.profile
+    assert p.section_named("across the reset") is None
+    assert p.section_named("never entered") is None
+    assert p.section_named("after").calls == 1 and p.trace_errors == 0
+
+
 def test_one_section_object_shared_by_greenlets(impl):
     shared = section("shared")
 
