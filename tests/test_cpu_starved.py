@@ -114,6 +114,14 @@ def test_no_finding_below_its_share_or_when_unknown(cpu_wait_s):
     assert found[0].cost_s == pytest.approx(6.0)
 
 
+def test_a_mostly_idle_loop_waiting_at_its_wake_ups_is_not_starved():
+    # busy 0.5 s of the 2 s run, 0.2 s of it waiting for a CPU: 40 % of its busy time,
+    # yet a tenth of the run, the most a machine change could buy back: a finding at
+    # exactly that; just under it, none (a mostly idle loop's scheduling latency)
+    assert findings.cpu_starved(starved(0.25, 0.2))
+    assert not findings.cpu_starved(starved(0.25, 0.2 - 2 ** -20))
+
+
 def test_a_lone_greenlet_costs_its_own_wait():
     # nobody queued behind it, yet it waited 0.9 s for the CPU itself
     p = starved(0.9, 0.9, ready=0.0)

@@ -939,12 +939,13 @@ def test_workers_fewer_than_their_input_needs_are_workers_saturated(server, tmp_
 
 def test_workers_that_wait_for_their_input_are_not_saturated(server, tmp_path):
     """Before: serial-bottleneck told the idle workers as peers waiting for one
-    another's puts (one worker credited with every worker's calls), a pool too small."""
+    another's puts (one worker credited with every worker's calls), a pool too small;
+    then as spare capacity, ranked first in a healthy run."""
     profile = run_cli(FEW_WORKERS, tmp_path, slow(server, 0.04), "workers=16")
     assert not findings_of(profile, WORKERS_SATURATED), listing(profile)
-    for found in findings_of(profile, SERIAL_BOTTLENECK):  # ingest's timer: spare workers
-        assert not found.extra["peers"] and found.extra["spare"], listing(profile)
-        assert profile.greenlet(found.greenlet).name == "ingest", listing(profile)
+    # nor waiting for ingest's timer: each wait outlasted several of its ticks, so the
+    # workers were spare (their input arrives on a schedule)
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
 
 
 CONN_POOL = Workload("conn_pool.py")

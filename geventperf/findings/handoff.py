@@ -25,7 +25,9 @@ at.
 
 Who woke whom is not recorded, so a feeder is known by its shape, not by proof: busy
 through the run while the others waited on hand-offs.  The message says so, and says
-when it is no fault (idle workers waiting for input that arrives at its own pace).
+when it is no fault (idle workers waiting for input that arrives at its own pace).  A
+feeder on a timer whose waiters each outlasted its wake-ups was feeding more greenlets
+than it had items for: spare capacity, and no finding.
 Like ``pool-full`` and ``lock-contended`` this is a consequence of how long the feeders'
 work took: a finding about what slowed them, in their own function, explains it first
 (``limits.without_outweighed_limits``).
@@ -76,16 +78,24 @@ POLL_MAX_SLEEP_S = 0.003
 POLL_MAX_RUN_S = 100e-6
 _SLEEP_FRAME = re.compile(r"/gevent/hub\.py:\d+:sleep$")
 # A greenlet of another name than the waiters' is the likelier source of their items
-# when it woke at its main wait at least this share as often as they waited for items.
-SOURCE_WAKE_SHARE = 0.25
+# when it woke at its main wait at least this share as often as they waited for items:
+# once per 20 items at most (a receiver long-polling a broker for 10 messages a call
+# woke a tenth as often); a heartbeat's sleeps of a second or more are rarer still.
+SOURCE_WAKE_SHARE = 0.05
 # A feeder that spent at least this share of its busy time asleep in gevent.sleep at one
 # line worked on a timer: the others waited for the timer, and the fix is to wake it.
 TIMER_FEEDER_SHARE = 0.5
-# ... unless a wait lasted at least this many of its sleeps on average: a waiter kept
-# through several wake-ups was not waiting for the next one but outnumbered what they
-# brought (sixteen workers taking jobs put every 5 ms wait 8 ticks each); a batch's
-# writers wait less than one interval.
-SPARE_TICKS = 3
+# ... unless a wait lasted at least this many of its sleeps on average: a waiter that
+# the next wake-up would release waits under one interval (a batch's writers), so one
+# kept past it was not waiting for that wake-up but outnumbered what the wake-ups
+# brought (sixteen workers taking jobs put every 5 ms wait 8 ticks each; twenty
+# consumers of ten messages every 50 ms, 1.8).  Those waiters are spare capacity (input
+# that arrives on a schedule, or a rate limit the program chose): no finding.
+SPARE_TICKS = 1.5
+# The main greenlet's wait for the run's end (end_waits): at least this share of the run
+# long, in at most this many wake-ups (a joinall of up to 100 workers).
+END_WAIT_SHARE = 0.5
+END_WAIT_MAX_WAKES = 100
 
 
 def is_handoff(wait: Any) -> bool:
@@ -123,20 +133,40 @@ def _polled(profile: Profile) -> Callable[[Any], bool]:
 def handoffs(profile: Profile, polled: Callable[[Any], bool] | None = None) -> list[Any]:
     """The ``waits`` rows of *profile* that are hand-offs: is_handoff or is_poll (by
     *polled*, _polled(profile) if not given), and not at a line that gave a threadpool
-    its tasks (the result it waits for is a thread's)."""
+    its tasks (the result it waits for is a thread's), nor the main greenlet's wait for
+    the end (end_waits)."""
     pools = {site[0] for ev in profile.events if ev.get("kind") == "threadpool"
              for site in (ev.get("sites") if isinstance(ev.get("sites"), list) else ())
              if isinstance(site, list) and site and isinstance(site[0], str)}
     polled = polled or _polled(profile)
+    ended = end_waits(profile)
     return [w for w in profile.waits if (is_handoff(w) or polled(w))
-            and not (w.stack and w.stack[0] in pools)]
+            and not (w.stack and w.stack[0] in pools) and tuple(w.stack) not in ended]
+
+
+def end_waits(profile: Profile) -> set[tuple[str, ...]]:
+    """The stacks where the program's main greenlet waited for the run's end: a wait
+    there that the main greenlet was the last to leave, at least END_WAIT_SHARE of the
+    run long, woken at most END_WAIT_MAX_WAKES times (``server.serve_forever()``,
+    ``stop_event.wait()``, a joinall of the workers).  Its driver waiting, not a
+    consumer short of input; a joinall woken once per greenlet of a stream of batches
+    is no such wait."""
+    mains = {g.id for g in profile.greenlets
+             if g.parent is None and g.name == "main" and g.id != profile.hub.get("id")}
+    left = stacks_left(profile)
+    mine = {s for gid in mains for s in left.get(gid, ())}
+    return {tuple(w.stack) for w in profile.waits if tuple(w.stack) in mine
+            and w.count <= END_WAIT_MAX_WAKES
+            and event_wait(w) >= END_WAIT_SHARE * profile.duration_s}
 
 
 def _working_waits(profile: Profile) -> list[Any]:
     """The ``waits`` rows less a server's connections awaiting their client's next
-    request: idle capacity, which would otherwise count as waiting that is no hand-off
-    (or, for a feeder, as busy)."""
-    return [w for w in profile.waits if not is_idle_server_wait(w.stack)]
+    request (idle capacity, which would otherwise count as waiting that is no hand-off,
+    or for a feeder as busy) and the main greenlet's wait for the end (end_waits)."""
+    ended = end_waits(profile)
+    return [w for w in profile.waits
+            if not is_idle_server_wait(w.stack) and tuple(w.stack) not in ended]
 
 
 def handoff_share(profile: Profile) -> float | None:
@@ -187,8 +217,9 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     # (not merely some waiter: a single writer draining a queue waits at its get too)
     peers = waiter is not None and _base_name(waiter.name) == _base_name(lead.name)
     # (a put() waits for room in a full queue: its consumer is behind, never spare)
-    spare = not peers and asleep is not None and worst.call != "put" \
-        and _ticks_per_wait(worst, asleep) >= SPARE_TICKS
+    if not peers and asleep is not None and worst.call != "put" \
+            and _ticks_per_wait(worst, asleep) >= SPARE_TICKS:
+        return []
     if peers:
         held = f", waiting at {user_site(lead_stack).user}" if lead_stack else ""
         story = (
@@ -198,21 +229,17 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
             "redis-py's BlockingConnectionPool is a queue.LifoQueue) shared by more "
             "greenlets than it holds items, so each waits for a holder to finish its call. "
             "Fix: a pool as large as the number of greenlets using it at once, or fewer "
-            "greenlets, or less work done while holding an item. If instead they hand work "
-            "to one another (a crawler's frontier), the waiting is the work in flight, not "
-            "a fault.")
-    elif spare:
-        story = (
-            f"{_timer(lead, lead_stack, asleep, duration)}, yet each wait at {seen.where} "
-            f"lasted {_ticks_per_wait(worst, asleep):.0f} of its sleeps on average: more "
-            "greenlets waited than its wake-ups brought items, so most of them were "
-            "spare. If that is the pace their input arrives at (items on a schedule), "
-            "this is spare capacity, not a fault. If the timer releases work that had "
-            "already arrived (a rate limit, a batch per tick), its pace is what held "
-            "them: wake it when there is work, or let it release more per tick.")
+            "greenlets, or less work done while holding an item. If instead one of them "
+            "computes what the others wait for (a cache refresh that every request waits "
+            "on), they wait for its call: refresh in a greenlet of its own ahead of expiry "
+            "and serve the value it replaces meanwhile. If they hand work to one another (a "
+            "crawler's frontier), the waiting is the work in flight, not a fault.")
     elif asleep is not None:
         story = (
-            f"{_timer(lead, lead_stack, asleep, duration)}. If what the others waited for "
+            f"Through the run meanwhile, {greenlet_label(lead.name, lead.id)} slept on a "
+            f"timer: {asleep[1]:.3f} s of the run ({asleep[1] / duration:.0%}) at "
+            f"{user_site(lead_stack or []).user} (gevent.sleep, {asleep[0]} sleeps of "
+            f"{asleep[1] / asleep[0] * 1e3:.0f} ms on average). If what the others waited for "
             "comes from it (a batch it flushes when it wakes), it comes only when the sleep "
             "ends: they waited for its timer, not for its work. Fix: wake it when there is "
             "work instead of sleeping a fixed interval -- let it wait on a "
@@ -242,20 +269,10 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     # sharing a pool, the line that waits for its items.
     at = list(worst.stack) if peers or not lead_stack else lead_stack
     return [_finding(SERIAL_BOTTLENECK, message, waited, at,
-                     greenlet=lead.id, waits=seen.count, peers=peers, spare=spare,
+                     greenlet=lead.id, waits=seen.count, peers=peers,
                      handoff_wait_s=waited, handoff_share=waited / total,
                      idle_share=idle, feeders=[g.id for g, *_ in feeders[:TOP_FEEDERS]],
                      site=user_site(lead_stack).user if lead_stack else None)]
-
-
-def _timer(lead: Any, stack: list[str] | None, asleep: tuple[int, float],
-           duration: float) -> str:
-    """How the lead feeder slept on a timer: the opening of both timer stories."""
-    sleeps, slept = asleep
-    return (f"Through the run meanwhile, {greenlet_label(lead.name, lead.id)} slept on a "
-            f"timer: {slept:.3f} s of the run ({slept / duration:.0%}) at "
-            f"{user_site(stack or []).user} (gevent.sleep, {sleeps} sleeps of "
-            f"{slept / sleeps * 1e3:.0f} ms on average)")
 
 
 def _ticks_per_wait(worst: Any, asleep: tuple[int, float]) -> float:
