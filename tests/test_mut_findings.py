@@ -119,7 +119,8 @@ def slices_seen_by_the_stall_watch():
     # 6 of 8 looks (junk not counted): named there, with a look's stack.  A CPU slice
     # the same, without CPU samples: the looks tell where it ran; with samples, they do.
     # A slice of an unknown cause (no CPU clock): the looks too.  Looks only at library
-    # frames, or none: as before.
+    # frames: named by the innermost (a server's own code after the application
+    # returned: pywsgi writing its access log to a pipe).
     out = []
     ended = [f"{APP}:31:keeper"]
     out += findings.loop_blocked(profile(events=[
@@ -6149,16 +6150,17 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
                  'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
-                 'own network I/O) made before the slice ended at '
-                 '/srv/app/worker.py:31:keeper. Fix: monkey-patch first '
+                 'own network I/O): looks at the thread while it held the loop found it at '
+                 'readinto (/usr/lib/python3.11/socket.py:706) (1 of 1); the slice ended at '
+                 '/srv/app/worker.py:31:keeper, where it yielded. Fix: monkey-patch first '
                  '(gevent.monkey.patch_all() before other imports), use the cooperative call '
                  '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
                  '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but '
                  'held up while the call blocked the thread]',
       'run_s': 0.5,
       'section': 'sec',
-      'stack': ['/srv/app/worker.py:31:keeper'],
-      'stack_is': 'slice-end',
+      'stack': ['/usr/lib/python3.11/socket.py:706:readinto'],
+      'stack_is': 'stall-look',
       'threshold_s': 0.0625}],
     'gil_contended_by_threads_of_the_programs_own': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
                       "loop's thread waited for the interpreter lock",

@@ -25,6 +25,7 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.cpuhot import hot_code, own_line
 from geventperf.findings.slowpaths import slow_paths
+from geventperf.formats._frames import frame_label
 from geventperf.frames import user_site
 from geventperf.profile import THREAD_SUFFIX, Finding, Profile, by_generation
 
@@ -42,6 +43,9 @@ SECTION_SHARE_NAMED = 0.25
 # A stall look inside the logging package's own frames found the thread writing a log
 # record: the blocking call is the log stream's write.
 LOGGING_PATH = "/logging/"
+# gevent.pywsgi writing its access log (WSGIServer(log=...)), after the application
+# returned: no frame of the program's on the stack
+ACCESS_LOG_FRAME = re.compile(r"/gevent/pywsgi\.py:\d+:WSGIHandler\.log_request$")
 # A long slice is the garbage collector's (gc-pause) when collections took at least
 # this share of the time it had a CPU: the code that happened to allocate is then not
 # what held the loop, and no finding should send the reader to it.
@@ -75,6 +79,10 @@ STARVED_SHARE = 0.25
 # hundred ms in a run of seconds at its wake-ups (0.3 s of a 6 s run, 27 % of the 18 %
 # it was busy), which no machine change would buy back more than that of.
 STARVED_RUN_SHARE = 0.1
+# A holder of the loop is named beside the top one when it delayed others at least this
+# share of what the top one did: "ran 0.000 s, 0.000 greenlet-s of their waiting" (a
+# subprocess's pipe readers) is noise in the list.
+HOLDER_NAMED_SHARE = 0.01
 # Holders named in a loop-saturated finding.
 TOP_HOLDERS = 3
 # Where the CPU went is told from the samples of the named holders that caused at
@@ -675,7 +683,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # delayed / run: how many others stood ready, on average, while the holder ran
     named = "; ".join(f"'{name}' (x{n}: ran {run:.3f} s while {d / run:.1f} others were ready "
                       f"on average, {d:.3f} greenlet-s of their waiting)"
-                      for name, (d, run, n, _gid, _cpu) in top if run > 0)
+                      for name, (d, run, n, _gid, _cpu) in top
+                      if run > 0 and d >= HOLDER_NAMED_SHARE * top[0][1][0])
     sections = _delaying_sections(profile)
     inside = ", ".join(f"'{s.name}' ({s.delayed_others_s:.3f} greenlet-s)" for s in sections)
     if not named:  # holders that never ran, or none: say so rather than name nobody
@@ -885,18 +894,23 @@ def _seen_short(profile: Profile) -> Seen | None:
 
 
 def _seen_weighted(looks: Iterable[tuple[Any, int]]) -> Seen | None:
-    """The program's own line most (look, times seen) pairs found; None if none."""
+    """The program's own line most (look, times seen) pairs found, or, when looks with
+    no line of the program's own found the thread more often at one library frame
+    (their innermost: a server's code after the application returned, pywsgi writing
+    its access log to a pipe), that frame; None without looks."""
     lines: Counter[str] = Counter()
     stacks: dict[str, list[str]] = {}
     total = 0
     for look, times in looks:
-        if not isinstance(look, list) or not all(isinstance(x, str) for x in look):
+        if not isinstance(look, list) or not look \
+                or not all(isinstance(x, str) for x in look):
             continue  # an untrusted profile's
         total += times
         line = own_line(look)
-        if line is not None:
-            lines[line] += times
-            stacks.setdefault(line, look)
+        if line is None:  # no frame of the program's: named by where it was
+            line = frame_label(look[0])
+        lines[line] += times
+        stacks.setdefault(line, look)
     if not lines:
         return None
     line, count = lines.most_common(1)[0]
@@ -924,15 +938,24 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                     "blocking one."
     made = (f": {seen.told()}; {_ended(site, slices)}" if seen
             else f" made before the slice ended at {site}")
-    if seen and any(LOGGING_PATH in frame.replace("\\", "/") for frame in seen.stack):
+    access_log = seen is not None and any(
+        ACCESS_LOG_FRAME.search(frame.replace("\\", "/")) for frame in seen.stack)
+    if seen and (access_log
+                 or any(LOGGING_PATH in frame.replace("\\", "/") for frame in seen.stack)):
         # (an unpatched socket matters to a handler logging over the network; an
         # unpatched time.sleep is not what a look inside logging found)
         network = unpatched if isinstance(patched, list) and "socket" not in patched else ""
-        return (f"writing log records{made}. A log stream blocks every write once its "
+        what = ("gevent.pywsgi's access log (the server's log=, one line per response, "
+                "written after the application returned)" if access_log else "log records")
+        fix = ("give WSGIServer a log= that does not block (a file the shipper tails, or "
+               "log=None and the lines you need through a logging handler that queues "
+               "them)" if access_log else
+               "log less on this path, or log to a file the shipper tails (a file takes "
+               "writes without waiting for its reader)")
+        return (f"writing {what}{made}. A log stream blocks every write once its "
                 "reader falls behind (a pipe to a log shipper or a container runtime, a "
                 "terminal): the pipe fills and each write waits for the reader, holding the "
-                f"whole loop.{network} Fix: log less on this path, or log to a file the "
-                "shipper tails (a file takes writes without waiting for its reader)"
+                f"whole loop.{network} Fix: {fix}"
                 + (", and monkey-patch first for a handler that logs over the network."
                    if network else "."))
     threads = _busy_threads(profile)
