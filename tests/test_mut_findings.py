@@ -1113,18 +1113,21 @@ RETRY_AFTER_STACK = [f"{HUB}:166:sleep", f"{RETRY_PY}:376:Retry.sleep_for_retry"
 @scenario
 def retry_backoff_sums_the_sleeps_before_retries():
     # back-off 0.5 s (4 sleeps) + Retry-After 0.25 s (2 sleeps) = 0.75 s, named by the
-    # back-off's line (#3 slept there last); the request's own wait (1 s) and a sleep
-    # outside urllib3 (1 s) are not retries
-    p = profile(waits=[
-        StackTime(stack=list(BACKOFF_STACK), count=4, wait_s=0.5, event_wait_s=0.5,
-                  ready_wait_s=0.0),
-        StackTime(stack=list(RETRY_AFTER_STACK), count=2, wait_s=0.25, event_wait_s=0.25,
-                  ready_wait_s=0.0),
-        StackTime(stack=[*READ_STACK[:3], f"{URLLIB3_POOL}:972:HTTPConnectionPool.urlopen",
-                         f"{APP}:23:worker"], count=6, wait_s=1.0),
-        StackTime(stack=[f"{HUB}:166:sleep", f"{APP}:40:tick"], count=8, wait_s=1.0)])
-    p.runs = [StackTime(stack=list(BACKOFF_STACK), count=4, greenlet=3)]
-    return findings.retry_backoff(p)
+    # back-off's line (#3 slept there last), told as the back-off; the request's own
+    # wait (1 s) and a sleep outside urllib3 (1 s) are not retries.  With the
+    # Retry-After's sleeps at 0.5 s, half of them: told as the upstream's Retry-After
+    def made(after):
+        p = profile(waits=[
+            StackTime(stack=list(BACKOFF_STACK), count=4, wait_s=0.5, event_wait_s=0.5,
+                      ready_wait_s=0.0),
+            StackTime(stack=list(RETRY_AFTER_STACK), count=2, wait_s=after,
+                      event_wait_s=after, ready_wait_s=0.0),
+            StackTime(stack=[*READ_STACK[:3], f"{URLLIB3_POOL}:972:HTTPConnectionPool.urlopen",
+                             f"{APP}:23:worker"], count=6, wait_s=1.0),
+            StackTime(stack=[f"{HUB}:166:sleep", f"{APP}:40:tick"], count=8, wait_s=1.0)])
+        p.runs = [StackTime(stack=list(BACKOFF_STACK), count=4, greenlet=3)]
+        return p
+    return [*findings.retry_backoff(made(0.25)), *findings.retry_backoff(made(0.5))]
 
 
 @scenario
@@ -4987,86 +4990,90 @@ EXPECTED = {
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'retry_backoff_from_the_threshold_on': [{'backoff_s': 0.0625,
-                                             'cost_meaning': 'greenlet-seconds spent sleeping in '
-                                                             "urllib3's retry back-off before "
-                                                             'retrying failed requests',
-                                             'cost_s': 0.0625,
-                                             'greenlet': None,
-                                             'hazard': False,
-                                             'kind': 'retry-backoff',
-                                             'message': 'Requests were retried: greenlets waited '
-                                                        "0.062 s in all sleeping in urllib3's "
-                                                        'retry back-off (1 sleep, most under '
-                                                        '/srv/app/worker.py:23:worker): the '
-                                                        'upstream failed them -- a status in the '
-                                                        "Retry's status_forcelist (503, 429), a "
-                                                        'Retry-After, a refused or reset '
-                                                        "connection -- and the adapter's Retry "
-                                                        'slept before each new attempt, longer '
-                                                        'every time. That time went to the '
-                                                        "upstream's failures, not to its answers. "
-                                                        'Fix: find why the upstream fails (its '
-                                                        'status codes and logs); if latency '
-                                                        'matters more than eventual success, cap '
-                                                        'the back-off (Retry(backoff_max=...)) '
-                                                        'and the attempts (Retry(total=...)), or '
-                                                        'fail fast and let the caller decide. '
-                                                        '[cost 0.062 s: greenlet-seconds spent '
-                                                        "sleeping in urllib3's retry back-off "
-                                                        'before retrying failed requests]',
-                                             'section': None,
-                                             'site': '/srv/app/worker.py:23:worker',
-                                             'sleeps': 1,
-                                             'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
-                                                       '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:383:Retry._sleep_backoff',
-                                                       '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:399:Retry.sleep',
-                                                       '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:972:HTTPConnectionPool.urlopen',
-                                                       '/srv/app/worker.py:23:worker']}],
+      'cost_meaning': "greenlet-seconds spent sleeping in urllib3's retry back-off before "
+                      'retrying failed requests',
+      'cost_s': 0.0625,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'retry-backoff',
+      'message': 'Requests were retried: greenlets waited 0.062 s in all sleeping in '
+                 "urllib3's retry back-off (1 sleep of 0.062 s on average, most under "
+                 '/srv/app/worker.py:23:worker): the upstream failed them -- a status in the '
+                 "Retry's status_forcelist (503, 429), a refused or reset connection -- and "
+                 "the adapter's Retry slept before each new attempt, growing with "
+                 "backoff_factor. That time went to the upstream's failures, not to its "
+                 'answers. Fix: find why the upstream fails (its status codes and logs); if '
+                 'latency matters more than eventual success, cap the back-off '
+                 '(Retry(backoff_max=...)) and the attempts (Retry(total=...)), or fail fast '
+                 'and let the caller decide. [cost 0.062 s: greenlet-seconds spent sleeping '
+                 "in urllib3's retry back-off before retrying failed requests]",
+      'retry_after_s': 0,
+      'section': None,
+      'site': '/srv/app/worker.py:23:worker',
+      'sleeps': 1,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:383:Retry._sleep_backoff',
+                '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:399:Retry.sleep',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:972:HTTPConnectionPool.urlopen',
+                '/srv/app/worker.py:23:worker']}],
     'retry_backoff_sums_the_sleeps_before_retries': [{'backoff_s': 0.75,
-                                                      'cost_meaning': 'greenlet-seconds spent '
-                                                                      "sleeping in urllib3's "
-                                                                      'retry back-off before '
-                                                                      'retrying failed requests',
-                                                      'cost_s': 0.75,
-                                                      'greenlet': 3,
-                                                      'hazard': False,
-                                                      'kind': 'retry-backoff',
-                                                      'message': 'Requests were retried: '
-                                                                 "greenlets such as 'app.fetch' "
-                                                                 'waited 0.750 s in all sleeping '
-                                                                 "in urllib3's retry back-off (6 "
-                                                                 'sleeps, most under '
-                                                                 '/srv/app/worker.py:23:worker): '
-                                                                 'the upstream failed them -- a '
-                                                                 "status in the Retry's "
-                                                                 'status_forcelist (503, 429), a '
-                                                                 'Retry-After, a refused or reset '
-                                                                 "connection -- and the adapter's "
-                                                                 'Retry slept before each new '
-                                                                 'attempt, longer every time. '
-                                                                 'That time went to the '
-                                                                 "upstream's failures, not to its "
-                                                                 'answers. Fix: find why the '
-                                                                 'upstream fails (its status '
-                                                                 'codes and logs); if latency '
-                                                                 'matters more than eventual '
-                                                                 'success, cap the back-off '
-                                                                 '(Retry(backoff_max=...)) and '
-                                                                 'the attempts '
-                                                                 '(Retry(total=...)), or fail '
-                                                                 'fast and let the caller decide. '
-                                                                 '[cost 0.750 s: greenlet-seconds '
-                                                                 "spent sleeping in urllib3's "
-                                                                 'retry back-off before retrying '
-                                                                 'failed requests]',
-                                                      'section': None,
-                                                      'site': '/srv/app/worker.py:23:worker',
-                                                      'sleeps': 6,
-                                                      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
-                                                                '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:383:Retry._sleep_backoff',
-                                                                '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:399:Retry.sleep',
-                                                                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:972:HTTPConnectionPool.urlopen',
-                                                                '/srv/app/worker.py:23:worker']}],
+      'cost_meaning': "greenlet-seconds spent sleeping in urllib3's retry back-off before "
+                      'retrying failed requests',
+      'cost_s': 0.75,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'retry-backoff',
+      'message': "Requests were retried: greenlets such as 'app.fetch' waited 0.750 s in all "
+                 "sleeping in urllib3's retry back-off (6 sleeps of 0.125 s on average, most "
+                 'under /srv/app/worker.py:23:worker): the upstream failed them -- a status '
+                 "in the Retry's status_forcelist (503, 429), a refused or reset connection "
+                 "-- and the adapter's Retry slept before each new attempt, growing with "
+                 "backoff_factor. That time went to the upstream's failures, not to its "
+                 'answers. Fix: find why the upstream fails (its status codes and logs); if '
+                 'latency matters more than eventual success, cap the back-off '
+                 '(Retry(backoff_max=...)) and the attempts (Retry(total=...)), or fail fast '
+                 'and let the caller decide. [cost 0.750 s: greenlet-seconds spent sleeping '
+                 "in urllib3's retry back-off before retrying failed requests]",
+      'retry_after_s': 0.25,
+      'section': None,
+      'site': '/srv/app/worker.py:23:worker',
+      'sleeps': 6,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:383:Retry._sleep_backoff',
+                '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:399:Retry.sleep',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:972:HTTPConnectionPool.urlopen',
+                '/srv/app/worker.py:23:worker']},
+     {'backoff_s': 1.0,
+      'cost_meaning': "greenlet-seconds spent sleeping in urllib3's retry back-off before "
+                      'retrying failed requests',
+      'cost_s': 1.0,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'retry-backoff',
+      'message': "Requests were retried: greenlets such as 'app.fetch' waited 1.000 s in all "
+                 "sleeping in urllib3's retry back-off (6 sleeps of 0.167 s on average, most "
+                 'under /srv/app/worker.py:23:worker): the upstream failed them -- a status '
+                 "in the Retry's status_forcelist (503, 429), a refused or reset connection "
+                 "-- and 50% of that time slept for the upstream's Retry-After header "
+                 '(urllib3 sleeps as long as a 503, 429 or 413 answer asks, and backoff_max '
+                 "does not cap it). That time went to the upstream's failures, not to its "
+                 'answers. Fix: find why the upstream fails (its status codes and logs); if '
+                 "latency matters more than the upstream's request to slow down, "
+                 'Retry(respect_retry_after_header=False) retries on the back-off instead '
+                 '(capped by backoff_max; urllib3 releases with Retry(retry_after_max=...) '
+                 "can cap the header's wait instead), and cap the attempts "
+                 '(Retry(total=...)), or fail fast and let the caller decide. [cost 1.000 s: '
+                 "greenlet-seconds spent sleeping in urllib3's retry back-off before "
+                 'retrying failed requests]',
+      'retry_after_s': 0.5,
+      'section': None,
+      'site': '/srv/app/worker.py:23:worker',
+      'sleeps': 6,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:383:Retry._sleep_backoff',
+                '/venv/lib/python3.11/site-packages/urllib3/util/retry.py:399:Retry.sleep',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:972:HTTPConnectionPool.urlopen',
+                '/srv/app/worker.py:23:worker']}],
     'gc_filled_slices_are_one_gc_pause_across_names': [{'active_s': 1.5,
       'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
                       'these slices, which the garbage collector mostly filled, plus the '

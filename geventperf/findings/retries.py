@@ -21,6 +21,12 @@ from geventperf.profile import Finding, Profile
 
 # urllib3 sleeping before a retry: its back-off, or the upstream's Retry-After.
 BACKOFF_FRAME = re.compile(r"[/\\]urllib3[/\\]util[/\\]retry\.py:\d+:Retry\.\w*sleep\w*$")
+# ... the upstream's Retry-After: urllib3 sleeps as long as it asks, which backoff_max
+# does not cap (a 503 with "Retry-After: 1" sleeps a full second each time)
+RETRY_AFTER_FRAME = re.compile(r"[/\\]urllib3[/\\]util[/\\]retry\.py:\d+:Retry\.sleep_for_retry$")
+# The sleeps are told as the upstream's Retry-After when at least this share of them
+# (by time) were.
+RETRY_AFTER_SHARE = 0.5
 
 
 def retry_backoff(profile: Profile) -> list[Finding]:
@@ -31,16 +37,31 @@ def retry_backoff(profile: Profile) -> list[Finding]:
     if not rows or slept < block_threshold(profile):
         return []
     seen = waiters(profile, rows, weight=lambda w: w.wait_s)
+    sleeps = sum(w.count for w in rows)
+    after = sum(w.wait_s for w in rows if any(RETRY_AFTER_FRAME.search(f) for f in w.stack))
+    told_after = after >= RETRY_AFTER_SHARE * slept
+    if told_after:
+        why = (f"{after / slept:.0%} of that time slept for the upstream's Retry-After "
+               "header (urllib3 sleeps as long as a 503, 429 or 413 answer asks, and "
+               "backoff_max does not cap it)")
+        fix = ("if latency matters more than the upstream's request to slow down, "
+               "Retry(respect_retry_after_header=False) retries on the back-off instead "
+               "(capped by backoff_max; urllib3 releases with Retry(retry_after_max=...) "
+               "can cap the header's wait instead), and cap the attempts "
+               "(Retry(total=...)), or fail fast and let the caller decide")
+    else:
+        why = ("the adapter's Retry slept before each new attempt, growing with "
+               "backoff_factor")
+        fix = ("if latency matters more than eventual success, cap the back-off "
+               "(Retry(backoff_max=...)) and the attempts (Retry(total=...)), or fail fast "
+               "and let the caller decide")
     message = (
         f"Requests were retried: {seen.who} waited {slept:.3f} s in all sleeping in "
-        f"urllib3's retry back-off ({seen.count} sleep{'s' if seen.count != 1 else ''}, "
-        f"most under {seen.where}): the upstream failed them -- a status in the Retry's "
-        "status_forcelist (503, 429), a Retry-After, a refused or reset connection -- and "
-        "the adapter's Retry slept before each new attempt, longer every time. That time "
-        "went to the upstream's failures, not to its answers. Fix: find why the upstream "
-        "fails (its status codes and logs); if latency matters more than eventual "
-        "success, cap the back-off (Retry(backoff_max=...)) and the attempts "
-        "(Retry(total=...)), or fail fast and let the caller decide.")
+        f"urllib3's retry back-off ({sleeps} sleep{'s' if sleeps != 1 else ''} of "
+        f"{slept / sleeps:.3f} s on average, most under {seen.where}): the upstream failed "
+        "them -- a status in the Retry's status_forcelist (503, 429), a refused or reset "
+        f"connection -- and {why}. That time went to the upstream's failures, not to its "
+        "answers. Fix: find why the upstream fails (its status codes and logs); " + fix + ".")
     return [_finding(RETRY_BACKOFF, message, slept, list(seen.worst.stack),
                      greenlet=seen.greenlet, sleeps=seen.count, backoff_s=slept,
-                     site=seen.where)]
+                     retry_after_s=after, site=seen.where)]
