@@ -108,6 +108,12 @@ REQUESTS_CPU_SHARE = 0.5
 # each on average (240 bodies read 1 KiB at a time, 4096 reads each, spent 92 % of the
 # CPU in requests' layers, and a per-request fast path could not touch it).
 READS_PER_BODY_TOLD = 20
+# requests' per-request reading of the environment (trust_env): proxy settings and
+# .netrc, walked at every request; told with trust_env = False as its own cure when it
+# holds at least ENV_SCAN_CPU_SHARE of the sampled CPU (3 000 variables put 88 % there).
+ENV_SCAN = (":get_environ_proxies", ":getproxies_environment", ":proxy_bypass_environment",
+            ":get_netrc_auth", ":should_bypass_proxies")
+ENV_SCAN_CPU_SHARE = 0.25
 # Frames of the HTTP client stack whose per-request work geventperf.Session trims.
 _REQUESTS_LAYERS = ("/requests/", "/urllib3/", "/http/client.py")
 # A saturated loop's CPU is setting up TLS connections when at least this share of the
@@ -751,10 +757,17 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      f"{reads} reads for {bodies} bodies (small-body-reads): read in large "
                      "pieces, and the per-read work goes with the reads.")
         elif in_requests is not None and in_requests >= REQUESTS_CPU_SHARE:
+            env = _env_share(profile)
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
                      "and http.client themselves: their per-request work (proxy settings "
                      "read from the environment, URL parsing, header checks) is a cause "
-                     "of its own. geventperf.Session(), or geventperf.mount(session, "
+                     "of its own"
+                     + (f", and here {env:.0%} of the sampled CPU read the proxy settings "
+                        "and .netrc from the environment at each request (its cost grows "
+                        "with the environment's size: a container with many service "
+                        "variables): session.trust_env = False skips that where no proxy "
+                        "or .netrc is needed" if env >= ENV_SCAN_CPU_SHARE else "")
+                     + ". geventperf.Session(), or geventperf.mount(session, "
                      "fast_path=True), does that work once per session (about half of "
                      "requests' CPU per call in this project's benchmarks)"
                      + (": for a Session shared by the calls, not one made per call "
@@ -787,20 +800,38 @@ def loop_saturated(profile: Profile) -> list[Finding]:
 def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
     """Shares of the greenlets' sampled CPU (the hub's apart) that set up TLS
     connections (a _TLS_SETUP frame in the stack), and that ran beneath requests,
-    urllib3 or http.client otherwise; None without CPU samples."""
+    urllib3 or http.client otherwise; None without CPU samples.  JSON decoded under
+    ``Response.json()`` is the body's parse, not requests' own work (a 400 KB document
+    a page put 80 % of "requests' CPU" in simplejson, and no Session cures it)."""
     samples = profile.cpu_samples
     if samples is None:
         return None
     inside = [any(layer in label for layer in _REQUESTS_LAYERS) for label in samples.frames]
     setup = [label.endswith(_TLS_SETUP) for label in samples.frames]
+    parse = [JSON_DECODE.search(label) is not None for label in samples.frames]
     total = under = tls = 0.0
     for frames, cpu in greenlet_samples(profile):
         total += cpu
         if any(setup[i] for i in frames):
             tls += cpu
-        elif any(inside[i] for i in frames):
+        elif any(inside[i] for i in frames) and not any(parse[i] for i in frames):
             under += cpu
     return (tls / total, under / total) if total > 0 else None
+
+
+def _env_share(profile: Profile) -> float:
+    """The share of the greenlets' sampled CPU that read proxy settings or .netrc from
+    the environment for requests (an ENV_SCAN frame in the stack); 0 without samples."""
+    samples = profile.cpu_samples
+    if samples is None:
+        return 0.0
+    scan = [label.endswith(ENV_SCAN) for label in samples.frames]
+    total = hit = 0.0
+    for frames, cpu in greenlet_samples(profile):
+        total += cpu
+        if any(scan[i] for i in frames):
+            hit += cpu
+    return hit / total if total > 0 else 0.0
 
 
 def greenlet_samples(profile: Profile) -> Iterator[tuple[list[int], float]]:
