@@ -9,7 +9,9 @@ first.  The wait is in the clients, so this process's own timings cannot show it
 :class:`ServerWatch` wraps ``WSGIHandler._write_with_headers`` while tracing (now if
 ``gevent.pywsgi`` is imported, else when it is; see :mod:`geventperf.lazywrap`) and
 counts the responses written that way, those on a connection's later requests, and
-whether the connection's socket had ``TCP_NODELAY`` (read once per connection).  Only
+whether the connection's socket had ``TCP_NODELAY`` (read once per connection), and
+notes the size of the pool the server runs its connections in (``spawn=N``), which
+``server-pool-full`` reads.  Only
 calls in the thread of an active tracer are recorded; the original is back after
 ``stop()``.  ``server_nagle`` in :mod:`geventperf.findings.delayedack` turns the counts
 into a finding.
@@ -44,6 +46,10 @@ class ServerWatch:
         self.responses = 0  # written head first, then a piece of body
         self.kept = 0  # of those, on a connection's later requests, the body small
         self.nagle = 0  # of those, on a socket without TCP_NODELAY
+        self.connections = 0  # connections seen writing a response
+        # the largest spawn pool a server ran its connections in (WSGIServer(spawn=N)),
+        # None for a greenlet per connection without a bound
+        self.pool_size: int | None = None
 
     def wrote(self, handler: Any, data: Any) -> None:
         """*handler* writes its response's head, then *data*, the first piece of body."""
@@ -53,6 +59,10 @@ class ServerWatch:
         if not isinstance(seen, list) or seen[0] is not self._token:
             seen = [self._token, 0, _without_nodelay(getattr(handler, "socket", None))]
             setattr(handler, _SEEN, seen)
+            self.connections += 1
+            size = _pool_size(handler)
+            if size is not None and (self.pool_size is None or size > self.pool_size):
+                self.pool_size = size
         seen[1] += 1
         self.responses += 1
         if seen[1] > 1 and len(data) <= TIMED_BODY_MAX:
@@ -62,8 +72,21 @@ class ServerWatch:
     def events(self) -> list[dict[str, Any]]:
         if not self.responses:
             return []
-        return [{"kind": EVENT_KIND, "responses": self.responses, "kept": self.kept,
-                 "nagle": self.nagle}]
+        event = {"kind": EVENT_KIND, "responses": self.responses, "kept": self.kept,
+                 "nagle": self.nagle, "connections": self.connections}
+        if self.pool_size is not None:
+            event["pool_size"] = self.pool_size
+        return [event]
+
+
+def _pool_size(handler: Any) -> int | None:
+    """The size of the pool the handler's server spawns its connections in
+    (``WSGIServer(spawn=N)`` makes a ``gevent.pool.Pool(N)``); None for none or an
+    unbounded one."""
+    pool = getattr(getattr(handler, "server", None), "pool", None)
+    size = getattr(pool, "size", None)
+    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 \
+        else None
 
 
 def _without_nodelay(sock: Any) -> bool:

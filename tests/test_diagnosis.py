@@ -75,6 +75,7 @@ CONNECTION_LEAK = "connection-leak"
 NOT_KEPT_ALIVE = "connection-not-kept-alive"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
+SERVER_POOL_FULL = "server-pool-full"
 DELAYED_ACK_STALL = "delayed-ack-stall"
 REQUEST_BODY_STALL = "request-body-stall"
 SERVER_NAGLE = "server-nagle"
@@ -472,6 +473,25 @@ def test_a_services_idle_connections_are_not_where_it_waited(server, tmp_path):
     where = dict(at_a_glance(profile))["Where was the waiting?"]
     [line] = KEEPALIVE.lines("culprit")
     assert f"keepalive_service.py:{line})" in where and "idle, not a cost" in where, where
+
+
+SERVER_POOL = Workload("server_pool.py")
+
+
+def test_a_server_pool_held_by_idle_connections_is_server_pool_full(tmp_path):
+    """Before: no finding; the fallback called the kept-alive connections' waiting
+    "idle, not a cost" while three quarters of the clients queued in the backlog."""
+    profile = run_cli(SERVER_POOL, tmp_path)
+    first = profile.findings[0]
+    assert first.kind == SERVER_POOL_FULL, listing(profile)
+    assert first.extra["pool_size"] == 4 and first.extra["connections"] == 12, \
+        listing(profile)
+    assert first.extra["idle_held"] >= 2.0 and "spawn=4" in first.message, listing(profile)
+
+
+def test_a_server_pool_larger_than_its_connections_is_not_full(tmp_path):
+    profile = run_cli(SERVER_POOL, tmp_path, "spawn=64")
+    assert not findings_of(profile, SERVER_POOL_FULL), listing(profile)
 
 
 SLOW_SERVER = Workload("slow_server.py")

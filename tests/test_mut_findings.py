@@ -1016,6 +1016,41 @@ def server_nagle_not_below_its_edges():
                 served(1, 1, float("nan")), served(1, 1, 10 ** 400)]))]
 
 
+def pooled_server(idle, pool_size=4, connections=5, other=None):
+    """A 2 s run whose pywsgi server (a pool of *pool_size*, *connections* seen) had its
+    connections wait *idle* s for their clients' next requests, in two rows."""
+    ev = {"kind": "pywsgi-responses", "responses": 40, "kept": 30, "nagle": 0,
+          "connections": connections}
+    if pool_size is not None:
+        ev["pool_size"] = pool_size
+    return profile(events=[ev, *(other or [])], waits=[
+        StackTime(stack=list(IDLE_SERVER_STACK), count=30, wait_s=idle * 0.75,
+                  event_wait_s=idle * 0.75, ready_wait_s=0.0),
+        StackTime(stack=[*IDLE_SERVER_STACK[:1], f"{PYWSGI}:780:WSGIHandler.handle"],
+                  count=10, wait_s=idle * 0.25, event_wait_s=idle * 0.25, ready_wait_s=0.0),
+        StackTime(stack=[f"{APP}:50:handler"], count=40, wait_s=1.0, event_wait_s=1.0,
+                  ready_wait_s=0.0)])
+
+
+@scenario
+def server_pool_full_at_its_edges():
+    # idle connections held 4 s over the 2 s run: 2 of the pool's 4 slots on average,
+    # exactly half, with 5 connections for 4 slots: one; held 2 - 2**-16 s: none; 4
+    # connections for 4 slots (none ever waited for one): none; no pool (the default
+    # spawn, unbounded) or junk sizes (a bool, a string, negative): none; the larger
+    # of two servers' pools counts (4 s of idle under half of 16 slots: none)
+    out = findings.server_pool_full(pooled_server(4.0))
+    out += findings.server_pool_full(pooled_server(4.0 - 2 ** -16))
+    out += findings.server_pool_full(pooled_server(4.0, connections=4))
+    out += findings.server_pool_full(pooled_server(4.0, pool_size=None))
+    for junk in (True, "4", -4):
+        out += findings.server_pool_full(pooled_server(4.0, pool_size=junk))
+    out += findings.server_pool_full(pooled_server(4.0, other=[
+        {"kind": "pywsgi-responses", "responses": 1, "kept": 0, "nagle": 0,
+         "connections": 20, "pool_size": 16}]))
+    return out
+
+
 def _named_callers(p, folded):
     """*p* with 'app.fetch' standing for 2 + *folded* greenlets (a folded entry)."""
     p.greenlet(5).name = f"app.fetch [{folded} finished greenlets folded]"
@@ -8790,6 +8825,37 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
+    'server_pool_full_at_its_edges': [{'connections': 5,
+      'cost_meaning': "greenlet-seconds the server's connection pool slots were held by "
+                      "kept-alive connections waiting for their clients' next requests "
+                      '(while the pool was full, new clients waited in the listen backlog, a '
+                      'wait only they see)',
+      'cost_s': 4.0,
+      'greenlet': None,
+      'hazard': False,
+      'idle_held': 2.0,
+      'idle_s': 4.0,
+      'kind': 'server-pool-full',
+      'message': "The WSGI server's connection pool was full of idle connections: it runs "
+                 'each connection in one of 4 pooled greenlets (WSGIServer(..., spawn=4)) '
+                 "for the connection's whole life, and kept-alive connections waiting for "
+                 "their clients' next requests held 2.0 of the 4 slots on average over the "
+                 'run (4.000 greenlet-seconds), while 5 connections came. While the pool is '
+                 'full the server stops accepting: new clients wait in the listen backlog '
+                 'until a whole connection ends, a wait only they see (their latency climbs '
+                 'to seconds while this process looks idle). Fix: a pool far larger than the '
+                 'connections clients keep open (spawn=10000, or the default spawn: a '
+                 'greenlet per connection), bounding the work itself where it must be '
+                 'bounded (a gevent Pool or Semaphore around the upstream calls), or fewer '
+                 'idle connections (a shorter keep-alive at the proxy or load balancer in '
+                 "front). [cost 4.000 s: greenlet-seconds the server's connection pool slots "
+                 "were held by kept-alive connections waiting for their clients' next "
+                 'requests (while the pool was full, new clients waited in the listen '
+                 'backlog, a wait only they see)]',
+      'pool_size': 4,
+      'section': None,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pywsgi.py:723:WSGIHandler.read_requestline',
+                '/venv/lib/python3.11/site-packages/gevent/pywsgi.py:774:WSGIHandler.handle_one_request']}],
 }
 
 
@@ -8805,7 +8871,7 @@ KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-se
               "serial-bottleneck", "session-per-request", "connection-churn",
               "connection-not-kept-alive", "connection-leak",
               "requests-failed", "delayed-ack-stall", "request-body-stall", "server-nagle",
-              "retry-backoff",
+              "server-pool-full", "retry-backoff",
               "small-body-reads",
               "switch-storm",
               "pure-python-fallback", "charset-detection", "cpu-starved", "from-the-future"]
@@ -8844,8 +8910,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.workers_saturated, findings.session_per_request, findings.connection_churn,
         findings.not_kept_alive, findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
-        findings.server_nagle, findings.retry_backoff, findings.slow_paths,
-        findings.cpu_starved)
+        findings.server_nagle, findings.server_pool_full, findings.retry_backoff,
+        findings.slow_paths, findings.cpu_starved)
 
 
 def test_a_greenlet_named_by_an_id_the_profile_lacks():

@@ -32,7 +32,7 @@ def test_a_connections_later_small_responses_are_counted_held_when_its_socket_la
     watch.wrote(nagle, b"")  # the head alone: nothing waits behind it
     watch.wrote(nagle, b"x" * (64 * 1024 + 1))  # a large body: not counted held
     assert watch.events() == [{"kind": "pywsgi-responses", "responses": 10, "kept": 6,
-                               "nagle": 2}]
+                               "nagle": 2, "connections": 3}]
     watch.forget()
     assert watch.events() == []
     watch.wrote(nagle, b"ok")  # after a reset, the connection's next response is a first
@@ -64,3 +64,40 @@ def test_a_failing_watch_never_raises_into_the_server(monkeypatch):
         server.stop()
     assert reply.startswith(b"HTTP/1.1 200") and reply.endswith(b"ok"), reply
     assert tracer.profile.trace_errors == 1
+
+
+def test_the_servers_pool_size_is_noted_from_a_real_server():
+    """The largest spawn pool among the servers that answered (the diagnosis workload
+    tests/diagnosis/server_pool.py shows the finding end to end); none for the default
+    spawn, a greenlet per connection without a bound."""
+    from gevent import socket
+    from gevent.pywsgi import WSGIServer
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Length", "2")])
+        return [b"ok"]
+
+    def get(port):
+        conn = socket.create_connection(("127.0.0.1", port))
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        reply = b""
+        while chunk := conn.recv(4096):
+            reply += chunk
+        conn.close()
+        return reply
+
+    pooled = WSGIServer(("127.0.0.1", 0), app, log=None, spawn=7)
+    unbounded = WSGIServer(("127.0.0.1", 0), app, log=None)
+    pooled.start()
+    unbounded.start()
+    try:
+        with geventperf.Tracer(sections=None) as tracer:
+            assert get(unbounded.server_port).endswith(b"ok")
+            assert tracer._server_watch.events()[0].get("pool_size") is None
+            for _ in range(2):
+                assert get(pooled.server_port).endswith(b"ok")
+    finally:
+        pooled.stop()
+        unbounded.stop()
+    [event] = [e for e in tracer.profile.events if e["kind"] == "pywsgi-responses"]
+    assert event["pool_size"] == 7 and event["connections"] == 3, event

@@ -46,6 +46,7 @@ from geventperf.findings.common import (
     RETRY_BACKOFF,
     SERIAL_BOTTLENECK,
     SERVER_NAGLE,
+    SERVER_POOL_FULL,
     SESSION_PER_REQUEST,
     SMALL_BODY_READS,
     SWITCH_STORM,
@@ -106,6 +107,7 @@ from geventperf.findings.reading import (
     switch_storms,
 )
 from geventperf.findings.retries import retry_backoff
+from geventperf.findings.serverpool import server_pool_full
 from geventperf.findings.slowpaths import (
     CHARSET_DETECTION,
     PURE_PYTHON_FALLBACK,
@@ -131,7 +133,7 @@ __all__ = [
     "POOL_FULL",
     "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK", "REQUESTS_FAILED", "REQUEST_BODY_STALL",
     "RETRY_BACKOFF", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION",
-    "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SESSION_PER_REQUEST", "SLOW_PATHS",
+    "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLOW_PATHS",
     "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
     "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
     "THREADPOOL_SATURATED", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
@@ -141,6 +143,7 @@ __all__ = [
     "loop_blocked", "loop_held", "loop_saturated", "not_kept_alive", "pool_full",
     "request_body_stall",
     "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
+    "server_pool_full",
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "without_outweighed_limits",
     "workers_saturated",
@@ -166,14 +169,15 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     connection_pool_full, lock_contended, serial_bottleneck, workers_saturated,
     session_per_request,
     connection_churn, not_kept_alive, connection_leak, requests_failed, delayed_ack_stall,
-    request_body_stall, server_nagle, retry_backoff, slow_paths, cpu_starved)
+    request_body_stall, server_nagle, server_pool_full, retry_backoff, slow_paths,
+    cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
          LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, SESSION_PER_REQUEST,
          CONNECTION_CHURN, NOT_KEPT_ALIVE,
          CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, REQUEST_BODY_STALL,
-         SERVER_NAGLE, RETRY_BACKOFF,
+         SERVER_NAGLE, SERVER_POOL_FULL, RETRY_BACKOFF,
          SMALL_BODY_READS, SWITCH_STORM,
          PURE_PYTHON_FALLBACK, CHARSET_DETECTION, CPU_STARVED)
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

@@ -35,6 +35,7 @@ RETRY_BACKOFF = "retry-backoff"
 DELAYED_ACK_STALL = "delayed-ack-stall"
 REQUEST_BODY_STALL = "request-body-stall"
 SERVER_NAGLE = "server-nagle"
+SERVER_POOL_FULL = "server-pool-full"
 WORKERS_SATURATED = "workers-saturated"
 
 # More calls at once to one upstream than most serve at once (a deployment of tens of
@@ -115,6 +116,10 @@ COST_MEANING = {
                   "(a Linux client's shortest delayed ACK) for each response written head "
                   "and body apart on a kept-alive connection without TCP_NODELAY (the wait "
                   "is in the clients, not in this process)",
+    SERVER_POOL_FULL: "greenlet-seconds the server's connection pool slots were held by "
+                      "kept-alive connections waiting for their clients' next requests "
+                      "(while the pool was full, new clients waited in the listen backlog, "
+                      "a wait only they see)",
     RETRY_BACKOFF: "greenlet-seconds spent sleeping in urllib3's retry back-off before "
                    "retrying failed requests",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "
