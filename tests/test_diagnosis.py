@@ -76,6 +76,7 @@ NOT_KEPT_ALIVE = "connection-not-kept-alive"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
 SERVER_POOL_FULL = "server-pool-full"
+SEQUENTIAL_CALLS = "sequential-calls"
 DELAYED_ACK_STALL = "delayed-ack-stall"
 REQUEST_BODY_STALL = "request-body-stall"
 SERVER_NAGLE = "server-nagle"
@@ -492,6 +493,23 @@ def test_a_server_pool_held_by_idle_connections_is_server_pool_full(tmp_path):
 def test_a_server_pool_larger_than_its_connections_is_not_full(tmp_path):
     profile = run_cli(SERVER_POOL, tmp_path, "spawn=64")
     assert not findings_of(profile, SERVER_POOL_FULL), listing(profile)
+
+
+N_PLUS_ONE = Workload("n_plus_one.py")
+
+
+def test_a_handlers_upstream_calls_in_turn_are_sequential_calls(server, tmp_path):
+    """Before: no finding; "mostly I/O" at the call line, which reads as a slow
+    upstream."""
+    profile = run_cli(N_PLUS_ONE, tmp_path, slow(server, 0.01))
+    first = assert_first(profile, N_PLUS_ONE, SEQUENTIAL_CALLS)
+    assert first.extra["responses"] == 48 and first.extra["calls"] == 8 * 48, \
+        listing(profile)
+
+
+def test_a_handlers_one_batch_call_is_no_sequential_calls(server, tmp_path):
+    profile = run_cli(N_PLUS_ONE, tmp_path, slow(server, 0.01), "mode=batch")
+    assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
 
 
 SLOW_SERVER = Workload("slow_server.py")

@@ -1051,6 +1051,39 @@ def server_pool_full_at_its_edges():
     return out
 
 
+IN_HANDLER_CALL = [f"{URLLIB3_POOL}:540:HTTPConnectionPool._make_request",
+                   f"{APP}:27:fetch_items", f"{APP}:35:app",
+                   "/venv/lib/python3.11/site-packages/gevent/pywsgi.py:1057:"
+                   "WSGIHandler.run_application"]
+
+
+def served_calls(responses, calls, in_handler=4.0, elsewhere=1.0):
+    """A 2 s run: a pywsgi server's *responses*, the pools' *calls*, and the calls'
+    waits: *in_handler* s on the handlers' own stacks, *elsewhere* s in a greenlet of
+    its own."""
+    return profile(events=[
+        {"kind": "pywsgi-responses", "responses": responses, "kept": 0, "nagle": 0},
+        {"kind": "urllib3-pool", "pool": "http://up", "calls": calls}], waits=[
+        StackTime(stack=list(IN_HANDLER_CALL), count=calls, wait_s=in_handler,
+                  event_wait_s=in_handler, ready_wait_s=0.0),
+        StackTime(stack=[f"{URLLIB3_POOL}:540:HTTPConnectionPool._make_request",
+                         f"{APP}:60:refresh"], count=4, wait_s=elsewhere,
+                  event_wait_s=elsewhere, ready_wait_s=0.0),
+        StackTime(stack=[f"{APP}:70:idle"], count=1, wait_s=3.0, event_wait_s=3.0,
+                  ready_wait_s=0.0)])
+
+
+@scenario
+def sequential_calls_at_their_edges():
+    # 80 calls for 20 responses (4 each), 4 s of their 5 s of waiting on the handlers'
+    # own stacks (80 %): one, costing 4 s less one call's worth per response (1 s); 79
+    # calls, 19 responses, or 4 - 2**-16 s in the handlers: none
+    return [*findings.sequential_calls(served_calls(20, 80)),
+            *findings.sequential_calls(served_calls(20, 79)),
+            *findings.sequential_calls(served_calls(19, 76)),
+            *findings.sequential_calls(served_calls(20, 80, in_handler=4.0 - 2 ** -16))]
+
+
 def _named_callers(p, folded):
     """*p* with 'app.fetch' standing for 2 + *folded* greenlets (a folded entry)."""
     p.greenlet(5).name = f"app.fetch [{folded} finished greenlets folded]"
@@ -8856,6 +8889,35 @@ EXPECTED = {
       'section': None,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pywsgi.py:723:WSGIHandler.read_requestline',
                 '/venv/lib/python3.11/site-packages/gevent/pywsgi.py:774:WSGIHandler.handle_one_request']}],
+    'sequential_calls_at_their_edges': [{'calls': 80,
+      'calls_per_response': 4.0,
+      'cost_meaning': "greenlet-seconds the served requests' handlers waited on upstream "
+                      "calls made in turn, less one call's worth per response (the most "
+                      'making them together could save)',
+      'cost_s': 3.0,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'sequential-calls',
+      'message': 'Each response waited on its upstream calls one after another: 80 calls for '
+                 "20 responses (4.0 per response), waited for in the handlers' own "
+                 'greenlets, most at /srv/app/worker.py:27:fetch_items (4.000 s in all, 50.0 '
+                 'ms per call: 200 ms per response). A greenlet waits on one thing at a '
+                 'time, so they were made in turn, and every response took that many round '
+                 'trips; the upstream answered each in its usual time. Fix: one call for the '
+                 'lot, where the upstream has a batch or bulk endpoint; else make them '
+                 "together (gevent.pool.Pool(n).imap_unordered over the items, or a Group's "
+                 'map, inside the handler), and cache what repeats. [cost 3.000 s: '
+                 "greenlet-seconds the served requests' handlers waited on upstream calls "
+                 "made in turn, less one call's worth per response (the most making them "
+                 'together could save)]',
+      'responses': 20,
+      'section': None,
+      'site': '/srv/app/worker.py:27:fetch_items',
+      'stack': ['/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:540:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:27:fetch_items',
+                '/srv/app/worker.py:35:app',
+                '/venv/lib/python3.11/site-packages/gevent/pywsgi.py:1057:WSGIHandler.run_application'],
+      'waited_s': 4.0}],
 }
 
 
@@ -8868,7 +8930,8 @@ def test_every_finding_whole(name):
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
-              "serial-bottleneck", "session-per-request", "connection-churn",
+              "serial-bottleneck", "sequential-calls", "session-per-request",
+              "connection-churn",
               "connection-not-kept-alive", "connection-leak",
               "requests-failed", "delayed-ack-stall", "request-body-stall", "server-nagle",
               "server-pool-full", "retry-backoff",
@@ -8907,7 +8970,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.loop_held, findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
-        findings.workers_saturated, findings.session_per_request, findings.connection_churn,
+        findings.workers_saturated, findings.sequential_calls, findings.session_per_request,
+        findings.connection_churn,
         findings.not_kept_alive, findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
         findings.server_nagle, findings.server_pool_full, findings.retry_backoff,

@@ -44,6 +44,7 @@ from geventperf.findings.common import (
     REQUEST_BODY_STALL,
     REQUESTS_FAILED,
     RETRY_BACKOFF,
+    SEQUENTIAL_CALLS,
     SERIAL_BOTTLENECK,
     SERVER_NAGLE,
     SERVER_POOL_FULL,
@@ -107,6 +108,7 @@ from geventperf.findings.reading import (
     switch_storms,
 )
 from geventperf.findings.retries import retry_backoff
+from geventperf.findings.sequential import sequential_calls
 from geventperf.findings.serverpool import server_pool_full
 from geventperf.findings.slowpaths import (
     CHARSET_DETECTION,
@@ -133,7 +135,7 @@ __all__ = [
     "POOL_FULL",
     "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK", "REQUESTS_FAILED", "REQUEST_BODY_STALL",
     "RETRY_BACKOFF", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION",
-    "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLOW_PATHS",
+    "SEQUENTIAL_CALLS", "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLOW_PATHS",
     "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
     "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
     "THREADPOOL_SATURATED", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
@@ -143,7 +145,7 @@ __all__ = [
     "loop_blocked", "loop_held", "loop_saturated", "not_kept_alive", "pool_full",
     "request_body_stall",
     "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
-    "server_pool_full",
+    "sequential_calls", "server_pool_full",
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "without_outweighed_limits",
     "workers_saturated",
@@ -167,14 +169,15 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, gil_contended,
     loop_held, switch_storms, small_body_reads, threadpool_saturated, pool_full,
     connection_pool_full, lock_contended, serial_bottleneck, workers_saturated,
-    session_per_request,
+    sequential_calls, session_per_request,
     connection_churn, not_kept_alive, connection_leak, requests_failed, delayed_ack_stall,
     request_body_stall, server_nagle, server_pool_full, retry_backoff, slow_paths,
     cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
-         LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, SESSION_PER_REQUEST,
+         LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, SEQUENTIAL_CALLS,
+         SESSION_PER_REQUEST,
          CONNECTION_CHURN, NOT_KEPT_ALIVE,
          CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, REQUEST_BODY_STALL,
          SERVER_NAGLE, SERVER_POOL_FULL, RETRY_BACKOFF,

@@ -36,6 +36,7 @@ DELAYED_ACK_STALL = "delayed-ack-stall"
 REQUEST_BODY_STALL = "request-body-stall"
 SERVER_NAGLE = "server-nagle"
 SERVER_POOL_FULL = "server-pool-full"
+SEQUENTIAL_CALLS = "sequential-calls"
 WORKERS_SATURATED = "workers-saturated"
 
 # More calls at once to one upstream than most serve at once (a deployment of tens of
@@ -116,6 +117,9 @@ COST_MEANING = {
                   "(a Linux client's shortest delayed ACK) for each response written head "
                   "and body apart on a kept-alive connection without TCP_NODELAY (the wait "
                   "is in the clients, not in this process)",
+    SEQUENTIAL_CALLS: "greenlet-seconds the served requests' handlers waited on upstream "
+                      "calls made in turn, less one call's worth per response (the most "
+                      "making them together could save)",
     SERVER_POOL_FULL: "greenlet-seconds the server's connection pool slots were held by "
                       "kept-alive connections waiting for their clients' next requests "
                       "(while the pool was full, new clients waited in the listen backlog, "
