@@ -77,6 +77,7 @@ REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
 SERVER_POOL_FULL = "server-pool-full"
 SEQUENTIAL_CALLS = "sequential-calls"
+BATCH_BARRIER = "batch-barrier"
 DELAYED_ACK_STALL = "delayed-ack-stall"
 REQUEST_BODY_STALL = "request-body-stall"
 SERVER_NAGLE = "server-nagle"
@@ -510,6 +511,22 @@ def test_a_handlers_upstream_calls_in_turn_are_sequential_calls(server, tmp_path
 def test_a_handlers_one_batch_call_is_no_sequential_calls(server, tmp_path):
     profile = run_cli(N_PLUS_ONE, tmp_path, slow(server, 0.01), "mode=batch")
     assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
+
+
+BATCH_BARRIER_JOB = Workload("batch_barrier.py")
+
+
+def test_batches_held_by_their_slowest_member_are_a_batch_barrier(server, tmp_path):
+    """Before: no finding ("mostly I/O" at the call line, a slow upstream), or
+    cpu-starved on a loop busy a sixth of the run."""
+    profile = run_cli(BATCH_BARRIER_JOB, tmp_path, slow(server, 0.01))
+    first = assert_first(profile, BATCH_BARRIER_JOB, BATCH_BARRIER, greenlet="main")
+    assert first.extra["batches"] == 8 and first.extra["peak"] == 16, listing(profile)
+
+
+def test_one_pool_fed_all_items_is_no_batch_barrier(server, tmp_path):
+    profile = run_cli(BATCH_BARRIER_JOB, tmp_path, slow(server, 0.01), "mode=pool")
+    assert not findings_of(profile, BATCH_BARRIER), listing(profile)
 
 
 SLOW_SERVER = Workload("slow_server.py")

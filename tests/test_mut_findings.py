@@ -12,7 +12,14 @@ import pytest
 
 from geventperf import findings
 from geventperf.findings import common, handoff
-from geventperf.profile import Finding, GreenletStats, Profile, SectionStats, StackTime
+from geventperf.profile import (
+    Finding,
+    GreenletStats,
+    Profile,
+    SectionStats,
+    Slice,
+    StackTime,
+)
 from geventperf.sampling.model import CpuSamples, SampledStack
 from tests.test_findings import APP, GEVENT, READ_STACK, URLLIB3
 
@@ -1082,6 +1089,49 @@ def sequential_calls_at_their_edges():
             *findings.sequential_calls(served_calls(20, 79)),
             *findings.sequential_calls(served_calls(19, 76)),
             *findings.sequential_calls(served_calls(20, 80, in_handler=4.0 - 2 ** -16))]
+
+
+EPS = 2 ** -7
+
+
+def batched(batches=3, size=8, slow=0.4375, fast=0.0625):
+    """A 2 s run: main (#1) runs EPS s at each 0.5 s mark, spawning *size* greenlets
+    that run EPS s at once, then end after *fast* s (one of them after *slow* s)."""
+    p = profile()
+    p.greenlets = [GreenletStats(id=1, name="main", parent=None),
+                   GreenletStats(id=2, name="hub", parent=1)]
+    slices, gid = [], 10
+    for k in range(batches + 1):
+        t = k * 0.5
+        slices.append(Slice(greenlet=1, start_s=t, duration_s=EPS))
+        if k == batches:
+            break
+        for member in range(size):
+            life = slow if member == 0 else fast
+            p.greenlets.append(GreenletStats(id=gid, name="app.check", parent=1))
+            slices += [Slice(greenlet=gid, start_s=t + EPS, duration_s=EPS),
+                       Slice(greenlet=gid, start_s=t + life, duration_s=EPS)]
+            gid += 1
+    p.slices = sorted(slices, key=lambda s: s.start_s)
+    p.waits = [StackTime(stack=[f"{APP}:36:main"], count=4, wait_s=1.5, event_wait_s=1.5,
+                         ready_wait_s=0.0, call="joinall")]
+    p.runs = [StackTime(stack=[f"{APP}:36:main"], count=4, greenlet=1)]
+    return p
+
+
+@scenario
+def batch_barrier_at_its_edges():
+    # three batches of 8 (one member 0.4375 s, seven 0.0625 s): main waited 63 EPS =
+    # 0.4921875 s after each, 1.4765625 s (74 % of the run), with 0.875 greenlet-s of
+    # members alive per batch: 1.78 on average, under a quarter of the peak of 8 (2).
+    # Cost: 1.4765625 - 3 x 0.875 / 8 = 1.1484375 s.  Two batches, seven members, every
+    # member slow (7.1 alive on average), or a timeline missing slices: none
+    dropped = batched()
+    dropped.slices_dropped = 1
+    return [*findings.batch_barrier(batched()), *findings.batch_barrier(batched(batches=2)),
+            *findings.batch_barrier(batched(size=7)),
+            *findings.batch_barrier(batched(fast=0.4375)),
+            *findings.batch_barrier(dropped)]
 
 
 def _named_callers(p, folded):
@@ -8918,6 +8968,34 @@ EXPECTED = {
                 '/srv/app/worker.py:35:app',
                 '/venv/lib/python3.11/site-packages/gevent/pywsgi.py:1057:WSGIHandler.run_application'],
       'waited_s': 4.0}],
+    'batch_barrier_at_its_edges': [{'batches': 3,
+      'children': 24,
+      'cost_meaning': 'seconds the spawner waited for its batches beyond what a pool as '
+                      'large as their peak, starting one greenlet as each ends, would take '
+                      "for the same greenlets' lives (the most it could save)",
+      'cost_s': 1.1484375,
+      'greenlet': 1,
+      'hazard': False,
+      'kind': 'batch-barrier',
+      'mean_alive': 1.7777777777777777,
+      'message': "Batches waited for their slowest: greenlet 'main' (#1) waited 1.477 s (74% "
+                 'of the run) for greenlets it spawned in 3 batches, 24 in all and up to 8 '
+                 'at once, most at /srv/app/worker.py:36:main, yet while it waited only 1.8 '
+                 'of them were still running on average: each batch lasted as long as its '
+                 'slowest member (their lives: median 62 ms, longest 438 ms), and the slots '
+                 'of those done early stayed empty. Fix: if the items are independent, feed '
+                 'them all through one gevent.pool.Pool(8) (imap_unordered, or spawn as '
+                 "slots free) so that a slow one holds one slot, not the batch; if a batch's "
+                 'results are needed together, bound its slow members (a timeout, a hedged '
+                 'second request). [cost 1.148 s: seconds the spawner waited for its batches '
+                 'beyond what a pool as large as their peak, starting one greenlet as each '
+                 "ends, would take for the same greenlets' lives (the most it could save)]",
+      'peak': 8,
+      'section': None,
+      'site': '/srv/app/worker.py:36:main',
+      'spawners': 1,
+      'stack': ['/srv/app/worker.py:36:main'],
+      'waited_s': 1.4765625}],
 }
 
 
@@ -8930,7 +9008,7 @@ def test_every_finding_whole(name):
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
-              "serial-bottleneck", "sequential-calls", "session-per-request",
+              "serial-bottleneck", "sequential-calls", "batch-barrier", "session-per-request",
               "connection-churn",
               "connection-not-kept-alive", "connection-leak",
               "requests-failed", "delayed-ack-stall", "request-body-stall", "server-nagle",
@@ -8970,8 +9048,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.loop_held, findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
-        findings.workers_saturated, findings.sequential_calls, findings.session_per_request,
-        findings.connection_churn,
+        findings.workers_saturated, findings.sequential_calls, findings.batch_barrier,
+        findings.session_per_request, findings.connection_churn,
         findings.not_kept_alive, findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
         findings.server_nagle, findings.server_pool_full, findings.retry_backoff,

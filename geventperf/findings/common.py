@@ -37,6 +37,7 @@ REQUEST_BODY_STALL = "request-body-stall"
 SERVER_NAGLE = "server-nagle"
 SERVER_POOL_FULL = "server-pool-full"
 SEQUENTIAL_CALLS = "sequential-calls"
+BATCH_BARRIER = "batch-barrier"
 WORKERS_SATURATED = "workers-saturated"
 
 # More calls at once to one upstream than most serve at once (a deployment of tens of
@@ -117,6 +118,9 @@ COST_MEANING = {
                   "(a Linux client's shortest delayed ACK) for each response written head "
                   "and body apart on a kept-alive connection without TCP_NODELAY (the wait "
                   "is in the clients, not in this process)",
+    BATCH_BARRIER: "seconds the spawner waited for its batches beyond what a pool as "
+                   "large as their peak, starting one greenlet as each ends, would take "
+                   "for the same greenlets' lives (the most it could save)",
     SEQUENTIAL_CALLS: "greenlet-seconds the served requests' handlers waited on upstream "
                       "calls made in turn, less one call's worth per response (the most "
                       "making them together could save)",
