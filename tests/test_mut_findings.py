@@ -1671,6 +1671,26 @@ def loop_saturated_by_requests_own_cpu_not_json_but_the_environment():
     return out
 
 
+@scenario
+def loop_saturated_writing_pywsgi_pieces():
+    # 0.375 + 0.03125 s of the workers' 1 s of samples under pywsgi's WSGIHandler.write
+    # (40.6 %): told, with yielding larger pieces as the cure; 0.375 s (37.5 %): not
+    out = []
+    write = "/venv/lib/python3.11/site-packages/gevent/pywsgi.py:888:WSGIHandler.write"
+    for cpu in (0.375 + 0.03125, 0.375):
+        p = saturated()
+        for g in (3, 4, 5, 1):
+            p.greenlet(g).cpu_s = p.greenlet(g).run_s
+        p.cpu_samples = CpuSamples(
+            frames=[write, f"{APP}:40:handler"], first_lines=[1, 1], stacks=[
+                SampledStack(frames=[0, 1], greenlet="app.fetch", sections=[], count=1,
+                             cpu_s=cpu, gid=3),
+                SampledStack(frames=[1], greenlet="app.fetch", sections=[], count=4,
+                             cpu_s=1.0 - cpu, gid=3)])
+        out += findings.loop_saturated(p)
+    return out
+
+
 def storm(stack, count=2000, run_s=0.03125, event_wait_s=0.5, greenlet=3):
     # hub busy 1.5 - 0.5 idle = 1 s over 4000 switches: 0.25 ms a switch, times 2000
     # = 0.5 s; 0.03125 s / 2000 = 15.6 us of work between switches
@@ -8996,6 +9016,80 @@ EXPECTED = {
       'spawners': 1,
       'stack': ['/srv/app/worker.py:36:main'],
       'waited_s': 1.4765625}],
+    'loop_saturated_writing_pywsgi_pieces': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (5 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). 41% of the sampled "
+                 "CPU wrote responses piece by piece through gevent's pywsgi "
+                 "(WSGIHandler.write: a chunk and a send per item the application's iterable "
+                 'yields): yield fewer, larger pieces (rows joined into pieces of some 64 '
+                 'KiB), or return the body whole in a list. [cost 3.500 s: greenlet-seconds '
+                 "greenlets spent ready to run but queued behind others (the run's ready "
+                 'wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved '
+                 'finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (5 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875}],
 }
 
 

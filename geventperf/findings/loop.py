@@ -114,6 +114,11 @@ READS_PER_BODY_TOLD = 20
 ENV_SCAN = (":get_environ_proxies", ":getproxies_environment", ":proxy_bypass_environment",
             ":get_netrc_auth", ":should_bypass_proxies")
 ENV_SCAN_CPU_SHARE = 0.25
+# gevent's pywsgi writing what the application's iterable yields, one chunk and one send
+# per item: told when at least PYWSGI_WRITE_CPU_SHARE of the sampled CPU ran there (a
+# generator yielding 3 000 rows of 40 bytes put 63 % of it under WSGIHandler.write).
+PYWSGI_WRITE = (":WSGIHandler.write",)
+PYWSGI_WRITE_CPU_SHARE = 0.4
 # Frames of the HTTP client stack whose per-request work geventperf.Session trims.
 _REQUESTS_LAYERS = ("/requests/", "/urllib3/", "/http/client.py")
 # A saturated loop's CPU is setting up TLS connections when at least this share of the
@@ -749,6 +754,13 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      "answers Connection: close makes every request a new handshake, and so "
                      "does a stream=True response closed before its body was read: its "
                      "socket is closed with it), or terminate TLS outside this process.")
+        writes = _sampled_share(profile, PYWSGI_WRITE)
+        if writes >= PYWSGI_WRITE_CPU_SHARE:
+            cure += (f" {writes:.0%} of the sampled CPU wrote responses piece by piece "
+                     "through gevent's pywsgi (WSGIHandler.write: a chunk and a send per "
+                     "item the application's iterable yields): yield fewer, larger pieces "
+                     "(rows joined into pieces of some 64 KiB), or return the body whole "
+                     "in a list.")
         reads, bodies = _body_reads(profile)
         if in_requests is not None and in_requests >= REQUESTS_CPU_SHARE \
                 and bodies > 0 and reads >= READS_PER_BODY_TOLD * bodies:
@@ -757,7 +769,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      f"{reads} reads for {bodies} bodies (small-body-reads): read in large "
                      "pieces, and the per-read work goes with the reads.")
         elif in_requests is not None and in_requests >= REQUESTS_CPU_SHARE:
-            env = _env_share(profile)
+            env = _sampled_share(profile, ENV_SCAN)
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
                      "and http.client themselves: their per-request work (proxy settings "
                      "read from the environment, URL parsing, header checks) is a cause "
@@ -819,17 +831,17 @@ def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
     return (tls / total, under / total) if total > 0 else None
 
 
-def _env_share(profile: Profile) -> float:
-    """The share of the greenlets' sampled CPU that read proxy settings or .netrc from
-    the environment for requests (an ENV_SCAN frame in the stack); 0 without samples."""
+def _sampled_share(profile: Profile, endings: tuple[str, ...]) -> float:
+    """The share of the greenlets' sampled CPU whose stack holds a frame whose label ends
+    with one of *endings*; 0 without samples."""
     samples = profile.cpu_samples
     if samples is None:
         return 0.0
-    scan = [label.endswith(ENV_SCAN) for label in samples.frames]
+    marked = [label.replace("\\", "/").endswith(endings) for label in samples.frames]
     total = hit = 0.0
     for frames, cpu in greenlet_samples(profile):
         total += cpu
-        if any(scan[i] for i in frames):
+        if any(marked[i] for i in frames):
             hit += cpu
     return hit / total if total > 0 else 0.0
 
