@@ -10,8 +10,8 @@ first.  The wait is in the clients, so this process's own timings cannot show it
 ``gevent.pywsgi`` is imported, else when it is; see :mod:`geventperf.lazywrap`) and
 counts the responses written that way, those on a connection's later requests, and
 whether the connection's socket had ``TCP_NODELAY`` (read once per connection), and
-notes the size of the pool the server runs its connections in (``spawn=N``), which
-``server-pool-full`` reads.  Only
+notes the size of the pool the server runs its connections in (``spawn=N``) and how
+many connections took its last free slot, which ``server-pool-full`` reads.  Only
 calls in the thread of an active tracer are recorded; the original is back after
 ``stop()``.  ``server_nagle`` in :mod:`geventperf.findings.delayedack` turns the counts
 into a finding.
@@ -43,50 +43,59 @@ class ServerWatch:
         """Drop what was recorded so far (Tracer.reset): connections seen before count
         from their next response as new ones."""
         self._token = object()
+        self.served = 0  # responses written, empty bodies too
         self.responses = 0  # written head first, then a piece of body
         self.kept = 0  # of those, on a connection's later requests, the body small
         self.nagle = 0  # of those, on a socket without TCP_NODELAY
         self.connections = 0  # connections seen writing a response
+        self._servers: set[int] = set()  # ids of the servers they came to
+        # connections that took the last free slot of their server's spawn pool
+        self.pool_filled = 0
         # the largest spawn pool a server ran its connections in (WSGIServer(spawn=N)),
         # None for a greenlet per connection without a bound
         self.pool_size: int | None = None
 
     def wrote(self, handler: Any, data: Any) -> None:
         """*handler* writes its response's head, then *data*, the first piece of body."""
-        if not data:
-            return  # the head alone: nothing waits behind it
+        self.served += 1
         seen = getattr(handler, _SEEN, None)
         if not isinstance(seen, list) or seen[0] is not self._token:
             seen = [self._token, 0, _without_nodelay(getattr(handler, "socket", None))]
             setattr(handler, _SEEN, seen)
-            self.connections += 1
-            size = _pool_size(handler)
-            if size is not None and (self.pool_size is None or size > self.pool_size):
-                self.pool_size = size
+            self._new_connection(handler)
+        if not data:
+            return  # the head alone (a 204, an empty body): nothing waits behind it
         seen[1] += 1
         self.responses += 1
         if seen[1] > 1 and len(data) <= TIMED_BODY_MAX:
             self.kept += 1
             self.nagle += seen[2]
 
+    def _new_connection(self, handler: Any) -> None:
+        """A connection's first response: its server, and its pool's size and fill (the
+        connection holds one of its slots now, so a pool full now was full for it)."""
+        self.connections += 1
+        server = getattr(handler, "server", None)
+        self._servers.add(id(server))
+        pool = getattr(server, "pool", None)
+        size = getattr(pool, "size", None)
+        if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+            return  # no pool, or an unbounded one
+        self.pool_size = size if self.pool_size is None else max(self.pool_size, size)
+        try:
+            self.pool_filled += bool(pool.full())
+        except Exception:  # noqa: BLE001 - a pool of another kind: not known full
+            pass
+
     def events(self) -> list[dict[str, Any]]:
-        if not self.responses:
+        if not self.served:
             return []
-        event = {"kind": EVENT_KIND, "responses": self.responses, "kept": self.kept,
-                 "nagle": self.nagle, "connections": self.connections}
+        event = {"kind": EVENT_KIND, "served": self.served, "responses": self.responses,
+                 "kept": self.kept, "nagle": self.nagle, "connections": self.connections}
         if self.pool_size is not None:
-            event["pool_size"] = self.pool_size
+            event.update(pool_size=self.pool_size, pool_filled=self.pool_filled)
+        event["servers"] = len(self._servers)
         return [event]
-
-
-def _pool_size(handler: Any) -> int | None:
-    """The size of the pool the handler's server spawns its connections in
-    (``WSGIServer(spawn=N)`` makes a ``gevent.pool.Pool(N)``); None for none or an
-    unbounded one."""
-    pool = getattr(getattr(handler, "server", None), "pool", None)
-    size = getattr(pool, "size", None)
-    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 \
-        else None
 
 
 def _without_nodelay(sock: Any) -> bool:

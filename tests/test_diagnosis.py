@@ -1357,5 +1357,5 @@ def test_a_pywsgi_service_with_tcp_nodelay_is_no_server_nagle(tmp_path):
     profile = run_cli(PYWSGI_SERVICE, tmp_path, "nodelay=1")
     assert not findings_of(profile, SERVER_NAGLE), listing(profile)
     (event,) = [e for e in profile.events if e.get("kind") == "pywsgi-responses"]
-    assert event == {"kind": "pywsgi-responses", "responses": 30, "kept": 25, "nagle": 0,
-                     "connections": 5}
+    assert event == {"kind": "pywsgi-responses", "served": 30, "responses": 30, "kept": 25,
+                     "nagle": 0, "connections": 5, "servers": 1}

@@ -1023,13 +1023,14 @@ def server_nagle_not_below_its_edges():
                 served(1, 1, float("nan")), served(1, 1, 10 ** 400)]))]
 
 
-def pooled_server(idle, pool_size=4, connections=5, other=None):
-    """A 2 s run whose pywsgi server (a pool of *pool_size*, *connections* seen) had its
-    connections wait *idle* s for their clients' next requests, in two rows."""
-    ev = {"kind": "pywsgi-responses", "responses": 40, "kept": 30, "nagle": 0,
-          "connections": connections}
+def pooled_server(idle, pool_size=4, connections=5, other=None, filled=1, servers=1):
+    """A 2 s run whose pywsgi server (a pool of *pool_size*, *connections* seen, *filled*
+    of them taking its last slot) had its connections wait *idle* s for their clients'
+    next requests, in two rows."""
+    ev = {"kind": "pywsgi-responses", "served": 40, "responses": 40, "kept": 30,
+          "nagle": 0, "connections": connections, "servers": servers}
     if pool_size is not None:
-        ev["pool_size"] = pool_size
+        ev.update(pool_size=pool_size, pool_filled=filled)
     return profile(events=[ev, *(other or [])], waits=[
         StackTime(stack=list(IDLE_SERVER_STACK), count=30, wait_s=idle * 0.75,
                   event_wait_s=idle * 0.75, ready_wait_s=0.0),
@@ -1042,39 +1043,44 @@ def pooled_server(idle, pool_size=4, connections=5, other=None):
 @scenario
 def server_pool_full_at_its_edges():
     # idle connections held 4 s over the 2 s run: 2 of the pool's 4 slots on average,
-    # exactly half, with 5 connections for 4 slots: one; held 2 - 2**-16 s: none; 4
-    # connections for 4 slots (none ever waited for one): none; no pool (the default
-    # spawn, unbounded) or junk sizes (a bool, a string, negative): none; the larger
-    # of two servers' pools counts (4 s of idle under half of 16 slots: none)
+    # exactly half, the pool filled once: one; held 2 - 2**-16 s: none; a pool never
+    # full: none; no pool (the default spawn, unbounded) or junk sizes (a bool, a
+    # string, negative): none; two servers, or two records (their idle waits cannot be
+    # told apart): none; idle past the slots (8.5 s: 4.25 held of 4, over 5 % more): none
     out = findings.server_pool_full(pooled_server(4.0))
     out += findings.server_pool_full(pooled_server(4.0 - 2 ** -16))
-    out += findings.server_pool_full(pooled_server(4.0, connections=4))
+    out += findings.server_pool_full(pooled_server(4.0, filled=0))
     out += findings.server_pool_full(pooled_server(4.0, pool_size=None))
     for junk in (True, "4", -4):
         out += findings.server_pool_full(pooled_server(4.0, pool_size=junk))
+    out += findings.server_pool_full(pooled_server(4.0, servers=2))
     out += findings.server_pool_full(pooled_server(4.0, other=[
-        {"kind": "pywsgi-responses", "responses": 1, "kept": 0, "nagle": 0,
-         "connections": 20, "pool_size": 16}]))
+        {"kind": "pywsgi-responses", "served": 1, "responses": 1, "kept": 0, "nagle": 0,
+         "connections": 20, "pool_size": 16, "pool_filled": 1, "servers": 1}]))
+    out += findings.server_pool_full(pooled_server(8.5))
     return out
 
 
-IN_HANDLER_CALL = [f"{URLLIB3_POOL}:540:HTTPConnectionPool._make_request",
+IN_HANDLER_CALL = ["/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin",
+                   f"{URLLIB3_POOL}:540:HTTPConnectionPool._make_request",
                    f"{APP}:27:fetch_items", f"{APP}:35:app",
                    "/venv/lib/python3.11/site-packages/gevent/pywsgi.py:1057:"
                    "WSGIHandler.run_application"]
 
 
 def served_calls(responses, calls, in_handler=4.0, elsewhere=1.0):
-    """A 2 s run: a pywsgi server's *responses*, the pools' *calls*, and the calls'
-    waits: *in_handler* s on the handlers' own stacks, *elsewhere* s in a greenlet of
-    its own."""
+    """A 2 s run: a pywsgi server's *responses* (served; those with a body are fewer),
+    its handlers' *calls* (waits for a response's head on their own stacks, *in_handler*
+    s), and a greenlet of its own's 400 calls (*elsewhere* s)."""
     return profile(events=[
-        {"kind": "pywsgi-responses", "responses": responses, "kept": 0, "nagle": 0},
-        {"kind": "urllib3-pool", "pool": "http://up", "calls": calls}], waits=[
+        {"kind": "pywsgi-responses", "served": responses, "responses": 1, "kept": 0,
+         "nagle": 0},
+        {"kind": "urllib3-pool", "pool": "http://up", "calls": calls + 400}], waits=[
         StackTime(stack=list(IN_HANDLER_CALL), count=calls, wait_s=in_handler,
                   event_wait_s=in_handler, ready_wait_s=0.0),
-        StackTime(stack=[f"{URLLIB3_POOL}:540:HTTPConnectionPool._make_request",
-                         f"{APP}:60:refresh"], count=4, wait_s=elsewhere,
+        StackTime(stack=["/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin",
+                         f"{URLLIB3_POOL}:540:HTTPConnectionPool._make_request",
+                         f"{APP}:60:refresh"], count=400, wait_s=elsewhere,
                   event_wait_s=elsewhere, ready_wait_s=0.0),
         StackTime(stack=[f"{APP}:70:idle"], count=1, wait_s=3.0, event_wait_s=3.0,
                   ready_wait_s=0.0)])
@@ -1082,9 +1088,10 @@ def served_calls(responses, calls, in_handler=4.0, elsewhere=1.0):
 
 @scenario
 def sequential_calls_at_their_edges():
-    # 80 calls for 20 responses (4 each), 4 s of their 5 s of waiting on the handlers'
-    # own stacks (80 %): one, costing 4 s less one call's worth per response (1 s); 79
-    # calls, 19 responses, or 4 - 2**-16 s in the handlers: none
+    # 80 calls for 20 responses (4 each; the 400 calls of a greenlet of its own, and
+    # the pools' count, apart), 4 s of their 5 s of waiting on the handlers' own stacks
+    # (80 %): one, costing 4 s less one call's worth per response (1 s); 79 calls, 19
+    # responses, or 4 - 2**-16 s in the handlers: none
     return [*findings.sequential_calls(served_calls(20, 80)),
             *findings.sequential_calls(served_calls(20, 79)),
             *findings.sequential_calls(served_calls(19, 76)),
@@ -8943,18 +8950,20 @@ EXPECTED = {
                  'each connection in one of 4 pooled greenlets (WSGIServer(..., spawn=4)) '
                  "for the connection's whole life, and kept-alive connections waiting for "
                  "their clients' next requests held 2.0 of the 4 slots on average over the "
-                 'run (4.000 greenlet-seconds), while 5 connections came. While the pool is '
-                 'full the server stops accepting: new clients wait in the listen backlog '
-                 'until a whole connection ends, a wait only they see (their latency climbs '
-                 'to seconds while this process looks idle). Fix: a pool far larger than the '
-                 'connections clients keep open (spawn=10000, or the default spawn: a '
-                 'greenlet per connection), bounding the work itself where it must be '
-                 'bounded (a gevent Pool or Semaphore around the upstream calls), or fewer '
-                 'idle connections (a shorter keep-alive at the proxy or load balancer in '
-                 "front). [cost 4.000 s: greenlet-seconds the server's connection pool slots "
-                 "were held by kept-alive connections waiting for their clients' next "
-                 'requests (while the pool was full, new clients waited in the listen '
-                 'backlog, a wait only they see)]',
+                 'run (4.000 greenlet-seconds), and 1 of the 5 connections that came took '
+                 'its last free slot. While the pool is full the server stops accepting: new '
+                 'clients wait in the listen backlog until a whole connection ends, a wait '
+                 'only they see (their latency climbs to seconds while this process looks '
+                 'idle). Fix: a pool far larger than the connections clients keep open '
+                 '(spawn=10000, or the default spawn: a greenlet per connection), bounding '
+                 'the work itself where it must be bounded (a gevent Pool or Semaphore '
+                 'around the upstream calls), or fewer idle connections (a shorter '
+                 'keep-alive at the proxy or load balancer in front). [cost 4.000 s: '
+                 "greenlet-seconds the server's connection pool slots were held by "
+                 "kept-alive connections waiting for their clients' next requests (while the "
+                 'pool was full, new clients waited in the listen backlog, a wait only they '
+                 'see)]',
+      'pool_filled': 1,
       'pool_size': 4,
       'section': None,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pywsgi.py:723:WSGIHandler.read_requestline',
@@ -8983,7 +8992,8 @@ EXPECTED = {
       'responses': 20,
       'section': None,
       'site': '/srv/app/worker.py:27:fetch_items',
-      'stack': ['/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:540:HTTPConnectionPool._make_request',
+      'stack': ['/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:540:HTTPConnectionPool._make_request',
                 '/srv/app/worker.py:27:fetch_items',
                 '/srv/app/worker.py:35:app',
                 '/venv/lib/python3.11/site-packages/gevent/pywsgi.py:1057:WSGIHandler.run_application'],
@@ -9527,12 +9537,12 @@ def test_reading_a_childs_output_is_no_storm():
 
 
 def test_a_heartbeat_beside_peers_is_no_source_of_their_items():
-    # peers as above (48 waits at consume), and app.tick (#5) asleep 1.2 s of the 2 s run
-    # in 2 sleeps: busy through the run, yet 2 wake-ups against 50 hand-off waits (under
-    # a twentieth) feed nobody: still peers.  Waking 3 times it is the likelier source
-    # (a receiver handing out items in batches), told as a timer
+    # peers as above, and app.tick (#5) asleep 1.2 s of the 2 s run in 2 sleeps: busy
+    # through the run, yet 2 wake-ups against 10 hand-off waits (under a quarter, a
+    # sleeper's bar) feed nobody: still peers.  Waking 3 times it is the likelier
+    # source, told as a timer
     def run(sleeps):
-        p = handoff_profile(consume_waits=48)
+        p = handoff_profile()
         p.greenlet(3).name = "app.fetch"
         tick = [f"{GEVENT_HUB}:166:sleep", f"{APP}:95:tick"]
         p.waits.append(StackTime(stack=tick, count=sleeps, wait_s=1.2, event_wait_s=1.2,
@@ -9544,6 +9554,33 @@ def test_a_heartbeat_beside_peers_is_no_source_of_their_items():
     assert run(2).extra["peers"] is True
     told = run(3)
     assert told.extra["peers"] is False and told.greenlet == 5, told.message
+
+
+def test_a_receiver_handing_out_batches_is_the_source_but_a_sleeper_must_wake_per_item():
+    # peers as above (48 waits at consume, 50 hand-off waits in all) and app.recv (#5)
+    # busy through the run reading the network in 3 wake-ups (6 %): over a receiver's
+    # bar (a twentieth: a batch per wake), so it is the source, not the peers; the same
+    # wake-ups asleep on a timer (a ticker) are under a sleeper's (a quarter): peers
+    def run(stack):
+        p = handoff_profile(consume_waits=48)
+        p.greenlet(3).name = "app.fetch"
+        p.waits.append(StackTime(stack=stack, count=3, wait_s=1.2, event_wait_s=1.2,
+                                 ready_wait_s=0.0))
+        p.runs.append(StackTime(stack=stack, count=3, greenlet=5))
+        p.greenlet(5).name, p.greenlet(5).event_wait_s = "app.recv", 1.2
+        [f] = findings.serial_bottleneck(p)
+        return f
+    received = run([*READ_STACK[:3], f"{APP}:95:recv"])
+    assert received.extra["peers"] is False and received.greenlet == 5, received.message
+    assert run([f"{GEVENT_HUB}:166:sleep", f"{APP}:95:tick"]).extra["peers"] is True
+
+
+def test_main_reading_the_network_all_run_is_a_feeder_not_a_wait_for_the_end():
+    # main feeds the workers from the network for the whole run (1 s of the 2 s, few
+    # wake-ups): its waits are its work, so it stays their feeder
+    assert [f.kind for f in findings.workers_saturated(workers_profile(fed=1.0))] == \
+        ["workers-saturated"]
+    assert not handoff.end_waits(workers_profile(fed=1.0))
 
 
 def test_a_single_feeder_that_also_waits_at_a_hand_off_is_no_peer():

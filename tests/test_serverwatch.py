@@ -31,8 +31,8 @@ def test_a_connections_later_small_responses_are_counted_held_when_its_socket_la
             watch.wrote(handler, b"ok")
     watch.wrote(nagle, b"")  # the head alone: nothing waits behind it
     watch.wrote(nagle, b"x" * (64 * 1024 + 1))  # a large body: not counted held
-    assert watch.events() == [{"kind": "pywsgi-responses", "responses": 10, "kept": 6,
-                               "nagle": 2, "connections": 3}]
+    assert watch.events() == [{"kind": "pywsgi-responses", "served": 11, "responses": 10,
+                               "kept": 6, "nagle": 2, "connections": 3, "servers": 1}]
     watch.forget()
     assert watch.events() == []
     watch.wrote(nagle, b"ok")  # after a reset, the connection's next response is a first
@@ -101,3 +101,5 @@ def test_the_servers_pool_size_is_noted_from_a_real_server():
         unbounded.stop()
     [event] = [e for e in tracer.profile.events if e["kind"] == "pywsgi-responses"]
     assert event["pool_size"] == 7 and event["connections"] == 3, event
+    # two servers; each connection found its pool far from full
+    assert event["servers"] == 2 and event["pool_filled"] == 0, event

@@ -82,6 +82,9 @@ _SLEEP_FRAME = re.compile(r"/gevent/hub\.py:\d+:sleep$")
 # once per 20 items at most (a receiver long-polling a broker for 10 messages a call
 # woke a tenth as often); a heartbeat's sleeps of a second or more are rarer still.
 SOURCE_WAKE_SHARE = 0.05
+# ... and a feeder asleep on a timer, at least this share: its wake-ups must be about as
+# many as the items (a 1 Hz heartbeat beside a pool's peers feeds nobody).
+SLEEPER_WAKE_SHARE = 0.25
 # A feeder that spent at least this share of its busy time asleep in gevent.sleep at one
 # line worked on a timer: the others waited for the timer, and the fix is to wake it.
 TIMER_FEEDER_SHARE = 0.5
@@ -155,8 +158,10 @@ def end_waits(profile: Profile) -> set[tuple[str, ...]]:
              if g.parent is None and g.name == "main" and g.id != profile.hub.get("id")}
     left = stacks_left(profile)
     mine = {s for gid in mains for s in left.get(gid, ())}
+    # only a wait for other greenlets: main reading the network or sleeping may be the
+    # feeder of the others (a receiver), whose waits are its work
     return {tuple(w.stack) for w in profile.waits if tuple(w.stack) in mine
-            and w.count <= END_WAIT_MAX_WAKES
+            and w.count <= END_WAIT_MAX_WAKES and is_handoff(w)
             and event_wait(w) >= END_WAIT_SHARE * profile.duration_s}
 
 
@@ -298,9 +303,13 @@ def _sources(profile: Profile, feeders: list[tuple[Any, float, float, list[str] 
     if waiter is None:
         return feeders
     name = _base_name(waiter.name)
+    # a sleeper must wake about as often as they took items (a heartbeat's few long
+    # sleeps feed nobody); a receiver may hand out a batch per wake
     others = [f for f in feeders if _base_name(f[0].name) != name
-              and _wakes(profile, f[3]) >= SOURCE_WAKE_SHARE * handoff_waits]
-    return others or feeders
+              and _wakes(profile, f[3]) >= (SLEEPER_WAKE_SHARE if _asleep(profile, f)
+                                            else SOURCE_WAKE_SHARE) * handoff_waits]
+    # working feeders first: a ticker beside them is no likelier source
+    return sorted(others, key=lambda f: _asleep(profile, f) is not None) or feeders
 
 
 def _wakes(profile: Profile, stack: list[str] | None) -> int:

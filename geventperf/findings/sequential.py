@@ -8,9 +8,9 @@ the upstream answered each call in its usual time.  A greenlet waits on one thin
 time, so calls whose waits are on the handler's own stack (below pywsgi's
 ``WSGIHandler.run_application``) were made in turn, never together.
 
-From this process's gevent WSGI server's responses (``pywsgi-responses``) and the
-HTTP client pools' calls (``urllib3-pool``): at least CALLS_PER_RESPONSE calls per
-response, most of the calls' waiting on the handlers' own stacks.
+From this process's gevent WSGI server's responses (``pywsgi-responses``) and the waits
+for a response's head on the handlers' own stacks (one per call): at least
+CALLS_PER_RESPONSE calls per response, most of the HTTP client's waiting there.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 
 from geventperf.findings.common import SEQUENTIAL_CALLS, _count, _events, _finding
+from geventperf.findings.handoff import stacks_left
 from geventperf.findings.limits import event_wait
 from geventperf.frames import user_site
-from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile
 from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 
@@ -34,6 +34,10 @@ MIN_RESPONSES = 20
 IN_HANDLER_SHARE = 0.8
 _RUN_APPLICATION = re.compile(r"/gevent/pywsgi\.py:\d+:WSGIHandler\.run_application$")
 _CLIENT_LAYERS = ("/urllib3/", "/http/client.py", "/requests/")
+# http.client reading a response's head: one wait per call made
+HEAD_READ = ":HTTPResponse.begin"
+# The greenlet gevent's servers run a connection in.
+CONNECTION_GREENLET = "baseserver._handle_and_close_when_done"
 
 
 def _in_client(stack: list[str]) -> bool:
@@ -44,19 +48,33 @@ def _in_handler(stack: list[str]) -> bool:
     return any(_RUN_APPLICATION.search(frame.replace("\\", "/")) for frame in stack)
 
 
+def _handler_stacks(profile: Profile) -> set[tuple[str, ...]]:
+    """The stacks a server connection's greenlet was the last to leave: a handler's,
+    even when the stack was cut at its depth before reaching pywsgi's frames."""
+    left = stacks_left(profile)
+    return {stack for g in profile.greenlets if g.name.endswith(CONNECTION_GREENLET)
+            for stack in left.get(g.id, ())}
+
+
 def sequential_calls(profile: Profile) -> list[Finding]:
     """Each served response waited on several upstream calls made in turn by its
     handler.  ``cost_s``: the greenlet-seconds those calls waited, less one call's
     worth per response (what making them together could save at most)."""
-    responses = sum(_count(e, "responses") for e in _events(profile, SERVER_EVENT))
-    calls = sum(_count(e, "calls") for e in _events(profile, POOL_EVENT))
-    if responses < MIN_RESPONSES or calls < CALLS_PER_RESPONSE * responses:
+    responses = sum(_count(e, "served") or _count(e, "responses")
+                    for e in _events(profile, SERVER_EVENT))
+    if responses < MIN_RESPONSES:
         return []
     client = [w for w in profile.waits if w.stack and _in_client(w.stack)]
     waited = sum(event_wait(w) for w in client)
-    mine = [w for w in client if _in_handler(w.stack)]
+    handlers = _handler_stacks(profile)
+    mine = [w for w in client if _in_handler(w.stack) or tuple(w.stack) in handlers]
     in_turn = sum(event_wait(w) for w in mine)
-    if not waited or in_turn < IN_HANDLER_SHARE * waited:
+    # the calls the handlers made: their waits for a response's head (a call answered
+    # before it was waited for is not counted: fewer, never more)
+    calls = sum(max(w.count, 0) for w in mine
+                if any(HEAD_READ in frame for frame in w.stack))
+    if calls < CALLS_PER_RESPONSE * responses or not waited \
+            or in_turn < IN_HANDLER_SHARE * waited:
         return []
     sites: dict[str, float] = {}
     for w in mine:

@@ -11,9 +11,9 @@ slots' time going to idle connections: pywsgi handlers waiting for their client'
 request (``frames.is_idle_server_wait``), which the other findings rightly count as no
 cost.
 
-:mod:`geventperf.serverwatch` records the pool's size and the connections that wrote a
-response.  The finding needs more connections than slots (some clients had to wait for
-a slot) and, on average over the run, at least half of the slots held by idle
+:mod:`geventperf.serverwatch` records the pool's size and the connections that took its
+last free slot.  The finding needs one server, whose pool filled (later clients had to
+wait for a slot) and, on average over the run, at least half of its slots held by idle
 connections.
 """
 
@@ -27,6 +27,9 @@ from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 
 # Idle connections held at least this share of the pool's slots on average over the run.
 IDLE_SLOTS_SHARE = 0.5
+# ... and no more than the slots (a little over, for the wait split's rounding): more
+# idle connections than slots were another server's, or of no pool.
+SLOTS_SLACK = 1.05
 
 
 def server_pool_full(profile: Profile) -> list[Finding]:
@@ -35,14 +38,17 @@ def server_pool_full(profile: Profile) -> list[Finding]:
     holding."""
     evs = _events(profile, SERVER_EVENT)
     size = max((_count(e, "pool_size") for e in evs), default=0)
+    filled = sum(_count(e, "pool_filled") for e in evs)
     connections = sum(_count(e, "connections") for e in evs)
     duration = profile.duration_s
-    if not size or connections <= size or not duration:
+    # one server (the idle waits cannot be told apart by server), whose pool filled
+    if not size or not filled or any(_count(e, "servers") > 1 for e in evs) \
+            or len(evs) > 1 or not duration:
         return []
     rows = [w for w in profile.waits if is_idle_server_wait(w.stack)]
     idle = sum(event_wait(w) for w in rows)
     held = idle / duration  # slots held by idle connections, on average
-    if held < IDLE_SLOTS_SHARE * size:
+    if held < IDLE_SLOTS_SHARE * size or held > size * SLOTS_SLACK:
         return []
     worst = max(rows, key=event_wait)
     message = (
@@ -50,7 +56,8 @@ def server_pool_full(profile: Profile) -> list[Finding]:
         f"connection in one of {size} pooled greenlets (WSGIServer(..., spawn={size})) for "
         f"the connection's whole life, and kept-alive connections waiting for their "
         f"clients' next requests held {held:.1f} of the {size} slots on average over the "
-        f"run ({idle:.3f} greenlet-seconds), while {connections} connections came. While "
+        f"run ({idle:.3f} greenlet-seconds), and {filled} of the {connections} connections "
+        "that came took its last free slot. While "
         "the pool is full the server stops accepting: new clients wait in the listen "
         "backlog until a whole connection ends, a wait only they see (their latency "
         "climbs to seconds while this process looks idle). Fix: a pool far larger than the "
@@ -59,4 +66,5 @@ def server_pool_full(profile: Profile) -> list[Finding]:
         "Semaphore around the upstream calls), or fewer idle connections (a shorter "
         "keep-alive at the proxy or load balancer in front).")
     return [_finding(SERVER_POOL_FULL, message, idle, list(worst.stack), pool_size=size,
-                     connections=connections, idle_held=held, idle_s=idle)]
+                     connections=connections, pool_filled=filled, idle_held=held,
+                     idle_s=idle)]
