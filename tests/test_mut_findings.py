@@ -4250,7 +4250,7 @@ EXPECTED = {
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
                  'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
                  "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (7 samples in all) '
+                 'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets, fewer '
@@ -4290,7 +4290,7 @@ EXPECTED = {
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
                  'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
                  "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (7 samples in all) '
+                 'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets, fewer '
@@ -4325,7 +4325,7 @@ EXPECTED = {
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
                  'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
                  "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (7 samples in all) '
+                 'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets, fewer '
@@ -4363,7 +4363,7 @@ EXPECTED = {
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
                  'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
                  "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (7 samples in all) '
+                 'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets, fewer '
@@ -8835,7 +8835,7 @@ EXPECTED = {
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
                  'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
                  "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
+                 'greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets, fewer '
@@ -8870,7 +8870,7 @@ EXPECTED = {
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
                  'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
                  "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
+                 'greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets, fewer '
@@ -8914,7 +8914,7 @@ EXPECTED = {
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
                  'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
                  "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
+                 'greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets, fewer '

@@ -23,7 +23,7 @@ from geventperf.findings.common import (
     _finding,
     _names,
 )
-from geventperf.findings.cpuhot import hot_code, own_line
+from geventperf.findings.cpuhot import CLIENT_LAYERS, JSON_DECODE, hot_code, own_line
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.formats._frames import frame_label
 from geventperf.frames import user_site
@@ -119,8 +119,6 @@ ENV_SCAN_CPU_SHARE = 0.25
 # generator yielding 3 000 rows of 40 bytes put 63 % of it under WSGIHandler.write).
 PYWSGI_WRITE = (":WSGIHandler.write",)
 PYWSGI_WRITE_CPU_SHARE = 0.4
-# Frames of the HTTP client stack whose per-request work geventperf.Session trims.
-_REQUESTS_LAYERS = ("/requests/", "/urllib3/", "/http/client.py")
 # A saturated loop's CPU is setting up TLS connections when at least this share of the
 # CPU samples ran in a TLS set-up frame (below): a handshake, a context, certificates
 # loaded, once per new connection.  Not requests' per-request work, though it runs
@@ -306,9 +304,6 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
 # Frames of a JSON decoder's Python side (json's and simplejson's decoders, requests'
 # Response.json): a hot stack through them spent its CPU parsing a document, and the
 # cheaper code is less of it to parse.
-JSON_DECODE = re.compile(r"([/\\](simple)?json[/\\](decoder|__init__)\.py:\d+:"
-                         r"(JSONDecoder\.\w+|loads)|[/\\]requests[/\\]models\.py:\d+:"
-                         r"Response\.json)$")
 JSON_CHEAPER = ("it is parsing JSON: ask the upstream for less -- only the fields, the "
                 "page or the summary this code uses -- rather than parsing a large "
                 "document whole, or parse with a faster decoder (orjson, ujson)")
@@ -818,7 +813,7 @@ def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
     samples = profile.cpu_samples
     if samples is None:
         return None
-    inside = [any(layer in label for layer in _REQUESTS_LAYERS) for label in samples.frames]
+    inside = [any(layer in label for layer in CLIENT_LAYERS) for label in samples.frames]
     setup = [label.endswith(_TLS_SETUP) for label in samples.frames]
     parse = [JSON_DECODE.search(label) is not None for label in samples.frames]
     total = under = tls = 0.0

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from geventperf.findings.common import SEQUENTIAL_CALLS, _count, _events, _finding
+from geventperf.findings.cpuhot import CLIENT_LAYERS
 from geventperf.findings.handoff import stacks_left
 from geventperf.findings.limits import event_wait
 from geventperf.frames import user_site
@@ -33,7 +34,6 @@ MIN_RESPONSES = 20
 # waiting inside the HTTP client (the rest in greenlets of their own: concurrent).
 IN_HANDLER_SHARE = 0.8
 _RUN_APPLICATION = re.compile(r"/gevent/pywsgi\.py:\d+:WSGIHandler\.run_application$")
-_CLIENT_LAYERS = ("/urllib3/", "/http/client.py", "/requests/")
 # http.client reading a response's head: one wait per call made
 HEAD_READ = ":HTTPResponse.begin"
 # The greenlet gevent's servers run a connection in.
@@ -41,7 +41,7 @@ CONNECTION_GREENLET = "baseserver._handle_and_close_when_done"
 
 
 def _in_client(stack: list[str]) -> bool:
-    return any(layer in frame.replace("\\", "/") for frame in stack for layer in _CLIENT_LAYERS)
+    return any(layer in frame.replace("\\", "/") for frame in stack for layer in CLIENT_LAYERS)
 
 
 def _in_handler(stack: list[str]) -> bool:
