@@ -125,9 +125,8 @@ def slices_seen_by_the_stall_watch():
     # Two blocking slices ending at keeper:31 (where they yielded), seen at keeper:32
     # 6 of 8 looks (junk not counted): named there, with a look's stack.  A CPU slice
     # the same, without CPU samples: the looks tell where it ran; with samples, they do.
-    # A slice of an unknown cause (no CPU clock): the looks too.  Looks only at library
-    # frames: named by the innermost (a server's own code after the application
-    # returned: pywsgi writing its access log to a pipe).
+    # A slice of an unknown cause (no CPU clock): the looks too.  Looks only at a socket
+    # read, generic I/O that says nothing: as without looks.
     out = []
     ended = [f"{APP}:31:keeper"]
     out += findings.loop_blocked(profile(events=[
@@ -5230,9 +5229,11 @@ EXPECTED = {
                  "does not cap it). That time went to the upstream's failures, not to its "
                  'answers. Fix: find why the upstream fails (its status codes and logs); if '
                  "latency matters more than the upstream's request to slow down, "
-                 'Retry(respect_retry_after_header=False) retries on the back-off instead '
-                 '(capped by backoff_max; urllib3 releases with Retry(retry_after_max=...) '
-                 "can cap the header's wait instead), and cap the attempts "
+                 'Retry(respect_retry_after_header=False) retries the statuses in '
+                 'status_forcelist on the back-off instead (capped by backoff_max; with '
+                 'backoff_factor=0, at once; a status retried only for its Retry-After is '
+                 'then not retried), or, in urllib3 releases that have it, '
+                 "Retry(retry_after_max=...) caps the header's wait; and cap the attempts "
                  '(Retry(total=...)), or fail fast and let the caller decide. [cost 1.000 s: '
                  "greenlet-seconds spent sleeping in urllib3's retry back-off before "
                  'retrying failed requests]',
@@ -6328,17 +6329,16 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
                  'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
-                 'own network I/O): looks at the thread while it held the loop found it at '
-                 'readinto (/usr/lib/python3.11/socket.py:706) (1 of 1); the slice ended at '
-                 '/srv/app/worker.py:31:keeper, where it yielded. Fix: monkey-patch first '
+                 'own network I/O) made before the slice ended at '
+                 '/srv/app/worker.py:31:keeper. Fix: monkey-patch first '
                  '(gevent.monkey.patch_all() before other imports), use the cooperative call '
                  '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
                  '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but '
                  'held up while the call blocked the thread]',
       'run_s': 0.5,
       'section': 'sec',
-      'stack': ['/usr/lib/python3.11/socket.py:706:readinto'],
-      'stack_is': 'stall-look',
+      'stack': ['/srv/app/worker.py:31:keeper'],
+      'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'gil_contended_by_threads_of_the_programs_own': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
                       "loop's thread waited for the interpreter lock",
@@ -8883,12 +8883,13 @@ EXPECTED = {
                  'the proxy settings and .netrc from the environment at each request (its '
                  "cost grows with the environment's size: a container with many service "
                  'variables): session.trust_env = False skips that where no proxy or .netrc '
-                 'is needed. geventperf.Session(), or geventperf.mount(session, '
-                 "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'is needed (it also ignores REQUESTS_CA_BUNDLE: set session.verify to a '
+                 'bundle the service relies on). geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). [cost "
+                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
+                 'slow-path or cpu-starved finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -9581,6 +9582,34 @@ def test_main_reading_the_network_all_run_is_a_feeder_not_a_wait_for_the_end():
     assert [f.kind for f in findings.workers_saturated(workers_profile(fed=1.0))] == \
         ["workers-saturated"]
     assert not handoff.end_waits(workers_profile(fed=1.0))
+
+
+def test_looks_without_a_program_line_are_named_only_when_they_tell_more():
+    from geventperf.findings.loop import _seen_weighted
+    pkg = "/venv/lib/python3.11/site-packages/"
+    log = f"{pkg}gevent/pywsgi.py:1020:WSGIHandler.log_request"
+    sock = "/usr/lib/python3.11/socket.py:706:SocketIO.readinto"
+    # a server's code after the application returned, most of the looks: named
+    seen = _seen_weighted([([log, f"{pkg}gevent/pywsgi.py:1148:x"], 105),
+                           ([sock, f"{APP}:54:app"], 2)])
+    assert seen.line == "WSGIHandler.log_request (site-packages/gevent/pywsgi.py:1020)"
+    assert (seen.looks, seen.total) == (105, 107)
+    # program lines are 9 of 13 looks, split over three lines: a deep library call's 4
+    # looks (its socket read skipped for the call above it) do not outweigh them
+    spread = [([sock, f"{APP}:{n}:f"], 3) for n in (1, 2, 3)]
+    assert _seen_weighted([*spread, ([sock, f"{pkg}sdk/x.py:9:deep"], 4)]).line == \
+        f"{APP}:1:f"
+    assert _seen_weighted([([sock, f"{pkg}sdk/x.py:9:deep"], 4)]).line == \
+        "deep (site-packages/sdk/x.py:9)"
+    # only generic frames (a socket read, an import): nothing to name
+    assert _seen_weighted([([sock, "<frozen importlib._bootstrap>:1:_load"], 4)]) is None
+
+
+def test_retry_sleeps_of_no_count_are_told_without_a_mean():
+    # an edited profile's count of 0: no division by it
+    p = profile(waits=[StackTime(stack=list(BACKOFF_STACK), count=0, wait_s=0.5)])
+    [f] = findings.retry_backoff(p)
+    assert "(0 sleeps, most under" in f.message
 
 
 def test_a_single_feeder_that_also_waits_at_a_hand_off_is_no_peer():

@@ -43,6 +43,12 @@ SECTION_SHARE_NAMED = 0.25
 # A stall look inside the logging package's own frames found the thread writing a log
 # record: the blocking call is the log stream's write.
 LOGGING_PATH = "/logging/"
+# Frames no look is named by: socket, TLS and HTTP reads, gevent's hub and socket
+# layer, the selectors (what any blocking I/O passes through; the call above them is
+# the story).
+GENERIC_FRAME = re.compile(r"/(socket|ssl|selectors|http/client)\.py:|/gevent/(hub|_socket"
+                           r"common|_socket3|_ssl3|select|os|fileobject|_fileobjectcommon)"
+                           r"\.py:")
 # gevent.pywsgi writing its access log (WSGIServer(log=...)), after the application
 # returned: no frame of the program's on the stack
 ACCESS_LOG_FRAME = re.compile(r"/gevent/pywsgi\.py:\d+:WSGIHandler\.log_request$")
@@ -773,7 +779,9 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                         "and .netrc from the environment at each request (its cost grows "
                         "with the environment's size: a container with many service "
                         "variables): session.trust_env = False skips that where no proxy "
-                        "or .netrc is needed" if env >= ENV_SCAN_CPU_SHARE else "")
+                        "or .netrc is needed (it also ignores REQUESTS_CA_BUNDLE: set "
+                        "session.verify to a bundle the service relies on)"
+                        if env >= ENV_SCAN_CPU_SHARE else "")
                      + ". geventperf.Session(), or geventperf.mount(session, "
                      "fast_path=True), does that work once per session (about half of "
                      "requests' CPU per call in this project's benchmarks)"
@@ -932,27 +940,48 @@ def _seen_short(profile: Profile) -> Seen | None:
 
 
 def _seen_weighted(looks: Iterable[tuple[Any, int]]) -> Seen | None:
-    """The program's own line most (look, times seen) pairs found, or, when looks with
-    no line of the program's own found the thread more often at one library frame
-    (their innermost: a server's code after the application returned, pywsgi writing
-    its access log to a pipe), that frame; None without looks."""
+    """The program's own line most (look, times seen) pairs found; or, when most looks
+    held no line of the program's own and one library frame of theirs beat every
+    program line (a server's code after the application returned: pywsgi writing its
+    access log to a pipe), that frame; None without either."""
     lines: Counter[str] = Counter()
+    frames: Counter[str] = Counter()
     stacks: dict[str, list[str]] = {}
-    total = 0
+    total = library = 0
     for look, times in looks:
         if not isinstance(look, list) or not look \
                 or not all(isinstance(x, str) for x in look):
             continue  # an untrusted profile's
         total += times
         line = own_line(look)
-        if line is None:  # no frame of the program's: named by where it was
-            line = frame_label(look[0])
-        lines[line] += times
+        if line is None:  # named by its innermost frame that says what it did
+            line = _telling_frame(look)
+            if line is None:
+                continue
+            library += times
+            frames[line] += times
+        else:
+            lines[line] += times
         stacks.setdefault(line, look)
-    if not lines:
+    best = lines.most_common(1)[0] if lines else None
+    if frames and library * 2 > total:
+        frame = frames.most_common(1)[0]
+        if best is None or frame[1] > best[1]:
+            best = frame
+    if best is None:
         return None
-    line, count = lines.most_common(1)[0]
-    return Seen(line, count, total, list(stacks[line]))
+    return Seen(best[0], best[1], total, list(stacks[best[0]]))
+
+
+def _telling_frame(look: list[str]) -> str | None:
+    """The innermost frame of a look with no program line that is not generic I/O or
+    machinery (a socket read, the hub, an import): the library call that blocked, as
+    its label; None if every frame is generic."""
+    for frame in look:
+        path = frame.replace("\\", "/")
+        if not path.startswith("<") and not GENERIC_FRAME.search(path):
+            return frame_label(frame)
+    return None
 
 
 # Patched modules (profile.meta["monkey_patched"]) after which a blocking call is one

@@ -37,7 +37,7 @@ def retry_backoff(profile: Profile) -> list[Finding]:
     if not rows or slept < block_threshold(profile):
         return []
     seen = waiters(profile, rows, weight=lambda w: w.wait_s)
-    sleeps = sum(w.count for w in rows)
+    sleeps = seen.count
     after = sum(w.wait_s for w in rows if any(RETRY_AFTER_FRAME.search(f) for f in w.stack))
     told_after = after >= RETRY_AFTER_SHARE * slept
     if told_after:
@@ -45,9 +45,11 @@ def retry_backoff(profile: Profile) -> list[Finding]:
                "header (urllib3 sleeps as long as a 503, 429 or 413 answer asks, and "
                "backoff_max does not cap it)")
         fix = ("if latency matters more than the upstream's request to slow down, "
-               "Retry(respect_retry_after_header=False) retries on the back-off instead "
-               "(capped by backoff_max; urllib3 releases with Retry(retry_after_max=...) "
-               "can cap the header's wait instead), and cap the attempts "
+               "Retry(respect_retry_after_header=False) retries the statuses in "
+               "status_forcelist on the back-off instead (capped by backoff_max; with "
+               "backoff_factor=0, at once; a status retried only for its Retry-After is "
+               "then not retried), or, in urllib3 releases that have it, "
+               "Retry(retry_after_max=...) caps the header's wait; and cap the attempts "
                "(Retry(total=...)), or fail fast and let the caller decide")
     else:
         why = ("the adapter's Retry slept before each new attempt, growing with "
@@ -57,8 +59,9 @@ def retry_backoff(profile: Profile) -> list[Finding]:
                "and let the caller decide")
     message = (
         f"Requests were retried: {seen.who} waited {slept:.3f} s in all sleeping in "
-        f"urllib3's retry back-off ({sleeps} sleep{'s' if sleeps != 1 else ''} of "
-        f"{slept / sleeps:.3f} s on average, most under {seen.where}): the upstream failed "
+        f"urllib3's retry back-off ({sleeps} sleep{'s' if sleeps != 1 else ''}"
+        + (f" of {slept / sleeps:.3f} s on average" if sleeps > 0 else "")
+        + f", most under {seen.where}): the upstream failed "
         "them -- a status in the Retry's status_forcelist (503, 429), a refused or reset "
         f"connection -- and {why}. That time went to the upstream's failures, not to its "
         "answers. Fix: find why the upstream fails (its status codes and logs); " + fix + ".")
