@@ -684,11 +684,14 @@ def loop_saturated(profile: Profile) -> list[Finding]:
             or ready < SATURATED_MIN_QUEUE * duration:
         return []
     holders: dict[str, list[Any]] = {}
+    hub = profile.hub.get("id")
     for g in profile.greenlets:
         if g.delayed_others_s:
             acc = holders.setdefault(_base_name(g.name), [0.0, 0.0, 0, g.id, 0.0])
             acc[0] += g.delayed_others_s
-            acc[1] += g.run_s
+            # the hub's run includes its idle in the poll: no holding, and no CPU
+            acc[1] += max(0.0, g.run_s - _f(profile.hub, "idle_s")) if g.id == hub \
+                else g.run_s
             acc[2] += 1
             acc[4] = None if acc[4] is None or g.cpu_s is None else acc[4] + g.cpu_s
     top = sorted(holders.items(), key=lambda kv: -kv[1][0])[:TOP_HOLDERS]
