@@ -257,6 +257,16 @@ def loop_held_with_samples_names_the_line_that_burned_it():
 
 
 @scenario
+def loop_held_by_a_ticker_is_told_to_do_less_per_tick():
+    # the hasher's slices end in gevent.sleep (hub.py): a greenlet on a timer, whose
+    # cost is each tick's work: do less per tick, or tick less often (not "yield more")
+    from tests.test_findings import held_profile
+    p = held_profile()
+    p.runs[0].stack = [f"{HUB}:166:sleep", f"{APP}:22:report"]
+    return findings.loop_held(p)
+
+
+@scenario
 def unknown_cause_slice_of_an_older_profile():
     # no CPU clock, no delayed_others_s: the run time is the cost
     ev = blocked_slice(3, 0.25, None, None)
@@ -9101,6 +9111,38 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
+    'loop_held_by_a_ticker_is_told_to_do_less_per_tick': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready to run while these '
+                      "greenlets' slices under the block threshold ran",
+      'cost_s': 4.0,
+      'cpu_s': 0.5,
+      'delayed_others_s': 4.0,
+      'greenlet': 5,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-held',
+      'longer_slices': 0,
+      'mean_slice_s': 0.025,
+      'message': "greenlet 'app.hasher' (#5) held the loop in 20 slices of 25.0 ms on "
+                 'average, each under the 0.05 s block threshold but 99x the other '
+                 "greenlets' 0.25 ms: other greenlets waited 4.000 greenlet-seconds ready to "
+                 'run while they ran, 80% of all such waiting. It was CPU work (0.500 s of '
+                 'CPU in 0.500 s of running); the slices that delayed most ended at '
+                 '/srv/app/worker.py:22:report. They ended in gevent.sleep: it works on a '
+                 "timer, and each tick's work is the cost (yielding within it spreads the "
+                 'same work over more slices). Fix: do less per tick -- keep running totals '
+                 'instead of recomputing them from everything so far, render only what '
+                 'changed -- or tick less often; or move the work out of the loop (a process '
+                 'pool for Python code). [cost 4.000 s: greenlet-seconds other greenlets '
+                 "spent ready to run while these greenlets' slices under the block threshold "
+                 'ran]',
+      'others_mean_slice_s': 0.0002537313432835823,
+      'run_s': 0.5,
+      'section': None,
+      'share': 0.8,
+      'slices': 20,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:22:report'],
+      'stack_is': 'slice-end'}],
 }
 
 

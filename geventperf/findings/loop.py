@@ -43,6 +43,14 @@ SECTION_SHARE_NAMED = 0.25
 # A stall look inside the logging package's own frames found the thread writing a log
 # record: the blocking call is the log stream's write.
 LOGGING_PATH = "/logging/"
+# gevent.sleep: a holder whose slices end there works on a timer (a reporter, a
+# refresher): its cost is what it does per tick, which yielding within only spreads.
+SLEEP_FRAME = re.compile(r"/gevent/hub\.py:\d+:sleep$")
+TICKER_FIX = ("They ended in gevent.sleep: it works on a timer, and each tick's work is "
+              "the cost (yielding within it spreads the same work over more slices). Fix: "
+              "do less per tick -- keep running totals instead of recomputing them from "
+              "everything so far, render only what changed -- or tick less often; or move "
+              "the work out of the loop (a process pool for Python code).")
 # Frames no look is named by: socket, TLS and HTTP reads, gevent's hub and socket
 # layer, the selectors (what any blocking I/O passes through; the call above them is
 # the story).
@@ -482,7 +490,7 @@ def loop_held(profile: Profile) -> list[Finding]:
             continue
         cpu = None if any(g.cpu_s is None for g in gs) else sum(g.cpu_s or 0.0 for g in gs)
         gids = {g.id for g in gs}
-        stack = _most_delaying_stack(profile, gids)
+        stack = ended = _most_delaying_stack(profile, gids)
         site = (user_site(stack).user or stack[0]) if stack else "an unrecorded place"
         total_run = run + run_long
         hot = seen = None
@@ -503,10 +511,13 @@ def loop_held(profile: Profile) -> list[Finding]:
             what = (f"It was CPU work ({cpu:.3f} s of CPU in {total_run:.3f} s of running)"
                     f"{inside}; "
                     + (f"{hot.told()}; " if hot else "")
-                    + f"the slices that delayed most ended at {site}. Fix: yield more often "
-                    "(gevent.sleep(0) between smaller pieces of the work), or move the work "
-                    "out of the loop (gevent.get_hub().threadpool for C code that releases "
-                    "the GIL, a process pool for Python code)." + _threads_story({name}))
+                    + f"the slices that delayed most ended at {site}. "
+                    + (TICKER_FIX if ended and SLEEP_FRAME.search(ended[0].replace("\\", "/"))
+                       else "Fix: yield more often (gevent.sleep(0) between smaller pieces "
+                       "of the work), or move the work out of the loop "
+                       "(gevent.get_hub().threadpool for C code that releases the GIL, a "
+                       "process pool for Python code).")
+                    + _threads_story({name}))
         else:
             seen = _seen_short(profile)  # where the slices blocked, if the watch looked
             if seen is not None:
