@@ -475,6 +475,22 @@ def lock_contended_on_a_compiled_semaphore_at_the_line_that_took_it():
 
 
 @scenario
+def lock_contended_on_a_rate_limiters_semaphore():
+    # as above, 8 waits in all: with 4 greenlets that ran BoundedSemaphore.release
+    # (permits given back on timers), exactly half: told as a rate limit, whose budget
+    # is the fix; with 3, as before
+    def made(timers):
+        p = pool_profile(1.5, [([f"{APP}:50:handler"], 0.25), ([f"{APP}:51:handler2"], 0.125)])
+        for w, call in zip(p.waits, ["with", "acquire"]):
+            w.call = call
+        p.greenlets += [GreenletStats(id=10 + n, parent=1,
+                                      name="gevent._gevent_c_semaphore.BoundedSemaphore.release")
+                        for n in range(timers)]
+        return p
+    return [*findings.lock_contended(made(4)), *findings.lock_contended(made(3))]
+
+
+@scenario
 def lock_contended_on_both_kinds_of_lock():
     p = pool_profile(1.5, [([f"{GEVENT_THREAD}:320:LockType.acquire", f"{APP}:50:update_token"],
                             0.125), ([f"{APP}:60:handler"], 0.25)])
@@ -9143,6 +9159,51 @@ EXPECTED = {
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:22:report'],
       'stack_is': 'slice-end'}],
+    'lock_contended_on_a_rate_limiters_semaphore': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat '
+                      'mostly idle',
+      'cost_s': 0.375,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 0.375,
+      'message': "A rate limit set the pace: greenlets such as 'app.fetch', 'main' waited "
+                 '0.375 s in all to take a gevent semaphore (8 times, most at '
+                 '/srv/app/worker.py:50:handler) while the loop sat idle 75% of the run, and '
+                 '4 greenlets of their own gave its permits back (Semaphore.release run on a '
+                 'timer: gevent.spawn_later(period, sem.release)): a budget of calls per '
+                 'period, not holders slow to let go, so holding it for less changes '
+                 'nothing. Fix: a larger budget where the upstream allows it (its documented '
+                 'rate), or fewer calls (batch them, cache answers); the waits are the limit '
+                 'working as written. [cost 0.375 s: greenlet-seconds spent waiting to take '
+                 'a lock while the loop sat mostly idle]',
+      'rate_limit': True,
+      'section': None,
+      'site': '/srv/app/worker.py:50:handler',
+      'stack': ['/srv/app/worker.py:50:handler'],
+      'waits': 8},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat '
+                      'mostly idle',
+      'cost_s': 0.375,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 0.375,
+      'message': "A lock was contended: greenlets such as 'app.fetch', 'main' waited 0.375 s "
+                 'in all to take a gevent lock or semaphore (8 times, most at '
+                 '/srv/app/worker.py:50:handler) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Fix: hold it for '
+                 'less -- make slow calls (the network, the disk) outside the locked block '
+                 'and lock only the shared state -- or use one lock per resource; for a '
+                 'Semaphore(n) that limits concurrency on purpose, a larger n if what it '
+                 'guards can take more calls at once. [cost 0.375 s: greenlet-seconds spent '
+                 'waiting to take a lock while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:50:handler',
+      'stack': ['/srv/app/worker.py:50:handler'],
+      'waits': 8}],
 }
 
 

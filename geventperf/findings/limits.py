@@ -171,6 +171,12 @@ def connection_pool_full(profile: Profile) -> list[Finding]:
                      slot_wait_s=waited, idle_share=idle, site=seen.where)]
 
 
+# A greenlet that ran a semaphore's release as its whole job (gevent.spawn_later).
+TIMED_RELEASE = "Semaphore.release"
+# Such greenlets at least this share of the waits: the permits came back on timers.
+RATE_LIMIT_SHARE = 0.5
+
+
 def lock_contended(profile: Profile) -> list[Finding]:
     """Greenlets that waited to take a monkey-patched threading lock (not an Event's or
     a queue's inner one) or a compiled gevent lock or semaphore while the loop was
@@ -202,6 +208,22 @@ def lock_contended(profile: Profile) -> list[Finding]:
                "took it again and again (gevent's locks are not fair: a greenlet that "
                "releases one and takes it again before a waiter has run keeps it)."
                if mean >= STARVED_SHARE * profile.duration_s else "")
+    # permits given back by greenlets of their own (gevent.spawn_later(period,
+    # sem.release)): a rate limiter, whose budget per period is the pace, not a holder
+    timed = sum(1 for g in profile.greenlets if g.name.endswith(TIMED_RELEASE))
+    if compiled and timed >= RATE_LIMIT_SHARE * seen.count:
+        message = (
+            f"A rate limit set the pace: {seen.who} waited {waited:.3f} s in all to take a "
+            f"gevent semaphore ({seen.count} times, most at {seen.where}) while the loop "
+            f"sat idle {idle:.0%} of the run, and {timed} greenlets of their own gave its "
+            "permits back (Semaphore.release run on a timer: gevent.spawn_later(period, "
+            "sem.release)): a budget of calls per period, not holders slow to let go, so "
+            "holding it for less changes nothing. Fix: a larger budget where the upstream "
+            "allows it (its documented rate), or fewer calls (batch them, cache "
+            "answers); the waits are the limit working as written.")
+        return [_finding(LOCK_CONTENDED, message, waited, list(seen.worst.stack),
+                         greenlet=seen.greenlet, waits=seen.count, lock_wait_s=waited,
+                         idle_share=idle, site=seen.where, rate_limit=True)]
     message = (
         f"A lock was contended: {seen.who} waited {waited:.3f} s in all to take "
         + ("a monkey-patched threading lock" if not compiled else
