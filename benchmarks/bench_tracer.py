@@ -214,6 +214,41 @@ def test_switch_cost_interleaved(benchmark, quick):
     assert all(len(v) == reps for v in per_switch.values())
 
 
+def _added_table(benchmark: Any, group: str, modes: dict[str, dict[str, Any] | None],
+                 measure: Callable[[], float], reps: int, digits: int,
+                 before: Callable[[str], None] | None = None) -> None:
+    """Run *measure* (seconds per operation) under each mode in turn, *reps* times
+    (median of TABLE_ROUNDS each; mode None: no tracer), after one warm-up; extra_info:
+    µs with no tracer and what each mode adds, medians over the repetitions."""
+    per: dict[str, list[float]] = {mode: [] for mode in modes}
+    hot_path = "c" if tracer_mod._ctrace is not None else "python"  # before any *before*
+
+    def table() -> None:
+        measure()  # warm up gevent's and the tracer's paths
+        for _ in range(reps):
+            for mode, options in modes.items():
+                if before is not None:
+                    before(mode)
+                tracer = None if options is None else Tracer(**options).start()
+                try:
+                    taken = statistics.median(measure() for _ in range(TABLE_ROUNDS))
+                finally:
+                    if tracer is not None:
+                        tracer.stop()
+                per[mode].append(taken * 1e6)
+
+    benchmark.group = group
+    benchmark.pedantic(table, rounds=1, iterations=1)
+    base = statistics.median(per["none"])
+    benchmark.extra_info["none_us"] = round(base, digits)
+    for mode in modes:
+        if mode != "none":
+            benchmark.extra_info[f"{mode}_added_us"] = round(
+                statistics.median(per[mode]) - base, digits)
+    benchmark.extra_info["hot_path"] = hot_path
+    assert all(len(v) == reps for v in per.values())
+
+
 # What the tracer adds per greenlet, beyond its switches: a record (name, origin,
 # spawner, weakref) when the greenlet first runs, and its folding when it dies.  A
 # service that spawns a greenlet per request or connection pays this on each one.
@@ -242,30 +277,8 @@ def test_greenlet_cost_interleaved(benchmark, quick):
     stopped after the timed spawns, so its profile build is not counted here."""
     batches = QUICK_SPAWN_BATCHES if quick else SPAWN_BATCHES
     reps = 2 if quick else TABLE_REPS
-    per_greenlet: dict[str, list[float]] = {mode: [] for mode in SPAWN_MODES}
-
-    def table() -> None:
-        spawn_join(batches)  # warm up gevent's and the tracer's paths
-        for _ in range(reps):
-            for mode, options in SPAWN_MODES.items():
-                tracer = None if options is None else Tracer(**options).start()
-                try:
-                    taken = statistics.median(spawn_join(batches) for _ in range(TABLE_ROUNDS))
-                finally:
-                    if tracer is not None:
-                        tracer.stop()
-                per_greenlet[mode].append(taken * 1e6)
-
-    benchmark.group = "tracer: µs per spawned greenlet (interleaved table)"
-    benchmark.pedantic(table, rounds=1, iterations=1)
-    base = statistics.median(per_greenlet["none"])
-    benchmark.extra_info["none_us"] = round(base, 2)
-    for mode in SPAWN_MODES:
-        if mode != "none":
-            benchmark.extra_info[f"{mode}_added_us"] = round(
-                statistics.median(per_greenlet[mode]) - base, 2)
-    benchmark.extra_info["hot_path"] = "c" if tracer_mod._ctrace is not None else "python"
-    assert all(len(v) == reps for v in per_greenlet.values())
+    _added_table(benchmark, "tracer: µs per spawned greenlet (interleaved table)",
+                 SPAWN_MODES, lambda: spawn_join(batches), reps, digits=2)
 
 
 # What a wrapped C section (json.loads, lxml, ...) adds per call, beyond the call: the
@@ -294,30 +307,10 @@ def test_section_cost_interleaved(benchmark, quick, monkeypatch):
     over repetitions that run every mode in turn)."""
     calls = QUICK_SECTION_CALLS if quick else SECTION_CALLS
     reps = 2 if quick else TABLE_REPS
-    per_call: dict[str, list[float]] = {mode: [] for mode in SECTION_MODES}
     c_path = tracer_mod._ctrace
 
-    def table() -> None:
-        json_calls(calls)  # warm up
-        for _ in range(reps):
-            for mode, options in SECTION_MODES.items():
-                monkeypatch.setattr(tracer_mod, "_ctrace",
-                                    None if mode.endswith("-python") else c_path)
-                tracer = None if options is None else Tracer(**options).start()
-                try:
-                    taken = statistics.median(json_calls(calls) for _ in range(TABLE_ROUNDS))
-                finally:
-                    if tracer is not None:
-                        tracer.stop()
-                per_call[mode].append(taken * 1e6)
+    def on_path(mode: str) -> None:
+        monkeypatch.setattr(tracer_mod, "_ctrace", None if mode.endswith("-python") else c_path)
 
-    benchmark.group = "tracer: µs per wrapped json.loads (interleaved table)"
-    benchmark.pedantic(table, rounds=1, iterations=1)
-    base = statistics.median(per_call["none"])
-    benchmark.extra_info["none_us"] = round(base, 3)
-    for mode in SECTION_MODES:
-        if mode != "none":
-            benchmark.extra_info[f"{mode}_added_us"] = round(
-                statistics.median(per_call[mode]) - base, 3)
-    benchmark.extra_info["hot_path"] = "c" if c_path is not None else "python"
-    assert all(len(v) == reps for v in per_call.values())
+    _added_table(benchmark, "tracer: µs per wrapped json.loads (interleaved table)",
+                 SECTION_MODES, lambda: json_calls(calls), reps, digits=3, before=on_path)
