@@ -35,7 +35,6 @@ work took: a finding about what slowed them, in their own function, explains it 
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable
 
 from geventperf.findings.common import SERIAL_BOTTLENECK, _base_name, _finding
@@ -47,6 +46,7 @@ from geventperf.findings.limits import (
     paced,
     waiters,
 )
+from geventperf.findings.loop import SLEEP_FRAME
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.profile import LOCK_CALLS, Finding, Profile, greenlet_label
 
@@ -76,7 +76,6 @@ POLL_MAX_SLEEP_S = 0.003
 # ... with at most this much running between sleeps on average: checking a flag or a
 # dict, not doing work of its own.
 POLL_MAX_RUN_S = 100e-6
-_SLEEP_FRAME = re.compile(r"/gevent/hub\.py:\d+:sleep$")
 # A greenlet of another name than the waiters' is the likelier source of their items
 # when it woke at its main wait at least this share as often as they waited for items:
 # once per 20 items at most (a receiver long-polling a broker for 10 messages a call
@@ -120,7 +119,7 @@ def is_poll(wait: Any, run: Any) -> bool:
     poll (see the module's text): gevent.sleep called from the program's own line."""
     stack = wait.stack
     if run is None or len(stack) < 2 or wait.count < POLL_MIN_WAKES or not run.count \
-            or not _SLEEP_FRAME.search(stack[0].replace("\\", "/")) \
+            or not SLEEP_FRAME.search(stack[0].replace("\\", "/")) \
             or user_site(stack).user != stack[1]:
         return False
     return 0 < event_wait(wait) / wait.count <= POLL_MAX_SLEEP_S \
@@ -323,7 +322,7 @@ def _asleep(profile: Profile, feeder: tuple[Any, float, float, list[str] | None]
     the stack it waited at most (a flusher on a fixed timer: the others wait for the
     timer), else None."""
     _greenlet, busy, own, stack = feeder
-    if not stack or not _SLEEP_FRAME.search(stack[0].replace("\\", "/")):
+    if not stack or not SLEEP_FRAME.search(stack[0].replace("\\", "/")):
         return None
     rows = [w for w in profile.waits if w.stack == stack]
     sleeps = sum(w.count for w in rows)

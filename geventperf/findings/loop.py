@@ -43,8 +43,9 @@ SECTION_SHARE_NAMED = 0.25
 # A stall look inside the logging package's own frames found the thread writing a log
 # record: the blocking call is the log stream's write.
 LOGGING_PATH = "/logging/"
-# gevent.sleep: a holder whose slices end there works on a timer (a reporter, a
-# refresher): its cost is what it does per tick, which yielding within only spreads.
+# gevent.sleep's frame.  A holder whose slices end there works on a timer (a reporter, a
+# refresher): its cost is what it does per tick, which yielding within only spreads
+# (loop-held); a feeder waiting there sleeps on one (serial-bottleneck, handoff.py).
 SLEEP_FRAME = re.compile(r"/gevent/hub\.py:\d+:sleep$")
 TICKER_FIX = ("They ended in gevent.sleep: it works on a timer, and each tick's work is "
               "the cost (yielding within it spreads the same work over more slices). Fix: "
