@@ -57,10 +57,17 @@ class HotCode(NamedTuple):
                 f"samples in all) {where}")
 
 
+def is_client_frame(label: str) -> bool:
+    """Whether a frame label is one of the HTTP client stack's (requests, urllib3,
+    http.client)."""
+    path = label.replace("\\", "/")
+    return any(layer in path for layer in CLIENT_LAYERS)
+
+
 def _in_client(inner: list[str]) -> bool:
     """Whether library frames *inner* (beneath the program's line) run the HTTP client's
     own work: a client layer, and no JSON decoding."""
-    return any(layer in f for f in inner for layer in CLIENT_LAYERS) \
+    return any(is_client_frame(f) for f in inner) \
         and not any(JSON_DECODE.search(f) for f in inner)
 
 

@@ -23,7 +23,7 @@ from geventperf.findings.common import (
     _finding,
     _names,
 )
-from geventperf.findings.cpuhot import CLIENT_LAYERS, JSON_DECODE, hot_code, own_line
+from geventperf.findings.cpuhot import JSON_DECODE, hot_code, is_client_frame, own_line
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.formats._frames import frame_label
 from geventperf.frames import user_site
@@ -836,7 +836,7 @@ def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
     samples = profile.cpu_samples
     if samples is None:
         return None
-    inside = [any(layer in label for layer in CLIENT_LAYERS) for label in samples.frames]
+    inside = [is_client_frame(label) for label in samples.frames]
     setup = [label.endswith(_TLS_SETUP) for label in samples.frames]
     parse = [JSON_DECODE.search(label) is not None for label in samples.frames]
     total = under = tls = 0.0

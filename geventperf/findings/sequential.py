@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from geventperf.findings.common import SEQUENTIAL_CALLS, _count, _events, _finding
-from geventperf.findings.cpuhot import CLIENT_LAYERS
+from geventperf.findings.cpuhot import is_client_frame
 from geventperf.findings.handoff import stacks_left
 from geventperf.findings.limits import event_wait
 from geventperf.frames import user_site
@@ -38,10 +38,6 @@ _RUN_APPLICATION = re.compile(r"/gevent/pywsgi\.py:\d+:WSGIHandler\.run_applicat
 HEAD_READ = ":HTTPResponse.begin"
 # The greenlet gevent's servers run a connection in.
 CONNECTION_GREENLET = "baseserver._handle_and_close_when_done"
-
-
-def _in_client(stack: list[str]) -> bool:
-    return any(layer in frame.replace("\\", "/") for frame in stack for layer in CLIENT_LAYERS)
 
 
 def _in_handler(stack: list[str]) -> bool:
@@ -64,7 +60,7 @@ def sequential_calls(profile: Profile) -> list[Finding]:
                     for e in _events(profile, SERVER_EVENT))
     if responses < MIN_RESPONSES:
         return []
-    client = [w for w in profile.waits if w.stack and _in_client(w.stack)]
+    client = [w for w in profile.waits if any(is_client_frame(f) for f in w.stack)]
     waited = sum(event_wait(w) for w in client)
     handlers = _handler_stacks(profile)
     mine = [w for w in client if _in_handler(w.stack) or tuple(w.stack) in handlers]
