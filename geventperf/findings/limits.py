@@ -196,6 +196,32 @@ def lock_contended(profile: Profile) -> list[Finding]:
     if waited is None:
         return []
     seen = waiters(profile, rows)
+    # permits given back by greenlets of their own (gevent.spawn_later(period,
+    # sem.release)): a rate limiter, whose budget per period is the pace, not a holder
+    timed = sum(1 for g in profile.greenlets if g.name.endswith(TIMED_RELEASE))
+    rate_limit = bool(compiled) and timed >= RATE_LIMIT_SHARE * seen.count
+    if rate_limit:
+        message = (
+            f"A rate limit set the pace: {seen.who} waited {waited:.3f} s in all to take a "
+            f"gevent semaphore ({seen.count} times, most at {seen.where}) while the loop "
+            f"sat idle {idle:.0%} of the run, and {timed} greenlets of their own gave its "
+            "permits back (Semaphore.release run on a timer: gevent.spawn_later(period, "
+            "sem.release)): a budget of calls per period, not holders slow to let go, so "
+            "holding it for less changes nothing. Fix: a larger budget where the upstream "
+            "allows it (its documented rate), or fewer calls (batch them, cache "
+            "answers); the waits are the limit working as written.")
+    else:
+        message = _held_too_long(profile, rows, seen, waited, idle, patched, compiled)
+    return [_finding(LOCK_CONTENDED, message, waited, list(seen.worst.stack),
+                     greenlet=seen.greenlet, waits=seen.count, lock_wait_s=waited,
+                     idle_share=idle, site=seen.where,
+                     **({"rate_limit": True} if rate_limit else {}))]
+
+
+def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: float,
+                   idle: float, patched: list[Any], compiled: list[Any]) -> str:
+    """lock-contended's message when holders set the pace: what they waited on besides
+    the lock, whether waiters starved, and the fix of holding it for less."""
     ended = switched_out_at(profile)
     from geventperf.findings.held import jobs_waited  # (held.py builds on this module)
     holders = jobs_waited(profile, [ended.get(tuple(w.stack)) for w in rows],
@@ -208,23 +234,7 @@ def lock_contended(profile: Profile) -> list[Finding]:
                "took it again and again (gevent's locks are not fair: a greenlet that "
                "releases one and takes it again before a waiter has run keeps it)."
                if mean >= STARVED_SHARE * profile.duration_s else "")
-    # permits given back by greenlets of their own (gevent.spawn_later(period,
-    # sem.release)): a rate limiter, whose budget per period is the pace, not a holder
-    timed = sum(1 for g in profile.greenlets if g.name.endswith(TIMED_RELEASE))
-    if compiled and timed >= RATE_LIMIT_SHARE * seen.count:
-        message = (
-            f"A rate limit set the pace: {seen.who} waited {waited:.3f} s in all to take a "
-            f"gevent semaphore ({seen.count} times, most at {seen.where}) while the loop "
-            f"sat idle {idle:.0%} of the run, and {timed} greenlets of their own gave its "
-            "permits back (Semaphore.release run on a timer: gevent.spawn_later(period, "
-            "sem.release)): a budget of calls per period, not holders slow to let go, so "
-            "holding it for less changes nothing. Fix: a larger budget where the upstream "
-            "allows it (its documented rate), or fewer calls (batch them, cache "
-            "answers); the waits are the limit working as written.")
-        return [_finding(LOCK_CONTENDED, message, waited, list(seen.worst.stack),
-                         greenlet=seen.greenlet, waits=seen.count, lock_wait_s=waited,
-                         idle_share=idle, site=seen.where, rate_limit=True)]
-    message = (
+    return (
         f"A lock was contended: {seen.who} waited {waited:.3f} s in all to take "
         + ("a monkey-patched threading lock" if not compiled else
            "a gevent lock or semaphore" if not patched else "locks and semaphores")
@@ -237,9 +247,6 @@ def lock_contended(profile: Profile) -> list[Finding]:
         "or use one lock per resource"
         + ("; for a Semaphore(n) that limits concurrency on purpose, a larger n if what it "
            "guards can take more calls at once." if compiled else "."))
-    return [_finding(LOCK_CONTENDED, message, waited, list(seen.worst.stack),
-                     greenlet=seen.greenlet, waits=seen.count,
-                     lock_wait_s=waited, idle_share=idle, site=seen.where)]
 
 
 def idle_share(profile: Profile) -> float | None:

@@ -33,17 +33,16 @@ SLOTS_SLACK = 1.05
 
 
 def server_pool_full(profile: Profile) -> list[Finding]:
-    """A pywsgi server's spawn pool mostly held by idle kept-alive connections while more
-    connections came than it has slots.  ``cost_s``: the greenlet-seconds of that idle
-    holding."""
+    """A pywsgi server's spawn pool, which filled, mostly held by idle kept-alive
+    connections.  ``cost_s``: the greenlet-seconds of that idle holding."""
     evs = _events(profile, SERVER_EVENT)
-    size = max((_count(e, "pool_size") for e in evs), default=0)
-    filled = sum(_count(e, "pool_filled") for e in evs)
-    connections = sum(_count(e, "connections") for e in evs)
     duration = profile.duration_s
-    # one server (the idle waits cannot be told apart by server), whose pool filled
-    if not size or not filled or any(_count(e, "servers") > 1 for e in evs) \
-            or len(evs) > 1 or not duration:
+    # one record of one server (the idle waits cannot be told apart by server)
+    if len(evs) != 1 or _count(evs[0], "servers") > 1 or not duration:
+        return []
+    size, filled = _count(evs[0], "pool_size"), _count(evs[0], "pool_filled")
+    connections = _count(evs[0], "connections")
+    if not size or not filled:  # no bounded pool, or one that never filled
         return []
     rows = [w for w in profile.waits if is_idle_server_wait(w.stack)]
     idle = sum(event_wait(w) for w in rows)
