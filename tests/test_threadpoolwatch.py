@@ -319,6 +319,28 @@ def test_dns_as_the_cause_gets_the_resolver_fix():
         "app.compress x5")  # the largest wait first
 
 
+def _pool(opened: int, peak: int) -> dict:
+    """A urllib3-pool event of one host's pool of 10 (poolwatch's fields that count)."""
+    return {"kind": "urllib3-pool", "pool": "http://svc:80", "pools": 1, "maxsize": 10,
+            "peak_in_use": peak, "opened": opened, "checkouts": 200, "calls": 200}
+
+
+def test_lookups_of_first_connections_get_no_connection_reuse_fix():
+    """Every lookup opened a connection its pool then kept (a burst of first
+    connections): the pool settings have nothing to save, the resolver does; a pool
+    that opened past what it kept gets the reuse fix."""
+    lookups = _event(sites=[["/venv/urllib3/util/connection.py:60:create_connection", 50]])
+    first = tpf.threadpool_saturated(Profile(duration_s=10.0,
+                                             events=[lookups, _pool(50, 50)]))[0]
+    assert "each a connection's first" in first.message
+    assert "pool_maxsize" not in first.extra["fix"]
+    assert first.extra["fix"].startswith("GEVENT_RESOLVER=ares")
+    reopened = tpf.threadpool_saturated(Profile(duration_s=10.0,
+                                                events=[lookups, _pool(50, 10)]))[0]
+    assert "a reused, kept-alive connection needs none" in reopened.message
+    assert "pool_maxsize" in reopened.extra["fix"]
+
+
 def test_no_finding_when_nobody_waited_for_long_or_the_pool_was_never_full():
     short = _event(queued_s=tpf.SATURATED_MIN_QUEUED_S / 2)
     never_full = _event(saturated=0)

@@ -43,9 +43,10 @@ def threadpool_saturated(profile: Profile) -> list[Finding]:
             pools.setdefault(ev["pool"], []).append(ev)
     names = {g.id: g.name for g in profile.greenlets}
     reopened = _reopened(profile)
+    first_opens = _first_opens_only(profile)
     out = []
     for label, evs in pools.items():
-        finding = _pool_finding(label, evs, names, reopened)
+        finding = _pool_finding(label, evs, names, reopened, first_opens)
         if finding is not None:
             out.append(finding)
     return out
@@ -77,8 +78,14 @@ def _reopened(profile: Profile) -> tuple[float, str]:
     return max(shares, default=(0.0, ""))
 
 
+def _first_opens_only(profile: Profile) -> bool:
+    from geventperf.findings.connections import first_opens_only  # as in _reopened
+    return first_opens_only(profile)
+
+
 def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
-                  reopened: tuple[float, str] = (0.0, "")) -> Finding | None:
+                  reopened: tuple[float, str] = (0.0, ""),
+                  first_opens: bool = False) -> Finding | None:
     queued = sum(_num(e, "queued_s") for e in evs)
     saturated = int(sum(_num(e, "saturated") for e in evs))
     if saturated == 0 or queued < SATURATED_MIN_QUEUED_S:
@@ -136,15 +143,22 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
                     f"{busy:.3f} worker-seconds that kept the pool busy (gevent's "
                     f"thread resolver runs every getaddrinfo on this pool).")
         fix = f"{alternative}, or cache the lookups; or {bigger}"
-        if connecting:
+        if connecting and first_opens:
+            # a burst of first connections: reuse has nothing left to save, so the fix
+            # stays the resolver or a bigger pool
+            dns_text += (f" {connecting} of the lookups opened new connections (urllib3's "
+                         "create_connection), each a connection's first: the pools kept "
+                         "every connection they opened, so only a burst of new "
+                         "connections at once queued them.")
+        elif connecting:
             dns_text += (f" {connecting} of the lookups opened new connections (urllib3's "
                          "create_connection); a reused, kept-alive connection needs none.")
-        if connecting and need > MANY_IN_FLIGHT:
+        if connecting and not first_opens and need > MANY_IN_FLIGHT:
             fix = ("fewer new connections, made by fewer calls at once: one Session "
                    f"shared by the greenlets, and {BOUND_CONCURRENCY}, with a session "
                    "pool of the same n (requests.adapters.HTTPAdapter(pool_maxsize=n) "
                    f"mounted on it); or {alternative}, or cache the lookups")
-        elif connecting:
+        elif connecting and not first_opens:
             fix = ("fewer new connections: one Session shared by the greenlets, its pool "
                    "as large as the requests in flight at once (requests.adapters."
                    f"HTTPAdapter(pool_maxsize=...) mounted on it); or {fix}")
