@@ -1048,7 +1048,7 @@ def test_a_server_keeping_connections_alive_is_no_such_finding(kept_server, tmp_
     assert not findings_of(profile, NOT_KEPT_ALIVE), listing(profile)
 
 
-CALLERS_X_CALLS = 8 * 40  # not_kept_alive.py's calls in all
+CALLERS_X_CALLS = 8 * 120  # not_kept_alive.py's calls in all
 
 
 MODULE_GET = Workload("module_get.py")

@@ -1,7 +1,7 @@
 """Workers sharing one Session whose server closes every connection after its response.
 
 Truth by construction (run monkey-patched): eight ``caller`` greenlets share one
-``requests.Session`` and make 40 quick calls each (``diag: culprit``) to a server that
+``requests.Session`` and make 120 quick calls each (``diag: culprit``) to a server that
 answers ``Connection: close`` (the tests' ``server``) or keeps its connections alive
 (``kept_server``).  The Session's pool holds at most eight connections; against the
 closing server each is found dropped at its next checkout and connected again, so
@@ -18,7 +18,10 @@ from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 CALLERS = 8
-CALLS = 40
+# Enough calls that the connects (mostly their CPU, a sampled share) cost past a block
+# threshold in every run: with 40 each the cost ranged 0.07-0.45 s and a loaded run
+# fell under it.
+CALLS = 120
 session = requests.Session()
 
 
