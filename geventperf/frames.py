@@ -29,6 +29,10 @@ MACHINERY_OWN = frozenset({"sections.py", "tracer.py", "adapter.py", "adapterfas
                            "bodyreads.py", "lazywrap.py", "threadpoolwatch.py", "poolwatch.py",
                            "serverwatch.py", "cli.py", "__init__.py", "__main__.py"})
 _PACKAGE_DIRS = ("/site-packages/", "/dist-packages/")
+# A monkey-patched threading.RLock is the standard library's Python RLock around
+# gevent's lock: its acquire sits between that lock and the line that took it.
+PATCHED_RLOCK_FRAME = r"[/\\]threading\.py:\d+:_RLock\.acquire$"
+_PATCHED_RLOCK = re.compile(PATCHED_RLOCK_FRAME)
 
 
 # gevent's WSGI server reading a connection's next request line: a server waiting for
@@ -78,7 +82,8 @@ def frame_path(entry: str) -> str:
 
 def is_machinery(entry: str) -> bool:
     """True for frames of gevent, greenlet, urllib3, requests, http.client, ssl,
-    socket and geventperf's own wrappers: plumbing, not the user's decision."""
+    socket, a patched RLock's acquire and geventperf's own wrappers: plumbing, not the
+    user's decision."""
     path = frame_path(entry).replace("\\", "/")
     if not path:
         return False
@@ -94,7 +99,7 @@ def is_machinery(entry: str) -> bool:
             if package == "geventperf":
                 return rest.rsplit("/", 1)[-1] in MACHINERY_OWN
             return False
-    if path.endswith(MACHINERY_STDLIB):
+    if path.endswith(MACHINERY_STDLIB) or _PATCHED_RLOCK.search(entry):
         return True
     for package in MACHINERY_PACKAGES:
         if f"/{package}/" in path:  # a source checkout of gevent, requests ...

@@ -64,7 +64,7 @@ from geventperf.findings.common import (
     _names,
 )
 from geventperf.findings.loop import block_threshold
-from geventperf.frames import parse_frame, user_site
+from geventperf.frames import PATCHED_RLOCK_FRAME, parse_frame, user_site
 from geventperf.profile import LOCK_CALLS, Finding, Profile
 
 # A wait for a free slot of a gevent Pool: its innermost frame (path:line:function).
@@ -78,8 +78,10 @@ MAP_WAIT = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:GroupMappingMixin\.map$")
 CONN_SLOT_WAIT = re.compile(r"[/\\]urllib3[/\\]connectionpool\.py:\d+:"
                             r"HTTPConnectionPool\._get_conn$")
 # A wait to take a patched threading lock: gevent's frames of the acquire, innermost.
+# A patched threading.RLock adds the standard library's frame (PATCHED_RLOCK_FRAME).
 LOCK_FRAMES = re.compile(r"[/\\]gevent[/\\](thread\.py:\d+:LockType\.acquire|"
-                         r"lock\.py:\d+:RLock\.(acquire|__enter__))$")
+                         r"lock\.py:\d+:RLock\.(acquire|__enter__))$|"
+                         + PATCHED_RLOCK_FRAME)
 # Callers whose lock waits are an event's, not a holder's: the standard library builds
 # Event, Condition, Semaphore, Barrier and queue.Queue on locks it waits on.
 EVENT_ON_A_LOCK = re.compile(r"[/\\](threading|queue)\.py:\d+:")

@@ -8,6 +8,8 @@ line that takes it (``diag: culprit``) while the loop idles.  Expected first fin
 
 * ``threading`` (the default): a ``threading.Lock``, gevent's lock once patched, taken
   with ``with`` (gevent's Python frames show the wait);
+* ``rlock``: a ``threading.RLock``, once patched the standard library's Python RLock
+  around gevent's lock (its ``_RLock.acquire`` frame sits between the two);
 * ``semaphore``: a ``gevent.lock.BoundedSemaphore(1)`` taken with ``with``, and
   ``acquire``: the same semaphore's ``acquire()``/``release()`` (compiled: only the
   handler's own line shows the wait).
@@ -30,7 +32,7 @@ from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 HANDLERS = 10
-LOCK = threading.Lock()
+LOCK = threading.RLock() if ARGS.get("lock") == "rlock" else threading.Lock()
 SEMAPHORE = gevent.lock.BoundedSemaphore(1)
 EVENTS = {"threading": threading.Event(), "gevent": gevent.event.Event()}
 QUEUE = gevent.queue.Queue()
@@ -65,7 +67,7 @@ def waiter():
 
 
 
-HANDLER = {"threading": handler, "semaphore": semaphore_handler,
+HANDLER = {"threading": handler, "rlock": handler, "semaphore": semaphore_handler,
            "acquire": acquire_handler}[ARGS.get("lock", "threading")]
 jobs = [spawn("handler", waiter if "event" in ARGS else HANDLER) for _ in range(HANDLERS)]
 if "event" in ARGS:
