@@ -77,6 +77,7 @@ REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
 SERVER_POOL_FULL = "server-pool-full"
 SEQUENTIAL_CALLS = "sequential-calls"
+AWAITED_IN_TURN = "awaited-in-turn"
 BATCH_BARRIER = "batch-barrier"
 DELAYED_ACK_STALL = "delayed-ack-stall"
 REQUEST_BODY_STALL = "request-body-stall"
@@ -529,6 +530,24 @@ def test_batches_held_by_their_slowest_member_are_a_batch_barrier(server, tmp_pa
 def test_one_pool_fed_all_items_is_no_batch_barrier(server, tmp_path):
     profile = run_cli(BATCH_BARRIER_JOB, tmp_path, slow(server, 0.01), "mode=pool")
     assert not findings_of(profile, BATCH_BARRIER), listing(profile)
+
+
+AWAITED = Workload("awaited_in_turn.py")
+
+
+def test_greenlets_awaited_as_they_are_spawned_are_awaited_in_turn(server, tmp_path):
+    """Before (an unseen workload's handlers awaiting five pooled calls in turn):
+    serial-bottleneck named gevent's imap runner, blocked on a Pool slot, as the busy
+    feeder, with nothing to act on."""
+    profile = run_cli(AWAITED, tmp_path, slow(server, 0.03))
+    first = assert_first(profile, AWAITED, AWAITED_IN_TURN, greenlet="handle")
+    assert first.extra["spawners"] == 40 and first.extra["children"] == 160, \
+        listing(profile)
+
+
+def test_greenlets_spawned_together_are_not_awaited_in_turn(server, tmp_path):
+    profile = run_cli(AWAITED, tmp_path, slow(server, 0.03), "mode=together")
+    assert not findings_of(profile, AWAITED_IN_TURN), listing(profile)
 
 
 SLOW_SERVER = Workload("slow_server.py")

@@ -1166,6 +1166,48 @@ def batch_barrier_at_its_edges():
             *findings.batch_barrier(dropped)]
 
 
+def in_turn(children=4, life=0.4375, between=0.0, child_run=2 * EPS):
+    """A 2 s run: 'app.handle' (#3) spawns *children* greenlets one after another, each
+    living *life* s (run EPS s at its start and at its end) while it waits, and spawning
+    the next as the one before ends (or after a wait of its own of *between* s)."""
+    p = profile()
+    p.greenlets = [GreenletStats(id=1, name="main", parent=None),
+                   GreenletStats(id=2, name="hub", parent=1),
+                   GreenletStats(id=3, name="app.handle", parent=1)]
+    slices, t = [], 0.0
+    for gid in range(10, 10 + children):
+        slices.append(Slice(greenlet=3, start_s=t, duration_s=EPS))
+        p.greenlets.append(GreenletStats(id=gid, name="app.fetch", parent=3,
+                                         run_s=child_run))
+        slices += [Slice(greenlet=gid, start_s=t + EPS, duration_s=EPS),
+                   Slice(greenlet=gid, start_s=t + life, duration_s=EPS)]
+        t += life + EPS
+        if between:
+            slices.append(Slice(greenlet=3, start_s=t, duration_s=EPS))
+            t += between
+    slices.append(Slice(greenlet=3, start_s=t, duration_s=EPS))
+    p.slices = sorted(slices, key=lambda s: s.start_s)
+    p.waits = [StackTime(stack=[f"{APP}:40:handle"], count=children, wait_s=children * life,
+                         event_wait_s=children * life, ready_wait_s=0.0, call="get")]
+    p.runs = [StackTime(stack=[f"{APP}:40:handle"], count=children, greenlet=3)]
+    return p
+
+
+@scenario
+def awaited_in_turn_at_its_edges():
+    # four greenlets of 0.4375 s, each spawned as the one before ended: handle waited
+    # through all four lives, 1.75 s; together, about the longest (0.4375 s): cost
+    # 1.3125 s.  Two greenlets (under three in turn), a wait of handle's own between
+    # them (a loop over jobs), greenlets running more than half their lives, or a
+    # timeline missing slices: none
+    dropped = in_turn()
+    dropped.slices_dropped = 1
+    return [*findings.awaited_in_turn(in_turn()), *findings.awaited_in_turn(in_turn(2)),
+            *findings.awaited_in_turn(in_turn(between=0.125)),
+            *findings.awaited_in_turn(in_turn(child_run=0.25)),
+            *findings.awaited_in_turn(dropped)]
+
+
 def _named_callers(p, folded):
     """*p* with 'app.fetch' standing for 2 + *folded* greenlets (a folded entry)."""
     p.greenlet(5).name = f"app.fetch [{folded} finished greenlets folded]"
@@ -9204,6 +9246,32 @@ EXPECTED = {
       'site': '/srv/app/worker.py:50:handler',
       'stack': ['/srv/app/worker.py:50:handler'],
       'waits': 8}],
+    'awaited_in_turn_at_its_edges': [{'children': 4,
+      'cost_meaning': 'seconds the spawners waited while one of their greenlets awaited in '
+                      'turn was alive, less the longest life of each run of them (about what '
+                      'waiting for them together would take): the most starting them '
+                      'together could save',
+      'cost_s': 1.3125,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'awaited-in-turn',
+      'message': "Spawned greenlets were waited for one at a time: greenlet 'app.handle' "
+                 '(#3) spawned 4 greenlets (4.0 each) and waited for each before starting '
+                 'the next, one alive at a time, waiting most at '
+                 '/srv/app/worker.py:40:handle. Their lives (median 438 ms, mostly waiting '
+                 'themselves) added up instead of overlapping: 1.750 greenlet-seconds of '
+                 'waiting where, started together, each spawner would have waited about as '
+                 'long as its longest one. Fix: start them all, then wait for them together '
+                 '(gevent.joinall, or call .get() on each only after the loop that spawns '
+                 'them), unless each needs the one before it. [cost 1.312 s: seconds the '
+                 'spawners waited while one of their greenlets awaited in turn was alive, '
+                 'less the longest life of each run of them (about what waiting for them '
+                 'together would take): the most starting them together could save]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:handle',
+      'spawners': 1,
+      'stack': ['/srv/app/worker.py:40:handle'],
+      'waited_s': 1.75}],
 }
 
 
@@ -9216,7 +9284,8 @@ def test_every_finding_whole(name):
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
-              "serial-bottleneck", "sequential-calls", "batch-barrier", "session-per-request",
+              "serial-bottleneck", "sequential-calls", "awaited-in-turn", "batch-barrier",
+              "session-per-request",
               "connection-churn",
               "connection-not-kept-alive", "connection-leak",
               "requests-failed", "delayed-ack-stall", "request-body-stall", "server-nagle",
@@ -9256,8 +9325,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.loop_held, findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
-        findings.workers_saturated, findings.sequential_calls, findings.batch_barrier,
-        findings.session_per_request, findings.connection_churn,
+        findings.workers_saturated, findings.sequential_calls, findings.awaited_in_turn,
+        findings.batch_barrier, findings.session_per_request, findings.connection_churn,
         findings.not_kept_alive, findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
         findings.server_nagle, findings.server_pool_full, findings.retry_backoff,

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from geventperf.findings.barrier import batch_barrier
+from geventperf.findings.barrier import awaited_in_turn, batch_barrier
 from geventperf.findings.common import (
+    AWAITED_IN_TURN,
     BATCH_BARRIER,
     BLOCKED_READ,
     BLOCKING_CALL,
@@ -137,7 +138,7 @@ __all__ = [
     "POOL_FULL",
     "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK", "REQUESTS_FAILED", "REQUEST_BODY_STALL",
     "RETRY_BACKOFF", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION",
-    "SEQUENTIAL_CALLS", "BATCH_BARRIER", "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLOW_PATHS",
+    "SEQUENTIAL_CALLS", "AWAITED_IN_TURN", "BATCH_BARRIER", "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLOW_PATHS",
     "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
     "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
     "THREADPOOL_SATURATED", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
@@ -147,7 +148,7 @@ __all__ = [
     "loop_blocked", "loop_held", "loop_saturated", "not_kept_alive", "pool_full",
     "request_body_stall",
     "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
-    "sequential_calls", "batch_barrier", "server_pool_full",
+    "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "without_outweighed_limits",
     "workers_saturated",
@@ -171,7 +172,7 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, gil_contended,
     loop_held, switch_storms, small_body_reads, threadpool_saturated, pool_full,
     connection_pool_full, lock_contended, serial_bottleneck, workers_saturated,
-    sequential_calls, batch_barrier, session_per_request,
+    sequential_calls, awaited_in_turn, batch_barrier, session_per_request,
     connection_churn, not_kept_alive, connection_leak, requests_failed, delayed_ack_stall,
     request_body_stall, server_nagle, server_pool_full, retry_backoff, slow_paths,
     cpu_starved)
@@ -179,7 +180,7 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
          LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, SEQUENTIAL_CALLS,
-         BATCH_BARRIER, SESSION_PER_REQUEST,
+         AWAITED_IN_TURN, BATCH_BARRIER, SESSION_PER_REQUEST,
          CONNECTION_CHURN, NOT_KEPT_ALIVE,
          CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, REQUEST_BODY_STALL,
          SERVER_NAGLE, SERVER_POOL_FULL, RETRY_BACKOFF,

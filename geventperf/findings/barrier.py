@@ -1,5 +1,6 @@
 """A greenlet waiting for batches of greenlets it spawned, each batch as slow as its
-slowest member (``batch-barrier``), from the timeline's run slices.
+slowest member (``batch-barrier``), or for each one before it starts the next
+(``awaited-in-turn``), from the timeline's run slices.
 
 ``for batch in chunks(items, 50): gevent.joinall([gevent.spawn(check, x) for x in
 batch])`` runs 50 calls at once only at each batch's start: the fast ones end, and the
@@ -14,16 +15,25 @@ gaps between its slices).  The finding needs a spawner that waited for its child
 large share of the run while, at their peak, many were alive at once, and, over its
 waits, on average at most half that many.  A pool that starts a new greenlet as each
 one ends keeps its peak alive and is no such case.
+
+``{p: submit(p).get() for p in parts}`` awaits each call as it is made: the spawner's
+greenlets live one after another, never two at once, while it waits through their
+lives, and the calls' latencies add up where they would overlap.  The finding needs at
+least three such greenlets per spawner, each mostly waiting itself (CPU work would not
+overlap on one loop anyway).  Whether a greenlet needs the previous one's result is not
+recorded: the message says so.
 """
 
 from __future__ import annotations
 
+import bisect
 import statistics
 from typing import Any, NamedTuple
 
-from geventperf.findings.common import BATCH_BARRIER, _base_name, _finding
+from geventperf.findings.common import AWAITED_IN_TURN, BATCH_BARRIER, _base_name, _finding
 from geventperf.findings.handoff import stacks_left
 from geventperf.findings.limits import event_wait
+from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile, greenlet_label
 
@@ -41,6 +51,18 @@ USED_SHARE = 0.25
 MIN_BATCHES = 3
 # A batch's members each live less than this share of the run.
 MEMBER_MAX_SHARE = 0.5
+# awaited-in-turn: at least this many greenlets of one spawner, never two alive at once
+# (two is a call and its retry) ...
+MIN_IN_TURN = 3
+# ... while it sat waiting through at least this share of their lives (not working
+# beside them) ...
+IN_TURN_WAITED_SHARE = 0.8
+# ... and they ran at most this share of their lives (waiting on the network or a
+# timer, which together would overlap; CPU work on one loop would not) ...
+IN_TURN_CHILD_RUN_SHARE = 0.5
+# ... costing the spawners of one name at least this share of the run (and a block
+# threshold): a handler or two awaiting a few lookups in turn is no pattern.
+IN_TURN_RUN_SHARE = 0.25
 
 
 def batch_barrier(profile: Profile) -> list[Finding]:
@@ -48,6 +70,19 @@ def batch_barrier(profile: Profile) -> list[Finding]:
     per name.  ``cost_s``: the seconds a pool as large as the peak, starting one as each
     ends, would have saved at most (the waits less the children's lives over the peak),
     summed over the spawners of the name."""
+    by_name: dict[str, list[Batches]] = {}
+    for spawner, kids, lives, runs in _spawners(profile, MIN_PEAK):
+        found = _batches(profile, spawner, [lives[k] for k in kids], runs)
+        if found is not None:
+            by_name.setdefault(_base_name(spawner.name), []).append(found)
+    return [_told(profile, group) for group in by_name.values()]
+
+
+def _spawners(profile: Profile, min_children: int
+              ) -> list[tuple[Any, list[int], dict[int, list[float]], list[tuple[float, float]]]]:
+    """(spawner, its short-lived children's ids, every greenlet's life, the spawner's
+    run slices) for the greenlets (the hub apart) that spawned at least *min_children*
+    greenlets living under MEMBER_MAX_SHARE of the run; none without a whole timeline."""
     duration = profile.duration_s
     if not profile.slices or profile.slices_dropped or not duration:
         return []  # lives are only known from a whole timeline
@@ -67,15 +102,112 @@ def batch_barrier(profile: Profile) -> list[Finding]:
                 and life[1] - life[0] < MEMBER_MAX_SHARE * duration:
             children.setdefault(g.parent, []).append(g.id)
     hub = profile.hub.get("id")
-    by_name: dict[str, list[Batches]] = {}
+    out = []
     for parent, kids in children.items():
         spawner = profile.greenlet(parent)
-        if spawner is None or parent == hub or len(kids) < MIN_PEAK or parent not in runs:
-            continue
-        found = _batches(profile, spawner, [lives[k] for k in kids], runs[parent])
+        if spawner is not None and parent != hub and len(kids) >= min_children \
+                and parent in runs:
+            out.append((spawner, kids, lives, runs[parent]))
+    return out
+
+
+def _edges(lives: list[list[float]]) -> list[tuple[float, int]]:
+    """(time, +1 born / -1 ended) for *lives*, sorted: an end before a birth at one time."""
+    return sorted([(a, 1) for a, _b in lives] + [(b, -1) for _a, b in lives])
+
+
+def _gaps(runs: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The waits between a greenlet's sorted run slices."""
+    runs = sorted(runs)
+    return [(a[1], b[0]) for a, b in zip(runs, runs[1:]) if b[0] > a[1]]
+
+
+def awaited_in_turn(profile: Profile) -> list[Finding]:
+    """Spawners that waited for their greenlets one at a time (spawn, wait for it, spawn
+    the next), one finding per name.  ``cost_s``: the seconds they waited with one of
+    them alive, less each chain's longest life (all at once would take about that),
+    summed over the spawners of the name."""
+    by_name: dict[str, list[InTurn]] = {}
+    for spawner, kids, lives, runs in _spawners(profile, MIN_IN_TURN):
+        found = _in_turn(profile, spawner, kids, [lives[k] for k in kids], runs)
         if found is not None:
             by_name.setdefault(_base_name(spawner.name), []).append(found)
-    return [_told(profile, group) for group in by_name.values()]
+    out = []
+    for group in by_name.values():
+        cost = sum(t.cost for t in group)
+        if cost >= max(IN_TURN_RUN_SHARE * profile.duration_s, block_threshold(profile)):
+            out.append(_told_in_turn(profile, group, cost))
+    return out
+
+
+class InTurn(NamedTuple):
+    """One spawner's chains of greenlets awaited in turn."""
+
+    spawner: Any
+    waited: float  # seconds it waited with one of them alive
+    spans: list[float]  # their lives
+    cost: float  # the waits less each chain's longest life
+
+
+def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[float]],
+             runs: list[tuple[float, float]]) -> InTurn | None:
+    """The spawner's chains of greenlets awaited in turn: each born after the one before
+    ended, with no wait of the spawner's own between (a worker looping over jobs that
+    each spawn one greenlet waits on its queue or its next call in between: no chain)."""
+    gaps = _gaps(runs)
+    starts = [g0 for g0, _g1 in gaps]
+    order = sorted(range(len(lives)), key=lambda i: lives[i][0])
+    chains = [[order[0]]]
+    for prev, nxt in zip(order, order[1:]):
+        ended, born = lives[prev][1], lives[nxt][0]
+        after = bisect.bisect_left(starts, ended)  # its first wait after the end
+        waited_between = after < len(gaps) and gaps[after][1] <= born
+        if born >= ended and not waited_between:
+            chains[-1].append(nxt)
+        else:
+            chains.append([nxt])
+    chains = [c for c in chains if len(c) >= MIN_IN_TURN]
+    if not chains:
+        return None
+    chained = [lives[i] for c in chains for i in c]
+    spans = [b - a for a, b in chained]
+    waited = sum(_alive_over(_edges(chained), gaps))
+    # it sat waiting through their lives (not working beside them), and they waited
+    # too (on the network, a timer): at once, they would have overlapped
+    ran = sum(g.run_s for c in chains for i in c
+              if (g := profile.greenlet(kids[i])) is not None)
+    if waited < IN_TURN_WAITED_SHARE * sum(spans) or ran > IN_TURN_CHILD_RUN_SHARE * sum(spans):
+        return None
+    longest = sum(max(lives[i][1] - lives[i][0] for i in c) for c in chains)
+    return InTurn(spawner, waited, spans, max(0.0, waited - longest))
+
+
+def _told_in_turn(profile: Profile, group: list[InTurn], cost: float) -> Finding:
+    """One finding for the spawners of one name, told by the one that lost most, at the
+    line where one of them (the likeliest to know it) waited most."""
+    group = sorted(group, key=lambda t: -t.cost)
+    worst = group[0]
+    where, stack = next(((w, st) for t in group for w, st in [_wait_site(profile, t.spawner.id)]
+                         if w), (None, []))
+    kids = sum(len(t.spans) for t in group)
+    spans = [d for t in group for d in t.spans]
+    who = (greenlet_label(worst.spawner.name, worst.spawner.id) if len(group) == 1
+           else f"{len(group)} greenlets such as '{_base_name(worst.spawner.name)}'")
+    message = (
+        f"Spawned greenlets were waited for one at a time: {who} spawned {kids} "
+        f"greenlets ({kids / len(group):.1f} each) and waited for each before starting "
+        f"the next, one alive at a time"
+        + (f", waiting most at {where}" if where else "")
+        + f". Their lives (median {statistics.median(spans) * 1e3:.0f} ms, mostly "
+        "waiting themselves) added up instead of overlapping: "
+        f"{sum(t.waited for t in group):.3f} greenlet-seconds of waiting where, started "
+        f"together, each spawner would have waited about as long as its longest one. "
+        "Fix: start them all, then wait for them together (gevent.joinall, or call "
+        ".get() on each only after the loop that spawns them), unless each needs the one "
+        "before it.")
+    return _finding(AWAITED_IN_TURN, message, cost, stack, greenlet=worst.spawner.id,
+                    spawners=len(group), children=kids, waited_s=sum(t.waited for t in group),
+                    site=where)
 
 
 class Batches(NamedTuple):
@@ -93,7 +225,7 @@ class Batches(NamedTuple):
 def _batches(profile: Profile, spawner: Any, lives: list[list[float]],
              runs: list[tuple[float, float]]) -> Batches | None:
     duration = profile.duration_s
-    edges = sorted([(a, 1) for a, _b in lives] + [(b, -1) for _a, b in lives])
+    edges = _edges(lives)
     alive = peak = 0
     for _t, step in edges:
         alive += step
@@ -109,9 +241,7 @@ def _batches(profile: Profile, spawner: Any, lives: list[list[float]],
             low = True
     if batches < MIN_BATCHES:
         return None
-    # the spawner's waits: the gaps between its slices
-    runs = sorted(runs)
-    gaps = [(a[1], b[0]) for a, b in zip(runs, runs[1:]) if b[0] > a[1]]
+    gaps = _gaps(runs)  # the spawner's waits
     waited = alive_time = 0.0
     for (g0, g1), overlap in zip(gaps, _alive_over(edges, gaps)):
         if overlap > 0:

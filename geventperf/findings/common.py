@@ -38,6 +38,7 @@ SERVER_NAGLE = "server-nagle"
 SERVER_POOL_FULL = "server-pool-full"
 SEQUENTIAL_CALLS = "sequential-calls"
 BATCH_BARRIER = "batch-barrier"
+AWAITED_IN_TURN = "awaited-in-turn"
 WORKERS_SATURATED = "workers-saturated"
 
 # More calls at once to one upstream than most serve at once (a deployment of tens of
@@ -121,6 +122,10 @@ COST_MEANING = {
     BATCH_BARRIER: "seconds the spawner waited for its batches beyond what a pool as "
                    "large as their peak, starting one greenlet as each ends, would take "
                    "for the same greenlets' lives (the most it could save)",
+    AWAITED_IN_TURN: "seconds the spawners waited while one of their greenlets awaited "
+                     "in turn was alive, less the longest life of each run of them "
+                     "(about what waiting for them together would take): the most "
+                     "starting them together could save",
     SEQUENTIAL_CALLS: "greenlet-seconds the served requests' handlers waited on upstream "
                       "calls made in turn, less one call's worth per response (the most "
                       "making them together could save)",

@@ -137,6 +137,34 @@ def pool_full(profile: Profile) -> list[Finding]:
                      site=where, job_names=jobs)]
 
 
+PATCHED_LOCK, COMPILED_LOCK = "patched", "compiled"
+
+
+def lock_wait(wait: Any) -> str | None:
+    """PATCHED_LOCK for a ``waits`` row that waited to take a monkey-patched threading
+    lock (not an Event's or a queue's inner one), COMPILED_LOCK for a compiled gevent
+    lock or semaphore taken at the program's own line, else None."""
+    stack = wait.stack
+    inner = 0
+    while inner < len(stack) and LOCK_FRAMES.search(stack[inner]):
+        inner += 1
+    if inner:
+        on_event = inner < len(stack) and EVENT_ON_A_LOCK.search(stack[inner]) is not None
+        return None if on_event else PATCHED_LOCK
+    if wait.call in LOCK_CALLS and stack and user_site(stack).library is None:
+        return COMPILED_LOCK
+    return None
+
+
+def is_limit_wait(wait: Any) -> bool:
+    """Whether a ``waits`` row waited on a limit: a gevent Pool's free slot, a free
+    connection of urllib3's pool, or a lock or semaphore (lock_wait)."""
+    stack = wait.stack
+    return bool(stack) and (SLOT_WAIT.search(stack[0]) is not None
+                            or is_connection_slot_wait(stack)
+                            or lock_wait(wait) is not None)
+
+
 def is_connection_slot_wait(stack: list[str]) -> bool:
     """Whether a wait stack waited for a free connection of urllib3's pool (see the
     module's text); not its check of a pooled connection for a drop, which polls."""
@@ -186,12 +214,10 @@ def lock_contended(profile: Profile) -> list[Finding]:
     greenlet-seconds they waited."""
     patched, compiled = [], []
     for w in profile.waits:
-        inner = 0
-        while inner < len(w.stack) and LOCK_FRAMES.search(w.stack[inner]):
-            inner += 1
-        if inner and not (inner < len(w.stack) and EVENT_ON_A_LOCK.search(w.stack[inner])):
+        lock = lock_wait(w)
+        if lock == PATCHED_LOCK:
             patched.append(w)
-        elif w.call in LOCK_CALLS and w.stack and user_site(w.stack).library is None:
+        elif lock == COMPILED_LOCK:
             compiled.append(w)
     rows = patched + compiled
     waited, idle = paced(profile, rows)
