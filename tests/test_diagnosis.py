@@ -550,6 +550,31 @@ def test_greenlets_spawned_together_are_not_awaited_in_turn(server, tmp_path):
     assert not findings_of(profile, AWAITED_IN_TURN), listing(profile)
 
 
+TINY_PIECES = Workload("tiny_pieces.py")
+TINY_URL = "kept={}/slow?delay=0.01&size=32768"
+
+
+def test_a_body_iterated_a_byte_at_a_time_is_named_by_the_cpu_samples(kept_server,
+                                                                       tmp_path):
+    """Before (an unseen workload feeding a parser from iter_content()): CPU beneath
+    requests was left out of the hot code as the client's own work, and the stall looks,
+    biased to where the parser released the GIL, named the line below."""
+    profile = run_cli(TINY_PIECES, tmp_path, TINY_URL.format(kept_server.url))
+    first = profile.findings[0]
+    assert first.kind in (LOOP_BLOCKED, LOOP_SATURATED), listing(profile)
+    assert first.extra["stack_is"] == "cpu-samples", listing(profile)
+    assert TINY_PIECES.site(first) in TINY_PIECES.lines("culprit"), listing(profile)
+    assert "iter_content(chunk_size=" in first.message, first.message
+    [reads] = findings_of(profile, SMALL_BODY_READS)
+    assert "1 byte per call" in reads.message, reads.message
+
+
+def test_a_body_iterated_in_large_pieces_names_no_line(kept_server, tmp_path):
+    profile = run_cli(TINY_PIECES, tmp_path, TINY_URL.format(kept_server.url), "chunk=65536")
+    lines = TINY_PIECES.lines("culprit")
+    assert not [f for f in profile.findings if TINY_PIECES.site(f) in lines], listing(profile)
+
+
 SLOW_SERVER = Workload("slow_server.py")
 
 

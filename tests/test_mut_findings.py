@@ -3864,11 +3864,11 @@ EXPECTED = {
       'hazard': False,
       'kind': 'small-body-reads',
       'mean_read_bytes': 0.0,
-      'message': '2 response bodies (0.0 MiB) were read in 100 reads of 0.0 KiB on average '
+      'message': '2 response bodies (0.0 MiB) were read in 100 reads of 0 bytes on average '
                  "(50 per body) through urllib3's HTTPResponse.read, called from "
                  '/srv/app/worker.py:80:nobytes; each read is a trip through requests, '
                  'urllib3 and http.client. Fix: the code at /srv/app/worker.py:80:nobytes '
-                 'asks for 0.0 KiB per call (iter_content(chunk_size=...), raw.read(n), or a '
+                 'asks for 0 bytes per call (iter_content(chunk_size=...), raw.read(n), or a '
                  'parser reading response.raw): ask for large pieces '
                  '(iter_content(chunk_size=512 * 1024)) or read the body whole '
                  '(response.content) and parse the bytes; geventperf.mount(session) makes '
@@ -3917,11 +3917,11 @@ EXPECTED = {
       'hazard': False,
       'kind': 'small-body-reads',
       'mean_read_bytes': 10.0,
-      'message': '1 response bodies (0.0 MiB) were read in 100 reads of 0.0 KiB on average '
+      'message': '1 response bodies (0.0 MiB) were read in 100 reads of 10 bytes on average '
                  "(100 per body) through urllib3's HTTPResponse.read, called from ?; each "
                  'read is a trip through requests, urllib3 and http.client. Fix: the code at '
-                 '? asks for 0.0 KiB per call (iter_content(chunk_size=...), raw.read(n), or '
-                 'a parser reading response.raw): ask for large pieces '
+                 '? asks for 10 bytes per call (iter_content(chunk_size=...), raw.read(n), '
+                 'or a parser reading response.raw): ask for large pieces '
                  '(iter_content(chunk_size=512 * 1024)) or read the body whole '
                  '(response.content) and parse the bytes; geventperf.mount(session) makes '
                  ".content's reads large, not a caller's own small ones. [cost 0.500 s: "

@@ -23,7 +23,13 @@ from geventperf.findings.common import (
     _finding,
     _names,
 )
-from geventperf.findings.cpuhot import JSON_DECODE, hot_code, is_client_frame, own_line
+from geventperf.findings.cpuhot import (
+    BODY_ITERATOR,
+    JSON_DECODE,
+    hot_code,
+    is_client_frame,
+    own_line,
+)
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.formats._frames import frame_label
 from geventperf.frames import user_site
@@ -337,6 +343,11 @@ CHARSET_FRAME = re.compile(r"(:Response\.apparent_encoding|[/\\](charset_normali
 CHARSET_CHEAPER = ("it guesses the body's charset: response.text on a response that "
                    "declared none runs detection over the whole body (the "
                    "charset-detection finding says how to skip it)")
+ITERATE_CHEAPER = ("it iterates a response body in small pieces: each piece is a trip "
+                   "through requests, urllib3 and http.client, and iter_content()'s "
+                   "chunk_size is one byte unless given (iter_lines' 512); ask for large "
+                   "pieces (iter_content(chunk_size=64 * 1024), iter_lines(chunk_size="
+                   "64 * 1024))")
 SPAWN_CHEAPER = ("it starts a child process per call: each fork copies this process's "
                  "memory map in the loop's thread, the longer the larger the process; "
                  "do the work in-process (hashlib rather than sha256sum), or keep one "
@@ -351,13 +362,15 @@ def _parses_json(hot: Any) -> bool:
 
 def _what_it_does(hot: Any) -> str | None:
     """What the hot code's heaviest sampled stack shows it doing that has a cheaper
-    way (CHARSET_CHEAPER, JSON_CHEAPER, SPAWN_CHEAPER), else None."""
+    way (CHARSET_CHEAPER, JSON_CHEAPER, ITERATE_CHEAPER, SPAWN_CHEAPER), else None."""
     if hot is None:
         return None
     if any(CHARSET_FRAME.search(f) for f in hot.stack):
         return CHARSET_CHEAPER
     if _parses_json(hot):
         return JSON_CHEAPER
+    if any(BODY_ITERATOR.search(f) for f in hot.stack):
+        return ITERATE_CHEAPER
     if any(SPAWN_FRAME.search(f) for f in hot.stack):
         return SPAWN_CHEAPER
     return None

@@ -188,6 +188,14 @@ def _storm_story(stack: list[str], mean_event: float | None) -> tuple[str, str]:
             "do more work per switch: batch the items, or yield less often.")
 
 
+def _size(nbytes: float) -> str:
+    """A read's size as a person reads it: bytes under a KiB (one-byte reads are no
+    "0.0 KiB")."""
+    if nbytes >= 1024:
+        return f"{nbytes / 1024:.1f} KiB"
+    return f"{nbytes:.0f} byte" + ("" if round(nbytes) == 1 else "s")
+
+
 def small_body_reads(profile: Profile) -> list[Finding]:
     """Response bodies read through urllib3 in many small pieces (requests' default
     ``.content``, or a parser pulling from ``response.raw``)."""
@@ -206,7 +214,7 @@ def small_body_reads(profile: Profile) -> list[Finding]:
         fix = ("read bodies in large pieces: geventperf.mount(session) (512 KiB reads, "
                "Content-Length bodies into one buffer), then parse the bytes."
                if mean >= CALLER_PIECE_BYTES else
-               f"the code at {site} asks for {mean / 1024:.1f} KiB per call "
+               f"the code at {site} asks for {_size(mean)} per call "
                "(iter_content(chunk_size=...), raw.read(n), or a parser reading "
                "response.raw): ask for large pieces (iter_content(chunk_size=512 * 1024)) "
                "or read the body whole (response.content) and parse the bytes; "
@@ -214,7 +222,7 @@ def small_body_reads(profile: Profile) -> list[Finding]:
                "own small ones.")
         message = (
             f"{bodies} response bodies ({nbytes / 2**20:.1f} MiB) were read in {reads} "
-            f"reads of {mean / 1024:.1f} KiB on average ({reads / bodies:.0f} per "
+            f"reads of {_size(mean)} on average ({reads / bodies:.0f} per "
             f"body) through urllib3's HTTPResponse.read, called from {site}; each read is a "
             f"trip through requests, urllib3 and http.client. Fix: {fix}")
         out.append(_finding(SMALL_BODY_READS, message, cost, [site], reads=reads,
