@@ -16,7 +16,14 @@ import sys
 import pytest
 
 from geventperf import findings
-from geventperf.findings import CPU_STARVED, LOOP_SATURATED, STARVED_SHARE
+from geventperf.findings import (
+    BLOCKING_CALL,
+    CPU_STARVED,
+    GC_PAUSE,
+    LOOP_BLOCKED,
+    LOOP_SATURATED,
+    STARVED_SHARE,
+)
 from geventperf.profile import Profile
 from tests.test_mut_findings import profile
 
@@ -180,7 +187,11 @@ def test_a_workload_sharing_its_core_with_a_hog_is_found_starved():
     assert CPU_STARVED in costs, result
     # ten greenlets burning CPU also saturate the loop: the queueing is shared between
     # the two causes, by the share of the busy time spent waiting for the core, and
-    # counted once
+    # counted once.  A slice the crowded core stretched past the block threshold is a
+    # finding of its own (loop_blocked's kinds), whose queueing loop-saturated leaves
+    # out (a loaded CI run: loop-blocked 0.701 s and blocking-call 0.634 s of 40.166 s)
     assert LOOP_SATURATED in costs, result
-    assert costs[CPU_STARVED] + costs[LOOP_SATURATED] == pytest.approx(result["ready"]), result
+    shares = sum(costs.get(kind, 0.0) for kind in (CPU_STARVED, LOOP_SATURATED,
+                                                    LOOP_BLOCKED, BLOCKING_CALL, GC_PAUSE))
+    assert shares == pytest.approx(result["ready"]), result
     assert costs[CPU_STARVED] > STARVED_SHARE * result["ready"], result
