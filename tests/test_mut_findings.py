@@ -1166,10 +1166,12 @@ def batch_barrier_at_its_edges():
             *findings.batch_barrier(dropped)]
 
 
-def in_turn(children=4, life=0.4375, between=0.0, child_run=2 * EPS):
+def in_turn(children=4, life=0.4375, between=0.0, child_run=2 * EPS, woke=0.0,
+            stack=(f"{APP}:40:handle",)):
     """A 2 s run: 'app.handle' (#3) spawns *children* greenlets one after another, each
-    living *life* s (run EPS s at its start and at its end) while it waits, and spawning
-    the next as the one before ends (or after a wait of its own of *between* s)."""
+    living *life* s (run EPS s at its start and at its end) while it waits at *stack*,
+    and spawning the next as the one before ends (or when it wakes *woke* s later, or
+    after a wait of its own of *between* s)."""
     p = profile()
     p.greenlets = [GreenletStats(id=1, name="main", parent=None),
                    GreenletStats(id=2, name="hub", parent=1),
@@ -1181,15 +1183,15 @@ def in_turn(children=4, life=0.4375, between=0.0, child_run=2 * EPS):
                                          run_s=child_run))
         slices += [Slice(greenlet=gid, start_s=t + EPS, duration_s=EPS),
                    Slice(greenlet=gid, start_s=t + life, duration_s=EPS)]
-        t += life + EPS
+        t += life + EPS + woke
         if between:
             slices.append(Slice(greenlet=3, start_s=t, duration_s=EPS))
             t += between
     slices.append(Slice(greenlet=3, start_s=t, duration_s=EPS))
     p.slices = sorted(slices, key=lambda s: s.start_s)
-    p.waits = [StackTime(stack=[f"{APP}:40:handle"], count=children, wait_s=children * life,
+    p.waits = [StackTime(stack=list(stack), count=children, wait_s=children * life,
                          event_wait_s=children * life, ready_wait_s=0.0, call="get")]
-    p.runs = [StackTime(stack=[f"{APP}:40:handle"], count=children, greenlet=3)]
+    p.runs = [StackTime(stack=list(stack), count=children, greenlet=3)]
     return p
 
 
@@ -1198,13 +1200,19 @@ def awaited_in_turn_at_its_edges():
     # four greenlets of 0.4375 s, each spawned as the one before ended: handle waited
     # through all four lives, 1.75 s; together, about the longest (0.4375 s): cost
     # 1.3125 s.  Two greenlets (under three in turn), a wait of handle's own between
-    # them (a loop over jobs), greenlets running more than half their lives, or a
-    # timeline missing slices: none
+    # them (a loop over jobs), greenlets running more than half their lives, a spawner
+    # waking a block threshold and more after each ended (a scheduler sleeping out its
+    # period), one waiting for a Pool's free slot (a Pool(1)'s feeder: pool-full's), or
+    # a timeline missing slices: none
     dropped = in_turn()
     dropped.slices_dropped = 1
+    pool_slot = ("/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add",
+                 f"{APP}:40:handle")
     return [*findings.awaited_in_turn(in_turn()), *findings.awaited_in_turn(in_turn(2)),
             *findings.awaited_in_turn(in_turn(between=0.125)),
             *findings.awaited_in_turn(in_turn(child_run=0.25)),
+            *findings.awaited_in_turn(in_turn(woke=0.0625 + EPS)),
+            *findings.awaited_in_turn(in_turn(stack=pool_slot)),
             *findings.awaited_in_turn(dropped)]
 
 
@@ -9256,17 +9264,17 @@ EXPECTED = {
       'hazard': False,
       'kind': 'awaited-in-turn',
       'message': "Spawned greenlets were waited for one at a time: greenlet 'app.handle' "
-                 '(#3) spawned 4 greenlets (4.0 each) and waited for each before starting '
-                 'the next, one alive at a time, waiting most at '
-                 '/srv/app/worker.py:40:handle. Their lives (median 438 ms, mostly waiting '
-                 'themselves) added up instead of overlapping: 1.750 greenlet-seconds of '
-                 'waiting where, started together, each spawner would have waited about as '
-                 'long as its longest one. Fix: start them all, then wait for them together '
-                 '(gevent.joinall, or call .get() on each only after the loop that spawns '
-                 'them), unless each needs the one before it. [cost 1.312 s: seconds the '
-                 'spawners waited while one of their greenlets awaited in turn was alive, '
-                 'less the longest life of each run of them (about what waiting for them '
-                 'together would take): the most starting them together could save]',
+                 '(#3) spawned 4 greenlets and waited for each before starting the next, one '
+                 'alive at a time, waiting most at /srv/app/worker.py:40:handle. Their lives '
+                 '(median 438 ms, mostly waiting themselves) added up instead of '
+                 'overlapping: 1.750 greenlet-seconds of waiting where, started together, '
+                 'each run of them would have taken about as long as its longest one. Fix: '
+                 'start them all, then wait for them together (gevent.joinall, or call '
+                 '.get() on each only after the loop that spawns them), unless each needs '
+                 'the one before it. [cost 1.312 s: seconds the spawners waited while one of '
+                 'their greenlets awaited in turn was alive, less the longest life of each '
+                 'run of them (about what waiting for them together would take): the most '
+                 'starting them together could save]',
       'section': None,
       'site': '/srv/app/worker.py:40:handle',
       'spawners': 1,

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 from geventperf.findings.common import AWAITED_IN_TURN, BATCH_BARRIER, _base_name, _finding
 from geventperf.findings.handoff import stacks_left
-from geventperf.findings.limits import event_wait
+from geventperf.findings.limits import event_wait, is_limit_wait
 from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile, greenlet_label
@@ -154,15 +154,22 @@ def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[f
     """The spawner's chains of greenlets awaited in turn: each born after the one before
     ended, with no wait of the spawner's own between (a worker looping over jobs that
     each spawn one greenlet waits on its queue or its next call in between: no chain)."""
+    if _waits_on_a_limit(profile, spawner.id):
+        return None  # a Pool(1)'s feeder: pool-full tells its waits
     gaps = _gaps(runs)
     starts = [g0 for g0, _g1 in gaps]
+    woke_late = block_threshold(profile)
     order = sorted(range(len(lives)), key=lambda i: lives[i][0])
     chains = [[order[0]]]
     for prev, nxt in zip(order, order[1:]):
         ended, born = lives[prev][1], lives[nxt][0]
-        after = bisect.bisect_left(starts, ended)  # its first wait after the end
+        # the wait it was in when the greenlet ended: it waited for that end when it woke
+        # soon after (a scheduler sleeping its period out woke for its timer instead)
+        at = bisect.bisect_right(starts, ended) - 1
+        awaited = at >= 0 and gaps[at][1] >= ended and gaps[at][1] - ended <= woke_late
+        after = at + 1  # its first wait begun after the end
         waited_between = after < len(gaps) and gaps[after][1] <= born
-        if born >= ended and not waited_between:
+        if born >= ended and awaited and not waited_between:
             chains[-1].append(nxt)
         else:
             chains.append([nxt])
@@ -182,6 +189,14 @@ def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[f
     return InTurn(spawner, waited, spans, max(0.0, waited - longest))
 
 
+def _waits_on_a_limit(profile: Profile, gid: int) -> bool:
+    """Whether greenlet *gid*'s heaviest wait (of the stacks it was the last to leave)
+    was on a limit: a Pool's free slot, a free connection, a lock."""
+    mine = stacks_left(profile).get(gid, set())
+    rows = [w for w in profile.waits if tuple(w.stack) in mine]
+    return bool(rows) and is_limit_wait(max(rows, key=event_wait))
+
+
 def _told_in_turn(profile: Profile, group: list[InTurn], cost: float) -> Finding:
     """One finding for the spawners of one name, told by the one that lost most, at the
     line where one of them (the likeliest to know it) waited most."""
@@ -193,15 +208,15 @@ def _told_in_turn(profile: Profile, group: list[InTurn], cost: float) -> Finding
     spans = [d for t in group for d in t.spans]
     who = (greenlet_label(worst.spawner.name, worst.spawner.id) if len(group) == 1
            else f"{len(group)} greenlets such as '{_base_name(worst.spawner.name)}'")
+    each = f" ({kids / len(group):.1f} each)" if len(group) > 1 else ""
     message = (
         f"Spawned greenlets were waited for one at a time: {who} spawned {kids} "
-        f"greenlets ({kids / len(group):.1f} each) and waited for each before starting "
-        f"the next, one alive at a time"
-        + (f", waiting most at {where}" if where else "")
+        f"greenlets{each} and waited for each before starting the next, one alive at a "
+        "time" + (f", waiting most at {where}" if where else "")
         + f". Their lives (median {statistics.median(spans) * 1e3:.0f} ms, mostly "
         "waiting themselves) added up instead of overlapping: "
         f"{sum(t.waited for t in group):.3f} greenlet-seconds of waiting where, started "
-        f"together, each spawner would have waited about as long as its longest one. "
+        "together, each run of them would have taken about as long as its longest one. "
         "Fix: start them all, then wait for them together (gevent.joinall, or call "
         ".get() on each only after the loop that spawns them), unless each needs the one "
         "before it.")

@@ -496,10 +496,10 @@ def _reopened_by(profile: Profile, pools: list[dict[str, Any]],
 
 
 def first_opens_only(profile: Profile) -> bool:
-    """Whether the run's urllib3 pools opened only connections they kept: one pool per
-    host, none opened past its peak of requests in flight (or its size) and none made
-    again.  Their name lookups were then each connection's first, the price of opening
-    it at all, which no pool setting saves."""
+    """Whether the run's urllib3 pools opened only the connections their peak of
+    requests in flight needed: one pool per host, none opened past that peak (or its
+    size) and none made again.  Their name lookups were then each connection's first,
+    the price of opening it at all, which no pool setting saves."""
     pools = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
     return bool(pools) and all(_count(e, "pools") <= 1 and not _reopened(e)
                                and not made_again(e) for e in pools)

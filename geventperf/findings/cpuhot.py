@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 from geventperf.findings.common import _base_name
 from geventperf.formats._frames import is_library_frame
@@ -38,10 +38,12 @@ JSON_DECODE = re.compile(r"([/\\](simple)?json[/\\](decoder|__init__)\.py:\d+:"
                          r"Response\.json)$")
 
 
-# ... and a body the program iterates itself (for chunk in response.iter_content(n)):
-# the pieces' size is its choice (iter_content's default is one byte), and reading in
-# tiny pieces burns the CPU in the client's layers under the program's loop (1.9 M
-# one-byte reads took 93 % of an unseen workload's CPU, told only as the line below).
+# ... and a body the program iterates itself in small pieces (for chunk in
+# response.iter_content(n), at a line whose reads averaged small): the pieces' size is
+# its choice (iter_content's default is one byte), and tiny pieces burn the CPU in the
+# client's layers under the program's loop (1.9 M one-byte reads took 93 % of an unseen
+# workload's CPU, told only as the line below).  Large pieces' CPU (TLS, gzip) stays
+# the client's.
 BODY_ITERATOR = re.compile(r"[/\\]requests[/\\]models\.py:\d+:"
                            r"Response\.(iter_content|iter_lines)(\.<locals>\.generate)?$")
 
@@ -73,12 +75,24 @@ def is_client_frame(label: str) -> bool:
 
 
 def _in_client(inner: list[str]) -> bool:
-    """Whether library frames *inner* (beneath the program's line, innermost first) run
-    the HTTP client's own work: a client layer, no JSON decoding, and not a body
-    iterator the program's line called itself."""
+    """Whether library frames *inner* (beneath the program's line) run the HTTP client's
+    own work: a client layer, and no JSON decoding."""
     return any(is_client_frame(f) for f in inner) \
-        and not any(JSON_DECODE.search(f) for f in inner) \
-        and not (inner and BODY_ITERATOR.search(inner[-1]))
+        and not any(JSON_DECODE.search(f) for f in inner)
+
+
+def small_pieces_sites(profile: Any) -> frozenset[str]:
+    """The program's lines that read response bodies in small pieces of their own
+    asking (reading.caller_small_read_sites)."""
+    from geventperf.findings.reading import caller_small_read_sites  # (reading: leaf)
+    return frozenset(caller_small_read_sites(profile))
+
+
+def iterated_in_small_pieces(labels: Sequence[str], sites: frozenset[str]) -> bool:
+    """Whether a sampled stack (*labels*, innermost first) runs a body iterator called
+    from one of *sites*: a body the program iterates in small pieces, its own work."""
+    return any(BODY_ITERATOR.search(label) and labels[i + 1] in sites
+               for i, label in enumerate(labels[:-1]))
 
 
 def own_line(labels: list[str]) -> str | None:
@@ -95,6 +109,7 @@ def hot_code(profile: Any, names: set[str]) -> HotCode | None:
     samples = samples_of(profile)
     if samples is None:
         return None
+    small = small_pieces_sites(profile)
     total, count = 0.0, 0
     per_function: dict[tuple[str, str], float] = defaultdict(float)
     per_line: dict[str, float] = defaultdict(float)
@@ -107,7 +122,8 @@ def hot_code(profile: Any, names: set[str]) -> HotCode | None:
         line = own_line(chain.labels)
         if line is None:
             continue  # all library frames: not code the reader can change
-        if _in_client(chain.labels[:chain.labels.index(line)]):
+        if _in_client(chain.labels[:chain.labels.index(line)]) \
+                and not iterated_in_small_pieces(chain.labels, small):
             continue  # the HTTP client's own work, told apart
         frame = parse_frame(line)
         per_function[(frame.path, frame.function)] += chain.cpu_s

@@ -39,11 +39,11 @@ from typing import Any, Callable
 
 from geventperf.findings.common import SERIAL_BOTTLENECK, _base_name, _finding
 from geventperf.findings.limits import (
-    EVENT_ON_A_LOCK,
-    LOCK_FRAMES,
+    EVENTS_LOCK,
     event_wait,
     is_connection_slot_wait,
     is_limit_wait,
+    lock_wait,
     paced,
     waiters,
 )
@@ -107,11 +107,9 @@ def is_handoff(wait: Any) -> bool:
     stack = wait.stack
     if not stack or is_connection_slot_wait(stack):  # a free connection: a limit
         return False
-    inner = 0
-    while inner < len(stack) and LOCK_FRAMES.search(stack[inner]):
-        inner += 1
-    if inner:  # a patched lock: an Event's or a queue's inner one is a hand-off
-        return inner < len(stack) and EVENT_ON_A_LOCK.search(stack[inner]) is not None
+    lock = lock_wait(wait)
+    if lock is not None:  # an Event's or a queue's inner lock is a hand-off
+        return lock == EVENTS_LOCK
     return wait.call not in LOCK_CALLS and user_site(stack).library is None
 
 

@@ -137,20 +137,21 @@ def pool_full(profile: Profile) -> list[Finding]:
                      site=where, job_names=jobs)]
 
 
-PATCHED_LOCK, COMPILED_LOCK = "patched", "compiled"
+PATCHED_LOCK, COMPILED_LOCK, EVENTS_LOCK = "patched", "compiled", "event's"
 
 
 def lock_wait(wait: Any) -> str | None:
     """PATCHED_LOCK for a ``waits`` row that waited to take a monkey-patched threading
-    lock (not an Event's or a queue's inner one), COMPILED_LOCK for a compiled gevent
-    lock or semaphore taken at the program's own line, else None."""
+    lock, EVENTS_LOCK when that lock is the inner one of a standard-library Event,
+    Condition or queue (a wait for the event), COMPILED_LOCK for a compiled gevent lock
+    or semaphore taken at the program's own line, else None."""
     stack = wait.stack
     inner = 0
     while inner < len(stack) and LOCK_FRAMES.search(stack[inner]):
         inner += 1
     if inner:
         on_event = inner < len(stack) and EVENT_ON_A_LOCK.search(stack[inner]) is not None
-        return None if on_event else PATCHED_LOCK
+        return EVENTS_LOCK if on_event else PATCHED_LOCK
     if wait.call in LOCK_CALLS and stack and user_site(stack).library is None:
         return COMPILED_LOCK
     return None
@@ -162,7 +163,7 @@ def is_limit_wait(wait: Any) -> bool:
     stack = wait.stack
     return bool(stack) and (SLOT_WAIT.search(stack[0]) is not None
                             or is_connection_slot_wait(stack)
-                            or lock_wait(wait) is not None)
+                            or lock_wait(wait) in (PATCHED_LOCK, COMPILED_LOCK))
 
 
 def is_connection_slot_wait(stack: list[str]) -> bool:

@@ -24,11 +24,12 @@ from geventperf.findings.common import (
     _names,
 )
 from geventperf.findings.cpuhot import (
-    BODY_ITERATOR,
     JSON_DECODE,
     hot_code,
     is_client_frame,
+    iterated_in_small_pieces,
     own_line,
+    small_pieces_sites,
 )
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.formats._frames import frame_label
@@ -240,7 +241,7 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                     + (f"{where}; {_ended(site, len(evs))}" if where
                        else f"the slice ended at {site}")
                     + ". Fix: first make that code cheaper ("
-                    + (_what_it_does(hot) or
+                    + (_what_it_does(profile, hot) or
                        "one line burning the CPU "
                        "this long is often work that grows with the square of its input: += "
                        "on bytes or str in a loop, a list searched inside a loop, a sort or "
@@ -346,8 +347,8 @@ CHARSET_CHEAPER = ("it guesses the body's charset: response.text on a response t
 ITERATE_CHEAPER = ("it iterates a response body in small pieces: each piece is a trip "
                    "through requests, urllib3 and http.client, and iter_content()'s "
                    "chunk_size is one byte unless given (iter_lines' 512); ask for large "
-                   "pieces (iter_content(chunk_size=64 * 1024), iter_lines(chunk_size="
-                   "64 * 1024))")
+                   "pieces (iter_content(chunk_size=512 * 1024), iter_lines(chunk_size="
+                   "512 * 1024))")
 SPAWN_CHEAPER = ("it starts a child process per call: each fork copies this process's "
                  "memory map in the loop's thread, the longer the larger the process; "
                  "do the work in-process (hashlib rather than sha256sum), or keep one "
@@ -360,7 +361,7 @@ def _parses_json(hot: Any) -> bool:
     return hot is not None and any(JSON_DECODE.search(f) for f in hot.stack)
 
 
-def _what_it_does(hot: Any) -> str | None:
+def _what_it_does(profile: Profile, hot: Any) -> str | None:
     """What the hot code's heaviest sampled stack shows it doing that has a cheaper
     way (CHARSET_CHEAPER, JSON_CHEAPER, ITERATE_CHEAPER, SPAWN_CHEAPER), else None."""
     if hot is None:
@@ -369,7 +370,7 @@ def _what_it_does(hot: Any) -> str | None:
         return CHARSET_CHEAPER
     if _parses_json(hot):
         return JSON_CHEAPER
-    if any(BODY_ITERATOR.search(f) for f in hot.stack):
+    if iterated_in_small_pieces(hot.stack, small_pieces_sites(profile)):
         return ITERATE_CHEAPER
     if any(SPAWN_FRAME.search(f) for f in hot.stack):
         return SPAWN_CHEAPER
@@ -765,7 +766,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         cure = (f" Most of their running was off the CPU ({off_cpu:.3f} s of {held_run:.3f} "
                 f"s), {_blocking_story(profile, where or 'an unrecorded place', seen, 2)}")
     else:
-        does = _what_it_does(hot)
+        does = _what_it_does(profile, hot)
         cure = (" The cure is on the CPU side, not the I/O side: less work per request in "
                 "these greenlets"
                 + (f" (here {does})" if does else "")
@@ -845,19 +846,22 @@ def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
     connections (a _TLS_SETUP frame in the stack), and that ran beneath requests,
     urllib3 or http.client otherwise; None without CPU samples.  JSON decoded under
     ``Response.json()`` is the body's parse, not requests' own work (a 400 KB document
-    a page put 80 % of "requests' CPU" in simplejson, and no Session cures it)."""
+    a page put 80 % of "requests' CPU" in simplejson, and no Session cures it); nor is a
+    body the program iterates in small pieces (cpuhot.iterated_in_small_pieces)."""
     samples = profile.cpu_samples
     if samples is None:
         return None
     inside = [is_client_frame(label) for label in samples.frames]
     setup = [label.endswith(_TLS_SETUP) for label in samples.frames]
     parse = [JSON_DECODE.search(label) is not None for label in samples.frames]
+    small = small_pieces_sites(profile)
     total = under = tls = 0.0
     for frames, cpu in greenlet_samples(profile):
         total += cpu
         if any(setup[i] for i in frames):
             tls += cpu
-        elif any(inside[i] for i in frames) and not any(parse[i] for i in frames):
+        elif any(inside[i] for i in frames) and not any(parse[i] for i in frames) \
+                and not iterated_in_small_pieces([samples.frames[i] for i in frames], small):
             under += cpu
     return (tls / total, under / total) if total > 0 else None
 

@@ -191,9 +191,18 @@ def _storm_story(stack: list[str], mean_event: float | None) -> tuple[str, str]:
 def _size(nbytes: float) -> str:
     """A read's size as a person reads it: bytes under a KiB (one-byte reads are no
     "0.0 KiB")."""
-    if nbytes >= 1024:
+    if round(nbytes) >= 1024:
         return f"{nbytes / 1024:.1f} KiB"
     return f"{nbytes:.0f} byte" + ("" if round(nbytes) == 1 else "s")
+
+
+def caller_small_read_sites(profile: Profile) -> list[str]:
+    """The sites whose body reads were small ones of the caller's own asking (a mean
+    under CALLER_PIECE_BYTES, over at least SMALL_READS_MIN reads): iter_content(n),
+    raw.read(n) or a parser pulling small pieces."""
+    return [str(ev.get("site")) for ev in _events(profile, "body-reads")
+            if int(ev.get("reads", 0)) >= SMALL_READS_MIN
+            and int(ev.get("bytes", 0)) / int(ev["reads"]) < CALLER_PIECE_BYTES]
 
 
 def small_body_reads(profile: Profile) -> list[Finding]:

@@ -147,9 +147,9 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
             # a burst of first connections: reuse has nothing left to save, so the fix
             # stays the resolver or a bigger pool
             dns_text += (f" {connecting} of the lookups opened new connections (urllib3's "
-                         "create_connection), each a connection's first: the pools kept "
-                         "every connection they opened, so only a burst of new "
-                         "connections at once queued them.")
+                         "create_connection), each a connection's first: no pool opened "
+                         "more than its peak of requests in flight, so only a burst of "
+                         "new connections at once queued them.")
         elif connecting:
             dns_text += (f" {connecting} of the lookups opened new connections (urllib3's "
                          "create_connection); a reused, kept-alive connection needs none.")
