@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import statistics
+from collections import defaultdict
 from typing import Any, NamedTuple
 
 from geventperf.findings.common import AWAITED_IN_TURN, BATCH_BARRIER, _base_name, _finding
@@ -127,16 +128,20 @@ def awaited_in_turn(profile: Profile) -> list[Finding]:
     the next), one finding per name.  ``cost_s``: the seconds they waited with one of
     them alive, less each chain's longest life (all at once would take about that),
     summed over the spawners of the name."""
+    spawners = _spawners(profile, MIN_IN_TURN)
+    heaviest = _heaviest_waits(profile) if spawners else {}
     by_name: dict[str, list[InTurn]] = {}
-    for spawner, kids, lives, runs in _spawners(profile, MIN_IN_TURN):
+    for spawner, kids, lives, runs in spawners:
         found = _in_turn(profile, spawner, kids, [lives[k] for k in kids], runs)
-        if found is not None:
+        # a spawner held at a limit (a Pool(1)'s feeder at Pool.add): pool-full's waits
+        wait = heaviest.get(spawner.id)
+        if found is not None and not (wait is not None and is_limit_wait(wait)):
             by_name.setdefault(_base_name(spawner.name), []).append(found)
     out = []
     for group in by_name.values():
         cost = sum(t.cost for t in group)
         if cost >= max(IN_TURN_RUN_SHARE * profile.duration_s, block_threshold(profile)):
-            out.append(_told_in_turn(profile, group, cost))
+            out.append(_told_in_turn(group, cost, heaviest))
     return out
 
 
@@ -154,8 +159,6 @@ def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[f
     """The spawner's chains of greenlets awaited in turn: each born after the one before
     ended, with no wait of the spawner's own between (a worker looping over jobs that
     each spawn one greenlet waits on its queue or its next call in between: no chain)."""
-    if _waits_on_a_limit(profile, spawner.id):
-        return None  # a Pool(1)'s feeder: pool-full tells its waits
     gaps = _gaps(runs)
     starts = [g0 for g0, _g1 in gaps]
     woke_late = block_threshold(profile)
@@ -189,21 +192,14 @@ def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[f
     return InTurn(spawner, waited, spans, max(0.0, waited - longest))
 
 
-def _waits_on_a_limit(profile: Profile, gid: int) -> bool:
-    """Whether greenlet *gid*'s heaviest wait (of the stacks it was the last to leave)
-    was on a limit: a Pool's free slot, a free connection, a lock."""
-    mine = stacks_left(profile).get(gid, set())
-    rows = [w for w in profile.waits if tuple(w.stack) in mine]
-    return bool(rows) and is_limit_wait(max(rows, key=event_wait))
-
-
-def _told_in_turn(profile: Profile, group: list[InTurn], cost: float) -> Finding:
+def _told_in_turn(group: list[InTurn], cost: float, heaviest: dict[int, Any]) -> Finding:
     """One finding for the spawners of one name, told by the one that lost most, at the
-    line where one of them (the likeliest to know it) waited most."""
+    line where the costliest spawner with a recorded wait (*heaviest*, _heaviest_waits)
+    waited most: a stack knows only the last greenlet that left it."""
     group = sorted(group, key=lambda t: -t.cost)
     worst = group[0]
-    where, stack = next(((w, st) for t in group for w, st in [_wait_site(profile, t.spawner.id)]
-                         if w), (None, []))
+    where, stack = next((site for t in group
+                         if (site := _wait_site(heaviest.get(t.spawner.id)))[0]), (None, []))
     kids = sum(len(t.spans) for t in group)
     spans = [d for t in group for d in t.spans]
     who = (greenlet_label(worst.spawner.name, worst.spawner.id) if len(group) == 1
@@ -277,7 +273,7 @@ def _told(profile: Profile, group: list[Batches]) -> Finding:
     worst = max(group, key=lambda b: b.cost)
     spawner, peak = worst.spawner, worst.peak
     cost = sum(b.cost for b in group)
-    where, stack = _wait_site(profile, spawner.id)
+    where, stack = _wait_site(_heaviest_waits(profile).get(spawner.id))
     others = (f" (and {len(group) - 1} other greenlet{'s' if len(group) > 2 else ''} of "
               "its name the same way)" if len(group) > 1 else "")
     message = (
@@ -319,12 +315,24 @@ def _alive_over(edges: list[tuple[float, int]], gaps: list[tuple[float, float]]
     return out
 
 
-def _wait_site(profile: Profile, gid: int) -> tuple[str | None, list[str]]:
-    """The program's line where greenlet *gid* waited most (of the wait stacks it was
-    the last to leave), and that stack."""
-    mine = stacks_left(profile).get(gid, set())
-    rows = [w for w in profile.waits if tuple(w.stack) in mine]
-    if not rows:
+def _heaviest_waits(profile: Profile) -> dict[int, Any]:
+    """Greenlet id -> its heaviest ``waits`` row by event wait (of the stacks it was the
+    last to leave), in one pass over the rows."""
+    owners: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for gid, stacks in stacks_left(profile).items():
+        for stack in stacks:
+            owners[stack].append(gid)
+    out: dict[int, Any] = {}
+    for w in profile.waits:
+        for gid in owners.get(tuple(w.stack), ()):
+            if gid not in out or event_wait(w) > event_wait(out[gid]):
+                out[gid] = w
+    return out
+
+
+def _wait_site(heaviest: Any) -> tuple[str | None, list[str]]:
+    """The program's line of a greenlet's heaviest wait row (_heaviest_waits; None:
+    it has none), and that row's stack."""
+    if heaviest is None:
         return None, []
-    worst = max(rows, key=event_wait)
-    return user_site(worst.stack).user, list(worst.stack)
+    return user_site(heaviest.stack).user, list(heaviest.stack)

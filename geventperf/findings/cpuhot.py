@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import Any, NamedTuple, Sequence
 
 from geventperf.findings.common import _base_name
+from geventperf.findings.reading import caller_small_read_sites
 from geventperf.formats._frames import is_library_frame
 from geventperf.frames import parse_frame
 from geventperf.sampling.views import chains, samples_of
@@ -81,13 +82,6 @@ def _in_client(inner: list[str]) -> bool:
         and not any(JSON_DECODE.search(f) for f in inner)
 
 
-def small_pieces_sites(profile: Any) -> frozenset[str]:
-    """The program's lines that read response bodies in small pieces of their own
-    asking (reading.caller_small_read_sites)."""
-    from geventperf.findings.reading import caller_small_read_sites  # (reading: leaf)
-    return frozenset(caller_small_read_sites(profile))
-
-
 def iterated_in_small_pieces(labels: Sequence[str], sites: frozenset[str]) -> bool:
     """Whether a sampled stack (*labels*, innermost first) runs a body iterator called
     from one of *sites*: a body the program iterates in small pieces, its own work."""
@@ -109,7 +103,7 @@ def hot_code(profile: Any, names: set[str]) -> HotCode | None:
     samples = samples_of(profile)
     if samples is None:
         return None
-    small = small_pieces_sites(profile)
+    small = caller_small_read_sites(profile)
     total, count = 0.0, 0
     per_function: dict[tuple[str, str], float] = defaultdict(float)
     per_line: dict[str, float] = defaultdict(float)

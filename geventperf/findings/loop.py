@@ -29,8 +29,8 @@ from geventperf.findings.cpuhot import (
     is_client_frame,
     iterated_in_small_pieces,
     own_line,
-    small_pieces_sites,
 )
+from geventperf.findings.reading import caller_small_read_sites
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.formats._frames import frame_label
 from geventperf.frames import user_site
@@ -370,7 +370,7 @@ def _what_it_does(profile: Profile, hot: Any) -> str | None:
         return CHARSET_CHEAPER
     if _parses_json(hot):
         return JSON_CHEAPER
-    if iterated_in_small_pieces(hot.stack, small_pieces_sites(profile)):
+    if iterated_in_small_pieces(hot.stack, caller_small_read_sites(profile)):
         return ITERATE_CHEAPER
     if any(SPAWN_FRAME.search(f) for f in hot.stack):
         return SPAWN_CHEAPER
@@ -854,7 +854,7 @@ def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
     inside = [is_client_frame(label) for label in samples.frames]
     setup = [label.endswith(_TLS_SETUP) for label in samples.frames]
     parse = [JSON_DECODE.search(label) is not None for label in samples.frames]
-    small = small_pieces_sites(profile)
+    small = caller_small_read_sites(profile)
     total = under = tls = 0.0
     for frames, cpu in greenlet_samples(profile):
         total += cpu

@@ -196,13 +196,13 @@ def _size(nbytes: float) -> str:
     return f"{nbytes:.0f} byte" + ("" if round(nbytes) == 1 else "s")
 
 
-def caller_small_read_sites(profile: Profile) -> list[str]:
-    """The sites whose body reads were small ones of the caller's own asking (a mean
+def caller_small_read_sites(profile: Profile) -> frozenset[str]:
+    """The program's lines whose body reads were small ones of their own asking (a mean
     under CALLER_PIECE_BYTES, over at least SMALL_READS_MIN reads): iter_content(n),
     raw.read(n) or a parser pulling small pieces."""
-    return [str(ev.get("site")) for ev in _events(profile, "body-reads")
-            if int(ev.get("reads", 0)) >= SMALL_READS_MIN
-            and int(ev.get("bytes", 0)) / int(ev["reads"]) < CALLER_PIECE_BYTES]
+    return frozenset(str(ev.get("site")) for ev in _events(profile, "body-reads")
+                     if int(ev.get("reads", 0)) >= SMALL_READS_MIN
+                     and int(ev.get("bytes", 0)) / int(ev["reads"]) < CALLER_PIECE_BYTES)
 
 
 def small_body_reads(profile: Profile) -> list[Finding]:
