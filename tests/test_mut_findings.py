@@ -1650,6 +1650,18 @@ def loop_saturated_with_holders_sections_and_site():
 
 
 @scenario
+def loop_saturated_at_its_queue_share():
+    # ready 3.5 of all waiting: 45.05 % with 4.27 s of event wait (a finding), 44.93 %
+    # with 4.29 s (none): as much queueing as waiting for I/O, give or take
+    out = []
+    for event in (4.27, 4.29):
+        p = saturated()
+        p.greenlet(5).event_wait_s = event - 0.5
+        out += findings.loop_saturated(p)
+    return out
+
+
+@scenario
 def loop_saturated_less_what_a_long_slice_explains():
     return findings.loop_saturated(saturated(explained=True))
 
@@ -2208,8 +2220,9 @@ def loop_saturated_at_its_thresholds_with_nobody_to_name():
 
 
 @scenario
-def loop_saturated_needs_more_ready_than_event_wait():
-    return findings.loop_saturated(saturated_edge(ready=2.0, event=2.0)) + \
+def loop_saturated_needs_its_queue_share_and_utilization():
+    # ready 2 of 4.5 s waited: 44 % queueing, under SATURATED_QUEUE_SHARE
+    return findings.loop_saturated(saturated_edge(ready=2.0, event=2.5)) + \
         findings.loop_saturated(saturated_edge(utilization=0.6 - 2 ** -20))
 
 
@@ -3814,7 +3827,7 @@ EXPECTED = {
       'stack': [],
       'stack_is': 'slice-end',
       'utilization': 0.6}],
-    'loop_saturated_needs_more_ready_than_event_wait': [],
+    'loop_saturated_needs_its_queue_share_and_utilization': [],
     'blocked_reads_of_an_older_profile': [{'caller': '/srv/app/worker.py:43:fetch',
       'cost_meaning': 'greenlet-seconds spent suspended inside the C section waiting for its '
                       'input (event wait; queueing behind other greenlets not counted)',
@@ -9280,6 +9293,41 @@ EXPECTED = {
       'spawners': 1,
       'stack': ['/srv/app/worker.py:40:handle'],
       'waited_s': 1.75}],
+    'loop_saturated_at_its_queue_share': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 4.27,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 4.270 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
+                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
+                 'with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
+                 'unless --no-cpu-samples). [cost 3.500 s: greenlet-seconds greenlets spent '
+                 "ready to run but queued behind others (the run's ready wait, less what a "
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
+      'utilization': 0.96875}],
 }
 
 
