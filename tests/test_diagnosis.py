@@ -550,6 +550,27 @@ def test_greenlets_spawned_together_are_not_awaited_in_turn(server, tmp_path):
     assert not findings_of(profile, AWAITED_IN_TURN), listing(profile)
 
 
+JOB_IN_TURN = Workload("job_calls_in_turn.py")
+JOB_URL = "kept={}/slow?delay=0.01"
+
+
+def test_a_job_fetching_its_items_one_after_another_makes_sequential_calls(kept_server,
+                                                                           tmp_path):
+    """Before (an unseen workload fetching 1 600 details in one greenlet): "FINDINGS:
+    none", and the summary's "mostly I/O at Session.get" read as a slow upstream."""
+    profile = run_cli(JOB_IN_TURN, tmp_path, JOB_URL.format(kept_server.url))
+    first = assert_first(profile, JOB_IN_TURN, SEQUENTIAL_CALLS, greenlet="main")
+    assert first.extra["calls"] == 150 and first.extra["peak_in_use"] == 1, \
+        listing(profile)
+
+
+def test_a_job_fetching_its_items_together_makes_no_sequential_calls(kept_server,
+                                                                     tmp_path):
+    profile = run_cli(JOB_IN_TURN, tmp_path, JOB_URL.format(kept_server.url),
+                      "mode=together")
+    assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
+
+
 TINY_PIECES = Workload("tiny_pieces.py")
 TINY_URL = "kept={}/slow?delay=0.01&size=32768"
 

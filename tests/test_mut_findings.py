@@ -1111,6 +1111,45 @@ def served_calls(responses, calls, in_handler=4.0, elsewhere=1.0):
                   ready_wait_s=0.0)])
 
 
+JOB_CALL = ["/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin",
+            f"{URLLIB3_POOL}:540:HTTPConnectionPool._make_request", f"{APP}:27:details",
+            f"{APP}:40:main"]
+JOB_STREAM = ["/usr/lib/python3.11/http/client.py:473:HTTPResponse.read",
+              f"{URLLIB3_POOL}:1029:HTTPResponse._fp_read", f"{APP}:38:main"]
+
+
+def job_calls(calls=50, waited=0.75, streamed=0.25, peak=2, owners=(1, 1)):
+    """A 2 s job, no server: *calls* heads waited for at details (*waited* s) beside an
+    index streamed at main (*streamed* s), the last left by greenlets *owners*; the pools'
+    peak *peak*, the busiest keeping 4 (cost: 1 s x 3/4)."""
+    p = profile(events=[
+        {"kind": "urllib3-pool", "pool": "http://up", "calls": calls, "maxsize": 4,
+         "peak_in_use": peak},
+        {"kind": "urllib3-pool", "pool": "http://index", "calls": 1, "maxsize": 10,
+         "peak_in_use": 1}], waits=[
+        StackTime(stack=list(JOB_CALL), count=calls, wait_s=waited, event_wait_s=waited,
+                  ready_wait_s=0.0),
+        StackTime(stack=list(JOB_STREAM), count=3, wait_s=streamed, event_wait_s=streamed,
+                  ready_wait_s=0.0)])
+    p.hub["utilization"] = 0.125
+    p.runs = [StackTime(stack=list(JOB_CALL), count=calls, run_s=0.01, greenlet=owners[0]),
+              StackTime(stack=list(JOB_STREAM), count=3, run_s=0.01, greenlet=owners[1])]
+    return p
+
+
+@scenario
+def sequential_calls_of_a_job_at_their_edges():
+    # 50 calls waiting, with the stream, 1 s of the 2 s run (half) and 2 connections at
+    # most in use: one, in main; 49 calls, 1 - 2**-16 s, 3.0 + 2**-14 s (more than 1.5 in
+    # flight), a peak of 3, or a stack last left by another greenlet: none
+    return [*findings.sequential_calls(job_calls()),
+            *findings.sequential_calls(job_calls(calls=49)),
+            *findings.sequential_calls(job_calls(streamed=0.25 - 2 ** -16)),
+            *findings.sequential_calls(job_calls(waited=2.75 + 2 ** -14)),
+            *findings.sequential_calls(job_calls(peak=3)),
+            *findings.sequential_calls(job_calls(owners=(1, 3)))]
+
+
 @scenario
 def sequential_calls_at_their_edges():
     # 80 calls for 20 responses (4 each; the 400 calls of a greenlet of its own, and
@@ -9328,6 +9367,34 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875}],
+    'sequential_calls_of_a_job_at_their_edges': [{'calls': 50,
+      'cost_meaning': 'greenlet-seconds the calls waited, less what as many at once as the '
+                      'busiest pool holds would have left of it',
+      'cost_s': 0.75,
+      'greenlet': 1,
+      'hazard': False,
+      'kind': 'sequential-calls',
+      'message': 'Upstream calls were made one after another: 50 calls, the HTTP client '
+                 'waiting 1.000 s in all (50% of the run; 15.0 ms per call for its answer), '
+                 "most at /srv/app/worker.py:27:details by greenlet 'main' (#1), and no pool "
+                 'ever had more than 2 connections in use at once, while the loop sat idle '
+                 '88% of the run. A greenlet waits on one thing at a time, so the run took '
+                 'that many round trips in turn: their latencies added up where they could '
+                 'have overlapped. Fix: if the calls are independent, make them together '
+                 "(gevent.pool.Pool(n).imap_unordered over the items, n up to the session's "
+                 'pool size, 4 for http://up), or one call for the lot where the upstream '
+                 'has a batch or bulk endpoint; unless each needs the one before it (paging '
+                 'by a cursor). [cost 0.750 s: greenlet-seconds the calls waited, less what '
+                 'as many at once as the busiest pool holds would have left of it]',
+      'peak_in_use': 2,
+      'pool_maxsize': 4,
+      'section': None,
+      'site': '/srv/app/worker.py:27:details',
+      'stack': ['/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:540:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:27:details',
+                '/srv/app/worker.py:40:main'],
+      'waited_s': 1.0}],
 }
 
 

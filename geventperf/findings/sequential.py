@@ -1,5 +1,5 @@
-"""A served request that waits on many upstream calls one after another
-(``sequential-calls``): the N+1 pattern of a service.
+"""Upstream calls made one after another (``sequential-calls``): the N+1 pattern of a
+service's handler, or of a job that is one greenlet.
 
 A handler that fetches fifteen items with fifteen ``session.get`` calls in a loop (or a
 list comprehension) waits for each in turn: its response takes fifteen round trips.  In
@@ -11,6 +11,13 @@ time, so calls whose waits are on the handler's own stack (below pywsgi's
 From this process's gevent WSGI server's responses (``pywsgi-responses``) and the waits
 for a response's head on the handlers' own stacks (one per call): at least
 CALLS_PER_RESPONSE calls per response, most of the HTTP client's waiting there.
+
+A job (no responses served) that walks its items in one greenlet, ``for item in
+index: session.get(detail_url(item))``, is the same pattern with the whole run as its
+"response": the calls' waiting fills the run while the loop sits idle, and no pool ever
+had more than a couple of connections in use (the loop's own call and a stream it
+reads from).  From the pool watch's peaks (``urllib3-pool``), the HTTP client's waits and
+the heads waited for.
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ from geventperf.findings.cpuhot import is_client_frame
 from geventperf.findings.handoff import stacks_left
 from geventperf.findings.limits import event_wait
 from geventperf.frames import user_site
-from geventperf.profile import Finding, Profile
+from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.profile import Finding, Profile, greenlet_label
 from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 
 # Upstream calls per served response from which a handler's calls in turn are the story
@@ -38,6 +46,18 @@ _RUN_APPLICATION = re.compile(r"/gevent/pywsgi\.py:\d+:WSGIHandler\.run_applicat
 HEAD_READ = ":HTTPResponse.begin"
 # The greenlet gevent's servers run a connection in.
 CONNECTION_GREENLET = "baseserver._handle_and_close_when_done"
+# A job's calls in turn: at least this many (a start-up's few lookups are no pattern) ...
+JOB_MIN_CALLS = 50
+# ... whose waiting filled at least this share of the run ...
+JOB_RUN_SHARE = 0.5
+# ... with at most this many in flight on average (greenlet-seconds of the HTTP client's
+# waiting per second of the run: one call at a time, give or take a stream read beside
+# it) ...
+JOB_MAX_IN_FLIGHT = 1.5
+# ... and never more connections of one pool in use at once than this: the loop's call
+# and a response streamed beside it (an index read line by line while each line's
+# detail is fetched).  A pool of workers fed slowly peaks higher in its bursts.
+JOB_MAX_PEAK = 2
 
 
 def _in_handler(stack: list[str]) -> bool:
@@ -52,15 +72,31 @@ def _handler_stacks(profile: Profile) -> set[tuple[str, ...]]:
             for stack in left.get(g.id, ())}
 
 
+def _heaviest_site(rows: list) -> tuple[str | None, object | None]:
+    """The program's line where *rows* (``waits``) waited most, and its heaviest row
+    there; (None, None) when no row has a line of the program's."""
+    sites: dict[str, float] = {}
+    for w in rows:
+        site = user_site(w.stack).user
+        if site is not None:
+            sites[site] = sites.get(site, 0.0) + event_wait(w)
+    if not sites:
+        return None, None
+    where = max(sites, key=sites.__getitem__)
+    return where, max((w for w in rows if user_site(w.stack).user == where), key=event_wait)
+
+
 def sequential_calls(profile: Profile) -> list[Finding]:
     """Each served response waited on several upstream calls made in turn by its
     handler.  ``cost_s``: the greenlet-seconds those calls waited, less one call's
     worth per response (what making them together could save at most)."""
     responses = sum(_count(e, "served") or _count(e, "responses")
                     for e in _events(profile, SERVER_EVENT))
+    client = [w for w in profile.waits if any(is_client_frame(f) for f in w.stack)]
+    if not responses:
+        return _job_calls_in_turn(profile, client)
     if responses < MIN_RESPONSES:
         return []
-    client = [w for w in profile.waits if any(is_client_frame(f) for f in w.stack)]
     waited = sum(event_wait(w) for w in client)
     handlers = _handler_stacks(profile)
     mine = [w for w in client if _in_handler(w.stack) or tuple(w.stack) in handlers]
@@ -72,17 +108,11 @@ def sequential_calls(profile: Profile) -> list[Finding]:
     if calls < CALLS_PER_RESPONSE * responses or not waited \
             or in_turn < IN_HANDLER_SHARE * waited:
         return []
-    sites: dict[str, float] = {}
-    for w in mine:
-        site = user_site(w.stack).user
-        if site is not None:
-            sites[site] = sites.get(site, 0.0) + event_wait(w)
-    if not sites:
+    where, worst = _heaviest_site(mine)
+    if worst is None:
         return []
-    where = max(sites, key=sites.__getitem__)
     per = calls / responses
     cost = in_turn * (1 - responses / calls)
-    worst = max((w for w in mine if user_site(w.stack).user == where), key=event_wait)
     message = (
         f"Each response waited on its upstream calls one after another: {calls} calls for "
         f"{responses} responses ({per:.1f} per response), waited for in the handlers' own "
@@ -96,3 +126,54 @@ def sequential_calls(profile: Profile) -> list[Finding]:
     return [_finding(SEQUENTIAL_CALLS, message, cost, list(worst.stack), calls=calls,
                      responses=responses, calls_per_response=per, waited_s=in_turn,
                      site=where)]
+
+
+def _job_calls_in_turn(profile: Profile, client: list) -> list[Finding]:
+    """A job's upstream calls made one at a time (see the module's text).  ``cost_s``:
+    their waiting less what the busiest pool's size at once would have left of it."""
+    duration = profile.duration_s
+    pools = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
+    waited = sum(event_wait(w) for w in client)
+    heads = [w for w in client if any(HEAD_READ in f for f in w.stack)]
+    calls = sum(max(w.count, 0) for w in heads)
+    peak = max((_count(e, "peak_in_use") for e in pools), default=0)
+    if not pools or not duration or calls < JOB_MIN_CALLS \
+            or waited < JOB_RUN_SHARE * duration or waited > JOB_MAX_IN_FLIGHT * duration \
+            or peak > JOB_MAX_PEAK:
+        return []
+    where, worst = _heaviest_site(client)
+    if worst is None:
+        return []
+    # one greenlet made them: the last to leave every stack the calls waited at (two
+    # stages of a pipeline each calling in turn overlap; so do a pool's workers, whose
+    # peaks the pools show)
+    stacks = {tuple(w.stack) for w in client}
+    owners = {r.greenlet for r in profile.runs if tuple(r.stack) in stacks}
+    if len(owners) != 1 or not isinstance(owner := next(iter(owners)), int):
+        return []
+    g = profile.greenlet(owner)
+    busiest = max(pools, key=lambda e: _count(e, "calls"))
+    size = max(_count(busiest, "maxsize"), 1)
+    idle = profile.hub.get("utilization")
+    cost = waited * (1 - 1 / size)
+    message = (
+        f"Upstream calls were made one after another: {calls} calls, the HTTP client "
+        f"waiting {waited:.3f} s in all ({waited / duration:.0%} of the run; "
+        f"{sum(event_wait(w) for w in heads) / calls * 1e3:.1f} ms per call for its "
+        f"answer), most at {where}"
+        + (f" by {greenlet_label(g.name, g.id)}" if g is not None else "")
+        + f", and no pool ever had more than {peak} connection{'s' if peak > 1 else ''} "
+        "in use at once"
+        + (f", while the loop sat idle {1 - idle:.0%} of the run"
+           if isinstance(idle, (int, float)) else "")
+        + ". A greenlet waits on one thing at a time, so the run took that many round trips "
+        "in turn: their latencies added up where they could have overlapped. Fix: if the calls are "
+        "independent, make them together (gevent.pool.Pool(n).imap_unordered over the "
+        f"items, n up to the session's pool size, {size} for "
+        f"{busiest['pool']}), or one call for the lot where the upstream has a batch or "
+        "bulk endpoint; unless each needs the one before it (paging by a cursor).")
+    return [_finding(SEQUENTIAL_CALLS, message, cost, list(worst.stack), greenlet=owner,
+                     calls=calls, waited_s=waited, site=where, peak_in_use=peak,
+                     pool_maxsize=size,
+                     cost_meaning="greenlet-seconds the calls waited, less what as many "
+                     "at once as the busiest pool holds would have left of it")]
