@@ -1163,7 +1163,11 @@ def test_a_pool_as_large_as_the_requests_in_flight_is_no_connection_churn(kept_s
 
 STREAM_LEAK = Workload("stream_leak.py")
 # A body longer than the probe's read: the response is left unread, its connection out.
-LEAK_URL = "kept={}/slow?delay=0.01&size=4096"
+# Answered after 50 ms: with 10 ms, twelve greenlets' first requests kept a 0.12 s run's
+# loop 75 % busy, queueing about as long as they waited (0.43 s against 0.43 s), and
+# loop-saturated came first in one run of four.  At 50 ms: 0.36-0.38 busy, 0.43-0.48 s
+# queued against 2.0-2.1 s waited, connection-leak first in four of four.
+LEAK_URL = "kept={}/slow?delay=0.05&size=4096"
 
 
 def test_streamed_responses_never_closed_are_connection_leak(kept_server, tmp_path):

@@ -88,14 +88,17 @@ KEPT_WAITING_SHARE = 0.5
 # in the quiet ones, and its saturated stretch still deserves the finding; 0.75 missed
 # two whose greenlets queued more than they waited for I/O: 600 forks, one per job,
 # held a loop 72 % busy with 12 greenlets queued on average, and CPU-heavy link
-# callbacks one 65 % busy),
+# callbacks one 65 % busy), ready wait is the larger part of all waiting,
 SATURATED_UTILIZATION = 0.6
-# ready wait at least this share of all waiting (ready and event): about as much
-# queueing as waiting for I/O.  Not "the larger part": a loop 70 % busy with one line
-# taking 59 % of the CPU (an XML schema compiled per document, 20 greenlets on a 60 ms
-# upstream) queued its greenlets 0.49-0.53 of their waiting in six identical runs, and
-# a gate at one half told the cause in two of them; compiling it once cut the run 2.6x.
-SATURATED_QUEUE_SHARE = 0.45
+# or at least this share of it when the CPU samples name a function of the program's
+# that burned the holders' CPU (hot_code): about as much queueing as waiting for I/O,
+# with one place to cut both.  A loop 70 % busy with one line taking 59 % of the CPU (an
+# XML schema compiled per document, 20 greenlets on a 60 ms upstream) queued its
+# greenlets 0.49-0.53 of their waiting in six identical runs, and the larger part told
+# the cause in two of them; compiling it once cut the run 2.6x.  Without such a
+# function (twelve greenlets' first requests in a 0.12 s run, all requests' own CPU)
+# the larger part it stays.
+SATURATED_HOT_QUEUE_SHARE = 0.45
 # and on average at least one greenlet stood in the ready queue (ready greenlet-seconds
 # per second of the run): with fewer, the loop is busy but nobody queues for long.
 SATURATED_MIN_QUEUE = 1.0
@@ -713,8 +716,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     ready = ready_all - explained
     event = sum(g.event_wait_s or 0.0 for g in workers)
     if util is None or util < SATURATED_UTILIZATION or not duration \
-            or ready < SATURATED_QUEUE_SHARE * (ready + event) \
-            or ready < SATURATED_MIN_QUEUE * duration:
+            or ready < SATURATED_MIN_QUEUE * duration \
+            or ready < SATURATED_HOT_QUEUE_SHARE * (ready + event):
         return []
     holders: dict[str, list[Any]] = {}
     hub = profile.hub.get("id")
@@ -746,6 +749,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     delayed_top = sum(acc[0] for _name, acc in top)
     hot = hot_code(profile, {name for name, acc in top
                              if acc[0] >= HOT_HOLDER_SHARE * delayed_top})
+    if ready <= event and hot is None:
+        return []
     # what the holders' running was: CPU, or mostly time off the CPU in blocking calls
     # (less their share of the thread's wait for a CPU: a crowded machine's, as _cause)
     held_run = sum(acc[1] for _name, acc in top)
