@@ -571,6 +571,28 @@ def test_a_job_fetching_its_items_together_makes_no_sequential_calls(kept_server
     assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
 
 
+BACKOFF = Workload("backoff_in_slots.py")
+BACKOFF_URL = "kept={}/slow?delay=0.05"
+
+
+def test_jobs_asleep_in_their_slots_are_told_as_the_programs_timer(kept_server, tmp_path):
+    """Before (three unseen clients: a retry back-off, a polled token bucket, a breaker's
+    cool-down): pool-full said "a larger Pool", which only held more sleepers."""
+    profile = run_cli(BACKOFF, tmp_path, BACKOFF_URL.format(kept_server.url))
+    first = assert_first(profile, BACKOFF, POOL_FULL)
+    assert first.extra["slept_in_slots"] is True, listing(profile)
+    [backoff] = BACKOFF.lines("backoff")
+    assert f"{BACKOFF.name}:{backoff}:sync (sleep)" in first.message, first.message
+    assert "a larger Pool only holds more sleepers" in first.message, first.message
+
+
+def test_jobs_that_back_off_briefly_are_not_told_as_asleep(kept_server, tmp_path):
+    profile = run_cli(BACKOFF, tmp_path, BACKOFF_URL.format(kept_server.url),
+                      "backoff=0.01")
+    assert not any(f.extra.get("slept_in_slots") for f in findings_of(profile, POOL_FULL)), \
+        listing(profile)
+
+
 TINY_PIECES = Workload("tiny_pieces.py")
 TINY_URL = "kept={}/slow?delay=0.01&size=32768"
 

@@ -879,6 +879,23 @@ def requests_failed_timeout_within_the_usual_latency():
             *timed(0.25, 0.25, new_n=2)]
 
 
+@scenario
+def requests_failed_retried_inside_against_the_read_timeout():
+    # 4 read timeouts after 0.5 s each (2 s): four attempts of a 0.125 s read timeout
+    # each, urllib3 retrying inside (40 checkouts for 10 calls).  The requests that
+    # answered took 0.0625 s to their heads (5 timed): exactly half the read timeout,
+    # so the timeout is what to change (against the 0.5 s they gave up after, it would
+    # not be); 2**-16 s less and the upstream's side is named.  Without more checkouts
+    # than calls, no word of retries
+    def retried(heads_s, checkouts=40):
+        pool = failing_pool("http://a:80", 4, 10, 2.0, [["ReadTimeoutError", 4]],
+                            [[f"{APP}:40:call", 4]], timeout=0.125)
+        pool["checkouts"] = checkouts
+        pool["trails"] = {"new": [5, 0, 0.0, 0.0, heads_s]}
+        return findings.requests_failed(failing_profile([pool]))
+    return [*retried(0.3125), *retried(0.3125 - 2 ** -16), *retried(0.3125, checkouts=10)]
+
+
 # The body read of a call made at app line 40: where stalled bodies wait.
 BODY_READ = [f"{GEVENT}:687:SocketMixin.recv_into",
              "/usr/lib/python3.11/http/client.py:473:HTTPResponse.read",
@@ -1619,6 +1636,26 @@ def pool_full_says_what_its_jobs_waited_on():
               "trails": {"new": [90, 0, 0.0, 0.0, 90.0]}}
     return [*findings.pool_full(jobs(timed)), *findings.pool_full(jobs([*timed, folded])),
             *findings.pool_full(jobs([])), *findings.pool_full(jobs(timed, waits=False))]
+
+
+@scenario
+def pool_full_tells_jobs_asleep_or_joining_what_they_started():
+    # the jobs' heaviest wait (2 s, beside 1 s of requests): gevent.sleep called at the
+    # program's line (a back-off: the timer's story, not a larger Pool); a joinall at
+    # it (the greenlets they started); a Greenlet's join (one greenlet, maybe with a
+    # timeout: the pool's story, the call named); a with block (no call named)
+    def jobs(stack, call=None):
+        p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
+        p.waits += [StackTime(stack=list(FAILING_CALL), count=10, wait_s=1.0,
+                              event_wait_s=1.0, ready_wait_s=0.0),
+                    StackTime(stack=list(stack), count=4, wait_s=2.0, event_wait_s=2.0,
+                              ready_wait_s=0.0, call=call)]
+        p.runs += [StackTime(stack=list(FAILING_CALL), count=10, greenlet=4),
+                   StackTime(stack=list(stack), count=4, greenlet=5)]
+        return findings.pool_full(p)
+    return [*jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep"),
+            *jobs([f"{APP}:21:job"], "joinall"), *jobs([f"{APP}:22:job"], "join"),
+            *jobs([f"{APP}:23:job"], "with")]
 
 
 @scenario
@@ -4185,6 +4222,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.5,
       'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 0.062 s for a free slot (8 '
                  'times, for the pool used at /srv/app/worker.py:40:submit; 2 greenlets '
@@ -4199,6 +4237,7 @@ EXPECTED = {
                  'gevent Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
       'slot_wait_s': 0.0625,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
@@ -4212,6 +4251,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:12:main; greenlet 'main' "
@@ -4226,6 +4266,7 @@ EXPECTED = {
                  'loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:12:main',
+      'slept_in_slots': False,
       'slot_wait_s': 1.5,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:165:GroupMappingMixin.__map'],
@@ -4680,6 +4721,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, inside gevent's Pool.imap; greenlet 'main' (#1) waited) while the "
@@ -4693,6 +4735,7 @@ EXPECTED = {
                  'slot of a gevent Pool while the loop sat mostly idle]',
       'section': None,
       'site': None,
+      'slept_in_slots': False,
       'slot_wait_s': 1.5,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:165:GroupMappingMixin.__map'],
@@ -8384,6 +8427,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -8402,6 +8446,7 @@ EXPECTED = {
                  'gevent Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
       'slot_wait_s': 1.5,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
@@ -8414,6 +8459,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -8430,6 +8476,7 @@ EXPECTED = {
                  'loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
       'slot_wait_s': 1.5,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
@@ -8442,6 +8489,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -8458,6 +8506,7 @@ EXPECTED = {
                  'loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
       'slot_wait_s': 1.5,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
@@ -8470,6 +8519,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -8484,6 +8534,7 @@ EXPECTED = {
                  'loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
       'slot_wait_s': 1.5,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
@@ -9398,6 +9449,239 @@ EXPECTED = {
                 '/srv/app/worker.py:27:details',
                 '/srv/app/worker.py:40:main'],
       'waited_s': 1.0}],
+    'pool_full_tells_jobs_asleep_or_joining_what_they_started': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so a '
+                 "timer of the program's own paced the work, not the pool's size. The jobs "
+                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
+                 '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
+                 "waits are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
+                 'asleep there): the jobs slept out their slots, and a larger Pool only '
+                 'holds more sleepers. Fix: sleep less there, or wake on what the sleep '
+                 "waits for -- a retry's back-off short, jittered and growing, with few "
+                 "retries; a rate limiter's rate as high as the upstream takes, waiting for "
+                 "the next token instead of polling; a circuit breaker's cool-down near the "
+                 "outage's length, with a half-open probe; if the pause is deliberate "
+                 '(politeness to a host), this is what it costs. [cost 1.500 s: '
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': True,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': True,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "greenlets the jobs waited for paced the work, not the pool's size. The "
+                 "jobs ('app.fetch', 'app.parse') held their slots mostly waiting at "
+                 '/srv/app/worker.py:21:job (joinall): 4 waits of 500 ms on average. Those '
+                 'are waits for greenlets the jobs started themselves: each job held its '
+                 'slot until the slowest of them ended. Fix: if one answer is enough (a '
+                 'hedged or raced request), wait for the first (gevent.wait(greenlets, '
+                 'count=1)) and kill the others; if every result is needed, bound the slow '
+                 'ones (a timeout on their calls); then a larger Pool(size) if the '
+                 'downstream can take more requests at once. [cost 1.500 s: greenlet-seconds '
+                 'spent waiting for a free slot of a gevent Pool while the loop sat mostly '
+                 'idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:22:job (join): 4 waits of 500 '
+                 'ms on average. Fix: a larger Pool(size) if what the jobs wait on (a '
+                 'downstream service) can take more requests at once; if it cannot, the time '
+                 "each job waits is the lever (an upstream's latency is its own to cut: its "
+                 "slow query, its capacity); if the limit is deliberate (a downstream's rate "
+                 'limit), this is what it costs. [cost 1.500 s: greenlet-seconds spent '
+                 'waiting for a free slot of a gevent Pool while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:23:job: 4 waits of 500 ms on '
+                 'average. Fix: a larger Pool(size) if what the jobs wait on (a downstream '
+                 'service) can take more requests at once; if it cannot, the time each job '
+                 "waits is the lever (an upstream's latency is its own to cut: its slow "
+                 "query, its capacity); if the limit is deliberate (a downstream's rate "
+                 'limit), this is what it costs. [cost 1.500 s: greenlet-seconds spent '
+                 'waiting for a free slot of a gevent Pool while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4}],
+    'requests_failed_retried_inside_against_the_read_timeout': [{'calls': 10,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
+      'cost_s': 2.0,
+      'errors': {'ReadTimeoutError': 4},
+      'failed': 4,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 4 of 10 requests raised instead of answering '
+                 '(ReadTimeoutError x4), after 0.500 s each on average: 2.000 '
+                 'greenlet-seconds spent in requests that got no answer (http://a:80: 4 of '
+                 '10, 2.000 s), most made at /srv/app/worker.py:40:call. The upstream did '
+                 'not answer within the read timeout (0.125 s): it is slower than the '
+                 'timeout allows (a timeout too short for it, or an upstream that needs '
+                 'fixing) or it is down, and then a circuit breaker stops paying the timeout '
+                 'on every call. urllib3 tried again inside the calls: 40 attempts for 10 '
+                 'requests, 30 of them after an attempt failed (a timed-out attempt waits '
+                 'out its whole timeout first: about 4 read timeouts per failed request); '
+                 'attempts that failed before one answered are in no count of failures, only '
+                 "in the calls' time. The requests that answered took 0.062 s to their "
+                 'response on average (5 timed), against the read timeout of 0.125 s: the '
+                 "time allowed sits within this upstream's usual latency, so much of what it "
+                 'cut off would have answered, and trying again only repeats the wait. Fix: '
+                 'raise the timeout above the slowest answer you accept (or make the '
+                 'upstream faster). [cost 2.000 s: greenlet-seconds spent inside requests '
+                 'that raised (a timeout, a refused or reset connection) instead of '
+                 "answering; urllib3's retry back-off inside them is retry-backoff's figure "
+                 'too]',
+      'pools': ['http://a:80'],
+      'read_timeout_s': 0.125,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call'],
+      'timeout_near_latency': True},
+     {'calls': 10,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
+      'cost_s': 2.0,
+      'errors': {'ReadTimeoutError': 4},
+      'failed': 4,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 4 of 10 requests raised instead of answering '
+                 '(ReadTimeoutError x4), after 0.500 s each on average: 2.000 '
+                 'greenlet-seconds spent in requests that got no answer (http://a:80: 4 of '
+                 '10, 2.000 s), most made at /srv/app/worker.py:40:call. The upstream did '
+                 'not answer within the read timeout (0.125 s): it is slower than the '
+                 'timeout allows (a timeout too short for it, or an upstream that needs '
+                 'fixing) or it is down, and then a circuit breaker stops paying the timeout '
+                 'on every call. urllib3 tried again inside the calls: 40 attempts for 10 '
+                 'requests, 30 of them after an attempt failed (a timed-out attempt waits '
+                 'out its whole timeout first: about 4 read timeouts per failed request); '
+                 'attempts that failed before one answered are in no count of failures, only '
+                 "in the calls' time. That time bought no answer: the fix is on the "
+                 "upstream's side, or in the timeout, retries and fallback the calls give "
+                 'it. [cost 2.000 s: greenlet-seconds spent inside requests that raised (a '
+                 "timeout, a refused or reset connection) instead of answering; urllib3's "
+                 "retry back-off inside them is retry-backoff's figure too]",
+      'pools': ['http://a:80'],
+      'read_timeout_s': 0.125,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call'],
+      'timeout_near_latency': False},
+     {'calls': 10,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
+      'cost_s': 2.0,
+      'errors': {'ReadTimeoutError': 4},
+      'failed': 4,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 4 of 10 requests raised instead of answering '
+                 '(ReadTimeoutError x4), after 0.500 s each on average: 2.000 '
+                 'greenlet-seconds spent in requests that got no answer (http://a:80: 4 of '
+                 '10, 2.000 s), most made at /srv/app/worker.py:40:call. The upstream did '
+                 'not answer within the read timeout (0.125 s): it is slower than the '
+                 'timeout allows (a timeout too short for it, or an upstream that needs '
+                 'fixing) or it is down, and then a circuit breaker stops paying the timeout '
+                 'on every call. The requests that answered took 0.062 s to their response '
+                 'on average (5 timed), against the read timeout of 0.125 s: the time '
+                 "allowed sits within this upstream's usual latency, so much of what it cut "
+                 'off would have answered, and trying again only repeats the wait. Fix: '
+                 'raise the timeout above the slowest answer you accept (or make the '
+                 'upstream faster). [cost 2.000 s: greenlet-seconds spent inside requests '
+                 'that raised (a timeout, a refused or reset connection) instead of '
+                 "answering; urllib3's retry back-off inside them is retry-backoff's figure "
+                 'too]',
+      'pools': ['http://a:80'],
+      'read_timeout_s': 0.125,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call'],
+      'timeout_near_latency': True}],
 }
 
 

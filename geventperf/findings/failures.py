@@ -81,18 +81,37 @@ def answered(pools: list[dict[str, Any]]) -> tuple[int, float]:
     return count, seconds
 
 
-def _timeout_story(pools: list[dict[str, Any]], gave_up_s: float) -> str:
-    """A sentence when the requests that answered took nearly as long as the timed-out
-    ones waited before giving up, else ""."""
+def _timeout_story(pools: list[dict[str, Any]], gave_up_s: float, timeout_s: float) -> str:
+    """A sentence when the requests that answered took nearly as long as the time
+    allowed: the read timeout (*timeout_s*, 0 when unknown), else the time after which
+    the timed-out ones gave up (*gave_up_s*, which urllib3's retries inside stretch to
+    several timeouts); "" otherwise."""
     count, seconds = answered(pools)
-    if count < MIN_ANSWERS_TIMED or seconds / count < TIMEOUT_NEAR_LATENCY * gave_up_s:
+    allowed = timeout_s or gave_up_s
+    if count < MIN_ANSWERS_TIMED or seconds / count < TIMEOUT_NEAR_LATENCY * allowed:
         return ""
+    against = (f"the read timeout of {timeout_s:.3f} s" if timeout_s else
+               f"the {gave_up_s:.3f} s after which these gave up")
     return (f" The requests that answered took {seconds / count:.3f} s to their response "
-            f"on average ({count} timed), against the {gave_up_s:.3f} s after which these "
-            "gave up: the time allowed sits within this upstream's usual latency, so much "
-            "of what it cut off would have answered, and trying again only repeats the "
-            "wait. Fix: raise the timeout above the slowest answer you accept (or make the "
-            "upstream faster).")
+            f"on average ({count} timed), against {against}: the time allowed sits within "
+            "this upstream's usual latency, so much of what it cut off would have answered, "
+            "and trying again only repeats the wait. Fix: raise the timeout above the "
+            "slowest answer you accept (or make the upstream faster).")
+
+
+def _retries_story(pools: list[dict[str, Any]], calls: int, failed: int, lost: float,
+                   timeout_s: float) -> str:
+    """A sentence when urllib3 tried requests again inside the calls (its Retry): more
+    checkouts than calls; "" otherwise."""
+    attempts = sum(_count(e, "checkouts") for e in pools)
+    if attempts <= calls:
+        return ""
+    each = (f": about {lost / failed / timeout_s:.0f} read timeouts per failed request"
+            if timeout_s else "")
+    return (f" urllib3 tried again inside the calls: {attempts} attempts for {calls} "
+            f"requests, {attempts - calls} of them after an attempt failed (a timed-out "
+            f"attempt waits out its whole timeout first{each}); attempts that failed "
+            "before one answered are in no count of failures, only in the calls' time.")
 
 
 def requests_failed(profile: Profile) -> list[Finding]:
@@ -137,7 +156,8 @@ def requests_failed(profile: Profile) -> list[Finding]:
         + ". " + _sentence("; ".join(dict.fromkeys(stories))) + ".")
     # every failure a timeout: the mean time to failure is then the time allowed
     timeouts = bool(by_count) and all(name in TIMEOUT_ERRORS for name, _n in by_count)
-    near = _timeout_story(pools, lost / failed) if timeouts else ""
+    message += _retries_story(pools, calls, failed, lost, timeout)
+    near = _timeout_story(pools, lost / failed, timeout) if timeouts else ""
     message += near or (" That time bought no answer: the fix is on the upstream's side, "
                         "or in the timeout, retries and fallback the calls give it.")
     return [_finding(REQUESTS_FAILED, message, lost,

@@ -16,12 +16,14 @@ share their stacks, and any one of them stands for all.
 
 from __future__ import annotations
 
+import keyword
 import re
 from typing import Any, Iterable
 
 from geventperf.findings.common import _base_name, _events
 from geventperf.findings.failures import answered
 from geventperf.findings.limits import event_wait
+from geventperf.findings.loop import SLEEP_FRAME
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import OTHER_POOLS
@@ -36,17 +38,14 @@ MIN_TIMED = 5
 DOMINANT_SHARE = 0.8
 
 
-def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, ...]],
-                who: str = "The jobs", held: str = "held their slots mostly waiting",
-                each: str = "what each slot was held for") -> str:
-    """A sentence on what the greenlets *gids* mostly waited at, outside the stacks in
-    *exclude* (the limit's own waits), with their upstream's time to answer when that
-    was a request; "" when they left no such waits.  *who*, *held* and *each* word it
-    for the limit: a pool's slots by default."""
+def jobs_heaviest_wait(profile: Profile, gids: Iterable[Any],
+                       exclude: set[tuple[str, ...]]) -> tuple[list[str], Any]:
+    """The names of the greenlets *gids*, and the ``waits`` row they waited at most
+    outside the stacks in *exclude* (the limit's own waits); None for no such row."""
     ids = {gid for gid in gids if gid is not None}  # (a stack with no greenlet recorded)
     names = sorted({_base_name(g.name) for g in profile.greenlets if g.id in ids})
     if not names:
-        return ""
+        return names, None
     # their stacks: the last to leave one may be a job that finished and was folded
     # into its name's entry (another id), so by name
     ids |= {g.id for g in profile.greenlets if _base_name(g.name) in names}
@@ -54,12 +53,46 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
     rows = [w for w in profile.waits if tuple(w.stack) in mine
             and tuple(w.stack) not in exclude and w.count
             and not is_idle_server_wait(w.stack)]
-    if not rows:
+    return names, max(rows, key=event_wait) if rows else None
+
+
+def asleep_in_program(wait: Any) -> bool:
+    """Whether a ``waits`` row slept in gevent.sleep called by the program's own code:
+    a timer the program set (a back-off, a rate limiter's poll, a cool-down)."""
+    return wait is not None and bool(wait.stack) \
+        and SLEEP_FRAME.search(wait.stack[0].replace("\\", "/")) is not None \
+        and user_site(wait.stack).user is not None
+
+
+# A call that waits for several greenlets to end (gevent.joinall), made at the
+# program's own line: the jobs waited for greenlets they started, all of them.  Not a
+# Greenlet's join: one greenlet, often with a timeout (a hedge's wait for its first).
+JOIN_CALLS = frozenset({"joinall"})
+
+
+def joined_in_program(wait: Any) -> bool:
+    """Whether a ``waits`` row waited at the program's own line for greenlets to end."""
+    return wait is not None and bool(wait.stack) and wait.call in JOIN_CALLS \
+        and user_site(wait.stack).library is None and user_site(wait.stack).user is not None
+
+
+def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, ...]],
+                who: str = "The jobs", held: str = "held their slots mostly waiting",
+                each: str = "what each slot was held for") -> str:
+    """A sentence on what the greenlets *gids* mostly waited at, outside the stacks in
+    *exclude* (the limit's own waits), with their upstream's time to answer when that
+    was a request; "" when they left no such waits.  *who*, *held* and *each* word it
+    for the limit: a pool's slots by default."""
+    names, heaviest = jobs_heaviest_wait(profile, gids, exclude)
+    if heaviest is None:
         return ""
-    heaviest = max(rows, key=event_wait)
     site = user_site(heaviest.stack)
     where = site.user or "an unrecorded place"
-    call = f" ({site.library.rsplit(':', 1)[-1]})" if site.library else ""
+    # the library function it waited in, or the call a C-implemented one left as the
+    # stack's own frame (joinall, a Greenlet's join)
+    # (not a statement's keyword: a with block's lock is entered, not called by name)
+    called = site.library.rsplit(':', 1)[-1] if site.library else heaviest.call
+    call = f" ({called})" if called and not keyword.iskeyword(called) else ""
     text = (f" {who} ({', '.join(repr(n) for n in names[:2])}) {held} "
             f"at {where}{call}: {heaviest.count} waits of "
             f"{event_wait(heaviest) / heaviest.count * 1e3:.0f} ms on average")

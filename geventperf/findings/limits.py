@@ -117,24 +117,62 @@ def pool_full(profile: Profile) -> list[Finding]:
     job_greenlets = [g for g in profile.greenlets if g.parent is not None
                      and g.parent in gids and g.id != profile.hub.get("id")]
     jobs = sorted({_base_name(g.name) for g in job_greenlets})
-    from geventperf.findings.held import jobs_waited  # (held.py builds on this module)
-    held = jobs_waited(profile, [g.id for g in job_greenlets],
-                       {tuple(w.stack) for w in rows})
+    from geventperf.findings.held import (  # (held.py builds on this module)
+        asleep_in_program,
+        jobs_heaviest_wait,
+        jobs_waited,
+        joined_in_program,
+    )
+    job_ids = [g.id for g in job_greenlets]
+    own_stacks = {tuple(w.stack) for w in rows}
+    held = jobs_waited(profile, job_ids, own_stacks)
+    _names_, heaviest = jobs_heaviest_wait(profile, job_ids, own_stacks)
+    asleep, joined = asleep_in_program(heaviest), joined_in_program(heaviest)
     message = (
         f"A gevent Pool was full: spawning into it waited {waited:.3f} s for a free slot "
         f"({count} times"
         + (f", for the pool used at {where}" if where else ", inside gevent's Pool.imap")
         + f"; {who} waited) while the loop sat "
         f"idle {idle:.0%} of the run: the jobs were waiting, not computing, and "
-        f"no other finding explains their waits, so the pool's size paced the work.{held} "
-        "Fix: a larger Pool(size) if what the jobs wait on (a downstream service) can "
-        "take more requests at once; if it cannot, the time each job waits is the lever "
-        "(an upstream's latency is its own to cut: its slow query, its capacity); if the "
-        "limit is deliberate (a downstream's rate limit), this is what it costs.")
+        "no other finding explains their waits, so "
+        + ("a timer of the program's own paced the work, not the pool's size." if asleep
+           else "the greenlets the jobs waited for paced the work, not the pool's size."
+           if joined else "the pool's size paced the work.") + held + " "
+        + (SLEPT_IN_SLOTS.format(slept=event_wait(heaviest)) if asleep else
+           JOINED_IN_SLOTS if joined else
+           "Fix: a larger Pool(size) if what the jobs wait on (a downstream service) can "
+           "take more requests at once; if it cannot, the time each job waits is the lever "
+           "(an upstream's latency is its own to cut: its slow query, its capacity); if the "
+           "limit is deliberate (a downstream's rate limit), this is what it costs."))
     return [_finding(POOL_FULL, message, waited, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)),
                      waits=count, slot_wait_s=waited, idle_share=idle,
-                     site=where, job_names=jobs)]
+                     site=where, job_names=jobs, slept_in_slots=asleep,
+                     joined_in_slots=joined)]
+
+
+# pool-full's story when the jobs held their slots mostly joining greenlets they
+# started: an unseen search client sent a hedged request after 30 ms and joined both,
+# so every hedged lookup lasted as long as the slower replica (164 ms against 68 ms for
+# the first answer), and "a larger Pool" left each lookup as slow.
+JOINED_IN_SLOTS = (
+    "Those are waits for greenlets the jobs started themselves: each job held its slot "
+    "until the slowest of them ended. Fix: if one answer is enough (a hedged or raced "
+    "request), wait for the first (gevent.wait(greenlets, count=1)) and kill the others; "
+    "if every result is needed, bound the slow ones (a timeout on their calls); then a "
+    "larger Pool(size) if the downstream can take more requests at once.")
+# pool-full's story when the jobs held their slots mostly asleep in gevent.sleep called
+# by the program: three unseen clients (a 1 s retry back-off after 503s, a token bucket
+# polled every 10 ms at 80 calls/s, a 6 s breaker cool-down after a 0.3 s blip) were
+# told "a larger Pool", which left each p99 where it was (one gained nothing at all).
+SLEPT_IN_SLOTS = (
+    "Those waits are gevent.sleep calls of the program's own ({slept:.3f} greenlet-seconds "
+    "asleep there): the jobs slept out their slots, and a larger Pool only holds more "
+    "sleepers. Fix: sleep less there, or wake on what the sleep waits for -- a retry's "
+    "back-off short, jittered and growing, with few retries; a rate limiter's rate as high "
+    "as the upstream takes, waiting for the next token instead of polling; a circuit "
+    "breaker's cool-down near the outage's length, with a half-open probe; if the pause "
+    "is deliberate (politeness to a host), this is what it costs.")
 
 
 PATCHED_LOCK, COMPILED_LOCK, EVENTS_LOCK = "patched", "compiled", "event's"
