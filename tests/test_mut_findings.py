@@ -1678,6 +1678,31 @@ def lock_contended_says_who_starved_and_what_holders_did():
 
 
 @scenario
+def lock_contended_names_the_calls_inside_the_function_that_takes_it():
+    # a with block at app line 66 (lookup) waited 2 s; inside lookup, line 67 made calls
+    # from two callers: export's 4 (their heads 2 s: 500 ms each, with a 1 s connect
+    # wait that counts in the time, not as calls) and resolve's 10 waits of 125 ms (no
+    # head: per wait).  Export's per call is exactly 4x resolve's: callers of different
+    # kinds share it; 2**-16 s less and not.  Line 66's own waits are the lock's
+    HEAD = ["/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin"]
+
+    def run(export_s):
+        p = pool_profile(1.5, [([f"{APP}:66:lookup"], 2.0)])
+        p.waits[0].call = "with"
+        p.runs[0].greenlet = 3
+        for stack, count, wait in (
+                ([*HEAD, f"{APP}:67:lookup", f"{APP}:80:export"], 4, export_s - 1.0),
+                ([f"{GEVENT}:687:SocketMixin.connect", f"{APP}:67:lookup",
+                  f"{APP}:80:export"], 4, 1.0),
+                ([f"{GEVENT}:687:SocketMixin.recv_into", f"{APP}:67:lookup",
+                  f"{APP}:90:resolve"], 10, 1.25)):
+            p.waits.append(StackTime(stack=stack, count=count, wait_s=wait,
+                                     event_wait_s=wait, ready_wait_s=0.0))
+        return findings.lock_contended(p)
+    return [*run(2.0), *run(2.0 - 2 ** -16)]
+
+
+@scenario
 def pool_full_spawned_by_imap_names_no_line():
     # the slot waits of Pool.imap's own greenlet, and no Pool.map waiting for results:
     # no line of the user's to name
@@ -9682,6 +9707,63 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
       'timeout_near_latency': True}],
+    'lock_contended_names_the_calls_inside_the_function_that_takes_it': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat '
+                      'mostly idle',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
+                 'to take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Inside lookup, '
+                 'which takes it, the calls made under it (if the lock is held across them) '
+                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:80:export: '
+                 '4 calls of 500 ms; at /srv/app/worker.py:67:lookup from '
+                 '/srv/app/worker.py:90:resolve: 10 waits of 125 ms: what each holder held '
+                 'it for. Callers of different kinds share it: those from '
+                 '/srv/app/worker.py:80:export held it 4 times as long per call as those '
+                 'from /srv/app/worker.py:90:resolve; give each kind (each upstream) a lock '
+                 'or semaphore of its own. Fix: hold it for less -- make slow calls (the '
+                 'network, the disk) outside the locked block and lock only the shared state '
+                 '-- or use one lock per resource; for a Semaphore(n) that limits '
+                 'concurrency on purpose, a larger n if what it guards can take more calls '
+                 'at once. [cost 2.000 s: greenlet-seconds spent waiting to take a lock '
+                 'while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat '
+                      'mostly idle',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
+                 'to take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Inside lookup, '
+                 'which takes it, the calls made under it (if the lock is held across them) '
+                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:80:export: '
+                 '4 calls of 500 ms; at /srv/app/worker.py:67:lookup from '
+                 '/srv/app/worker.py:90:resolve: 10 waits of 125 ms: what each holder held '
+                 'it for. Fix: hold it for less -- make slow calls (the network, the disk) '
+                 'outside the locked block and lock only the shared state -- or use one lock '
+                 'per resource; for a Semaphore(n) that limits concurrency on purpose, a '
+                 'larger n if what it guards can take more calls at once. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
+                 'idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4}],
 }
 
 

@@ -58,8 +58,14 @@ _STORIES = {
 }
 
 
-# Error classes that are a timeout expiring (the call gave up waiting).
+# Error classes that are a timeout expiring (the call gave up waiting) ...
 TIMEOUT_ERRORS = frozenset({"Timeout", "ReadTimeoutError", "TimeoutError"})
+# ... and those that are the read timeout urllib3 was given (not a gevent.Timeout
+# around the call, whose length the pool never sees).
+READ_TIMEOUT_ERRORS = frozenset({"ReadTimeoutError", "TimeoutError"})
+# urllib3's attempts past the calls from which its retries are told: a stray one is no
+# pattern.
+MIN_RETRIES_TOLD = 10
 # With every failure a timeout, the requests that answered took at least this share of
 # the time after which the timed-out ones gave up, on average: the limit sits within
 # the upstream's usual latency, and the timeout, not the upstream, is what to change
@@ -104,10 +110,10 @@ def _retries_story(pools: list[dict[str, Any]], calls: int, failed: int, lost: f
     """A sentence when urllib3 tried requests again inside the calls (its Retry): more
     checkouts than calls; "" otherwise."""
     attempts = sum(_count(e, "checkouts") for e in pools)
-    if attempts <= calls:
+    if attempts - calls < MIN_RETRIES_TOLD:
         return ""
     each = (f": about {lost / failed / timeout_s:.0f} read timeouts per failed request"
-            if timeout_s else "")
+            if timeout_s and lost / failed >= timeout_s else "")
     return (f" urllib3 tried again inside the calls: {attempts} attempts for {calls} "
             f"requests, {attempts - calls} of them after an attempt failed (a timed-out "
             f"attempt waits out its whole timeout first{each}); attempts that failed "
@@ -156,8 +162,11 @@ def requests_failed(profile: Profile) -> list[Finding]:
         + ". " + _sentence("; ".join(dict.fromkeys(stories))) + ".")
     # every failure a timeout: the mean time to failure is then the time allowed
     timeouts = bool(by_count) and all(name in TIMEOUT_ERRORS for name, _n in by_count)
-    message += _retries_story(pools, calls, failed, lost, timeout)
-    near = _timeout_story(pools, lost / failed, timeout) if timeouts else ""
+    # the read timeout itself, when every failure was one and the pool recorded it
+    read_timeout = timeout if by_count and all(
+        name in READ_TIMEOUT_ERRORS for name, _n in by_count) else 0.0
+    message += _retries_story(pools, calls, failed, lost, read_timeout)
+    near = _timeout_story(pools, lost / failed, read_timeout) if timeouts else ""
     message += near or (" That time bought no answer: the fix is on the upstream's side, "
                         "or in the timeout, retries and fallback the calls give it.")
     return [_finding(REQUESTS_FAILED, message, lost,

@@ -290,11 +290,13 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
     """lock-contended's message when holders set the pace: what they waited on besides
     the lock, whether waiters starved, and the fix of holding it for less."""
     ended = switched_out_at(profile)
-    from geventperf.findings.held import jobs_waited  # (held.py builds on this module)
-    holders = jobs_waited(profile, [ended.get(tuple(w.stack)) for w in rows],
-                          {tuple(w.stack) for w in rows}, who="Besides the lock, they",
-                          held="mostly waited", each="if that call is made under the "
-                          "lock, what each holder held it for")
+    holders = _held_inside(profile, rows, seen.where)
+    if not holders:
+        from geventperf.findings.held import jobs_waited  # (held.py builds on this module)
+        holders = jobs_waited(profile, [ended.get(tuple(w.stack)) for w in rows],
+                              {tuple(w.stack) for w in rows}, who="Besides the lock, they",
+                              held="mostly waited", each="if that call is made under the "
+                              "lock, what each holder held it for")
     mean = waited / seen.count if seen.count else 0.0
     starved = (f" Each wait lasted {mean:.3f} s on average, {mean / profile.duration_s:.0%} "
                "of the run: the waiters went without it that long while a few greenlets "
@@ -314,6 +316,66 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
         "or use one lock per resource"
         + ("; for a Semaphore(n) that limits concurrency on purpose, a larger n if what it "
            "guards can take more calls at once." if compiled else "."))
+
+
+# http.client reading a response's head: one wait per call made.
+HEAD_READ = ":HTTPResponse.begin"
+# Callers shown waiting inside the function that takes the lock.
+INSIDE_SHOWN = 3
+# One caller's waits in there at least this many times as long on average as another's:
+# callers of different kinds share one lock (six exporters' 780 ms calls and fifteen
+# resolvers' 41 ms ones under one Semaphore(6): the resolvers waited 6.9 s each).
+UNEVEN_HOLD_RATIO = 4.0
+
+
+def _held_inside(profile: Profile, rows: list[Any], where: str) -> str:
+    """A sentence on the waits inside the function whose line *where* took the lock
+    (its other lines: most likely the locked block's calls), by the program's line
+    that called that function, longest in all first; "" when there are none.  When one
+    caller's waits there ran UNEVEN_HOLD_RATIO times as long as another's, callers of
+    different kinds share the lock, and the sentence says who held it longest."""
+    lock = parse_frame(where)
+    if not lock.line:
+        return ""
+    mine = {tuple(w.stack) for w in rows}
+    by_caller: dict[tuple[str, str | None], list[float]] = {}
+    for w in profile.waits:
+        if tuple(w.stack) in mine or not w.count:
+            continue
+        for i, frame in enumerate(w.stack):
+            f = parse_frame(frame)
+            if (f.path, f.function) == (lock.path, lock.function) and f.line != lock.line:
+                caller = user_site(w.stack[i + 1:]).user  # None: a greenlet's own run
+                acc = by_caller.setdefault((frame, caller), [0, 0.0, 0])
+                acc[0] += w.count
+                acc[1] += event_wait(w)
+                # an HTTP call waits several times (connect, send, its head): per call
+                acc[2] += w.count if any(HEAD_READ in f for f in w.stack) else 0
+                break
+    if not by_caller:
+        return ""
+    # per call where heads were waited for, else per wait
+    ranked = sorted(((key, (calls or n, t, "calls" if calls else "waits"))
+                     for key, (n, t, calls) in by_caller.items()), key=lambda kv: -kv[1][1])
+    shown = "; ".join(f"at {frame}{f' from {caller}' if caller else ''}: {n} {unit} of "
+                      f"{t / n * 1e3:.0f} ms"
+                      for (frame, caller), (n, t, unit) in ranked[:INSIDE_SHOWN])
+    text = (f" Inside {lock.function}, which takes it, the calls made under it (if the "
+            f"lock is held across them) waited {shown}: what each holder held it for.")
+    per_caller: dict[str, list[float]] = {}
+    for (_frame, caller), (n, t, _unit) in ranked:
+        if caller is not None:  # (a greenlet's own function has no caller to tell apart)
+            acc = per_caller.setdefault(caller, [0, 0.0])
+            acc[0], acc[1] = acc[0] + n, acc[1] + t
+    means = sorted((t / n, caller) for caller, (n, t) in per_caller.items())
+    if len(means) < 2:
+        return text
+    (shortest, quick), (longest, slow) = means[0], means[-1]
+    if shortest > 0 and longest >= UNEVEN_HOLD_RATIO * shortest:
+        text += (f" Callers of different kinds share it: those from {slow} held it "
+                 f"{longest / shortest:.0f} times as long per call as those from {quick}; "
+                 "give each kind (each upstream) a lock or semaphore of its own.")
+    return text
 
 
 def idle_share(profile: Profile) -> float | None:

@@ -27,7 +27,7 @@ import re
 from geventperf.findings.common import SEQUENTIAL_CALLS, _count, _events, _finding
 from geventperf.findings.cpuhot import is_client_frame
 from geventperf.findings.handoff import stacks_left
-from geventperf.findings.limits import event_wait
+from geventperf.findings.limits import HEAD_READ, event_wait
 from geventperf.frames import user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile, greenlet_label
@@ -42,8 +42,6 @@ MIN_RESPONSES = 20
 # waiting inside the HTTP client (the rest in greenlets of their own: concurrent).
 IN_HANDLER_SHARE = 0.8
 _RUN_APPLICATION = re.compile(r"/gevent/pywsgi\.py:\d+:WSGIHandler\.run_application$")
-# http.client reading a response's head: one wait per call made
-HEAD_READ = ":HTTPResponse.begin"
 # The greenlet gevent's servers run a connection in.
 CONNECTION_GREENLET = "baseserver._handle_and_close_when_done"
 # A job's calls in turn: at least this many (a start-up's few lookups are no pattern) ...
