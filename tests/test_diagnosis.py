@@ -593,6 +593,29 @@ def test_jobs_that_back_off_briefly_are_not_told_as_asleep(kept_server, tmp_path
         listing(profile)
 
 
+GATE = Workload("refresh_gate.py")
+GATE_URLS = ("config={}/slow?delay=0.2", "kept={}/slow?delay=0.01")
+
+
+def test_a_gate_closed_around_each_refresh_is_told_as_a_gate(kept_server, tmp_path):
+    """Before (an unseen service whose config refresher cleared its Event for each
+    reload): serial-bottleneck's only fix was "several such greenlets", which made the
+    refreshes more frequent, not the waits fewer."""
+    profile = run_cli(GATE, tmp_path, *(u.format(kept_server.url) for u in GATE_URLS))
+    first = assert_first(profile, GATE, SERIAL_BOTTLENECK, marker="feeder",
+                         greenlet="refresher")
+    assert first.extra["gate"] is True, listing(profile)
+    [wait] = GATE.lines("culprit")
+    assert f"{GATE.name}:{wait}:worker" in first.message, first.message
+    assert "build the new value and swap it in" in first.message, first.message
+
+
+def test_a_value_swapped_in_gates_nobody(kept_server, tmp_path):
+    profile = run_cli(GATE, tmp_path, *(u.format(kept_server.url) for u in GATE_URLS),
+                      "mode=swap")
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
 TINY_PIECES = Workload("tiny_pieces.py")
 TINY_URL = "kept={}/slow?delay=0.01&size=32768"
 

@@ -1444,6 +1444,19 @@ def handoff_profile(idle_s=1.5, consume=3.0, join=1.0, feed=1.5, feed_run=0.25,
 
 
 @scenario
+def serial_bottleneck_told_as_a_gate_at_its_edge():
+    # the heaviest hand-off waited in wait() (an event) 6 times, the last left by
+    # greenlets of two names (app.fetch, app.driver: one greenlet each): 3 waits each,
+    # an event set again and again, told as a gate; 5 waits: a result awaited, the
+    # busy feeder's story
+    def gate(waits):
+        p = handoff_profile(consume_waits=waits)
+        p.waits[0].call = "wait"
+        return findings.serial_bottleneck(p)
+    return [*gate(6), *gate(5)]
+
+
+@scenario
 def serial_bottleneck_names_the_busy_feeder():
     # hand-offs: get 3 + joinall 1 + the Event's lock 0.5 = 4.5 s of 6.5 s event wait
     # (69 %), over 2 x the 2 s run; idle 1.5 of 2 s.  app.fetch #3 was busy 0.25 + 1.5 =
@@ -4770,6 +4783,7 @@ EXPECTED = {
                       'idle',
       'cost_s': 4.5,
       'feeders': [3],
+      'gate': False,
       'greenlet': 3,
       'handoff_share': 0.5,
       'handoff_wait_s': 4.5,
@@ -4804,6 +4818,7 @@ EXPECTED = {
                       'idle',
       'cost_s': 4.0,
       'feeders': [3],
+      'gate': False,
       'greenlet': 3,
       'handoff_share': 0.6666666666666666,
       'handoff_wait_s': 4.0,
@@ -4838,6 +4853,7 @@ EXPECTED = {
                       'idle',
       'cost_s': 4.5,
       'feeders': [3],
+      'gate': False,
       'greenlet': 3,
       'handoff_share': 0.6923076923076923,
       'handoff_wait_s': 4.5,
@@ -7783,6 +7799,7 @@ EXPECTED = {
                       'idle',
       'cost_s': 4.5,
       'feeders': [3],
+      'gate': False,
       'greenlet': 3,
       'handoff_share': 0.6923076923076923,
       'handoff_wait_s': 4.5,
@@ -7818,6 +7835,7 @@ EXPECTED = {
                       'idle',
       'cost_s': 4.5,
       'feeders': [3],
+      'gate': False,
       'greenlet': 3,
       'handoff_share': 0.6923076923076923,
       'handoff_wait_s': 4.5,
@@ -7853,6 +7871,7 @@ EXPECTED = {
                       'idle',
       'cost_s': 4.5,
       'feeders': [3],
+      'gate': False,
       'greenlet': 3,
       'handoff_share': 0.6923076923076923,
       'handoff_wait_s': 4.5,
@@ -7886,6 +7905,7 @@ EXPECTED = {
                       'idle',
       'cost_s': 4.5,
       'feeders': [3],
+      'gate': False,
       'greenlet': 3,
       'handoff_share': 0.6923076923076923,
       'handoff_wait_s': 4.5,
@@ -8083,6 +8103,7 @@ EXPECTED = {
                       'idle',
       'cost_s': 4.5,
       'feeders': [3],
+      'gate': False,
       'greenlet': 3,
       'handoff_share': 0.6923076923076923,
       'handoff_wait_s': 4.5,
@@ -8118,6 +8139,7 @@ EXPECTED = {
                       'idle',
       'cost_s': 4.5,
       'feeders': [3],
+      'gate': False,
       'greenlet': 3,
       'handoff_share': 0.6923076923076923,
       'handoff_wait_s': 4.5,
@@ -8962,6 +8984,7 @@ EXPECTED = {
                       'idle',
       'cost_s': 4.5,
       'feeders': [3],
+      'gate': False,
       'greenlet': 3,
       'handoff_share': 0.6923076923076923,
       'handoff_wait_s': 4.5,
@@ -8995,6 +9018,7 @@ EXPECTED = {
                       'idle',
       'cost_s': 4.5,
       'feeders': [3],
+      'gate': False,
       'greenlet': 3,
       'handoff_share': 0.6923076923076923,
       'handoff_wait_s': 4.5,
@@ -9764,6 +9788,78 @@ EXPECTED = {
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
       'waits': 4}],
+    'serial_bottleneck_told_as_a_gate_at_its_edge': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.5,
+      'feeders': [3],
+      'gate': True,
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.driver', "
+                 "'app.fetch' waited 4.500 s in all at hand-offs (69% of all event wait; "
+                 'most in the wait() call at /srv/app/worker.py:80:consume: a gevent queue, '
+                 'event or greenlet, waiting for another greenlet to put, set or finish) '
+                 'while the loop sat idle 75% of the run. Busy through the run meanwhile, '
+                 "one call at a time: greenlet 'app.produce' (#3), busy 88% of the run, "
+                 '1.500 s of it waiting at /srv/app/worker.py:20:produce. The others waited '
+                 'in wait() again and again (6 waits by 2 greenlets): an event that a '
+                 'greenlet sets. If the one that sets it clears it while it works (a gate '
+                 'closed around each refresh of a shared value: a config, a token, a cache), '
+                 'every waiter stops for every refresh though it holds a usable value, and '
+                 'more refreshers only refresh more often. Fix: do not clear it -- build the '
+                 'new value and swap it in, so that the waiters wait only for the first one. '
+                 'If instead each set brings new work, do that work concurrently (several '
+                 'such greenlets, or gevent.pool.Pool(n).imap_unordered over its inputs). '
+                 '[cost 4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an '
+                 "event, a greenlet's end) for a few busy greenlets while the loop sat "
+                 'mostly idle]',
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 8},
+     {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
+      'cost_s': 4.5,
+      'feeders': [3],
+      'gate': False,
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.driver', "
+                 "'app.fetch' waited 4.500 s in all at hand-offs (69% of all event wait; "
+                 'most in the wait() call at /srv/app/worker.py:80:consume: a gevent queue, '
+                 'event or greenlet, waiting for another greenlet to put, set or finish) '
+                 'while the loop sat idle 75% of the run. Busy through the run meanwhile, '
+                 "one call at a time: greenlet 'app.produce' (#3), busy 88% of the run, "
+                 '1.500 s of it waiting at /srv/app/worker.py:20:produce. Who woke whom is '
+                 'not recorded: these are the greenlets that kept working while the others '
+                 "waited, so most likely their pace set everyone's. Fix: do that work "
+                 'concurrently -- several such greenlets, or '
+                 'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
+                 'greenlets do it themselves. If the waiting greenlets are idle workers '
+                 "whose input arrives at its own pace (a server's requests, a message "
+                 'broker), this is spare capacity, not a fault. [cost 4.500 s: '
+                 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 7}],
 }
 
 

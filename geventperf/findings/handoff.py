@@ -95,6 +95,10 @@ TIMER_FEEDER_SHARE = 0.5
 # consumers of ten messages every 50 ms, 1.8).  Those waiters are spare capacity (input
 # that arrives on a schedule, or a rate limit the program chose): no finding.
 SPARE_TICKS = 1.5
+# Waits in wait() per waiting greenlet from which an event is a gate set again and again
+# (a config's "ready" event cleared for each reload: 451 waits by 30 workers), not a
+# result each waited for once.
+GATE_WAITS_EACH = 3
 # The main greenlet's wait for the run's end (end_waits): at least this share of the run
 # long, in at most this many wake-ups (a joinall of up to 100 workers).
 END_WAIT_SHARE = 0.5
@@ -223,6 +227,7 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     if not peers and asleep is not None and worst.call != "put" \
             and _ticks_per_wait(worst, asleep) >= SPARE_TICKS:
         return []
+    gated = not peers and asleep is None and not worst_polled and _gated(profile, worst, seen)
     if peers:
         held = f", waiting at {user_site(lead_stack).user}" if lead_stack else ""
         story = (
@@ -251,6 +256,17 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
             "interval. If it is a ticker unrelated to their input (a heartbeat, a "
             "reporter), or that pace is the input's own (items that arrive on a "
             "schedule), the waiting greenlets are spare capacity, not a fault.")
+    elif gated:
+        story = (
+            f"Busy through the run meanwhile, one call at a time: {described}. The others "
+            f"waited in wait() again and again ({worst.count} waits by {gated} "
+            f"greenlet{'s' if gated > 1 else ''}): an event that a greenlet sets. If the one that sets it clears it while it works (a gate "
+            "closed around each refresh of a shared value: a config, a token, a cache), "
+            "every waiter stops for every refresh though it holds a usable value, and more "
+            "refreshers only refresh more often. Fix: do not clear it -- build the new value "
+            "and swap it in, so that the waiters wait only for the first one. If instead "
+            "each set brings new work, do that work concurrently (several such greenlets, "
+            "or gevent.pool.Pool(n).imap_unordered over its inputs).")
     else:
         story = (
             f"Busy through the run meanwhile, one call at a time: {described}. Who woke "
@@ -272,10 +288,18 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     # sharing a pool, the line that waits for its items.
     at = list(worst.stack) if peers or not lead_stack else lead_stack
     return [_finding(SERIAL_BOTTLENECK, message, waited, at,
-                     greenlet=lead.id, waits=seen.count, peers=peers,
+                     greenlet=lead.id, waits=seen.count, peers=peers, gate=bool(gated),
                      handoff_wait_s=waited, handoff_share=waited / total,
                      idle_share=idle, feeders=[g.id for g, *_ in feeders[:TOP_FEEDERS]],
                      site=user_site(lead_stack).user if lead_stack else None)]
+
+
+def _gated(profile: Profile, worst: Any, seen: Any) -> int:
+    """The greenlets of the waiters' names when the heaviest hand-off row waited in
+    wait() (an Event, an AsyncResult) at least GATE_WAITS_EACH times per greenlet: an
+    event set again and again, a gate, not a result awaited once; else 0."""
+    waiting = max(1, sum(1 for g in profile.greenlets if _base_name(g.name) in seen.names))
+    return waiting if worst.call == "wait" and worst.count >= GATE_WAITS_EACH * waiting else 0
 
 
 def _ticks_per_wait(worst: Any, asleep: tuple[int, float]) -> float:
