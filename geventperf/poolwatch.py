@@ -50,6 +50,11 @@ OTHER_POOLS = "<other pools>"
 # Error kinds and calling lines kept per pool (most first); the rest are counted only.
 # Failing requests fail in a few ways from a few lines.
 MAX_ERRORS = 8
+# Error statuses kept per host (the rest of a host's are not counted): a service answers
+# with a handful (429, 500, 502, 503, 504).
+MAX_STATUSES = 8
+# Statuses from this one on are the upstream's errors (4xx: the request's, 5xx: its own).
+FIRST_ERROR_STATUS = 400
 MAX_SITES = 4
 # Not a failure of the request: the greenlet or the program was told to stop.
 _NOT_FAILURES = (greenlet.GreenletExit, KeyboardInterrupt, SystemExit)
@@ -76,7 +81,8 @@ class _Pool:
 
     __slots__ = ("label", "pools", "maxsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
-                 "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing")
+                 "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
+                 "statuses")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -95,6 +101,9 @@ class _Pool:
         self.read_timeout_s: float | None = None  # the largest given to a failed call
         self.errors: dict[str, int] = {}
         self.sites: dict[str, int] = {}
+        # answers with an error status (4xx, 5xx) by status: a 503 raises nothing, and a
+        # program that backs off or retries on it looks like one waiting on its own
+        self.statuses: dict[str, int] = {}
         # body after head, per connection kind: [responses, stalled (a body between
         # STALL_MIN_S and STALL_MAX_S after its head), seconds in all (each body counted
         # up to STALL_MAX_S: one slow download must not outweigh the rest), seconds
@@ -244,6 +253,9 @@ class PoolWatch:
         record = self._record(pool)
         record.calls += 1
         record.closing += _closes(response)
+        status = getattr(response, "status", None)
+        if isinstance(status, int) and status >= FIRST_ERROR_STATUS:
+            _tally(record.statuses, str(status), MAX_STATUSES)
 
     def failed(self, pool: Any, error: BaseException, seconds: float, timeout: Any,
                site: str) -> None:
@@ -268,6 +280,7 @@ class PoolWatch:
                  "closing": r.closing,
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
+                 "statuses": _most_first(r.statuses),
                  "trails": {kind: list(counts) for kind, counts in r.trails.items()},
                  "nagle": r.nagle,
                  "sends": {kind: list(counts) for kind, counts in r.sends.items()}}
@@ -308,6 +321,16 @@ def _without_nodelay(pool: Any) -> bool:
                        for o in options)
     except Exception:  # noqa: BLE001 - a pool of some other kind: unknown
         return False
+
+
+def status_pairs(value: Any) -> list[tuple[str, int]]:
+    """The well-formed ``[status, count]`` pairs of a pool event's ``statuses`` (profiles
+    are untrusted: anything else is skipped)."""
+    if not isinstance(value, list):
+        return []
+    return [(p[0], p[1]) for p in value if isinstance(p, list) and len(p) == 2
+            and isinstance(p[0], str) and p[0].isdigit() and isinstance(p[1], int)
+            and not isinstance(p[1], bool) and p[1] > 0]
 
 
 def _most_first(counts: dict[str, int]) -> list[list[Any]]:

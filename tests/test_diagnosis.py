@@ -204,12 +204,15 @@ def slow(server, delay: float = 0.3) -> str:
 
 
 def _respond_kept(head: bytes) -> list:
-    """/slow?delay=S&size=N[&split=1] on a kept-alive connection: a body of N bytes ("ok"
-    by default) after S s; with split=1 the head and the body in two sends, on a socket
-    with Nagle's algorithm on (the server's default), as some servers write them."""
+    """/slow?delay=S&size=N[&split=1][&status=503] on a kept-alive connection: a body of
+    N bytes ("ok" by default) after S s, with the status given (200 by default); with
+    split=1 the head and the body in two sends, on a socket with Nagle's algorithm on
+    (the server's default), as some servers write them."""
     q = urllib.parse.parse_qs(urllib.parse.urlsplit(head.split()[1].decode()).query)
     size = int(q.get("size", ["0"])[0])
-    response = http_response(b"x" * size if size else b"ok")
+    status = q.get("status", ["200"])[0]
+    response = http_response(b"x" * size if size else b"ok",
+                             status=f"{status} {'OK' if status == '200' else 'Error'}")
     if q.get("split") == ["1"]:
         head_end = response.index(b"\r\n\r\n") + 4
         return [float(q.get("delay", ["0.3"])[0]), response[:head_end], response[head_end:]]
@@ -584,6 +587,8 @@ def test_jobs_asleep_in_their_slots_are_told_as_the_programs_timer(kept_server, 
     [backoff] = BACKOFF.lines("backoff")
     assert f"{BACKOFF.name}:{backoff}:sync (sleep)" in first.message, first.message
     assert "a larger Pool only holds more sleepers" in first.message, first.message
+    assert "answered 20 of 80 requests with an error status (503 x20)" in first.message, \
+        first.message
 
 
 def test_jobs_that_back_off_briefly_are_not_told_as_asleep(kept_server, tmp_path):

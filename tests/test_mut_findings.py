@@ -1656,9 +1656,13 @@ def pool_full_tells_jobs_asleep_or_joining_what_they_started():
     # the jobs' heaviest wait (2 s, beside 1 s of requests): gevent.sleep called at the
     # program's line (a back-off: the timer's story, not a larger Pool); a joinall at
     # it (the greenlets they started); a Greenlet's join (one greenlet, maybe with a
-    # timeout: the pool's story, the call named); a with block (no call named)
-    def jobs(stack, call=None):
+    # timeout: the pool's story, the call named); a with block (no call named).  Asleep
+    # beside 5 answers of 503 in 100 calls (5 %): told as what the sleeps back off from;
+    # 4 of 100: not
+    def jobs(stack, call=None, errors=0):
         p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
+        p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "calls": 100,
+                     "statuses": [["503", errors], ["bad", 3], ["500", True]]}]
         p.waits += [StackTime(stack=list(FAILING_CALL), count=10, wait_s=1.0,
                               event_wait_s=1.0, ready_wait_s=0.0),
                     StackTime(stack=list(stack), count=4, wait_s=2.0, event_wait_s=2.0,
@@ -1667,6 +1671,8 @@ def pool_full_tells_jobs_asleep_or_joining_what_they_started():
                    StackTime(stack=list(stack), count=4, greenlet=5)]
         return findings.pool_full(p)
     return [*jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep"),
+            *jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep", errors=5),
+            *jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep", errors=4),
             *jobs([f"{APP}:21:job"], "joinall"), *jobs([f"{APP}:22:job"], "join"),
             *jobs([f"{APP}:23:job"], "with")]
 
@@ -9499,6 +9505,76 @@ EXPECTED = {
                 '/srv/app/worker.py:40:main'],
       'waited_s': 1.0}],
     'pool_full_tells_jobs_asleep_or_joining_what_they_started': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so a '
+                 "timer of the program's own paced the work, not the pool's size. The jobs "
+                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
+                 '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
+                 "waits are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
+                 'asleep there): the jobs slept out their slots, and a larger Pool only '
+                 'holds more sleepers. Fix: sleep less there, or wake on what the sleep '
+                 "waits for -- a retry's back-off short, jittered and growing, with few "
+                 "retries; a rate limiter's rate as high as the upstream takes, waiting for "
+                 "the next token instead of polling; a circuit breaker's cool-down near the "
+                 "outage's length, with a half-open probe; if the pause is deliberate "
+                 '(politeness to a host), this is what it costs. [cost 1.500 s: '
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': True,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so a '
+                 "timer of the program's own paced the work, not the pool's size. The jobs "
+                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
+                 '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
+                 "waits are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
+                 'asleep there): the jobs slept out their slots, and a larger Pool only '
+                 'holds more sleepers. The upstreams answered 5 of 100 requests with an '
+                 'error status (503 x5): most likely what the sleeps back off from, each '
+                 'failure holding a slot for a whole sleep. Fix: sleep less there, or wake '
+                 "on what the sleep waits for -- a retry's back-off short, jittered and "
+                 "growing, with few retries; a rate limiter's rate as high as the upstream "
+                 "takes, waiting for the next token instead of polling; a circuit breaker's "
+                 "cool-down near the outage's length, with a half-open probe; if the pause "
+                 'is deliberate (politeness to a host), this is what it costs. [cost 1.500 '
+                 's: greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                 'the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': True,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
                       'the loop sat mostly idle',
       'cost_s': 1.5,
       'greenlet': 1,

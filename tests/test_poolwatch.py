@@ -52,6 +52,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0, "closing": 0,
                      "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
+                     "statuses": [],
                      "trails": {"new": [0, 0, 0.0, 0.0, 0.0],
                                 "reused": [0, 0, 0.0, 0.0, 0.0]},
                      "nagle": False, "sends": {"new": [0, 0.0], "reused": [0, 0.0]}}
@@ -330,6 +331,34 @@ def test_retries_inside_one_request_count_as_one_call(kept):
     [event] = _pools(tracer.profile)
     assert (event["calls"], event["failed"], event["errors"]) == \
         (1, 1, [["NewConnectionError", 1]])
+
+
+def test_error_answers_are_counted_by_status_and_retries_apart(kept):
+    """A 503 raises nothing (no failure), yet a back-off on it looks like a program
+    waiting on its own: answers of 400 or more are counted by status.  urllib3's Retry
+    on a status tries again inside one call: the pools table tells those apart."""
+    from urllib3.util.retry import Retry
+    busy = http_response(b"busy", status="503 Service Unavailable")
+    answers = iter([busy] * 4 + [http_response(b"ok"),
+                                 http_response(b"no", status="404 Not Found")])
+
+    with RawServer(lambda head: [next(answers)], keep_alive=True) as srv, \
+            requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        assert [session.get(srv.url + "/", timeout=10).status_code
+                for _ in range(3)] == [503, 503, 503]
+        # one call retried on its 503s: the first attempt's 503 is urllib3's, not counted
+        session.mount("http://", HTTPAdapter(max_retries=Retry(
+            total=2, status_forcelist=[503], backoff_factor=0)))
+        assert session.get(srv.url + "/", timeout=10).status_code == 200
+        assert session.get(srv.url + "/", timeout=10).status_code == 404
+    [event] = _pools(tracer.profile)
+    assert event["statuses"] == [["503", 3], ["404", 1]], event
+    assert (event["calls"], event["checkouts"]) == (5, 6), event
+    lines = tracer.profile.render("text").splitlines()
+    [at] = [i for i, line in enumerate(lines) if line.startswith(srv.url)]
+    assert lines[at].split()[1:3] == ["5", "0"], lines[at]  # requests, failed
+    assert lines[at + 1].split() == ["retried", "1", "(urllib3's", "Retry);", "error",
+                                     "answers", "503x3", "404x1"], lines[at + 1]
 
 
 def _closed_port() -> int:

@@ -20,13 +20,13 @@ import keyword
 import re
 from typing import Any, Iterable
 
-from geventperf.findings.common import _base_name, _events
+from geventperf.findings.common import _base_name, _count, _events
 from geventperf.findings.failures import answered
 from geventperf.findings.limits import event_wait
 from geventperf.findings.loop import SLEEP_FRAME
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
-from geventperf.poolwatch import OTHER_POOLS
+from geventperf.poolwatch import OTHER_POOLS, status_pairs
 from geventperf.profile import Profile
 
 # Frames of a request in flight: the jobs' heaviest wait was a call to an upstream.
@@ -54,6 +54,31 @@ def jobs_heaviest_wait(profile: Profile, gids: Iterable[Any],
             and tuple(w.stack) not in exclude and w.count
             and not is_idle_server_wait(w.stack)]
     return names, max(rows, key=event_wait) if rows else None
+
+
+# Error answers (status 400 or more) from this share of all calls on are told beside a
+# sleep: most likely what it backs off from (a fifth of the answers were 503s in the
+# unseen retry client).
+ERROR_ANSWERS_TOLD = 0.05
+
+
+def error_answers(profile: Profile) -> str:
+    """A sentence on the answers with an error status over all pools, when they were
+    at least ERROR_ANSWERS_TOLD of the calls; "" otherwise."""
+    statuses: dict[str, int] = {}
+    calls = 0
+    for e in _events(profile, POOL_EVENT):
+        calls += _count(e, "calls")
+        for status, n in status_pairs(e.get("statuses")):
+            statuses[status] = statuses.get(status, 0) + n
+    answered = sum(statuses.values())
+    if not calls or answered < ERROR_ANSWERS_TOLD * calls:
+        return ""
+    shown = ", ".join(f"{status} x{n}" for status, n in
+                      sorted(statuses.items(), key=lambda kv: -kv[1])[:3])
+    return (f" The upstreams answered {answered} of {calls} requests with an error status "
+            f"({shown}): most likely what the sleeps back off from, each failure holding a "
+            "slot for a whole sleep.")
 
 
 def asleep_in_program(wait: Any) -> bool:

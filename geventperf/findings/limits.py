@@ -119,6 +119,7 @@ def pool_full(profile: Profile) -> list[Finding]:
     jobs = sorted({_base_name(g.name) for g in job_greenlets})
     from geventperf.findings.held import (  # (held.py builds on this module)
         asleep_in_program,
+        error_answers,
         jobs_heaviest_wait,
         jobs_waited,
         joined_in_program,
@@ -138,7 +139,8 @@ def pool_full(profile: Profile) -> list[Finding]:
         + ("a timer of the program's own paced the work, not the pool's size." if asleep
            else "the greenlets the jobs waited for paced the work, not the pool's size."
            if joined else "the pool's size paced the work.") + held + " "
-        + (SLEPT_IN_SLOTS.format(slept=event_wait(heaviest)) if asleep else
+        + (SLEPT_IN_SLOTS.format(slept=event_wait(heaviest), errors=error_answers(profile))
+           if asleep else
            JOINED_IN_SLOTS if joined else
            "Fix: a larger Pool(size) if what the jobs wait on (a downstream service) can "
            "take more requests at once; if it cannot, the time each job waits is the lever "
@@ -168,7 +170,7 @@ JOINED_IN_SLOTS = (
 SLEPT_IN_SLOTS = (
     "Those waits are gevent.sleep calls of the program's own ({slept:.3f} greenlet-seconds "
     "asleep there): the jobs slept out their slots, and a larger Pool only holds more "
-    "sleepers. Fix: sleep less there, or wake on what the sleep waits for -- a retry's "
+    "sleepers.{errors} Fix: sleep less there, or wake on what the sleep waits for -- a retry's "
     "back-off short, jittered and growing, with few retries; a rate limiter's rate as high "
     "as the upstream takes, waiting for the next token instead of polling; a circuit "
     "breaker's cool-down near the outage's length, with a half-open probe; if the pause "

@@ -24,6 +24,7 @@ from geventperf.formats._frames import (
 )
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.poolwatch import status_pairs
 from geventperf.profile import LOCK_CALLS, Profile
 
 # Enough rows to find the culprit without scrolling a terminal's worth of noise.
@@ -351,7 +352,16 @@ def pool_table(profile: Profile, limit: int = MAX_POOL_HOSTS) -> Table | None:
         return None
 
     def requests(e: dict[str, Any]) -> float:
-        return max(_number(e.get("calls")), _number(e.get("checkouts")))
+        # as the callers saw them; the checkouts in profiles written before calls were
+        return _number(e.get("calls")) if "calls" in e else _number(e.get("checkouts"))
+
+    def besides(e: dict[str, Any]) -> str:
+        """urllib3's tries past the first inside the calls, and the error answers."""
+        extra = _number(e.get("checkouts")) - requests(e)
+        statuses = _statuses(e.get("statuses"))
+        parts = ([f"retried {extra:.0f} (urllib3's Retry)"] if "calls" in e and extra > 0
+                 else []) + ([f"error answers {statuses}"] if statuses else [])
+        return "; ".join(parts)
 
     ranked = sorted(hosts, key=lambda e: -requests(e))
     rows = [[e["pool"], f"{requests(e):.0f}"]
@@ -365,15 +375,27 @@ def pool_table(profile: Profile, limit: int = MAX_POOL_HOSTS) -> Table | None:
                  ["host", "requests", "failed", "pools", "size", "peak", "opened",
                   "made again", "discarded", "left out"],
                  "lrrrrrrrrr", 0, rows, len(ranked),
-                 note="requests as their callers saw them (urllib3's retries inside); "
-                      "failed = raised instead of answering; pools = pool objects seen (one "
-                      "per Session or adapter); size = pool_maxsize; peak = connections "
+                 subrows=[besides(e) for e in ranked[:limit]],
+                 note="requests as their callers saw them (under a host: urllib3's "
+                      "attempts past the first inside them, its Retry, and the answers "
+                      "with a status of 400 or more, status x count: a 503 raises "
+                      "nothing); failed = raised instead of answering; pools = pool "
+                      "objects seen (one per Session or adapter); size = pool_maxsize; peak = connections "
                       "checked out at most at once; opened = connections the pools made; "
                       "made again = connected anew in a pooled connection the server (or a "
                       "Connection: close) had closed, counted from the responses timed on "
                       "new connections; "
                       "discarded = closed because they came back to a full pool; left out = "
                       "still checked out when tracing stopped (or at the snapshot).")
+
+
+# Error statuses written under a host in the pools table, most first.
+STATUSES_SHOWN = 4
+
+
+def _statuses(pairs: Any) -> str:
+    """``503x170 500x3`` from a pool event's ``statuses`` pairs (malformed ones skipped)."""
+    return " ".join(f"{status}x{n}" for status, n in status_pairs(pairs)[:STATUSES_SHOWN])
 
 
 def all_tables(profile: Profile) -> list[Table]:

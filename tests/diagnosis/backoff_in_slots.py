@@ -1,11 +1,11 @@
 """Jobs in a Pool that back off a fixed second before trying a call again.
 
 Truth by construction: 60 ``sync`` jobs go through a ``Pool(6)`` (``diag: culprit``);
-each calls a server that answers after ``kept=``'s delay on kept-alive connections, and every third one is
-"refused" (as a 503 would be) and tries again after ``gevent.sleep(BACKOFF)``
-(``diag: backoff``), holding its slot asleep.  Expected first finding ``pool-full``,
-told as the program's own timer (``slept_in_slots``) naming the sleep's line.  With
-``backoff=0.01`` the jobs hold their slots on the server's answers instead: no
+each calls a kept-alive server that answers after ``kept=``'s delay, every third one
+with a 503, and tries that one again after ``gevent.sleep(BACKOFF)`` (``diag:
+backoff``), holding its slot asleep.  Expected first finding ``pool-full``, told as
+the program's own timer (``slept_in_slots``) naming the sleep's line and the 503s.
+With ``backoff=0.01`` the jobs hold their slots on the server's answers instead: no
 ``pool-full`` told as a timer.
 """
 
@@ -22,9 +22,12 @@ session = requests.Session()
 
 
 def sync(job):
-    if job % REFUSED_EVERY == 0:  # the upstream shed this one: back off, try again
+    shed = "&status=503" if job % REFUSED_EVERY == 0 else ""
+    answer = session.get(f"{ARGS['kept']}&job={job}{shed}", timeout=30)
+    if answer.status_code == 503:  # the upstream shed this one: back off, try again
         gevent.sleep(BACKOFF)  # diag: backoff
-    return session.get(f"{ARGS['kept']}&job={job}", timeout=30).status_code
+        answer = session.get(f"{ARGS['kept']}&job={job}", timeout=30)
+    return answer.status_code
 
 
 pool = gevent.pool.Pool(SLOTS)
