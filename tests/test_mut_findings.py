@@ -1785,6 +1785,25 @@ def loop_saturated_at_its_queue_share():
 
 
 @scenario
+def loop_saturated_by_tiny_threadpool_tasks():
+    # the holders' CPU sampled at the handler's line, which sent 1000 json.loads tasks to
+    # the threadpool: 0.1 s of work, 100 us each, at most TINY_TASK_S: the hand-off is
+    # the cost (0.5 s waited for results: 500 us each); 2**-20 s more work, or 999
+    # tasks, or tasks sent from another line: the CPU cure as usual
+    out = []
+    for run, tasks, site in ((0.1, 1000, f"{APP}:40:handler"),
+                             (0.1 + 2 ** -20, 1000, f"{APP}:40:handler"),
+                             (0.0999, 999, f"{APP}:40:handler"),
+                             (0.1, 1000, f"{APP}:41:handler")):
+        p = saturated()
+        p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 9, 1.0)])
+        p.events = [pool_event("json.loads", tasks, 0.25, run, result_s=0.5,
+                               sites=[[site, tasks]])]
+        out += findings.loop_saturated(p)
+    return out
+
+
+@scenario
 def loop_saturated_less_what_a_long_slice_explains():
     return findings.loop_saturated(saturated(explained=True))
 
@@ -9936,6 +9955,148 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
                 '/srv/app/worker.py:20:produce'],
       'waits': 7}],
+    'loop_saturated_by_tiny_threadpool_tasks': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: it hands tiny tasks to a threadpool: 1000 '
+                 'json.loads tasks from this line did 100 us of work each on average, while '
+                 'their callers waited 500 us for each result: each hand-off (a queue, a '
+                 "worker thread's wake-up, the loop's wake-up for the result) costs the loop "
+                 'far more than the work, so the threadpool is the cost here, not the cure; '
+                 'call json.loads inline, or hand over whole batches (a body, not its '
+                 'lines). [cost 3.500 s: greenlet-seconds greenlets spent ready to run but '
+                 "queued behind others (the run's ready wait, less what a loop-blocked, "
+                 'blocking-call, slow-path or cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875}],
 }
 
 

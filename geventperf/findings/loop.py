@@ -363,6 +363,38 @@ SPAWN_CHEAPER = ("it starts a child process per call: each fork copies this proc
                  "do the work in-process (hashlib rather than sha256sum), or keep one "
                  "long-lived helper process and talk to it over a pipe")
 
+# A threadpool task of at most this much work on average (its worker's run time) ...
+TINY_TASK_S = 100e-6
+# ... handed over at least this many times from the hot line: the hand-off is the work
+# (an unseen parser sent each of 300 000 NDJSON lines' json.loads to the threadpool:
+# 4 us of work, 256 us waited for each result; inline, the run took 8x less).
+TINY_TASKS_MIN = 1000
+TINY_TASKS_CHEAPER = (
+    "it hands tiny tasks to a threadpool: {tasks} {function} tasks from this line did "
+    "{work:.0f} us of work each on average, while their callers waited {waited:.0f} us "
+    "for each result: each hand-off (a queue, a worker thread's wake-up, the loop's "
+    "wake-up for the result) costs the loop far more than the work, so the threadpool "
+    "is the cost here, not the cure; call {function} inline, or hand over whole batches "
+    "(a body, not its lines)")
+
+
+def _tiny_tasks(profile: Profile, hot: Any) -> str | None:
+    """TINY_TASKS_CHEAPER for the threadpool's tasks sent from the hot code's line, when
+    they were many and tiny; None otherwise."""
+    if hot is None:
+        return None
+    for e in _events(profile, "threadpool"):
+        tasks, sites = _f(e, "tasks"), e.get("sites")
+        if tasks < TINY_TASKS_MIN or _f(e, "run_s") > TINY_TASK_S * tasks \
+                or not isinstance(sites, list) \
+                or not any(isinstance(site, list) and site and site[0] == hot.line
+                           for site in sites):
+            continue
+        return TINY_TASKS_CHEAPER.format(
+            tasks=f"{tasks:.0f}", function=str(e.get("function") or "the"),
+            work=_f(e, "run_s") / tasks * 1e6, waited=_f(e, "result_s") / tasks * 1e6)
+    return None
+
 
 def _parses_json(hot: Any) -> bool:
     """Whether the hot code's heaviest sampled stack (cpuhot.HotCode) ran a JSON
@@ -777,6 +809,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
             stack = seen.stack
         cure = (f" Most of their running was off the CPU ({off_cpu:.3f} s of {held_run:.3f} "
                 f"s), {_blocking_story(profile, where or 'an unrecorded place', seen, 2)}")
+    elif (tiny := _tiny_tasks(profile, hot)) is not None:
+        cure = f" The cure is on the CPU side, not the I/O side: {tiny}."
     else:
         does = _what_it_does(profile, hot)
         cure = (" The cure is on the CPU side, not the I/O side: less work per request in "
