@@ -34,6 +34,7 @@ from geventperf.findings.common import (
     COST_MEANING,
     CPU_STARVED,
     DEADLOCK_RISK,
+    DEFAULT_BLOCK_THRESHOLD_S,
     DELAYED_ACK_STALL,
     GC_PAUSE,
     GIL_CONTENDED,
@@ -87,7 +88,6 @@ from geventperf.findings.limits import (
 )
 from geventperf.findings.loop import (
     BLOCKING_SHARE,
-    DEFAULT_BLOCK_THRESHOLD_S,
     GC_SHARE,
     HELD_MIN_SLICE_S,
     HELD_SHARE,

@@ -190,6 +190,15 @@ def _figures(value: Any, size: int) -> list[float] | None:
         else None  # type: ignore[return-value]
 
 
+# The tracer's default block threshold, for profiles that do not record theirs.
+DEFAULT_BLOCK_THRESHOLD_S = 0.05
+
+
+def block_threshold(profile: Profile) -> float:
+    """The run's block threshold, as the tracer had it (its default for older profiles)."""
+    return _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
+
+
 def _count(obj: dict[str, Any], key: str) -> int:
     """A count field: a finite positive number, else 0 (profiles are untrusted)."""
     value = _f(obj, key)

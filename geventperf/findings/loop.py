@@ -22,6 +22,7 @@ from geventperf.findings.common import (
     _f,
     _finding,
     _names,
+    block_threshold,
 )
 from geventperf.findings.cpuhot import (
     JSON_DECODE,
@@ -164,14 +165,6 @@ _TLS_SETUP = (":SSLSocket.do_handshake", ":SSLSocket.__init__", ":SSLSocket._cre
               ":SSLContext.load_verify_locations", ":ssl_wrap_socket",
               ":_ssl_wrap_socket_impl", ":create_urllib3_context")
 # The tracer's default when a profile does not say (see Tracer(block_threshold=)).
-DEFAULT_BLOCK_THRESHOLD_S = 0.05
-
-
-def block_threshold(profile: Profile) -> float:
-    """The run's block threshold, as the tracer had it (its default for older profiles)."""
-    return _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)
-
-
 def loop_blocked(profile: Profile) -> list[Finding]:
     """Run slices longer than the block threshold that held up greenlets ready to run,
     one finding per cause: CPU or a non-cooperative blocking call (``loop-blocked`` /

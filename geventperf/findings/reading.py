@@ -17,6 +17,7 @@ from geventperf.findings.common import (
     _finding,
     _names,
     _read_site,
+    block_threshold,
 )
 from geventperf.frames import is_machinery, user_site
 from geventperf.profile import Finding, Profile
@@ -218,6 +219,8 @@ def small_body_reads(profile: Profile) -> list[Finding]:
         # Time running inside the reads where the tracer measured the waits in them;
         # the whole time inside them in older profiles.
         cost = _f(ev, "run_s", seconds)
+        if cost < block_threshold(profile):
+            continue  # (an unseen job's 57 KiB reads of 64 KiB asked: 35 ms in 1.25 s)
         site = str(ev.get("site", "?"))
         mean = nbytes / reads
         fix = ("read bodies in large pieces: geventperf.mount(session) (512 KiB reads, "
