@@ -5901,7 +5901,7 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
-                 '80% of their sampled CPU (6 samples in all) at /srv/app/worker.py:24:job; '
+                 '60% of their sampled CPU (6 samples in all) at /srv/app/worker.py:24:job; '
                  'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
                  'make that code cheaper (one line burning the CPU this long is often work '
                  'that grows with the square of its input: += on bytes or str in a loop, a '

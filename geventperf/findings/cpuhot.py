@@ -59,13 +59,12 @@ class HotCode(NamedTuple):
 
     def told(self) -> str:
         """The clause a finding says it with."""
-        if self.line_share >= ONE_LINE_SHARE:
-            where = f"at {self.line}"
-        else:
-            where = (f"in {self.function}, {self.line_share:.0%} of that at line "
-                     f"{parse_frame(self.line).line}")
+        if self.line_share >= ONE_LINE_SHARE:  # the line's own share, not its function's
+            return (f"CPU samples put {self.share * self.line_share:.0%} of their sampled "
+                    f"CPU ({self.samples} samples in all) at {self.line}")
         return (f"CPU samples put {self.share:.0%} of their sampled CPU ({self.samples} "
-                f"samples in all) {where}")
+                f"samples in all) in {self.function}, {self.line_share:.0%} of that at line "
+                f"{parse_frame(self.line).line}")
 
 
 def is_client_frame(label: str) -> bool:
