@@ -140,6 +140,20 @@ def test_text_puts_findings_first_worst_first():
     assert "generate (site-packages/requests/models.py:816)" in text
 
 
+def test_text_shows_the_programs_line_under_deep_library_frames():
+    """A finding's stack prints its innermost frames; the program's own line, where the
+    fix goes, follows even when more library frames than those bury it."""
+    lib = "/venv/lib/python3.11/site-packages/lib/mod.py"
+    profile = small_profile()
+    profile.findings = [Finding(kind="loop-blocked", message="m", greenlet=None, stack=[
+        f"{lib}:{n}:f{n}" for n in range(1, 7)] + ["/srv/app/worker.py:12:fetch",
+                                                  "/srv/app/worker.py:30:main"])]
+    lines = render(profile, "text").splitlines()
+    at = next(i for i, line in enumerate(lines) if "f1 (site-packages/lib/mod.py:1)" in line)
+    assert [line.strip() for line in lines[at + 4:at + 7]] == [
+        "... 2 library frames", "fetch (/srv/app/worker.py:12)", "... 1 outer frame"]
+
+
 def test_text_wait_sites_lead_with_the_users_own_line():
     text = render(small_profile(), "text")
     sites = text[text.index("TOP WAIT SITES"):text.index("ADAPTER READS")]

@@ -17,6 +17,7 @@ from geventperf.formats._frames import (
     format_seconds,
     frame_label,
     greenlet_names,
+    is_library_frame,
 )
 from geventperf.formats._glance import at_a_glance
 from geventperf.formats._tables import Table, all_tables, greenlet_groups
@@ -321,10 +322,21 @@ def _findings(profile: Profile) -> str:
         # must not take it for where the time went
         first, rest = ("  slices ended at ", " " * 18) \
             if finding.extra.get("stack_is") == STACK_SLICE_END else ("       at ", " " * 10)
-        for depth, entry in enumerate(finding.stack[:FINDING_FRAMES]):
+        stack = finding.stack
+        for depth, entry in enumerate(stack[:FINDING_FRAMES]):
             lines.append(clip((rest if depth else first) + frame_label(entry), WIDTH))
-        if len(finding.stack) > FINDING_FRAMES:
-            lines.append(f"{rest}... {len(finding.stack) - FINDING_FRAMES} outer frames")
+        # the program's own line, where the fix goes, even when library frames bury it
+        at = next((i for i, entry in enumerate(stack) if not is_library_frame(entry)), -1)
+        shown = FINDING_FRAMES
+        if at >= FINDING_FRAMES:
+            if at > FINDING_FRAMES:
+                hidden = at - FINDING_FRAMES
+                lines.append(f"{rest}... {hidden} library frame{'s' if hidden > 1 else ''}")
+            lines.append(clip(rest + frame_label(stack[at]), WIDTH))
+            shown = at + 1
+        if len(stack) > shown:
+            outer = len(stack) - shown
+            lines.append(f"{rest}... {outer} outer frame{'s' if outer > 1 else ''}")
     if folded:
         lines.extend(textwrap.wrap(f"... and {folded_summary(folded)} (all of them are in "
                                    "the json and html formats)", WIDTH,
