@@ -621,6 +621,25 @@ def test_a_value_swapped_in_gates_nobody(kept_server, tmp_path):
     assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
 
 
+SLOW_LOG = Workload("slow_log_handler.py")
+
+
+def test_records_queued_behind_a_slow_log_handler_are_told_at_the_logging_line(tmp_path):
+    """Before (a left-alone case): lock-contended named logging's Handler.acquire in the
+    standard library as the line, and said to hold the lock for less."""
+    profile = run_cli(SLOW_LOG, tmp_path)
+    first = assert_first(profile, SLOW_LOG, LOCK_CONTENDED)
+    assert first.extra["logging_lock"] is True, listing(profile)
+    [line] = SLOW_LOG.lines("culprit")
+    assert first.extra["site"].endswith(f"{SLOW_LOG.name}:{line}:work"), listing(profile)
+    assert "QueueHandler" in first.message, first.message
+
+
+def test_records_handed_to_a_queue_handler_queue_for_no_lock(tmp_path):
+    profile = run_cli(SLOW_LOG, tmp_path, "mode=queue")
+    assert not findings_of(profile, LOCK_CONTENDED), listing(profile)
+
+
 TINY_PIECES = Workload("tiny_pieces.py")
 TINY_URL = "kept={}/slow?delay=0.01&size=32768"
 

@@ -1722,6 +1722,23 @@ def lock_contended_names_the_calls_inside_the_function_that_takes_it():
 
 
 @scenario
+def lock_contended_on_a_log_handlers_lock():
+    # a patched RLock taken in logging's Handler.acquire (2 s): told at the line that
+    # logged, past logging's frames; with no frame of the program's past them (a library
+    # logging), at the library's line that logged
+    logging_py = "/usr/lib/python3.11/logging/__init__.py"
+    lock = [f"{GEVENT_THREAD}:320:LockType.acquire", f"{THREADING}:168:_RLock.acquire",
+            f"{logging_py}:927:Handler.acquire", f"{logging_py}:976:Handler.handle",
+            f"{logging_py}:1706:Logger.callHandlers"]
+    out = []
+    for outer in ([f"{APP}:18:work"], [f"{URLLIB3_POOL}:290:HTTPConnectionPool._get_conn"]):
+        p = pool_profile(1.5, [([*lock, *outer], 2.0)])
+        p.runs[0].greenlet = 3
+        out += findings.lock_contended(p)
+    return out
+
+
+@scenario
 def pool_full_spawned_by_imap_names_no_line():
     # the slot waits of Pool.imap's own greenlet, and no Pool.map waiting for results:
     # no line of the user's to name
@@ -10097,6 +10114,62 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
+    'lock_contended_on_a_log_handlers_lock': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat '
+                      'mostly idle',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'logging_lock': True,
+      'message': "Log records queued for a handler: greenlets such as 'app.fetch' waited "
+                 "2.000 s in all to take the logging package's lock (4 times, logging at "
+                 '/srv/app/worker.py:18:work) while the loop sat idle 75% of the run. A '
+                 'handler takes its lock around each record it emits, so one slow emit (a '
+                 'network or pipe write, a log shipper that fell behind) holds every '
+                 'greenlet that logs behind it. Fix: make the emit cheap -- hand records to '
+                 'a logging.handlers.QueueHandler and emit them from one greenlet or thread '
+                 'of their own (a QueueListener) -- or log less on this path. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
+                 'idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:18:work',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/thread.py:320:LockType.acquire',
+                '/usr/lib/python3.11/threading.py:168:_RLock.acquire',
+                '/usr/lib/python3.11/logging/__init__.py:927:Handler.acquire',
+                '/usr/lib/python3.11/logging/__init__.py:976:Handler.handle',
+                '/usr/lib/python3.11/logging/__init__.py:1706:Logger.callHandlers',
+                '/srv/app/worker.py:18:work'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat '
+                      'mostly idle',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'logging_lock': True,
+      'message': "Log records queued for a handler: greenlets such as 'app.fetch' waited "
+                 "2.000 s in all to take the logging package's lock (4 times, logging at "
+                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:290:HTTPConnectionPool._get_conn) '
+                 'while the loop sat idle 75% of the run. A handler takes its lock around '
+                 'each record it emits, so one slow emit (a network or pipe write, a log '
+                 'shipper that fell behind) holds every greenlet that logs behind it. Fix: '
+                 'make the emit cheap -- hand records to a logging.handlers.QueueHandler and '
+                 'emit them from one greenlet or thread of their own (a QueueListener) -- or '
+                 'log less on this path. [cost 2.000 s: greenlet-seconds spent waiting to '
+                 'take a lock while the loop sat mostly idle]',
+      'section': None,
+      'site': '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:290:HTTPConnectionPool._get_conn',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/thread.py:320:LockType.acquire',
+                '/usr/lib/python3.11/threading.py:168:_RLock.acquire',
+                '/usr/lib/python3.11/logging/__init__.py:927:Handler.acquire',
+                '/usr/lib/python3.11/logging/__init__.py:976:Handler.handle',
+                '/usr/lib/python3.11/logging/__init__.py:1706:Logger.callHandlers',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:290:HTTPConnectionPool._get_conn'],
+      'waits': 4}],
 }
 
 

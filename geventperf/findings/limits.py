@@ -64,6 +64,7 @@ from geventperf.findings.common import (
     _names,
 )
 from geventperf.findings.loop import block_threshold
+from geventperf.formats._frames import is_library_frame
 from geventperf.frames import PATCHED_RLOCK_FRAME, parse_frame, user_site
 from geventperf.profile import LOCK_CALLS, Finding, Profile
 
@@ -269,6 +270,7 @@ def lock_contended(profile: Profile) -> list[Finding]:
     # sem.release)): a rate limiter, whose budget per period is the pace, not a holder
     timed = sum(1 for g in profile.greenlets if g.name.endswith(TIMED_RELEASE))
     rate_limit = bool(compiled) and timed >= RATE_LIMIT_SHARE * seen.count
+    logging_at = None if rate_limit else _logging_caller(seen.worst.stack)
     if rate_limit:
         message = (
             f"A rate limit set the pace: {seen.who} waited {waited:.3f} s in all to take a "
@@ -279,12 +281,55 @@ def lock_contended(profile: Profile) -> list[Finding]:
             "holding it for less changes nothing. Fix: a larger budget where the upstream "
             "allows it (its documented rate), or fewer calls (batch them, cache "
             "answers); the waits are the limit working as written.")
+    elif logging_at is not None:
+        seen = seen._replace(where=logging_at)
+        message = _logging_lock(profile, rows, seen, waited, idle)
     else:
         message = _held_too_long(profile, rows, seen, waited, idle, patched, compiled)
     return [_finding(LOCK_CONTENDED, message, waited, list(seen.worst.stack),
                      greenlet=seen.greenlet, waits=seen.count, lock_wait_s=waited,
                      idle_share=idle, site=seen.where,
-                     **({"rate_limit": True} if rate_limit else {}))]
+                     **({"rate_limit": True} if rate_limit else {}),
+                     **({"logging_lock": True} if logging_at is not None else {}))]
+
+
+# The logging package's frames: a lock taken there is a handler's (one per handler,
+# taken around each record it emits) or the module's own.
+LOGGING_FRAME = re.compile(r"[/\\]logging[/\\]__init__\.py:\d+:")
+
+
+def _logging_caller(stack: list[str]) -> str | None:
+    """The line that logged, when the lock a wait took is the logging package's: the
+    first frame past the lock's and logging's own that no library holds (the program's
+    line), else the first past logging's (a library that logs), else logging's own;
+    None when the lock is not logging's."""
+    inner = 0
+    while inner < len(stack) and LOCK_FRAMES.search(stack[inner]):
+        inner += 1
+    if inner >= len(stack) or not LOGGING_FRAME.search(stack[inner]):
+        return None
+    outside = [f for f in stack[inner:] if not LOGGING_FRAME.search(f)]
+    return next((f for f in outside if not is_library_frame(f)),
+                outside[0] if outside else stack[inner])
+
+
+def _logging_lock(profile: Profile, rows: list[Any], seen: Waiters, waited: float,
+                  idle: float) -> str:
+    """lock-contended's message when the lock was a logging handler's."""
+    ended = switched_out_at(profile)
+    from geventperf.findings.held import jobs_waited  # (held.py builds on this module)
+    emits = jobs_waited(profile, [ended.get(tuple(w.stack)) for w in rows],
+                        {tuple(w.stack) for w in rows}, who="Besides the lock, they",
+                        held="mostly waited", each="what each record's emit took")
+    return (
+        f"Log records queued for a handler: {seen.who} waited {waited:.3f} s in all to "
+        f"take the logging package's lock ({seen.count} times, logging at {seen.where}) "
+        f"while the loop sat idle {idle:.0%} of the run. A handler takes its lock around "
+        "each record it emits, so one slow emit (a network or pipe write, a log shipper "
+        f"that fell behind) holds every greenlet that logs behind it.{emits} Fix: make the "
+        "emit cheap -- hand records to a logging.handlers.QueueHandler and emit them from "
+        "one greenlet or thread of their own (a QueueListener) -- or log less on this "
+        "path.")
 
 
 def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: float,
