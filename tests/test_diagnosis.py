@@ -68,6 +68,7 @@ POOL_FULL = "pool-full"
 LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
 WORKERS_SATURATED = "workers-saturated"
+QUEUE_LOCKSTEP = "queue-lockstep"
 CONNECTION_POOL_FULL = "connection-pool-full"
 SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
@@ -638,6 +639,25 @@ def test_records_queued_behind_a_slow_log_handler_are_told_at_the_logging_line(t
 def test_records_handed_to_a_queue_handler_queue_for_no_lock(tmp_path):
     profile = run_cli(SLOW_LOG, tmp_path, "mode=queue")
     assert not findings_of(profile, LOCK_CONTENDED), listing(profile)
+
+
+LOCKSTEP = Workload("queue_lockstep.py")
+LOCKSTEP_URLS = ("page={}/slow?delay=0.2", "load={}/slow?delay=0.01")
+
+
+def test_stages_taking_turns_at_a_queue_of_one_are_in_lockstep(kept_server, tmp_path):
+    """Before (an unseen ETL job joining its stages with Queue(maxsize=1)): "FINDINGS:
+    none", the summary naming main's joinall."""
+    profile = run_cli(LOCKSTEP, tmp_path, *(u.format(kept_server.url) for u in LOCKSTEP_URLS))
+    first = assert_first(profile, LOCKSTEP, QUEUE_LOCKSTEP, greenlet="extract")
+    assert (first.extra["producer"], first.extra["consumer"]) == ("extract", "load"), \
+        listing(profile)
+
+
+def test_stages_with_room_to_work_ahead_are_not_in_lockstep(kept_server, tmp_path):
+    profile = run_cli(LOCKSTEP, tmp_path, *(u.format(kept_server.url) for u in LOCKSTEP_URLS),
+                      "maxsize=1000")
+    assert not findings_of(profile, QUEUE_LOCKSTEP), listing(profile)
 
 
 TINY_PIECES = Workload("tiny_pieces.py")

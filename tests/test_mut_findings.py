@@ -1456,6 +1456,30 @@ def serial_bottleneck_told_as_a_gate_at_its_edge():
     return [*gate(6), *gate(5)]
 
 
+def lockstep_profile(put=0.5, get=0.75, consumer="app.load"):
+    """A 2 s run: app.extract (#3) waited *put* s in put() at its line (40 times), and
+    *consumer* (#4) *get* s in get() at its own (4 times)."""
+    p = profile(waits=[
+        StackTime(stack=[f"{APP}:34:extract"], count=40, wait_s=put, event_wait_s=put,
+                  ready_wait_s=0.0, call="put"),
+        StackTime(stack=[f"{APP}:40:load"], count=4, wait_s=get, event_wait_s=get,
+                  ready_wait_s=0.0, call="get")])
+    p.runs = [StackTime(stack=[f"{APP}:34:extract"], count=40, greenlet=3),
+              StackTime(stack=[f"{APP}:40:load"], count=4, greenlet=4)]
+    p.greenlet(3).name, p.greenlet(4).name = "app.extract", consumer
+    return p
+
+
+@scenario
+def queue_lockstep_at_its_edges():
+    # each side waited at least a quarter of the 2 s run (put 0.5 s exactly): one,
+    # costing the smaller side (0.5 s); put 0.5 - 2**-16 s, or both sides of one name
+    # (a middle stage waiting on both its queues): none
+    return [*findings.queue_lockstep(lockstep_profile()),
+            *findings.queue_lockstep(lockstep_profile(put=0.5 - 2 ** -16)),
+            *findings.queue_lockstep(lockstep_profile(consumer="app.extract"))]
+
+
 @scenario
 def serial_bottleneck_names_the_busy_feeder():
     # hand-offs: get 3 + joinall 1 + the Event's lock 0.5 = 4.5 s of 6.5 s event wait
@@ -10170,6 +10194,34 @@ EXPECTED = {
                 '/usr/lib/python3.11/logging/__init__.py:1706:Logger.callHandlers',
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:290:HTTPConnectionPool._get_conn'],
       'waits': 4}],
+    'queue_lockstep_at_its_edges': [{'consumer': 'app.load',
+      'cost_meaning': 'greenlet-seconds the smaller side of a bounded queue waited at it (a '
+                      'producer in put, a consumer in get): the most the two stages could '
+                      'overlap',
+      'cost_s': 0.5,
+      'get_site': '/srv/app/worker.py:40:load',
+      'get_wait_s': 0.75,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'queue-lockstep',
+      'message': "Two stages took turns at a bounded queue: 'app.extract' waited 0.500 s to "
+                 'put into a full queue (40 times, at /srv/app/worker.py:34:extract) and '
+                 "'app.load' waited 0.750 s to get from an empty one (4 times, at "
+                 '/srv/app/worker.py:40:load), 25% and 38% of the run each. A put waits only '
+                 'when the queue is full and a get only when it is empty: when both wait '
+                 'this long, neither stage is the bottleneck; each waits for the other in '
+                 'turn, and the run takes the sum of their times instead of the larger. The '
+                 'queue is too small to hold what one stage produces while the other works '
+                 '(a page of items, a batch). Fix: a larger maxsize -- at least one burst, a '
+                 'page or a batch of items -- or no bound where memory allows; then, if one '
+                 'stage stays behind, more greenlets for it. [cost 0.500 s: greenlet-seconds '
+                 'the smaller side of a bounded queue waited at it (a producer in put, a '
+                 'consumer in get): the most the two stages could overlap]',
+      'producer': 'app.extract',
+      'put_site': '/srv/app/worker.py:34:extract',
+      'put_wait_s': 0.5,
+      'section': None,
+      'stack': ['/srv/app/worker.py:34:extract']}],
 }
 
 
@@ -10182,7 +10234,8 @@ def test_every_finding_whole(name):
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
-              "serial-bottleneck", "sequential-calls", "awaited-in-turn", "batch-barrier",
+              "serial-bottleneck", "workers-saturated", "queue-lockstep", "sequential-calls",
+              "awaited-in-turn", "batch-barrier",
               "session-per-request",
               "connection-churn",
               "connection-not-kept-alive", "connection-leak",
@@ -10223,7 +10276,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.loop_held, findings.switch_storms,
         findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
-        findings.workers_saturated, findings.sequential_calls, findings.awaited_in_turn,
+        findings.workers_saturated, findings.queue_lockstep, findings.sequential_calls,
+        findings.awaited_in_turn,
         findings.batch_barrier, findings.session_per_request, findings.connection_churn,
         findings.not_kept_alive, findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,

@@ -45,6 +45,7 @@ from geventperf.findings.common import (
     LOOP_SATURATED,
     NOT_KEPT_ALIVE,
     POOL_FULL,
+    QUEUE_LOCKSTEP,
     REQUEST_BODY_STALL,
     REQUESTS_FAILED,
     RETRY_BACKOFF,
@@ -86,6 +87,7 @@ from geventperf.findings.limits import (
     pool_full,
     without_outweighed_limits,
 )
+from geventperf.findings.lockstep import queue_lockstep
 from geventperf.findings.loop import (
     BLOCKING_SHARE,
     GC_SHARE,
@@ -136,7 +138,8 @@ __all__ = [
     "HELD_MIN_SLICE_S", "HELD_SHARE", "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED",
     "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED", "MIN_NEW_CONNECTIONS", "NOT_KEPT_ALIVE",
     "POOL_FULL",
-    "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK", "REQUESTS_FAILED", "REQUEST_BODY_STALL",
+    "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK", "QUEUE_LOCKSTEP", "REQUESTS_FAILED",
+    "REQUEST_BODY_STALL",
     "RETRY_BACKOFF", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION",
     "SEQUENTIAL_CALLS", "AWAITED_IN_TURN", "BATCH_BARRIER", "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLOW_PATHS",
     "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
@@ -146,7 +149,7 @@ __all__ = [
     "connection_churn", "connection_leak", "connection_pool_full", "cpu_starved",
     "deadlock_risks", "delayed_ack_stall", "gil_contended", "lock_contended",
     "loop_blocked", "loop_held", "loop_saturated", "not_kept_alive", "pool_full",
-    "request_body_stall",
+    "queue_lockstep", "request_body_stall",
     "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
     "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
@@ -172,15 +175,15 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, gil_contended,
     loop_held, switch_storms, small_body_reads, threadpool_saturated, pool_full,
     connection_pool_full, lock_contended, serial_bottleneck, workers_saturated,
-    sequential_calls, awaited_in_turn, batch_barrier, session_per_request,
+    queue_lockstep, sequential_calls, awaited_in_turn, batch_barrier, session_per_request,
     connection_churn, not_kept_alive, connection_leak, requests_failed, delayed_ack_stall,
     request_body_stall, server_nagle, server_pool_full, retry_backoff, slow_paths,
     cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
-         LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, SEQUENTIAL_CALLS,
-         AWAITED_IN_TURN, BATCH_BARRIER, SESSION_PER_REQUEST,
+         LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, QUEUE_LOCKSTEP,
+         SEQUENTIAL_CALLS, AWAITED_IN_TURN, BATCH_BARRIER, SESSION_PER_REQUEST,
          CONNECTION_CHURN, NOT_KEPT_ALIVE,
          CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, REQUEST_BODY_STALL,
          SERVER_NAGLE, SERVER_POOL_FULL, RETRY_BACKOFF,

@@ -40,6 +40,7 @@ SEQUENTIAL_CALLS = "sequential-calls"
 BATCH_BARRIER = "batch-barrier"
 AWAITED_IN_TURN = "awaited-in-turn"
 WORKERS_SATURATED = "workers-saturated"
+QUEUE_LOCKSTEP = "queue-lockstep"
 
 # More calls at once to one upstream than most serve at once (a deployment of tens of
 # server workers; a listen backlog of 128 by default): past it, a pool or threadpool as
@@ -90,6 +91,9 @@ COST_MEANING = {
     WORKERS_SATURATED: "greenlet-seconds the workers spent waiting on their calls, one "
                        "item at a time each, while their input queued: the waiting more "
                        "workers would have overlapped",
+    QUEUE_LOCKSTEP: "greenlet-seconds the smaller side of a bounded queue waited at it "
+                    "(a producer in put, a consumer in get): the most the two stages could "
+                    "overlap",
     SESSION_PER_REQUEST: "greenlet-seconds spent waiting while opening the connections "
                          "requests' module-level functions open for every call (the name "
                          "lookup, the connect)",

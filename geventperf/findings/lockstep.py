@@ -1,0 +1,102 @@
+"""Two stages that took turns at a bounded queue (``queue-lockstep``).
+
+``queue = Queue(maxsize=1)`` between an extractor that fetches pages of 50 records and
+a loader that posts each record: the extractor fills the queue with a page's first
+record and waits in ``put()`` until the loader has taken all but the last; the loader
+then waits in ``get()`` while the extractor fetches the next page.  Each stage waits
+for the other in turn, the run takes the sum of their times instead of the larger, and
+every table says "waiting at the queue" on both sides, which reads as two slow stages.
+
+A put waits only on a full queue, a get only on an empty one.  A consumer slower than
+its producer keeps the queue full (the producer waits at its ``put``, the consumer
+never at its ``get``: ``serial-bottleneck``'s story when many wait); a producer slower
+than its consumer keeps it empty.  Both waiting long is the two stages alternating:
+neither is the bottleneck, the queue is too small to hold what one produces while the
+other works (a page of records).  From the wait stacks: ``put`` and ``get`` calls at the
+program's own line (gevent's compiled queues), by the greenlet names that left them.
+Which queue a call used is not recorded: the message names both lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from geventperf.findings.common import QUEUE_LOCKSTEP, _base_name, _finding, block_threshold
+from geventperf.findings.handoff import stacks_left
+from geventperf.findings.limits import event_wait
+from geventperf.frames import user_site
+from geventperf.profile import Finding, Profile
+
+# Each side waited at the queue at least this share of the run, per greenlet of its
+# name: a stage that waits now and then is a pipeline settling, not one in lockstep
+# (the unseen extractor waited 47 % of its run in put(), its loader 42 % in get()).
+LOCKSTEP_RUN_SHARE = 0.25
+
+
+def queue_lockstep(profile: Profile) -> list[Finding]:
+    """A producer waiting in put() and a consumer waiting in get() each a large share of
+    the run.  ``cost_s``: the smaller of the two sides' waits, the most overlapping the
+    stages could save."""
+    duration = profile.duration_s
+    if not duration:
+        return []
+    owners = {stack: gid for gid, stacks in stacks_left(profile).items() for stack in stacks}
+    sides = {call: _side(profile, owners, call) for call in ("put", "get")}
+    put, get = sides["put"], sides["get"]
+    if put is None or get is None or put.name == get.name:
+        return []
+    for side in (put, get):
+        if side.waited < LOCKSTEP_RUN_SHARE * duration * side.greenlets:
+            return []
+    cost = min(put.waited, get.waited)
+    if cost < block_threshold(profile):
+        return []
+    from geventperf.findings.handoff import serial_bottleneck  # (its story when many wait)
+    if serial_bottleneck(profile):
+        return []
+    message = (
+        f"Two stages took turns at a bounded queue: '{put.name}' waited {put.waited:.3f} s "
+        f"to put into a full queue ({put.count} times, at {put.where}) and '{get.name}' "
+        f"waited {get.waited:.3f} s to get from an empty one ({get.count} times, at "
+        f"{get.where}), {put.waited / duration / put.greenlets:.0%} and "
+        f"{get.waited / duration / get.greenlets:.0%} of the run each. A put waits only "
+        "when the queue is full and a get only when it is empty: when both wait this long, "
+        "neither stage is the bottleneck; each waits for the other in turn, and the run "
+        "takes the sum of their times instead of the larger. The queue is too small to "
+        "hold what one stage produces while the other works (a page of items, a batch). "
+        "Fix: a larger maxsize -- at least one burst, a page or a batch of items -- or no "
+        "bound where memory allows; then, if one stage stays behind, more greenlets for "
+        "it.")
+    return [_finding(QUEUE_LOCKSTEP, message, cost, list(put.stack), greenlet=put.greenlet,
+                     producer=put.name, consumer=get.name, put_wait_s=put.waited,
+                     get_wait_s=get.waited, put_site=put.where, get_site=get.where)]
+
+
+class _Side:
+    """One side of the queue: the greenlets of one name waiting in one call."""
+
+    def __init__(self, name: str, greenlets: int, waited: float, count: int,
+                 worst: Any, greenlet: int) -> None:
+        self.name, self.greenlets, self.waited, self.count = name, greenlets, waited, count
+        self.where = user_site(worst.stack).user or "an unrecorded place"
+        self.stack, self.greenlet = worst.stack, greenlet
+
+
+def _side(profile: Profile, owners: dict[tuple[str, ...], int], call: str) -> _Side | None:
+    """The waits in *call* at the program's own line, of the greenlet name that waited
+    there most (a stack knows only the last greenlet that left it: by name)."""
+    rows = [w for w in profile.waits if w.call == call and w.stack and w.count
+            and user_site(w.stack).library is None and user_site(w.stack).user
+            and tuple(w.stack) in owners]
+    by_name: dict[str, list[Any]] = {}
+    for w in rows:
+        g = profile.greenlet(owners[tuple(w.stack)])
+        if g is not None and g.id != profile.hub.get("id"):
+            by_name.setdefault(_base_name(g.name), []).append((w, g.id))
+    if not by_name:
+        return None
+    name, mine = max(by_name.items(), key=lambda kv: sum(event_wait(w) for w, _g in kv[1]))
+    worst, gid = max(mine, key=lambda wg: event_wait(wg[0]))
+    greenlets = sum(1 for g in profile.greenlets if _base_name(g.name) == name)
+    return _Side(name, max(1, greenlets), sum(event_wait(w) for w, _g in mine),
+                 sum(w.count for w, _g in mine), worst, gid)
