@@ -69,6 +69,7 @@ LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
 WORKERS_SATURATED = "workers-saturated"
 QUEUE_LOCKSTEP = "queue-lockstep"
+QUEUE_FULL = "queue-full"
 CONNECTION_POOL_FULL = "connection-pool-full"
 SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
@@ -658,6 +659,24 @@ def test_stages_with_room_to_work_ahead_are_not_in_lockstep(kept_server, tmp_pat
     profile = run_cli(LOCKSTEP, tmp_path, *(u.format(kept_server.url) for u in LOCKSTEP_URLS),
                       "maxsize=1000")
     assert not findings_of(profile, QUEUE_LOCKSTEP), listing(profile)
+
+
+SLOW_LOADER_URLS = ("page={}/slow?delay=0.005", "load={}/slow?delay=0.02")
+
+
+def test_a_producer_behind_one_slow_consumer_waits_on_a_full_queue(kept_server, tmp_path):
+    """Before (an unseen feed paged into Queue(maxsize=1) for a single poster): "FINDINGS:
+    none", "mostly I/O"; the producer's 70 % of the run in put() went untold."""
+    profile = run_cli(LOCKSTEP, tmp_path,
+                      *(u.format(kept_server.url) for u in SLOW_LOADER_URLS))
+    first = assert_first(profile, LOCKSTEP, QUEUE_FULL, greenlet="extract")
+    assert first.extra["consumer"] == "load", listing(profile)
+
+
+def test_a_producer_with_consumers_enough_waits_on_no_full_queue(kept_server, tmp_path):
+    profile = run_cli(LOCKSTEP, tmp_path,
+                      *(u.format(kept_server.url) for u in SLOW_LOADER_URLS), "consumers=4")
+    assert not findings_of(profile, QUEUE_FULL), listing(profile)
 
 
 TINY_PIECES = Workload("tiny_pieces.py")

@@ -1481,6 +1481,18 @@ def queue_lockstep_at_its_edges():
 
 
 @scenario
+def queue_full_at_its_edges():
+    # the producer waited half the 2 s run in put() (1 s), its one consumer a quarter
+    # less a little in get(): queue-full, costing the put waits; 2**-16 s less in put(),
+    # or two consumers of the name (workers-saturated's, or a pool's): none
+    two = lockstep_profile(put=1.0, get=0.5 - 2 ** -16)
+    two.greenlets.append(GreenletStats(id=6, name="app.load", parent=1))
+    return [*findings.queue_lockstep(lockstep_profile(put=1.0, get=0.5 - 2 ** -16)),
+            *findings.queue_lockstep(lockstep_profile(put=1.0 - 2 ** -16, get=0.25)),
+            *findings.queue_lockstep(two)]
+
+
+@scenario
 def serial_bottleneck_names_the_busy_feeder():
     # hand-offs: get 3 + joinall 1 + the Event's lock 0.5 = 4.5 s of 6.5 s event wait
     # (69 %), over 2 x the 2 s run; idle 1.5 of 2 s.  app.fetch #3 was busy 0.25 + 1.5 =
@@ -1683,13 +1695,13 @@ def pool_full_tells_jobs_asleep_or_joining_what_they_started():
     # timeout: the pool's story, the call named); a with block (no call named).  Asleep
     # beside 5 answers of 503 in 100 calls (5 %): told as what the sleeps back off from;
     # 4 of 100: not
-    def jobs(stack, call=None, errors=0):
+    def jobs(stack, call=None, errors=0, wait=2.0):
         p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
         p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "calls": 100,
                      "statuses": [["503", errors], ["bad", 3], ["500", True]]}]
         p.waits += [StackTime(stack=list(FAILING_CALL), count=10, wait_s=1.0,
                               event_wait_s=1.0, ready_wait_s=0.0),
-                    StackTime(stack=list(stack), count=4, wait_s=2.0, event_wait_s=2.0,
+                    StackTime(stack=list(stack), count=4, wait_s=wait, event_wait_s=wait,
                               ready_wait_s=0.0, call=call)]
         p.runs += [StackTime(stack=list(FAILING_CALL), count=10, greenlet=4),
                    StackTime(stack=list(stack), count=4, greenlet=5)]
@@ -1697,6 +1709,10 @@ def pool_full_tells_jobs_asleep_or_joining_what_they_started():
     return [*jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep"),
             *jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep", errors=5),
             *jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep", errors=4),
+            # asleep a third of their waiting (0.5 of 1.5 s), the requests heavier: told
+            # too, naming the sleep; a fifth (0.25 of 1.25 s): the pool's story
+            *jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep", wait=0.5),
+            *jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep", wait=0.25),
             *jobs([f"{APP}:21:job"], "joinall"), *jobs([f"{APP}:22:job"], "join"),
             *jobs([f"{APP}:23:job"], "with")]
 
@@ -9564,9 +9580,9 @@ EXPECTED = {
                 '/srv/app/worker.py:27:details',
                 '/srv/app/worker.py:40:main'],
       'waited_s': 1.0}],
-    'pool_full_tells_jobs_asleep_or_joining_what_they_started': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
-                      'the loop sat mostly idle',
-      'cost_s': 1.5,
+    'pool_full_tells_jobs_asleep_or_joining_what_they_started': [{'cost_meaning': "greenlet-seconds the pool's jobs slept in the program's own "
+                      'gevent.sleep while holding their slots',
+      'cost_s': 2.0,
       'greenlet': 1,
       'hazard': False,
       'idle_share': 0.75,
@@ -9580,16 +9596,16 @@ EXPECTED = {
                  "timer of the program's own paced the work, not the pool's size. The jobs "
                  "('app.fetch', 'app.parse') held their slots mostly waiting at "
                  '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
-                 "waits are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
+                 "sleeps are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
                  'asleep there): the jobs slept out their slots, and a larger Pool only '
                  'holds more sleepers. Fix: sleep less there, or wake on what the sleep '
                  "waits for -- a retry's back-off short, jittered and growing, with few "
                  "retries; a rate limiter's rate as high as the upstream takes, waiting for "
                  "the next token instead of polling; a circuit breaker's cool-down near the "
                  "outage's length, with a half-open probe; if the pause is deliberate "
-                 '(politeness to a host), this is what it costs. [cost 1.500 s: '
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                 'loop sat mostly idle]',
+                 '(politeness to a host), this is what it costs. [cost 2.000 s: '
+                 "greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
+                 'while holding their slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -9598,9 +9614,9 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4},
-     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
-                      'the loop sat mostly idle',
-      'cost_s': 1.5,
+     {'cost_meaning': "greenlet-seconds the pool's jobs slept in the program's own "
+                      'gevent.sleep while holding their slots',
+      'cost_s': 2.0,
       'greenlet': 1,
       'hazard': False,
       'idle_share': 0.75,
@@ -9614,7 +9630,7 @@ EXPECTED = {
                  "timer of the program's own paced the work, not the pool's size. The jobs "
                  "('app.fetch', 'app.parse') held their slots mostly waiting at "
                  '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
-                 "waits are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
+                 "sleeps are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
                  'asleep there): the jobs slept out their slots, and a larger Pool only '
                  'holds more sleepers. The upstreams answered 5 of 100 requests with an '
                  'error status (503 x5): most likely what the sleeps back off from, each '
@@ -9623,9 +9639,78 @@ EXPECTED = {
                  "growing, with few retries; a rate limiter's rate as high as the upstream "
                  "takes, waiting for the next token instead of polling; a circuit breaker's "
                  "cool-down near the outage's length, with a half-open probe; if the pause "
-                 'is deliberate (politeness to a host), this is what it costs. [cost 1.500 '
-                 's: greenlet-seconds spent waiting for a free slot of a gevent Pool while '
-                 'the loop sat mostly idle]',
+                 'is deliberate (politeness to a host), this is what it costs. [cost 2.000 '
+                 "s: greenlet-seconds the pool's jobs slept in the program's own "
+                 'gevent.sleep while holding their slots]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': True,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': "greenlet-seconds the pool's jobs slept in the program's own "
+                      'gevent.sleep while holding their slots',
+      'cost_s': 2.0,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so a '
+                 "timer of the program's own paced the work, not the pool's size. The jobs "
+                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
+                 '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
+                 "sleeps are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
+                 'asleep there): the jobs slept out their slots, and a larger Pool only '
+                 'holds more sleepers. Fix: sleep less there, or wake on what the sleep '
+                 "waits for -- a retry's back-off short, jittered and growing, with few "
+                 "retries; a rate limiter's rate as high as the upstream takes, waiting for "
+                 "the next token instead of polling; a circuit breaker's cool-down near the "
+                 "outage's length, with a half-open probe; if the pause is deliberate "
+                 '(politeness to a host), this is what it costs. [cost 2.000 s: '
+                 "greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
+                 'while holding their slots]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': True,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': "greenlet-seconds the pool's jobs slept in the program's own "
+                      'gevent.sleep while holding their slots',
+      'cost_s': 0.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so a '
+                 "timer of the program's own paced the work, not the pool's size. The jobs "
+                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
+                 '/srv/app/worker.py:40:call (HTTPAdapter.send): 10 waits of 100 ms on '
+                 'average. They also slept at /srv/app/worker.py:20:job: 4 sleeps of 125 ms '
+                 "on average. Those sleeps are gevent.sleep calls of the program's own "
+                 '(0.500 greenlet-seconds asleep there): the jobs slept out their slots, and '
+                 'a larger Pool only holds more sleepers. Fix: sleep less there, or wake on '
+                 "what the sleep waits for -- a retry's back-off short, jittered and "
+                 "growing, with few retries; a rate limiter's rate as high as the upstream "
+                 "takes, waiting for the next token instead of polling; a circuit breaker's "
+                 "cool-down near the outage's length, with a half-open probe; if the pause "
+                 'is deliberate (politeness to a host), this is what it costs. [cost 0.500 '
+                 "s: greenlet-seconds the pool's jobs slept in the program's own "
+                 'gevent.sleep while holding their slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -9646,23 +9731,19 @@ EXPECTED = {
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
                  '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
-                 'waiting, not computing, and no other finding explains their waits, so a '
-                 "timer of the program's own paced the work, not the pool's size. The jobs "
-                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
-                 '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
-                 "waits are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
-                 'asleep there): the jobs slept out their slots, and a larger Pool only '
-                 'holds more sleepers. Fix: sleep less there, or wake on what the sleep '
-                 "waits for -- a retry's back-off short, jittered and growing, with few "
-                 "retries; a rate limiter's rate as high as the upstream takes, waiting for "
-                 "the next token instead of polling; a circuit breaker's cool-down near the "
-                 "outage's length, with a half-open probe; if the pause is deliberate "
-                 '(politeness to a host), this is what it costs. [cost 1.500 s: '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 '
+                 'waits of 100 ms on average. Fix: a larger Pool(size) if what the jobs wait '
+                 'on (a downstream service) can take more requests at once; if it cannot, '
+                 "the time each job waits is the lever (an upstream's latency is its own to "
+                 'cut: its slow query, its capacity); if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
                  'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
                  'loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
-      'slept_in_slots': True,
+      'slept_in_slots': False,
       'slot_wait_s': 1.5,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
@@ -10222,6 +10303,30 @@ EXPECTED = {
       'put_wait_s': 0.5,
       'section': None,
       'stack': ['/srv/app/worker.py:34:extract']}],
+    'queue_full_at_its_edges': [{'consumer': 'app.load',
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind '
+                      'one consumer',
+      'cost_s': 1.0,
+      'get_wait_s': 0.4999847412109375,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'queue-full',
+      'message': "A producer waited on a full queue: 'app.extract' waited 1.000 s to put "
+                 'into it (40 times, at /srv/app/worker.py:34:extract), 50% of the run, '
+                 "while what takes from it was 'app.load', one greenlet that waited for "
+                 'items only 25% of the run (at /srv/app/worker.py:40:load). The consumer is '
+                 "slower than what feeds it, so its pace was the run's. Fix: more consumers "
+                 '-- several greenlets taking from the queue, or a gevent.pool.Pool(n) over '
+                 'its items -- if their work can run side by side (calls to an upstream that '
+                 'takes more at once); else make each item cheaper (one batch call for '
+                 "several items). If the consumer's pace is a limit by design (an upstream's "
+                 'rate), this is what it costs. [cost 1.000 s: greenlet-seconds a producer '
+                 'waited to put into a full queue behind one consumer]',
+      'producer': 'app.extract',
+      'put_site': '/srv/app/worker.py:34:extract',
+      'put_wait_s': 1.0,
+      'section': None,
+      'stack': ['/srv/app/worker.py:34:extract']}],
 }
 
 
@@ -10234,7 +10339,8 @@ def test_every_finding_whole(name):
 KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
-              "serial-bottleneck", "workers-saturated", "queue-lockstep", "sequential-calls",
+              "serial-bottleneck", "workers-saturated", "queue-lockstep", "queue-full",
+              "sequential-calls",
               "awaited-in-turn", "batch-barrier",
               "session-per-request",
               "connection-churn",

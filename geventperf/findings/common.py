@@ -41,6 +41,7 @@ BATCH_BARRIER = "batch-barrier"
 AWAITED_IN_TURN = "awaited-in-turn"
 WORKERS_SATURATED = "workers-saturated"
 QUEUE_LOCKSTEP = "queue-lockstep"
+QUEUE_FULL = "queue-full"
 
 # More calls at once to one upstream than most serve at once (a deployment of tens of
 # server workers; a listen backlog of 128 by default): past it, a pool or threadpool as
@@ -94,6 +95,8 @@ COST_MEANING = {
     QUEUE_LOCKSTEP: "greenlet-seconds the smaller side of a bounded queue waited at it "
                     "(a producer in put, a consumer in get): the most the two stages could "
                     "overlap",
+    QUEUE_FULL: "greenlet-seconds a producer waited to put into a full queue behind one "
+                "consumer",
     SESSION_PER_REQUEST: "greenlet-seconds spent waiting while opening the connections "
                          "requests' module-level functions open for every call (the name "
                          "lookup, the connect)",

@@ -119,17 +119,22 @@ def pool_full(profile: Profile) -> list[Finding]:
                      and g.parent in gids and g.id != profile.hub.get("id")]
     jobs = sorted({_base_name(g.name) for g in job_greenlets})
     from geventperf.findings.held import (  # (held.py builds on this module)
-        asleep_in_program,
         error_answers,
-        jobs_heaviest_wait,
+        jobs_asleep,
         jobs_waited,
+        jobs_waits,
         joined_in_program,
     )
     job_ids = [g.id for g in job_greenlets]
     own_stacks = {tuple(w.stack) for w in rows}
     held = jobs_waited(profile, job_ids, own_stacks)
-    _names_, heaviest = jobs_heaviest_wait(profile, job_ids, own_stacks)
-    asleep, joined = asleep_in_program(heaviest), joined_in_program(heaviest)
+    _names_, job_rows = jobs_waits(profile, job_ids, own_stacks)
+    heaviest = max(job_rows, key=event_wait) if job_rows else None
+    slept = jobs_asleep(job_rows)
+    asleep, joined = slept is not None, joined_in_program(heaviest)
+    if asleep and slept is not heaviest:  # (the held sentence named another line)
+        held += (f" They also slept at {user_site(slept.stack).user}: {slept.count} sleeps "
+                 f"of {event_wait(slept) / slept.count * 1e3:.0f} ms on average.")
     message = (
         f"A gevent Pool was full: spawning into it waited {waited:.3f} s for a free slot "
         f"({count} times"
@@ -140,18 +145,26 @@ def pool_full(profile: Profile) -> list[Finding]:
         + ("a timer of the program's own paced the work, not the pool's size." if asleep
            else "the greenlets the jobs waited for paced the work, not the pool's size."
            if joined else "the pool's size paced the work.") + held + " "
-        + (SLEPT_IN_SLOTS.format(slept=event_wait(heaviest), errors=error_answers(profile))
+        + (SLEPT_IN_SLOTS.format(slept=event_wait(slept), errors=error_answers(profile))
            if asleep else
            JOINED_IN_SLOTS if joined else
            "Fix: a larger Pool(size) if what the jobs wait on (a downstream service) can "
            "take more requests at once; if it cannot, the time each job waits is the lever "
            "(an upstream's latency is its own to cut: its slow query, its capacity); if the "
            "limit is deliberate (a downstream's rate limit), this is what it costs."))
-    return [_finding(POOL_FULL, message, waited, list(worst.stack),
+    # asleep, the jobs' sleeps are the cause, costed as other waits are (summed over
+    # the greenlets that lost them), not by the one spawner's wait for a slot
+    cost = event_wait(slept) if asleep else waited
+    return [_finding(POOL_FULL, message, cost, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)),
                      waits=count, slot_wait_s=waited, idle_share=idle,
                      site=where, job_names=jobs, slept_in_slots=asleep,
-                     joined_in_slots=joined)]
+                     joined_in_slots=joined,
+                     **({"cost_meaning": SLEPT_COST} if asleep else {}))]
+
+
+SLEPT_COST = ("greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
+              "while holding their slots")
 
 
 # pool-full's story when the jobs held their slots mostly joining greenlets they
@@ -169,7 +182,7 @@ JOINED_IN_SLOTS = (
 # polled every 10 ms at 80 calls/s, a 6 s breaker cool-down after a 0.3 s blip) were
 # told "a larger Pool", which left each p99 where it was (one gained nothing at all).
 SLEPT_IN_SLOTS = (
-    "Those waits are gevent.sleep calls of the program's own ({slept:.3f} greenlet-seconds "
+    "Those sleeps are gevent.sleep calls of the program's own ({slept:.3f} greenlet-seconds "
     "asleep there): the jobs slept out their slots, and a larger Pool only holds more "
     "sleepers.{errors} Fix: sleep less there, or wake on what the sleep waits for -- a retry's "
     "back-off short, jittered and growing, with few retries; a rate limiter's rate as high "
@@ -502,7 +515,9 @@ def without_outweighed_limits(found: list[Finding],
     finding (cpu-starved) outweighs nothing here: the loop was idle.  A full pool
     whose jobs are known (*profile* given) gives way by cost only to a cause in its
     jobs: a housekeeper blocking the loop elsewhere did not make them slow."""
-    limits = [f for f in found if f.kind in LIMIT_KINDS]
+    # (a pool whose jobs slept in the program's own timer is that timer's finding: a
+    # cause, not a limit whose holders something else slowed)
+    limits = [f for f in found if f.kind in LIMIT_KINDS and not f.extra.get("slept_in_slots")]
     causes = [f for f in found if f.kind not in LIMIT_KINDS and f.kind != CPU_STARVED]
     dropped = [f for f in limits if any(
         c.extra.get("hazard") or _inside(c, f)

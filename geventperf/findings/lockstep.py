@@ -1,4 +1,5 @@
-"""Two stages that took turns at a bounded queue (``queue-lockstep``).
+"""Two stages that took turns at a bounded queue (``queue-lockstep``), or one that
+waited on a full queue behind a single consumer (``queue-full``).
 
 ``queue = Queue(maxsize=1)`` between an extractor that fetches pages of 50 records and
 a loader that posts each record: the extractor fills the queue with a page's first
@@ -15,13 +16,25 @@ neither is the bottleneck, the queue is too small to hold what one produces whil
 other works (a page of records).  From the wait stacks: ``put`` and ``get`` calls at the
 program's own line (gevent's compiled queues), by the greenlet names that left them.
 Which queue a call used is not recorded: the message names both lines.
+
+A producer that waits in ``put()`` most of the run while what takes from the queue is
+one greenlet that seldom waits in ``get()`` has one consumer too slow for it: the
+consumer's pace is the run's (a feed paged into ``Queue(maxsize=1)`` for a single
+poster: 70 % of the run in ``put()``).  Many consumers behind one queue are
+``workers-saturated``'s; many producers waiting, ``serial-bottleneck``'s.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from geventperf.findings.common import QUEUE_LOCKSTEP, _base_name, _finding, block_threshold
+from geventperf.findings.common import (
+    QUEUE_FULL,
+    QUEUE_LOCKSTEP,
+    _base_name,
+    _finding,
+    block_threshold,
+)
 from geventperf.findings.handoff import stacks_left
 from geventperf.findings.limits import event_wait
 from geventperf.frames import user_site
@@ -31,6 +44,10 @@ from geventperf.profile import Finding, Profile
 # name: a stage that waits now and then is a pipeline settling, not one in lockstep
 # (the unseen extractor waited 47 % of its run in put(), its loader 42 % in get()).
 LOCKSTEP_RUN_SHARE = 0.25
+# queue-full: the producer waited in put() at least this share of the run per greenlet
+# (the unseen single poster's producer: 70 %), its one consumer in get() less than
+# LOCKSTEP_RUN_SHARE (or never).
+FULL_RUN_SHARE = 0.5
 
 
 def queue_lockstep(profile: Profile) -> list[Finding]:
@@ -43,16 +60,14 @@ def queue_lockstep(profile: Profile) -> list[Finding]:
     owners = {stack: gid for gid, stacks in stacks_left(profile).items() for stack in stacks}
     sides = {call: _side(profile, owners, call) for call in ("put", "get")}
     put, get = sides["put"], sides["get"]
-    if put is None or get is None or put.name == get.name:
+    if put is None or (get is not None and put.name == get.name):
         return []
-    for side in (put, get):
-        if side.waited < LOCKSTEP_RUN_SHARE * duration * side.greenlets:
-            return []
+    if get is None or get.waited < LOCKSTEP_RUN_SHARE * duration * get.greenlets:
+        return _queue_full(profile, put, get)
+    if put.waited < LOCKSTEP_RUN_SHARE * duration * put.greenlets:
+        return []
     cost = min(put.waited, get.waited)
-    if cost < block_threshold(profile):
-        return []
-    from geventperf.findings.handoff import serial_bottleneck  # (its story when many wait)
-    if serial_bottleneck(profile):
+    if cost < block_threshold(profile) or _told_elsewhere(profile):
         return []
     message = (
         f"Two stages took turns at a bounded queue: '{put.name}' waited {put.waited:.3f} s "
@@ -70,6 +85,41 @@ def queue_lockstep(profile: Profile) -> list[Finding]:
     return [_finding(QUEUE_LOCKSTEP, message, cost, list(put.stack), greenlet=put.greenlet,
                      producer=put.name, consumer=get.name, put_wait_s=put.waited,
                      get_wait_s=get.waited, put_site=put.where, get_site=get.where)]
+
+
+def _told_elsewhere(profile: Profile) -> bool:
+    """Whether serial-bottleneck (many waiting for a few) or workers-saturated (many
+    consumers busy) tells this queue's story."""
+    from geventperf.findings.handoff import serial_bottleneck
+    from geventperf.findings.workers import workers_saturated
+    return bool(serial_bottleneck(profile) or workers_saturated(profile))
+
+
+def _queue_full(profile: Profile, put: "_Side", get: "_Side | None") -> list[Finding]:
+    """queue-full: a producer waiting in put() most of the run behind one consumer.
+    ``cost_s``: the producer's waits in put()."""
+    duration = profile.duration_s
+    if put.waited < FULL_RUN_SHARE * duration * put.greenlets \
+            or (get is not None and get.greenlets > 1) \
+            or put.waited < block_threshold(profile) or _told_elsewhere(profile):
+        return []
+    consumer = (f"'{get.name}', one greenlet that waited for items only "
+                f"{get.waited / duration:.0%} of the run (at {get.where})" if get is not None
+                else "one greenlet that never waited for items")
+    message = (
+        f"A producer waited on a full queue: '{put.name}' waited {put.waited:.3f} s to put "
+        f"into it ({put.count} times, at {put.where}), "
+        f"{put.waited / duration / put.greenlets:.0%} of the run, while what takes from it "
+        f"was {consumer}. The consumer is slower than what feeds it, so its pace was the "
+        "run's. Fix: more consumers -- several greenlets taking from the queue, or a "
+        "gevent.pool.Pool(n) over its items -- if their work can run side by side (calls "
+        "to an upstream that takes more at once); else make each item cheaper (one batch "
+        "call for several items). If the consumer's pace is a limit by design (an "
+        "upstream's rate), this is what it costs.")
+    return [_finding(QUEUE_FULL, message, put.waited, list(put.stack), greenlet=put.greenlet,
+                     producer=put.name, consumer=get.name if get is not None else None,
+                     put_wait_s=put.waited, get_wait_s=get.waited if get is not None else 0.0,
+                     put_site=put.where)]
 
 
 class _Side:

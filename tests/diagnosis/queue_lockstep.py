@@ -7,6 +7,10 @@ answers after ``load=``'s delay.  The queue holds one record: the extractor wait
 ``put()`` until the loader has taken nearly a whole page, then the loader waits in
 ``get()`` while the next page is fetched.  Expected first finding ``queue-lockstep``
 naming both.  With ``maxsize=1000`` the extractor fetches ahead: no ``queue-lockstep``.
+
+With pages quicker than the loads (``page=`` answering at once, ``load=`` slowly), the
+extractor waits in ``put()`` behind the one loader: ``queue-full`` naming it; with
+``consumers=4`` four loaders keep up: no ``queue-full``.
 """
 
 import sys
@@ -18,6 +22,7 @@ from gevent.queue import Queue
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 PAGES, PER_PAGE = 6, 20
+CONSUMERS = int(ARGS.get("consumers", "1"))
 DONE = object()
 queue = Queue(maxsize=int(ARGS.get("maxsize", "1")))
 session = requests.Session()
@@ -28,7 +33,8 @@ def extract():
         session.get(f"{ARGS['page']}&page={page}", timeout=30)
         for record in range(PER_PAGE):
             queue.put((page, record))  # diag: culprit
-    queue.put(DONE)
+    for _ in range(CONSUMERS):
+        queue.put(DONE)
 
 
 def load():
@@ -36,4 +42,5 @@ def load():
         session.get(f"{ARGS['load']}&record={item[0]}-{item[1]}", timeout=30)
 
 
-gevent.joinall([spawn("extract", extract), spawn("load", load)], raise_error=True)
+gevent.joinall([spawn("extract", extract)] + [spawn("load", load) for _ in range(CONSUMERS)],
+               raise_error=True)
