@@ -2573,8 +2573,8 @@ EXPECTED = {
     'blocking_call_in_two_slices_time_unpatched': [{'active_s': 0.75,
       'blocking_s': 0.4375,
       'cause': 'blocking-call',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
-                      'call blocked the thread',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while '
+                      'the call blocked the thread',
       'cost_s': 1.0,
       'count': 2,
       'cpu_s': 0.1875,
@@ -2585,27 +2585,29 @@ EXPECTED = {
       'kind': 'blocking-call',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "2 greenlets named 'app.fetch' held the loop 0.750 s without yielding (2 slices "
-                 'over 0.0625 s, longest 0.500 s), while others were ready to run: 1.000 '
-                 'greenlet-seconds of their waiting (one waited up to 0.500 s). 0.438 s of it '
-                 'was off the CPU in a non-cooperative call (time.sleep unpatched, file or DNS '
-                 'I/O, a lock, a C library doing its own network I/O) made before the slice '
-                 'ended at /srv/app/worker.py:20:job. The time module is not monkey-patched '
-                 'here, so time.sleep is the blocking one. Fix: monkey-patch first '
-                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
-                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. [cost '
-                 '1.000 s: greenlet-seconds other greenlets spent ready to run but held up while '
-                 'the call blocked the thread]',
+      'message': "2 greenlets named 'app.fetch' held the loop 0.750 s without yielding (2 "
+                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
+                 '1.000 greenlet-seconds of their waiting (one waited up to 0.500 s). 0.438 '
+                 's of it was off the CPU in a non-cooperative call (time.sleep unpatched, '
+                 'file or DNS I/O, a lock, a C library doing its own network I/O) made '
+                 'before the slice ended at /srv/app/worker.py:20:job. The time module is '
+                 'not monkey-patched here, so time.sleep is the blocking one. Fix: '
+                 'monkey-patch first (gevent.monkey.patch_all() before other imports), use '
+                 'the cooperative call (gevent.sleep, gevent.socket), or run it in '
+                 'gevent.get_hub().threadpool. [cost 1.000 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up while the call blocked the '
+                 'thread]',
       'run_s': 0.75,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'blocking_call_time_patched': [{'active_s': 0.5,
       'blocking_s': 0.5,
       'cause': 'blocking-call',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
-                      'call blocked the thread',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while '
+                      'the call blocked the thread',
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.0,
@@ -2616,17 +2618,19 @@ EXPECTED = {
       'kind': 'blocking-call',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). 0.500 s of it was off the CPU in a non-cooperative call (time.sleep '
-                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
-                 'made before the slice ended at /srv/app/worker.py:20:job. Fix: monkey-patch '
-                 'first (gevent.monkey.patch_all() before other imports), use the cooperative '
-                 'call (gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
-                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'while the call blocked the thread]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
+                 'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
+                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job. '
+                 'Fix: monkey-patch first (gevent.monkey.patch_all() before other imports), '
+                 'use the cooperative call (gevent.sleep, gevent.socket), or run it in '
+                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up while the call blocked the '
+                 'thread]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -2658,14 +2662,15 @@ EXPECTED = {
                  'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'unknown_cause_slice_of_an_older_profile': [{'active_s': 0.25,
       'blocking_s': None,
       'cause': 'unknown',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                      'slices',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices',
       'cost_s': 0.25,
       'count': 1,
       'cpu_s': None,
@@ -2676,13 +2681,14 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.25,
       'longest_wait_s': None,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.250 s without yielding. The slice "
-                 'ended at /srv/app/worker.py:20:job; CPU and blocking cannot be told apart '
-                 '(cpu_clock=False): profile with cpu_clock=True. [cost 0.250 s: '
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.250 s without yielding. The "
+                 'slice ended at /srv/app/worker.py:20:job; CPU and blocking cannot be told '
+                 'apart (cpu_clock=False): profile with cpu_clock=True. [cost 0.250 s: '
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
                  'slices]',
       'run_s': 0.25,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -2714,6 +2720,7 @@ EXPECTED = {
                  'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -2749,6 +2756,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875}],
@@ -2785,6 +2793,7 @@ EXPECTED = {
       'ready_wait_s': 3.25,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875}],
@@ -3513,6 +3522,7 @@ EXPECTED = {
                  'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -3898,6 +3908,7 @@ EXPECTED = {
                  'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.05}],
@@ -3930,6 +3941,7 @@ EXPECTED = {
                  'slices]',
       'run_s': 1.0,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625},
@@ -3961,6 +3973,7 @@ EXPECTED = {
                  'other greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch',
                 '/venv/lib/python3.11/site-packages/gevent/greenlet.py:900:run'],
       'stack_is': 'slice-end',
@@ -3993,6 +4006,7 @@ EXPECTED = {
                  'slices]',
       'run_s': 0.25,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': [],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -4023,6 +4037,7 @@ EXPECTED = {
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
+      'small_reads_site': None,
       'stack': [],
       'stack_is': 'slice-end',
       'utilization': 0.6}],
@@ -4182,6 +4197,7 @@ EXPECTED = {
                  'slices]',
       'run_s': 0.75,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -4212,6 +4228,7 @@ EXPECTED = {
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
+      'small_reads_site': None,
       'stack': [],
       'stack_is': 'slice-end',
       'utilization': 0.6}],
@@ -4332,6 +4349,7 @@ EXPECTED = {
                  'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -4423,6 +4441,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875},
@@ -4458,6 +4477,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875},
@@ -4493,6 +4513,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875}],
@@ -4559,6 +4580,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
@@ -4594,6 +4616,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
@@ -4632,6 +4655,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
@@ -4672,6 +4696,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
@@ -5430,8 +5455,8 @@ EXPECTED = {
     'gil_contention_takes_the_long_off_cpu_slices_from_blocking_call': [{'active_s': 0.25,
       'blocking_s': 0.25,
       'cause': 'blocking-call',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
-                      'call blocked the thread',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while '
+                      'the call blocked the thread',
       'cost_s': 0.25,
       'count': 1,
       'cpu_s': 0.0,
@@ -5442,17 +5467,19 @@ EXPECTED = {
       'kind': 'blocking-call',
       'longest_s': 0.25,
       'longest_wait_s': 0.25,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.250 s without yielding, while others "
-                 'were ready to run: 0.250 greenlet-seconds of their waiting (one waited up to '
-                 '0.250 s). 0.250 s of it was off the CPU in a non-cooperative call (time.sleep '
-                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
-                 'made before the slice ended at /srv/app/worker.py:20:job. Fix: monkey-patch '
-                 'first (gevent.monkey.patch_all() before other imports), use the cooperative '
-                 'call (gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
-                 '[cost 0.250 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'while the call blocked the thread]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.250 s without yielding, while "
+                 'others were ready to run: 0.250 greenlet-seconds of their waiting (one '
+                 'waited up to 0.250 s). 0.250 s of it was off the CPU in a non-cooperative '
+                 'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
+                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job. '
+                 'Fix: monkey-patch first (gevent.monkey.patch_all() before other imports), '
+                 'use the cooperative call (gevent.sleep, gevent.socket), or run it in '
+                 'gevent.get_hub().threadpool. [cost 0.250 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up while the call blocked the '
+                 'thread]',
       'run_s': 0.25,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -5612,6 +5639,7 @@ EXPECTED = {
                  'slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -5838,6 +5866,7 @@ EXPECTED = {
                  'other greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
@@ -5871,6 +5900,7 @@ EXPECTED = {
                  'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625},
@@ -5904,6 +5934,7 @@ EXPECTED = {
                  'by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
@@ -5937,6 +5968,7 @@ EXPECTED = {
                  'greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625},
@@ -5969,6 +6001,7 @@ EXPECTED = {
                  'other greenlets spent ready to run but held up by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
@@ -6004,6 +6037,7 @@ EXPECTED = {
                  'by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
@@ -6039,6 +6073,7 @@ EXPECTED = {
                  'by these slices]',
       'run_s': 1.0,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
@@ -6103,6 +6138,7 @@ EXPECTED = {
                  'greenlets spent ready to run but held up by these slices]',
       'run_s': 1.0,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625},
@@ -6135,6 +6171,7 @@ EXPECTED = {
                  'greenlets spent ready to run but held up by these slices]',
       'run_s': 1.0,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625},
@@ -6167,6 +6204,7 @@ EXPECTED = {
                  'slices]',
       'run_s': 1.0,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625},
@@ -6199,6 +6237,7 @@ EXPECTED = {
                  'slices]',
       'run_s': 1.0,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -6235,8 +6274,8 @@ EXPECTED = {
     'blocking_call_socket_unpatched': [{'active_s': 0.5,
       'blocking_s': 0.5,
       'cause': 'blocking-call',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
-                      'call blocked the thread',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while '
+                      'the call blocked the thread',
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.0,
@@ -6247,27 +6286,29 @@ EXPECTED = {
       'kind': 'blocking-call',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). 0.500 s of it was off the CPU in a non-cooperative call (time.sleep '
-                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
-                 'made before the slice ended at /srv/app/worker.py:20:job. The socket module is '
-                 "not monkey-patched here, so every network call through it (requests', a "
-                 "database driver's) blocks the whole loop, and time.sleep too. Fix: "
-                 'monkey-patch first (gevent.monkey.patch_all() before other imports), use the '
-                 'cooperative call (gevent.sleep, gevent.socket), or run it in '
-                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other greenlets '
-                 'spent ready to run but held up while the call blocked the thread]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
+                 'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
+                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job. '
+                 'The socket module is not monkey-patched here, so every network call '
+                 "through it (requests', a database driver's) blocks the whole loop, and "
+                 'time.sleep too. Fix: monkey-patch first (gevent.monkey.patch_all() before '
+                 'other imports), use the cooperative call (gevent.sleep, gevent.socket), or '
+                 'run it in gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up while the call blocked the '
+                 'thread]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 0.5,
       'blocking_s': 0.5,
       'cause': 'blocking-call',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while the '
-                      'call blocked the thread',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while '
+                      'the call blocked the thread',
       'cost_s': 0.5,
       'count': 1,
       'cpu_s': 0.0,
@@ -6278,19 +6319,21 @@ EXPECTED = {
       'kind': 'blocking-call',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while others "
-                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). 0.500 s of it was off the CPU in a non-cooperative call (time.sleep '
-                 'unpatched, file or DNS I/O, a lock, a C library doing its own network I/O) '
-                 'made before the slice ended at /srv/app/worker.py:20:job. The socket module is '
-                 "not monkey-patched here, so every network call through it (requests', a "
-                 "database driver's) blocks the whole loop. Fix: monkey-patch first "
-                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
-                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. [cost '
-                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up while '
-                 'the call blocked the thread]',
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
+                 'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
+                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job. '
+                 'The socket module is not monkey-patched here, so every network call '
+                 "through it (requests', a database driver's) blocks the whole loop. Fix: "
+                 'monkey-patch first (gevent.monkey.patch_all() before other imports), use '
+                 'the cooperative call (gevent.sleep, gevent.socket), or run it in '
+                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up while the call blocked the '
+                 'thread]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -6442,6 +6485,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
@@ -6476,6 +6520,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
@@ -6508,6 +6553,7 @@ EXPECTED = {
                  'thread]',
       'run_s': 1.0,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/usr/lib/python3.11/socket.py:706:readinto', '/srv/app/worker.py:32:keeper'],
       'stack_is': 'stall-look',
       'threshold_s': 0.0625},
@@ -6541,6 +6587,7 @@ EXPECTED = {
                  'slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/usr/lib/python3.11/socket.py:706:readinto', '/srv/app/worker.py:32:keeper'],
       'stack_is': 'stall-look',
       'threshold_s': 0.0625},
@@ -6574,6 +6621,7 @@ EXPECTED = {
                  'slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/usr/lib/python3.11/json/encoder.py:200:iterencode',
                 '/srv/app/worker.py:24:job',
                 '/srv/app/worker.py:9:run'],
@@ -6604,6 +6652,7 @@ EXPECTED = {
                  'slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/usr/lib/python3.11/socket.py:706:readinto', '/srv/app/worker.py:32:keeper'],
       'stack_is': 'stall-look',
       'threshold_s': 0.0625},
@@ -6634,6 +6683,7 @@ EXPECTED = {
                  'held up while the call blocked the thread]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:31:keeper'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -6848,6 +6898,7 @@ EXPECTED = {
       'ready_wait_s': 2.953125,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875}],
@@ -7105,6 +7156,7 @@ EXPECTED = {
       'ready_wait_s': 3.28125,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875}],
@@ -8050,6 +8102,7 @@ EXPECTED = {
                  'held up while the call blocked the thread]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
@@ -8782,6 +8835,7 @@ EXPECTED = {
                  'by these slices]',
       'run_s': 0.5,
       'section': 'sec',
+      'small_reads_site': None,
       'stack': ['/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
                 '/venv/lib/python3.11/site-packages/requests/models.py:1116:Response.json',
                 '/srv/app/worker.py:24:job',
@@ -9161,6 +9215,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
@@ -9206,6 +9261,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
@@ -9246,6 +9302,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
@@ -9376,6 +9433,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
@@ -9411,6 +9469,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
@@ -9549,6 +9608,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
@@ -10111,6 +10171,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
@@ -10146,6 +10207,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
@@ -10181,6 +10243,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
@@ -10216,6 +10279,7 @@ EXPECTED = {
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],

@@ -156,6 +156,7 @@ __all__ = [
     "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "without_outweighed_limits",
+    "without_reads_told",
     "workers_saturated",
 ]
 
@@ -165,7 +166,16 @@ def compute(profile: Profile) -> list[Finding]:
     out: list[Finding] = []
     for finder in FINDERS:
         out.extend(finder(profile))
-    return sort_findings(without_outweighed_limits(out, profile))
+    return sort_findings(without_reads_told(without_outweighed_limits(out, profile)))
+
+
+def without_reads_told(found: list[Finding]) -> list[Finding]:
+    """*found* without the small-body-reads findings whose line a CPU finding already
+    tells as iterating a body in small pieces (its ``small_reads_site``): one cause,
+    one finding, the one whose cost counts the loop's queueing."""
+    told = {f.extra.get("small_reads_site") for f in found if f.kind != SMALL_BODY_READS}
+    return [f for f in found
+            if f.kind != SMALL_BODY_READS or f.extra.get("site") not in told - {None}]
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:

@@ -260,7 +260,10 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                     "with cpu_clock=True.")
         stack_is = STACK_CPU_SAMPLES if cause == "cpu" and hot is not None else \
             STACK_STALL_LOOK if seen is not None else STACK_SLICE_END
+        iterated = hot.line if cause == "cpu" and hot is not None \
+            and _what_it_does(profile, hot) is ITERATE_CHEAPER else None
         out.append(_finding(kind, f"{who} {held}{hurt_text}. {tail}", cost, stack,
+            small_reads_site=iterated,
             stack_is=stack_is, greenlet=worst.get("greenlet"),
             section=worst.get("section"), count=len(evs), run_s=run, cpu_s=cpu,
             longest_s=longest, longest_wait_s=kept, threshold_s=threshold, cause=cause,
@@ -871,7 +874,11 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         + (f"; the slices that delayed most ended at {where}" if where and not seen else "")
         + (", where they yielded" if where and hot else "")
         + "." + cure)
+    iterated = hot.line if hot is not None and off_cpu is not None \
+        and not off_cpu > BLOCKING_SHARE * had_cpu \
+        and _what_it_does(profile, hot) is ITERATE_CHEAPER else None
     return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
+                     small_reads_site=iterated,
                      greenlet=top_gid, stack_is=STACK_CPU_SAMPLES if hot else
                      STACK_STALL_LOOK if seen else STACK_SLICE_END,
                      utilization=util, ready_wait_s=ready, event_wait_s=event,
