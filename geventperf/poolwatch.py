@@ -79,7 +79,7 @@ class _Pool:
     """What the pools of one host (``scheme://host:port``) did: one Session's pool, or the
     many a program makes when it builds a Session (or an adapter) per request."""
 
-    __slots__ = ("label", "pools", "maxsize", "block", "checkouts", "in_use",
+    __slots__ = ("label", "pools", "maxsize", "minsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
                  "statuses")
@@ -88,6 +88,7 @@ class _Pool:
         self.label = label
         self.pools = 0  # pool objects seen
         self.maxsize = 0
+        self.minsize = 0  # the smallest pool_maxsize of its pools (0: none seen yet)
         self.block = False
         self.checkouts = self.in_use = self.peak_in_use = self.opened = self.discarded = 0
         # requests as the caller saw them (urlopen, its own retries inside): how many,
@@ -169,7 +170,9 @@ class PoolWatch:
                     record = self._hosts[label] = _Pool(label)
             record.pools += 1
             # the pool's size and blocking are set when it is made: read once
-            record.maxsize = max(record.maxsize, int(getattr(pool.pool, "maxsize", 0) or 0))
+            size = int(getattr(pool.pool, "maxsize", 0) or 0)
+            record.maxsize = max(record.maxsize, size)
+            record.minsize = min(record.minsize, size) if record.minsize else size
             record.block = record.block or bool(pool.block)
             record.nagle = record.nagle or _without_nodelay(pool)  # never raises
             mark = [self._token, getattr(pool, "num_connections", 0), label, 0]
@@ -274,6 +277,7 @@ class PoolWatch:
     def events(self) -> list[dict[str, Any]]:
         """May be called from another thread (a snapshot): tables are copied first."""
         return [{"kind": EVENT_KIND, "pool": r.label, "pools": r.pools, "maxsize": r.maxsize,
+                 "minsize": r.minsize,
                  "block": r.block, "checkouts": r.checkouts, "peak_in_use": r.peak_in_use,
                  "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use,
                  "calls": r.calls, "failed": r.failed, "failed_s": r.failed_s,

@@ -660,6 +660,20 @@ def connection_churn_takes_the_share_of_connections_past_the_peak():
 
 
 @scenario
+def connection_churn_of_pools_in_several_sizes():
+    # two Sessions on https://a, pool_maxsize 4 and 16: the message gives both sizes;
+    # a minsize the size itself, or none (an older profile), gives the one
+    out = []
+    for minsize in (4, 16, None):
+        pool = urllib3_pool("https://a:443", 64, 16, 16, 60)
+        pool["pools"] = 2
+        if minsize is not None:
+            pool["minsize"] = minsize
+        out += findings.connection_churn(churn_profile([pool]))
+    return out
+
+
+@scenario
 def connection_churn_not_for_few_reopened_or_short_waits():
     # 9 opened past the peak (25 - 16); 9 discarded; a blocking pool; a cost just under
     # the 0.0625 s threshold without CPU samples (0.5 x (2**-3 - 2**-20)); no pool events
@@ -10391,6 +10405,139 @@ EXPECTED = {
       'put_wait_s': 1.0,
       'section': None,
       'stack': ['/srv/app/worker.py:34:extract']}],
+    'connection_churn_of_pools_in_several_sizes': [{'bound_concurrency': False,
+      'churn_share': 0.75,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
+                      'flight would have saved (connections opened past that size over all '
+                      'opened), of the greenlet-seconds spent waiting to open connections '
+                      "plus the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
+      'cost_s': 1.125,
+      'fix_pool_maxsize': 17,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'connection-churn',
+      'message': "Connections thrown away and opened again: urllib3's pool for https://a:443 "
+                 'keeps 4 to 16 connections (the pool_maxsize of its 2 pools), but up to 16 '
+                 'requests were in flight to it at once. It discarded 60 connections that '
+                 'came back to the full pool, and the next requests opened new ones: 64 '
+                 'opened, 48 more than a pool of 16 would have (a connect and a TLS '
+                 'handshake each); most were opened under '
+                 '/srv/app/worker.py:30:with_a_session by greenlets. 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 75% of that '
+                 'is the churn. Fix: a pool as large as the requests in flight: '
+                 "geventperf.mount(session, pool_maxsize=17), or session.mount('https://', "
+                 "requests.adapters.HTTPAdapter(pool_maxsize=17)); urllib3 logs 'Connection "
+                 "pool is full, discarding connection' at WARNING each time. [cost 1.125 s: "
+                 'the share of connection set-up a pool as large as the requests in flight '
+                 'would have saved (connections opened past that size over all opened), of '
+                 "the greenlet-seconds spent waiting to open connections plus the run's "
+                 'ready wait times the share of the sampled CPU that set connections up '
+                 '(none without CPU samples)]',
+      'others_ready_wait_s': 0.75,
+      'peak_in_use': 16,
+      'pool_maxsize': 16,
+      'pools': ['https://a:443'],
+      'reopened': 48,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']},
+     {'bound_concurrency': False,
+      'churn_share': 0.75,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
+                      'flight would have saved (connections opened past that size over all '
+                      'opened), of the greenlet-seconds spent waiting to open connections '
+                      "plus the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
+      'cost_s': 1.125,
+      'fix_pool_maxsize': 17,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'connection-churn',
+      'message': "Connections thrown away and opened again: urllib3's pool for https://a:443 "
+                 'keeps 16 connections (pool_maxsize), but up to 16 requests were in flight '
+                 'to it at once. It discarded 60 connections that came back to the full '
+                 'pool, and the next requests opened new ones: 64 opened, 48 more than a '
+                 'pool of 16 would have (a connect and a TLS handshake each); most were '
+                 'opened under /srv/app/worker.py:30:with_a_session by greenlets. 0.500 s '
+                 'was spent waiting to open connections; 25% of the sampled CPU set '
+                 'connections up and closed them, which queued the others about 1.000 '
+                 'greenlet-s; 75% of that is the churn. Fix: a pool as large as the requests '
+                 'in flight: geventperf.mount(session, pool_maxsize=17), or '
+                 "session.mount('https://', requests.adapters.HTTPAdapter(pool_maxsize=17)); "
+                 "urllib3 logs 'Connection pool is full, discarding connection' at WARNING "
+                 'each time. [cost 1.125 s: the share of connection set-up a pool as large '
+                 'as the requests in flight would have saved (connections opened past that '
+                 'size over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
+      'others_ready_wait_s': 0.75,
+      'peak_in_use': 16,
+      'pool_maxsize': 16,
+      'pools': ['https://a:443'],
+      'reopened': 48,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']},
+     {'bound_concurrency': False,
+      'churn_share': 0.75,
+      'connect_wait_s': 0.5,
+      'cost_meaning': 'the share of connection set-up a pool as large as the requests in '
+                      'flight would have saved (connections opened past that size over all '
+                      'opened), of the greenlet-seconds spent waiting to open connections '
+                      "plus the run's ready wait times the share of the sampled CPU that set "
+                      'connections up (none without CPU samples)',
+      'cost_s': 1.125,
+      'fix_pool_maxsize': 17,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'connection-churn',
+      'message': "Connections thrown away and opened again: urllib3's pool for https://a:443 "
+                 'keeps 16 connections (pool_maxsize), but up to 16 requests were in flight '
+                 'to it at once. It discarded 60 connections that came back to the full '
+                 'pool, and the next requests opened new ones: 64 opened, 48 more than a '
+                 'pool of 16 would have (a connect and a TLS handshake each); most were '
+                 'opened under /srv/app/worker.py:30:with_a_session by greenlets. 0.500 s '
+                 'was spent waiting to open connections; 25% of the sampled CPU set '
+                 'connections up and closed them, which queued the others about 1.000 '
+                 'greenlet-s; 75% of that is the churn. Fix: a pool as large as the requests '
+                 'in flight: geventperf.mount(session, pool_maxsize=17), or '
+                 "session.mount('https://', requests.adapters.HTTPAdapter(pool_maxsize=17)); "
+                 "urllib3 logs 'Connection pool is full, discarding connection' at WARNING "
+                 'each time. [cost 1.125 s: the share of connection set-up a pool as large '
+                 'as the requests in flight would have saved (connections opened past that '
+                 'size over all opened), of the greenlet-seconds spent waiting to open '
+                 "connections plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up (none without CPU samples)]',
+      'others_ready_wait_s': 0.75,
+      'peak_in_use': 16,
+      'pool_maxsize': 16,
+      'pools': ['https://a:443'],
+      'reopened': 48,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']}],
 }
 
 

@@ -49,6 +49,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
         _churn(pool, 3)  # the 2 kept + 1 made, 1 discarded
     [event] = _pools(tracer.profile)
     assert event == {"kind": "urllib3-pool", "pool": "http://127.0.0.1:9", "pools": 1, "maxsize": 2,
+                     "minsize": 2,
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0, "closing": 0,
                      "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
@@ -377,6 +378,15 @@ def test_pools_of_one_host_made_one_after_another_add_up():
             _churn(HTTPConnectionPool("127.0.0.1", 9, maxsize=1), 1)
     [event] = _pools(tracer.profile)
     assert (event["pools"], event["checkouts"], event["opened"]) == (5, 5, 5)
+
+
+def test_pools_of_one_host_in_several_sizes_keep_the_smallest_and_largest():
+    # two Sessions of different sizes on one host: the smaller discards first
+    with geventperf.Tracer(sections=None) as tracer:
+        _churn(HTTPConnectionPool("127.0.0.1", 9, maxsize=5), 1)
+        _churn(HTTPConnectionPool("127.0.0.1", 9, maxsize=2), 1)
+    [event] = _pools(tracer.profile)
+    assert (event["pools"], event["minsize"], event["maxsize"]) == (2, 2, 5)
 
 
 def test_a_pool_seen_by_an_earlier_tracer_counts_from_this_one():

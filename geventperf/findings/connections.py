@@ -206,6 +206,12 @@ def connection_churn(profile: Profile) -> list[Finding]:
     churned, share, opening, cost, seen = found
     worst, reopened = churned[0]
     peak, size = _count(worst, "peak_in_use"), _count(worst, "maxsize")
+    # pools of several sizes on one host (two Sessions): the smallest is the one that
+    # discards first
+    smallest = _count(worst, "minsize")
+    keeps = (f"{size} connections (pool_maxsize)" if not smallest or smallest >= size else
+             f"{smallest} to {size} connections (the pool_maxsize of its "
+             f"{_count(worst, 'pools')} pools)")
     # one adapter's pool_maxsize sizes the pools of all its hosts: the largest peak, and
     # more than the size that discarded (connections out before tracing are not seen)
     need = max(max(_count(e, "peak_in_use"), _count(e, "maxsize") + 1)
@@ -217,7 +223,7 @@ def connection_churn(profile: Profile) -> list[Finding]:
                                         for e, _n in churned) else ""
     message = (
         f"Connections thrown away and opened again: urllib3's pool for {worst['pool']} "
-        f"keeps {size} connections (pool_maxsize), but up to {peak} requests were in "
+        f"keeps {keeps}, but up to {peak} requests were in "
         f"flight to it at once. It discarded {_count(worst, 'discarded')} connections "
         "that came back to the full pool, and the next requests opened new ones: "
         f"{_count(worst, 'opened')} opened, {reopened} more than a pool of {peak} would "
