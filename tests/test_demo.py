@@ -71,9 +71,15 @@ def test_demo_prints_the_comparison_and_writes_both_reports(tmp_path):
         profile = Profile.load(beside)
         assert profile.meta["command"] == f"geventperf demo, {mode} run"
         kinds = {f.kind for f in profile.findings}
-        # The naive run's findings name both problems; the fixed run has neither.
-        for kind in ("small-body-reads", "blocked-read-in-c-section"):
-            assert (kind in kinds) == (mode == "naive"), (mode, kind, kinds)
+        # The naive run's findings name its parsers reading the network; the fixed run
+        # has neither problem.  Its small reads are recorded (a finding only from a
+        # block threshold of their cost: the full demo's 6 700 reads cost 0.09 s, this
+        # small run's a few ms).
+        assert ("blocked-read-in-c-section" in kinds) == (mode == "naive"), (mode, kinds)
+        assert "small-body-reads" not in kinds or mode == "naive", kinds
+        reads = [e for e in profile.events if e.get("kind") == "body-reads"]
+        small = [e for e in reads if e["reads"] >= 100 and e["bytes"] / e["reads"] < 65536]
+        assert bool(small) == (mode == "naive"), (mode, reads)
         if mode == "naive":
             # The first finding is the culprit the demo reproduces: parsers reading the
             # network.  (The lock the naive job holds across each parse queues the
