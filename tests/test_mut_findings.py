@@ -907,7 +907,9 @@ def requests_failed_retried_inside_against_the_read_timeout():
         pool["checkouts"] = checkouts
         pool["trails"] = {"new": [5, 0, 0.0, 0.0, heads_s]}
         return findings.requests_failed(failing_profile([pool]))
-    return [*retried(0.3125), *retried(0.3125 - 2 ** -16), *retried(0.3125, checkouts=10)]
+    return [*retried(0.3125), *retried(0.3125 - 2 ** -16), *retried(0.3125, checkouts=10),
+            # MIN_RETRIES_TOLD: 10 attempts past the calls told, 9 not
+            *retried(0.3125, checkouts=20), *retried(0.3125, checkouts=19)]
 
 
 # The body read of a call made at app line 40: where stalled bodies wait.
@@ -1173,7 +1175,15 @@ def sequential_calls_of_a_job_at_their_edges():
     # 50 calls waiting, with the stream, 1 s of the 2 s run (half) and 2 connections at
     # most in use: one, in main; 49 calls, 1 - 2**-16 s, 3.0 + 2**-14 s (more than 1.5 in
     # flight), a peak of 3, or a stack last left by another greenlet: none
+    unpeaked = job_calls()
+    del unpeaked.events[0]["peak_in_use"]
+    lone = job_calls(peak=1)
+    lone.events[0]["maxsize"] = 1
     return [*findings.sequential_calls(job_calls()),
+            # a pool of one connection: the fix names requests' default 10 at once
+            *findings.sequential_calls(lone),
+            # a pool whose peak was not recorded proves nothing about calls at once
+            *findings.sequential_calls(unpeaked),
             *findings.sequential_calls(job_calls(calls=49)),
             *findings.sequential_calls(job_calls(streamed=0.25 - 2 ** -16)),
             *findings.sequential_calls(job_calls(waited=2.75 + 2 ** -14)),
@@ -1495,6 +1505,17 @@ def queue_lockstep_at_its_edges():
 
 
 @scenario
+def queue_full_not_from_mains_end_wait_nor_without_a_consumer():
+    # the producer waited 1.5 s in put(); the only get() is main's wait for the run's
+    # end (a Greenlet's get, woken once): no consumer, and without one nothing is told
+    p = lockstep_profile(put=1.5, get=0.0)
+    p.waits[1] = StackTime(stack=[f"{APP}:60:main"], count=1, wait_s=1.9, event_wait_s=1.9,
+                           ready_wait_s=0.0, call="get")
+    p.runs[1] = StackTime(stack=[f"{APP}:60:main"], count=1, greenlet=1)
+    return findings.queue_lockstep(p)
+
+
+@scenario
 def queue_full_at_its_edges():
     # the producer waited half the 2 s run in put() (1 s), its one consumer a quarter
     # less a little in get(): queue-full, costing the put waits; 2**-16 s less in put(),
@@ -1727,8 +1748,29 @@ def pool_full_tells_jobs_asleep_or_joining_what_they_started():
             # too, naming the sleep; a fifth (0.25 of 1.25 s): the pool's story
             *jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep", wait=0.5),
             *jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep", wait=0.25),
+            # urllib3's Retry back-off sleeps under the program's line: retry-backoff's,
+            # not the program's timer (the pool's story)
+            *jobs(BACKOFF_STACK, "sleep"),
             *jobs([f"{APP}:21:job"], "joinall"), *jobs([f"{APP}:22:job"], "join"),
             *jobs([f"{APP}:23:job"], "with")]
+
+
+@scenario
+def pool_full_asleep_at_its_share():
+    # sleeps at one line reached by two call paths (0.25 + 0.125 s) beside 0.875 s of
+    # requests: 0.375 of 1.25 s, exactly SLEPT_SHARE: the timer's story, costing both
+    # rows' 0.375 s; 2**-20 s less asleep: the pool's
+    def jobs(second):
+        p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
+        rows = [(list(FAILING_CALL), 10, 0.875),
+                ([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job", f"{APP}:30:run"], 2, 0.25),
+                ([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job", f"{APP}:31:run"], 1, second)]
+        for stack, count, wait in rows:
+            p.waits.append(StackTime(stack=stack, count=count, wait_s=wait, event_wait_s=wait,
+                                     ready_wait_s=0.0, call="sleep" if count < 10 else None))
+            p.runs.append(StackTime(stack=stack, count=count, greenlet=4))
+        return findings.pool_full(p)
+    return [*jobs(0.125), *jobs(0.125 - 2 ** -20)]
 
 
 @scenario
@@ -1853,6 +1895,19 @@ def loop_saturated_at_its_queue_share():
             p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 9, 1.0)])
         out += findings.loop_saturated(p)
     return out
+
+
+@scenario
+def loop_saturated_hot_share_not_for_holders_off_the_cpu():
+    # 45.05 % queueing with the handler's line hot in the samples, but the holders ran
+    # mostly off the CPU (CPU an eighth of their run): the samples see none of that
+    # time, so the share must be the larger part: none
+    p = saturated()
+    p.greenlet(5).event_wait_s = 4.27 - 0.5
+    p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 9, 1.0)])
+    for g in (3, 4, 5, 1):
+        p.greenlet(g).cpu_s = p.greenlet(g).run_s / 8
+    return findings.loop_saturated(p)
 
 
 @scenario
@@ -2434,7 +2489,7 @@ def loop_saturated_at_its_thresholds_with_nobody_to_name():
 
 @scenario
 def loop_saturated_needs_its_queue_share_and_utilization():
-    # ready 2 of 4.5 s waited: 44 % queueing, under SATURATED_QUEUE_SHARE
+    # ready 2 of 4.5 s waited: 44 % queueing, not the larger part (no hot code)
     return findings.loop_saturated(saturated_edge(ready=2.0, event=2.5)) + \
         findings.loop_saturated(saturated_edge(utilization=0.6 - 2 ** -20))
 
@@ -9653,6 +9708,35 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:540:HTTPConnectionPool._make_request',
                 '/srv/app/worker.py:27:details',
                 '/srv/app/worker.py:40:main'],
+      'waited_s': 1.0},
+     {'calls': 50,
+      'cost_meaning': 'greenlet-seconds the calls waited, less what as many at once as the '
+                      'busiest pool holds would have left of it',
+      'cost_s': 0.9,
+      'greenlet': 1,
+      'hazard': False,
+      'kind': 'sequential-calls',
+      'message': 'Upstream calls were made one after another: 50 calls, the HTTP client '
+                 'waiting 1.000 s in all (50% of the run; 15.0 ms per call for its answer), '
+                 "most at /srv/app/worker.py:27:details by greenlet 'main' (#1), and no pool "
+                 'ever had more than 1 connection in use at once, while the loop sat idle '
+                 '88% of the run. A greenlet waits on one thing at a time, so the run took '
+                 'that many round trips in turn: their latencies added up where they could '
+                 'have overlapped. Fix: if the calls are independent, make them together '
+                 '(gevent.pool.Pool(n).imap_unordered over the items, n about 10, and the '
+                 "session's pool_maxsize as large: http://up keeps 1 connection), or one "
+                 'call for the lot where the upstream has a batch or bulk endpoint; unless '
+                 'each needs the one before it (paging by a cursor). [cost 0.900 s: '
+                 'greenlet-seconds the calls waited, less what as many at once as the '
+                 'busiest pool holds would have left of it]',
+      'peak_in_use': 1,
+      'pool_maxsize': 10,
+      'section': None,
+      'site': '/srv/app/worker.py:27:details',
+      'stack': ['/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:540:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:27:details',
+                '/srv/app/worker.py:40:main'],
       'waited_s': 1.0}],
     'pool_full_tells_jobs_asleep_or_joining_what_they_started': [{'cost_meaning': "greenlet-seconds the pool's jobs slept in the program's own "
                       'gevent.sleep while holding their slots',
@@ -9830,6 +9914,36 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:23:worker '
+                 '(HTTPConnectionPool.urlopen): 4 waits of 500 ms on average. Fix: a larger '
+                 'Pool(size) if what the jobs wait on (a downstream service) can take more '
+                 'requests at once; if it cannot, the time each job waits is the lever (an '
+                 "upstream's latency is its own to cut: its slow query, its capacity); if "
+                 "the limit is deliberate (a downstream's rate limit), this is what it "
+                 'costs. [cost 1.500 s: greenlet-seconds spent waiting for a free slot of a '
+                 'gevent Pool while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
       'joined_in_slots': True,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -9987,6 +10101,80 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
       'timeout_near_latency': False},
+     {'calls': 10,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
+      'cost_s': 2.0,
+      'errors': {'ReadTimeoutError': 4},
+      'failed': 4,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 4 of 10 requests raised instead of answering '
+                 '(ReadTimeoutError x4), after 0.500 s each on average: 2.000 '
+                 'greenlet-seconds spent in requests that got no answer (http://a:80: 4 of '
+                 '10, 2.000 s), most made at /srv/app/worker.py:40:call. The upstream did '
+                 'not answer within the read timeout (0.125 s): it is slower than the '
+                 'timeout allows (a timeout too short for it, or an upstream that needs '
+                 'fixing) or it is down, and then a circuit breaker stops paying the timeout '
+                 'on every call. The requests that answered took 0.062 s to their response '
+                 'on average (5 timed), against the read timeout of 0.125 s: the time '
+                 "allowed sits within this upstream's usual latency, so much of what it cut "
+                 'off would have answered, and trying again only repeats the wait. Fix: '
+                 'raise the timeout above the slowest answer you accept (or make the '
+                 'upstream faster). [cost 2.000 s: greenlet-seconds spent inside requests '
+                 'that raised (a timeout, a refused or reset connection) instead of '
+                 "answering; urllib3's retry back-off inside them is retry-backoff's figure "
+                 'too]',
+      'pools': ['http://a:80'],
+      'read_timeout_s': 0.125,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call'],
+      'timeout_near_latency': True},
+     {'calls': 10,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
+      'cost_s': 2.0,
+      'errors': {'ReadTimeoutError': 4},
+      'failed': 4,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 4 of 10 requests raised instead of answering '
+                 '(ReadTimeoutError x4), after 0.500 s each on average: 2.000 '
+                 'greenlet-seconds spent in requests that got no answer (http://a:80: 4 of '
+                 '10, 2.000 s), most made at /srv/app/worker.py:40:call. The upstream did '
+                 'not answer within the read timeout (0.125 s): it is slower than the '
+                 'timeout allows (a timeout too short for it, or an upstream that needs '
+                 'fixing) or it is down, and then a circuit breaker stops paying the timeout '
+                 'on every call. urllib3 tried again inside the calls: 20 attempts for 10 '
+                 'requests, 10 of them after an attempt failed (a timed-out attempt waits '
+                 'out its whole timeout first: about 4 read timeouts per failed request); '
+                 'attempts that failed before one answered are in no count of failures, only '
+                 "in the calls' time. The requests that answered took 0.062 s to their "
+                 'response on average (5 timed), against the read timeout of 0.125 s: the '
+                 "time allowed sits within this upstream's usual latency, so much of what it "
+                 'cut off would have answered, and trying again only repeats the wait. Fix: '
+                 'raise the timeout above the slowest answer you accept (or make the '
+                 'upstream faster). [cost 2.000 s: greenlet-seconds spent inside requests '
+                 'that raised (a timeout, a refused or reset connection) instead of '
+                 "answering; urllib3's retry back-off inside them is retry-backoff's figure "
+                 'too]',
+      'pools': ['http://a:80'],
+      'read_timeout_s': 0.125,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call'],
+      'timeout_near_latency': True},
      {'calls': 10,
       'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
                       "refused or reset connection) instead of answering; urllib3's retry "
@@ -10538,6 +10726,73 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
                 '/srv/app/worker.py:30:with_a_session']}],
+    'pool_full_asleep_at_its_share': [{'cost_meaning': "greenlet-seconds the pool's jobs slept in the program's own "
+                      'gevent.sleep while holding their slots',
+      'cost_s': 0.375,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so a '
+                 "timer of the program's own paced the work, not the pool's size. The jobs "
+                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
+                 '/srv/app/worker.py:40:call (HTTPAdapter.send): 10 waits of 88 ms on '
+                 'average. They also slept at /srv/app/worker.py:20:job: 3 sleeps of 125 ms '
+                 "on average. Those sleeps are gevent.sleep calls of the program's own "
+                 '(0.375 greenlet-seconds asleep there): the jobs slept out their slots, and '
+                 'a larger Pool only holds more sleepers. Fix: sleep less there, or wake on '
+                 "what the sleep waits for -- a retry's back-off short, jittered and "
+                 "growing, with few retries; a rate limiter's rate as high as the upstream "
+                 "takes, waiting for the next token instead of polling; a circuit breaker's "
+                 "cool-down near the outage's length, with a half-open probe; if the pause "
+                 'is deliberate (politeness to a host), this is what it costs. [cost 0.375 '
+                 "s: greenlet-seconds the pool's jobs slept in the program's own "
+                 'gevent.sleep while holding their slots]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': True,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 '
+                 'waits of 88 ms on average. Fix: a larger Pool(size) if what the jobs wait '
+                 'on (a downstream service) can take more requests at once; if it cannot, '
+                 "the time each job waits is the lever (an upstream's latency is its own to "
+                 'cut: its slow query, its capacity); if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4}],
+    'queue_full_not_from_mains_end_wait_nor_without_a_consumer': [],
+    'loop_saturated_hot_share_not_for_holders_off_the_cpu': [],
 }
 
 
@@ -10561,6 +10816,17 @@ KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-se
               "small-body-reads",
               "switch-storm",
               "pure-python-fallback", "charset-detection", "cpu-starved", "from-the-future"]
+
+
+def test_small_reads_a_cpu_finding_tells_are_not_told_again():
+    # one cause, one finding: the reads at the line a CPU finding tells as iterating a
+    # body in small pieces go; another line's stay, and so does every other kind
+    told = Finding(kind="loop-saturated", message="m", cost_s=2.0,
+                   extra={"small_reads_site": f"{APP}:28:blob"})
+    same = Finding(kind="small-body-reads", message="a", extra={"site": f"{APP}:28:blob"})
+    other = Finding(kind="small-body-reads", message="b", extra={"site": f"{APP}:40:call"})
+    plain = Finding(kind="loop-blocked", message="c", extra={"small_reads_site": None})
+    assert findings.without_reads_told([told, same, other, plain]) == [told, other, plain]
 
 
 def test_full_order_of_every_kind_at_equal_cost():

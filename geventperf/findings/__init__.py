@@ -166,7 +166,7 @@ def compute(profile: Profile) -> list[Finding]:
     out: list[Finding] = []
     for finder in FINDERS:
         out.extend(finder(profile))
-    return sort_findings(without_reads_told(without_outweighed_limits(out, profile)))
+    return sort_findings(without_outweighed_limits(without_reads_told(out), profile))
 
 
 def without_reads_told(found: list[Finding]) -> list[Finding]:

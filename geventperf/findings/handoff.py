@@ -37,7 +37,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from geventperf.findings.common import SERIAL_BOTTLENECK, _base_name, _finding
+from geventperf.findings.common import (
+    SERIAL_BOTTLENECK,
+    _base_name,
+    _finding,
+    _greenlets_named,
+)
 from geventperf.findings.limits import (
     EVENTS_LOCK,
     event_wait,
@@ -298,7 +303,7 @@ def _gated(profile: Profile, worst: Any, seen: Any) -> int:
     """The greenlets of the waiters' names when the heaviest hand-off row waited in
     wait() (an Event, an AsyncResult) at least GATE_WAITS_EACH times per greenlet: an
     event set again and again, a gate, not a result awaited once; else 0."""
-    waiting = max(1, sum(1 for g in profile.greenlets if _base_name(g.name) in seen.names))
+    waiting = max(1, _greenlets_named(profile, set(seen.names)))
     return waiting if worst.call == "wait" and worst.count >= GATE_WAITS_EACH * waiting else 0
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 from geventperf.findings.common import _base_name, _count, _events
 from geventperf.findings.failures import answered
@@ -61,15 +61,31 @@ def jobs_waits(profile: Profile, gids: Iterable[Any],
 SLEPT_SHARE = 0.3
 
 
-def jobs_asleep(rows: list[Any]) -> Any:
-    """The heaviest of the jobs' *rows* (jobs_waits) that slept in the program's own
-    gevent.sleep, when it holds at least SLEPT_SHARE of all their waiting; else None."""
-    sleeps = [w for w in rows if asleep_in_program(w)]
-    if not sleeps:
+class Slept(NamedTuple):
+    """The jobs' sleeps at one line of the program's (every stack that reached it)."""
+
+    line: str
+    waited: float
+    count: int
+    stack: list[str]  # the heaviest of its rows'
+
+
+def jobs_asleep(rows: list[Any]) -> Slept | None:
+    """The program's line where the jobs' *rows* (jobs_waits) slept most in gevent.sleep
+    called from it, when those sleeps hold at least SLEPT_SHARE of all their waiting;
+    else None."""
+    by_line: dict[str, list[Any]] = {}
+    for w in rows:
+        if asleep_in_program(w):
+            by_line.setdefault(user_site(w.stack).user, []).append(w)
+    if not by_line:
         return None
-    slept = max(sleeps, key=event_wait)
-    return slept if event_wait(slept) >= SLEPT_SHARE * sum(event_wait(w) for w in rows) \
-        else None
+    line, sleeps = max(by_line.items(), key=lambda kv: sum(event_wait(w) for w in kv[1]))
+    waited = sum(event_wait(w) for w in sleeps)
+    if waited < SLEPT_SHARE * sum(event_wait(w) for w in rows):
+        return None
+    return Slept(line, waited, sum(w.count for w in sleeps),
+                 list(max(sleeps, key=event_wait).stack))
 
 
 # Error answers (status 400 or more) from this share of all calls on are told beside a
@@ -87,22 +103,24 @@ def error_answers(profile: Profile) -> str:
         calls += _count(e, "calls")
         for status, n in status_pairs(e.get("statuses")):
             statuses[status] = statuses.get(status, 0) + n
-    answered = sum(statuses.values())
-    if not calls or answered < ERROR_ANSWERS_TOLD * calls:
+    errors = sum(statuses.values())
+    if not calls or errors < ERROR_ANSWERS_TOLD * calls:
         return ""
     shown = ", ".join(f"{status} x{n}" for status, n in
                       sorted(statuses.items(), key=lambda kv: -kv[1])[:3])
-    return (f" The upstreams answered {answered} of {calls} requests with an error status "
+    return (f" The upstreams answered {errors} of {calls} requests with an error status "
             f"({shown}): most likely what the sleeps back off from, each failure holding a "
             "slot for a whole sleep.")
 
 
 def asleep_in_program(wait: Any) -> bool:
-    """Whether a ``waits`` row slept in gevent.sleep called by the program's own code:
-    a timer the program set (a back-off, a rate limiter's poll, a cool-down)."""
+    """Whether a ``waits`` row slept in gevent.sleep called straight from the program's
+    own line: a timer the program set (a back-off, a rate limiter's poll, a cool-down),
+    not a library's (urllib3's Retry back-off: retry-backoff's)."""
     return wait is not None and bool(wait.stack) \
         and SLEEP_FRAME.search(wait.stack[0].replace("\\", "/")) is not None \
-        and user_site(wait.stack).user is not None
+        and user_site(wait.stack).user is not None \
+        and user_site(wait.stack).library == wait.stack[0]
 
 
 # A call that waits for several greenlets to end (gevent.joinall), made at the
@@ -119,12 +137,14 @@ def joined_in_program(wait: Any) -> bool:
 
 def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, ...]],
                 who: str = "The jobs", held: str = "held their slots mostly waiting",
-                each: str = "what each slot was held for") -> str:
+                each: str = "what each slot was held for",
+                waits: tuple[list[str], list[Any]] | None = None) -> str:
     """A sentence on what the greenlets *gids* mostly waited at, outside the stacks in
     *exclude* (the limit's own waits), with their upstream's time to answer when that
     was a request; "" when they left no such waits.  *who*, *held* and *each* word it
-    for the limit: a pool's slots by default."""
-    names, rows = jobs_waits(profile, gids, exclude)
+    for the limit: a pool's slots by default.  *waits*: jobs_waits' answer, when the
+    caller has it."""
+    names, rows = waits if waits is not None else jobs_waits(profile, gids, exclude)
     if not rows:
         return ""
     heaviest = max(rows, key=event_wait)

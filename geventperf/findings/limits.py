@@ -127,14 +127,15 @@ def pool_full(profile: Profile) -> list[Finding]:
     )
     job_ids = [g.id for g in job_greenlets]
     own_stacks = {tuple(w.stack) for w in rows}
-    held = jobs_waited(profile, job_ids, own_stacks)
-    _names_, job_rows = jobs_waits(profile, job_ids, own_stacks)
+    waits = jobs_waits(profile, job_ids, own_stacks)
+    held = jobs_waited(profile, job_ids, own_stacks, waits=waits)
+    job_rows = waits[1]
     heaviest = max(job_rows, key=event_wait) if job_rows else None
     slept = jobs_asleep(job_rows)
     asleep, joined = slept is not None, joined_in_program(heaviest)
-    if asleep and slept is not heaviest:  # (the held sentence named another line)
-        held += (f" They also slept at {user_site(slept.stack).user}: {slept.count} sleeps "
-                 f"of {event_wait(slept) / slept.count * 1e3:.0f} ms on average.")
+    if asleep and slept.line != user_site(heaviest.stack).user:  # (held named another)
+        held += (f" They also slept at {slept.line}: {slept.count} sleeps of "
+                 f"{slept.waited / slept.count * 1e3:.0f} ms on average.")
     message = (
         f"A gevent Pool was full: spawning into it waited {waited:.3f} s for a free slot "
         f"({count} times"
@@ -145,7 +146,7 @@ def pool_full(profile: Profile) -> list[Finding]:
         + ("a timer of the program's own paced the work, not the pool's size." if asleep
            else "the greenlets the jobs waited for paced the work, not the pool's size."
            if joined else "the pool's size paced the work.") + held + " "
-        + (SLEPT_IN_SLOTS.format(slept=event_wait(slept), errors=error_answers(profile))
+        + (SLEPT_IN_SLOTS.format(slept=slept.waited, errors=error_answers(profile))
            if asleep else
            JOINED_IN_SLOTS if joined else
            "Fix: a larger Pool(size) if what the jobs wait on (a downstream service) can "
@@ -154,7 +155,7 @@ def pool_full(profile: Profile) -> list[Finding]:
            "limit is deliberate (a downstream's rate limit), this is what it costs."))
     # asleep, the jobs' sleeps are the cause, costed as other waits are (summed over
     # the greenlets that lost them), not by the one spawner's wait for a slot
-    cost = event_wait(slept) if asleep else waited
+    cost = slept.waited if asleep else waited
     return [_finding(POOL_FULL, message, cost, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)),
                      waits=count, slot_wait_s=waited, idle_share=idle,

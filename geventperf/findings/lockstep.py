@@ -33,9 +33,10 @@ from geventperf.findings.common import (
     QUEUE_LOCKSTEP,
     _base_name,
     _finding,
+    _greenlets_named,
     block_threshold,
 )
-from geventperf.findings.handoff import stacks_left
+from geventperf.findings.handoff import end_waits, stacks_left
 from geventperf.findings.limits import event_wait
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile
@@ -58,6 +59,9 @@ def queue_lockstep(profile: Profile) -> list[Finding]:
     if not duration:
         return []
     owners = {stack: gid for gid, stacks in stacks_left(profile).items() for stack in stacks}
+    # (main's wait for the run's end, a joinall or a Greenlet's get(), is no consumer's)
+    ends = end_waits(profile)
+    owners = {stack: gid for stack, gid in owners.items() if stack not in ends}
     sides = {call: _side(profile, owners, call) for call in ("put", "get")}
     put, get = sides["put"], sides["get"]
     if put is None or (get is not None and put.name == get.name):
@@ -71,8 +75,8 @@ def queue_lockstep(profile: Profile) -> list[Finding]:
         return []
     message = (
         f"Two stages took turns at a bounded queue: '{put.name}' waited {put.waited:.3f} s "
-        f"to put into a full queue ({put.count} times, at {put.where}) and '{get.name}' "
-        f"waited {get.waited:.3f} s to get from an empty one ({get.count} times, at "
+        f"to put into a full queue ({_times(put.count)}, at {put.where}) and '{get.name}' "
+        f"waited {get.waited:.3f} s to get from an empty one ({_times(get.count)}, at "
         f"{get.where}), {put.waited / duration / put.greenlets:.0%} and "
         f"{get.waited / duration / get.greenlets:.0%} of the run each. A put waits only "
         "when the queue is full and a get only when it is empty: when both wait this long, "
@@ -89,7 +93,8 @@ def queue_lockstep(profile: Profile) -> list[Finding]:
 
 def _told_elsewhere(profile: Profile) -> bool:
     """Whether serial-bottleneck (many waiting for a few) or workers-saturated (many
-    consumers busy) tells this queue's story."""
+    consumers busy) fires: which queue a wait used is not recorded, so either may be
+    telling this queue's story, and one cause gets one finding."""
     from geventperf.findings.handoff import serial_bottleneck
     from geventperf.findings.workers import workers_saturated
     return bool(serial_bottleneck(profile) or workers_saturated(profile))
@@ -99,16 +104,17 @@ def _queue_full(profile: Profile, put: "_Side", get: "_Side | None") -> list[Fin
     """queue-full: a producer waiting in put() most of the run behind one consumer.
     ``cost_s``: the producer's waits in put()."""
     duration = profile.duration_s
-    if put.waited < FULL_RUN_SHARE * duration * put.greenlets \
-            or (get is not None and get.greenlets > 1) \
+    # (without a consumer's get() waits -- `for item in queue:` records none -- who
+    # takes from the queue, and how many, is not known: no story to tell)
+    if get is None or put.waited < FULL_RUN_SHARE * duration * put.greenlets \
+            or get.greenlets > 1 \
             or put.waited < block_threshold(profile) or _told_elsewhere(profile):
         return []
     consumer = (f"'{get.name}', one greenlet that waited for items only "
-                f"{get.waited / duration:.0%} of the run (at {get.where})" if get is not None
-                else "one greenlet that never waited for items")
+                f"{get.waited / duration:.0%} of the run (at {get.where})")
     message = (
         f"A producer waited on a full queue: '{put.name}' waited {put.waited:.3f} s to put "
-        f"into it ({put.count} times, at {put.where}), "
+        f"into it ({_times(put.count)}, at {put.where}), "
         f"{put.waited / duration / put.greenlets:.0%} of the run, while what takes from it "
         f"was {consumer}. The consumer is slower than what feeds it, so its pace was the "
         "run's. Fix: more consumers -- several greenlets taking from the queue, or a "
@@ -117,9 +123,12 @@ def _queue_full(profile: Profile, put: "_Side", get: "_Side | None") -> list[Fin
         "call for several items). If the consumer's pace is a limit by design (an "
         "upstream's rate), this is what it costs.")
     return [_finding(QUEUE_FULL, message, put.waited, list(put.stack), greenlet=put.greenlet,
-                     producer=put.name, consumer=get.name if get is not None else None,
-                     put_wait_s=put.waited, get_wait_s=get.waited if get is not None else 0.0,
-                     put_site=put.where)]
+                     producer=put.name, consumer=get.name, put_wait_s=put.waited,
+                     get_wait_s=get.waited, put_site=put.where)]
+
+
+def _times(count: int) -> str:
+    return f"{count} time{'s' if count != 1 else ''}"
 
 
 class _Side:
@@ -147,6 +156,5 @@ def _side(profile: Profile, owners: dict[tuple[str, ...], int], call: str) -> _S
         return None
     name, mine = max(by_name.items(), key=lambda kv: sum(event_wait(w) for w, _g in kv[1]))
     worst, gid = max(mine, key=lambda wg: event_wait(wg[0]))
-    greenlets = sum(1 for g in profile.greenlets if _base_name(g.name) == name)
-    return _Side(name, max(1, greenlets), sum(event_wait(w) for w, _g in mine),
+    return _Side(name, max(1, _greenlets_named(profile, {name})), sum(event_wait(w) for w, _g in mine),
                  sum(w.count for w, _g in mine), worst, gid)

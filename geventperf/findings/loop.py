@@ -164,7 +164,6 @@ _TLS_SETUP = (":SSLSocket.do_handshake", ":SSLSocket.__init__", ":SSLSocket._cre
               ":SSLContext.__new__", ":SSLContext.wrap_socket", ":SSLContext.__init__",
               ":SSLContext.load_verify_locations", ":ssl_wrap_socket",
               ":_ssl_wrap_socket_impl", ":create_urllib3_context")
-# The tracer's default when a profile does not say (see Tracer(block_threshold=)).
 def loop_blocked(profile: Profile) -> list[Finding]:
     """Run slices longer than the block threshold that held up greenlets ready to run,
     one finding per cause: CPU or a non-cooperative blocking call (``loop-blocked`` /
@@ -380,15 +379,17 @@ def _tiny_tasks(profile: Profile, hot: Any) -> str | None:
     if hot is None:
         return None
     for e in _events(profile, "threadpool"):
-        tasks, sites = _f(e, "tasks"), e.get("sites")
-        if tasks < TINY_TASKS_MIN or _f(e, "run_s") > TINY_TASK_S * tasks \
+        # per task that finished: its run and the wait for its result (those still
+        # queued at a snapshot ran nothing yet)
+        done, sites = _f(e, "finished", _f(e, "tasks")), e.get("sites")
+        if done < TINY_TASKS_MIN or _f(e, "run_s") > TINY_TASK_S * done \
                 or not isinstance(sites, list) \
                 or not any(isinstance(site, list) and site and site[0] == hot.line
                            for site in sites):
             continue
         return TINY_TASKS_CHEAPER.format(
-            tasks=f"{tasks:.0f}", function=str(e.get("function") or "the"),
-            work=_f(e, "run_s") / tasks * 1e6, waited=_f(e, "result_s") / tasks * 1e6)
+            tasks=f"{done:.0f}", function=str(e.get("function") or "the"),
+            work=_f(e, "run_s") / done * 1e6, waited=_f(e, "result_s") / done * 1e6)
     return None
 
 
@@ -777,8 +778,6 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     delayed_top = sum(acc[0] for _name, acc in top)
     hot = hot_code(profile, {name for name, acc in top
                              if acc[0] >= HOT_HOLDER_SHARE * delayed_top})
-    if ready <= event and hot is None:
-        return []
     # what the holders' running was: CPU, or mostly time off the CPU in blocking calls
     # (less their share of the thread's wait for a CPU: a crowded machine's, as _cause)
     held_run = sum(acc[1] for _name, acc in top)
@@ -786,8 +785,15 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         sum(acc[4] for _name, acc in top)
     had_cpu = held_run * (1.0 - _starved_share(profile))
     off_cpu = None if held_cpu is None else max(0.0, had_cpu - held_cpu)
+    blocking = off_cpu is not None and off_cpu > BLOCKING_SHARE * had_cpu
+    # queueing short of the larger part of the waiting is told only with a function of
+    # the program's that burned the CPU (SATURATED_HOT_QUEUE_SHARE): not for holders
+    # mostly off the CPU, whose samples see none of that time
+    if ready <= event and (hot is None or blocking):
+        return []
     seen = None
-    if off_cpu is not None and off_cpu > BLOCKING_SHARE * had_cpu:
+    tiny = None
+    if blocking:
         # CPU samples see none of that time; the stall watch's looks at the slices may
         # (the story then says where the slices ended)
         seen, hot = _seen_short(profile), None
@@ -874,8 +880,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         + (f"; the slices that delayed most ended at {where}" if where and not seen else "")
         + (", where they yielded" if where and hot else "")
         + "." + cure)
-    iterated = hot.line if hot is not None and off_cpu is not None \
-        and not off_cpu > BLOCKING_SHARE * had_cpu \
+    iterated = hot.line if hot is not None and not blocking and tiny is None \
         and _what_it_does(profile, hot) is ITERATE_CHEAPER else None
     return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
                      small_reads_site=iterated,

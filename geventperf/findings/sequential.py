@@ -44,6 +44,9 @@ IN_HANDLER_SHARE = 0.8
 _RUN_APPLICATION = re.compile(r"/gevent/pywsgi\.py:\d+:WSGIHandler\.run_application$")
 # The greenlet gevent's servers run a connection in.
 CONNECTION_GREENLET = "baseserver._handle_and_close_when_done"
+# How many at once the fix names when the busiest pool keeps one connection or an
+# unknown number: requests' default pool_maxsize.
+DEFAULT_AT_ONCE = 10
 # A job's calls in turn: at least this many (a start-up's few lookups are no pattern) ...
 JOB_MIN_CALLS = 50
 # ... whose waiting filled at least this share of the run ...
@@ -135,7 +138,9 @@ def _job_calls_in_turn(profile: Profile, client: list) -> list[Finding]:
     heads = [w for w in client if any(HEAD_READ in f for f in w.stack)]
     calls = sum(max(w.count, 0) for w in heads)
     peak = max((_count(e, "peak_in_use") for e in pools), default=0)
-    if not pools or not duration or calls < JOB_MIN_CALLS \
+    # (a pool watch that did not count its peak proves nothing about calls at once)
+    if not pools or not all(_count(e, "peak_in_use") for e in pools) \
+            or not duration or calls < JOB_MIN_CALLS \
             or waited < JOB_RUN_SHARE * duration or waited > JOB_MAX_IN_FLIGHT * duration \
             or peak > JOB_MAX_PEAK:
         return []
@@ -151,7 +156,10 @@ def _job_calls_in_turn(profile: Profile, client: list) -> list[Finding]:
         return []
     g = profile.greenlet(owner)
     busiest = max(pools, key=lambda e: _count(e, "calls"))
-    size = max(_count(busiest, "maxsize"), 1)
+    # as many at once as its pool keeps (requests' default, 10, for a pool of one or an
+    # unknown size: the session's pool is then to be made as large)
+    kept = _count(busiest, "maxsize")
+    size = kept if kept > 1 else DEFAULT_AT_ONCE
     idle = profile.hub.get("utilization")
     cost = waited * (1 - 1 / size)
     message = (
@@ -165,10 +173,13 @@ def _job_calls_in_turn(profile: Profile, client: list) -> list[Finding]:
         + (f", while the loop sat idle {1 - idle:.0%} of the run"
            if isinstance(idle, (int, float)) else "")
         + ". A greenlet waits on one thing at a time, so the run took that many round trips "
-        "in turn: their latencies added up where they could have overlapped. Fix: if the calls are "
-        "independent, make them together (gevent.pool.Pool(n).imap_unordered over the "
-        f"items, n up to the session's pool size, {size} for "
-        f"{busiest['pool']}), or one call for the lot where the upstream has a batch or "
+        "in turn: their latencies added up where they could have overlapped. Fix: if the "
+        "calls are independent, make them together (gevent.pool.Pool(n).imap_unordered over the "
+        + (f"items, n up to the session's pool size, {size} for {busiest['pool']})"
+           if kept > 1 else f"items, n about {size}, and the session's pool_maxsize as "
+           f"large: {busiest['pool']} keeps {kept or 'an unrecorded number of'} "
+           f"connection{'s' if kept != 1 else ''})")
+        + ", or one call for the lot where the upstream has a batch or "
         "bulk endpoint; unless each needs the one before it (paging by a cursor).")
     return [_finding(SEQUENTIAL_CALLS, message, cost, list(worst.stack), greenlet=owner,
                      calls=calls, waited_s=waited, site=where, peak_in_use=peak,
