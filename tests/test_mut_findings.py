@@ -1835,6 +1835,26 @@ def lock_contended_on_a_log_handlers_lock():
 
 
 @scenario
+def lock_contended_counts_the_cpu_inside_the_function_that_takes_it():
+    # a with block at app line 66 (lookup) waited 2 s; inside lookup, samples put 0.0625 s
+    # of CPU (a block threshold) under line 68 (a JSON parse), some at line 66 itself
+    # (taking the lock: not the holder's work) and some elsewhere: told, all at line 68;
+    # 2**-20 s less: no CPU sentence, and without waits inside no sentence at all
+    decode = "/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode"
+
+    def run(parse):
+        p = pool_profile(1.5, [([f"{APP}:66:lookup"], 2.0)])
+        p.waits[0].call = "with"
+        p.runs[0].greenlet = 3
+        p.cpu_samples = cpu_samples([
+            ([decode, f"{APP}:68:lookup", f"{APP}:80:export"], "app.fetch", 5, parse),
+            ([f"{APP}:66:lookup", f"{APP}:80:export"], "app.fetch", 3, 0.5),
+            ([f"{APP}:90:resolve"], "app.fetch", 3, 0.5)])
+        return findings.lock_contended(p)
+    return [*run(0.0625), *run(0.0625 - 2 ** -20)]
+
+
+@scenario
 def pool_full_spawned_by_imap_names_no_line():
     # the slot waits of Pool.imap's own greenlet, and no Pool.map waiting for results:
     # no line of the user's to name
@@ -10223,7 +10243,7 @@ EXPECTED = {
                  '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
                  'lock made them take turns, and no other finding explains their waits, so '
                  'whatever its holders do while holding it paced the work. Inside lookup, '
-                 'which takes it, the calls made under it (if the lock is held across them) '
+                 'which takes it, the work done under it (if the lock is held across it) '
                  'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:80:export: '
                  '4 calls of 500 ms; at /srv/app/worker.py:67:lookup from '
                  '/srv/app/worker.py:90:resolve: 10 waits of 125 ms: what each holder held '
@@ -10253,7 +10273,7 @@ EXPECTED = {
                  '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
                  'lock made them take turns, and no other finding explains their waits, so '
                  'whatever its holders do while holding it paced the work. Inside lookup, '
-                 'which takes it, the calls made under it (if the lock is held across them) '
+                 'which takes it, the work done under it (if the lock is held across it) '
                  'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:80:export: '
                  '4 calls of 500 ms; at /srv/app/worker.py:67:lookup from '
                  '/srv/app/worker.py:90:resolve: 10 waits of 125 ms: what each holder held '
@@ -10793,6 +10813,53 @@ EXPECTED = {
       'waits': 4}],
     'queue_full_not_from_mains_end_wait_nor_without_a_consumer': [],
     'loop_saturated_hot_share_not_for_holders_off_the_cpu': [],
+    'lock_contended_counts_the_cpu_inside_the_function_that_takes_it': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat '
+                      'mostly idle',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
+                 'to take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Inside lookup, '
+                 'which takes it, the work done under it (if the lock is held across it) ran '
+                 '0.062 s of CPU there (sampled; 100% of it at '
+                 '/srv/app/worker.py:68:lookup): what each holder held it for. Fix: hold it '
+                 'for less -- make slow calls (the network, the disk) outside the locked '
+                 'block and lock only the shared state -- or use one lock per resource; for '
+                 'a Semaphore(n) that limits concurrency on purpose, a larger n if what it '
+                 'guards can take more calls at once. [cost 2.000 s: greenlet-seconds spent '
+                 'waiting to take a lock while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat '
+                      'mostly idle',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
+                 'to take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Fix: hold it for '
+                 'less -- make slow calls (the network, the disk) outside the locked block '
+                 'and lock only the shared state -- or use one lock per resource; for a '
+                 'Semaphore(n) that limits concurrency on purpose, a larger n if what it '
+                 'guards can take more calls at once. [cost 2.000 s: greenlet-seconds spent '
+                 'waiting to take a lock while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4}],
 }
 
 

@@ -67,6 +67,7 @@ from geventperf.findings.loop import block_threshold
 from geventperf.formats._frames import is_library_frame
 from geventperf.frames import PATCHED_RLOCK_FRAME, parse_frame, user_site
 from geventperf.profile import LOCK_CALLS, Finding, Profile
+from geventperf.sampling.views import chains, samples_of
 
 # A wait for a free slot of a gevent Pool: its innermost frame (path:line:function).
 SLOT_WAIT = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:(Pool\.add|Pool\.wait_available)$")
@@ -413,7 +414,8 @@ def _held_inside(profile: Profile, rows: list[Any], where: str) -> str:
                 # an HTTP call waits several times (connect, send, its head): per call
                 acc[2] += w.count if any(HEAD_READ in f for f in w.stack) else 0
                 break
-    if not by_caller:
+    cpu = _cpu_inside(profile, lock)
+    if not by_caller and cpu is None:
         return ""
     # per call where heads were waited for, else per wait
     ranked = sorted(((key, (calls or n, t, "calls" if calls else "waits"))
@@ -421,8 +423,13 @@ def _held_inside(profile: Profile, rows: list[Any], where: str) -> str:
     shown = "; ".join(f"at {frame}{f' from {caller}' if caller else ''}: {n} {unit} of "
                       f"{t / n * 1e3:.0f} ms"
                       for (frame, caller), (n, t, unit) in ranked[:INSIDE_SHOWN])
-    text = (f" Inside {lock.function}, which takes it, the calls made under it (if the "
-            f"lock is held across them) waited {shown}: what each holder held it for.")
+    ran = (f"ran {cpu[0]:.3f} s of CPU there (sampled; {cpu[2]:.0%} of it at {cpu[1]})"
+           if cpu is not None else "")
+    text = (f" Inside {lock.function}, which takes it, the work done under it (if the lock "
+            "is held across it) "
+            + (f"waited {shown}" if ranked else "")
+            + (" and " if ranked and ran else "") + ran
+            + ": what each holder held it for.")
     per_caller: dict[str, list[float]] = {}
     for (_frame, caller), (n, t, _unit) in ranked:
         if caller is not None:  # (a greenlet's own function has no caller to tell apart)
@@ -437,6 +444,29 @@ def _held_inside(profile: Profile, rows: list[Any], where: str) -> str:
                  f"{longest / shortest:.0f} times as long per call as those from {quick}; "
                  "give each kind (each upstream) a lock or semaphore of its own.")
     return text
+
+
+def _cpu_inside(profile: Profile, lock: Any) -> tuple[float, str, float] | None:
+    """(sampled CPU seconds, the line that took most, its share) of the samples under
+    the function of the lock's line *lock*, at its other lines, when they add up to a
+    block threshold; None otherwise (or without samples): a parse held under the lock
+    costs the waiters as a call does."""
+    samples = samples_of(profile)
+    if samples is None:
+        return None
+    at: dict[str, float] = {}
+    for chain in chains(samples):
+        for frame in chain.labels:
+            f = parse_frame(frame)
+            if (f.path, f.function) == (lock.path, lock.function):
+                if f.line != lock.line:
+                    at[frame] = at.get(frame, 0.0) + chain.cpu_s
+                break
+    total = sum(at.values())
+    if not at or total < block_threshold(profile):
+        return None
+    line = max(at, key=at.__getitem__)
+    return total, line, at[line] / total
 
 
 def idle_share(profile: Profile) -> float | None:
