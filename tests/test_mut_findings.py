@@ -6561,9 +6561,10 @@ EXPECTED = {
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
                  "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
                  "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% "
-                 'of their sampled CPU (9 samples in all) at /srv/app/worker.py:40:handler; '
-                 'the slices that delayed most ended at /srv/app/worker.py:30:crunch, where '
-                 'they yielded. The cure is on the CPU side, not the I/O side: less work per '
+                 'of their sampled CPU (9 samples in all) at /srv/app/worker.py:40:handler, '
+                 'and next 50% in parse (/srv/app/worker.py), most at line 50; the slices '
+                 'that delayed most ended at /srv/app/worker.py:30:crunch, where they '
+                 'yielded. The cure is on the CPU side, not the I/O side: less work per '
                  'request in these greenlets, fewer greenlets per process and more '
                  'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
                  "call that releases the GIL, such as hashlib's or zlib's, to "
