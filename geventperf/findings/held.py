@@ -36,6 +36,10 @@ MIN_TIMED = 5
 # ... and the share of all timed responses that host must have: the jobs' requests
 # were then most likely to it (a chatty host elsewhere must not lend its latency).
 DOMINANT_SHARE = 0.8
+# ... and at most this many times the waits the jobs made at their line: more answers
+# than that came from other lines' calls (an unseen job's 160 lookups were quoted with
+# another stage's 721 answers from its own host).
+CALLS_SLACK = 2.0
 
 
 def jobs_waits(profile: Profile, gids: Iterable[Any],
@@ -158,8 +162,8 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
     text = (f" {who} ({', '.join(repr(n) for n in names[:2])}) {held} "
             f"at {where}{call}: {heaviest.count} waits of "
             f"{event_wait(heaviest) / heaviest.count * 1e3:.0f} ms on average")
-    upstream = _upstream(profile) if any(REQUEST_FRAME.search(f)
-                                         for f in heaviest.stack) else None
+    upstream = _upstream(profile, heaviest.count) if any(REQUEST_FRAME.search(f)
+                                                         for f in heaviest.stack) else None
     if upstream is None:
         return text + "."
     host, answered, mean_s = upstream
@@ -168,11 +172,12 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
             f"answer (the network's included), and {each}.")
 
 
-def _upstream(profile: Profile) -> tuple[str, int, float] | None:
+def _upstream(profile: Profile, waits: int) -> tuple[str, int, float] | None:
     """(host, responses, mean seconds to their heads) of the host with the most timed
     responses, over new and reused connections, when it has at least MIN_TIMED and
-    DOMINANT_SHARE of all: the requests of the jobs' line were most likely its (which
-    host a line called is not recorded); None otherwise."""
+    DOMINANT_SHARE of all, and at most CALLS_SLACK times the *waits* the jobs made at
+    their line (a call waits at least once): the requests of the jobs' line were most
+    likely its (which host a line called is not recorded); None otherwise."""
     hosts = []
     for e in _events(profile, POOL_EVENT):
         if not isinstance(e.get("pool"), str):
@@ -184,6 +189,7 @@ def _upstream(profile: Profile) -> tuple[str, int, float] | None:
         return None
     best = max(hosts, key=lambda h: h[1])
     if best[0] == OTHER_POOLS or best[1] < MIN_TIMED \
-            or best[1] < DOMINANT_SHARE * sum(h[1] for h in hosts):
+            or best[1] < DOMINANT_SHARE * sum(h[1] for h in hosts) \
+            or best[1] > CALLS_SLACK * waits:
         return None  # (the folded record adds many hosts' figures)
     return best
