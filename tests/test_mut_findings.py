@@ -1723,6 +1723,21 @@ def pool_full_says_what_its_jobs_waited_on():
 
 
 @scenario
+def pool_full_quotes_an_upstream_only_for_as_many_answers_as_calls():
+    # the jobs waited 10 times at their request line; http://a answered 20 timed (twice
+    # those waits, CALLS_SLACK): quoted; 21: other lines' calls, not quoted
+    def jobs(answers):
+        p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
+        p.waits.append(StackTime(stack=list(FAILING_CALL), count=10, wait_s=1.0,
+                                 event_wait_s=1.0, ready_wait_s=0.0))
+        p.runs.append(StackTime(stack=list(FAILING_CALL), count=10, greenlet=4))
+        p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "pools": 1,
+                     "trails": {"new": [answers, 0, 0.0, 0.0, answers * 0.05]}}]
+        return findings.pool_full(p)
+    return [*jobs(20), *jobs(21)]
+
+
+@scenario
 def pool_full_tells_jobs_asleep_or_joining_what_they_started():
     # the jobs' heaviest wait (2 s, beside 1 s of requests): gevent.sleep called at the
     # program's line (a back-off: the timer's story, not a larger Pool); a joinall at
@@ -10860,6 +10875,68 @@ EXPECTED = {
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4}],
+    'pool_full_quotes_an_upstream_only_for_as_many_answers_as_calls': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 '
+                 'waits of 100 ms on average; their requests to http://a:80 took 50 ms to '
+                 "the response head on average (20 timed): the upstream's time to answer "
+                 "(the network's included), and what each slot was held for. Fix: a larger "
+                 'Pool(size) if what the jobs wait on (a downstream service) can take more '
+                 'requests at once; if it cannot, the time each job waits is the lever (an '
+                 "upstream's latency is its own to cut: its slow query, its capacity); if "
+                 "the limit is deliberate (a downstream's rate limit), this is what it "
+                 'costs. [cost 1.500 s: greenlet-seconds spent waiting for a free slot of a '
+                 'gevent Pool while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 '
+                 'waits of 100 ms on average. Fix: a larger Pool(size) if what the jobs wait '
+                 'on (a downstream service) can take more requests at once; if it cannot, '
+                 "the time each job waits is the lever (an upstream's latency is its own to "
+                 'cut: its slow query, its capacity); if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
       'waits': 4}],
 }
 
