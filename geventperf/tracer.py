@@ -637,16 +637,9 @@ class Tracer(SectionAccounting):
                 patch.restore()
             self._patches = []
 
-    def _waited_so_far(self) -> float:
-        """The running greenlet's total wait until now (bodyreads.py: a read's wait is
-        the difference across it)."""
-        rec = self._st.cur
-        return rec.wait if rec is not None else 0.0
-
-    def _on_body_read(self, site: str, nbytes: int, first: bool, seconds: float,
-                      waited: float = 0.0) -> None:
-        """One urllib3 HTTPResponse.read outside GeventAdapter (bodyreads.py), which
-        took *seconds*, *waited* of them switched out."""
+    def _body_read_row(self, site: str) -> list[Any]:
+        """The row urllib3 body reads at *site* add to (bodyreads.py, once per response):
+        [reads, bytes, bodies, seconds, seconds running]; past MAX_STACKS sites, OTHER's."""
         row = self._body_reads.get(site)
         if row is None:
             if len(self._body_reads) >= MAX_STACKS:
@@ -654,11 +647,7 @@ class Tracer(SectionAccounting):
                 row = self._body_reads.get(site)
             if row is None:
                 row = self._body_reads[site] = [0, 0, 0, 0.0, 0.0]
-        row[0] += 1
-        row[1] += nbytes
-        row[2] += first
-        row[3] += seconds
-        row[4] += max(0.0, seconds - waited)
+        return row
 
     def _on_read(self, record: dict[str, Any]) -> None:
         host = str(record.get("host", "?"))
