@@ -5009,14 +5009,15 @@ EXPECTED = {
                  "one call at a time: greenlet 'app.produce' (#3), busy 50% of the run, "
                  '0.750 s of it waiting at /srv/app/worker.py:20:produce. Who woke whom is '
                  'not recorded: these are the greenlets that kept working while the others '
-                 "waited, so most likely their pace set everyone's. Fix: do that work "
+                 "waited, so most likely their pace set everyone's. If what they wait on is "
+                 'input that arrives at its own pace (a long-poll on a message broker, a '
+                 "server's requests), the waiting greenlets are spare capacity, not a fault, "
+                 'and more of these would change nothing. Otherwise, fix: do that work '
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
-                 'greenlets do it themselves. If the waiting greenlets are idle workers '
-                 "whose input arrives at its own pace (a server's requests, a message "
-                 'broker), this is spare capacity, not a fault. [cost 4.500 s: '
-                 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+                 'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -5044,14 +5045,15 @@ EXPECTED = {
                  "one call at a time: greenlet 'app.produce' (#3), busy 88% of the run, "
                  '1.500 s of it waiting at /srv/app/worker.py:20:produce. Who woke whom is '
                  'not recorded: these are the greenlets that kept working while the others '
-                 "waited, so most likely their pace set everyone's. Fix: do that work "
+                 "waited, so most likely their pace set everyone's. If what they wait on is "
+                 'input that arrives at its own pace (a long-poll on a message broker, a '
+                 "server's requests), the waiting greenlets are spare capacity, not a fault, "
+                 'and more of these would change nothing. Otherwise, fix: do that work '
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
-                 'greenlets do it themselves. If the waiting greenlets are idle workers '
-                 "whose input arrives at its own pace (a server's requests, a message "
-                 'broker), this is spare capacity, not a fault. [cost 4.000 s: '
-                 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+                 'greenlets do it themselves. [cost 4.000 s: greenlet-seconds spent waiting '
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -5079,14 +5081,15 @@ EXPECTED = {
                  "one call at a time: greenlet 'app.produce' (#3), busy 88% of the run, "
                  '1.500 s of it waiting at /srv/app/worker.py:20:produce. Who woke whom is '
                  'not recorded: these are the greenlets that kept working while the others '
-                 "waited, so most likely their pace set everyone's. Fix: do that work "
+                 "waited, so most likely their pace set everyone's. If what they wait on is "
+                 'input that arrives at its own pace (a long-poll on a message broker, a '
+                 "server's requests), the waiting greenlets are spare capacity, not a fault, "
+                 'and more of these would change nothing. Otherwise, fix: do that work '
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
-                 'greenlets do it themselves. If the waiting greenlets are idle workers '
-                 "whose input arrives at its own pace (a server's requests, a message "
-                 'broker), this is spare capacity, not a fault. [cost 4.500 s: '
-                 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+                 'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -8125,14 +8128,15 @@ EXPECTED = {
                  "one call at a time: greenlet 'app.produce' (#3), busy 150% of the run, "
                  '1.500 s of it waiting at /srv/app/worker.py:20:produce. Who woke whom is '
                  'not recorded: these are the greenlets that kept working while the others '
-                 "waited, so most likely their pace set everyone's. Fix: do that work "
+                 "waited, so most likely their pace set everyone's. If what they wait on is "
+                 'input that arrives at its own pace (a long-poll on a message broker, a '
+                 "server's requests), the waiting greenlets are spare capacity, not a fault, "
+                 'and more of these would change nothing. Otherwise, fix: do that work '
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
-                 'greenlets do it themselves. If the waiting greenlets are idle workers '
-                 "whose input arrives at its own pace (a server's requests, a message "
-                 'broker), this is spare capacity, not a fault. [cost 4.500 s: '
-                 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+                 'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -8159,14 +8163,15 @@ EXPECTED = {
                  "one call at a time: greenlet 'app.produce' (#3), busy 88% of the run, "
                  '1.500 s of it waiting at /srv/app/worker.py:20:produce. Who woke whom is '
                  'not recorded: these are the greenlets that kept working while the others '
-                 "waited, so most likely their pace set everyone's. Fix: do that work "
+                 "waited, so most likely their pace set everyone's. If what they wait on is "
+                 'input that arrives at its own pace (a long-poll on a message broker, a '
+                 "server's requests), the waiting greenlets are spare capacity, not a fault, "
+                 'and more of these would change nothing. Otherwise, fix: do that work '
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
-                 'greenlets do it themselves. If the waiting greenlets are idle workers '
-                 "whose input arrives at its own pace (a server's requests, a message "
-                 'broker), this is spare capacity, not a fault. [cost 4.500 s: '
-                 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+                 'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -9240,13 +9245,14 @@ EXPECTED = {
                  "greenlet 'app.produce' (#3), busy 88% of the run, 1.500 s of it waiting at "
                  '/srv/app/worker.py:20:produce. Who woke whom is not recorded: these are '
                  'the greenlets that kept working while the others waited, so most likely '
-                 "their pace set everyone's. Fix: do that work concurrently -- several such "
+                 "their pace set everyone's. If what they wait on is input that arrives at "
+                 "its own pace (a long-poll on a message broker, a server's requests), the "
+                 'waiting greenlets are spare capacity, not a fault, and more of these would '
+                 'change nothing. Otherwise, fix: do that work concurrently -- several such '
                  'greenlets, or gevent.pool.Pool(n).imap_unordered over its inputs -- or let '
-                 'the waiting greenlets do it themselves. If the waiting greenlets are idle '
-                 "workers whose input arrives at its own pace (a server's requests, a "
-                 'message broker), this is spare capacity, not a fault. [cost 4.500 s: '
-                 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+                 'the waiting greenlets do it themselves. [cost 4.500 s: greenlet-seconds '
+                 "spent waiting at hand-offs (a queue, an event, a greenlet's end) for a few "
+                 'busy greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -9274,12 +9280,13 @@ EXPECTED = {
                  "a time: greenlet 'app.produce' (#3), busy 88% of the run, 1.500 s of it "
                  'waiting at /srv/app/worker.py:20:produce. Who woke whom is not recorded: '
                  'these are the greenlets that kept working while the others waited, so most '
-                 "likely their pace set everyone's. Fix: do that work concurrently -- "
-                 'several such greenlets, or gevent.pool.Pool(n).imap_unordered over its '
-                 'inputs -- or let the waiting greenlets do it themselves. If the waiting '
-                 "greenlets are idle workers whose input arrives at its own pace (a server's "
-                 'requests, a message broker), this is spare capacity, not a fault. [cost '
-                 '4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                 "likely their pace set everyone's. If what they wait on is input that "
+                 "arrives at its own pace (a long-poll on a message broker, a server's "
+                 'requests), the waiting greenlets are spare capacity, not a fault, and more '
+                 'of these would change nothing. Otherwise, fix: do that work concurrently '
+                 '-- several such greenlets, or gevent.pool.Pool(n).imap_unordered over its '
+                 'inputs -- or let the waiting greenlets do it themselves. [cost 4.500 s: '
+                 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
                  "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
       'peers': False,
       'section': None,
@@ -9730,12 +9737,14 @@ EXPECTED = {
                  'ever had more than 2 connections in use at once, while the loop sat idle '
                  '88% of the run. A greenlet waits on one thing at a time, so the run took '
                  'that many round trips in turn: their latencies added up where they could '
-                 'have overlapped. Fix: if the calls are independent, make them together '
+                 'have overlapped. If each call needs the one before it (paging by a cursor: '
+                 "the next page's address is in this one's answer), that is the run's floor "
+                 'and the cost is not there to save. Otherwise, fix: make them together '
                  "(gevent.pool.Pool(n).imap_unordered over the items, n up to the session's "
                  'pool size, 4 for http://up), or one call for the lot where the upstream '
-                 'has a batch or bulk endpoint; unless each needs the one before it (paging '
-                 'by a cursor). [cost 0.750 s: greenlet-seconds the calls waited, less what '
-                 'as many at once as the busiest pool holds would have left of it]',
+                 'has a batch or bulk endpoint. [cost 0.750 s: greenlet-seconds the calls '
+                 'waited, less what as many at once as the busiest pool holds would have '
+                 'left of it]',
       'peak_in_use': 2,
       'pool_maxsize': 4,
       'section': None,
@@ -9758,13 +9767,14 @@ EXPECTED = {
                  'ever had more than 1 connection in use at once, while the loop sat idle '
                  '88% of the run. A greenlet waits on one thing at a time, so the run took '
                  'that many round trips in turn: their latencies added up where they could '
-                 'have overlapped. Fix: if the calls are independent, make them together '
+                 'have overlapped. If each call needs the one before it (paging by a cursor: '
+                 "the next page's address is in this one's answer), that is the run's floor "
+                 'and the cost is not there to save. Otherwise, fix: make them together '
                  '(gevent.pool.Pool(n).imap_unordered over the items, n about 10, and the '
                  "session's pool_maxsize as large: http://up keeps 1 connection), or one "
-                 'call for the lot where the upstream has a batch or bulk endpoint; unless '
-                 'each needs the one before it (paging by a cursor). [cost 0.900 s: '
-                 'greenlet-seconds the calls waited, less what as many at once as the '
-                 'busiest pool holds would have left of it]',
+                 'call for the lot where the upstream has a batch or bulk endpoint. [cost '
+                 '0.900 s: greenlet-seconds the calls waited, less what as many at once as '
+                 'the busiest pool holds would have left of it]',
       'peak_in_use': 1,
       'pool_maxsize': 10,
       'section': None,
@@ -9792,12 +9802,13 @@ EXPECTED = {
                  '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
                  "sleeps are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
                  'asleep there): the jobs slept out their slots, and a larger Pool only '
-                 'holds more sleepers. Fix: sleep less there, or wake on what the sleep '
-                 "waits for -- a retry's back-off short, jittered and growing, with few "
-                 "retries; a rate limiter's rate as high as the upstream takes, waiting for "
-                 "the next token instead of polling; a circuit breaker's cool-down near the "
-                 "outage's length, with a half-open probe; if the pause is deliberate "
-                 '(politeness to a host), this is what it costs. [cost 2.000 s: '
+                 'holds more sleepers. If the pause is one the program owes (a crawl delay a '
+                 "host asks for, a rate agreed with the upstream), it is the run's floor and "
+                 'the cost is not there to save. Otherwise, fix: sleep less there, or wake '
+                 "on what the sleep waits for -- a retry's back-off short, jittered and "
+                 "growing, with few retries; a rate limiter's rate as high as the upstream "
+                 "takes, waiting for the next token instead of polling; a circuit breaker's "
+                 "cool-down near the outage's length, with a half-open probe. [cost 2.000 s: "
                  "greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
                  'while holding their slots]',
       'section': None,
@@ -9828,14 +9839,15 @@ EXPECTED = {
                  'asleep there): the jobs slept out their slots, and a larger Pool only '
                  'holds more sleepers. The upstreams answered 5 of 100 requests with an '
                  'error status (503 x5): most likely what the sleeps back off from, each '
-                 'failure holding a slot for a whole sleep. Fix: sleep less there, or wake '
-                 "on what the sleep waits for -- a retry's back-off short, jittered and "
-                 "growing, with few retries; a rate limiter's rate as high as the upstream "
-                 "takes, waiting for the next token instead of polling; a circuit breaker's "
-                 "cool-down near the outage's length, with a half-open probe; if the pause "
-                 'is deliberate (politeness to a host), this is what it costs. [cost 2.000 '
-                 "s: greenlet-seconds the pool's jobs slept in the program's own "
-                 'gevent.sleep while holding their slots]',
+                 'failure holding a slot for a whole sleep. If the pause is one the program '
+                 'owes (a crawl delay a host asks for, a rate agreed with the upstream), it '
+                 "is the run's floor and the cost is not there to save. Otherwise, fix: "
+                 "sleep less there, or wake on what the sleep waits for -- a retry's "
+                 "back-off short, jittered and growing, with few retries; a rate limiter's "
+                 'rate as high as the upstream takes, waiting for the next token instead of '
+                 "polling; a circuit breaker's cool-down near the outage's length, with a "
+                 "half-open probe. [cost 2.000 s: greenlet-seconds the pool's jobs slept in "
+                 "the program's own gevent.sleep while holding their slots]",
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -9862,12 +9874,13 @@ EXPECTED = {
                  '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
                  "sleeps are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
                  'asleep there): the jobs slept out their slots, and a larger Pool only '
-                 'holds more sleepers. Fix: sleep less there, or wake on what the sleep '
-                 "waits for -- a retry's back-off short, jittered and growing, with few "
-                 "retries; a rate limiter's rate as high as the upstream takes, waiting for "
-                 "the next token instead of polling; a circuit breaker's cool-down near the "
-                 "outage's length, with a half-open probe; if the pause is deliberate "
-                 '(politeness to a host), this is what it costs. [cost 2.000 s: '
+                 'holds more sleepers. If the pause is one the program owes (a crawl delay a '
+                 "host asks for, a rate agreed with the upstream), it is the run's floor and "
+                 'the cost is not there to save. Otherwise, fix: sleep less there, or wake '
+                 "on what the sleep waits for -- a retry's back-off short, jittered and "
+                 "growing, with few retries; a rate limiter's rate as high as the upstream "
+                 "takes, waiting for the next token instead of polling; a circuit breaker's "
+                 "cool-down near the outage's length, with a half-open probe. [cost 2.000 s: "
                  "greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
                  'while holding their slots]',
       'section': None,
@@ -9897,14 +9910,15 @@ EXPECTED = {
                  'average. They also slept at /srv/app/worker.py:20:job: 4 sleeps of 125 ms '
                  "on average. Those sleeps are gevent.sleep calls of the program's own "
                  '(0.500 greenlet-seconds asleep there): the jobs slept out their slots, and '
-                 'a larger Pool only holds more sleepers. Fix: sleep less there, or wake on '
-                 "what the sleep waits for -- a retry's back-off short, jittered and "
-                 "growing, with few retries; a rate limiter's rate as high as the upstream "
-                 "takes, waiting for the next token instead of polling; a circuit breaker's "
-                 "cool-down near the outage's length, with a half-open probe; if the pause "
-                 'is deliberate (politeness to a host), this is what it costs. [cost 0.500 '
-                 "s: greenlet-seconds the pool's jobs slept in the program's own "
-                 'gevent.sleep while holding their slots]',
+                 'a larger Pool only holds more sleepers. If the pause is one the program '
+                 'owes (a crawl delay a host asks for, a rate agreed with the upstream), it '
+                 "is the run's floor and the cost is not there to save. Otherwise, fix: "
+                 "sleep less there, or wake on what the sleep waits for -- a retry's "
+                 "back-off short, jittered and growing, with few retries; a rate limiter's "
+                 'rate as high as the upstream takes, waiting for the next token instead of '
+                 "polling; a circuit breaker's cool-down near the outage's length, with a "
+                 "half-open probe. [cost 0.500 s: greenlet-seconds the pool's jobs slept in "
+                 "the program's own gevent.sleep while holding their slots]",
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -10360,14 +10374,15 @@ EXPECTED = {
                  "one call at a time: greenlet 'app.produce' (#3), busy 88% of the run, "
                  '1.500 s of it waiting at /srv/app/worker.py:20:produce. Who woke whom is '
                  'not recorded: these are the greenlets that kept working while the others '
-                 "waited, so most likely their pace set everyone's. Fix: do that work "
+                 "waited, so most likely their pace set everyone's. If what they wait on is "
+                 'input that arrives at its own pace (a long-poll on a message broker, a '
+                 "server's requests), the waiting greenlets are spare capacity, not a fault, "
+                 'and more of these would change nothing. Otherwise, fix: do that work '
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
-                 'greenlets do it themselves. If the waiting greenlets are idle workers '
-                 "whose input arrives at its own pace (a server's requests, a message "
-                 'broker), this is spare capacity, not a fault. [cost 4.500 s: '
-                 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+                 'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -10781,14 +10796,15 @@ EXPECTED = {
                  'average. They also slept at /srv/app/worker.py:20:job: 3 sleeps of 125 ms '
                  "on average. Those sleeps are gevent.sleep calls of the program's own "
                  '(0.375 greenlet-seconds asleep there): the jobs slept out their slots, and '
-                 'a larger Pool only holds more sleepers. Fix: sleep less there, or wake on '
-                 "what the sleep waits for -- a retry's back-off short, jittered and "
-                 "growing, with few retries; a rate limiter's rate as high as the upstream "
-                 "takes, waiting for the next token instead of polling; a circuit breaker's "
-                 "cool-down near the outage's length, with a half-open probe; if the pause "
-                 'is deliberate (politeness to a host), this is what it costs. [cost 0.375 '
-                 "s: greenlet-seconds the pool's jobs slept in the program's own "
-                 'gevent.sleep while holding their slots]',
+                 'a larger Pool only holds more sleepers. If the pause is one the program '
+                 'owes (a crawl delay a host asks for, a rate agreed with the upstream), it '
+                 "is the run's floor and the cost is not there to save. Otherwise, fix: "
+                 "sleep less there, or wake on what the sleep waits for -- a retry's "
+                 "back-off short, jittered and growing, with few retries; a rate limiter's "
+                 'rate as high as the upstream takes, waiting for the next token instead of '
+                 "polling; a circuit breaker's cool-down near the outage's length, with a "
+                 "half-open probe. [cost 0.375 s: greenlet-seconds the pool's jobs slept in "
+                 "the program's own gevent.sleep while holding their slots]",
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,

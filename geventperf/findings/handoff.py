@@ -276,15 +276,16 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
         story = (
             f"Busy through the run meanwhile, one call at a time: {described}. Who woke "
             "whom is not recorded: these are the greenlets that kept working while the "
-            "others waited, so most likely their pace set everyone's. Fix: do that work "
+            "others waited, so most likely their pace set everyone's. If what they wait on "
+            "is input that arrives at its own pace (a long-poll on a message broker, a "
+            "server's requests), the waiting greenlets are spare capacity, not a fault, and "
+            "more of these would change nothing. Otherwise, fix: do that work "
             "concurrently -- several such greenlets, or gevent.pool.Pool(n).imap_unordered "
             "over its inputs -- or let the waiting greenlets do it themselves"
             + ("; and wait on a gevent.event.Event or AsyncResult that the feeder sets "
                "instead of polling: it wakes the waiter as soon as the result is there"
                if worst_polled else "")
-            + ". If the waiting greenlets are idle workers whose input arrives at its own "
-            "pace (a server's requests, a message broker), this is spare capacity, not a "
-            "fault.")
+            + ".")
     message = (
         f"Many greenlets waited for a few: {seen.who} waited {waited:.3f} s in all at "
         f"hand-offs ({waited / total:.0%} of all event wait; {how}) while the loop sat "

@@ -186,11 +186,12 @@ JOINED_IN_SLOTS = (
 SLEPT_IN_SLOTS = (
     "Those sleeps are gevent.sleep calls of the program's own ({slept:.3f} greenlet-seconds "
     "asleep there): the jobs slept out their slots, and a larger Pool only holds more "
-    "sleepers.{errors} Fix: sleep less there, or wake on what the sleep waits for -- a retry's "
-    "back-off short, jittered and growing, with few retries; a rate limiter's rate as high "
-    "as the upstream takes, waiting for the next token instead of polling; a circuit "
-    "breaker's cool-down near the outage's length, with a half-open probe; if the pause "
-    "is deliberate (politeness to a host), this is what it costs.")
+    "sleepers.{errors} If the pause is one the program owes (a crawl delay a host asks "
+    "for, a rate agreed with the upstream), it is the run's floor and the cost is not there "
+    "to save. Otherwise, fix: sleep less there, or wake on what the sleep waits for -- a "
+    "retry's back-off short, jittered and growing, with few retries; a rate limiter's rate "
+    "as high as the upstream takes, waiting for the next token instead of polling; a "
+    "circuit breaker's cool-down near the outage's length, with a half-open probe.")
 
 
 PATCHED_LOCK, COMPILED_LOCK, EVENTS_LOCK = "patched", "compiled", "event's"

@@ -173,14 +173,16 @@ def _job_calls_in_turn(profile: Profile, client: list) -> list[Finding]:
         + (f", while the loop sat idle {1 - idle:.0%} of the run"
            if isinstance(idle, (int, float)) else "")
         + ". A greenlet waits on one thing at a time, so the run took that many round trips "
-        "in turn: their latencies added up where they could have overlapped. Fix: if the "
-        "calls are independent, make them together (gevent.pool.Pool(n).imap_unordered over the "
+        "in turn: their latencies added up where they could have overlapped. If each call "
+        "needs the one before it (paging by a cursor: the next page's address is in this "
+        "one's answer), that is the run's floor and the cost is not there to save. "
+        "Otherwise, fix: make them together (gevent.pool.Pool(n).imap_unordered over the "
         + (f"items, n up to the session's pool size, {size} for {busiest['pool']})"
            if kept > 1 else f"items, n about {size}, and the session's pool_maxsize as "
            f"large: {busiest['pool']} keeps {kept or 'an unrecorded number of'} "
            f"connection{'s' if kept != 1 else ''})")
         + ", or one call for the lot where the upstream has a batch or "
-        "bulk endpoint; unless each needs the one before it (paging by a cursor).")
+        "bulk endpoint.")
     return [_finding(SEQUENTIAL_CALLS, message, cost, list(worst.stack), greenlet=owner,
                      calls=calls, waited_s=waited, site=where, peak_in_use=peak,
                      pool_maxsize=size,
