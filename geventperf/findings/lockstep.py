@@ -36,8 +36,9 @@ from geventperf.findings.common import (
     _greenlets_named,
     block_threshold,
 )
-from geventperf.findings.handoff import end_waits, stacks_left
+from geventperf.findings.handoff import end_waits, serial_bottleneck, stacks_left
 from geventperf.findings.limits import event_wait
+from geventperf.findings.workers import workers_saturated
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile
 
@@ -53,15 +54,15 @@ FULL_RUN_SHARE = 0.5
 
 def queue_lockstep(profile: Profile) -> list[Finding]:
     """A producer waiting in put() and a consumer waiting in get() each a large share of
-    the run.  ``cost_s``: the smaller of the two sides' waits, the most overlapping the
-    stages could save."""
+    the run (``cost_s``: the smaller side's waits, the most overlapping the stages could
+    save), or the producer alone, behind one consumer (queue-full, _queue_full)."""
     duration = profile.duration_s
     if not duration:
         return []
-    owners = {stack: gid for gid, stacks in stacks_left(profile).items() for stack in stacks}
     # (main's wait for the run's end, a joinall or a Greenlet's get(), is no consumer's)
     ends = end_waits(profile)
-    owners = {stack: gid for stack, gid in owners.items() if stack not in ends}
+    owners = {stack: gid for gid, stacks in stacks_left(profile).items() for stack in stacks
+              if stack not in ends}
     sides = {call: _side(profile, owners, call) for call in ("put", "get")}
     put, get = sides["put"], sides["get"]
     if put is None or (get is not None and put.name == get.name):
@@ -95,8 +96,6 @@ def _told_elsewhere(profile: Profile) -> bool:
     """Whether serial-bottleneck (many waiting for a few) or workers-saturated (many
     consumers busy) fires: which queue a wait used is not recorded, so either may be
     telling this queue's story, and one cause gets one finding."""
-    from geventperf.findings.handoff import serial_bottleneck
-    from geventperf.findings.workers import workers_saturated
     return bool(serial_bottleneck(profile) or workers_saturated(profile))
 
 
