@@ -121,10 +121,11 @@ def asleep_in_program(wait: Any) -> bool:
     """Whether a ``waits`` row slept in gevent.sleep called straight from the program's
     own line: a timer the program set (a back-off, a rate limiter's poll, a cool-down),
     not a library's (urllib3's Retry back-off: retry-backoff's)."""
-    return wait is not None and bool(wait.stack) \
-        and SLEEP_FRAME.search(wait.stack[0].replace("\\", "/")) is not None \
-        and user_site(wait.stack).user is not None \
-        and user_site(wait.stack).library == wait.stack[0]
+    if wait is None or not wait.stack \
+            or SLEEP_FRAME.search(wait.stack[0].replace("\\", "/")) is None:
+        return False
+    site = user_site(wait.stack)
+    return site.user is not None and site.library == wait.stack[0]
 
 
 # A call that waits for several greenlets to end (gevent.joinall), made at the
@@ -135,8 +136,10 @@ JOIN_CALLS = frozenset({"joinall"})
 
 def joined_in_program(wait: Any) -> bool:
     """Whether a ``waits`` row waited at the program's own line for greenlets to end."""
-    return wait is not None and bool(wait.stack) and wait.call in JOIN_CALLS \
-        and user_site(wait.stack).library is None and user_site(wait.stack).user is not None
+    if wait is None or not wait.stack or wait.call not in JOIN_CALLS:
+        return False
+    site = user_site(wait.stack)
+    return site.library is None and site.user is not None
 
 
 def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, ...]],
