@@ -265,8 +265,9 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
         story = (
             f"Busy through the run meanwhile, one call at a time: {described}. The others "
             f"waited in wait() again and again ({worst.count} waits by {gated} "
-            f"greenlet{'s' if gated > 1 else ''}): an event that a greenlet sets. If the one that sets it clears it while it works (a gate "
-            "closed around each refresh of a shared value: a config, a token, a cache), "
+            f"greenlet{'s' if gated > 1 else ''}): an event that a greenlet sets. If the "
+            "one that sets it clears it while it works (a gate closed around each refresh "
+            "of a shared value: a config, a token, a cache), "
             "every waiter stops for every refresh though it holds a usable value, and more "
             "refreshers only refresh more often. Fix: do not clear it -- build the new value "
             "and swap it in, so that the waiters wait only for the first one. If instead "

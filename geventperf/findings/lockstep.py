@@ -155,5 +155,6 @@ def _side(profile: Profile, owners: dict[tuple[str, ...], int], call: str) -> _S
         return None
     name, mine = max(by_name.items(), key=lambda kv: sum(event_wait(w) for w, _g in kv[1]))
     worst, gid = max(mine, key=lambda wg: event_wait(wg[0]))
-    return _Side(name, max(1, _greenlets_named(profile, {name})), sum(event_wait(w) for w, _g in mine),
+    return _Side(name, max(1, _greenlets_named(profile, {name})),
+                 sum(event_wait(w) for w, _g in mine),
                  sum(w.count for w, _g in mine), worst, gid)
