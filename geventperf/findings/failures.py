@@ -107,8 +107,8 @@ def _timeout_story(pools: list[dict[str, Any]], gave_up_s: float, timeout_s: flo
 
 def _retries_story(pools: list[dict[str, Any]], calls: int, failed: int, lost: float,
                    timeout_s: float) -> str:
-    """A sentence when urllib3 tried requests again inside the calls (its Retry): more
-    checkouts than calls; "" otherwise."""
+    """A sentence when urllib3 tried requests again inside the calls (its Retry): at
+    least MIN_RETRIES_TOLD more checkouts than calls; "" otherwise."""
     attempts = sum(_count(e, "checkouts") for e in pools)
     if attempts - calls < MIN_RETRIES_TOLD:
         return ""

@@ -332,11 +332,7 @@ def _logging_caller(stack: list[str]) -> str | None:
 def _logging_lock(profile: Profile, rows: list[Any], seen: Waiters, waited: float,
                   idle: float) -> str:
     """lock-contended's message when the lock was a logging handler's."""
-    ended = switched_out_at(profile)
-    from geventperf.findings.held import jobs_waited  # (held.py builds on this module)
-    emits = jobs_waited(profile, [ended.get(tuple(w.stack)) for w in rows],
-                        {tuple(w.stack) for w in rows}, who="Besides the lock, they",
-                        held="mostly waited", each="what each record's emit took")
+    emits = _besides_the_lock(profile, rows, "what each record's emit took")
     return (
         f"Log records queued for a handler: {seen.who} waited {waited:.3f} s in all to "
         f"take the logging package's lock ({seen.count} times, logging at {seen.where}) "
@@ -352,14 +348,8 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
                    idle: float, patched: list[Any], compiled: list[Any]) -> str:
     """lock-contended's message when holders set the pace: what they waited on besides
     the lock, whether waiters starved, and the fix of holding it for less."""
-    ended = switched_out_at(profile)
-    holders = _held_inside(profile, rows, seen.where)
-    if not holders:
-        from geventperf.findings.held import jobs_waited  # (held.py builds on this module)
-        holders = jobs_waited(profile, [ended.get(tuple(w.stack)) for w in rows],
-                              {tuple(w.stack) for w in rows}, who="Besides the lock, they",
-                              held="mostly waited", each="if that call is made under the "
-                              "lock, what each holder held it for")
+    holders = _held_inside(profile, rows, seen.where) or _besides_the_lock(
+        profile, rows, "if that call is made under the lock, what each holder held it for")
     mean = waited / seen.count if seen.count else 0.0
     starved = (f" Each wait lasted {mean:.3f} s on average, {mean / profile.duration_s:.0%} "
                "of the run: the waiters went without it that long while a few greenlets "
@@ -379,6 +369,16 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
         "or use one lock per resource"
         + ("; for a Semaphore(n) that limits concurrency on purpose, a larger n if what it "
            "guards can take more calls at once." if compiled else "."))
+
+
+def _besides_the_lock(profile: Profile, rows: list[Any], each: str) -> str:
+    """held.jobs_waited's sentence on what the greenlets that waited at the lock's
+    *rows* waited at besides it, *each* saying what that wait was to the holders."""
+    from geventperf.findings.held import jobs_waited  # (held.py builds on this module)
+    ended = switched_out_at(profile)
+    return jobs_waited(profile, [ended.get(tuple(w.stack)) for w in rows],
+                       {tuple(w.stack) for w in rows}, who="Besides the lock, they",
+                       held="mostly waited", each=each)
 
 
 # http.client reading a response's head: one wait per call made.
@@ -413,7 +413,7 @@ def _held_inside(profile: Profile, rows: list[Any], where: str) -> str:
                 acc[0] += w.count
                 acc[1] += event_wait(w)
                 # an HTTP call waits several times (connect, send, its head): per call
-                acc[2] += w.count if any(HEAD_READ in f for f in w.stack) else 0
+                acc[2] += w.count if any(HEAD_READ in label for label in w.stack) else 0
                 break
     cpu = _cpu_inside(profile, lock)
     if not by_caller and cpu is None:

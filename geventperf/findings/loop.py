@@ -217,7 +217,7 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                                  collected, longest, kept, threshold))
             continue
         kind = BLOCKING_CALL if cause == "blocking-call" else LOOP_BLOCKED
-        hot = None
+        hot = does = None
         seen = _seen(evs)
         if seen is not None:
             stack = seen.stack
@@ -238,11 +238,12 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             if hot is not None:
                 stack = hot.stack
             where = hot.told() if hot else seen.told() if seen else None
+            does = _what_it_does(profile, hot)
             tail = (f"It was CPU work ({cpu:.3f} s of CPU{starved}){inside}; "
                     + (f"{where}; {_ended(site, len(evs))}" if where
                        else f"the slice ended at {site}")
                     + ". Fix: first make that code cheaper ("
-                    + (_what_it_does(profile, hot) or
+                    + (does or
                        "one line burning the CPU "
                        "this long is often work that grows with the square of its input: += "
                        "on bytes or str in a loop, a list searched inside a loop, a sort or "
@@ -259,8 +260,7 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                     "with cpu_clock=True.")
         stack_is = STACK_CPU_SAMPLES if cause == "cpu" and hot is not None else \
             STACK_STALL_LOOK if seen is not None else STACK_SLICE_END
-        iterated = hot.line if cause == "cpu" and hot is not None \
-            and _what_it_does(profile, hot) is ITERATE_CHEAPER else None
+        iterated = hot.line if does is ITERATE_CHEAPER else None
         out.append(_finding(kind, f"{who} {held}{hurt_text}. {tail}", cost, stack,
             small_reads_site=iterated,
             stack_is=stack_is, greenlet=worst.get("greenlet"),
@@ -791,8 +791,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # mostly off the CPU, whose samples see none of that time
     if ready <= event and (hot is None or blocking):
         return []
-    seen = None
-    tiny = None
+    seen = does = None
     if blocking:
         # CPU samples see none of that time; the stall watch's looks at the slices may
         # (the story then says where the slices ended)
@@ -880,8 +879,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         + (f"; the slices that delayed most ended at {where}" if where and not seen else "")
         + (", where they yielded" if where and hot else "")
         + "." + cure)
-    iterated = hot.line if hot is not None and not blocking and tiny is None \
-        and _what_it_does(profile, hot) is ITERATE_CHEAPER else None
+    iterated = hot.line if does is ITERATE_CHEAPER else None
     return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
                      small_reads_site=iterated,
                      greenlet=top_gid, stack_is=STACK_CPU_SAMPLES if hot else
