@@ -521,6 +521,24 @@ def test_a_handlers_one_batch_call_is_no_sequential_calls(server, tmp_path):
     assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
 
 
+def test_a_handlers_three_calls_in_turn_are_sequential_calls(server, tmp_path):
+    """Before: no finding (the N+1 story needed four calls a response); "mostly I/O" at
+    the call line, which reads as a slow upstream.  Three different calls may each need
+    the one before: the message says when that is the floor.  Calls of 50 ms: at 10 ms,
+    the 40 ms the server's own responses wait for their clients' delayed ACKs
+    (server-nagle, rightly first) would outweigh the sequence."""
+    profile = run_cli(N_PLUS_ONE, tmp_path, slow(server, 0.05), "mode=three")
+    first = assert_first(profile, N_PLUS_ONE, SEQUENTIAL_CALLS, marker="three")
+    assert first.extra["responses"] == 48, listing(profile)
+    assert 2 * 48 <= first.extra["calls"] <= 3 * 48, listing(profile)
+    assert "gevent.joinall" in first.message and "floor" in first.message
+
+
+def test_a_handlers_three_calls_made_together_are_no_sequential_calls(server, tmp_path):
+    profile = run_cli(N_PLUS_ONE, tmp_path, slow(server, 0.05), "mode=together")
+    assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
+
+
 BATCH_BARRIER_JOB = Workload("batch_barrier.py")
 
 
@@ -882,6 +900,34 @@ def test_gc_freeze_the_fix_given_removes_the_gc_pause(tmp_path):
     profile = run_cli(GC_PAUSES, tmp_path, "freeze")
     assert not findings_of(profile, GC_PAUSE), listing(profile)
     assert not findings_of(profile, LOOP_BLOCKED), listing(profile)
+
+
+GC_ARRIVALS = Workload("gc_arrivals.py")
+PACED_KINDS = ("batch-barrier", "awaited-in-turn")
+
+
+def test_gc_pauses_under_steady_arrivals_count_the_backlog_they_leave(kept_server,
+                                                                      tmp_path):
+    """Before: batch-barrier first (3.6-3.7 s), blaming the dispatcher's sleeps between
+    arrivals, with awaited-in-turn beside it, and gc-pause second without the backlog
+    its pauses left (an unseen twin with a busier loop put loop-saturated first, the
+    backlog read as the handlers' CPU)."""
+    profile = run_cli(GC_ARRIVALS, tmp_path, f"url={kept_server.url}/slow?delay=0.003")
+    assert profile.findings, listing(profile)
+    first = profile.findings[0]
+    assert first.kind == GC_PAUSE and "gc.freeze()" in first.message, listing(profile)
+    assert first.extra["backlog_s"] > 0, listing(profile)
+    assert not findings_of(profile, LOOP_SATURATED), listing(profile)
+    for kind in PACED_KINDS:
+        assert not findings_of(profile, kind), listing(profile)
+
+
+def test_gc_freeze_under_steady_arrivals_leaves_no_finding_of_the_pauses(kept_server,
+                                                                         tmp_path):
+    profile = run_cli(GC_ARRIVALS, tmp_path, f"url={kept_server.url}/slow?delay=0.003",
+                      "freeze")
+    for kind in (GC_PAUSE, LOOP_SATURATED, LOOP_BLOCKED, *PACED_KINDS):
+        assert not findings_of(profile, kind), listing(profile)
 
 
 LXML_DEADLOCK = Workload("lxml_deadlock.py")

@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 
 from geventperf.findings.common import AWAITED_IN_TURN, BATCH_BARRIER, _base_name, _finding
 from geventperf.findings.handoff import stacks_left
+from geventperf.findings.held import asleep_in_program
 from geventperf.findings.limits import event_wait, is_limit_wait
 from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
@@ -52,6 +53,11 @@ USED_SHARE = 0.25
 MIN_BATCHES = 3
 # A batch's members each live less than this share of the run.
 MEMBER_MAX_SHARE = 0.5
+# A spawner asleep at its own line's gevent.sleep for at least this share of its waiting
+# paced itself (a dispatcher spawning on a schedule, a rate limiter): it waited on its
+# timer, not on its greenlets, whose lives overlapped its sleeps by chance (an unseen
+# dispatcher spawning every 5 ms read as batches and as greenlets awaited in turn).
+PACED_SHARE = 0.5
 # awaited-in-turn: at least this many greenlets of one spawner, never two alive at once
 # (two is a call and its retry) ...
 MIN_IN_TURN = 3
@@ -104,12 +110,31 @@ def _spawners(profile: Profile, min_children: int
             children.setdefault(g.parent, []).append(g.id)
     hub = profile.hub.get("id")
     out = []
-    for parent, kids in children.items():
+    candidates = [p for p, kids in children.items()
+                  if p != hub and len(kids) >= min_children and p in runs]
+    paced = _paced(profile, candidates) if candidates else set()
+    for parent in candidates:
         spawner = profile.greenlet(parent)
-        if spawner is not None and parent != hub and len(kids) >= min_children \
-                and parent in runs:
-            out.append((spawner, kids, lives, runs[parent]))
+        if spawner is not None and parent not in paced:
+            out.append((spawner, children[parent], lives, runs[parent]))
     return out
+
+
+def _paced(profile: Profile, gids: list[int]) -> set[int]:
+    """The greenlets of *gids* that slept at their own line for at least PACED_SHARE of
+    their waiting (of the stacks each was the last to leave)."""
+    left = stacks_left(profile)
+    mine = {stack: gid for gid in gids for stack in left.get(gid, ())}
+    slept: dict[int, float] = {}
+    waited: dict[int, float] = {}
+    for w in profile.waits:
+        gid = mine.get(tuple(w.stack))
+        if gid is not None:
+            waited[gid] = waited.get(gid, 0.0) + event_wait(w)
+            if asleep_in_program(w):
+                slept[gid] = slept.get(gid, 0.0) + event_wait(w)
+    return {gid for gid, total in waited.items()
+            if total > 0 and slept.get(gid, 0.0) >= PACED_SHARE * total}
 
 
 def _edges(lives: list[list[float]]) -> list[tuple[float, int]]:

@@ -69,17 +69,20 @@ COST_MEANING = {
     BLOCKED_READ: "greenlet-seconds spent suspended inside the C section waiting for its "
                   "input (event wait; queueing behind other greenlets not counted)",
     LOOP_BLOCKED: "greenlet-seconds other greenlets spent ready to run but held up by "
-                  "these slices",
+                  "these slices, and in the backlog they left (the ready queue above its "
+                  "usual length until it next emptied)",
     LOOP_HELD: "greenlet-seconds other greenlets spent ready to run while these greenlets' "
                "slices under the block threshold ran",
     BLOCKING_CALL: "greenlet-seconds other greenlets spent ready to run but held up while "
-                   "the call blocked the thread",
+                   "the call blocked the thread, and in the backlog it left (the ready "
+                   "queue above its usual length until it next emptied)",
     GIL_CONTENDED: "greenlet-seconds other greenlets spent ready to run but held up while "
                    "the loop's thread waited for the interpreter lock",
     GC_PAUSE: "greenlet-seconds other greenlets spent ready to run but held up by these "
-              "slices, which the garbage collector mostly filled, plus the collector's "
-              "share of the rest of the queueing (its time in shorter slices over the "
-              "loop's busy time)",
+              "slices, which the garbage collector mostly filled, and in the backlog they "
+              "left (the ready queue above its usual length until it next emptied), plus "
+              "the collector's share of the rest of the queueing (its time in shorter "
+              "slices over the loop's busy time)",
     POOL_FULL: "greenlet-seconds spent waiting for a free slot of a gevent Pool while the "
                "loop sat mostly idle",
     CONNECTION_POOL_FULL: "greenlet-seconds spent waiting for a free connection of "

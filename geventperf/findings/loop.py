@@ -7,6 +7,7 @@ import re
 from collections import Counter, defaultdict
 from typing import Any, Iterable, Iterator, NamedTuple
 
+from geventperf.findings.backlog import backlog_after
 from geventperf.findings.common import (
     BLOCKING_CALL,
     CPU_STARVED,
@@ -171,7 +172,8 @@ def loop_blocked(profile: Profile) -> list[Finding]:
     last slice ends at its exit, the others at its yields: one hog, one finding)."""
     threshold = block_threshold(profile)
     groups: dict[tuple[str, Any], list[dict[str, Any]]] = defaultdict(list)
-    for ev in _events(profile, "blocked-slice"):
+    stalls = _events(profile, "blocked-slice")
+    for ev in stalls:
         if _f(ev, "longest_wait_s", threshold) < KEPT_WAITING_SHARE * threshold:
             continue  # others joined only at its end (older profiles: not measured)
         gid = ev.get("greenlet")
@@ -199,6 +201,7 @@ def loop_blocked(profile: Profile) -> list[Finding]:
         cost = run if None in hurt else sum(float(h) for h in hurt)  # older profiles: run
         if None not in hurt and cost < threshold:
             continue  # nobody (or hardly anybody) was ready meanwhile
+        backlog = 0.0 if None in hurt else backlog_after(profile, evs, stalls)
         spans = [e.get("longest_wait_s") for e in evs]
         kept = None if None in spans else max(float(s) for s in spans)  # older: unknown
         cpu = None if any(e.get("cpu_s") is None for e in evs) else \
@@ -209,12 +212,15 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                    f"{longest:.3f} s)" if len(evs) > 1 else ""))
         hurt_text = "" if None in hurt else f", while others were ready to run: {cost:.3f} " \
             "greenlet-seconds of their waiting" + (
-                "" if kept is None else f" (one waited up to {kept:.3f} s)")
+                "" if kept is None else f" (one waited up to {kept:.3f} s)") + (
+                f", and {backlog:.3f} more in the backlog they left (the ready queue above "
+                "its usual length until it next emptied)" if backlog >= threshold else "")
+        cost += backlog
         queued = sum(_f(e, "runqueue_s") for e in evs)  # the thread waiting for a CPU
         collected = sum(_f(e, "gc_s") for e in evs)
         if cause == "gc":
             out.append(_gc_pause(profile, evs, who, hurt_text, cost, stack, worst, run,
-                                 collected, longest, kept, threshold))
+                                 collected, longest, kept, threshold, backlog))
             continue
         kind = BLOCKING_CALL if cause == "blocking-call" else LOOP_BLOCKED
         hot = does = None
@@ -267,14 +273,15 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             section=worst.get("section"), count=len(evs), run_s=run, cpu_s=cpu,
             longest_s=longest, longest_wait_s=kept, threshold_s=threshold, cause=cause,
             blocking_s=None if cpu is None else max(0.0, run - cpu - queued),
-            gc_s=collected, active_s=run, greenlets=len({e.get("greenlet") for e in evs})))
+            gc_s=collected, active_s=run, greenlets=len({e.get("greenlet") for e in evs}),
+            backlog_s=backlog))
     return out
 
 
 def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: str,
               cost: float, stack: list[str], worst: dict[str, Any], run: float,
               collected: float, longest: float, kept: float | None,
-              threshold: float) -> Finding:
+              threshold: float, backlog: float) -> Finding:
     """Long slices that were mostly the cyclic garbage collector (``gc-pause``): one
     finding for all of them, *run* seconds long, *collected* of it collecting."""
     generations = sorted({int(_f(e, "gc_generation")) for e in evs
@@ -324,7 +331,7 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
                     short_gc_s=short, short_gc_queued_s=queued,
                     generations=generations, longest_s=longest, longest_wait_s=kept,
                     threshold_s=threshold, active_s=run,
-                    greenlets=len({e.get("greenlet") for e in evs}))
+                    greenlets=len({e.get("greenlet") for e in evs}), backlog_s=backlog)
 
 
 # Frames of a JSON decoder's Python side (json's and simplejson's decoders, requests'
@@ -494,7 +501,8 @@ def _short_gc_queueing(profile: Profile) -> tuple[float, float, float]:
         return 0.0, 0.0, 0.0
     share = min(1.0, short / busy)
     ready = sum(g.ready_wait_s or 0.0 for g in _workers(profile))
-    held = sum(_f(e, "delayed_others_s") for e in slices)
+    held = sum(_f(e, "delayed_others_s") for e in slices) + backlog_after(profile, slices,
+                                                                         slices)
     return short, share, share * max(0.0, ready - held)
 
 

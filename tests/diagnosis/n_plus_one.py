@@ -6,11 +6,18 @@ eight round trips, some 80 ms, in the handler's own greenlet at the call line (`
 culprit``).  The loop idles; nothing is slow but the sequence.  Expected first finding
 ``sequential-calls`` at that line.  With ``mode=batch`` the handler makes one call for
 the lot (the same 10 ms): no such finding.
+
+With ``mode=three`` the handler makes three different calls in turn (a profile page:
+the user, their orders, their recommendations), three round trips a response: the same
+finding, told as a few calls that may need each other's answers.  With
+``mode=together`` it makes the three at once (a greenlet each, then joinall): no such
+finding.
 """
 
 import subprocess
 import sys
 
+import gevent
 import requests
 from gevent.pywsgi import WSGIServer
 
@@ -30,9 +37,25 @@ for t in threads: t.join()
 """
 
 
+def fetch(part):
+    return session.get(f"{ARGS['slow']}&part={part}", timeout=30).content  # diag: three
+
+
+def page():
+    """The profile page's three parts, in turn or at once."""
+    parts = ("user", "orders", "recommendations")
+    if ARGS.get("mode") == "together":
+        jobs = [gevent.spawn(fetch, part) for part in parts]
+        gevent.joinall(jobs, raise_error=True)
+        return [job.value for job in jobs]
+    return [fetch(part) for part in parts]
+
+
 def app(environ, start_response):
     if ARGS.get("mode") == "batch":
         bodies = [session.get(ARGS["slow"], timeout=30).content]
+    elif ARGS.get("mode") in ("three", "together"):
+        bodies = page()
     else:
         bodies = [session.get(ARGS["slow"], timeout=30).content  # diag: culprit
                   for _ in range(ITEMS)]
