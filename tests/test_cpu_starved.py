@@ -129,6 +129,18 @@ def test_a_mostly_idle_loop_waiting_at_its_wake_ups_is_not_starved():
     assert not findings.cpu_starved(starved(0.25, 0.2 - 2 ** -20))
 
 
+def test_a_wait_for_a_cpu_longer_than_the_loop_was_busy_is_said_so():
+    # busy 0.5 s of the 2 s run while it waited 0.75 s for a CPU: its wake-ups from the
+    # poll waited too (counted as idle in it), so the wait is more than the busy time,
+    # not "100%" of it; at exactly the busy time, 100 %
+    [found] = findings.cpu_starved(starved(0.25, 0.75))
+    assert "waited 0.750 s for a CPU, more than the 0.500 s the loop was busy" \
+        in found.message and "100%" not in found.message
+    assert found.extra["busy_s"] == 0.5
+    [found] = findings.cpu_starved(starved(0.25, 0.5))
+    assert "waited 0.500 s for a CPU, 100% of the 0.500 s the loop was busy" in found.message
+
+
 def test_a_lone_greenlet_costs_its_own_wait():
     # nobody queued behind it, yet it waited 0.9 s for the CPU itself
     p = starved(0.9, 0.9, ready=0.0)

@@ -11729,6 +11729,16 @@ def test_a_saturated_loop_setting_up_tls_says_so_and_not_that_requests_is_the_ca
     [f] = findings.loop_saturated(p)
     assert ("25% of the sampled CPU set up TLS connections" in f.message) is told
     assert ("reuse connections" in f.message) is told
+    # pools that made one connection per ten requests reused them: the set-up is their
+    # warm-up, and "reuse connections" would cure nothing; one more connection: told
+    p.events.append({"kind": "urllib3-pool", "pool": "https://up", "calls": 200,
+                     "opened": 20})
+    [f] = findings.loop_saturated(p)
+    assert ("over 20 opened" in f.message and "pools' warm-up" in f.message) is told
+    assert "reuse connections" not in f.message
+    p.events[-1]["opened"] = 21
+    [f] = findings.loop_saturated(p)
+    assert ("reuse connections" in f.message) is told and "warm-up" not in f.message
 
 
 def test_peers_waiting_for_one_anothers_puts_are_told_as_a_pool_too_small():

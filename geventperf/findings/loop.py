@@ -159,6 +159,11 @@ PYWSGI_WRITE_CPU_SHARE = 0.4
 # answering Connection: close over TLS put 64 % of the samples in the ssl modules, half
 # of it in the handshake itself.
 TLS_SETUP_CPU_SHARE = 0.25
+# ... unless the pools made at most one connection per this many requests: then the
+# connections were reused, and their set-up is the pools' warm-up (an unseen client
+# with a kept Session: 1 200 requests over 20 connections, 29 % of its CPU still in
+# TLS set-up in a 1.4 s run), not a cause "reuse connections" would cure.
+REUSED_CALLS_PER_CONNECTION = 10
 # Frame labels (":function" endings) of TLS connection set-up in the ssl modules
 # (the standard library's, gevent's) and urllib3's helpers around them.
 _TLS_SETUP = (":SSLSocket.do_handshake", ":SSLSocket.__init__", ":SSLSocket._create",
@@ -641,7 +646,7 @@ def cpu_starved(profile: Profile) -> list[Finding]:
     cost = max(queued, wait)  # a lone greenlet queues for nobody, yet waited itself
     if cost < threshold:
         return []
-    busy = share and wait / share
+    busy = _f(profile.hub, "utilization") * profile.duration_s
     threads, children = _own_competitors(profile)
     own = threads + children
     if own >= OWN_COMPETITOR_SHARE * profile.duration_s:
@@ -663,14 +668,24 @@ def cpu_starved(profile: Profile) -> list[Finding]:
                 "cores; a throttled container shows nr_throttled in its cgroup's "
                 "cpu.stat), or run it on a less crowded host.")
     message = (
-        f"The traced thread waited {wait:.3f} s for a CPU, {share:.0%} of the {busy:.3f} s "
-        f"the loop was busy: it was ready to run, but other processes on the machine or "
+        f"The traced thread waited {wait:.3f} s for a CPU, "
+        + (f"{share:.0%} of the {busy:.3f} s the loop was busy" if wait <= busy else
+           f"more than the {busy:.3f} s the loop was busy (its wake-ups from the poll "
+           "waited for one too)")
+        + ": it was ready to run, but other processes on the machine or "
         f"a CPU limit (a container's CPU quota throttling the process) held it off the "
         f"CPU, and its greenlets queued {queued:.3f} greenlet-seconds meanwhile.{cure} "
         "Until then every ready wait in this profile includes this wait.")
     return [_finding(CPU_STARVED, message, cost, [], cpu_wait_s=wait, starved_share=share,
                      busy_s=busy, others_ready_wait_s=queued, own_threads_cpu_s=threads,
                      children_cpu_s=children)]
+
+
+def _calls_and_opened(profile: Profile) -> tuple[int, int]:
+    """(requests made, connections opened) over urllib3's pools (``urllib3-pool``
+    events)."""
+    evs = _events(profile, "urllib3-pool")
+    return int(sum(_f(e, "calls") for e in evs)), int(sum(_f(e, "opened") for e in evs))
 
 
 def _body_reads(profile: Profile) -> tuple[int, int]:
@@ -832,7 +847,16 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                 + _threads_story({name for name, _acc in top}))
         shares = _client_cpu_shares(profile)
         in_tls, in_requests = shares if shares is not None else (None, None)
-        if in_tls is not None and in_tls >= TLS_SETUP_CPU_SHARE:
+        calls, opened = _calls_and_opened(profile)
+        if in_tls is not None and in_tls >= TLS_SETUP_CPU_SHARE \
+                and calls >= REUSED_CALLS_PER_CONNECTION * opened > 0:
+            cure += (f" {in_tls:.0%} of the sampled CPU set up TLS connections (handshakes, "
+                     "contexts, certificates loaded), though the pools reused their "
+                     f"connections ({calls} requests over {opened} opened): each new "
+                     "connection pays that once (a handshake, and often a context loading "
+                     "the CA bundle), so here it is the pools' warm-up, paid again only for "
+                     "connections opened anew.")
+        elif in_tls is not None and in_tls >= TLS_SETUP_CPU_SHARE:
             cure += (f" {in_tls:.0%} of the sampled CPU set up TLS connections (handshakes, "
                      "contexts, certificates loaded), which every new connection pays: "
                      "reuse connections (one Session per worker, kept alive; a server that "
