@@ -94,15 +94,14 @@ def _queue(profile: Profile) -> _Queue:
     return queue
 
 
-def _windows(profile: Profile, queue: _Queue, stalls: Iterable[tuple[float, float]]
-             ) -> list[tuple[float, float]]:
-    """(end of stall, end of its backlog) for each (start, end) of *stalls*, sorted."""
-    spans = sorted(stalls)
-    out = []  # in the order of the sorted stalls
-    for k, (start, end) in enumerate(spans):
+def _windows(profile: Profile, queue: _Queue, stalls: list[tuple[float, float]]
+             ) -> dict[tuple[float, float], tuple[float, float]]:
+    """(start, end) of each of the sorted *stalls* -> (its end, the end of its backlog)."""
+    out = {}
+    for k, (start, end) in enumerate(stalls):
         stop = min(queue.emptied(end), end + BACKLOG_MAX_RATIO * (end - start),
-                   spans[k + 1][0] if k + 1 < len(spans) else profile.duration_s)
-        out.append((end, max(end, stop)))
+                   stalls[k + 1][0] if k + 1 < len(stalls) else profile.duration_s)
+        out[(start, end)] = (end, max(end, stop))
     return out
 
 
@@ -126,12 +125,11 @@ def backlog_after(profile: Profile, evs: list[dict[str, Any]],
     queue = _queue(profile)
     if not queue.times:
         return 0.0
-    stalls = sorted(_stalls(every))
-    windows = dict(zip(stalls, _windows(profile, queue, stalls)))
+    windows = _windows(profile, queue, sorted(_stalls(every)))
     # the usual queue: its greenlet-seconds outside every stall and its backlog, per
     # second of that time
     outside_s, outside = profile.duration_s, queue.integral(profile.duration_s)
-    for start, stop in ((start, windows[(start, end)][1]) for start, end in stalls):
+    for (start, _), (_, stop) in windows.items():
         outside_s -= stop - start
         outside -= queue.integral(stop) - queue.integral(start)
     usual = max(0.0, outside) / outside_s if outside_s > 0 else 0.0
