@@ -653,8 +653,10 @@ def cpu_starved(profile: Profile) -> list[Finding]:
         parts = [f"other threads used {threads:.3f} s of CPU" if threads else "",
                  f"child processes{'' if threads else ' used'} {children:.3f} s (a local "
                  "server it started, a subprocess per call)" if children else ""]
+        held_by = ("its own process's other threads and children, besides any other "
+                   "programs, held it off the CPU")
         cure = (
-            f" Not all of that was other programs: over the {profile.duration_s:.3f} s run "
+            f" Over the {profile.duration_s:.3f} s run "
             f"this process's {' and its '.join(p for p in parts if p)}, competitors of "
             "its own for the machine's cores"
             + (" (and threads running Python hold the interpreter lock the loop needs)"
@@ -663,6 +665,8 @@ def cpu_starved(profile: Profile) -> list[Finding]:
             "elsewhere (another host, a CPU-limited process); then give the process the "
             "CPU its load needs.")
     else:
+        held_by = ("other processes on the machine or a CPU limit (a container's CPU quota "
+                   "throttling the process) held it off the CPU")
         cure = (" The cure is on the machine, not in the code: give the process the CPU "
                 "its load needs (a higher CPU limit or request, fewer worker processes than "
                 "cores; a throttled container shows nr_throttled in its cgroup's "
@@ -672,9 +676,8 @@ def cpu_starved(profile: Profile) -> list[Finding]:
         + (f"{share:.0%} of the {busy:.3f} s the loop was busy" if wait <= busy else
            f"more than the {busy:.3f} s the loop was busy (its wake-ups from the poll "
            "waited for one too)")
-        + ": it was ready to run, but other processes on the machine or "
-        f"a CPU limit (a container's CPU quota throttling the process) held it off the "
-        f"CPU, and its greenlets queued {queued:.3f} greenlet-seconds meanwhile.{cure} "
+        + f": it was ready to run, but {held_by}, and its greenlets queued {queued:.3f} "
+        f"greenlet-seconds meanwhile.{cure} "
         "Until then every ready wait in this profile includes this wait.")
     return [_finding(CPU_STARVED, message, cost, [], cpu_wait_s=wait, starved_share=share,
                      busy_s=busy, others_ready_wait_s=queued, own_threads_cpu_s=threads,
