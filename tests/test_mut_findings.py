@@ -4916,6 +4916,8 @@ EXPECTED = {
       'cost_s': 0.375,
       'greenlet': 1,
       'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 0,
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 0.375,
@@ -4952,124 +4954,54 @@ EXPECTED = {
       'site': 'an unrecorded place',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/thread.py:320:LockType.acquire'],
       'waits': 4}],
-    'lock_contended_on_a_compiled_semaphore_at_the_line_that_took_it': [{'cost_meaning': 'greenlet-seconds '
-                                                                                          'spent '
-                                                                                          'waiting '
-                                                                                          'to take '
-                                                                                          'a lock '
-                                                                                          'while '
-                                                                                          'the '
-                                                                                          'loop '
-                                                                                          'sat '
-                                                                                          'mostly '
-                                                                                          'idle',
-                                                                          'cost_s': 0.375,
-                                                                          'greenlet': 1,
-                                                                          'hazard': False,
-                                                                          'idle_share': 0.75,
-                                                                          'kind': 'lock-contended',
-                                                                          'lock_wait_s': 0.375,
-                                                                          'message': 'A lock was '
-                                                                                     'contended: '
-                                                                                     'greenlets '
-                                                                                     'such as '
-                                                                                     "'app.fetch', "
-                                                                                     "'main' "
-                                                                                     'waited 0.375 '
-                                                                                     's in all to '
-                                                                                     'take a '
-                                                                                     'gevent lock '
-                                                                                     'or semaphore '
-                                                                                     '(8 times, '
-                                                                                     'most at '
-                                                                                     '/srv/app/worker.py:50:handler) '
-                                                                                     'while the '
-                                                                                     'loop sat '
-                                                                                     'idle 75% of '
-                                                                                     'the run: the '
-                                                                                     'lock made '
-                                                                                     'them take '
-                                                                                     'turns, and '
-                                                                                     'no other '
-                                                                                     'finding '
-                                                                                     'explains '
-                                                                                     'their waits, '
-                                                                                     'so whatever '
-                                                                                     'its holders '
-                                                                                     'do while '
-                                                                                     'holding it '
-                                                                                     'paced the '
-                                                                                     'work. Fix: '
-                                                                                     'hold it for '
-                                                                                     'less -- make '
-                                                                                     'slow calls '
-                                                                                     '(the '
-                                                                                     'network, the '
-                                                                                     'disk) '
-                                                                                     'outside the '
-                                                                                     'locked block '
-                                                                                     'and lock '
-                                                                                     'only the '
-                                                                                     'shared state '
-                                                                                     '-- or use '
-                                                                                     'one lock per '
-                                                                                     'resource; '
-                                                                                     'for a '
-                                                                                     'Semaphore(n) '
-                                                                                     'that limits '
-                                                                                     'concurrency '
-                                                                                     'on purpose, '
-                                                                                     'a larger n '
-                                                                                     'if what it '
-                                                                                     'guards can '
-                                                                                     'take more '
-                                                                                     'calls at '
-                                                                                     'once. [cost '
-                                                                                     '0.375 s: '
-                                                                                     'greenlet-seconds '
-                                                                                     'spent '
-                                                                                     'waiting to '
-                                                                                     'take a lock '
-                                                                                     'while the '
-                                                                                     'loop sat '
-                                                                                     'mostly idle]',
-                                                                          'section': None,
-                                                                          'site': '/srv/app/worker.py:50:handler',
-                                                                          'stack': ['/srv/app/worker.py:50:handler'],
-                                                                          'waits': 8}],
-    'lock_contended_on_both_kinds_of_lock': [{'cost_meaning': 'greenlet-seconds spent waiting to '
-                                                               'take a lock while the loop sat '
-                                                               'mostly idle',
-                                               'cost_s': 0.375,
-                                               'greenlet': 3,
-                                               'hazard': False,
-                                               'idle_share': 0.75,
-                                               'kind': 'lock-contended',
-                                               'lock_wait_s': 0.375,
-                                               'message': 'A lock was contended: greenlets such as '
-                                                          "'app.fetch', 'main' waited 0.375 s in "
-                                                          'all to take locks and semaphores (8 '
-                                                          'times, most at '
-                                                          '/srv/app/worker.py:60:handler) while '
-                                                          'the loop sat idle 75% of the run: the '
-                                                          'lock made them take turns, and no other '
-                                                          'finding explains their waits, so '
-                                                          'whatever its holders do while holding '
-                                                          'it paced the work. Fix: hold it for '
-                                                          'less -- make slow calls (the network, '
-                                                          'the disk) outside the locked block and '
-                                                          'lock only the shared state -- or use '
-                                                          'one lock per resource; for a '
-                                                          'Semaphore(n) that limits concurrency on '
-                                                          'purpose, a larger n if what it guards '
-                                                          'can take more calls at once. [cost '
-                                                          '0.375 s: greenlet-seconds spent waiting '
-                                                          'to take a lock while the loop sat '
-                                                          'mostly idle]',
-                                               'section': None,
-                                               'site': '/srv/app/worker.py:60:handler',
-                                               'stack': ['/srv/app/worker.py:60:handler'],
-                                               'waits': 8}],
+    'lock_contended_on_a_compiled_semaphore_at_the_line_that_took_it': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
+                      'idle',
+      'cost_s': 0.375,
+      'greenlet': 1,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 0,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 0.375,
+      'message': "A lock was contended: greenlets such as 'app.fetch', 'main' waited 0.375 s "
+                 'in all to take a gevent lock or semaphore (8 times, most at '
+                 '/srv/app/worker.py:50:handler) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Fix: hold it for '
+                 'less -- make slow calls (the network, the disk) outside the locked block and '
+                 'lock only the shared state -- or use one lock per resource; for a '
+                 'Semaphore(n) that limits concurrency on purpose, a larger n if what it '
+                 'guards can take more calls at once. [cost 0.375 s: greenlet-seconds spent '
+                 'waiting to take a lock while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:50:handler',
+      'stack': ['/srv/app/worker.py:50:handler'],
+      'waits': 8}],
+    'lock_contended_on_both_kinds_of_lock': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
+                      'idle',
+      'cost_s': 0.375,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 0,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 0.375,
+      'message': "A lock was contended: greenlets such as 'app.fetch', 'main' waited 0.375 s "
+                 'in all to take locks and semaphores (8 times, most at '
+                 '/srv/app/worker.py:60:handler) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Fix: hold it for '
+                 'less -- make slow calls (the network, the disk) outside the locked block and '
+                 'lock only the shared state -- or use one lock per resource; for a '
+                 'Semaphore(n) that limits concurrency on purpose, a larger n if what it '
+                 'guards can take more calls at once. [cost 0.375 s: greenlet-seconds spent '
+                 'waiting to take a lock while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:60:handler',
+      'stack': ['/srv/app/worker.py:60:handler'],
+      'waits': 8}],
     'pool_full_spawned_by_imap_names_no_line': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
                       'the loop sat mostly idle',
       'cost_s': 1.5,
@@ -9223,6 +9155,8 @@ EXPECTED = {
       'cost_s': 2.0,
       'greenlet': 3,
       'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 0,
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
@@ -9250,6 +9184,8 @@ EXPECTED = {
       'cost_s': 2.0,
       'greenlet': 3,
       'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 0,
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
@@ -9927,6 +9863,8 @@ EXPECTED = {
       'cost_s': 0.375,
       'greenlet': 1,
       'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 0,
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 0.375,
@@ -10547,6 +10485,8 @@ EXPECTED = {
       'cost_s': 2.0,
       'greenlet': 3,
       'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 3.25,
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
@@ -10577,6 +10517,8 @@ EXPECTED = {
       'cost_s': 2.0,
       'greenlet': 3,
       'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 3.2499847412109375,
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
@@ -11132,6 +11074,8 @@ EXPECTED = {
       'cost_s': 2.0,
       'greenlet': 3,
       'hazard': False,
+      'held_cpu_s': 0.0625,
+      'held_wait_s': 0,
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
@@ -11157,6 +11101,8 @@ EXPECTED = {
       'cost_s': 2.0,
       'greenlet': 3,
       'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 0,
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
@@ -11509,6 +11455,16 @@ def test_a_full_pool_gives_way_to_a_finding_that_weighs_as_much():
     reads = Finding(kind="small-body-reads", message="s", cost_s=0.25,
                     stack=[f"{APP}:95:naive_job"])
     assert drop([held, reads]) == [held, reads]
+    # the loop's CPU in that function (a parse under the lock) explains the queue when
+    # the holders burned at least as much there as they waited (a call under the lock);
+    # else both stay, by cost
+    parse = Finding(kind="loop-held", message="h", cost_s=4.0,
+                    stack=[f"{APP}:96:naive_job", f"{APP}:162:job"])
+    held.extra.update(held_wait_s=2.5, held_cpu_s=2.5)
+    assert drop([held, parse]) == [parse]
+    held.extra["held_cpu_s"] = 2.5 - 2 ** -20
+    assert drop([held, parse]) == [held, parse]
+    assert drop([held, under]) == [under]  # a wait under the lock: the holders' waits
     nowhere = Finding(kind="lock-contended", message="l", cost_s=400.0,
                       extra={"site": "an unrecorded place"})
     assert drop([nowhere, under]) == [nowhere, under]
