@@ -42,7 +42,7 @@ BOOTSTRAP = ("from gevent import monkey; monkey.patch_all()\n"
              "from geventperf.cli import main\n"
              "raise SystemExit(main(sys.argv[1:]))\n")
 # Options of `run` that take a value: the value is not the target script.
-RUN_VALUE_OPTIONS = ("-o", "--output", "-f", "--format", "--cpu-clock")
+RUN_VALUE_OPTIONS = ("-o", "--output", "-f", "--format", "--cpu-clock", "--block-threshold")
 
 RUN_EPILOG = """\
 geventperf's own options come first; everything after the script name (or after
@@ -153,6 +153,10 @@ def _build_parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
                      help="do not look at the stack from a watchdog thread while a run "
                           "slice holds the loop (which names a blocking call where it "
                           "blocked, not where its slice ended)")
+    run.add_argument("--block-threshold", metavar="SECONDS", default=None,
+                     help="a run slice longer than this blocked the loop (default 0.05); "
+                          "the stall watch looks at a slice past half of it, so a lower "
+                          "value finds where shorter blocking calls block")
     run.add_argument("--cpu-clock", metavar="MODE", default="interval",
                      help="how CPU time per greenlet is measured: the thread CPU clock "
                           "read about once a millisecond (interval, the default), at "
@@ -256,7 +260,9 @@ def _run(run_parser: argparse.ArgumentParser, tokens: list[str], may_reexec: boo
         _check_module(module)
 
     from geventperf import Tracer
-    tracer = Tracer(sections=None if options.no_sections else "auto",
+    threshold = {} if options.block_threshold is None else \
+        {"block_threshold": _block_threshold(options.block_threshold)}
+    tracer = Tracer(sections=None if options.no_sections else "auto", **threshold,
                     cpu_clock=_cpu_clock(options.cpu_clock),
                     cpu_samples=_cpu_samples(options.cpu_samples),
                     stall_watch=not options.no_stall_watch)
@@ -285,6 +291,18 @@ def _run(run_parser: argparse.ArgumentParser, tokens: list[str], may_reexec: boo
 
 def _patching_too_late() -> bool:
     return os.name == "posix" and any(m in sys.modules for m in PATCH_SENSITIVE_MODULES)
+
+
+def _block_threshold(value: str) -> float:
+    """--block-threshold SECONDS: a positive, finite number."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise UsageError(f"--block-threshold must be a positive number of seconds, "
+                         f"got {value!r}")
+    return seconds
 
 
 # --cpu-clock MODE -> Tracer(cpu_clock=...)

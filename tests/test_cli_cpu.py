@@ -63,3 +63,32 @@ def test_samples_and_the_stall_watch_are_on_unless_turned_off(tmp_path):
     assert result.returncode == 0, result.stderr
     profile = Profile.load(out)
     assert profile.cpu_samples is None and profile.meta["stall_watch"] is False
+
+
+SHORT_BLOCKS = """
+import time
+import gevent
+def write():
+    for _ in range(8):
+        time.sleep(0.012)  # a blocking call under the default 50 ms threshold
+        gevent.sleep(0)
+gevent.joinall([gevent.spawn(write) for _ in range(3)])
+"""
+
+
+def test_a_lower_block_threshold_finds_where_short_blocking_calls_block(tmp_path):
+    # 12 ms blocking calls: under the default threshold no slice is long enough for a
+    # finding of its own; at 4 ms each is a blocking-call the stall watch looked at
+    script = tmp_path / "short_blocks.py"
+    script.write_text(SHORT_BLOCKS)
+    out = tmp_path / "run.json"
+    result = geventperf("run", "--no-patch", "--block-threshold", "0.004", "-o", out, script)
+    assert result.returncode == 0, result.stderr
+    profile = Profile.load(out)
+    assert profile.meta["block_threshold_s"] == 0.004
+    [found] = [f for f in profile.findings if f.kind == "blocking-call"]
+    assert "short_blocks.py:6" in found.message and "looks at the thread" in found.message
+    for bad in ("0", "-1", "abc", "nan"):
+        refused = geventperf("run", "--block-threshold", bad, script)
+        assert refused.returncode == 2
+        assert "--block-threshold must be a positive number of seconds" in error_line(refused)

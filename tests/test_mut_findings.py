@@ -2761,14 +2761,15 @@ EXPECTED = {
                  '1.000 greenlet-seconds of their waiting (one waited up to 0.500 s). 0.438 '
                  's of it was off the CPU in a non-cooperative call (time.sleep unpatched, '
                  'file or DNS I/O, a lock, a C library doing its own network I/O) made '
-                 'before the slice ended at /srv/app/worker.py:20:job. The time module is '
-                 'not monkey-patched here, so time.sleep is the blocking one. Fix: '
-                 'monkey-patch first (gevent.monkey.patch_all() before other imports), use '
-                 'the cooperative call (gevent.sleep, gevent.socket), or run it in '
-                 'gevent.get_hub().threadpool. [cost 1.000 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up while the call blocked the '
-                 'thread, and in the backlog it left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'before the slice ended at /srv/app/worker.py:20:job (where it blocked is '
+                 'unknown: profile with the stall watch on, Tracer(stall_watch=True); '
+                 'geventperf run has it on). The time module is not monkey-patched here, so '
+                 'time.sleep is the blocking one. Fix: monkey-patch first '
+                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
+                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
+                 '[cost 1.000 s: greenlet-seconds other greenlets spent ready to run but '
+                 'held up while the call blocked the thread, and in the backlog it left (the '
+                 'ready queue above its usual length until it next emptied)]',
       'run_s': 0.75,
       'section': 'sec',
       'small_reads_site': None,
@@ -2796,9 +2797,11 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
                  'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
-                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job. '
-                 'Fix: monkey-patch first (gevent.monkey.patch_all() before other imports), '
-                 'use the cooperative call (gevent.sleep, gevent.socket), or run it in '
+                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job '
+                 '(where it blocked is unknown: profile with the stall watch on, '
+                 'Tracer(stall_watch=True); geventperf run has it on). Fix: monkey-patch '
+                 'first (gevent.monkey.patch_all() before other imports), use the '
+                 'cooperative call (gevent.sleep, gevent.socket), or run it in '
                  'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up while the call blocked the '
                  'thread, and in the backlog it left (the ready queue above its usual length '
@@ -4679,12 +4682,14 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch. Most of their running was off the CPU (0.938 '
                  's of 1.875 s), in a non-cooperative call (time.sleep unpatched, file or '
                  'DNS I/O, a lock, a C library doing its own network I/O) made before the '
-                 'slice ended at /srv/app/worker.py:30:crunch. Fix: monkey-patch first '
-                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
-                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
-                 '[cost 3.500 s: greenlet-seconds greenlets spent ready to run but queued '
-                 "behind others (the run's ready wait, less what a loop-blocked, "
-                 'blocking-call, slow-path or cpu-starved finding explains)]',
+                 'slice ended at /srv/app/worker.py:30:crunch (where it blocked is unknown: '
+                 'profile with the stall watch on, Tracer(stall_watch=True); geventperf run '
+                 'has it on). Fix: monkey-patch first (gevent.monkey.patch_all() before '
+                 'other imports), use the cooperative call (gevent.sleep, gevent.socket), or '
+                 'run it in gevent.get_hub().threadpool. [cost 3.500 s: greenlet-seconds '
+                 "greenlets spent ready to run but queued behind others (the run's ready "
+                 'wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved '
+                 'finding explains)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -5619,9 +5624,11 @@ EXPECTED = {
                  'others were ready to run: 0.250 greenlet-seconds of their waiting (one '
                  'waited up to 0.250 s). 0.250 s of it was off the CPU in a non-cooperative '
                  'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
-                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job. '
-                 'Fix: monkey-patch first (gevent.monkey.patch_all() before other imports), '
-                 'use the cooperative call (gevent.sleep, gevent.socket), or run it in '
+                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job '
+                 '(where it blocked is unknown: profile with the stall watch on, '
+                 'Tracer(stall_watch=True); geventperf run has it on). Fix: monkey-patch '
+                 'first (gevent.monkey.patch_all() before other imports), use the '
+                 'cooperative call (gevent.sleep, gevent.socket), or run it in '
                  'gevent.get_hub().threadpool. [cost 0.250 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up while the call blocked the '
                  'thread, and in the backlog it left (the ready queue above its usual length '
@@ -6503,13 +6510,15 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
                  'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
-                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job. '
-                 'The socket module is not monkey-patched here, so every network call '
-                 "through it (requests', a database driver's) blocks the whole loop, and "
-                 'time.sleep too. Fix: monkey-patch first (gevent.monkey.patch_all() before '
-                 'other imports), use the cooperative call (gevent.sleep, gevent.socket), or '
-                 'run it in gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up while the call blocked the '
+                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job '
+                 '(where it blocked is unknown: profile with the stall watch on, '
+                 'Tracer(stall_watch=True); geventperf run has it on). The socket module is '
+                 "not monkey-patched here, so every network call through it (requests', a "
+                 "database driver's) blocks the whole loop, and time.sleep too. Fix: "
+                 'monkey-patch first (gevent.monkey.patch_all() before other imports), use '
+                 'the cooperative call (gevent.sleep, gevent.socket), or run it in '
+                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up while the call blocked the '
                  'thread, and in the backlog it left (the ready queue above its usual length '
                  'until it next emptied)]',
       'run_s': 0.5,
@@ -6539,15 +6548,16 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
                  'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
-                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job. '
-                 'The socket module is not monkey-patched here, so every network call '
-                 "through it (requests', a database driver's) blocks the whole loop. Fix: "
-                 'monkey-patch first (gevent.monkey.patch_all() before other imports), use '
-                 'the cooperative call (gevent.sleep, gevent.socket), or run it in '
-                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up while the call blocked the '
-                 'thread, and in the backlog it left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job '
+                 '(where it blocked is unknown: profile with the stall watch on, '
+                 'Tracer(stall_watch=True); geventperf run has it on). The socket module is '
+                 "not monkey-patched here, so every network call through it (requests', a "
+                 "database driver's) blocks the whole loop. Fix: monkey-patch first "
+                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
+                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
+                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but '
+                 'held up while the call blocked the thread, and in the backlog it left (the '
+                 'ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -6918,12 +6928,14 @@ EXPECTED = {
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
                  'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
                  'own network I/O) made before the slice ended at '
-                 '/srv/app/worker.py:31:keeper. Fix: monkey-patch first '
-                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
-                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
-                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but '
-                 'held up while the call blocked the thread, and in the backlog it left (the '
-                 'ready queue above its usual length until it next emptied)]',
+                 '/srv/app/worker.py:31:keeper (where it blocked is unknown: profile with '
+                 'the stall watch on, Tracer(stall_watch=True); geventperf run has it on). '
+                 'Fix: monkey-patch first (gevent.monkey.patch_all() before other imports), '
+                 'use the cooperative call (gevent.sleep, gevent.socket), or run it in '
+                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up while the call blocked the '
+                 'thread, and in the backlog it left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -8334,20 +8346,22 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
-                 'call made before the slice ended at /srv/app/worker.py:20:job. '
-                 'Monkey-patching is on here (socket, time and threading patched), so it is '
-                 'a call patching does not reach: one taken through '
-                 'gevent.monkey.get_original (the real time.sleep, a real lock) or imported '
-                 'before patch_all() ran (`from time import sleep` above it), a lock shared '
-                 "with a real OS thread (a C extension's own: a metrics exporter, an agent, "
-                 'a driver), file or DNS I/O, or a C library doing its own network I/O. Fix: '
-                 'use the cooperative call (gevent.sleep, gevent.socket, gevent.fileobject); '
-                 'for a lock shared with a thread, have that thread hold it only briefly '
-                 '(copy under it, do the slow work outside) or hand it data through a queue; '
-                 'patch before such imports; or run the call in gevent.get_hub().threadpool. '
-                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but '
-                 'held up while the call blocked the thread, and in the backlog it left (the '
-                 'ready queue above its usual length until it next emptied)]',
+                 'call made before the slice ended at /srv/app/worker.py:20:job (where it '
+                 'blocked is unknown: profile with the stall watch on, '
+                 'Tracer(stall_watch=True); geventperf run has it on). Monkey-patching is on '
+                 'here (socket, time and threading patched), so it is a call patching does '
+                 'not reach: one taken through gevent.monkey.get_original (the real '
+                 'time.sleep, a real lock) or imported before patch_all() ran (`from time '
+                 'import sleep` above it), a lock shared with a real OS thread (a C '
+                 "extension's own: a metrics exporter, an agent, a driver), file or DNS I/O, "
+                 'or a C library doing its own network I/O. Fix: use the cooperative call '
+                 '(gevent.sleep, gevent.socket, gevent.fileobject); for a lock shared with a '
+                 'thread, have that thread hold it only briefly (copy under it, do the slow '
+                 'work outside) or hand it data through a queue; patch before such imports; '
+                 'or run the call in gevent.get_hub().threadpool. [cost 0.500 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up while the '
+                 'call blocked the thread, and in the backlog it left (the ready queue above '
+                 'its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -11947,3 +11961,18 @@ def test_odd_values_of_an_untrusted_profile_raise_nothing():
     r.meta["monkey_patched"] = ["socket", "time", ["threading"]]
     [f] = findings.loop_blocked(r)
     assert "monkey-patch first" in f.message  # threading not known to be patched
+
+
+def test_a_blocking_call_no_look_found_says_how_to_find_it():
+    # no look at the thread while the slice blocked: with the stall watch off, turn it
+    # on; with it on (the slice too short for its looks), a lower block threshold
+    p = profile(events=[blocked_slice(3, 0.5, 0.0, 0.5)])
+    [f] = findings.loop_blocked(p)
+    assert "where it blocked is unknown: profile with the stall watch on" in f.message
+    p.meta["stall_watch"] = True
+    [f] = findings.loop_blocked(p)
+    assert "run again with a block threshold under the slices' length, geventperf run " \
+           "--block-threshold SECONDS" in f.message
+    p.events[0]["stall_looks"] = [[f"{APP}:32:keeper"]]
+    [f] = findings.loop_blocked(p)
+    assert "unknown" not in f.message and f"{APP}:32:keeper" in f.message

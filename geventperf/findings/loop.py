@@ -1105,6 +1105,20 @@ def _telling_frame(look: list[str]) -> str | None:
 PATCHED_FOR_BLOCKING = frozenset({"socket", "time", "threading"})
 
 
+def _where_hint(profile: Profile) -> str:
+    """How to find where a blocking call blocked when no look at the thread found it: the
+    stall watch, on, and looking at slices this short (it looks once a slice has held
+    the loop half the block threshold: an unseen worker's 2 ms log writes into a full
+    pipe went unseen at the default 50 ms, and were named at 4 ms)."""
+    if profile.meta.get("stall_watch") is not True:
+        return ("where it blocked is unknown: profile with the stall watch on, "
+                "Tracer(stall_watch=True); geventperf run has it on")
+    return ("where it blocked is unknown: no look at the thread caught it; run again "
+            "with a block threshold under the slices' length, geventperf run "
+            "--block-threshold SECONDS or Tracer(block_threshold=...), and the stall watch "
+            "looks at every slice past half of it")
+
+
 def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                     slices: int = 1) -> str:
     """What a slice spent off the CPU was, and its fix: the tail of a sentence."""
@@ -1120,7 +1134,7 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
         unpatched = " The time module is not monkey-patched here, so time.sleep is the " \
                     "blocking one."
     made = (f": {seen.told()}; {_ended(site, slices)}" if seen
-            else f" made before the slice ended at {site}")
+            else f" made before the slice ended at {site} ({_where_hint(profile)})")
     access_log = seen is not None and any(
         ACCESS_LOG_FRAME.search(frame.replace("\\", "/")) for frame in seen.stack)
     if seen and (access_log
