@@ -4574,6 +4574,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.5,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': None,
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 0.062 s for a free slot (8 '
@@ -4603,6 +4604,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': None,
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -5014,6 +5016,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': None,
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -8871,6 +8874,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -8903,6 +8907,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -8933,6 +8938,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -8963,6 +8969,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': None,
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -10025,6 +10032,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:20:job',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -10060,6 +10068,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:20:job',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -10097,6 +10106,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:20:job',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -10132,6 +10142,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -10168,6 +10179,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -10198,6 +10210,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:23:worker',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -10228,6 +10241,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:21:job',
       'joined_in_slots': True,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -10260,6 +10274,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:22:job',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -10289,6 +10304,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:23:job',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -11022,6 +11038,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -11058,6 +11075,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -11141,6 +11159,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -11173,6 +11192,7 @@ EXPECTED = {
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
@@ -11501,6 +11521,18 @@ def test_a_full_pool_gives_way_to_a_finding_that_weighs_as_much():
     assert drop([jobs, keeper]) == [keeper]  # no profile: by cost, as before
     no_jobs = Finding(kind="pool-full", message="p", cost_s=0.5, extra={"job_names": []})
     assert drop([no_jobs, keeper], p) == [keeper]
+    # a full pool whose jobs waited most at the line of another limit costing as much (a
+    # connection pool too small under it) is that limit's; one costing less, or another
+    # line: both stay
+    slots = Finding(kind="pool-full", message="p", cost_s=0.5,
+                    extra={"jobs_site": f"{APP}:56:job"})
+    conns = Finding(kind="connection-pool-full", message="c", cost_s=0.5,
+                    extra={"site": f"{APP}:56:job"})
+    assert drop([conns, slots]) == [conns]
+    conns.cost_s = 0.5 - 2 ** -20
+    assert drop([conns, slots]) == [conns, slots]
+    conns.cost_s, conns.extra["site"] = 0.5, f"{APP}:57:job"
+    assert drop([conns, slots]) == [conns, slots]
     # compute applies it: the slot waits alone are a finding, beside a heavier slice not
     p = pool_profile(1.5, [(SLOT_STACK, 0.5)])
     assert [f.kind for f in findings.compute(p)] == ["pool-full"]

@@ -163,6 +163,7 @@ def pool_full(profile: Profile) -> list[Finding]:
                      waits=count, slot_wait_s=waited, idle_share=idle,
                      site=where, job_names=jobs, slept_in_slots=asleep,
                      joined_in_slots=joined,
+                     jobs_site=user_site(heaviest.stack).user if heaviest else None,
                      **({"cost_meaning": SLEPT_COST} if asleep else {}))]
 
 
@@ -579,6 +580,13 @@ def without_outweighed_limits(found: list[Finding],
     dropped = [f for f in limits if any(
         c.extra.get("hazard") or _inside(c, f)
         or (c.cost_s >= f.cost_s and _may_have_slowed(c, f, profile)) for c in causes)]
+    # a full pool whose jobs held their slots mostly waiting at the line of another
+    # limit costing as much (a connection pool of 2 under a Pool(24), a lock its jobs
+    # queued at) is that limit's consequence: the inner limit paced them
+    dropped += [f for f in limits if f.kind == POOL_FULL and any(
+        inner.kind != POOL_FULL and inner.cost_s >= f.cost_s
+        and inner.extra.get("site") == f.extra.get("jobs_site") is not None
+        for inner in limits)]
     return [f for f in found if all(f is not d for d in dropped)]
 
 
