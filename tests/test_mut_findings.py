@@ -164,16 +164,17 @@ def cpu_slice():
     return findings.loop_blocked(profile(events=[blocked_slice(3, 0.5, 0.5, 0.75)]))
 
 
-def backlogged(stall=0.5, waiting=4, lingering=0.0, duration=4.875):
-    """A *duration* s run: app.fetch (#3) holds the loop from 1 s for *stall* s while *waiting*
+def backlogged(stall=0.5, waiting=4, lingering=0.0, usual_at=3.875):
+    """A 4 s run: app.fetch (#3) holds the loop from 1 s for *stall* s while *waiting*
     greenlets became ready at its start, which run 0.125 s each, one after another, once
-    it ends; one more (#20) is ready for 0.25 s before 3.5 s (the usual queue), and with
-    *lingering*, one (#21) stays ready from 1 s for that long."""
-    p = profile(duration_s=duration)
+    it ends; one more (#20) is ready for the 0.25 s before *usual_at* (the usual queue,
+    and the last greenlet ready), and with *lingering*, one (#21) stays ready from 1 s
+    for that long."""
+    p = profile(duration_s=4.0)
     end = 1.0 + stall
     slices = [Slice(greenlet=3, start_s=1.0, duration_s=stall, ready_s=0.0),
-              Slice(greenlet=20, start_s=3.5, duration_s=0.125, ready_s=0.25),
-              Slice(greenlet=2, start_s=3.625, duration_s=0.125, ready_s=0.25)]
+              Slice(greenlet=20, start_s=usual_at, duration_s=0.125, ready_s=0.25),
+              Slice(greenlet=2, start_s=usual_at - 0.25, duration_s=0.125, ready_s=0.25)]
     for k in range(waiting):
         start = end + 0.125 * k
         slices.append(Slice(greenlet=10 + k, start_s=start, duration_s=0.125,
@@ -190,17 +191,18 @@ def backlogged(stall=0.5, waiting=4, lingering=0.0, duration=4.875):
 def cpu_slice_leaves_a_backlog():
     # four greenlets ready through a 0.5 s slice (2 greenlet-s) then queue 0.75 greenlet-s
     # more while they run in turn, until the queue empties at 1.875 s; at the usual
-    # queue's length (0.25 greenlet-s over the 4 s outside, the hub's own ready wait left
-    # out) those 0.375 s would have held 0.0234375: the cost is 2 + 0.7265625.  A queue
-    # that never empties counts at most ten stalls long: 0.625 s after a 0.0625 s one
-    # (0.0625 x 4 during; 0.125 + 0.25 + 0.375 from three of the four and 0.625 from #21
-    # after, less 0.625 s of the usual 1.5625 greenlet-s over the 4 s outside: 1.130859375
-    # in all); a timeline with slices dropped: no backlog
+    # queue's length (0.25 greenlet-s over the 2 s outside, from the first greenlet ready
+    # at 1 s to the last at 3.875 s: the time before, when nobody could queue, and the
+    # hub's own ready wait left out) those 0.375 s would have held 0.046875: the cost is
+    # 2 + 0.703125.  A queue that never empties counts at most ten stalls long: 0.625 s
+    # after a 0.0625 s one (0.0625 x 4 during; 0.125 + 0.25 + 0.375 from three of the four
+    # and 0.625 from #21 after, less 0.625 s of the usual 1.5625 greenlet-s over the 2 s
+    # outside: 0.888671875 in all); a timeline with slices dropped: no backlog
     dropped = backlogged()
     dropped.slices_dropped = 1
     return [*findings.loop_blocked(backlogged()),
             *findings.loop_blocked(backlogged(stall=0.0625, lingering=2.0,
-                                              duration=4.6875)),
+                                              usual_at=3.6875)),
             *findings.loop_blocked(dropped)]
 
 
@@ -11217,13 +11219,13 @@ EXPECTED = {
                 '/srv/app/worker.py:40:submit'],
       'waits': 4}],
     'cpu_slice_leaves_a_backlog': [{'active_s': 0.5,
-      'backlog_s': 0.7265625,
+      'backlog_s': 0.703125,
       'blocking_s': 0.0,
       'cause': 'cpu',
       'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
                       'these slices, and in the backlog they left (the ready queue above its '
                       'usual length until it next emptied)',
-      'cost_s': 2.7265625,
+      'cost_s': 2.703125,
       'count': 1,
       'cpu_s': 0.5,
       'gc_s': 0.0,
@@ -11235,7 +11237,7 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 2.000 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s), and 0.727 more in the backlog they left (the ready '
+                 'waited up to 0.500 s), and 0.703 more in the backlog they left (the ready '
                  'queue above its usual length until it next emptied). It was CPU work (0.500 '
                  's of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: first make '
                  'that code cheaper (one line burning the CPU this long is often work that '
@@ -11243,7 +11245,7 @@ EXPECTED = {
                  'searched inside a loop, a sort or copy repeated); then split what must stay '
                  'expensive and yield (gevent.sleep(0)) between pieces, or move it to a '
                  "process pool (a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 2.727 s: greenlet-seconds other '
+                 'to gevent.get_hub().threadpool). [cost 2.703 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the backlog '
                  'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
@@ -11253,13 +11255,13 @@ EXPECTED = {
       'stack_is': 'slice-end',
       'threshold_s': 0.0625},
      {'active_s': 0.0625,
-      'backlog_s': 1.130859375,
+      'backlog_s': 0.88671875,
       'blocking_s': 0.0,
       'cause': 'cpu',
       'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
                       'these slices, and in the backlog they left (the ready queue above its '
                       'usual length until it next emptied)',
-      'cost_s': 1.380859375,
+      'cost_s': 1.13671875,
       'count': 1,
       'cpu_s': 0.0625,
       'gc_s': 0.0,
@@ -11271,7 +11273,7 @@ EXPECTED = {
       'longest_wait_s': 0.0625,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.062 s without yielding, while "
                  'others were ready to run: 0.250 greenlet-seconds of their waiting (one '
-                 'waited up to 0.062 s), and 1.131 more in the backlog they left (the ready '
+                 'waited up to 0.062 s), and 0.887 more in the backlog they left (the ready '
                  'queue above its usual length until it next emptied). It was CPU work (0.062 '
                  's of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: first make '
                  'that code cheaper (one line burning the CPU this long is often work that '
@@ -11279,7 +11281,7 @@ EXPECTED = {
                  'searched inside a loop, a sort or copy repeated); then split what must stay '
                  'expensive and yield (gevent.sleep(0)) between pieces, or move it to a '
                  "process pool (a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 1.381 s: greenlet-seconds other '
+                 'to gevent.get_hub().threadpool). [cost 1.137 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the backlog '
                  'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.0625,

@@ -14,7 +14,9 @@ From the timeline's run slices, each with the ready wait just before it: the rea
 queue's length over time.  A stall's backlog runs from its end to the first moment the
 queue is empty (at most BACKLOG_MAX_RATIO stalls long, and never into the next stall);
 its cost is the queue's greenlet-seconds there beyond the run's usual queue length
-(measured outside every stall and backlog) over the same time.
+(measured outside every stall and backlog, between the first greenlet ready and the
+last: a start-up nobody queued behind would make any queue look unusual) over the same
+time.
 """
 
 from __future__ import annotations
@@ -127,11 +129,15 @@ def backlog_after(profile: Profile, evs: list[dict[str, Any]],
         return 0.0
     windows = _windows(profile, queue, sorted(_stalls(every)))
     # the usual queue: its greenlet-seconds outside every stall and its backlog, per
-    # second of that time
-    outside_s, outside = profile.duration_s, queue.integral(profile.duration_s)
+    # second of that time, from the first greenlet ready to the last (a start-up that
+    # nobody queued behind is no measure of it)
+    first, last = queue.times[0], queue.times[-1]
+    outside_s, outside = last - first, queue.integral(last)
     for (start, _), (_, stop) in windows.items():
-        outside_s -= stop - start
-        outside -= queue.integral(stop) - queue.integral(start)
+        start, stop = max(start, first), min(stop, last)
+        if stop > start:
+            outside_s -= stop - start
+            outside -= queue.integral(stop) - queue.integral(start)
     usual = max(0.0, outside) / outside_s if outside_s > 0 else 0.0
     excess = 0.0
     for stall in _stalls(evs):
