@@ -10,7 +10,8 @@ time, so calls whose waits are on the handler's own stack (below pywsgi's
 
 From this process's gevent WSGI server's responses (``pywsgi-responses``) and the waits
 for a response's head on the handlers' own stacks (one per call): at least
-CALLS_PER_RESPONSE calls per response, most of the HTTP client's waiting there.
+FEW_CALLS_PER_RESPONSE calls per response, most of the HTTP client's waiting there
+(from CALLS_PER_RESPONSE, a loop over items; fewer may each need the one before).
 
 A job (no responses served) that walks its items in one greenlet, ``for item in
 index: session.get(detail_url(item))``, is the same pattern with the whole run as its
