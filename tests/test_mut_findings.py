@@ -568,6 +568,22 @@ def connection_pool_full_on_urllib3_queue_waits_not_its_drop_check():
 
 
 @scenario
+def connection_pool_full_tells_connections_idle_between_uses():
+    # the waiters' ready wait at the pool, 0.25 s: 12.5 % of one blocking connection's
+    # 2 s, told with the code the loop's holder (app.fetch, #3) burned (job:24, 75 % of
+    # its samples); at two connections 6.25 %, and a pool that does not block counts no
+    # connection-time: not told
+    def run(maxsize, block=True):
+        p = pool_profile(1.5, [(CONN_WAIT_STACK, 0.5), (STDLIB_CONN_WAIT_STACK, 0.25)])
+        p.events = [{"kind": "urllib3-pool", "pool": "http://up", "maxsize": maxsize,
+                     "pools": 1, "block": block}]
+        p.greenlet(3).delayed_others_s = 1.0
+        p.cpu_samples = hot_samples()
+        return findings.connection_pool_full(p)
+    return [*run(1), *run(2), *run(1, block=False)]
+
+
+@scenario
 def connection_pool_full_not_with_a_busy_loop_nor_short_waits():
     return [*findings.connection_pool_full(pool_profile(1.0 - 2 ** -20, [(CONN_WAIT_STACK, 1.0)])),
             *findings.connection_pool_full(pool_profile(1.5, [(CONN_WAIT_STACK,
@@ -11378,6 +11394,101 @@ EXPECTED = {
       'spawners': 1,
       'stack': ['/srv/app/worker.py:40:handle'],
       'waited_s': 1.75}],
+    'connection_pool_full_tells_connections_idle_between_uses': [{'cost_meaning': "greenlet-seconds spent waiting for a free connection of requests' "
+                      'connection pool while the loop sat mostly idle',
+      'cost_s': 0.75,
+      'greenlet': 1,
+      'handover_s': 0.25,
+      'handover_share': 0.125,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'connection-pool-full',
+      'message': "requests' connection pool was full: greenlets such as 'app.fetch', 'main' "
+                 'waited 0.750 s in all for a free connection (8 times, most at '
+                 '/srv/app/worker.py:18:worker) while the loop sat idle 75% of the run: the '
+                 'adapter keeps at most pool_maxsize connections per host and, with '
+                 'pool_block=True, a request that finds them all in use waits for one; no '
+                 'other finding explains their waits, so that size paced the work (the network '
+                 'was not the slow part). Fix: mount an adapter with a pool_maxsize as large '
+                 'as the number of greenlets that share the session '
+                 '(requests.adapters.HTTPAdapter(pool_maxsize=n, pool_block=True), or '
+                 'geventperf.mount(session, pool_maxsize=n)) if the downstream can take that '
+                 "many connections; if the limit is deliberate (the downstream's own "
+                 'connection limit), this is what it costs. And the connections sat idle '
+                 'between uses: a connection given back goes to the next waiter, which then '
+                 'queued for the loop (0.250 greenlet-seconds of ready wait at the pool, 12% '
+                 "of its 1 connection's time) while other greenlets ran; CPU samples put 75% "
+                 'of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job: work '
+                 "in the loop between the calls slows the pool's turnover, so making it "
+                 'cheaper (or moving it out of the loop) lets the same connections serve more. '
+                 '[cost 0.750 s: greenlet-seconds spent waiting for a free connection of '
+                 "requests' connection pool while the loop sat mostly idle]",
+      'section': None,
+      'site': '/srv/app/worker.py:18:worker',
+      'slot_wait_s': 0.75,
+      'stack': ['/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:280:HTTPConnectionPool._get_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:773:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:18:worker'],
+      'waits': 8},
+     {'cost_meaning': "greenlet-seconds spent waiting for a free connection of requests' "
+                      'connection pool while the loop sat mostly idle',
+      'cost_s': 0.75,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'connection-pool-full',
+      'message': "requests' connection pool was full: greenlets such as 'app.fetch', 'main' "
+                 'waited 0.750 s in all for a free connection (8 times, most at '
+                 '/srv/app/worker.py:18:worker) while the loop sat idle 75% of the run: the '
+                 'adapter keeps at most pool_maxsize connections per host and, with '
+                 'pool_block=True, a request that finds them all in use waits for one; no '
+                 'other finding explains their waits, so that size paced the work (the network '
+                 'was not the slow part). Fix: mount an adapter with a pool_maxsize as large '
+                 'as the number of greenlets that share the session '
+                 '(requests.adapters.HTTPAdapter(pool_maxsize=n, pool_block=True), or '
+                 'geventperf.mount(session, pool_maxsize=n)) if the downstream can take that '
+                 "many connections; if the limit is deliberate (the downstream's own "
+                 'connection limit), this is what it costs. [cost 0.750 s: greenlet-seconds '
+                 "spent waiting for a free connection of requests' connection pool while the "
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:18:worker',
+      'slot_wait_s': 0.75,
+      'stack': ['/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:280:HTTPConnectionPool._get_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:773:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:18:worker'],
+      'waits': 8},
+     {'cost_meaning': "greenlet-seconds spent waiting for a free connection of requests' "
+                      'connection pool while the loop sat mostly idle',
+      'cost_s': 0.75,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'connection-pool-full',
+      'message': "requests' connection pool was full: greenlets such as 'app.fetch', 'main' "
+                 'waited 0.750 s in all for a free connection (8 times, most at '
+                 '/srv/app/worker.py:18:worker) while the loop sat idle 75% of the run: the '
+                 'adapter keeps at most pool_maxsize connections per host and, with '
+                 'pool_block=True, a request that finds them all in use waits for one; no '
+                 'other finding explains their waits, so that size paced the work (the network '
+                 'was not the slow part). Fix: mount an adapter with a pool_maxsize as large '
+                 'as the number of greenlets that share the session '
+                 '(requests.adapters.HTTPAdapter(pool_maxsize=n, pool_block=True), or '
+                 'geventperf.mount(session, pool_maxsize=n)) if the downstream can take that '
+                 "many connections; if the limit is deliberate (the downstream's own "
+                 'connection limit), this is what it costs. [cost 0.750 s: greenlet-seconds '
+                 "spent waiting for a free connection of requests' connection pool while the "
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:18:worker',
+      'slot_wait_s': 0.75,
+      'stack': ['/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:280:HTTPConnectionPool._get_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:773:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:18:worker'],
+      'waits': 8}],
 }
 
 
