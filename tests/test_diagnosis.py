@@ -1236,6 +1236,7 @@ def test_requests_waiting_for_a_pooled_connection_is_connection_pool_full(server
     profile = run_cli(CONN_POOL, tmp_path, slow(server, 0.1))
     first = assert_first(profile, CONN_POOL, CONNECTION_POOL_FULL, greenlet="requester")
     assert first.extra["waits"] >= 1 and first.extra["idle_share"] >= 0.5, listing(profile)
+    assert "handover_s" not in first.extra, first.message  # nothing ran between calls
     assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
     blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
     assert not blamed, f"the hub sat idle; nothing held the loop:\n{listing(profile)}"
