@@ -338,6 +338,7 @@ def lock_contended(profile: Profile) -> list[Finding]:
     timed = sum(1 for g in profile.greenlets if g.name.endswith(TIMED_RELEASE))
     rate_limit = bool(compiled) and timed >= RATE_LIMIT_SHARE * seen.count
     logging_at = None if rate_limit else _logging_caller(seen.worst.stack)
+    holding = None  # what the holders did under the lock, when they set the pace
     if rate_limit:
         message = (
             f"A rate limit set the pace: {seen.who} waited {waited:.3f} s in all to take a "
@@ -352,9 +353,12 @@ def lock_contended(profile: Profile) -> list[Finding]:
         seen = seen._replace(where=logging_at)
         message = _logging_lock(profile, rows, seen, waited, idle)
     else:
-        message = _held_too_long(profile, rows, seen, waited, idle, patched, compiled)
-    held = {} if rate_limit or logging_at is not None else \
-        _held_figures(profile, rows, seen.where)
+        holding = _holding(profile, rows, seen.where)
+        message = _held_too_long(profile, rows, seen, waited, idle, patched, compiled,
+                                 holding)
+    held = {} if holding is None else {
+        "held_wait_s": sum(t for _n, t, _c in holding.by_caller.values()),
+        "held_cpu_s": holding.cpu[0] if holding.cpu is not None else 0.0}
     return [_finding(LOCK_CONTENDED, message, waited, list(seen.worst.stack),
                      greenlet=seen.greenlet, waits=seen.count, lock_wait_s=waited,
                      idle_share=idle, site=seen.where, **held,
@@ -398,10 +402,11 @@ def _logging_lock(profile: Profile, rows: list[Any], seen: Waiters, waited: floa
 
 
 def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: float,
-                   idle: float, patched: list[Any], compiled: list[Any]) -> str:
+                   idle: float, patched: list[Any], compiled: list[Any],
+                   holding: Holding | None) -> str:
     """lock-contended's message when holders set the pace: what they waited on besides
     the lock, whether waiters starved, and the fix of holding it for less."""
-    holders = _held_inside(profile, rows, seen.where) or _besides_the_lock(
+    holders = _held_inside(holding) or _besides_the_lock(
         profile, rows, "if that call is made under the lock, what each holder held it for")
     mean = waited / seen.count if seen.count else 0.0
     starved = (f" Each wait lasted {mean:.3f} s on average, {mean / profile.duration_s:.0%} "
@@ -444,19 +449,33 @@ INSIDE_SHOWN = 3
 UNEVEN_HOLD_RATIO = 4.0
 
 
-def _held_inside(profile: Profile, rows: list[Any], where: str) -> str:
-    """A sentence on the waits inside the function whose line *where* took the lock
-    (its other lines: most likely the locked block's calls), by the program's line
-    that called that function, longest in all first; "" when there are none.  When one
-    caller's waits there ran UNEVEN_HOLD_RATIO times as long as another's, callers of
-    different kinds share the lock, and the sentence says who held it longest."""
+class Holding(NamedTuple):
+    """What the holders did inside the function whose line took the lock (*lock*,
+    parsed): its waits (_waits_inside) and its sampled CPU (_cpu_inside)."""
+
+    lock: Any
+    by_caller: dict[tuple[str, str | None], list[float]]
+    cpu: tuple[float, str, float] | None
+
+
+def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
+    """The Holding of the function whose line *where* took the lock; None when the line
+    is unknown."""
     lock = parse_frame(where)
     if not lock.line:
+        return None
+    return Holding(lock, _waits_inside(profile, rows, lock), _cpu_inside(profile, lock))
+
+
+def _held_inside(holding: Holding | None) -> str:
+    """A sentence on the waits inside the function that took the lock (its other lines:
+    most likely the locked block's calls), by the program's line that called that
+    function, longest in all first, and its CPU; "" when there are none.  When one
+    caller's waits there ran UNEVEN_HOLD_RATIO times as long as another's, callers of
+    different kinds share the lock, and the sentence says who held it longest."""
+    if holding is None or (not holding.by_caller and holding.cpu is None):
         return ""
-    by_caller = _waits_inside(profile, rows, lock)
-    cpu = _cpu_inside(profile, lock)
-    if not by_caller and cpu is None:
-        return ""
+    lock, by_caller, cpu = holding
     # per call where heads were waited for, else per wait
     ranked = sorted(((key, (calls or n, t, "calls" if calls else "waits"))
                      for key, (n, t, calls) in by_caller.items()), key=lambda kv: -kv[1][1])
@@ -508,18 +527,6 @@ def _waits_inside(profile: Profile, rows: list[Any], lock: Any
                 acc[2] += w.count if any(HEAD_READ in label for label in w.stack) else 0
                 break
     return by_caller
-
-
-def _held_figures(profile: Profile, rows: list[Any], where: str) -> dict[str, float]:
-    """``held_wait_s`` and ``held_cpu_s``: what the holders waited and burned inside
-    the function whose line *where* took the lock (most likely under it); {} when the
-    line is unknown."""
-    lock = parse_frame(where)
-    if not lock.line:
-        return {}
-    cpu = _cpu_inside(profile, lock)
-    return {"held_wait_s": sum(t for _n, t, _c in _waits_inside(profile, rows, lock).values()),
-            "held_cpu_s": cpu[0] if cpu is not None else 0.0}
 
 
 def _cpu_inside(profile: Profile, lock: Any) -> tuple[float, str, float] | None:
