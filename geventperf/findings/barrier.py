@@ -123,18 +123,14 @@ def _spawners(profile: Profile, min_children: int
 def _paced(profile: Profile, gids: list[int]) -> set[int]:
     """The greenlets of *gids* that slept at their own line for at least PACED_SHARE of
     their waiting (of the stacks each was the last to leave)."""
-    left = stacks_left(profile)
-    mine = {stack: gid for gid in gids for stack in left.get(gid, ())}
-    slept: dict[int, float] = {}
-    waited: dict[int, float] = {}
-    for w in profile.waits:
-        gid = mine.get(tuple(w.stack))
-        if gid is not None:
-            waited[gid] = waited.get(gid, 0.0) + event_wait(w)
-            if asleep_in_program(w):
-                slept[gid] = slept.get(gid, 0.0) + event_wait(w)
-    return {gid for gid, total in waited.items()
-            if total > 0 and slept.get(gid, 0.0) >= PACED_SHARE * total}
+    rows = _waits_of(profile)
+    out = set()
+    for gid in gids:
+        waited = sum(event_wait(w) for w in rows.get(gid, ()))
+        slept = sum(event_wait(w) for w in rows.get(gid, ()) if asleep_in_program(w))
+        if waited > 0 and slept >= PACED_SHARE * waited:
+            out.add(gid)
+    return out
 
 
 def _edges(lives: list[list[float]]) -> list[tuple[float, int]]:
@@ -340,19 +336,24 @@ def _alive_over(edges: list[tuple[float, int]], gaps: list[tuple[float, float]]
     return out
 
 
-def _heaviest_waits(profile: Profile) -> dict[int, Any]:
-    """Greenlet id -> its heaviest ``waits`` row by event wait (of the stacks it was the
-    last to leave), in one pass over the rows."""
+def _waits_of(profile: Profile) -> dict[int, list[Any]]:
+    """Greenlet id -> the ``waits`` rows of the stacks it was the last to leave, in one
+    pass over the rows."""
     owners: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for gid, stacks in stacks_left(profile).items():
         for stack in stacks:
             owners[stack].append(gid)
-    out: dict[int, Any] = {}
+    out: dict[int, list[Any]] = defaultdict(list)
     for w in profile.waits:
         for gid in owners.get(tuple(w.stack), ()):
-            if gid not in out or event_wait(w) > event_wait(out[gid]):
-                out[gid] = w
+            out[gid].append(w)
     return out
+
+
+def _heaviest_waits(profile: Profile) -> dict[int, Any]:
+    """Greenlet id -> its heaviest ``waits`` row by event wait (of the stacks it was the
+    last to leave; the first of equals)."""
+    return {gid: max(rows, key=event_wait) for gid, rows in _waits_of(profile).items()}
 
 
 def _wait_site(heaviest: Any) -> tuple[str | None, list[str]]:

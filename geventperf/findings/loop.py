@@ -850,22 +850,20 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                 + _threads_story({name for name, _acc in top}))
         shares = _client_cpu_shares(profile)
         in_tls, in_requests = shares if shares is not None else (None, None)
-        calls, opened = _calls_and_opened(profile)
-        if in_tls is not None and in_tls >= TLS_SETUP_CPU_SHARE \
-                and calls >= REUSED_CALLS_PER_CONNECTION * opened > 0:
+        if in_tls is not None and in_tls >= TLS_SETUP_CPU_SHARE:
+            calls, opened = _calls_and_opened(profile)
             cure += (f" {in_tls:.0%} of the sampled CPU set up TLS connections (handshakes, "
-                     "contexts, certificates loaded), though the pools reused their "
-                     f"connections ({calls} requests over {opened} opened): each new "
-                     "connection pays that once (a handshake, and often a context loading "
-                     "the CA bundle), so here it is the pools' warm-up, paid again only for "
-                     "connections opened anew.")
-        elif in_tls is not None and in_tls >= TLS_SETUP_CPU_SHARE:
-            cure += (f" {in_tls:.0%} of the sampled CPU set up TLS connections (handshakes, "
-                     "contexts, certificates loaded), which every new connection pays: "
-                     "reuse connections (one Session per worker, kept alive; a server that "
-                     "answers Connection: close makes every request a new handshake, and so "
-                     "does a stream=True response closed before its body was read: its "
-                     "socket is closed with it), or terminate TLS outside this process.")
+                     "contexts, certificates loaded), "
+                     + (f"though the pools reused their connections ({calls} requests over "
+                        f"{opened} opened): each new connection pays that once (a "
+                        "handshake, and often a context loading the CA bundle), so here it "
+                        "is the pools' warm-up, paid again only for connections opened anew."
+                        if calls >= REUSED_CALLS_PER_CONNECTION * opened > 0 else
+                        "which every new connection pays: reuse connections (one Session "
+                        "per worker, kept alive; a server that answers Connection: close "
+                        "makes every request a new handshake, and so does a stream=True "
+                        "response closed before its body was read: its socket is closed "
+                        "with it), or terminate TLS outside this process."))
         writes = _sampled_share(profile, PYWSGI_WRITE)
         if writes >= PYWSGI_WRITE_CPU_SHARE:
             cure += (f" {writes:.0%} of the sampled CPU wrote responses piece by piece "
