@@ -2053,6 +2053,26 @@ def loop_saturated_less_what_a_long_slice_explains():
 
 
 @scenario
+def loop_saturated_counts_its_top_holders_long_slices():
+    # app.fetch (greenlet 3's name) made 2.0 of the named holders' 2.375 greenlet-s of
+    # queueing, and its slice over the threshold burned the CPU in the same code (its
+    # samples: the handler): one cause, one finding, the saturated loop's, costing
+    # both.  main's share raised to 1.75: app.fetch made exactly SAME_HOLDER_SHARE (2.0
+    # of 4.0), still one; 2^-20 s more and under it: two findings.  The slice in
+    # app.parse (not the top holder): two findings.
+    out = []
+    for main_delayed, slice_of in ((0.125, 3), (1.75, 3), (1.75 + 2 ** -20, 3), (0.125, 5)):
+        p = saturated()
+        p.greenlet(1).delayed_others_s = main_delayed
+        p.events = [blocked_slice(slice_of, 0.5, 0.5, 0.25)]
+        p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 9, 1.0),
+                                     ([f"{APP}:50:parse"], "app.parse", 9, 1.0)])
+        out += findings.without_slices_told(findings.loop_saturated(p)
+                                            + findings.loop_blocked(p))
+    return out
+
+
+@scenario
 def loop_saturated_tells_the_cpu_of_the_holders_that_queued_others():
     # app.fetch queued others 0.75 s, app.parse 0.25: exactly HOT_HOLDER_SHARE of the
     # 1.0 s, so parse's samples count (handler 0.5 s, parse 0.5 s: 50 % each, the first
@@ -2934,7 +2954,10 @@ EXPECTED = {
     'loop_saturated_with_holders_sections_and_site': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -2942,6 +2965,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -2959,7 +2984,10 @@ EXPECTED = {
                  'with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
                  'unless --no-cpu-samples). [cost 3.500 s: greenlet-seconds greenlets spent '
                  "ready to run but queued behind others (the run's ready wait, less what a "
-                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -2970,7 +2998,10 @@ EXPECTED = {
     'loop_saturated_less_what_a_long_slice_explains': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.25,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -2978,6 +3009,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.250 '
                  'greenlet-seconds ready to run but queued (besides the 0.250 s the long '
                  'slices, slow paths and waits for a CPU reported apart caused), against '
@@ -2996,7 +3029,10 @@ EXPECTED = {
                  'with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
                  'unless --no-cpu-samples). [cost 3.250 s: greenlet-seconds greenlets spent '
                  "ready to run but queued behind others (the run's ready wait, less what a "
-                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.25,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4238,7 +4274,10 @@ EXPECTED = {
     'loop_saturated_at_its_thresholds_with_nobody_to_name': [{'active_s': 1.2,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
       'greenlet': 5,
@@ -4246,6 +4285,8 @@ EXPECTED = {
       'holders': {'app.parse': 0.5},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 60% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
                  "timers or locks. Who held the loop: no greenlet's recorded run slices "
@@ -4258,7 +4299,10 @@ EXPECTED = {
                  'CPU samples (Tracer(cpu_samples=True); geventperf run takes them unless '
                  '--no-cpu-samples). [cost 2.000 s: greenlet-seconds greenlets spent ready '
                  "to run but queued behind others (the run's ready wait, less what a "
-                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
@@ -4432,7 +4476,10 @@ EXPECTED = {
     'loop_saturated_with_no_holder_at_all': [{'active_s': 1.2,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 2.0,
       'event_wait_s': 1.0,
       'greenlet': None,
@@ -4440,6 +4487,8 @@ EXPECTED = {
       'holders': {},
       'holders_off_cpu_s': None,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 60% of the run, and greenlets waited 2.000 '
                  'greenlet-seconds ready to run but queued, against 1.000 s waiting for I/O, '
                  "timers or locks. Who held the loop: no greenlet's recorded run slices "
@@ -4452,7 +4501,10 @@ EXPECTED = {
                  'CPU samples (Tracer(cpu_samples=True); geventperf run takes them unless '
                  '--no-cpu-samples). [cost 2.000 s: greenlet-seconds greenlets spent ready '
                  "to run but queued behind others (the run's ready wait, less what a "
-                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 2.0,
       'section': None,
       'sections': {},
@@ -4646,7 +4698,10 @@ EXPECTED = {
     'loop_saturated_by_holders_off_the_cpu': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -4654,6 +4709,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.9375,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -4671,7 +4728,10 @@ EXPECTED = {
                  'with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
                  'unless --no-cpu-samples). [cost 3.500 s: greenlet-seconds greenlets spent '
                  "ready to run but queued behind others (the run's ready wait, less what a "
-                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4682,7 +4742,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -4690,6 +4753,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.9375009536743164,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -4709,7 +4774,9 @@ EXPECTED = {
                  'run it in gevent.get_hub().threadpool. [cost 3.500 s: greenlet-seconds '
                  "greenlets spent ready to run but queued behind others (the run's ready "
                  'wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved '
-                 'finding explains)]',
+                 "finding explains), plus the queueing behind the top holder's own slices "
+                 'over the block threshold when they burned the CPU in the same code (no '
+                 'loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4720,7 +4787,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -4728,6 +4798,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.8770170827065744,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -4745,7 +4817,10 @@ EXPECTED = {
                  'with CPU samples (Tracer(cpu_samples=True); geventperf run takes them '
                  'unless --no-cpu-samples). [cost 3.500 s: greenlet-seconds greenlets spent '
                  "ready to run but queued behind others (the run's ready wait, less what a "
-                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains)]',
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4782,7 +4857,10 @@ EXPECTED = {
     'loop_saturated_by_requests_own_cpu': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -4790,6 +4868,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -4812,7 +4892,9 @@ EXPECTED = {
                  "(about half of requests' CPU per call in this project's benchmarks). [cost "
                  '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
                  "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains)]',
+                 'slow-path or cpu-starved finding explains), plus the queueing behind the '
+                 "top holder's own slices over the block threshold when they burned the CPU "
+                 'in the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4823,7 +4905,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -4831,6 +4916,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -4848,7 +4935,9 @@ EXPECTED = {
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others '
                  "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4859,7 +4948,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -4867,6 +4959,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -4887,7 +4981,9 @@ EXPECTED = {
                  'in large pieces, and the per-read work goes with the reads. [cost 3.500 s: '
                  'greenlet-seconds greenlets spent ready to run but queued behind others '
                  "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4898,7 +4994,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -4906,6 +5005,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -4928,7 +5029,9 @@ EXPECTED = {
                  "(about half of requests' CPU per call in this project's benchmarks). [cost "
                  '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
                  "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains)]',
+                 'slow-path or cpu-starved finding explains), plus the queueing behind the '
+                 "top holder's own slices over the block threshold when they burned the CPU "
+                 'in the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -6715,7 +6818,10 @@ EXPECTED = {
     'loop_saturated_tells_the_cpu_of_the_holders_that_queued_others': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -6723,6 +6829,8 @@ EXPECTED = {
       'holders': {'app.fetch': 0.75, 'app.parse': 0.25},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x1: ran 1.000 s while 0.8 "
@@ -6740,7 +6848,9 @@ EXPECTED = {
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less "
                  'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 'explains)]',
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -6751,7 +6861,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -6759,6 +6872,8 @@ EXPECTED = {
       'holders': {'app.fetch': 0.75, 'app.parse': 0.2499990463256836},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x1: ran 1.000 s while 0.8 "
@@ -6775,7 +6890,9 @@ EXPECTED = {
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less "
                  'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 'explains)]',
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -7145,7 +7262,10 @@ EXPECTED = {
     'loop_saturated_leaves_the_churn_its_queueing': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 2.953125,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -7153,6 +7273,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 2.953 '
                  'greenlet-seconds ready to run but queued (besides the 0.547 s the long '
                  'slices, slow paths and waits for a CPU reported apart caused), against '
@@ -7170,7 +7292,9 @@ EXPECTED = {
                  'to gevent.get_hub().threadpool). [cost 2.953 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less "
                  'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 'explains)]',
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 2.953125,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -7403,7 +7527,10 @@ EXPECTED = {
     'loop_saturated_leaves_the_leak_its_queueing': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.28125,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -7411,6 +7538,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.281 '
                  'greenlet-seconds ready to run but queued (besides the 0.219 s the long '
                  'slices, slow paths and waits for a CPU reported apart caused), against '
@@ -7428,7 +7557,9 @@ EXPECTED = {
                  'to gevent.get_hub().threadpool). [cost 3.281 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less "
                  'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 'explains)]',
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.28125,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -9493,7 +9624,10 @@ EXPECTED = {
     'loop_saturated_by_requests_own_cpu_not_json_but_the_environment': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -9501,6 +9635,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -9518,7 +9654,9 @@ EXPECTED = {
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others '
                  "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -9529,7 +9667,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -9537,6 +9678,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -9564,7 +9707,9 @@ EXPECTED = {
                  "(about half of requests' CPU per call in this project's benchmarks). [cost "
                  '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
                  "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains)]',
+                 'slow-path or cpu-starved finding explains), plus the queueing behind the '
+                 "top holder's own slices over the block threshold when they burned the CPU "
+                 'in the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -9575,7 +9720,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -9583,6 +9731,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -9605,7 +9755,9 @@ EXPECTED = {
                  "(about half of requests' CPU per call in this project's benchmarks). [cost "
                  '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
                  "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains)]',
+                 'slow-path or cpu-starved finding explains), plus the queueing behind the '
+                 "top holder's own slices over the block threshold when they burned the CPU "
+                 'in the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -9769,7 +9921,10 @@ EXPECTED = {
     'loop_saturated_writing_pywsgi_pieces': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -9777,6 +9932,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -9798,7 +9955,9 @@ EXPECTED = {
                  'KiB), or return the body whole in a list. [cost 3.500 s: greenlet-seconds '
                  "greenlets spent ready to run but queued behind others (the run's ready "
                  'wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved '
-                 'finding explains)]',
+                 "finding explains), plus the queueing behind the top holder's own slices "
+                 'over the block threshold when they burned the CPU in the same code (no '
+                 'loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -9809,7 +9968,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -9817,6 +9979,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -9834,7 +9998,9 @@ EXPECTED = {
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others '
                  "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -9950,7 +10116,10 @@ EXPECTED = {
     'loop_saturated_at_its_queue_share': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 4.27,
       'greenlet': 3,
@@ -9958,6 +10127,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 4.270 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -9975,7 +10146,9 @@ EXPECTED = {
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others '
                  "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -10665,7 +10838,10 @@ EXPECTED = {
     'loop_saturated_by_tiny_threadpool_tasks': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -10673,6 +10849,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -10692,7 +10870,10 @@ EXPECTED = {
                  'call json.loads inline, or hand over whole batches (a body, not its '
                  'lines). [cost 3.500 s: greenlet-seconds greenlets spent ready to run but '
                  "queued behind others (the run's ready wait, less what a loop-blocked, "
-                 'blocking-call, slow-path or cpu-starved finding explains)]',
+                 'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                 "queueing behind the top holder's own slices over the block threshold when "
+                 'they burned the CPU in the same code (no loop-blocked finding then tells '
+                 'them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -10703,7 +10884,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -10711,6 +10895,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -10728,7 +10914,9 @@ EXPECTED = {
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others '
                  "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -10739,7 +10927,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -10747,6 +10938,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -10764,7 +10957,9 @@ EXPECTED = {
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others '
                  "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -10775,7 +10970,10 @@ EXPECTED = {
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
                       "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains)',
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -10783,6 +10981,8 @@ EXPECTED = {
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
@@ -10800,7 +11000,9 @@ EXPECTED = {
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others '
                  "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains)]',
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -11489,6 +11691,254 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:18:worker'],
       'waits': 8}],
+    'loop_saturated_counts_its_top_holders_long_slices': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [3],
+      'long_slices_s': 0.25,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. 0.250 greenlet-seconds of '
+                 "that queueing were behind the top holder's longest slices, 1 over the block "
+                 'threshold (0.0625 s; the longest 0.500 s), in the same code. The cure is on '
+                 'the CPU side, not the I/O side: less work per request in these greenlets, '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 1.75},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [3],
+      'long_slices_s': 0.25,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 "others were ready on average, 2.000 greenlet-s of their waiting); 'main' "
+                 '(x1: ran 0.250 s while 7.0 others were ready on average, 1.750 greenlet-s of '
+                 "their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others were ready on "
+                 "average, 0.250 greenlet-s of their waiting); inside sections 'xml' (0.500 "
+                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. 0.250 greenlet-seconds of '
+                 "that queueing were behind the top holder's longest slices, 1 over the block "
+                 'threshold (0.0625 s; the longest 0.500 s), in the same code. The cure is on '
+                 'the CPU side, not the I/O side: less work per request in these greenlets, '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.25,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 1.7500009536743164},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.250 '
+                 'greenlet-seconds ready to run but queued (besides the 0.250 s the long '
+                 'slices, slow paths and waits for a CPU reported apart caused), against 0.500 '
+                 "s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' (x2: ran "
+                 '1.500 s while 1.3 others were ready on average, 2.000 greenlet-s of their '
+                 "waiting); 'main' (x1: ran 0.250 s while 7.0 others were ready on average, "
+                 "1.750 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 "
+                 'others were ready on average, 0.250 greenlet-s of their waiting); inside '
+                 "sections 'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
+                 "loop (a process pool; a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: greenlet-seconds "
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
+      'ready_wait_s': 3.25,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 0.5,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.25,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.250 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slice ended at /srv/app/worker.py:20:job, '
+                 'where it yielded. Fix: first make that code cheaper (one line burning the '
+                 'CPU this long is often work that grows with the square of its input: += on '
+                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated); then split what must stay expensive and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool (a C call that releases the '
+                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
+                 '0.250 s: greenlet-seconds other greenlets spent ready to run but held up by '
+                 'these slices, and in the backlog they left (the ready queue above its usual '
+                 'length until it next emptied)]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.25,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.250 '
+                 'greenlet-seconds ready to run but queued (besides the 0.250 s the long '
+                 'slices, slow paths and waits for a CPU reported apart caused), against 0.500 '
+                 "s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' (x2: ran "
+                 '1.500 s while 1.3 others were ready on average, 2.000 greenlet-s of their '
+                 "waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others were ready on "
+                 "average, 0.250 greenlet-s of their waiting); 'main' (x1: ran 0.250 s while "
+                 '0.5 others were ready on average, 0.125 greenlet-s of their waiting); inside '
+                 "sections 'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
+                 "loop (a process pool; a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: greenlet-seconds "
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
+      'ready_wait_s': 3.25,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 0.5,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.25,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 5,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.parse [3 finished greenlets folded]' (#5) held the loop 0.500 "
+                 's without yielding, while others were ready to run: 0.250 greenlet-seconds '
+                 'of their waiting (one waited up to 0.500 s). It was CPU work (0.500 s of '
+                 'CPU); CPU samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:50:parse; the slice ended at /srv/app/worker.py:20:job, '
+                 'where it yielded. Fix: first make that code cheaper (one line burning the '
+                 'CPU this long is often work that grows with the square of its input: += on '
+                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated); then split what must stay expensive and yield (gevent.sleep(0)) '
+                 'between pieces, or move it to a process pool (a C call that releases the '
+                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
+                 '0.250 s: greenlet-seconds other greenlets spent ready to run but held up by '
+                 'these slices, and in the backlog they left (the ready queue above its usual '
+                 'length until it next emptied)]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:50:parse'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625}],
 }
 
 

@@ -103,6 +103,7 @@ from geventperf.findings.loop import (
     loop_blocked,
     loop_held,
     loop_saturated,
+    without_slices_told,
 )
 from geventperf.findings.reading import (
     SMALL_READ_BYTES,
@@ -156,7 +157,7 @@ __all__ = [
     "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "without_outweighed_limits",
-    "without_reads_told",
+    "without_reads_told", "without_slices_told",
     "workers_saturated",
 ]
 
@@ -166,7 +167,8 @@ def compute(profile: Profile) -> list[Finding]:
     out: list[Finding] = []
     for finder in FINDERS:
         out.extend(finder(profile))
-    return sort_findings(without_outweighed_limits(without_reads_told(out), profile))
+    return sort_findings(without_outweighed_limits(
+        without_slices_told(without_reads_told(out)), profile))
 
 
 def without_reads_told(found: list[Finding]) -> list[Finding]:

@@ -149,7 +149,9 @@ COST_MEANING = {
                  "waited for a CPU (at least that wait)",
     LOOP_SATURATED: "greenlet-seconds greenlets spent ready to run but queued behind others "
                     "(the run's ready wait, less what a loop-blocked, blocking-call, "
-                    "slow-path or cpu-starved finding explains)",
+                    "slow-path or cpu-starved finding explains), plus the queueing behind "
+                    "the top holder's own slices over the block threshold when they burned "
+                    "the CPU in the same code (no loop-blocked finding then tells them)",
     SWITCH_STORM: "seconds of loop time spent switching: switch-outs times the hub's mean "
                   "time per switch",
     SMALL_BODY_READS: "seconds the reading greenlets spent inside the reads, network waits "

@@ -19,6 +19,7 @@ from geventperf.findings.common import (
     STACK_SLICE_END,
     STACK_STALL_LOOK,
     _base_name,
+    _count,
     _events,
     _f,
     _finding,
@@ -118,6 +119,12 @@ STARVED_RUN_SHARE = 0.1
 HOLDER_NAMED_SHARE = 0.01
 # Holders named in a loop-saturated finding.
 TOP_HOLDERS = 3
+# Less than this is a sum's rounding, not time anything else explained.
+EPSILON_S = 1e-9
+# A saturated loop's finding counts the long slices (loop-blocked, CPU in the same
+# code) of its top holder when that holder made at least this share of the queueing
+# the named holders made: the dashboard that re-rendered every 10 ms made 83 %.
+SAME_HOLDER_SHARE = 0.5
 # Where the CPU went is told from the samples of the named holders that caused at
 # least this share of the queueing they caused together.
 HOT_HOLDER_SHARE = 0.25
@@ -739,7 +746,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         session_per_request,
     )
     new_sessions = session_per_request(profile)
-    explained = sum(f.cost_s for f in loop_blocked(profile)) + sum(
+    blocked = loop_blocked(profile)
+    explained = sum(f.cost_s for f in blocked) + sum(
         _f(f.extra, "others_ready_wait_s")
         for f in slow_paths(profile) + connection_churn(profile) + connection_leak(profile)
         + not_kept_alive(profile) + new_sessions)
@@ -804,6 +812,11 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     delayed_top = sum(acc[0] for _name, acc in top)
     hot = hot_code(profile, {name for name, acc in top
                              if acc[0] >= HOT_HOLDER_SHARE * delayed_top})
+    # the long slices of the holder that made most of the queueing, burning the CPU in
+    # the same code, are this cause's too: one cause, one finding, with both costs
+    same = _same_cpu_cause(profile, blocked, top, hot)
+    absorbed = sum(f.cost_s for f in same)
+    explained -= absorbed
     # what the holders' running was: CPU, or mostly time off the CPU in blocking calls
     # (less their share of the thread's wait for a CPU: a crowded machine's, as _cause)
     held_run = sum(acc[1] for _name, acc in top)
@@ -817,6 +830,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # mostly off the CPU, whose samples see none of that time
     if ready <= event and (hot is None or blocking):
         return []
+    ready += absorbed  # (after the tests: they decide without the long slices)
     seen = does = None
     if blocking:
         # CPU samples see none of that time; the stall watch's looks at the slices may
@@ -904,23 +918,70 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         f"The loop was saturated: busy {util:.0%} of the run, and greenlets waited "
         f"{ready:.3f} greenlet-seconds ready to run but queued"
         + (f" (besides the {explained:.3f} s the long slices, slow paths and waits for a "
-           "CPU reported apart caused)" if explained else "")
+           "CPU reported apart caused)" if explained > EPSILON_S else "")
         + f", against {event:.3f} s waiting for I/O, timers or locks. Who held the loop: "
         f"{named}"
         + (f"; inside sections {inside}" if inside else "")
         + (f"; {hot.told()}" if hot else "")
         + (f"; the slices that delayed most ended at {where}" if where and not seen else "")
         + (", where they yielded" if where and hot else "")
-        + "." + cure)
+        + "." + _long_slices_told(same) + cure)
     iterated = hot.line if does is ITERATE_CHEAPER else None
     return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
-                     small_reads_site=iterated,
+                     small_reads_site=iterated, long_slices_s=absorbed,
+                     long_slices_of=[f.greenlet for f in same],
                      greenlet=top_gid, stack_is=STACK_CPU_SAMPLES if hot else
                      STACK_STALL_LOOK if seen else STACK_SLICE_END,
                      utilization=util, ready_wait_s=ready, event_wait_s=event,
                      active_s=util * duration,
                      holders={name: acc[0] for name, acc in top}, holders_off_cpu_s=off_cpu,
                      sections={s.name: s.delayed_others_s for s in sections})]
+
+
+def _same_cpu_cause(profile: Profile, blocked: list[Finding], top: list[Any],
+                    hot: Any) -> list[Finding]:
+    """The loop-blocked findings (CPU) of the holder that made most of a saturated
+    loop's queueing (at least SAME_HOLDER_SHARE of the named holders'), whose samples
+    put their CPU in the same code as the saturation's: a dashboard re-rendering a
+    growing snapshot every 10 ms held the loop in slices of every length, its longest
+    over the threshold; told as two findings, each cost could rank below a smaller
+    cause's."""
+    if hot is None or not top:
+        return []
+    name, acc = top[0]
+    if acc[0] < SAME_HOLDER_SHARE * sum(a[0] for _n, a in top):
+        return []
+    out = []
+    for f in blocked:
+        g = profile.greenlet(f.greenlet) if isinstance(f.greenlet, int) else None
+        if f.kind == LOOP_BLOCKED and f.extra.get("cause") == "cpu" and g is not None \
+                and _base_name(g.name) == name \
+                and f.extra.get("stack_is") == STACK_CPU_SAMPLES and f.stack == hot.stack:
+            out.append(f)
+    return out
+
+
+def _long_slices_told(same: list[Finding]) -> str:
+    """The sentence of a saturated loop's finding on the long slices it counts
+    (_same_cpu_cause); empty without any."""
+    if not same:
+        return ""
+    count = sum(_count(f.extra, "count") for f in same)
+    longest = max(_f(f.extra, "longest_s") for f in same)
+    cost = sum(f.cost_s for f in same)
+    return (f" {cost:.3f} greenlet-seconds of that queueing were behind the top holder's "
+            f"longest slices, {count} over the block threshold "
+            f"({_f(same[0].extra, 'threshold_s'):g} s; the longest {longest:.3f} s), in "
+            "the same code.")
+
+
+def without_slices_told(found: list[Finding]) -> list[Finding]:
+    """*found* without the loop-blocked findings a loop-saturated finding counts
+    (``long_slices_of``, _same_cpu_cause): one cause, one finding."""
+    told = {gid for f in found if f.kind == LOOP_SATURATED
+            for gid in f.extra.get("long_slices_of") or ()}
+    return [f for f in found if not (f.kind == LOOP_BLOCKED and f.extra.get("cause") == "cpu"
+                                     and f.greenlet in told)]
 
 
 def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
