@@ -35,6 +35,8 @@ class ProfileError(ValueError):
 # monkey-patching makes a thread a greenlet of the loop, which its figures mean
 # nothing without (trace/stacks.py names them; findings say what it means).
 THREAD_SUFFIX = " (thread)"
+# The stack of a run slice that ended as its greenlet exited (nothing was yielded to).
+EXIT = "<greenlet exit>"
 
 
 def most_first(counts: dict[str, int]) -> dict[str, int]:

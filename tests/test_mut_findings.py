@@ -2092,7 +2092,8 @@ def loop_saturated_tells_the_cpu_of_the_holders_that_queued_others():
 def loop_saturated_by_holders_off_the_cpu():
     # the top three holders ran 1.5 + 0.125 + 0.25 = 1.875 s.  With 0.9375 s of CPU,
     # exactly half was off it: CPU work (the CPU cure).  With 2^-20 s less CPU, more than
-    # half: the blocking-call story, at crunch, where the slices that delayed most ended.
+    # half: the blocking-call story, where the slices that delayed most ended: as their
+    # greenlets exited (9.0 greenlet-s, over crunch's 2.0), so no place in code is named.
     # The same, but the thread waited 0.0625 s for a CPU in the 1.9375 s the loop was
     # busy: the holders' share of that wait (1.875 / 31) is not blocking, which leaves
     # 0.877 s off the CPU of the 1.815 s they had it: CPU work again.
@@ -2798,16 +2799,17 @@ EXPECTED = {
                  'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
                  '1.000 greenlet-seconds of their waiting (one waited up to 0.500 s). 0.438 '
                  's of it was off the CPU in a non-cooperative call (time.sleep unpatched, '
-                 'file or DNS I/O, a lock, a C library doing its own network I/O) made '
-                 'before the slice ended at /srv/app/worker.py:20:job (where it blocked is '
-                 'unknown: profile with the stall watch on, Tracer(stall_watch=True); '
-                 'geventperf run has it on). The time module is not monkey-patched here, so '
-                 'time.sleep is the blocking one. Fix: monkey-patch first '
-                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
-                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
-                 '[cost 1.000 s: greenlet-seconds other greenlets spent ready to run but '
-                 'held up while the call blocked the thread, and in the backlog it left (the '
-                 'ready queue above its usual length until it next emptied)]',
+                 'file or DNS I/O, a lock, a child process waited for with os.system or '
+                 'os.popen, a C library doing its own network I/O) made before the slice '
+                 'ended at /srv/app/worker.py:20:job (where it blocked is unknown: profile '
+                 'with the stall watch on, Tracer(stall_watch=True); geventperf run has it '
+                 'on). The time module is not monkey-patched here, so time.sleep is the '
+                 'blocking one. Fix: monkey-patch first (gevent.monkey.patch_all() before '
+                 'other imports), use the cooperative call (gevent.sleep, gevent.socket, '
+                 'gevent.subprocess), or run it in gevent.get_hub().threadpool. [cost 1.000 '
+                 's: greenlet-seconds other greenlets spent ready to run but held up while '
+                 'the call blocked the thread, and in the backlog it left (the ready queue '
+                 'above its usual length until it next emptied)]',
       'run_s': 0.75,
       'section': 'sec',
       'small_reads_site': None,
@@ -2834,13 +2836,14 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
-                 'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
-                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job '
-                 '(where it blocked is unknown: profile with the stall watch on, '
+                 'call (time.sleep unpatched, file or DNS I/O, a lock, a child process '
+                 'waited for with os.system or os.popen, a C library doing its own network '
+                 'I/O) made before the slice ended at /srv/app/worker.py:20:job (where it '
+                 'blocked is unknown: profile with the stall watch on, '
                  'Tracer(stall_watch=True); geventperf run has it on). Fix: monkey-patch '
                  'first (gevent.monkey.patch_all() before other imports), use the '
-                 'cooperative call (gevent.sleep, gevent.socket), or run it in '
-                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
+                 'cooperative call (gevent.sleep, gevent.socket, gevent.subprocess), or run '
+                 'it in gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up while the call blocked the '
                  'thread, and in the backlog it left (the ready queue above its usual length '
                  'until it next emptied)]',
@@ -4763,14 +4766,15 @@ EXPECTED = {
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
                  'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
                  "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch. Most of their running was off the CPU (0.938 '
-                 's of 1.875 s), in a non-cooperative call (time.sleep unpatched, file or '
-                 'DNS I/O, a lock, a C library doing its own network I/O) made before the '
-                 'slice ended at /srv/app/worker.py:30:crunch (where it blocked is unknown: '
-                 'profile with the stall watch on, Tracer(stall_watch=True); geventperf run '
-                 'has it on). Fix: monkey-patch first (gevent.monkey.patch_all() before '
-                 'other imports), use the cooperative call (gevent.sleep, gevent.socket), or '
+                 'greenlet-s); the slices that delayed most ended as their greenlets exited. '
+                 'Most of their running was off the CPU (0.938 s of 1.875 s), in a '
+                 'non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a '
+                 'child process waited for with os.system or os.popen, a C library doing its '
+                 'own network I/O) made after their last wait and before they exited, among '
+                 'the last things they did (where it blocked is unknown: profile with the '
+                 'stall watch on, Tracer(stall_watch=True); geventperf run has it on). Fix: '
+                 'monkey-patch first (gevent.monkey.patch_all() before other imports), use '
+                 'the cooperative call (gevent.sleep, gevent.socket, gevent.subprocess), or '
                  'run it in gevent.get_hub().threadpool. [cost 3.500 s: greenlet-seconds '
                  "greenlets spent ready to run but queued behind others (the run's ready "
                  'wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved '
@@ -4781,7 +4785,7 @@ EXPECTED = {
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'small_reads_site': None,
-      'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack': ['<greenlet exit>'],
       'stack_is': 'slice-end',
       'utilization': 0.96875},
      {'active_s': 1.9375,
@@ -5747,13 +5751,14 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) held the loop 0.250 s without yielding, while "
                  'others were ready to run: 0.250 greenlet-seconds of their waiting (one '
                  'waited up to 0.250 s). 0.250 s of it was off the CPU in a non-cooperative '
-                 'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
-                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job '
-                 '(where it blocked is unknown: profile with the stall watch on, '
+                 'call (time.sleep unpatched, file or DNS I/O, a lock, a child process '
+                 'waited for with os.system or os.popen, a C library doing its own network '
+                 'I/O) made before the slice ended at /srv/app/worker.py:20:job (where it '
+                 'blocked is unknown: profile with the stall watch on, '
                  'Tracer(stall_watch=True); geventperf run has it on). Fix: monkey-patch '
                  'first (gevent.monkey.patch_all() before other imports), use the '
-                 'cooperative call (gevent.sleep, gevent.socket), or run it in '
-                 'gevent.get_hub().threadpool. [cost 0.250 s: greenlet-seconds other '
+                 'cooperative call (gevent.sleep, gevent.socket, gevent.subprocess), or run '
+                 'it in gevent.get_hub().threadpool. [cost 0.250 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up while the call blocked the '
                  'thread, and in the backlog it left (the ready queue above its usual length '
                  'until it next emptied)]',
@@ -6633,16 +6638,17 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
-                 'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
-                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job '
-                 '(where it blocked is unknown: profile with the stall watch on, '
+                 'call (time.sleep unpatched, file or DNS I/O, a lock, a child process '
+                 'waited for with os.system or os.popen, a C library doing its own network '
+                 'I/O) made before the slice ended at /srv/app/worker.py:20:job (where it '
+                 'blocked is unknown: profile with the stall watch on, '
                  'Tracer(stall_watch=True); geventperf run has it on). The socket module is '
                  "not monkey-patched here, so every network call through it (requests', a "
                  "database driver's) blocks the whole loop, and time.sleep too. Fix: "
                  'monkey-patch first (gevent.monkey.patch_all() before other imports), use '
-                 'the cooperative call (gevent.sleep, gevent.socket), or run it in '
-                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up while the call blocked the '
+                 'the cooperative call (gevent.sleep, gevent.socket, gevent.subprocess), or '
+                 'run it in gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up while the call blocked the '
                  'thread, and in the backlog it left (the ready queue above its usual length '
                  'until it next emptied)]',
       'run_s': 0.5,
@@ -6671,17 +6677,19 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
-                 'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
-                 'own network I/O) made before the slice ended at /srv/app/worker.py:20:job '
-                 '(where it blocked is unknown: profile with the stall watch on, '
+                 'call (time.sleep unpatched, file or DNS I/O, a lock, a child process '
+                 'waited for with os.system or os.popen, a C library doing its own network '
+                 'I/O) made before the slice ended at /srv/app/worker.py:20:job (where it '
+                 'blocked is unknown: profile with the stall watch on, '
                  'Tracer(stall_watch=True); geventperf run has it on). The socket module is '
                  "not monkey-patched here, so every network call through it (requests', a "
                  "database driver's) blocks the whole loop. Fix: monkey-patch first "
                  '(gevent.monkey.patch_all() before other imports), use the cooperative call '
-                 '(gevent.sleep, gevent.socket), or run it in gevent.get_hub().threadpool. '
-                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but '
-                 'held up while the call blocked the thread, and in the backlog it left (the '
-                 'ready queue above its usual length until it next emptied)]',
+                 '(gevent.sleep, gevent.socket, gevent.subprocess), or run it in '
+                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up while the call blocked the '
+                 'thread, and in the backlog it left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -6921,13 +6929,14 @@ EXPECTED = {
                  'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
                  '1.000 greenlet-seconds of their waiting (one waited up to 0.500 s). 1.000 '
                  's of it was off the CPU in a non-cooperative call (time.sleep unpatched, '
-                 'file or DNS I/O, a lock, a C library doing its own network I/O): looks at '
-                 'the thread while it held the loop found it at /srv/app/worker.py:32:keeper '
-                 '(6 of 8); the slices ended at /srv/app/worker.py:31:keeper, where they '
-                 'yielded. Fix: monkey-patch first (gevent.monkey.patch_all() before other '
-                 'imports), use the cooperative call (gevent.sleep, gevent.socket), or run '
-                 'it in gevent.get_hub().threadpool. [cost 1.000 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up while the call blocked the '
+                 'file or DNS I/O, a lock, a child process waited for with os.system or '
+                 'os.popen, a C library doing its own network I/O): looks at the thread '
+                 'while it held the loop found it at /srv/app/worker.py:32:keeper (6 of 8); '
+                 'the slices ended at /srv/app/worker.py:31:keeper, where they yielded. Fix: '
+                 'monkey-patch first (gevent.monkey.patch_all() before other imports), use '
+                 'the cooperative call (gevent.sleep, gevent.socket, gevent.subprocess), or '
+                 'run it in gevent.get_hub().threadpool. [cost 1.000 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up while the call blocked the '
                  'thread, and in the backlog it left (the ready queue above its usual length '
                  'until it next emptied)]',
       'run_s': 1.0,
@@ -7064,13 +7073,14 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
-                 'call (time.sleep unpatched, file or DNS I/O, a lock, a C library doing its '
-                 'own network I/O) made before the slice ended at '
-                 '/srv/app/worker.py:31:keeper (where it blocked is unknown: profile with '
-                 'the stall watch on, Tracer(stall_watch=True); geventperf run has it on). '
-                 'Fix: monkey-patch first (gevent.monkey.patch_all() before other imports), '
-                 'use the cooperative call (gevent.sleep, gevent.socket), or run it in '
-                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
+                 'call (time.sleep unpatched, file or DNS I/O, a lock, a child process '
+                 'waited for with os.system or os.popen, a C library doing its own network '
+                 'I/O) made before the slice ended at /srv/app/worker.py:31:keeper (where it '
+                 'blocked is unknown: profile with the stall watch on, '
+                 'Tracer(stall_watch=True); geventperf run has it on). Fix: monkey-patch '
+                 'first (gevent.monkey.patch_all() before other imports), use the '
+                 'cooperative call (gevent.sleep, gevent.socket, gevent.subprocess), or run '
+                 'it in gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up while the call blocked the '
                  'thread, and in the backlog it left (the ready queue above its usual length '
                  'until it next emptied)]',
@@ -8505,12 +8515,13 @@ EXPECTED = {
                  'not reach: one taken through gevent.monkey.get_original (the real '
                  'time.sleep, a real lock) or imported before patch_all() ran (`from time '
                  'import sleep` above it), a lock shared with a real OS thread (a C '
-                 "extension's own: a metrics exporter, an agent, a driver), file or DNS I/O, "
-                 'or a C library doing its own network I/O. Fix: use the cooperative call '
-                 '(gevent.sleep, gevent.socket, gevent.fileobject); for a lock shared with a '
-                 'thread, have that thread hold it only briefly (copy under it, do the slow '
-                 'work outside) or hand it data through a queue; patch before such imports; '
-                 'or run the call in gevent.get_hub().threadpool. [cost 0.500 s: '
+                 "extension's own: a metrics exporter, an agent, a driver), a child process "
+                 'waited for with os.system or os.popen, file or DNS I/O, or a C library '
+                 'doing its own network I/O. Fix: use the cooperative call (gevent.sleep, '
+                 'gevent.socket, gevent.fileobject, gevent.subprocess); for a lock shared '
+                 'with a thread, have that thread hold it only briefly (copy under it, do '
+                 'the slow work outside) or hand it data through a queue; patch before such '
+                 'imports; or run the call in gevent.get_hub().threadpool. [cost 0.500 s: '
                  'greenlet-seconds other greenlets spent ready to run but held up while the '
                  'call blocked the thread, and in the backlog it left (the ready queue above '
                  'its usual length until it next emptied)]',
@@ -12327,6 +12338,8 @@ def test_a_loop_saturated_by_calls_blocking_under_the_threshold_names_where_they
     p = saturated()
     for g, cpu in ((3, 0.5), (4, 0.25), (5, 0.125), (1, 0.0625 - 2 ** -20)):
         p.greenlet(g).cpu_s = cpu
+        p.greenlet(g).longest_run_s = 0.0234375
+    p.runs[0].delayed_others_s = 1.0  # the exits delayed less than crunch's slices
     query = [f"{STDLIB_SOCKET}:706:readinto", f"{APP}:33:query"]
     p.events = [{"kind": "stall-looks", "dropped": 0,
                  "looks": [[query, 3], [[f"{APP}:40:other"], 1], ["junk", 2]]}]
@@ -12340,6 +12353,22 @@ def test_a_loop_saturated_by_calls_blocking_under_the_threshold_names_where_they
     [f] = findings.loop_saturated(p)
     assert f"made before the slice ended at {APP}:30:crunch" in f.message
     assert f.stack == [f"{APP}:30:crunch"]
+    # with the stall watch on: a threshold under the holders' typical longest slice
+    # (23.4 ms), half of it down to one digit, to run again with
+    p.meta["stall_watch"] = True
+    [f] = findings.loop_saturated(p)
+    assert ("(each greenlet's longest: 23.4 ms at the median), geventperf run "
+            "--block-threshold 0.01 or Tracer(block_threshold=0.01)") in f.message, f.message
+    # the exits delayed more than any place in code (a job whose last act blocks): the
+    # call was made after the last wait, and no place where slices ended is named
+    p.runs[0].delayed_others_s = 2.0 + 2 ** -20
+    [f] = findings.loop_saturated(p)
+    assert "the slices that delayed most ended as their greenlets exited" in f.message
+    assert "made after their last wait and before they exited" in f.message, f.message
+    assert "crunch" not in f.message and f.stack == ["<greenlet exit>"]
+    p.runs[0].delayed_others_s = 2.0  # as much as crunch's: crunch named
+    [f] = findings.loop_saturated(p)
+    assert f"made before the slice ended at {APP}:30:crunch" in f.message
     # no look at a short slice, but at a holder's (app.fetch's) blocking slices over
     # the threshold: most likely the same calls, and said to be those looks; a CPU
     # slice's looks (another line) are not a blocking call's

@@ -3,8 +3,10 @@ call), and a loop too busy for its greenlets (saturated)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter, defaultdict
+from statistics import median
 from typing import Any, Iterable, Iterator, NamedTuple
 
 from geventperf.findings.backlog import backlog_after
@@ -37,7 +39,7 @@ from geventperf.findings.reading import caller_small_read_sites
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.formats._frames import frame_label
 from geventperf.frames import user_site
-from geventperf.profile import THREAD_SUFFIX, Finding, Profile, by_generation
+from geventperf.profile import EXIT, THREAD_SUFFIX, Finding, Profile, by_generation
 
 # A loop-blocking slice is "a blocking call" rather than "CPU" when more than this
 # share of its wall time was off the CPU (and not waiting for a CPU: see runqueue_s).
@@ -807,6 +809,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     top_gid = top[0][1][3] if top else None
     stack = _most_delaying_stack(profile)
     where = user_site(stack).user if stack else None
+    exited = _exits_delayed_most(profile)
     # where the CPU of the holders that made most of the queueing went (a holder that
     # queued few others, start-up's main, must not lend its CPU to the story)
     delayed_top = sum(acc[0] for _name, acc in top)
@@ -846,10 +849,16 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                           and _base_name(g.name) in names])
             if seen is not None:
                 seen = seen._replace(during="in their slices over the threshold")
+        if exited:
+            stack, where = [EXIT], EXIT
         if seen is not None:
             stack = seen.stack
+        # the holders' typical longest slice (one greenlet's first slice, imports and
+        # all, can be twice the others')
+        longest = median([g.longest_run_s for g in profile.greenlets if g.id != hub
+                          and _base_name(g.name) in {name for name, _acc in top}] or [0.0])
         cure = (f" Most of their running was off the CPU ({off_cpu:.3f} s of {held_run:.3f} "
-                f"s), {_blocking_story(profile, where or 'an unrecorded place', seen, 2)}")
+                f"s), {_blocking_story(profile, where or 'an unrecorded place', seen, 2, longest)}")
     elif (tiny := _tiny_tasks(profile, hot)) is not None:
         cure = f" The cure is on the CPU side, not the I/O side: {tiny}."
     else:
@@ -923,7 +932,9 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         f"{named}"
         + (f"; inside sections {inside}" if inside else "")
         + (f"; {hot.told()}" if hot else "")
-        + (f"; the slices that delayed most ended at {where}" if where and not seen else "")
+        + (("; the slices that delayed most ended as their greenlets exited" if where == EXIT
+            else f"; the slices that delayed most ended at {where}") if where and not seen
+           else "")
         + (", where they yielded" if where and hot else "")
         + "." + _long_slices_told(same) + cure)
     iterated = hot.line if does is ITERATE_CHEAPER else None
@@ -1042,6 +1053,19 @@ def _most_delaying_stack(profile: Profile, gids: set[int] | None = None) -> list
     rows = [r for r in profile.runs if r.delayed_others_s and r.stack
             and not r.stack[0].startswith("<") and (gids is None or r.greenlet in gids)]
     return max(rows, key=lambda r: r.delayed_others_s).stack if rows else []
+
+
+def _exits_delayed_most(profile: Profile) -> bool:
+    """Whether the run slices that ended at their greenlets' exits delayed others more
+    than those that ended at any one place in code: a job whose last act blocks (a
+    child process run with os.system after its request) holds the loop from its last
+    wake-up to its end, and the place _most_delaying_stack names is then only where
+    its shorter slices ended."""
+    exits = sum(r.delayed_others_s or 0.0 for r in profile.runs
+                if r.stack and r.stack[0] == EXIT)
+    placed = [r.delayed_others_s or 0.0 for r in profile.runs
+              if r.stack and not r.stack[0].startswith("<")]
+    return exits > max(placed, default=0.0)
 
 
 def _ended(site: str, slices: int) -> str:
@@ -1164,7 +1188,16 @@ def _telling_frame(look: list[str]) -> str | None:
 PATCHED_FOR_BLOCKING = frozenset({"socket", "time", "threading"})
 
 
-def _where_hint(profile: Profile) -> str:
+def _suggested_threshold(longest: float) -> float:
+    """A block threshold to look at slices as long as *longest* with: half of it, down
+    to one significant digit (24.6 ms: 0.01), so the slices a little shorter than the
+    longest are over it too."""
+    half = longest / 2
+    scale = 10.0 ** math.floor(math.log10(half))
+    return math.floor(half / scale) * scale
+
+
+def _where_hint(profile: Profile, longest: float = 0.0) -> str:
     """How to find where a blocking call blocked when no look at the thread found it: the
     stall watch, on, and looking at slices this short (it looks once a slice has held
     the loop half the block threshold: an unseen worker's 2 ms log writes into a full
@@ -1172,14 +1205,18 @@ def _where_hint(profile: Profile) -> str:
     if profile.meta.get("stall_watch") is not True:
         return ("where it blocked is unknown: profile with the stall watch on, "
                 "Tracer(stall_watch=True); geventperf run has it on")
+    seconds = f"{_suggested_threshold(longest):g}" if longest > 0 else "SECONDS"
     return ("where it blocked is unknown: no look at the thread caught it; run again "
-            "with a block threshold under the slices' length, geventperf run "
-            "--block-threshold SECONDS or Tracer(block_threshold=...), and the stall watch "
-            "looks at every slice past half of it")
+            "with a block threshold under the slices' length"
+            + (f" (each greenlet's longest: {longest * 1e3:.1f} ms at the median)"
+               if longest > 0 else "")
+            + f", geventperf run --block-threshold {seconds} or "
+            f"Tracer(block_threshold={seconds if longest > 0 else '...'}), and the stall "
+            "watch looks at every slice past half of it")
 
 
 def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
-                    slices: int = 1) -> str:
+                    slices: int = 1, longest: float = 0.0) -> str:
     """What a slice spent off the CPU was, and its fix: the tail of a sentence."""
     patched = profile.meta.get("monkey_patched")
     unpatched = ""
@@ -1193,7 +1230,9 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
         unpatched = " The time module is not monkey-patched here, so time.sleep is the " \
                     "blocking one."
     made = (f": {seen.told()}; {_ended(site, slices)}" if seen
-            else f" made before the slice ended at {site} ({_where_hint(profile)})")
+            else f" made after their last wait and before they exited, among the last "
+            f"things they did ({_where_hint(profile, longest)})" if site == EXIT
+            else f" made before the slice ended at {site} ({_where_hint(profile, longest)})")
     access_log = seen is not None and any(
         ACCESS_LOG_FRAME.search(frame.replace("\\", "/")) for frame in seen.stack)
     if seen and (access_log
@@ -1223,17 +1262,19 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                 "taken through gevent.monkey.get_original (the real time.sleep, a real "
                 "lock) or imported before patch_all() ran (`from time import sleep` above "
                 "it), a lock shared with a real OS thread (a C extension's own: a metrics "
-                "exporter, an agent, a driver), file or DNS I/O, or a C library doing its "
+                "exporter, an agent, a driver), a child process waited for with os.system "
+                "or os.popen, file or DNS I/O, or a C library doing its "
                 "own network I/O. Fix: use the cooperative call (gevent.sleep, "
-                "gevent.socket, gevent.fileobject); for a lock shared with a thread, have "
+                "gevent.socket, gevent.fileobject, gevent.subprocess); for a lock shared with a thread, have "
                 "that thread hold it only briefly (copy under it, do the slow work outside) "
                 "or hand it data through a queue; patch before such imports; or run the "
                 "call in gevent.get_hub().threadpool.")
-    return ("in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a C "
-            f"library doing its own network I/O){made}.{threads}"
+    return ("in a non-cooperative call (time.sleep unpatched, file or DNS I/O, a lock, a "
+            "child process waited for with os.system or os.popen, a C library doing its own "
+            f"network I/O){made}.{threads}"
             f"{unpatched} Fix: monkey-patch first (gevent.monkey.patch_all() before other "
-            "imports), use the cooperative call (gevent.sleep, gevent.socket), or run it in "
-            "gevent.get_hub().threadpool.")
+            "imports), use the cooperative call (gevent.sleep, gevent.socket, "
+            "gevent.subprocess), or run it in gevent.get_hub().threadpool.")
 
 
 def _busy_threads(profile: Profile) -> str:

@@ -10,10 +10,9 @@ import threading
 from types import FunctionType
 from typing import Any
 
-from geventperf.profile import CALL_WITH, THREAD_SUFFIX, greenlet_label
+from geventperf.profile import CALL_WITH, EXIT, THREAD_SUFFIX, greenlet_label
 
 OTHER = "<other>"
-EXIT = "<greenlet exit>"
 # Stack keys are (id(code), lasti, ...) tuples in Python and ints in C; not these two.
 OTHER_KEY: tuple[Any, ...] = (OTHER,)
 EXIT_KEY: tuple[Any, ...] = (EXIT,)
