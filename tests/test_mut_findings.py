@@ -2192,11 +2192,14 @@ def loop_saturated_writing_pywsgi_pieces():
     return out
 
 
-def storm(stack, count=2000, run_s=0.03125, event_wait_s=0.5, greenlet=3):
+def storm(stack, count=2000, run_s=0.03125, event_wait_s=0.5, greenlet=3, delayed=None,
+          hub_delayed=None):
     # hub busy 1.5 - 0.5 idle = 1 s over 4000 switches: 0.25 ms a switch, times 2000
     # = 0.5 s; 0.03125 s / 2000 = 15.6 us of work between switches
-    hub = GreenletStats(id=2, name="hub", parent=None, run_s=1.5, switches=4000)
-    p = profile(runs=[StackTime(stack=stack, count=count, run_s=run_s, greenlet=greenlet)],
+    hub = GreenletStats(id=2, name="hub", parent=None, run_s=1.5, switches=4000,
+                        delayed_others_s=hub_delayed)
+    p = profile(runs=[StackTime(stack=stack, count=count, run_s=run_s, greenlet=greenlet,
+                                delayed_others_s=delayed)],
                 waits=[StackTime(stack=stack, count=count, wait_s=1.0,
                                  event_wait_s=event_wait_s)])
     p.greenlets[1] = hub
@@ -2212,6 +2215,33 @@ def storm_of_small_reads():
 @scenario
 def storm_of_sleep0():
     return storm([f"{HUB}:166:sleep", f"{APP}:22:tick"], event_wait_s=0.0, greenlet=None)
+
+
+@scenario
+def storm_of_a_spin_wait():
+    # gevent.sleep(0) with 2^-9 s / 2000 = 0.98 us between yields: a spin-wait, told to
+    # wait on an Event.  Others queued 0.5 greenlet-s behind its slices, and 0.25 behind
+    # the hub, half of whose 4000 switches were its 2000: 0.5 + 0.125 on top of the
+    # 0.5 s of switching
+    return storm([f"{HUB}:166:sleep", f"{APP}:22:wait_done"], run_s=2 ** -9,
+                 event_wait_s=0.0, delayed=0.5, hub_delayed=0.25)
+
+
+def test_a_spin_waits_queueing_is_the_storms_not_the_saturated_loops():
+    # saturated()'s loop, with a spinner among its slices: the others' 0.5 greenlet-s
+    # behind its slices and the hub's share (its 2000 of the hub's 4000 switches, of
+    # 0.25) are the storm's, and the saturated loop's figure is that much smaller
+    p = saturated()
+    before = findings.loop_saturated(p)[0].cost_s
+    spin = [f"{HUB}:166:sleep", f"{APP}:22:wait_done"]
+    p.runs.append(StackTime(stack=spin, count=2000, run_s=2 ** -9, greenlet=4,
+                            delayed_others_s=0.5))
+    p.waits.append(StackTime(stack=spin, count=2000, wait_s=0.0, event_wait_s=0.0))
+    hub = p.greenlet(2)
+    hub.run_s, hub.switches, hub.delayed_others_s = 1.5, 4000, 0.25
+    [storm_found] = findings.switch_storms(p)
+    assert storm_found.extra["others_ready_wait_s"] == 0.625
+    assert findings.loop_saturated(p)[0].cost_s == before - 0.625
 
 
 @scenario
@@ -3043,8 +3073,10 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875}],
-    'storm_of_small_reads': [{'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+    'storm_of_small_reads': [{'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': 3,
@@ -3056,19 +3088,26 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
                  '/srv/app/worker.py:12:read_small with 15.6 us of work between switches on '
                  'average: the small-chunk read pattern: each small read finds the socket '
-                 'empty and goes through the hub. Fix: read in large pieces '
-                 '(geventperf.mount(session): GeventAdapter, 512 KiB reads) instead of many '
-                 'small read()/iter_content() calls. [cost 0.500 s: seconds of loop time spent '
-                 "switching: switch-outs times the hub's mean time per switch]",
+                 "empty and goes through the hub. The switching took 0.500 s of the loop's "
+                 'time. Fix: read in large pieces (geventperf.mount(session): GeventAdapter, '
+                 '512 KiB reads) instead of many small read()/iter_content() calls. [cost '
+                 "0.500 s: seconds of loop time spent switching (switch-outs times the hub's "
+                 'mean time per switch), plus the greenlet-seconds others spent ready to run '
+                 "behind these slices and the hub's share of their wait that these switches "
+                 'made (its switches from here over all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:12:read_small',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv',
                 '/venv/lib/python3.11/site-packages/urllib3/response.py:1:read',
-                '/srv/app/worker.py:12:read_small']}],
-    'storm_of_sleep0': [{'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+                '/srv/app/worker.py:12:read_small'],
+      'switching_s': 0.5}],
+    'storm_of_sleep0': [{'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': None,
@@ -3080,17 +3119,28 @@ EXPECTED = {
       'message': 'greenlets switched out 2000 times at /srv/app/worker.py:22:tick with 15.6 us '
                  'of work between switches on average: a tight loop yielding with '
                  'gevent.sleep(0); each yield is a round trip through the hub that does no '
-                 'work. Fix: yield less often (every N items, or after some milliseconds of '
-                 'work), or not at all where nothing waits. [cost 0.500 s: seconds of loop '
-                 "time spent switching: switch-outs times the hub's mean time per switch]",
+                 "work. The switching took 0.500 s of the loop's time. Fix: yield less often "
+                 '(every N items, or after some milliseconds of work); if the loop polls a '
+                 'condition, wait on what it polls for: a gevent.event.Event (event.wait() '
+                 'here, event.set() where the condition becomes true), an AsyncResult, a '
+                 "Queue's get(), or gevent.joinall on the greenlets it waits for; the loop "
+                 'then sleeps until woken and costs nothing meanwhile. [cost 0.500 s: seconds '
+                 "of loop time spent switching (switch-outs times the hub's mean time per "
+                 'switch), plus the greenlet-seconds others spent ready to run behind these '
+                 "slices and the hub's share of their wait that these switches made (its "
+                 'switches from here over all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:22:tick',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
-                '/srv/app/worker.py:22:tick']}],
-    'storm_of_short_timers': [{'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+                '/srv/app/worker.py:22:tick'],
+      'switching_s': 0.5}],
+    'storm_of_short_timers': [{'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': 3,
@@ -3102,18 +3152,29 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
                  '/srv/app/worker.py:22:tick with 15.6 us of work between switches on average: '
                  'a tight loop yielding with gevent.sleep on very short timers; each yield is '
-                 'a round trip through the hub that does no work. Fix: yield less often (every '
-                 'N items, or after some milliseconds of work), or not at all where nothing '
-                 'waits. [cost 0.500 s: seconds of loop time spent switching: switch-outs '
-                 "times the hub's mean time per switch]",
+                 'a round trip through the hub that does no work. The switching took 0.500 s '
+                 "of the loop's time. Fix: yield less often (every N items, or after some "
+                 'milliseconds of work); if the loop polls a condition, wait on what it polls '
+                 'for: a gevent.event.Event (event.wait() here, event.set() where the '
+                 "condition becomes true), an AsyncResult, a Queue's get(), or gevent.joinall "
+                 'on the greenlets it waits for; the loop then sleeps until woken and costs '
+                 'nothing meanwhile. [cost 0.500 s: seconds of loop time spent switching '
+                 "(switch-outs times the hub's mean time per switch), plus the "
+                 "greenlet-seconds others spent ready to run behind these slices and the hub's "
+                 'share of their wait that these switches made (its switches from here over '
+                 'all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:22:tick',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
-                '/srv/app/worker.py:22:tick']}],
-    'storm_of_queue_handoffs': [{'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+                '/srv/app/worker.py:22:tick'],
+      'switching_s': 0.5}],
+    'storm_of_queue_handoffs': [{'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': 3,
@@ -3125,17 +3186,25 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
                  '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
                  'average: greenlets handing items to each other one at a time; every hand-off '
-                 'is a round trip through the hub. Fix: hand off batches, or call the function '
-                 'directly instead of a queue round trip per item. [cost 0.500 s: seconds of '
-                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+                 "is a round trip through the hub. The switching took 0.500 s of the loop's "
+                 'time. Fix: hand off batches, or call the function directly instead of a '
+                 'queue round trip per item. [cost 0.500 s: seconds of loop time spent '
+                 "switching (switch-outs times the hub's mean time per switch), plus the "
+                 "greenlet-seconds others spent ready to run behind these slices and the hub's "
+                 'share of their wait that these switches made (its switches from here over '
+                 'all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:40:consume',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/queue.py:300:get',
-                '/srv/app/worker.py:40:consume']}],
-    'storm_elsewhere': [{'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+                '/srv/app/worker.py:40:consume'],
+      'switching_s': 0.5}],
+    'storm_elsewhere': [{'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': 3,
@@ -3146,14 +3215,20 @@ EXPECTED = {
       'mean_run_s': 1.5625e-05,
       'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
                  '/srv/app/worker.py:50:spin with 15.6 us of work between switches on average: '
-                 'the switching costs more than the work between switches. Fix: do more work '
-                 'per switch: batch the items, or yield less often. [cost 0.500 s: seconds of '
-                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+                 'the switching costs more than the work between switches. The switching took '
+                 "0.500 s of the loop's time. Fix: do more work per switch: batch the items, "
+                 'or yield less often. [cost 0.500 s: seconds of loop time spent switching '
+                 "(switch-outs times the hub's mean time per switch), plus the "
+                 "greenlet-seconds others spent ready to run behind these slices and the hub's "
+                 'share of their wait that these switches made (its switches from here over '
+                 'all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:50:spin',
-      'stack': ['/srv/app/worker.py:50:spin']}],
+      'stack': ['/srv/app/worker.py:50:spin'],
+      'switching_s': 0.5}],
     'small_body_reads_at_a_site': [{'bodies': 4,
       'bytes': 4194304,
       'cost_meaning': 'seconds the reading greenlets spent inside the reads, network waits '
@@ -3776,8 +3851,10 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
-    'storms_of_every_hand_off_and_near_misses': [{'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+    'storms_of_every_hand_off_and_near_misses': [{'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': 3,
@@ -3789,17 +3866,25 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
                  '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
                  'average: greenlets handing items to each other one at a time; every hand-off '
-                 'is a round trip through the hub. Fix: hand off batches, or call the function '
-                 'directly instead of a queue round trip per item. [cost 0.500 s: seconds of '
-                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+                 "is a round trip through the hub. The switching took 0.500 s of the loop's "
+                 'time. Fix: hand off batches, or call the function directly instead of a '
+                 'queue round trip per item. [cost 0.500 s: seconds of loop time spent '
+                 "switching (switch-outs times the hub's mean time per switch), plus the "
+                 "greenlet-seconds others spent ready to run behind these slices and the hub's "
+                 'share of their wait that these switches made (its switches from here over '
+                 'all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:40:consume',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/event.py:1:wait',
-                '/srv/app/worker.py:40:consume']},
-     {'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+                '/srv/app/worker.py:40:consume'],
+      'switching_s': 0.5},
+     {'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': 3,
@@ -3811,17 +3896,25 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
                  '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
                  'average: greenlets handing items to each other one at a time; every hand-off '
-                 'is a round trip through the hub. Fix: hand off batches, or call the function '
-                 'directly instead of a queue round trip per item. [cost 0.500 s: seconds of '
-                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+                 "is a round trip through the hub. The switching took 0.500 s of the loop's "
+                 'time. Fix: hand off batches, or call the function directly instead of a '
+                 'queue round trip per item. [cost 0.500 s: seconds of loop time spent '
+                 "switching (switch-outs times the hub's mean time per switch), plus the "
+                 "greenlet-seconds others spent ready to run behind these slices and the hub's "
+                 'share of their wait that these switches made (its switches from here over '
+                 'all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:40:consume',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/lock.py:1:wait',
-                '/srv/app/worker.py:40:consume']},
-     {'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+                '/srv/app/worker.py:40:consume'],
+      'switching_s': 0.5},
+     {'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': 3,
@@ -3833,17 +3926,25 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
                  '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
                  'average: greenlets handing items to each other one at a time; every hand-off '
-                 'is a round trip through the hub. Fix: hand off batches, or call the function '
-                 'directly instead of a queue round trip per item. [cost 0.500 s: seconds of '
-                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+                 "is a round trip through the hub. The switching took 0.500 s of the loop's "
+                 'time. Fix: hand off batches, or call the function directly instead of a '
+                 'queue round trip per item. [cost 0.500 s: seconds of loop time spent '
+                 "switching (switch-outs times the hub's mean time per switch), plus the "
+                 "greenlet-seconds others spent ready to run behind these slices and the hub's "
+                 'share of their wait that these switches made (its switches from here over '
+                 'all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:40:consume',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_semaphore.py:1:wait',
-                '/srv/app/worker.py:40:consume']},
-     {'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+                '/srv/app/worker.py:40:consume'],
+      'switching_s': 0.5},
+     {'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': 3,
@@ -3855,17 +3956,25 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
                  '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
                  'average: greenlets handing items to each other one at a time; every hand-off '
-                 'is a round trip through the hub. Fix: hand off batches, or call the function '
-                 'directly instead of a queue round trip per item. [cost 0.500 s: seconds of '
-                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+                 "is a round trip through the hub. The switching took 0.500 s of the loop's "
+                 'time. Fix: hand off batches, or call the function directly instead of a '
+                 'queue round trip per item. [cost 0.500 s: seconds of loop time spent '
+                 "switching (switch-outs times the hub's mean time per switch), plus the "
+                 "greenlet-seconds others spent ready to run behind these slices and the hub's "
+                 'share of their wait that these switches made (its switches from here over '
+                 'all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:40:consume',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_event.py:1:wait',
-                '/srv/app/worker.py:40:consume']},
-     {'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+                '/srv/app/worker.py:40:consume'],
+      'switching_s': 0.5},
+     {'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': 3,
@@ -3876,16 +3985,24 @@ EXPECTED = {
       'mean_run_s': 1.5625e-05,
       'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
                  '/srv/app/worker.py:5:sleep with 15.6 us of work between switches on average: '
-                 'the switching costs more than the work between switches. Fix: do more work '
-                 'per switch: batch the items, or yield less often. [cost 0.500 s: seconds of '
-                 "loop time spent switching: switch-outs times the hub's mean time per switch]",
+                 'the switching costs more than the work between switches. The switching took '
+                 "0.500 s of the loop's time. Fix: do more work per switch: batch the items, "
+                 'or yield less often. [cost 0.500 s: seconds of loop time spent switching '
+                 "(switch-outs times the hub's mean time per switch), plus the "
+                 "greenlet-seconds others spent ready to run behind these slices and the hub's "
+                 'share of their wait that these switches made (its switches from here over '
+                 'all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:5:sleep',
-      'stack': ['/srv/app/worker.py:5:sleep']},
-     {'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+      'stack': ['/srv/app/worker.py:5:sleep'],
+      'switching_s': 0.5},
+     {'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': 3,
@@ -3896,10 +4013,14 @@ EXPECTED = {
       'mean_run_s': 1.5625e-05,
       'message': "greenlet 'app.fetch' (#3) switched out 2000 times at /srv/app/worker.py:0:f "
                  'with 15.6 us of work between switches on average: the switching costs more '
-                 'than the work between switches. Fix: do more work per switch: batch the '
-                 'items, or yield less often. [cost 0.500 s: seconds of loop time spent '
-                 "switching: switch-outs times the hub's mean time per switch]",
+                 "than the work between switches. The switching took 0.500 s of the loop's "
+                 'time. Fix: do more work per switch: batch the items, or yield less often. '
+                 '[cost 0.500 s: seconds of loop time spent switching (switch-outs times the '
+                 "hub's mean time per switch), plus the greenlet-seconds others spent ready to "
+                 "run behind these slices and the hub's share of their wait that these "
+                 'switches made (its switches from here over all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:0:f',
@@ -3909,7 +4030,8 @@ EXPECTED = {
                 '/srv/app/worker.py:3:f',
                 '/srv/app/worker.py:4:f',
                 '/srv/app/worker.py:5:f',
-                '/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep']}],
+                '/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep'],
+      'switching_s': 0.5}],
     'threadpool_boundaries': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
                       "the tasks (less the lookups' share a connection finding counts)",
@@ -4339,8 +4461,10 @@ EXPECTED = {
       'section': 'lxml.etree.parse',
       'stack': ['/srv/app/worker.py:43:fetch'],
       'wait_s': 1.0}],
-    'storms_skipped_and_found_in_one_profile': [{'cost_meaning': "seconds of loop time spent switching: switch-outs times the hub's mean "
-                      'time per switch',
+    'storms_skipped_and_found_in_one_profile': [{'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
       'cost_s': 0.5,
       'count': 2000,
       'greenlet': 4,
@@ -4352,16 +4476,21 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#4) switched out 2000 times at "
                  '/venv/lib/python3.11/site-packages/gevent/queue.py:300:get with 0.5 us of '
                  'work between switches on average: greenlets handing items to each other one '
-                 'at a time; every hand-off is a round trip through the hub. Fix: hand off '
-                 'batches, or call the function directly instead of a queue round trip per '
-                 'item. [cost 0.500 s: seconds of loop time spent switching: switch-outs times '
-                 "the hub's mean time per switch]",
+                 'at a time; every hand-off is a round trip through the hub. The switching '
+                 "took 0.500 s of the loop's time. Fix: hand off batches, or call the "
+                 'function directly instead of a queue round trip per item. [cost 0.500 s: '
+                 "seconds of loop time spent switching (switch-outs times the hub's mean time "
+                 'per switch), plus the greenlet-seconds others spent ready to run behind '
+                 "these slices and the hub's share of their wait that these switches made "
+                 '(its switches from here over all its switches)]',
       'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
       'run_s': 0.001,
       'section': None,
       'site': '/venv/lib/python3.11/site-packages/gevent/queue.py:300:get',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/queue.py:300:get',
-                '/venv/lib/python3.11/site-packages/gevent/hub.py:166:switch']}],
+                '/venv/lib/python3.11/site-packages/gevent/hub.py:166:switch'],
+      'switching_s': 0.5}],
     'small_body_reads_of_events_missing_figures': [{'bodies': 2,
       'bytes': 0,
       'cost_meaning': 'seconds the reading greenlets spent inside the reads, network waits '
@@ -11950,6 +12079,42 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:50:parse'],
       'stack_is': 'cpu-samples',
       'threshold_s': 0.0625}],
+    'storm_of_a_spin_wait': [{'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
+      'cost_s': 1.125,
+      'count': 2000,
+      'greenlet': 3,
+      'hazard': False,
+      'hub_s_per_switch': 0.00025,
+      'kind': 'switch-storm',
+      'max_mean_run_s': 5e-05,
+      'mean_run_s': 9.765625e-07,
+      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+                 '/srv/app/worker.py:22:wait_done with 1.0 us of work between switches on '
+                 'average: a loop that does almost nothing but yield with gevent.sleep(0): '
+                 'most likely a spin-wait polling a condition another greenlet sets (a flag, a '
+                 'counter, a list filling up); each yield is a round trip through the hub, and '
+                 'the loop never sleeps in its poll while it spins. The switching took 0.500 s '
+                 "of the loop's time, and others queued 0.625 greenlet-seconds behind these "
+                 "slices and the hub's rounds they made. Fix: wait on what it polls for: a "
+                 'gevent.event.Event (event.wait() here, event.set() where the condition '
+                 "becomes true), an AsyncResult, a Queue's get(), or gevent.joinall on the "
+                 'greenlets it waits for; the loop then sleeps until woken and costs nothing '
+                 'meanwhile. (Do not just drop the yield: the condition could then never '
+                 'change.) [cost 1.125 s: seconds of loop time spent switching (switch-outs '
+                 "times the hub's mean time per switch), plus the greenlet-seconds others "
+                 "spent ready to run behind these slices and the hub's share of their wait "
+                 'that these switches made (its switches from here over all its switches)]',
+      'min_switches': 1000,
+      'others_ready_wait_s': 0.625,
+      'run_s': 0.001953125,
+      'section': None,
+      'site': '/srv/app/worker.py:22:wait_done',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:22:wait_done'],
+      'switching_s': 0.5}],
 }
 
 

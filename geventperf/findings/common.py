@@ -152,8 +152,10 @@ COST_MEANING = {
                     "slow-path or cpu-starved finding explains), plus the queueing behind "
                     "the top holder's own slices over the block threshold when they burned "
                     "the CPU in the same code (no loop-blocked finding then tells them)",
-    SWITCH_STORM: "seconds of loop time spent switching: switch-outs times the hub's mean "
-                  "time per switch",
+    SWITCH_STORM: "seconds of loop time spent switching (switch-outs times the hub's mean "
+                  "time per switch), plus the greenlet-seconds others spent ready to run "
+                  "behind these slices and the hub's share of their wait that these "
+                  "switches made (its switches from here over all its switches)",
     SMALL_BODY_READS: "seconds the reading greenlets spent inside the reads, network waits "
                       "left out (a large read waits for the network as long)",
 }

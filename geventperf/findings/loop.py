@@ -35,7 +35,7 @@ from geventperf.findings.cpuhot import (
     iterated_in_small_pieces,
     own_line,
 )
-from geventperf.findings.reading import caller_small_read_sites
+from geventperf.findings.reading import caller_small_read_sites, switch_storms
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.formats._frames import frame_label
 from geventperf.frames import user_site
@@ -752,7 +752,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     explained = sum(f.cost_s for f in blocked) + sum(
         _f(f.extra, "others_ready_wait_s")
         for f in slow_paths(profile) + connection_churn(profile) + connection_leak(profile)
-        + not_kept_alive(profile) + new_sessions)
+        + not_kept_alive(profile) + new_sessions + switch_storms(profile))
     # Busy time the thread spent waiting for a CPU is the machine's, not the loop's
     # work (a starved process's loop looks busy whatever it runs): the run as it
     # would have gone with the CPU to itself is that much shorter, and the queueing

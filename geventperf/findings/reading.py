@@ -30,6 +30,10 @@ STORM_MAX_MEAN_RUN_S = 50e-6
 # ... and the yields come straight back: a yield that waits a millisecond or more on
 # average for its event (a 5 ms ticker, a paced reply) is pacing, not churning.
 STORM_MAX_MEAN_EVENT_WAIT_S = 1e-3
+# A loop yielding with gevent.sleep(0) that does under this much between yields does
+# nothing but test something: a spin-wait on a condition another greenlet sets (an
+# unseen coordinator polled a done flag with 1.1 us between 1.2 M yields).
+SPIN_MAX_MEAN_RUN_S = 5e-6
 # Waits that a request or a connection makes once each (frame labels end with these):
 # http.client reading the response's status line waits for the server's reply; a
 # connect waits for the handshake.  Thousands of them are thousands of requests, not a
@@ -135,16 +139,26 @@ def switch_storms(profile: Profile) -> list[Finding]:
             and w.event_wait_s is not None else None
         if mean_event is not None and mean_event >= STORM_MAX_MEAN_EVENT_WAIT_S:
             continue
-        cost = r.count * per_switch
+        switching = r.count * per_switch
+        # others queued behind these slices, and behind the hub's loop iterations the
+        # yields made it run (its share of the hub's switches)
+        queued = (r.delayed_others_s or 0.0) + (
+            (hub.delayed_others_s or 0.0) * min(1.0, r.count / hub.switches)
+            if hub and hub.switches else 0.0)
         site = user_site(r.stack).user or r.stack[0]
         who = _names(profile, [r.greenlet]) if r.greenlet is not None else "greenlets"
-        story, fix = _storm_story(r.stack, mean_event)
+        story, fix = _storm_story(r.stack, mean_event, mean_run)
         message = (f"{who} switched out {r.count} times at {site} with "
                    f"{mean_run * 1e6:.1f} us of work between switches on average: "
-                   f"{story} Fix: {fix}")
-        out.append(_finding(SWITCH_STORM, message, cost, r.stack, greenlet=r.greenlet,
-                            count=r.count, mean_run_s=mean_run, run_s=r.run_s, site=site,
-                            hub_s_per_switch=per_switch, min_switches=STORM_MIN_SWITCHES,
+                   f"{story} The switching took {switching:.3f} s of the loop's time"
+                   + (f", and others queued {queued:.3f} greenlet-seconds behind these "
+                      "slices and the hub's rounds they made" if queued else "")
+                   + f". Fix: {fix}")
+        out.append(_finding(SWITCH_STORM, message, switching + queued, r.stack,
+                            greenlet=r.greenlet, count=r.count, mean_run_s=mean_run,
+                            run_s=r.run_s, site=site, hub_s_per_switch=per_switch,
+                            switching_s=switching, others_ready_wait_s=queued,
+                            min_switches=STORM_MIN_SWITCHES,
                             max_mean_run_s=STORM_MAX_MEAN_RUN_S))
     return out
 
@@ -160,7 +174,8 @@ def _once_per_request(stack: list[str]) -> bool:
     return False
 
 
-def _storm_story(stack: list[str], mean_event: float | None) -> tuple[str, str]:
+def _storm_story(stack: list[str], mean_event: float | None,
+                 mean_run: float) -> tuple[str, str]:
     paths = " ".join(stack[:6])
     read_site = _read_site(stack)
     whole = " ".join(stack)
@@ -177,9 +192,22 @@ def _storm_story(stack: list[str], mean_event: float | None) -> tuple[str, str]:
                 "then read the replies), or read larger pieces when the data streams.")
     if "/gevent/hub.py" in paths and ":sleep" in paths:
         how = "gevent.sleep(0)" if mean_event == 0.0 else "gevent.sleep on very short timers"
+        wait_instead = ("wait on what it polls for: a gevent.event.Event (event.wait() "
+                        "here, event.set() where the condition becomes true), an "
+                        "AsyncResult, a Queue's get(), or gevent.joinall on the greenlets "
+                        "it waits for; the loop then sleeps until woken and costs nothing "
+                        "meanwhile")
+        if mean_run < SPIN_MAX_MEAN_RUN_S:
+            return (f"a loop that does almost nothing but yield with {how}: most likely "
+                    "a spin-wait polling a condition another greenlet sets (a flag, a "
+                    "counter, a list filling up); each yield is a round trip through the "
+                    "hub, and the loop never sleeps in its poll while it spins.",
+                    f"{wait_instead}. (Do not just drop the yield: the condition could then "
+                    "never change.)")
         return (f"a tight loop yielding with {how}; each yield is a round trip "
                 "through the hub that does no work.", "yield less often (every N items, "
-                "or after some milliseconds of work), or not at all where nothing waits.")
+                f"or after some milliseconds of work); if the loop polls a condition, "
+                f"{wait_instead}.")
     if any(m in paths for m in ("/gevent/queue.py", "/gevent/event.py", "/gevent/lock.py",
                                 "/gevent/_semaphore", "/gevent/_event")):
         return ("greenlets handing items to each other one at a time; every hand-off is a "
