@@ -5014,15 +5014,15 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). 50% of the sampled "
-                 'CPU ran inside requests, urllib3 and http.client themselves: their '
-                 'per-request work (proxy settings read from the environment, URL parsing, '
-                 'header checks) is a cause of its own. geventperf.Session(), or '
-                 'geventperf.mount(session, fast_path=True), does that work once per session '
-                 "(about half of requests' CPU per call in this project's benchmarks). [cost "
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, '
+                 'urllib3 and http.client themselves: their per-request work (proxy settings '
+                 'read from the environment, URL parsing, header checks) is a cause of its '
+                 'own. geventperf.Session(), or geventperf.mount(session, fast_path=True), '
+                 "does that work once per session (about half of requests' CPU per call in "
+                 "this project's benchmarks). Beyond that: less work per request in these "
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy '
+                 'work moved out of the loop (a process pool; a C call that releases the '
+                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
                  '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
                  "others (the run's ready wait, less what a loop-blocked, blocking-call, "
                  'slow-path or cpu-starved finding explains), plus the queueing behind the '
@@ -5105,18 +5105,19 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). 50% of the sampled "
-                 'CPU ran inside requests, urllib3 and http.client themselves, most of it '
-                 'per read, not per request: 80 reads for 4 bodies (small-body-reads): read '
-                 'in large pieces, and the per-read work goes with the reads. [cost 3.500 s: '
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, '
+                 'urllib3 and http.client themselves, most of it per read, not per request: '
+                 '80 reads for 4 bodies (small-body-reads): read in large pieces, and the '
+                 'per-read work goes with the reads. Beyond that: less work per request in '
+                 'these greenlets, fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -5151,15 +5152,15 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). 50% of the sampled "
-                 'CPU ran inside requests, urllib3 and http.client themselves: their '
-                 'per-request work (proxy settings read from the environment, URL parsing, '
-                 'header checks) is a cause of its own. geventperf.Session(), or '
-                 'geventperf.mount(session, fast_path=True), does that work once per session '
-                 "(about half of requests' CPU per call in this project's benchmarks). [cost "
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, '
+                 'urllib3 and http.client themselves: their per-request work (proxy settings '
+                 'read from the environment, URL parsing, header checks) is a cause of its '
+                 'own. geventperf.Session(), or geventperf.mount(session, fast_path=True), '
+                 "does that work once per session (about half of requests' CPU per call in "
+                 "this project's benchmarks). Beyond that: less work per request in these "
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy '
+                 'work moved out of the loop (a process pool; a C call that releases the '
+                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
                  '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
                  "others (the run's ready wait, less what a loop-blocked, blocking-call, "
                  'slow-path or cpu-starved finding explains), plus the queueing behind the '
@@ -9831,25 +9832,26 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). 50% of the sampled "
-                 'CPU ran inside requests, urllib3 and http.client themselves: their '
-                 'per-request work (proxy settings read from the environment, URL parsing, '
-                 'header checks) is a cause of its own, and here 25% of the sampled CPU read '
-                 'the proxy settings and .netrc from the environment at each request (its '
-                 "cost grows with the environment's size: a container with many service "
-                 'variables): session.trust_env = False skips that where no proxy or .netrc '
-                 'is needed (it also ignores REQUESTS_CA_BUNDLE: set session.verify to a '
-                 'bundle the service relies on). geventperf.Session(), or '
-                 'geventperf.mount(session, fast_path=True), does that work once per session '
-                 "(about half of requests' CPU per call in this project's benchmarks). [cost "
-                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains), plus the queueing behind the '
-                 "top holder's own slices over the block threshold when they burned the CPU "
-                 'in the same code (no loop-blocked finding then tells them)]',
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, '
+                 'urllib3 and http.client themselves: their per-request work (proxy settings '
+                 'read from the environment, URL parsing, header checks) is a cause of its '
+                 'own, and here 25% of the sampled CPU read the proxy settings and .netrc '
+                 'from the environment at each request (its cost grows with the '
+                 "environment's size: a container with many service variables): "
+                 'session.trust_env = False skips that where no proxy or .netrc is needed '
+                 '(it also ignores REQUESTS_CA_BUNDLE: set session.verify to a bundle the '
+                 'service relies on). geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). Beyond that: less work per "
+                 'request in these greenlets, fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
+                 "call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -9884,15 +9886,15 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). 50% of the sampled "
-                 'CPU ran inside requests, urllib3 and http.client themselves: their '
-                 'per-request work (proxy settings read from the environment, URL parsing, '
-                 'header checks) is a cause of its own. geventperf.Session(), or '
-                 'geventperf.mount(session, fast_path=True), does that work once per session '
-                 "(about half of requests' CPU per call in this project's benchmarks). [cost "
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, '
+                 'urllib3 and http.client themselves: their per-request work (proxy settings '
+                 'read from the environment, URL parsing, header checks) is a cause of its '
+                 'own. geventperf.Session(), or geventperf.mount(session, fast_path=True), '
+                 "does that work once per session (about half of requests' CPU per call in "
+                 "this project's benchmarks). Beyond that: less work per request in these "
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy '
+                 'work moved out of the loop (a process pool; a C call that releases the '
+                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
                  '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
                  "others (the run's ready wait, less what a loop-blocked, blocking-call, "
                  'slow-path or cpu-starved finding explains), plus the queueing behind the '
@@ -10085,19 +10087,19 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 100% of their sampled CPU (5 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). 41% of the sampled "
-                 "CPU wrote responses piece by piece through gevent's pywsgi "
-                 "(WSGIHandler.write: a chunk and a send per item the application's iterable "
-                 'yields): yield fewer, larger pieces (rows joined into pieces of some 64 '
-                 'KiB), or return the body whole in a list. [cost 3.500 s: greenlet-seconds '
-                 "greenlets spent ready to run but queued behind others (the run's ready "
-                 'wait, less what a loop-blocked, blocking-call, slow-path or cpu-starved '
-                 "finding explains), plus the queueing behind the top holder's own slices "
-                 'over the block threshold when they burned the CPU in the same code (no '
-                 'loop-blocked finding then tells them)]',
+                 'side, not the I/O side: 41% of the sampled CPU wrote responses piece by '
+                 "piece through gevent's pywsgi (WSGIHandler.write: a chunk and a send per "
+                 "item the application's iterable yields): yield fewer, larger pieces (rows "
+                 'joined into pieces of some 64 KiB), or return the body whole in a list. '
+                 'Beyond that: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},

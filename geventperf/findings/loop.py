@@ -863,14 +863,14 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         cure = f" The cure is on the CPU side, not the I/O side: {tiny}."
     else:
         does = _what_it_does(profile, hot)
-        cure = (" The cure is on the CPU side, not the I/O side: less work per request in "
-                "these greenlets"
-                + (f" (here {does})" if does else "")
-                + ", fewer greenlets per process and more processes, or "
-                "CPU-heavy work moved out of the loop (a process pool; a C call that "
-                "releases the GIL, such as hashlib's or zlib's, to "
-                "gevent.get_hub().threadpool)."
-                + _threads_story({name for name, _acc in top}))
+        generic = ("less work per request in these greenlets"
+                   + (f" (here {does})" if does else "")
+                   + ", fewer greenlets per process and more processes, or "
+                   "CPU-heavy work moved out of the loop (a process pool; a C call that "
+                   "releases the GIL, such as hashlib's or zlib's, to "
+                   "gevent.get_hub().threadpool)."
+                   + _threads_story({name for name, _acc in top}))
+        cure = ""  # what the samples single out; the generic cures after it
         shares = _client_cpu_shares(profile)
         in_tls, in_requests = shares if shares is not None else (None, None)
         if in_tls is not None and in_tls >= TLS_SETUP_CPU_SHARE:
@@ -919,7 +919,11 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      "requests' CPU per call in this project's benchmarks)"
                      + (": for a Session shared by the calls, not one made per call "
                         "(session-per-request)." if new_sessions else "."))
-        elif in_requests is None:
+        # the specific cause first: a reader under pressure acts on the first cure told
+        cure = (" The cure is on the CPU side, not the I/O side:" + cure + " Beyond that: "
+                + generic if cure else " The cure is on the CPU side, not the I/O side: "
+                + generic)
+        if in_requests is None:
             cure += (" Which functions used the CPU: profile with CPU samples "
                      "(Tracer(cpu_samples=True); geventperf run takes them unless "
                      "--no-cpu-samples).")
