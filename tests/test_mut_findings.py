@@ -1611,6 +1611,22 @@ def queue_full_at_its_edges():
 
 
 @scenario
+def queue_full_tells_its_consumers_calls_in_turn():
+    # queue_full_at_its_edges' first profile, whose one consumer (app.load, #4) also made
+    # sequential_calls_of_a_job_at_their_edges' 50 calls in turn: one finding, the
+    # queue's, telling them; the calls made by another greenlet (#3): both findings
+    def run(caller):
+        p = job_calls(owners=(caller, caller))
+        q = lockstep_profile(put=1.0, get=0.5 - 2 ** -16)
+        p.waits += q.waits
+        p.runs += q.runs
+        p.greenlet(3).name, p.greenlet(4).name = "app.extract", "app.load"
+        return findings.without_calls_told(findings.queue_lockstep(p)
+                                           + findings.sequential_calls(p))
+    return [*run(4), *run(3)]
+
+
+@scenario
 def serial_bottleneck_names_the_busy_feeder():
     # hand-offs: get 3 + joinall 1 + the Event's lock 0.5 = 4.5 s of 6.5 s event wait
     # (69 %), over 2 x the 2 s run; idle 1.5 of 2 s.  app.fetch #3 was busy 0.25 + 1.5 =
@@ -1826,21 +1842,22 @@ def pool_full_tells_jobs_asleep_or_joining_what_they_started():
     # program's line (a back-off: the timer's story, not a larger Pool); a joinall at
     # it (the greenlets they started); a Greenlet's join (one greenlet, maybe with a
     # timeout: the pool's story, the call named); a with block (no call named).  Asleep
-    # beside 5 answers of 503 in 100 calls (5 %): told as what the sleeps back off from;
-    # 4 of 100: not
-    def jobs(stack, call=None, errors=0, wait=2.0):
+    # beside 5 answers of 503 in 100 calls (5 %), its 12 sleeps not one per failed
+    # answer (retry_backoff_of_the_programs_own_sleeps): told as what the sleeps back
+    # off from; 4 of 100: not
+    def jobs(stack, call=None, errors=0, wait=2.0, sleeps=4):
         p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
         p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "calls": 100,
                      "statuses": [["503", errors], ["bad", 3], ["500", True]]}]
         p.waits += [StackTime(stack=list(FAILING_CALL), count=10, wait_s=1.0,
                               event_wait_s=1.0, ready_wait_s=0.0),
-                    StackTime(stack=list(stack), count=4, wait_s=wait, event_wait_s=wait,
-                              ready_wait_s=0.0, call=call)]
+                    StackTime(stack=list(stack), count=sleeps, wait_s=wait,
+                              event_wait_s=wait, ready_wait_s=0.0, call=call)]
         p.runs += [StackTime(stack=list(FAILING_CALL), count=10, greenlet=4),
-                   StackTime(stack=list(stack), count=4, greenlet=5)]
+                   StackTime(stack=list(stack), count=sleeps, greenlet=5)]
         return findings.pool_full(p)
     return [*jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep"),
-            *jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep", errors=5),
+            *jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep", errors=5, sleeps=12),
             *jobs([f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"], "sleep", errors=4),
             # asleep a third of their waiting (0.5 of 1.5 s), the requests heavier: told
             # too, naming the sleep; a fifth (0.25 of 1.25 s): the pool's story
@@ -1851,6 +1868,28 @@ def pool_full_tells_jobs_asleep_or_joining_what_they_started():
             *jobs(BACKOFF_STACK, "sleep"),
             *jobs([f"{APP}:21:job"], "joinall"), *jobs([f"{APP}:22:job"], "join"),
             *jobs([f"{APP}:23:job"], "with")]
+
+
+@scenario
+def retry_backoff_of_the_programs_own_sleeps():
+    # jobs in a full pool slept 2 s at the program's line beside 10 requests, and the
+    # upstream answered 6 of 100 calls with a 503: 3 sleeps (half a sleep per failed
+    # answer) and 12 (twice) are a retry loop's back-off, told as retry-backoff, and the
+    # pool then has no finding of its own; 2 and 13 sleeps are not (the pool's story,
+    # the sleeps a timer of the program's own); no error answers: not either
+    def jobs(sleeps, errors=6):
+        p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
+        p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "calls": 100,
+                     "statuses": [["503", errors]]}]
+        sleep = [f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"]
+        p.waits += [StackTime(stack=list(FAILING_CALL), count=10, wait_s=1.0,
+                              event_wait_s=1.0, ready_wait_s=0.0),
+                    StackTime(stack=sleep, count=sleeps, wait_s=2.0, event_wait_s=2.0,
+                              ready_wait_s=0.0, call="sleep")]
+        p.runs += [StackTime(stack=list(FAILING_CALL), count=10, greenlet=4),
+                   StackTime(stack=sleep, count=sleeps, greenlet=5)]
+        return [*findings.retry_backoff(p), *findings.pool_full(p)]
+    return [*jobs(3), *jobs(12), *jobs(2), *jobs(13), *jobs(6, errors=0)]
 
 
 @scenario
@@ -10410,7 +10449,7 @@ EXPECTED = {
                  'waiting, not computing, and no other finding explains their waits, so a '
                  "timer of the program's own paced the work, not the pool's size. The jobs "
                  "('app.fetch', 'app.parse') held their slots mostly waiting at "
-                 '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
+                 '/srv/app/worker.py:20:job (sleep): 12 waits of 167 ms on average. Those '
                  "sleeps are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
                  'asleep there): the jobs slept out their slots, and a larger Pool only '
                  'holds more sleepers. The upstreams answered 5 of 100 requests with an '
@@ -11236,7 +11275,8 @@ EXPECTED = {
       'put_wait_s': 0.5,
       'section': None,
       'stack': ['/srv/app/worker.py:34:extract']}],
-    'queue_full_at_its_edges': [{'consumer': 'app.load',
+    'queue_full_at_its_edges': [{'calls_site': None,
+      'consumer': 'app.load',
       'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind '
                       'one consumer',
       'cost_s': 1.0,
@@ -12117,6 +12157,247 @@ EXPECTED = {
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:22:wait_done'],
       'switching_s': 0.5}],
+    'retry_backoff_of_the_programs_own_sleeps': [{'backoff_s': 2.0,
+      'cost_meaning': "greenlet-seconds spent sleeping in the program's own back-off (its "
+                      'gevent.sleep) before retrying failed requests',
+      'cost_s': 2.0,
+      'errors': 6,
+      'greenlet': 5,
+      'hazard': False,
+      'kind': 'retry-backoff',
+      'message': "Requests were retried: greenlets such as 'app.parse' waited 2.000 s in all "
+                 "sleeping at /srv/app/worker.py:20:job, the program's own back-off (3 sleeps "
+                 'of 667 ms on average), about one sleep per failed answer. The upstreams '
+                 'answered 6 of 100 requests with an error status (503 x6): most likely what '
+                 "the sleeps back off from. That time went to the upstream's failures, not to "
+                 'its answers. Fix: find why the upstream fails (its status codes and logs); '
+                 'keep the back-off short, jittered and growing (tens of milliseconds at '
+                 'first, doubling), with few attempts, and honour a Retry-After the upstream '
+                 'sends; or fail fast and let the caller decide. [cost 2.000 s: '
+                 "greenlet-seconds spent sleeping in the program's own back-off (its "
+                 'gevent.sleep) before retrying failed requests]',
+      'retry_after_s': 0.0,
+      'section': None,
+      'site': '/srv/app/worker.py:20:job',
+      'sleeps': 3,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:20:job']},
+     {'backoff_s': 2.0,
+      'cost_meaning': "greenlet-seconds spent sleeping in the program's own back-off (its "
+                      'gevent.sleep) before retrying failed requests',
+      'cost_s': 2.0,
+      'errors': 6,
+      'greenlet': 5,
+      'hazard': False,
+      'kind': 'retry-backoff',
+      'message': "Requests were retried: greenlets such as 'app.parse' waited 2.000 s in all "
+                 "sleeping at /srv/app/worker.py:20:job, the program's own back-off (12 sleeps "
+                 'of 167 ms on average), about one sleep per failed answer. The upstreams '
+                 'answered 6 of 100 requests with an error status (503 x6): most likely what '
+                 "the sleeps back off from. That time went to the upstream's failures, not to "
+                 'its answers. Fix: find why the upstream fails (its status codes and logs); '
+                 'keep the back-off short, jittered and growing (tens of milliseconds at '
+                 'first, doubling), with few attempts, and honour a Retry-After the upstream '
+                 'sends; or fail fast and let the caller decide. [cost 2.000 s: '
+                 "greenlet-seconds spent sleeping in the program's own back-off (its "
+                 'gevent.sleep) before retrying failed requests]',
+      'retry_after_s': 0.0,
+      'section': None,
+      'site': '/srv/app/worker.py:20:job',
+      'sleeps': 12,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:20:job']},
+     {'cost_meaning': "greenlet-seconds the pool's jobs slept in the program's own "
+                      'gevent.sleep while holding their slots',
+      'cost_s': 2.0,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:20:job',
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 'not computing, and no other finding explains their waits, so a timer of the '
+                 "program's own paced the work, not the pool's size. The jobs ('app.fetch', "
+                 "'app.parse') held their slots mostly waiting at /srv/app/worker.py:20:job "
+                 '(sleep): 2 waits of 1000 ms on average. Those sleeps are gevent.sleep calls '
+                 "of the program's own (2.000 greenlet-seconds asleep there): the jobs slept "
+                 'out their slots, and a larger Pool only holds more sleepers. The upstreams '
+                 'answered 6 of 100 requests with an error status (503 x6): most likely what '
+                 'the sleeps back off from, each failure holding a slot for a whole sleep. If '
+                 'the pause is one the program owes (a crawl delay a host asks for, a rate '
+                 "agreed with the upstream), it is the run's floor and the cost is not there "
+                 'to save. Otherwise, fix: sleep less there, or wake on what the sleep waits '
+                 "for -- a retry's back-off short, jittered and growing, with few retries; a "
+                 "rate limiter's rate as high as the upstream takes, waiting for the next "
+                 "token instead of polling; a circuit breaker's cool-down near the outage's "
+                 "length, with a half-open probe. [cost 2.000 s: greenlet-seconds the pool's "
+                 "jobs slept in the program's own gevent.sleep while holding their slots]",
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': True,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': "greenlet-seconds the pool's jobs slept in the program's own "
+                      'gevent.sleep while holding their slots',
+      'cost_s': 2.0,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:20:job',
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 'not computing, and no other finding explains their waits, so a timer of the '
+                 "program's own paced the work, not the pool's size. The jobs ('app.fetch', "
+                 "'app.parse') held their slots mostly waiting at /srv/app/worker.py:20:job "
+                 '(sleep): 13 waits of 154 ms on average. Those sleeps are gevent.sleep calls '
+                 "of the program's own (2.000 greenlet-seconds asleep there): the jobs slept "
+                 'out their slots, and a larger Pool only holds more sleepers. The upstreams '
+                 'answered 6 of 100 requests with an error status (503 x6): most likely what '
+                 'the sleeps back off from, each failure holding a slot for a whole sleep. If '
+                 'the pause is one the program owes (a crawl delay a host asks for, a rate '
+                 "agreed with the upstream), it is the run's floor and the cost is not there "
+                 'to save. Otherwise, fix: sleep less there, or wake on what the sleep waits '
+                 "for -- a retry's back-off short, jittered and growing, with few retries; a "
+                 "rate limiter's rate as high as the upstream takes, waiting for the next "
+                 "token instead of polling; a circuit breaker's cool-down near the outage's "
+                 "length, with a half-open probe. [cost 2.000 s: greenlet-seconds the pool's "
+                 "jobs slept in the program's own gevent.sleep while holding their slots]",
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': True,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': "greenlet-seconds the pool's jobs slept in the program's own "
+                      'gevent.sleep while holding their slots',
+      'cost_s': 2.0,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:20:job',
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 'not computing, and no other finding explains their waits, so a timer of the '
+                 "program's own paced the work, not the pool's size. The jobs ('app.fetch', "
+                 "'app.parse') held their slots mostly waiting at /srv/app/worker.py:20:job "
+                 '(sleep): 6 waits of 333 ms on average. Those sleeps are gevent.sleep calls '
+                 "of the program's own (2.000 greenlet-seconds asleep there): the jobs slept "
+                 'out their slots, and a larger Pool only holds more sleepers. If the pause is '
+                 'one the program owes (a crawl delay a host asks for, a rate agreed with the '
+                 "upstream), it is the run's floor and the cost is not there to save. "
+                 'Otherwise, fix: sleep less there, or wake on what the sleep waits for -- a '
+                 "retry's back-off short, jittered and growing, with few retries; a rate "
+                 "limiter's rate as high as the upstream takes, waiting for the next token "
+                 "instead of polling; a circuit breaker's cool-down near the outage's length, "
+                 "with a half-open probe. [cost 2.000 s: greenlet-seconds the pool's jobs "
+                 "slept in the program's own gevent.sleep while holding their slots]",
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': True,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4}],
+    'queue_full_tells_its_consumers_calls_in_turn': [{'calls_site': '/srv/app/worker.py:27:details',
+      'consumer': 'app.load',
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind one '
+                      'consumer',
+      'cost_s': 1.0,
+      'get_wait_s': 0.4999847412109375,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'queue-full',
+      'message': "A producer waited on a full queue: 'app.extract' waited 1.000 s to put into "
+                 'it (40 times, at /srv/app/worker.py:34:extract), 50% of the run, while what '
+                 "takes from it was 'app.load', one greenlet that waited for items only 25% of "
+                 'the run (at /srv/app/worker.py:40:load). The consumer is slower than what '
+                 "feeds it, so its pace was the run's. Its work was upstream calls made one "
+                 'after another (50 at /srv/app/worker.py:27:details, each waiting for its '
+                 'answer before the next began): consumers side by side overlap them. Fix: '
+                 'more consumers -- several greenlets taking from the queue, or a '
+                 'gevent.pool.Pool(n) over its items -- if their work can run side by side '
+                 '(calls to an upstream that takes more at once); else make each item cheaper '
+                 "(one batch call for several items). If the consumer's pace is a limit by "
+                 "design (an upstream's rate), this is what it costs. [cost 1.000 s: "
+                 'greenlet-seconds a producer waited to put into a full queue behind one '
+                 'consumer]',
+      'producer': 'app.extract',
+      'put_site': '/srv/app/worker.py:34:extract',
+      'put_wait_s': 1.0,
+      'section': None,
+      'stack': ['/srv/app/worker.py:34:extract']},
+     {'calls_site': None,
+      'consumer': 'app.load',
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind one '
+                      'consumer',
+      'cost_s': 1.0,
+      'get_wait_s': 0.4999847412109375,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'queue-full',
+      'message': "A producer waited on a full queue: 'app.extract' waited 1.000 s to put into "
+                 'it (40 times, at /srv/app/worker.py:34:extract), 50% of the run, while what '
+                 "takes from it was 'app.load', one greenlet that waited for items only 25% of "
+                 'the run (at /srv/app/worker.py:40:load). The consumer is slower than what '
+                 "feeds it, so its pace was the run's. Fix: more consumers -- several "
+                 'greenlets taking from the queue, or a gevent.pool.Pool(n) over its items -- '
+                 'if their work can run side by side (calls to an upstream that takes more at '
+                 'once); else make each item cheaper (one batch call for several items). If '
+                 "the consumer's pace is a limit by design (an upstream's rate), this is what "
+                 'it costs. [cost 1.000 s: greenlet-seconds a producer waited to put into a '
+                 'full queue behind one consumer]',
+      'producer': 'app.extract',
+      'put_site': '/srv/app/worker.py:34:extract',
+      'put_wait_s': 1.0,
+      'section': None,
+      'stack': ['/srv/app/worker.py:34:extract']},
+     {'calls': 50,
+      'cost_meaning': 'greenlet-seconds the calls waited, less what as many at once as the '
+                      'busiest pool holds would have left of it',
+      'cost_s': 0.75,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'sequential-calls',
+      'message': 'Upstream calls were made one after another: 50 calls, the HTTP client '
+                 'waiting 1.000 s in all (50% of the run; 15.0 ms per call for its answer), '
+                 "most at /srv/app/worker.py:27:details by greenlet 'app.extract' (#3), and no "
+                 'pool ever had more than 2 connections in use at once, while the loop sat '
+                 'idle 88% of the run. A greenlet waits on one thing at a time, so the run '
+                 'took that many round trips in turn: their latencies added up where they '
+                 'could have overlapped. If each call needs the one before it (paging by a '
+                 "cursor: the next page's address is in this one's answer), that is the run's "
+                 'floor and the cost is not there to save. Otherwise, fix: make them together '
+                 "(gevent.pool.Pool(n).imap_unordered over the items, n up to the session's "
+                 'pool size, 4 for http://up), or one call for the lot where the upstream has '
+                 'a batch or bulk endpoint. [cost 0.750 s: greenlet-seconds the calls waited, '
+                 'less what as many at once as the busiest pool holds would have left of it]',
+      'peak_in_use': 2,
+      'pool_maxsize': 4,
+      'section': None,
+      'site': '/srv/app/worker.py:27:details',
+      'stack': ['/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:540:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:27:details',
+                '/srv/app/worker.py:40:main'],
+      'waited_s': 1.0}],
 }
 
 

@@ -88,7 +88,7 @@ from geventperf.findings.limits import (
     pool_full,
     without_outweighed_limits,
 )
-from geventperf.findings.lockstep import queue_lockstep
+from geventperf.findings.lockstep import queue_lockstep, without_calls_told
 from geventperf.findings.loop import (
     BLOCKING_SHARE,
     GC_SHARE,
@@ -157,7 +157,7 @@ __all__ = [
     "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "without_outweighed_limits",
-    "without_reads_told", "without_slices_told",
+    "without_calls_told", "without_reads_told", "without_slices_told",
     "workers_saturated",
 ]
 
@@ -168,7 +168,7 @@ def compute(profile: Profile) -> list[Finding]:
     for finder in FINDERS:
         out.extend(finder(profile))
     return sort_findings(without_outweighed_limits(
-        without_slices_told(without_reads_told(out)), profile))
+        without_calls_told(without_slices_told(without_reads_told(out))), profile))
 
 
 def without_reads_told(found: list[Finding]) -> list[Finding]:

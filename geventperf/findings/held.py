@@ -98,9 +98,24 @@ def jobs_asleep(rows: list[Any]) -> Slept | None:
 ERROR_ANSWERS_TOLD = 0.05
 
 
-def error_answers(profile: Profile) -> str:
-    """A sentence on the answers with an error status over all pools, when they were
-    at least ERROR_ANSWERS_TOLD of the calls; "" otherwise."""
+class ErrorAnswers(NamedTuple):
+    """The answers with an error status (400 or more) over all pools."""
+
+    errors: int
+    calls: int
+    shown: str  # the commonest statuses: "503 x266, 429 x3"
+
+    def told(self, tail: str) -> str:
+        """The sentence on them, *tail* after "most likely what the sleeps back off
+        from"."""
+        return (f" The upstreams answered {self.errors} of {self.calls} requests with an "
+                f"error status ({self.shown}): most likely what the sleeps back off "
+                f"from{tail}.")
+
+
+def error_counts(profile: Profile) -> ErrorAnswers | None:
+    """The error answers over all pools, when they were at least ERROR_ANSWERS_TOLD of
+    the calls; None otherwise."""
     statuses: dict[str, int] = {}
     calls = 0
     for e in _events(profile, POOL_EVENT):
@@ -109,12 +124,17 @@ def error_answers(profile: Profile) -> str:
             statuses[status] = statuses.get(status, 0) + n
     errors = sum(statuses.values())
     if not calls or errors < ERROR_ANSWERS_TOLD * calls:
-        return ""
+        return None
     shown = ", ".join(f"{status} x{n}" for status, n in
                       sorted(statuses.items(), key=lambda kv: -kv[1])[:3])
-    return (f" The upstreams answered {errors} of {calls} requests with an error status "
-            f"({shown}): most likely what the sleeps back off from, each failure holding a "
-            "slot for a whole sleep.")
+    return ErrorAnswers(errors, calls, shown)
+
+
+def error_answers(profile: Profile) -> str:
+    """A sentence on the answers with an error status over all pools, when they were
+    at least ERROR_ANSWERS_TOLD of the calls; "" otherwise."""
+    found = error_counts(profile)
+    return found.told(", each failure holding a slot for a whole sleep") if found else ""
 
 
 def asleep_in_program(wait: Any) -> bool:

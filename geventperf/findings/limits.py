@@ -138,6 +138,11 @@ def pool_full(profile: Profile) -> list[Finding]:
     job_rows = waits[1]
     heaviest = max(job_rows, key=event_wait) if job_rows else None
     slept = jobs_asleep(job_rows)
+    # Imported here: retries.py builds on this module.
+    from geventperf.findings.retries import own_backoff
+    if slept is not None and any(f.extra.get("site") == slept.line
+                                 for f in own_backoff(profile)):
+        return []  # a retry loop's back-off: retry-backoff tells it, one cause one finding
     asleep, joined = slept is not None, joined_in_program(heaviest)
     if asleep and slept.line != user_site(heaviest.stack).user:  # (held named another)
         held += (f" They also slept at {slept.line}: {slept.count} sleeps of "

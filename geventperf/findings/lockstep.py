@@ -31,13 +31,16 @@ from typing import Any
 from geventperf.findings.common import (
     QUEUE_FULL,
     QUEUE_LOCKSTEP,
+    SEQUENTIAL_CALLS,
     _base_name,
+    _count,
     _finding,
     _greenlets_named,
     block_threshold,
 )
 from geventperf.findings.handoff import end_waits, serial_bottleneck, stacks_left
 from geventperf.findings.limits import event_wait
+from geventperf.findings.sequential import sequential_calls
 from geventperf.findings.workers import workers_saturated
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile
@@ -109,21 +112,40 @@ def _queue_full(profile: Profile, put: "_Side", get: "_Side | None") -> list[Fin
             or get.greenlets > 1 \
             or put.waited < block_threshold(profile) or _told_elsewhere(profile):
         return []
+    share = get.waited / duration
     consumer = (f"'{get.name}', one greenlet that waited for items only "
-                f"{get.waited / duration:.0%} of the run (at {get.where})")
+                + (f"{share:.0%} of the run" if share >= 0.005 else f"{get.waited:.3f} s in all")
+                + f" (at {get.where})")
+    # the consumer's upstream calls in turn are this story's (a sequential-calls
+    # finding of the consumer would be the same cause told twice)
+    calls = [f for f in sequential_calls(profile)
+             if (g := profile.greenlet(f.greenlet)) is not None and _base_name(g.name) == get.name]
+    its_calls = "".join(
+        f" Its work was upstream calls made one after another ({_count(f.extra, 'calls')} "
+        f"at {f.extra.get('site')}, each waiting for its answer before the next began): "
+        "consumers side by side overlap them."
+        for f in calls[:1])
     message = (
         f"A producer waited on a full queue: '{put.name}' waited {put.waited:.3f} s to put "
         f"into it ({_times(put.count)}, at {put.where}), "
         f"{put.waited / duration / put.greenlets:.0%} of the run, while what takes from it "
         f"was {consumer}. The consumer is slower than what feeds it, so its pace was the "
-        "run's. Fix: more consumers -- several greenlets taking from the queue, or a "
+        f"run's.{its_calls} Fix: more consumers -- several greenlets taking from the queue, or a "
         "gevent.pool.Pool(n) over its items -- if their work can run side by side (calls "
         "to an upstream that takes more at once); else make each item cheaper (one batch "
         "call for several items). If the consumer's pace is a limit by design (an "
         "upstream's rate), this is what it costs.")
     return [_finding(QUEUE_FULL, message, put.waited, list(put.stack), greenlet=put.greenlet,
                      producer=put.name, consumer=get.name, put_wait_s=put.waited,
-                     get_wait_s=get.waited, put_site=put.where)]
+                     get_wait_s=get.waited, put_site=put.where,
+                     calls_site=calls[0].extra.get("site") if calls else None)]
+
+
+def without_calls_told(found: list[Finding]) -> list[Finding]:
+    """*found* without the sequential-calls findings whose calls a queue-full finding
+    tells as its one consumer's work (``calls_site``): one cause, one finding."""
+    told = {f.extra.get("calls_site") for f in found if f.kind == QUEUE_FULL} - {None}
+    return [f for f in found if f.kind != SEQUENTIAL_CALLS or f.extra.get("site") not in told]
 
 
 def _times(count: int) -> str:

@@ -13,10 +13,13 @@ the line whose calls slept most.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from geventperf.findings.common import RETRY_BACKOFF, _finding
-from geventperf.findings.limits import waiters
+from geventperf.findings.held import asleep_in_program, error_counts
+from geventperf.findings.limits import event_wait, waiters
 from geventperf.findings.loop import block_threshold
+from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile
 
 # urllib3 sleeping before a retry: its back-off, or the upstream's Retry-After.
@@ -29,13 +32,21 @@ RETRY_AFTER_FRAME = re.compile(r"[/\\]urllib3[/\\]util[/\\]retry\.py:\d+:Retry\.
 RETRY_AFTER_SHARE = 0.5
 
 
+# A program's own gevent.sleep is its retry back-off when its line slept between this
+# many times and this many times as often as the upstreams answered with an error
+# status: a sleep per failed answer (an unseen job slept 266 times at its line for 266
+# 503s).  A poller or a rate limiter sleeps however the answers go.
+OWN_SLEEPS_PER_ERROR = (0.5, 2.0)
+
+
 def retry_backoff(profile: Profile) -> list[Finding]:
-    """Waits in urllib3's retry back-off adding up to a block threshold: one finding.
-    ``cost_s``: the greenlet-seconds slept before retries."""
+    """Waits in urllib3's retry back-off adding up to a block threshold: one finding;
+    else the program's own back-off (own_backoff).  ``cost_s``: the greenlet-seconds
+    slept before retries."""
     rows = [w for w in profile.waits if any(BACKOFF_FRAME.search(f) for f in w.stack)]
     slept = sum(w.wait_s for w in rows)
     if not rows or slept < block_threshold(profile):
-        return []
+        return own_backoff(profile)
     seen = waiters(profile, rows, weight=lambda w: w.wait_s)
     sleeps = seen.count
     after = sum(w.wait_s for w in rows if any(RETRY_AFTER_FRAME.search(f) for f in w.stack))
@@ -68,3 +79,41 @@ def retry_backoff(profile: Profile) -> list[Finding]:
     return [_finding(RETRY_BACKOFF, message, slept, list(seen.worst.stack),
                      greenlet=seen.greenlet, sleeps=seen.count, backoff_s=slept,
                      retry_after_s=after, site=seen.where)]
+
+
+def own_backoff(profile: Profile) -> list[Finding]:
+    """The program's own line sleeping (gevent.sleep called from it) about once per
+    answer with an error status (OWN_SLEEPS_PER_ERROR), its sleeps adding up to a block
+    threshold: a retry loop's back-off.  ``cost_s``: the greenlet-seconds slept there."""
+    errors = error_counts(profile)
+    if errors is None:
+        return []
+    by_line: dict[str, list[Any]] = {}
+    for w in profile.waits:
+        if asleep_in_program(w):
+            by_line.setdefault(user_site(w.stack).user, []).append(w)
+    if not by_line:
+        return []
+    line, rows = max(by_line.items(), key=lambda kv: sum(event_wait(w) for w in kv[1]))
+    slept = sum(event_wait(w) for w in rows)
+    low, high = OWN_SLEEPS_PER_ERROR
+    seen = waiters(profile, rows, weight=event_wait)
+    if slept < block_threshold(profile) or not low <= seen.count / errors.errors <= high:
+        return []
+    message = (
+        f"Requests were retried: {seen.who} waited {slept:.3f} s in all sleeping at "
+        f"{line}, the program's own back-off ({seen.count} sleeps of "
+        f"{slept / seen.count * 1e3:.0f} ms on average), about one sleep per failed "
+        f"answer.{errors.told('')} That time went to the upstream's failures, not to its "
+        "answers. Fix: find why the upstream fails (its status codes and logs); keep the "
+        "back-off short, jittered and growing (tens of milliseconds at first, doubling), "
+        "with few attempts, and honour a Retry-After the upstream sends; or fail fast and "
+        "let the caller decide.")
+    return [_finding(RETRY_BACKOFF, message, slept, list(seen.worst.stack),
+                     greenlet=seen.greenlet, sleeps=seen.count, backoff_s=slept,
+                     retry_after_s=0.0, site=line, errors=errors.errors,
+                     cost_meaning=OWN_BACKOFF_COST)]
+
+
+OWN_BACKOFF_COST = ("greenlet-seconds spent sleeping in the program's own back-off (its "
+                    "gevent.sleep) before retrying failed requests")
