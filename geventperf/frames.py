@@ -28,6 +28,14 @@ MACHINERY_OWN = frozenset({"sections.py", "tracer.py", "adapter.py", "adapterfas
                            "responsehead.py", "bodyreader.py", "bytesbuf.py", "readstats.py",
                            "bodyreads.py", "lazywrap.py", "threadpoolwatch.py", "poolwatch.py",
                            "serverwatch.py", "cli.py", "__init__.py", "__main__.py"})
+# geventperf's modules that only observe the program (the tracer, its watchers and
+# wrappers that count reads, the sampler): CPU samples in them are the profiler's cost,
+# charged to whichever greenlet they ran in.  The adapter and Session are not here:
+# mounted, they are the program's transport.
+PROFILER_OWN = frozenset({"tracer.py", "sections.py", "readstats.py", "bodyreads.py",
+                          "threadpoolwatch.py", "poolwatch.py", "serverwatch.py",
+                          "lazywrap.py"})
+PROFILER_OWN_DIRS = ("/geventperf/trace/", "/geventperf/sampling/")
 _PACKAGE_DIRS = ("/site-packages/", "/dist-packages/")
 # A monkey-patched threading.RLock is the standard library's Python RLock around
 # gevent's lock: its acquire sits between that lock and the line that took it.
@@ -130,3 +138,11 @@ def is_own_frame(entry: str) -> bool:
     """A frame of geventperf's own wrappers (MACHINERY_OWN)."""
     path = frame_path(entry).replace("\\", "/")
     return "/geventperf/" in path and path.rsplit("/", 1)[-1] in MACHINERY_OWN
+
+
+def is_profiler_own(path: str) -> bool:
+    """Whether *path* (a frame's file) is one of geventperf's observing modules
+    (PROFILER_OWN): what runs there is the profiler's cost, not the program's."""
+    path = path.replace("\\", "/")
+    return "/geventperf/" in path and (path.rsplit("/", 1)[-1] in PROFILER_OWN
+                                       or any(d in path for d in PROFILER_OWN_DIRS))

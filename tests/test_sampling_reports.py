@@ -107,3 +107,22 @@ def test_icicles_are_drawn_in_chromium(truth: Profile, tmp_path) -> None:
     drawn = set(re.findall(r'class="icicle" data-greenlet="([^"]+)"', dom))
     assert drawn == {ice["name"] for ice in icicles(truth)}
     assert dom.count('class="ice-label"') >= 2 * len(drawn)
+
+
+def test_the_profilers_own_functions_are_marked_as_its_cost() -> None:
+    # a sample in the tracer's own code (a greenlet's end, handled in the switch that
+    # ran in the program's greenlet) and one in a mounted adapter (the program's
+    # transport: not the profiler's) beside the program's own: only the tracer's is
+    # marked, and its share told under the table
+    from tests.test_mut_findings import cpu_samples, profile
+    p = profile()
+    site = "/venv/lib/python3.11/site-packages/geventperf"
+    p.cpu_samples = cpu_samples([
+        ([f"{site}/tracer.py:550:Tracer._finish"], "app.fetch", 1, 0.25),
+        ([f"{site}/adapter.py:90:LargeReads.send"], "app.fetch", 1, 0.25),
+        (["/srv/app/worker.py:40:handler"], "app.fetch", 2, 0.5)])
+    table = cpu_function_table(p)
+    assert table is not None
+    marked = [row[3] for row in table.rows if "[geventperf's own" in row[3]]
+    assert len(marked) == 1 and "Tracer._finish" in marked[0], table.rows
+    assert "geventperf's own tracing took 25.0% of the sampled CPU" in table.note

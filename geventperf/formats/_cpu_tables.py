@@ -8,7 +8,7 @@ from typing import Any
 
 from geventperf.formats._frames import clip_left, format_seconds, frame_label, short_path
 from geventperf.formats._tables import NAME_CHARS, Table
-from geventperf.frames import parse_frame
+from geventperf.frames import is_profiler_own, parse_frame
 from geventperf.profile import Profile
 from geventperf.sampling.views import (
     by_function,
@@ -69,6 +69,8 @@ def cpu_function_table(profile: Profile, limit: int = MAX_FUNCTIONS) -> Table | 
             else f.function
         top = sorted(names.get((f.path, f.first_line, f.function), {}).items(),
                      key=lambda kv: -kv[1])[:MAX_NAMES_PER_FUNCTION]
+        if is_profiler_own(f.path):
+            where += " [geventperf's own: the profiler's cost]"
         rows.append([format_seconds(f.self_s), f"{f.self_s / total:.1%}",
                      format_seconds(f.cumulative_s), where])
         # under the function: the greenlet names whose own CPU it was, the tail of
@@ -79,13 +81,18 @@ def cpu_function_table(profile: Profile, limit: int = MAX_FUNCTIONS) -> Table | 
             ([f"in {', '.join(clip_left(name, NAME_CHARS) for name, _ in top)}"] if top else [])
             + ([f"self CPU {hot[1] / f.self_s:.0%} at line {hot[0]}"]
                if hot and hot[0] and f.self_s > 0 else [])))
+    own = sum(f.self_s for f in funcs if is_profiler_own(f.path))
+    profiler = (f" geventperf's own tracing took {own / total:.1%} of the sampled CPU "
+                "(its functions are marked): the profiler's cost, charged to the greenlets "
+                "it ran in, not the program's work." if own else "")
     return Table(
         title="TOP FUNCTIONS BY CPU (sampled)",
         columns=["self CPU", "self %", "cumulative", "function"],
         align="rrrl", flex=3, rows=rows, total=len(funcs), subrows=subrows,
         note=f"{sampling_note(profile)}. Self: CPU in the function's own code (a C call "
              "it made included); cumulative: CPU anywhere beneath it; under each function, the "
-             "greenlet names whose own CPU it was and the line that took most of its self CPU.")
+             "greenlet names whose own CPU it was and the line that took most of its self CPU."
+             + profiler)
 
 
 def icicles(profile: Profile) -> list[dict[str, Any]]:
