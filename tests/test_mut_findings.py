@@ -1930,6 +1930,26 @@ def lock_contended_says_who_starved_and_what_holders_did():
 
 
 @scenario
+def lock_contended_by_a_semaphore_letting_few_calls_through():
+    # the holders' calls inside lookup (lock_contended_names_the_calls_inside_the_
+    # function_that_takes_it's resolve calls), and the pool never had more than 2 of
+    # its 10 connections in use: a Semaphore(2), the larger n first in the fix; a peak
+    # of 1 (a mutex), or of the pool's size (the lock did not hold them back): the
+    # lock's story as before
+    def run(peak):
+        p = pool_profile(1.5, [([f"{APP}:66:lookup"], 2.0)])
+        p.waits[0].call = "with"
+        p.runs[0].greenlet = 3
+        p.waits.append(StackTime(stack=[f"{GEVENT}:687:SocketMixin.recv_into",
+                                        f"{APP}:67:lookup", f"{APP}:90:resolve"],
+                                 count=10, wait_s=1.25, event_wait_s=1.25, ready_wait_s=0.0))
+        p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "calls": 10,
+                     "maxsize": 10, "peak_in_use": peak}]
+        return findings.lock_contended(p)
+    return [*run(2), *run(1), *run(10)]
+
+
+@scenario
 def lock_contended_names_the_calls_inside_the_function_that_takes_it():
     # a with block at app line 66 (lookup) waited 2 s; inside lookup, line 67 made calls
     # from two callers: export's 4 (their heads 2 s: 500 ms each, with a 1 s connect
@@ -12398,6 +12418,90 @@ EXPECTED = {
                 '/srv/app/worker.py:27:details',
                 '/srv/app/worker.py:40:main'],
       'waited_s': 1.0}],
+    'lock_contended_by_a_semaphore_letting_few_calls_through': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
+                      'idle',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 1.25,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Inside lookup, '
+                 'which takes it, the work done under it (if the lock is held across it) '
+                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:90:resolve: '
+                 '10 waits of 125 ms: what each holder held it for. The connection pools never '
+                 'had more than 2 connections in use at once though they hold 10: most likely '
+                 'at most 2 holders at a time, a Semaphore(2) limiting how many calls run '
+                 'together. Fix: a larger n for that semaphore if what it guards can take more '
+                 "calls at once (the pools hold 10); if the limit is deliberate (an upstream's "
+                 'capacity), this is what it costs; a lock guarding shared state is held for '
+                 'less by making slow calls outside the locked block. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
+                 'idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
+                      'idle',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 1.25,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Inside lookup, '
+                 'which takes it, the work done under it (if the lock is held across it) '
+                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:90:resolve: '
+                 '10 waits of 125 ms: what each holder held it for. Fix: hold it for less -- '
+                 'make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource; for a Semaphore(n) '
+                 'that limits concurrency on purpose, a larger n if what it guards can take '
+                 'more calls at once. [cost 2.000 s: greenlet-seconds spent waiting to take a '
+                 'lock while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat mostly '
+                      'idle',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 1.25,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Inside lookup, '
+                 'which takes it, the work done under it (if the lock is held across it) '
+                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:90:resolve: '
+                 '10 waits of 125 ms: what each holder held it for. Fix: hold it for less -- '
+                 'make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource; for a Semaphore(n) '
+                 'that limits concurrency on purpose, a larger n if what it guards can take '
+                 'more calls at once. [cost 2.000 s: greenlet-seconds spent waiting to take a '
+                 'lock while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4}],
 }
 
 

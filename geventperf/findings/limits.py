@@ -419,6 +419,19 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
                "took it again and again (gevent's locks are not fair: a greenlet that "
                "releases one and takes it again before a waiter has run keeps it)."
                if mean >= STARVED_SHARE * profile.duration_s else "")
+    peak = _holders_at_once(profile, holding) if compiled and not patched else None
+    at_once = "" if peak is None else (
+        f" The connection pools never had more than {peak[0]} connections in use at once "
+        f"though they hold {peak[1]}: most likely at most {peak[0]} holders at a time, a "
+        f"Semaphore({peak[0]}) limiting how many calls run together.")
+    fix = (f" Fix: a larger n for that semaphore if what it guards can take more calls at "
+           f"once (the pools hold {peak[1]}); if the limit is deliberate (an upstream's "
+           "capacity), this is what it costs; a lock guarding shared state is held for "
+           "less by making slow calls outside the locked block." if peak is not None else
+           " Fix: hold it for less -- make slow calls (the network, the disk) outside the "
+           "locked block and lock only the shared state -- or use one lock per resource"
+           + ("; for a Semaphore(n) that limits concurrency on purpose, a larger n if what "
+              "it guards can take more calls at once." if compiled else "."))
     return (
         f"A lock was contended: {seen.who} waited {waited:.3f} s in all to take "
         + ("a monkey-patched threading lock" if not compiled else
@@ -426,12 +439,21 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
         + f" ({seen.count} times, most at {seen.where}) while the loop "
         f"sat idle {idle:.0%} of the run: the lock made them take "
         "turns, and no other finding explains their waits, so whatever its holders do "
-        f"while holding it paced the work.{starved}{holders} Fix: hold it for less -- "
-        "make slow calls (the "
-        "network, the disk) outside the locked block and lock only the shared state -- "
-        "or use one lock per resource"
-        + ("; for a Semaphore(n) that limits concurrency on purpose, a larger n if what it "
-           "guards can take more calls at once." if compiled else "."))
+        f"while holding it paced the work.{starved}{holders}{at_once}{fix}")
+
+
+def _holders_at_once(profile: Profile, holding: Holding | None) -> tuple[int, int] | None:
+    """(peak, size) when the holders made their calls under the lock (Holding) and the
+    connection pools never had more than *peak* connections in use at once, between 2
+    and short of their *size*: a semaphore letting that many through (an unseen report
+    job behind BoundedSemaphore(2) peaked at 2 of a pool of 40); None otherwise (a
+    mutex peaks at 1)."""
+    if holding is None or not holding.by_caller:
+        return None
+    pools = [e for e in _events(profile, POOL_EVENT) if _count(e, "calls")]
+    peak = max((_count(e, "peak_in_use") for e in pools), default=0)
+    size = max((_count(e, "maxsize") for e in pools), default=0)
+    return (peak, size) if 2 <= peak < size else None
 
 
 def _besides_the_lock(profile: Profile, rows: list[Any], each: str) -> str:
