@@ -598,17 +598,22 @@ BACKOFF = Workload("backoff_in_slots.py")
 BACKOFF_URL = "kept={}/slow?delay=0.05"
 
 
-def test_jobs_asleep_in_their_slots_are_told_as_the_programs_timer(kept_server, tmp_path):
+def test_jobs_asleep_in_their_slots_after_each_failure_are_a_retry_back_off(kept_server,
+                                                                            tmp_path):
     """Before (three unseen clients: a retry back-off, a polled token bucket, a breaker's
-    cool-down): pool-full said "a larger Pool", which only held more sleepers."""
+    cool-down): pool-full said "a larger Pool", which only held more sleepers; then it
+    told the program's timer under the kind that reads "make the pool larger" (an unseen
+    retry job).  A sleep per failed answer is the program's own retry back-off, and the
+    full pool whose jobs slept there has no finding of its own."""
     profile = run_cli(BACKOFF, tmp_path, BACKOFF_URL.format(kept_server.url))
-    first = assert_first(profile, BACKOFF, POOL_FULL)
-    assert first.extra["slept_in_slots"] is True, listing(profile)
+    first = assert_first(profile, BACKOFF, RETRY_BACKOFF, marker="backoff")
     [backoff] = BACKOFF.lines("backoff")
-    assert f"{BACKOFF.name}:{backoff}:sync (sleep)" in first.message, first.message
-    assert "a larger Pool only holds more sleepers" in first.message, first.message
+    assert first.extra["site"].endswith(f"/{BACKOFF.name}:{backoff}:sync"), listing(profile)
+    assert first.extra["sleeps"] == 20 and first.extra["errors"] == 20, listing(profile)
+    assert "the program's own back-off" in first.message, first.message
     assert "answered 20 of 80 requests with an error status (503 x20)" in first.message, \
         first.message
+    assert not findings_of(profile, POOL_FULL), listing(profile)
 
 
 def test_jobs_that_back_off_briefly_are_not_told_as_asleep(kept_server, tmp_path):

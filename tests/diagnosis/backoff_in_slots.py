@@ -3,10 +3,10 @@
 Truth by construction: 60 ``sync`` jobs go through a ``Pool(6)`` (``diag: culprit``);
 each calls a kept-alive server that answers after ``kept=``'s delay, every third one
 with a 503, and tries that one again after ``gevent.sleep(BACKOFF)`` (``diag:
-backoff``), holding its slot asleep.  Expected first finding ``pool-full``, told as
-the program's own timer (``slept_in_slots``) naming the sleep's line and the 503s.
-With ``backoff=0.01`` the jobs hold their slots on the server's answers instead: no
-``pool-full`` told as a timer.
+backoff``), holding its slot asleep.  Expected first finding ``retry-backoff``, the
+program's own (a sleep per 503), naming the sleep's line and the 503s, and no
+``pool-full``.  With ``backoff=0.01`` the jobs hold their slots on the server's answers
+instead: no ``pool-full`` told as a timer.
 """
 
 import sys
