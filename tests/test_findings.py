@@ -401,3 +401,21 @@ def test_loop_held_tells_cpu_work_from_a_blocking_call(cpu_s, told, fix):
     [f] = findings.loop_held(p)
     assert told in f.message and fix in f.message and f.extra["cpu_s"] == cpu_s
     assert f"ended at {APP}:22:hash_passwords" in f.message
+
+
+def test_a_finder_that_raises_costs_only_its_own_findings(monkeypatch):
+    # a bug in one finder on a profile nobody foresaw: the other findings are kept, the
+    # failure is named in the profile's meta and in the report, and nothing raises
+    def broken(profile):
+        raise ZeroDivisionError("float division by zero")
+
+    good = Finding(kind="loop-blocked", message="held", cost_s=1.0)
+    monkeypatch.setattr(findings, "FINDERS", (broken, lambda profile: [good]))
+    profile = Profile(duration_s=1.0)
+    assert findings.compute(profile) == [good]
+    assert profile.meta["findings_errors"] == [
+        "broken: ZeroDivisionError: float division by zero"]
+    profile.findings = [good]
+    text = profile.render("text")
+    assert "findings incomplete: 1 finder(s) failed" in text
+    assert "broken: ZeroDivisionError: float division by zero" in " ".join(text.split())

@@ -163,12 +163,26 @@ __all__ = [
 
 
 def compute(profile: Profile) -> list[Finding]:
-    """All findings of *profile*, hazards first, then by cost."""
+    """All findings of *profile*, hazards first, then by cost.  A finder that raises (a
+    bug of ours on a profile nobody foresaw) costs its own findings only: the others
+    are kept, and ``profile.meta["findings_errors"]`` names it and its exception, so a
+    Tracer's stop() never raises into the program and ``geventperf run`` still writes
+    the profile."""
     out: list[Finding] = []
+    errors: list[str] = []
     for finder in FINDERS:
-        out.extend(finder(profile))
-    return sort_findings(without_outweighed_limits(
-        without_calls_told(without_slices_told(without_reads_told(out))), profile))
+        try:
+            out.extend(finder(profile))
+        except Exception as exc:  # noqa: BLE001 - see above
+            errors.append(f"{finder.__name__}: {type(exc).__name__}: {exc}")
+    try:
+        out = without_outweighed_limits(
+            without_calls_told(without_slices_told(without_reads_told(out))), profile)
+    except Exception as exc:  # noqa: BLE001 - the findings as found, not dropped
+        errors.append(f"merging: {type(exc).__name__}: {exc}")
+    if errors:
+        profile.meta["findings_errors"] = errors
+    return sort_findings(out)
 
 
 def without_reads_told(found: list[Finding]) -> list[Finding]:

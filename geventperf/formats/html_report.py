@@ -107,6 +107,11 @@ def summary(profile: Profile) -> list[list[str]]:
     if gc:
         items.append(["garbage collection", gc[0], f"in the traced thread: {gc[1]}"])
     items.append(["trace errors", str(profile.trace_errors), "inside the tracer"])
+    failed = profile.meta.get("findings_errors")
+    if isinstance(failed, list) and failed:
+        items.append(["findings incomplete", f"{len(failed)} finder(s) failed",
+                      "a geventperf bug; the other findings are shown: "
+                      + "; ".join(str(e) for e in failed)])
     return items
 
 

@@ -68,6 +68,12 @@ def header(profile: Profile) -> str:
     lines.append(f"trace errors: {profile.trace_errors}"
                  + (f" (and {stall_errors} in the stall watch's looks)"
                     if isinstance(stall_errors, int) and stall_errors else ""))
+    failed = profile.meta.get("findings_errors")
+    if isinstance(failed, list) and failed:
+        lines.extend(textwrap.wrap(
+            f"findings incomplete: {len(failed)} finder(s) failed, a geventperf bug (the "
+            "findings below are the others'; please report it with this profile): "
+            + "; ".join(str(e) for e in failed), WIDTH, subsequent_indent=INDENT))
     if profile.slices_dropped:
         lines.append(f"timeline truncated: {profile.slices_dropped} slices dropped "
                      "(totals are exact; only the timeline is partial)")
