@@ -917,14 +917,19 @@ def test_gc_pauses_under_steady_arrivals_count_the_backlog_they_leave(kept_serve
     arrivals, with awaited-in-turn beside it, and gc-pause second without the backlog
     its pauses left (an unseen twin with a busier loop put loop-saturated first, the
     backlog read as the handlers' CPU)."""
-    profile = run_cli(GC_ARRIVALS, tmp_path, f"url={kept_server.url}/slow?delay=0.003")
-    assert profile.findings, listing(profile)
-    first = profile.findings[0]
-    assert first.kind == GC_PAUSE and "gc.freeze()" in first.message, listing(profile)
+    # A pause that falls after the last arrivals leaves no backlog (1 run in about 20
+    # put all three full collections there): a second run, when the first had none.
+    for _attempt in range(2):
+        profile = run_cli(GC_ARRIVALS, tmp_path, f"url={kept_server.url}/slow?delay=0.003")
+        assert profile.findings, listing(profile)
+        first = profile.findings[0]
+        assert first.kind == GC_PAUSE and "gc.freeze()" in first.message, listing(profile)
+        assert not findings_of(profile, LOOP_SATURATED), listing(profile)
+        for kind in PACED_KINDS:
+            assert not findings_of(profile, kind), listing(profile)
+        if first.extra["backlog_s"] > 0:
+            break
     assert first.extra["backlog_s"] > 0, listing(profile)
-    assert not findings_of(profile, LOOP_SATURATED), listing(profile)
-    for kind in PACED_KINDS:
-        assert not findings_of(profile, kind), listing(profile)
 
 
 def test_gc_freeze_under_steady_arrivals_leaves_no_finding_of_the_pauses(kept_server,
