@@ -78,6 +78,15 @@ def jobs_asleep(rows: list[Any]) -> Slept | None:
     """The program's line where the jobs' *rows* (jobs_waits) slept most in gevent.sleep
     called from it, when those sleeps hold at least SLEPT_SHARE of all their waiting;
     else None."""
+    slept = heaviest_sleep(rows)
+    if slept is None or slept.waited < SLEPT_SHARE * sum(event_wait(w) for w in rows):
+        return None
+    return slept
+
+
+def heaviest_sleep(rows: list[Any]) -> Slept | None:
+    """The program's line whose gevent.sleep calls (asleep_in_program) slept most among
+    *rows*; None when none slept there."""
     by_line: dict[str, list[Any]] = {}
     for w in rows:
         if asleep_in_program(w):
@@ -85,10 +94,7 @@ def jobs_asleep(rows: list[Any]) -> Slept | None:
     if not by_line:
         return None
     line, sleeps = max(by_line.items(), key=lambda kv: sum(event_wait(w) for w in kv[1]))
-    waited = sum(event_wait(w) for w in sleeps)
-    if waited < SLEPT_SHARE * sum(event_wait(w) for w in rows):
-        return None
-    return Slept(line, waited, sum(w.count for w in sleeps),
+    return Slept(line, sum(event_wait(w) for w in sleeps), sum(w.count for w in sleeps),
                  list(max(sleeps, key=event_wait).stack))
 
 

@@ -13,10 +13,9 @@ the line whose calls slept most.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from geventperf.findings.common import RETRY_BACKOFF, _finding
-from geventperf.findings.held import asleep_in_program, error_counts
+from geventperf.findings.held import asleep_in_program, error_counts, heaviest_sleep
 from geventperf.findings.limits import event_wait, waiters
 from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
@@ -88,14 +87,11 @@ def own_backoff(profile: Profile) -> list[Finding]:
     errors = error_counts(profile)
     if errors is None:
         return []
-    by_line: dict[str, list[Any]] = {}
-    for w in profile.waits:
-        if asleep_in_program(w):
-            by_line.setdefault(user_site(w.stack).user, []).append(w)
-    if not by_line:
+    found = heaviest_sleep(profile.waits)
+    if found is None:
         return []
-    line, rows = max(by_line.items(), key=lambda kv: sum(event_wait(w) for w in kv[1]))
-    slept = sum(event_wait(w) for w in rows)
+    line, slept = found.line, found.waited
+    rows = [w for w in profile.waits if asleep_in_program(w) and user_site(w.stack).user == line]
     low, high = OWN_SLEEPS_PER_ERROR
     seen = waiters(profile, rows, weight=event_wait)
     if slept < block_threshold(profile) or not low <= seen.count / errors.errors <= high:
