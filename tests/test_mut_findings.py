@@ -446,6 +446,25 @@ def pool_profile(idle_s, slot_waits, map_caller=False):
 
 
 @scenario
+def pool_full_behind_a_spin_wait():
+    # the hub idled a quarter of the 2 s run, but a spin-wait's 2000 gevent.sleep(0)
+    # yields (2**-9 s of slices, 0.5 s of hub rounds: its 2000 of the hub's 4000
+    # switches of 1 s of work) kept it from idling: counted as idle, more than half the
+    # run, and the full pool is told, saying so; without the spin, none
+    def run(spin):
+        p = pool_profile(0.5, [(SLOT_STACK, 0.5)])
+        hub = p.greenlet(2)
+        hub.run_s, hub.switches = 1.5, 4000
+        if spin:  # app.parse (#5), not one of the pool's jobs, spins
+            p.greenlet(5).parent = None
+            stack = [f"{HUB}:166:sleep", f"{APP}:22:wait_done"]
+            p.runs.append(StackTime(stack=stack, count=2000, run_s=2 ** -9, greenlet=5))
+            p.waits.append(StackTime(stack=stack, count=2000, wait_s=0.0, event_wait_s=0.0))
+        return findings.pool_full(p)
+    return [*run(True), *run(False)]
+
+
+@scenario
 def pool_full_at_half_idle_and_the_threshold():
     # idle exactly half the 2 s run, slot waits 0.03125 + 0.03125 = the 0.0625 threshold
     # (their ready wait not counted): a finding, at the user's line, main and app.fetch
@@ -1249,6 +1268,48 @@ def sequential_calls_of_a_job_at_their_edges():
             *findings.sequential_calls(job_calls(waited=2.75 + 2 ** -14)),
             *findings.sequential_calls(job_calls(peak=3)),
             *findings.sequential_calls(job_calls(owners=(1, 3)))]
+
+
+def pool_jobs_profile(jobs=20, calls=(20, 20, 20), means=(0.03125, 0.03125, 0.03125),
+                      failed=0, slot_wait=1.0):
+    """A full Pool: main (#1) waited *slot_wait* s for slots, spawning *jobs* app.job
+    greenlets (#10...), whose client calls waited at three lines: *calls* heads of
+    *means* s each (the last job left each stack)."""
+    p = pool_profile(1.5, [(SLOT_STACK, slot_wait)])
+    for g in p.greenlets:
+        g.parent = None  # main spawned only the jobs
+    p.greenlets += [GreenletStats(id=10 + i, name="app.job", parent=1, event_wait_s=0.0)
+                    for i in range(jobs)]
+    for line, (n, mean) in enumerate(zip(calls, means)):
+        stack = [JOB_CALL[0], JOB_CALL[1], f"{APP}:{60 + line}:job"]
+        p.waits.append(StackTime(stack=stack, count=n, wait_s=n * mean,
+                                 event_wait_s=n * mean, ready_wait_s=0.0))
+        p.runs.append(StackTime(stack=stack, count=n, greenlet=10 + jobs - 1))
+    p.greenlet(10).event_wait_s = sum(n * m for n, m in zip(calls, means))
+    p.events = [{"kind": "urllib3-pool", "pool": "http://up", "calls": sum(calls),
+                 "failed": failed}]
+    return p
+
+
+@scenario
+def sequential_calls_of_a_pools_jobs_at_their_edges():
+    # 20 jobs of a full pool, three 31.25 ms calls each in turn at three lines: 1.875 s
+    # waited, 1.25 s of it saved made together (each job waits its slowest: 31.25 ms).
+    # Made together they save their waiting less the longest mean call's per job: with
+    # the third line's calls six times longer (187.5 ms beside two of 31.25 ms), 1.25 of
+    # 5 s (exactly MIN_SAVED_SHARE): one; 2**-10 s longer, none.  19 jobs; 39 calls
+    # for 20 jobs (under two each); the extra calls (40) half failures (20 failed):
+    # retries, none; the pool never full (its spawner waited under a block threshold):
+    # none
+    out = findings.sequential_calls(pool_jobs_profile())
+    out += findings.sequential_calls(pool_jobs_profile(means=(0.03125, 0.03125, 0.1875)))
+    out += findings.sequential_calls(pool_jobs_profile(
+        means=(0.03125, 0.03125, 0.1875 + 2 ** -10)))
+    out += findings.sequential_calls(pool_jobs_profile(jobs=19))
+    out += findings.sequential_calls(pool_jobs_profile(calls=(20, 19, 0)))
+    out += findings.sequential_calls(pool_jobs_profile(failed=20))
+    out += findings.sequential_calls(pool_jobs_profile(slot_wait=0.03125))
+    return out
 
 
 @scenario
@@ -3159,6 +3220,7 @@ EXPECTED = {
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:12:read_small',
+      'spin': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv',
                 '/venv/lib/python3.11/site-packages/urllib3/response.py:1:read',
                 '/srv/app/worker.py:12:read_small'],
@@ -3193,6 +3255,7 @@ EXPECTED = {
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:22:tick',
+      'spin': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:22:tick'],
       'switching_s': 0.5}],
@@ -3227,6 +3290,7 @@ EXPECTED = {
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:22:tick',
+      'spin': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:22:tick'],
       'switching_s': 0.5}],
@@ -3257,6 +3321,7 @@ EXPECTED = {
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:40:consume',
+      'spin': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/queue.py:300:get',
                 '/srv/app/worker.py:40:consume'],
       'switching_s': 0.5}],
@@ -3286,6 +3351,7 @@ EXPECTED = {
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:50:spin',
+      'spin': False,
       'stack': ['/srv/app/worker.py:50:spin'],
       'switching_s': 0.5}],
     'small_body_reads_at_a_site': [{'bodies': 4,
@@ -3937,6 +4003,7 @@ EXPECTED = {
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:40:consume',
+      'spin': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/event.py:1:wait',
                 '/srv/app/worker.py:40:consume'],
       'switching_s': 0.5},
@@ -3967,6 +4034,7 @@ EXPECTED = {
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:40:consume',
+      'spin': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/lock.py:1:wait',
                 '/srv/app/worker.py:40:consume'],
       'switching_s': 0.5},
@@ -3997,6 +4065,7 @@ EXPECTED = {
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:40:consume',
+      'spin': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_semaphore.py:1:wait',
                 '/srv/app/worker.py:40:consume'],
       'switching_s': 0.5},
@@ -4027,6 +4096,7 @@ EXPECTED = {
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:40:consume',
+      'spin': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_event.py:1:wait',
                 '/srv/app/worker.py:40:consume'],
       'switching_s': 0.5},
@@ -4056,6 +4126,7 @@ EXPECTED = {
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:5:sleep',
+      'spin': False,
       'stack': ['/srv/app/worker.py:5:sleep'],
       'switching_s': 0.5},
      {'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
@@ -4083,6 +4154,7 @@ EXPECTED = {
       'run_s': 0.03125,
       'section': None,
       'site': '/srv/app/worker.py:0:f',
+      'spin': False,
       'stack': ['/srv/app/worker.py:0:f',
                 '/srv/app/worker.py:1:f',
                 '/srv/app/worker.py:2:f',
@@ -4547,6 +4619,7 @@ EXPECTED = {
       'run_s': 0.001,
       'section': None,
       'site': '/venv/lib/python3.11/site-packages/gevent/queue.py:300:get',
+      'spin': False,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/queue.py:300:get',
                 '/venv/lib/python3.11/site-packages/gevent/hub.py:166:switch'],
       'switching_s': 0.5}],
@@ -12174,6 +12247,7 @@ EXPECTED = {
       'run_s': 0.001953125,
       'section': None,
       'site': '/srv/app/worker.py:22:wait_done',
+      'spin': True,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:22:wait_done'],
       'switching_s': 0.5}],
@@ -12502,6 +12576,91 @@ EXPECTED = {
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
       'waits': 4}],
+    'pool_full_behind_a_spin_wait': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 0.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.5009765625,
+      'job_names': ['app.fetch'],
+      'jobs_site': None,
+      'joined_in_slots': False,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 0.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 "(#1) waited) while the loop sat idle 50% of the run (counting a spin-wait's "
+                 'rounds, which waiting on an Event would have left idle): the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. Fix: a larger Pool(size) if what the jobs wait "
+                 'on (a downstream service) can take more requests at once; if it cannot, the '
+                 "time each job waits is the lever (an upstream's latency is its own to cut: "
+                 "its slow query, its capacity); if the limit is deliberate (a downstream's "
+                 'rate limit), this is what it costs. [cost 0.500 s: greenlet-seconds spent '
+                 'waiting for a free slot of a gevent Pool while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 0.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4}],
+    'sequential_calls_of_a_pools_jobs_at_their_edges': [{'calls': 60,
+      'calls_per_response': 3.0,
+      'cost_meaning': "greenlet-seconds the pool's jobs waited on upstream calls made in turn, "
+                      'less what each would have waited for its slowest call (the longest mean '
+                      'call of any line) had it made them together',
+      'cost_s': 1.25,
+      'greenlet': 29,
+      'hazard': False,
+      'kind': 'sequential-calls',
+      'message': 'Each job waited on its upstream calls one after another: 60 calls for 20 '
+                 "jobs of a full gevent Pool ('app.job'; 3.0 per job), most at "
+                 '/srv/app/worker.py:60:job (1.875 s in all, 31.2 ms per call). A greenlet '
+                 'waits on one thing at a time, so each job held its slot for the sum of its '
+                 "calls, and the pool's pace was that sum. Fix: if they do not need each "
+                 "other's answers, make them together inside the job (a gevent.spawn for each, "
+                 'then gevent.joinall): a job then holds its slot for its slowest call. If '
+                 'each call needs the one before it (its address or arguments come from that '
+                 "answer), that is the job's floor, and a larger Pool is the lever. [cost "
+                 "1.250 s: greenlet-seconds the pool's jobs waited on upstream calls made in "
+                 'turn, less what each would have waited for its slowest call (the longest '
+                 'mean call of any line) had it made them together]',
+      'responses': 20,
+      'section': None,
+      'site': '/srv/app/worker.py:60:job',
+      'stack': ['/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:540:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:60:job'],
+      'waited_s': 1.875},
+     {'calls': 60,
+      'calls_per_response': 3.0,
+      'cost_meaning': "greenlet-seconds the pool's jobs waited on upstream calls made in turn, "
+                      'less what each would have waited for its slowest call (the longest mean '
+                      'call of any line) had it made them together',
+      'cost_s': 1.25,
+      'greenlet': 29,
+      'hazard': False,
+      'kind': 'sequential-calls',
+      'message': 'Each job waited on its upstream calls one after another: 60 calls for 20 '
+                 "jobs of a full gevent Pool ('app.job'; 3.0 per job), most at "
+                 '/srv/app/worker.py:62:job (5.000 s in all, 83.3 ms per call). A greenlet '
+                 'waits on one thing at a time, so each job held its slot for the sum of its '
+                 "calls, and the pool's pace was that sum. Fix: if they do not need each "
+                 "other's answers, make them together inside the job (a gevent.spawn for each, "
+                 'then gevent.joinall): a job then holds its slot for its slowest call. If '
+                 'each call needs the one before it (its address or arguments come from that '
+                 "answer), that is the job's floor, and a larger Pool is the lever. [cost "
+                 "1.250 s: greenlet-seconds the pool's jobs waited on upstream calls made in "
+                 'turn, less what each would have waited for its slowest call (the longest '
+                 'mean call of any line) had it made them together]',
+      'responses': 20,
+      'section': None,
+      'site': '/srv/app/worker.py:62:job',
+      'stack': ['/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:540:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:62:job'],
+      'waited_s': 5.0}],
 }
 
 

@@ -46,6 +46,7 @@ from geventperf.findings.common import (
 from geventperf.findings.limits import (
     EVENTS_LOCK,
     event_wait,
+    idle_told,
     is_connection_slot_wait,
     is_limit_wait,
     lock_wait,
@@ -290,7 +291,7 @@ def serial_bottleneck(profile: Profile) -> list[Finding]:
     message = (
         f"Many greenlets waited for a few: {seen.who} waited {waited:.3f} s in all at "
         f"hand-offs ({waited / total:.0%} of all event wait; {how}) while the loop sat "
-        f"idle {idle:.0%} of the run. {story}")
+        f"{idle_told(profile, idle)}. {story}")
     # The finding points where the fix goes: the lead feeder's line, or for peers
     # sharing a pool, the line that waits for its items.
     at = list(worst.stack) if peers or not lead_stack else lead_stack

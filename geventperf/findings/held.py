@@ -79,7 +79,9 @@ def jobs_asleep(rows: list[Any]) -> Slept | None:
     called from it, when those sleeps hold at least SLEPT_SHARE of all their waiting;
     else None."""
     slept = heaviest_sleep(rows)
-    if slept is None or slept.waited < SLEPT_SHARE * sum(event_wait(w) for w in rows):
+    # (sleeps that never waited, gevent.sleep(0), pace nothing)
+    if slept is None or not slept.waited > 0 \
+            or slept.waited < SLEPT_SHARE * sum(event_wait(w) for w in rows):
         return None
     return slept
 

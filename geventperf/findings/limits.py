@@ -152,7 +152,7 @@ def pool_full(profile: Profile) -> list[Finding]:
         f"({count} times"
         + (f", for the pool used at {where}" if where else ", inside gevent's Pool.imap")
         + f"; {who} waited) while the loop sat "
-        f"idle {idle:.0%} of the run: the jobs were waiting, not computing, and "
+        f"{idle_told(profile, idle)}: the jobs were waiting, not computing, and "
         "no other finding explains their waits, so "
         + ("a timer of the program's own paced the work, not the pool's size." if asleep
            else "the greenlets the jobs waited for paced the work, not the pool's size."
@@ -257,7 +257,7 @@ def connection_pool_full(profile: Profile) -> list[Finding]:
     message = (
         f"requests' connection pool was full: {seen.who} waited {waited:.3f} s in all "
         f"for a free connection ({seen.count} times, most at {seen.where}) "
-        f"while the loop sat idle {idle:.0%} of the run: the adapter keeps at most "
+        f"while the loop sat {idle_told(profile, idle)}: the adapter keeps at most "
         "pool_maxsize connections per host and, with pool_block=True, a request that "
         "finds them all in use waits for one; no other finding explains their waits, so "
         "that size paced the work (the network was not the slow part). Fix: mount an "
@@ -348,7 +348,7 @@ def lock_contended(profile: Profile) -> list[Finding]:
         message = (
             f"A rate limit set the pace: {seen.who} waited {waited:.3f} s in all to take a "
             f"gevent semaphore ({seen.count} times, most at {seen.where}) while the loop "
-            f"sat idle {idle:.0%} of the run, and {timed} greenlets of their own gave its "
+            f"sat {idle_told(profile, idle)}, and {timed} greenlets of their own gave its "
             "permits back (Semaphore.release run on a timer: gevent.spawn_later(period, "
             "sem.release)): a budget of calls per period, not holders slow to let go, so "
             "holding it for less changes nothing. Fix: a larger budget where the upstream "
@@ -398,7 +398,7 @@ def _logging_lock(profile: Profile, rows: list[Any], seen: Waiters, waited: floa
     return (
         f"Log records queued for a handler: {seen.who} waited {waited:.3f} s in all to "
         f"take the logging package's lock ({seen.count} times, logging at {seen.where}) "
-        f"while the loop sat idle {idle:.0%} of the run. A handler takes its lock around "
+        f"while the loop sat {idle_told(profile, idle)}. A handler takes its lock around "
         "each record it emits, so one slow emit (a network or pipe write, a log shipper "
         f"that fell behind) holds every greenlet that logs behind it.{emits} Fix: make the "
         "emit cheap -- hand records to a logging.handlers.QueueHandler and emit them from "
@@ -437,7 +437,7 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
         + ("a monkey-patched threading lock" if not compiled else
            "a gevent lock or semaphore" if not patched else "locks and semaphores")
         + f" ({seen.count} times, most at {seen.where}) while the loop "
-        f"sat idle {idle:.0%} of the run: the lock made them take "
+        f"sat {idle_told(profile, idle)}: the lock made them take "
         "turns, and no other finding explains their waits, so whatever its holders do "
         f"while holding it paced the work.{starved}{holders}{at_once}{fix}")
 
@@ -581,13 +581,33 @@ def _cpu_inside(profile: Profile, lock: Any) -> tuple[float, str, float] | None:
 
 def idle_share(profile: Profile) -> float | None:
     """The share of the run the hub idled, when that is at least POOL_IDLE_SHARE (the
-    loop sat mostly idle), else None (also for a run of no positive length)."""
+    loop sat mostly idle), else None (also for a run of no positive length).  A
+    spin-wait's rounds (spin_s) count as idle: waiting on an Event, the spinner would
+    have left the loop idle then (an unseen coordinator's gevent.sleep(0) loop kept
+    the hub from ever idling in its poll, and hid a full Pool that paced the run)."""
     idle = profile.hub.get("idle_s")
     duration = profile.duration_s
-    if not isinstance(idle, (int, float)) or not duration > 0 \
-            or not idle >= POOL_IDLE_SHARE * duration:
+    if not isinstance(idle, (int, float)) or not duration > 0:
+        return None
+    idle = min(duration, idle + spin_s(profile))
+    if not idle >= POOL_IDLE_SHARE * duration:
         return None
     return idle / duration
+
+
+def spin_s(profile: Profile) -> float:
+    """The loop time spin-waits took (switch-storm findings told as spin-waits: their
+    slices and the hub's rounds they made)."""
+    from geventperf.findings.reading import switch_storms  # (reading.py builds on this)
+    return sum(f.extra.get("run_s", 0.0) + f.extra.get("switching_s", 0.0)
+               for f in switch_storms(profile) if f.extra.get("spin"))
+
+
+def idle_told(profile: Profile, idle: float) -> str:
+    """``idle 74% of the run``, saying so when a spin-wait's rounds count in it."""
+    return f"idle {idle:.0%} of the run" + (
+        " (counting a spin-wait's rounds, which waiting on an Event would have left idle)"
+        if spin_s(profile) > 0 else "")
 
 
 def paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:

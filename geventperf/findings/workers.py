@@ -32,7 +32,7 @@ from geventperf.findings.handoff import (
     own_waits,
     stacks_left,
 )
-from geventperf.findings.limits import event_wait, idle_share, switched_out_at
+from geventperf.findings.limits import event_wait, idle_share, idle_told, switched_out_at
 from geventperf.findings.loop import block_threshold
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.profile import Finding, Profile, greenlet_label
@@ -114,7 +114,7 @@ def _worker_finding(profile: Profile, name: str, group: list[Any], busy_s: float
            if work_site else f" ({work_wait:.3f} s in all waiting on their calls)")
         + f", and almost never waited for the next item: {waited:.3f} s in all at "
         f"{get_site} ({gets.count} waits), {waited / busy_s:.1%} of their busy time, "
-        f"while the loop sat idle {idle:.0%} of the run and "
+        f"while the loop sat {idle_told(profile, idle)} and "
         f"{greenlet_label(feeder.name, feeder.id)} was busy too (most likely what fed "
         "them: who put what is not recorded). The next item was nearly always "
         "there already: items came at least as fast as the workers could serve them, "
