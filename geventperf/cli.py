@@ -153,6 +153,11 @@ def _build_parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
                      help="do not look at the stack from a watchdog thread while a run "
                           "slice holds the loop (which names a blocking call where it "
                           "blocked, not where its slice ended)")
+    run.add_argument("--lxml-guard", action="store_true",
+                     help="make concurrent lxml.etree.parse(file_like) calls safe "
+                          "(Tracer(lxml_guard=True)): without it, two greenlets parsing "
+                          "a file-like object with the default parser can deadlock the "
+                          "process")
     run.add_argument("--block-threshold", metavar="SECONDS", default=None,
                      help="a run slice longer than this blocked the loop (default 0.05); "
                           "the stall watch looks at a slice past half of it, so a lower "
@@ -263,6 +268,7 @@ def _run(run_parser: argparse.ArgumentParser, tokens: list[str], may_reexec: boo
     threshold = {} if options.block_threshold is None else \
         {"block_threshold": _block_threshold(options.block_threshold)}
     tracer = Tracer(sections=None if options.no_sections else "auto", **threshold,
+                    lxml_guard=options.lxml_guard,
                     cpu_clock=_cpu_clock(options.cpu_clock),
                     cpu_samples=_cpu_samples(options.cpu_samples),
                     stall_watch=not options.no_stall_watch)

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from geventperf import findings
-from geventperf.findings import common, handoff
+from geventperf.findings import common, cpuhot, handoff, loop
 from geventperf.profile import (
     Finding,
     GreenletStats,
@@ -13311,3 +13311,29 @@ def test_a_blocking_call_no_look_found_says_how_to_find_it():
     p.events[0]["stall_looks"] = [[f"{APP}:32:keeper"]]
     [f] = findings.loop_blocked(p)
     assert "unknown" not in f.message and f"{APP}:32:keeper" in f.message
+
+
+def test_a_hot_function_that_also_reads_its_body_in_small_pieces_tells_both():
+    # dump's CPU: json.loads at line 41 (0.75 s), iter_lines at line 38 (0.25 s), whose
+    # body reads were 512 bytes each (a small-read site of the caller's own asking):
+    # the JSON story, and line 38's, exactly ITERATED_LINE_SHARE of the function's CPU;
+    # the finding then owns line 38's small reads.  2**-20 s less at line 38: the JSON
+    # story alone
+    def hot(at38):
+        p = profile(events=[{"kind": "body-reads", "site": f"{APP}:38:dump", "reads": 400,
+                             "bytes": 400 * 512, "bodies": 4, "read_s": 0.5, "run_s": 0.25}])
+        p.cpu_samples = cpu_samples([
+            (["/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode",
+              "/usr/lib/python3.11/json/__init__.py:346:loads", f"{APP}:41:dump"],
+             "app.fetch", 6, 0.75),
+            ([f"{REQUESTS_PKG}/models.py:865:Response.iter_lines", f"{APP}:38:dump"],
+             "app.fetch", 2, at38)])
+        found = cpuhot.hot_code(p, {"app.fetch"})
+        does = loop._what_it_does(p, found)
+        return found, does, loop._small_reads_site(found, does)
+    found, does, site = hot(0.25)
+    assert found.line == f"{APP}:41:dump" and found.iterated == (f"{APP}:38:dump", 0.25)
+    assert does.startswith(loop.JSON_CHEAPER) and "line 38 (25% of that function's CPU)" in does
+    assert loop.ITERATE_CHEAPER in does and site == f"{APP}:38:dump"
+    found, does, site = hot(0.25 - 2 ** -20)
+    assert found.iterated is None and does is loop.JSON_CHEAPER and site is None

@@ -38,7 +38,7 @@ from geventperf.findings.cpuhot import (
 from geventperf.findings.reading import caller_small_read_sites, switch_storms
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.formats._frames import frame_label
-from geventperf.frames import user_site
+from geventperf.frames import parse_frame, user_site
 from geventperf.profile import EXIT, THREAD_SUFFIX, Finding, Profile, by_generation
 
 # A loop-blocking slice is "a blocking call" rather than "CPU" when more than this
@@ -280,7 +280,7 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                     "with cpu_clock=True.")
         stack_is = STACK_CPU_SAMPLES if cause == "cpu" and hot is not None else \
             STACK_STALL_LOOK if seen is not None else STACK_SLICE_END
-        iterated = hot.line if does is ITERATE_CHEAPER else None
+        iterated = _small_reads_site(hot, does)
         out.append(_finding(kind, f"{who} {held}{hurt_text}. {tail}", cost, stack,
             small_reads_site=iterated,
             stack_is=stack_is, greenlet=worst.get("greenlet"),
@@ -425,15 +425,30 @@ def _what_it_does(profile: Profile, hot: Any) -> str | None:
     way (CHARSET_CHEAPER, JSON_CHEAPER, ITERATE_CHEAPER, SPAWN_CHEAPER), else None."""
     if hot is None:
         return None
-    if any(CHARSET_FRAME.search(f) for f in hot.stack):
-        return CHARSET_CHEAPER
-    if _parses_json(hot):
-        return JSON_CHEAPER
-    if iterated_in_small_pieces(hot.stack, caller_small_read_sites(profile)):
-        return ITERATE_CHEAPER
-    if any(SPAWN_FRAME.search(f) for f in hot.stack):
-        return SPAWN_CHEAPER
-    return None
+    does = (CHARSET_CHEAPER if any(CHARSET_FRAME.search(f) for f in hot.stack) else
+            JSON_CHEAPER if _parses_json(hot) else
+            ITERATE_CHEAPER if iterated_in_small_pieces(hot.stack,
+                                                        caller_small_read_sites(profile))
+            else SPAWN_CHEAPER if any(SPAWN_FRAME.search(f) for f in hot.stack) else None)
+    if hot.iterated is None or does is ITERATE_CHEAPER:
+        return does
+    # the function's other heavy line reads the body it works on in small pieces (an
+    # unseen NDJSON reader: json.loads at one line, iter_lines(chunk_size=512) at the
+    # one before it, about half the CPU each)
+    line, share = hot.iterated
+    pieces = (f"line {parse_frame(line).line} ({share:.0%} of that function's CPU): "
+              f"{ITERATE_CHEAPER}")
+    return f"{does}; and {pieces}" if does else pieces
+
+
+def _small_reads_site(hot: Any, does: str | None) -> str | None:
+    """The line a CPU finding tells as iterating a body in small pieces (its
+    ``small_reads_site``: the small-body-reads finding of that line is then dropped)."""
+    if hot is None:
+        return None
+    if does is ITERATE_CHEAPER:
+        return hot.line
+    return hot.iterated[0] if hot.iterated is not None and does else None
 
 
 # gc-pause's fix when the heap the collector walks was built at start-up (or the profile
@@ -941,7 +956,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
            else "")
         + (", where they yielded" if where and hot else "")
         + "." + _long_slices_told(same) + cure)
-    iterated = hot.line if does is ITERATE_CHEAPER else None
+    iterated = _small_reads_site(hot, does)
     return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
                      small_reads_site=iterated, long_slices_s=absorbed,
                      long_slices_of=[f.greenlet for f in same],

@@ -58,6 +58,11 @@ def _num(ev: dict[str, Any], key: str) -> float:
         else 0.0
 
 
+# Under this share of its tasks finding every worker busy, a pool was full "now and
+# then", not "full" (an unseen client's 2 of 1 005 lookups queued behind a burst).
+FULL_MOSTLY_SHARE = 0.5
+
+
 def _reopened(profile: Profile) -> tuple[float, str]:
     """The largest share of the run's new connections that a connection finding says
     need not have been opened (connection-churn, connection-leak, session-per-request
@@ -181,7 +186,9 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
         dns_text += (f" {explained:.3f} s of the queueing was for lookups of connections "
                      f"opened again ({share:.0%} of them, {kind}): counted there.")
     message = (
-        f"{label} (maxsize {maxsize}) was full: {saturated} of {tasks} task(s) found "
+        f"{label} (maxsize {maxsize}) was full"
+        + (" now and then" if saturated < FULL_MOSTLY_SHARE * tasks else "")
+        + f": {saturated} of {tasks} task(s) found "
         f"every worker busy, and tasks queued {queued:.3f} greenlet-seconds in all for a "
         f"free worker thread (longest {queued_max:.3f} s; up to {depth_max} task(s) "
         f"ahead, {depth_mean:.1f} on average). Queued: " + "; ".join(parts) + "."

@@ -168,5 +168,5 @@ class SectionAccounting:
                 f"{display(other) if other else f'greenlet #{others[0]}'} is suspended "
                 "inside one; lxml's parser lock is not gevent-aware, so this thread may "
                 "deadlock now. Read the body first and parse bytes, or use "
-                "Tracer(lxml_guard=True).\n")
+                "Tracer(lxml_guard=True) (geventperf run --lxml-guard).\n")
             sys.stderr.flush()
