@@ -343,3 +343,12 @@ def test_report_to_unknown_suffix_is_a_one_line_error(script, tmp_path):
     result = geventperf("report", saved, "-o", tmp_path / "out.xyz")
     assert result.returncode == 2 and ".trace.json" in error_line(result)
     assert not (tmp_path / "out.xyz").exists()
+
+
+@pytest.mark.parametrize("flags, guarded", [((), False), (("--lxml-guard",), True)])
+def test_run_lxml_guard_is_the_tracers(script, tmp_path, flags, guarded):
+    # the deadlock warning names the flag: it must reach the tracer
+    saved = tmp_path / "run.json"
+    result = geventperf("run", *flags, "-o", saved, script)
+    assert result.returncode == 0, result.stderr
+    assert Profile.load(saved).meta["lxml_guard"] is guarded
