@@ -824,7 +824,6 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     top_gid = top[0][1][3] if top else None
     stack = _most_delaying_stack(profile)
     where = user_site(stack).user if stack else None
-    exited = _exits_delayed_most(profile)
     # where the CPU of the holders that made most of the queueing went (a holder that
     # queued few others, start-up's main, must not lend its CPU to the story)
     delayed_top = sum(acc[0] for _name, acc in top)
@@ -864,7 +863,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                           and _base_name(g.name) in names])
             if seen is not None:
                 seen = seen._replace(during="in their slices over the threshold")
-        if exited:
+        if _exits_delayed_most(profile):
             stack, where = [EXIT], EXIT
         if seen is not None:
             stack = seen.stack
