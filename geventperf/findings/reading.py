@@ -158,7 +158,7 @@ def switch_storms(profile: Profile) -> list[Finding]:
                             greenlet=r.greenlet, count=r.count, mean_run_s=mean_run,
                             run_s=r.run_s, site=site, hub_s_per_switch=per_switch,
                             switching_s=switching, others_ready_wait_s=queued,
-                            spin=_spins(r.stack, mean_event, mean_run),
+                            spin=_spins(r.stack, mean_run),
                             min_switches=STORM_MIN_SWITCHES,
                             max_mean_run_s=STORM_MAX_MEAN_RUN_S))
     return out
@@ -175,7 +175,7 @@ def _once_per_request(stack: list[str]) -> bool:
     return False
 
 
-def _spins(stack: list[str], mean_event: float | None, mean_run: float) -> bool:
+def _spins(stack: list[str], mean_run: float) -> bool:
     """Whether a storm is a spin-wait: gevent.sleep(0) (or a timer that never waits)
     with almost nothing done between yields."""
     paths = " ".join(stack[:6])
@@ -206,7 +206,7 @@ def _storm_story(stack: list[str], mean_event: float | None,
                         "AsyncResult, a Queue's get(), or gevent.joinall on the greenlets "
                         "it waits for; the loop then sleeps until woken and costs nothing "
                         "meanwhile")
-        if _spins(stack, mean_event, mean_run):
+        if _spins(stack, mean_run):
             return (f"a loop that does almost nothing but yield with {how}: most likely "
                     "a spin-wait polling a condition another greenlet sets (a flag, a "
                     "counter, a list filling up); each yield is a round trip through the "
