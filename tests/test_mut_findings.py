@@ -674,6 +674,24 @@ def session_per_request_not_for_a_few_calls_or_short_waits():
 
 
 @scenario
+def session_per_request_of_a_full_pools_jobs():
+    # session_per_request_not_for_a_few_calls_or_short_waits' 9 callers named
+    # app.fetch, but spawned by main (#1) into a gevent Pool it waited 0.5 s for slots
+    # of: they ran at most the pool's size at once, no burst needing a connection each,
+    # and the 16 connections for about one call in flight are told; with main's slot
+    # waits under a block threshold, not
+    def run(slot_wait):
+        p = _named_callers(api_profile(), 7)
+        for gid in (3, 4, 5):
+            p.greenlet(gid).parent = 1
+        p.waits.append(StackTime(stack=list(SLOT_STACK), count=4, wait_s=slot_wait,
+                                 event_wait_s=slot_wait, ready_wait_s=0.0))
+        p.runs.append(StackTime(stack=list(SLOT_STACK), count=4, greenlet=1))
+        return findings.session_per_request(p)
+    return [*run(0.5), *run(0.03125)]
+
+
+@scenario
 def session_per_request_at_the_edges():
     # exactly 10 connections and exactly the 0.0625 s threshold of waiting, no slice
     # recorded there: a finding without a CPU figure; 16 connections for exactly 8
@@ -12661,6 +12679,43 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:540:HTTPConnectionPool._make_request',
                 '/srv/app/worker.py:62:job'],
       'waited_s': 5.0}],
+    'session_per_request_of_a_full_pools_jobs': [{'callers': 9,
+      'calls_in_flight': 1.5625,
+      'connect_wait_s': 0.625,
+      'connections': 16,
+      'cost_meaning': "greenlet-seconds spent waiting while opening the connections requests' "
+                      'module-level functions open for every call (the name lookup, the '
+                      'connect)',
+      'cost_s': 0.625,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': "A new connection for every request: greenlets such as 'app.fetch' called "
+                 "requests' module-level functions (requests.get, requests.post, ...; most at "
+                 '/srv/app/worker.py:15:worker), which build a new Session for each call and '
+                 'close it after, so nothing is kept alive: at least 16 connections were '
+                 'opened, each resolving the host name and connecting again, 0.625 s of '
+                 'waiting in all; 0.250 s of CPU ran in the slices that ended opening them '
+                 '(building a Session, its adapters and pools each time). A shared Session '
+                 'keeps about as many connections as calls are in flight at once (here 1.6 on '
+                 'average, made by 9 greenlets). Fix: create one requests.Session (or '
+                 'geventperf.Session) per worker or per process and call its get/post: its '
+                 'kept-alive connections skip the lookup, the connect and the set-up. [cost '
+                 '0.625 s: greenlet-seconds spent waiting while opening the connections '
+                 "requests' module-level functions open for every call (the name lookup, the "
+                 'connect)]',
+      'section': None,
+      'setup_cpu_s': 0.25,
+      'site': '/srv/app/worker.py:15:worker',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
+                '/srv/app/worker.py:15:worker']}],
 }
 
 

@@ -36,6 +36,7 @@ from geventperf.findings.common import (
     MANY_IN_FLIGHT,
     NOT_KEPT_ALIVE,
     SESSION_PER_REQUEST,
+    _base_name,
     _count,
     _events,
     _finding,
@@ -43,7 +44,7 @@ from geventperf.findings.common import (
     _sentence,
 )
 from geventperf.findings.delayedack import trail
-from geventperf.findings.limits import waiters
+from geventperf.findings.limits import full_pool_jobs, waiters
 from geventperf.findings.loop import (
     _TLS_SETUP,
     _workers,
@@ -124,7 +125,11 @@ def session_per_request(profile: Profile) -> list[Finding]:
     in_flight = inside / profile.duration_s
     seen = waiters(profile, rows, weight=lambda w: w.wait_s)
     callers = _greenlets_named(profile, seen.names)
-    if opened < REUSE_RATIO * max(1.0, in_flight, callers):
+    # jobs of a full Pool ran at most its size at once: their number is no burst that
+    # needs a connection each (an unseen job's 1 000 greenlets behind a Pool(20))
+    jobs = {_base_name(g.name) for g in full_pool_jobs(profile)}
+    bounded = bool(seen.names) and seen.names <= jobs
+    if opened < REUSE_RATIO * max(1.0, in_flight, 0 if bounded else callers):
         return []
     # None where no CPU was measured (cpu_clock off, or no slice ended there)
     measured = [r.cpu_s for r in profile.runs

@@ -595,6 +595,19 @@ def idle_share(profile: Profile) -> float | None:
     return idle / duration
 
 
+def full_pool_jobs(profile: Profile) -> list[Any]:
+    """The greenlets spawned into a gevent Pool whose spawner waited for free slots at
+    least a block threshold (gevent records the spawner as parent): jobs that ran at
+    most the pool's size at once.  [] when no pool held its spawner back."""
+    slots = [w for w in profile.waits if w.stack and SLOT_WAIT.search(w.stack[0])]
+    if sum(event_wait(w) for w in slots) < block_threshold(profile):
+        return []
+    ended = switched_out_at(profile)
+    spawners = {ended.get(tuple(w.stack)) for w in slots} - {None}
+    return [g for g in profile.greenlets if g.parent in spawners
+            and g.id != profile.hub.get("id")]
+
+
 def spin_s(profile: Profile) -> float:
     """The loop time spin-waits took (switch-storm findings told as spin-waits: their
     slices and the hub's rounds they made)."""

@@ -35,7 +35,7 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.cpuhot import is_client_frame
 from geventperf.findings.handoff import stacks_left
-from geventperf.findings.limits import HEAD_READ, SLOT_WAIT, event_wait, switched_out_at
+from geventperf.findings.limits import HEAD_READ, event_wait, full_pool_jobs, switched_out_at
 from geventperf.frames import user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import status_pairs
@@ -226,13 +226,10 @@ def _pool_jobs_in_turn(profile: Profile, client: list) -> list[Finding]:
     handler's story with a job for a response (an unseen order enricher's 700 jobs made
     three independent 30 ms calls each in turn; made together the run took 2.7x less).
     ``cost_s``: as the handlers', their waiting less one call's worth per job."""
-    slots = [w for w in profile.waits if w.stack and SLOT_WAIT.search(w.stack[0])]
-    if sum(event_wait(w) for w in slots) < block_threshold(profile):
+    jobs = full_pool_jobs(profile)
+    if not jobs:
         return []  # no pool held its spawner back: the jobs' pace was not the run's
     ended = switched_out_at(profile)
-    spawners = {ended.get(tuple(w.stack)) for w in slots} - {None}
-    jobs = [g for g in profile.greenlets if g.parent in spawners
-            and g.id != profile.hub.get("id")]
     names = {_base_name(g.name) for g in jobs}
     # (by name: a stack knows only the last greenlet that left it, and a job's record
     # may have been folded into its name's)
