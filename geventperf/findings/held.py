@@ -71,7 +71,7 @@ class Slept(NamedTuple):
     line: str
     waited: float
     count: int
-    stack: list[str]  # the heaviest of its rows'
+    rows: list[Any]  # the waits rows that slept there
 
 
 def jobs_asleep(rows: list[Any]) -> Slept | None:
@@ -97,7 +97,7 @@ def heaviest_sleep(rows: list[Any]) -> Slept | None:
         return None
     line, sleeps = max(by_line.items(), key=lambda kv: sum(event_wait(w) for w in kv[1]))
     return Slept(line, sum(event_wait(w) for w in sleeps), sum(w.count for w in sleeps),
-                 list(max(sleeps, key=event_wait).stack))
+                 sleeps)
 
 
 # Error answers (status 400 or more) from this share of all calls on are told beside a
@@ -121,15 +121,22 @@ class ErrorAnswers(NamedTuple):
                 f"from{tail}.")
 
 
-def error_counts(profile: Profile) -> ErrorAnswers | None:
-    """The error answers over all pools, when they were at least ERROR_ANSWERS_TOLD of
-    the calls; None otherwise."""
+def error_statuses(profile: Profile) -> tuple[dict[str, int], int]:
+    """The answers with an error status over all pools (the pool watch keeps only
+    those), by status, and the calls made in all."""
     statuses: dict[str, int] = {}
     calls = 0
     for e in _events(profile, POOL_EVENT):
         calls += _count(e, "calls")
         for status, n in status_pairs(e.get("statuses")):
             statuses[status] = statuses.get(status, 0) + n
+    return statuses, calls
+
+
+def error_counts(profile: Profile) -> ErrorAnswers | None:
+    """The error answers over all pools, when they were at least ERROR_ANSWERS_TOLD of
+    the calls; None otherwise."""
+    statuses, calls = error_statuses(profile)
     errors = sum(statuses.values())
     if not calls or errors < ERROR_ANSWERS_TOLD * calls:
         return None

@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 
 from geventperf.findings.common import RETRY_BACKOFF, _finding
-from geventperf.findings.held import asleep_in_program, error_counts, heaviest_sleep
+from geventperf.findings.held import error_counts, heaviest_sleep
 from geventperf.findings.limits import event_wait, waiters
 from geventperf.findings.loop import block_threshold
-from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile
 
 # urllib3 sleeping before a retry: its back-off, or the upstream's Retry-After.
@@ -91,9 +90,8 @@ def own_backoff(profile: Profile) -> list[Finding]:
     if found is None:
         return []
     line, slept = found.line, found.waited
-    rows = [w for w in profile.waits if asleep_in_program(w) and user_site(w.stack).user == line]
     low, high = OWN_SLEEPS_PER_ERROR
-    seen = waiters(profile, rows, weight=event_wait)
+    seen = waiters(profile, found.rows, weight=event_wait)
     if slept < block_threshold(profile) or not low <= seen.count / errors.errors <= high:
         return []
     message = (

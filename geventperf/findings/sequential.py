@@ -35,10 +35,10 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.cpuhot import is_client_frame
 from geventperf.findings.handoff import stacks_left
+from geventperf.findings.held import error_statuses
 from geventperf.findings.limits import HEAD_READ, event_wait, full_pool_jobs, switched_out_at
 from geventperf.frames import user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
-from geventperf.poolwatch import status_pairs
 from geventperf.profile import Finding, Profile, greenlet_label
 from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 
@@ -68,8 +68,6 @@ RETRIED_SHARE = 0.5
 # Making a pool's jobs' calls together must save at least this share of their waiting
 # (an unseen ledger's 20 ms token check beside a 2 ms fetch would save 8 %: no story).
 MIN_SAVED_SHARE = 0.25
-# Answers from this status on are failures a program retries.
-ERROR_STATUS = 400
 # A job's calls in turn: at least this many (a start-up's few lookups are no pattern) ...
 JOB_MIN_CALLS = 50
 # ... whose waiting filled at least this share of the run ...
@@ -242,9 +240,7 @@ def _pool_jobs_in_turn(profile: Profile, client: list) -> list[Finding]:
     # calls made again after a failure (a timeout, an error status) each need the one
     # before: retries, not calls that could have been made together
     pools = _events(profile, POOL_EVENT)
-    again = sum(_count(e, "failed") for e in pools) + sum(
-        n for e in pools for status, n in status_pairs(e.get("statuses"))
-        if status.isdigit() and int(status) >= ERROR_STATUS)
+    again = sum(_count(e, "failed") for e in pools) + sum(error_statuses(profile)[0].values())
     if len(jobs) < MIN_RESPONSES or calls < FEW_CALLS_PER_RESPONSE * len(jobs) \
             or not waited or in_turn < IN_HANDLER_SHARE * waited \
             or again >= RETRIED_SHARE * (calls - len(jobs)):
