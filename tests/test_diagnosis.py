@@ -761,6 +761,38 @@ def test_cpu_in_chunks_under_the_threshold_holds_the_loop(server, tmp_path):
     assert_no_network_blame(profile, CHUNKED_HOG, innocent=("fetcher",))
 
 
+SLEEP0_PIECES = Workload("sleep0_pieces.py")
+
+
+def test_cpu_pieces_behind_sleep0_hold_the_loop_in_a_row(server, tmp_path):
+    """Pieces of 1.5 ms, each far under the threshold, yielding with gevent.sleep(0):
+    gevent runs up to 50 such wake-ups before it polls for I/O, so the fetchers wait
+    through some 50 pieces at a time.  The refresher is the first finding, told as
+    pieces in a row, with gevent.idle() (not sleep(0)) as the way to yield."""
+    profile = run_cli(SLEEP0_PIECES, tmp_path, slow(server, 0.02))
+    # the refresher keeps the loop busy near the saturated mark; either story must
+    # name it and tell its sleep(0)
+    kind = profile.findings[0].kind if profile.findings else LOOP_HELD
+    assert kind in (LOOP_HELD, LOOP_SATURATED), listing(profile)
+    first = assert_first(profile, SLEEP0_PIECES, kind, greenlet="refresher")
+    assert "gevent.sleep(0) between most of them" in first.message, first.message
+    assert "gevent.idle()" in first.message, first.message
+    if kind == LOOP_HELD:
+        assert first.extra["zero_sleeps"] >= 100 and first.extra["slices_in_a_row"] >= 2
+    assert_no_network_blame(profile, SLEEP0_PIECES, innocent=("fetcher",))
+
+
+def test_cpu_pieces_behind_gevent_idle_hold_nothing(server, tmp_path):
+    """The same pieces yielding with gevent.idle() (the fix the finding above gives): the
+    loop polls between them, so nothing holds it in pieces of a row.  (A loaded machine
+    may stretch the run's CPU into a busy loop: that story must then not tell pieces in
+    a row.)"""
+    profile = run_cli(SLEEP0_PIECES, tmp_path, slow(server, 0.02), "yield=idle")
+    assert not findings_of(profile, LOOP_HELD), listing(profile)
+    for f in profile.findings:
+        assert "in a row" not in f.message, listing(profile)
+
+
 SATURATED = Workload("saturated.py")
 
 
@@ -802,9 +834,31 @@ def test_threadpool_starvation(server, tmp_path):
     assert re.search(r"\b2 threads?\b|\b(size|maxsize|of)\W{0,3}2\b", first.message), (
         f"the pool size (2) is not named:\n{first.message}")
     assert "sleep" in first.message, f"the function queued is not named:\n{first.message}"
+    # the real time.sleep used no CPU in its threads: told as waiting there, with both
+    # fixes (a cooperative call needs no thread; a blocking C call belongs on the pool)
+    assert first.extra["tasks_waited"], first.message
+    assert "blocking C call" in first.message, first.message
     blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
     assert not blamed, f"the hub sat idle; nothing held the loop:\n{listing(profile)}"
     assert_no_network_blame(profile, THREADPOOL)
+
+
+LOCK_ELSEWHERE = Workload("lock_elsewhere.py")
+
+
+def test_a_lock_held_by_another_greenlet_is_told_as_held_elsewhere(server, tmp_path):
+    """The handlers hold the lock only for a copy; their own calls come after it.  A
+    one-at-a-time lock cannot have been held across calls that add up to more than the
+    run: the finding must not send the reader to the handlers' call, and names the
+    refresher's call made under the lock instead."""
+    profile = run_cli(LOCK_ELSEWHERE, tmp_path, f"fast={server.url}/slow?delay=0.02",
+                      f"slow={server.url}/slow?delay=0.08")
+    first = assert_first(profile, LOCK_ELSEWHERE, LOCK_CONTENDED)
+    assert "was not held across them" in first.message, first.message
+    holder = min(LOCK_ELSEWHERE.lines("holder"))
+    assert f"lock_elsewhere.py:{holder}:refresher" in first.message, first.message
+    calls = min(LOCK_ELSEWHERE.lines("network-wait"))
+    assert f"lock_elsewhere.py:{calls}" not in first.message, first.message
 
 
 BLOCKING_PEERS = Workload("blocking_peers.py")

@@ -2330,6 +2330,27 @@ def loop_saturated_writing_pywsgi_pieces():
     return out
 
 
+@scenario
+def loop_saturated_writing_pywsgi_pieces_names_the_iterable():
+    # inside pywsgi's process_result: the program's generator (0.25 s) beside a library
+    # frame (0.375 s, not the program's) and the write itself; the generator is named
+    pywsgi = "/venv/lib/python3.11/site-packages/gevent/pywsgi.py"
+    p = saturated()
+    for g in (3, 4, 5, 1):
+        p.greenlet(g).cpu_s = p.greenlet(g).run_s
+    p.cpu_samples = CpuSamples(
+        frames=[f"{pywsgi}:888:WSGIHandler.write", f"{pywsgi}:990:WSGIHandler.process_result",
+                f"{APP}:18:csv_rows", f"{REQUESTS}:10:iter_content"],
+        first_lines=[1, 1, 1, 1], stacks=[
+            SampledStack(frames=[0, 1], greenlet="app.fetch", sections=[], count=4,
+                         cpu_s=0.5, gid=3),
+            SampledStack(frames=[2, 1], greenlet="app.fetch", sections=[], count=2,
+                         cpu_s=0.25, gid=3),
+            SampledStack(frames=[3, 1], greenlet="app.fetch", sections=[], count=3,
+                         cpu_s=0.375, gid=3)])
+    return findings.loop_saturated(p)
+
+
 def storm(stack, count=2000, run_s=0.03125, event_wait_s=0.5, greenlet=3, delayed=None,
           hub_delayed=None):
     # hub busy 1.5 - 0.5 idle = 1 s over 4000 switches: 0.25 ms a switch, times 2000
@@ -2572,6 +2593,34 @@ def threadpool_dns_queued_behind_work_in_a_pool_of_its_own():
         pool_event("getaddrinfo", 2, 0.25, 0.5, dns=True, default_pool=False, pool="pool-1"),
         pool_event("crunch", 4, 1.0, 2.0, default_pool=False, pool="pool-1", greenlets=6,
                    greenlet_names=["a", "b", "c", "d", "e", "a"])]))
+
+
+@scenario
+def threadpool_tells_dns_only_where_it_queued_a_tenth():
+    # lookups queued 0.125 of 1.125 s (11 %): told, with a resolver off the pool; 0.0625
+    # of 1.0625 s (5.9 %): neither (the lookups are no lever there)
+    return [f for dns in (0.125, 0.0625) for f in findings.threadpool_saturated(profile(
+        events=[pool_event("getaddrinfo", 2, dns, 0.0625, dns=True),
+                pool_event("work", 8, 1.0, 4.0)]))]
+
+
+@scenario
+def threadpool_tasks_that_waited_in_their_threads():
+    # the tasks ran 4 worker-seconds (lookups' 0.0625 apart); the process's threads
+    # besides the loop's used 0.9375 s: under a quarter, they waited there; 1.0 s: not
+    # under it; socket patched, not patched, or not said
+    out = []
+    for threads_cpu, patched in ((0.9375, ["socket"]), (0.9375, ["time"]), (0.9375, None),
+                                 (1.0, ["socket"])):
+        p = profile(events=[pool_event("getaddrinfo", 2, 0.125, 0.0625, dns=True),
+                            pool_event("fetch_in_thread", 8, 1.0, 4.0)])
+        for g in p.greenlets:
+            g.cpu_s = 0.5 if g.id == 3 else 0.0
+        p.hub.update(cpu_s=0.0, process_cpu_s=0.5 + threads_cpu)
+        if patched is not None:
+            p.meta["monkey_patched"] = patched
+        out += findings.threadpool_saturated(p)
+    return out
 
 
 @scenario
@@ -3044,9 +3093,14 @@ EXPECTED = {
                  'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
-                 'or copy repeated); then split what must stay expensive and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'or copy repeated); then split what must stay expensive and yield between '
+                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
+                 'loop has run what is pending, the I/O of waiting greenlets included: '
+                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
+                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
+                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
+                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the '
                  'backlog they left (the ready queue above its usual length until it next '
@@ -3109,9 +3163,14 @@ EXPECTED = {
                  'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
-                 'or copy repeated); then split what must stay expensive and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'or copy repeated); then split what must stay expensive and yield between '
+                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
+                 'loop has run what is pending, the I/O of waiting greenlets included: '
+                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
+                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
+                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
+                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.062 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the '
                  'backlog they left (the ready queue above its usual length until it next '
@@ -3148,7 +3207,9 @@ EXPECTED = {
                  "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
                  'greenlet-s); the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
-                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'side: less work per request in these greenlets (compute once what is the '
+                 'same from request to request and keep it: a verified credential or key, a '
+                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
@@ -3193,7 +3254,9 @@ EXPECTED = {
                  "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
                  "greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed most ended "
                  'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
-                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'side: less work per request in these greenlets (compute once what is the '
+                 'same from request to request and keep it: a verified credential or key, a '
+                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
@@ -3517,7 +3580,8 @@ EXPECTED = {
       'section': None,
       'stack': ['/srv/app/worker.py:70:connect'],
       'suggested_maxsize': 6,
-      'tasks': 12}],
+      'tasks': 12,
+      'tasks_waited': False}],
     'threadpool_dns_queued_behind_work_in_a_pool_of_its_own': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
                       "the tasks (less the lookups' share a connection finding counts)",
@@ -3576,7 +3640,8 @@ EXPECTED = {
       'section': None,
       'stack': [],
       'suggested_maxsize': 4,
-      'tasks': 6}],
+      'tasks': 6,
+      'tasks_waited': False}],
     'threadpool_many_functions_no_dns': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
                       "the tasks (less the lookups' share a connection finding counts)",
@@ -3675,7 +3740,8 @@ EXPECTED = {
       'section': None,
       'stack': [],
       'suggested_maxsize': 4,
-      'tasks': 7},
+      'tasks': 7,
+      'tasks_waited': False},
      {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
                       "the tasks (less the lookups' share a connection finding counts)",
@@ -3720,7 +3786,8 @@ EXPECTED = {
       'section': None,
       'stack': ['x.py:1:f'],
       'suggested_maxsize': 1,
-      'tasks': 2}],
+      'tasks': 2,
+      'tasks_waited': False}],
     'slow_protobuf_backend_across_four_greenlets': [{'by_greenlet': {'w1': 0.25, 'w2': 0.125, 'w3': 0.0625, 'w4': 0.0625},
       'cost_meaning': "greenlet-seconds: the pure-Python implementation's share of the sampled "
                       "CPU, times the run's running time plus its ready wait (the others' "
@@ -3981,9 +4048,14 @@ EXPECTED = {
                  'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
-                 'or copy repeated); then split what must stay expensive and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'or copy repeated); then split what must stay expensive and yield between '
+                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
+                 'loop has run what is pending, the I/O of waiting greenlets included: '
+                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
+                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
+                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
+                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the '
                  'backlog they left (the ready queue above its usual length until it next '
@@ -4265,7 +4337,8 @@ EXPECTED = {
       'section': None,
       'stack': [],
       'suggested_maxsize': 4,
-      'tasks': 1},
+      'tasks': 1,
+      'tasks_waited': False},
      {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
                       "the tasks (less the lookups' share a connection finding counts)",
@@ -4322,7 +4395,8 @@ EXPECTED = {
       'section': None,
       'stack': [],
       'suggested_maxsize': 4,
-      'tasks': 4},
+      'tasks': 4,
+      'tasks_waited': False},
      {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
                       "the tasks (less the lookups' share a connection finding counts)",
@@ -4379,7 +4453,8 @@ EXPECTED = {
       'section': None,
       'stack': [],
       'suggested_maxsize': 4,
-      'tasks': 2}],
+      'tasks': 2,
+      'tasks_waited': False}],
     'deadlock_risk_whose_other_parse_is_unknown': [{'cost_meaning': 'a hazard, ranked above every cost; the figure is how long the parses '
                       'involved were suspended inside lxml (greenlet-seconds)',
       'cost_s': 0.0,
@@ -4424,9 +4499,14 @@ EXPECTED = {
                  'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
-                 'or copy repeated); then split what must stay expensive and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'or copy repeated); then split what must stay expensive and yield between '
+                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
+                 'loop has run what is pending, the I/O of waiting greenlets included: '
+                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
+                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
+                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
+                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.062 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the '
                  'backlog they left (the ready queue above its usual length until it next '
@@ -4461,8 +4541,13 @@ EXPECTED = {
                  'first make that code cheaper (one line burning the CPU this long is often '
                  'work that grows with the square of its input: += on bytes or str in a '
                  'loop, a list searched inside a loop, a sort or copy repeated); then split '
-                 'what must stay expensive and yield (gevent.sleep(0)) between pieces, or '
-                 'move it to a process pool (a C call that releases the GIL, such as '
+                 'what must stay expensive and yield between pieces of a millisecond or two '
+                 'with gevent.idle() (it resumes once the loop has run what is pending, the '
+                 'I/O of waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.000 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
                  'slices, and in the backlog they left (the ready queue above its usual '
@@ -4497,12 +4582,17 @@ EXPECTED = {
                  'make that code cheaper (one line burning the CPU this long is often work '
                  'that grows with the square of its input: += on bytes or str in a loop, a '
                  'list searched inside a loop, a sort or copy repeated); then split what '
-                 'must stay expensive and yield (gevent.sleep(0)) between pieces, or move it '
-                 "to a process pool (a C call that releases the GIL, such as hashlib's or "
-                 "zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds "
-                 'other greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O '
+                 'of waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual '
+                 'length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -4533,8 +4623,13 @@ EXPECTED = {
                  'first make that code cheaper (one line burning the CPU this long is often '
                  'work that grows with the square of its input: += on bytes or str in a '
                  'loop, a list searched inside a loop, a sort or copy repeated); then split '
-                 'what must stay expensive and yield (gevent.sleep(0)) between pieces, or '
-                 'move it to a process pool (a C call that releases the GIL, such as '
+                 'what must stay expensive and yield between pieces of a millisecond or two '
+                 'with gevent.idle() (it resumes once the loop has run what is pending, the '
+                 'I/O of waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
                  'slices, and in the backlog they left (the ready queue above its usual '
@@ -4566,7 +4661,9 @@ EXPECTED = {
                  "timers or locks. Who held the loop: no greenlet's recorded run slices "
                  "overlapped the waiting (the hub's own callbacks, or slices the tracer did "
                  'not see). The cure is on the CPU side, not the I/O side: less work per '
-                 'request in these greenlets, fewer greenlets per process and more '
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration), fewer greenlets per process and more '
                  'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
                  "call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). Which functions used the CPU: profile with '
@@ -4743,8 +4840,13 @@ EXPECTED = {
                  'first make that code cheaper (one line burning the CPU this long is often '
                  'work that grows with the square of its input: += on bytes or str in a '
                  'loop, a list searched inside a loop, a sort or copy repeated); then split '
-                 'what must stay expensive and yield (gevent.sleep(0)) between pieces, or '
-                 'move it to a process pool (a C call that releases the GIL, such as '
+                 'what must stay expensive and yield between pieces of a millisecond or two '
+                 'with gevent.idle() (it resumes once the loop has run what is pending, the '
+                 'I/O of waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.000 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
                  'slices, and in the backlog they left (the ready queue above its usual '
@@ -4776,7 +4878,9 @@ EXPECTED = {
                  "timers or locks. Who held the loop: no greenlet's recorded run slices "
                  "overlapped the waiting (the hub's own callbacks, or slices the tracer did "
                  'not see). The cure is on the CPU side, not the I/O side: less work per '
-                 'request in these greenlets, fewer greenlets per process and more '
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration), fewer greenlets per process and more '
                  'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
                  "call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). Which functions used the CPU: profile with '
@@ -4882,7 +4986,8 @@ EXPECTED = {
       'section': None,
       'stack': [],
       'suggested_maxsize': 4,
-      'tasks': 6}],
+      'tasks': 6,
+      'tasks_waited': False}],
     'slices_others_joined_only_at_their_end': [{'active_s': 0.5,
       'backlog_s': 0.0,
       'blocking_s': 0.0,
@@ -4906,9 +5011,14 @@ EXPECTED = {
                  'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
-                 'or copy repeated); then split what must stay expensive and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'or copy repeated); then split what must stay expensive and yield between '
+                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
+                 'loop has run what is pending, the I/O of waiting greenlets included: '
+                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
+                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
+                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
+                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.250 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the '
                  'backlog they left (the ready queue above its usual length until it next '
@@ -5003,7 +5113,9 @@ EXPECTED = {
                  "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
                  'greenlet-s); the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
-                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'side: less work per request in these greenlets (compute once what is the '
+                 'same from request to request and keep it: a verified credential or key, a '
+                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
@@ -5093,7 +5205,9 @@ EXPECTED = {
                  "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
                  'greenlet-s); the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
-                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'side: less work per request in these greenlets (compute once what is the '
+                 'same from request to request and keep it: a verified credential or key, a '
+                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
@@ -5170,14 +5284,17 @@ EXPECTED = {
                  'own. geventperf.Session(), or geventperf.mount(session, fast_path=True), '
                  "does that work once per session (about half of requests' CPU per call in "
                  "this project's benchmarks). Beyond that: less work per request in these "
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy '
-                 'work moved out of the loop (a process pool; a C call that releases the '
-                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains), plus the queueing behind the '
-                 "top holder's own slices over the block threshold when they burned the CPU "
-                 'in the same code (no loop-blocked finding then tells them)]',
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -5212,15 +5329,18 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -5259,7 +5379,9 @@ EXPECTED = {
                  'urllib3 and http.client themselves, most of it per read, not per request: '
                  '80 reads for 4 bodies (small-body-reads): read in large pieces, and the '
                  'per-read work goes with the reads. Beyond that: less work per request in '
-                 'these greenlets, fewer greenlets per process and more processes, or '
+                 'these greenlets (compute once what is the same from request to request and '
+                 'keep it: a verified credential or key, a compiled pattern or template, a '
+                 'parsed configuration), fewer greenlets per process and more processes, or '
                  'CPU-heavy work moved out of the loop (a process pool; a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -5308,14 +5430,17 @@ EXPECTED = {
                  'own. geventperf.Session(), or geventperf.mount(session, fast_path=True), '
                  "does that work once per session (about half of requests' CPU per call in "
                  "this project's benchmarks). Beyond that: less work per request in these "
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy '
-                 'work moved out of the loop (a process pool; a C call that releases the '
-                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains), plus the queueing behind the '
-                 "top holder's own slices over the block threshold when they burned the CPU "
-                 'in the same code (no loop-blocked finding then tells them)]',
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -6202,8 +6327,13 @@ EXPECTED = {
                  'first make that code cheaper (one line burning the CPU this long is often '
                  'work that grows with the square of its input: += on bytes or str in a '
                  'loop, a list searched inside a loop, a sort or copy repeated); then split '
-                 'what must stay expensive and yield (gevent.sleep(0)) between pieces, or '
-                 'move it to a process pool (a C call that releases the GIL, such as '
+                 'what must stay expensive and yield between pieces of a millisecond or two '
+                 'with gevent.idle() (it resumes once the loop has run what is pending, the '
+                 'I/O of waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.250 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
                  'slices, and in the backlog they left (the ready queue above its usual '
@@ -6450,12 +6580,17 @@ EXPECTED = {
                  'make that code cheaper (one line burning the CPU this long is often work '
                  'that grows with the square of its input: += on bytes or str in a loop, a '
                  'list searched inside a loop, a sort or copy repeated); then split what '
-                 'must stay expensive and yield (gevent.sleep(0)) between pieces, or move it '
-                 "to a process pool (a C call that releases the GIL, such as hashlib's or "
-                 "zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds "
-                 'other greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O '
+                 'of waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual '
+                 'length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -6487,9 +6622,14 @@ EXPECTED = {
                  'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
-                 'or copy repeated); then split what must stay expensive and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'or copy repeated); then split what must stay expensive and yield between '
+                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
+                 'loop has run what is pending, the I/O of waiting greenlets included: '
+                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
+                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
+                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
+                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the '
                  'backlog they left (the ready queue above its usual length until it next '
@@ -6525,8 +6665,13 @@ EXPECTED = {
                  'where it yielded. Fix: first make that code cheaper (one line burning the '
                  'CPU this long is often work that grows with the square of its input: += on '
                  'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool (a C call that releases the '
+                 'repeated); then split what must stay expensive and yield between pieces of '
+                 'a millisecond or two with gevent.idle() (it resumes once the loop has run '
+                 'what is pending, the I/O of waiting greenlets included: suited to '
+                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before '
+                 'it polls for I/O; or move it to a process pool (a C call that releases the '
                  "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
                  '0.750 s: greenlet-seconds other greenlets spent ready to run but held up '
                  'by these slices, and in the backlog they left (the ready queue above its '
@@ -6562,9 +6707,14 @@ EXPECTED = {
                  'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
-                 'or copy repeated); then split what must stay expensive and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'or copy repeated); then split what must stay expensive and yield between '
+                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
+                 'loop has run what is pending, the I/O of waiting greenlets included: '
+                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
+                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
+                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
+                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the '
                  'backlog they left (the ready queue above its usual length until it next '
@@ -6600,12 +6750,17 @@ EXPECTED = {
                  'make that code cheaper (one line burning the CPU this long is often work '
                  'that grows with the square of its input: += on bytes or str in a loop, a '
                  'list searched inside a loop, a sort or copy repeated); then split what '
-                 'must stay expensive and yield (gevent.sleep(0)) between pieces, or move it '
-                 "to a process pool (a C call that releases the GIL, such as hashlib's or "
-                 "zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds "
-                 'other greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O '
+                 'of waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual '
+                 'length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -6639,8 +6794,13 @@ EXPECTED = {
                  'where it yielded. Fix: first make that code cheaper (one line burning the '
                  'CPU this long is often work that grows with the square of its input: += on '
                  'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool (a C call that releases the '
+                 'repeated); then split what must stay expensive and yield between pieces of '
+                 'a millisecond or two with gevent.idle() (it resumes once the loop has run '
+                 'what is pending, the I/O of waiting greenlets included: suited to '
+                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before '
+                 'it polls for I/O; or move it to a process pool (a C call that releases the '
                  "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
                  '0.750 s: greenlet-seconds other greenlets spent ready to run but held up '
                  'by these slices, and in the backlog they left (the ready queue above its '
@@ -6678,8 +6838,13 @@ EXPECTED = {
                  'greenlets exited. Fix: first make that code cheaper (one line burning the '
                  'CPU this long is often work that grows with the square of its input: += on '
                  'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool (a C call that releases the '
+                 'repeated); then split what must stay expensive and yield between pieces of '
+                 'a millisecond or two with gevent.idle() (it resumes once the loop has run '
+                 'what is pending, the I/O of waiting greenlets included: suited to '
+                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before '
+                 'it polls for I/O; or move it to a process pool (a C call that releases the '
                  "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
                  '1.500 s: greenlet-seconds other greenlets spent ready to run but held up '
                  'by these slices, and in the backlog they left (the ready queue above its '
@@ -6709,18 +6874,25 @@ EXPECTED = {
                  'of all such waiting. It was CPU work (0.500 s of CPU in 0.500 s of running); '
                  'CPU samples put 100% of their sampled CPU (8 samples in all) at '
                  '/srv/app/worker.py:23:hash_passwords; the slices that delayed most ended at '
-                 '/srv/app/worker.py:22:hash_passwords. Fix: yield more often (gevent.sleep(0) '
-                 'between smaller pieces of the work), or move the work out of the loop '
-                 '(gevent.get_hub().threadpool for C code that releases the GIL, a process pool '
-                 'for Python code). [cost 4.000 s: greenlet-seconds other greenlets spent ready '
-                 "to run while these greenlets' slices under the block threshold ran]",
+                 '/srv/app/worker.py:22:hash_passwords. Fix: smaller pieces of the work, and '
+                 'yield between pieces of a millisecond or two with gevent.idle() (it resumes '
+                 'once the loop has run what is pending, the I/O of waiting greenlets included: '
+                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls for '
+                 'I/O before it fires), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
+                 'polls for I/O; or move the work out of the loop (gevent.get_hub().threadpool '
+                 'for C code that releases the GIL, a process pool for Python code). [cost 4.000 '
+                 "s: greenlet-seconds other greenlets spent ready to run while these greenlets' "
+                 'slices under the block threshold ran]',
       'others_mean_slice_s': 0.0002537313432835823,
       'run_s': 0.5,
       'section': None,
       'share': 0.8,
       'slices': 20,
+      'slices_in_a_row': 1.0,
       'stack': ['/srv/app/worker.py:23:hash_passwords'],
-      'stack_is': 'cpu-samples'}],
+      'stack_is': 'cpu-samples',
+      'zero_sleeps': 0}],
     'cpu_slices_name_the_sections_they_ran_in': [{'active_s': 1.0,
       'backlog_s': 0.0,
       'blocking_s': 0.0,
@@ -6747,8 +6919,13 @@ EXPECTED = {
                  'line burning the CPU this long is often work that grows with the square of '
                  'its input: += on bytes or str in a loop, a list searched inside a loop, a '
                  'sort or copy repeated); then split what must stay expensive and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'between pieces of a millisecond or two with gevent.idle() (it resumes once '
+                 'the loop has run what is pending, the I/O of waiting greenlets included: '
+                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
+                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
+                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
+                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 1.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the '
                  'backlog they left (the ready queue above its usual length until it next '
@@ -6784,43 +6961,12 @@ EXPECTED = {
                  'cheaper (one line burning the CPU this long is often work that grows with '
                  'the square of its input: += on bytes or str in a loop, a list searched '
                  'inside a loop, a sort or copy repeated); then split what must stay '
-                 'expensive and yield (gevent.sleep(0)) between pieces, or move it to a '
-                 "process pool (a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 1.500 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
-      'run_s': 1.0,
-      'section': 'sec',
-      'small_reads_site': None,
-      'stack': ['/srv/app/worker.py:20:job'],
-      'stack_is': 'slice-end',
-      'threshold_s': 0.0625},
-     {'active_s': 1.0,
-      'backlog_s': 0.0,
-      'blocking_s': 0.0,
-      'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
-                      'these slices, and in the backlog they left (the ready queue above its '
-                      'usual length until it next emptied)',
-      'cost_s': 1.5,
-      'count': 2,
-      'cpu_s': 1.0,
-      'gc_s': 0.0,
-      'greenlet': 3,
-      'greenlets': 2,
-      'hazard': False,
-      'kind': 'loop-blocked',
-      'longest_s': 0.5,
-      'longest_wait_s': 0.5,
-      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
-                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
-                 '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
-                 'CPU work (1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
-                 'Fix: first make that code cheaper (one line burning the CPU this long is '
-                 'often work that grows with the square of its input: += on bytes or str in '
-                 'a loop, a list searched inside a loop, a sort or copy repeated); then '
-                 'split what must stay expensive and yield (gevent.sleep(0)) between pieces, '
+                 'expensive and yield between pieces of a millisecond or two with '
+                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O '
+                 'of waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.500 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
@@ -6856,7 +7002,53 @@ EXPECTED = {
                  'Fix: first make that code cheaper (one line burning the CPU this long is '
                  'often work that grows with the square of its input: += on bytes or str in '
                  'a loop, a list searched inside a loop, a sort or copy repeated); then '
-                 'split what must stay expensive and yield (gevent.sleep(0)) between pieces, '
+                 'split what must stay expensive and yield between pieces of a millisecond '
+                 'or two with gevent.idle() (it resumes once the loop has run what is '
+                 'pending, the I/O of waiting greenlets included: suited to background work) '
+                 'or gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), '
+                 'not gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual '
+                 'length until it next emptied)]',
+      'run_s': 1.0,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 1.5,
+      'count': 2,
+      'cpu_s': 1.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
+                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
+                 '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
+                 'CPU work (1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
+                 'Fix: first make that code cheaper (one line burning the CPU this long is '
+                 'often work that grows with the square of its input: += on bytes or str in '
+                 'a loop, a list searched inside a loop, a sort or copy repeated); then '
+                 'split what must stay expensive and yield between pieces of a millisecond '
+                 'or two with gevent.idle() (it resumes once the loop has run what is '
+                 'pending, the I/O of waiting greenlets included: suited to background work) '
+                 'or gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), '
+                 'not gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.500 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
@@ -6885,19 +7077,26 @@ EXPECTED = {
                  'of all such waiting. It was CPU work (0.500 s of CPU in 0.500 s of running); '
                  "inside section 'hashlib' (1.000 greenlet-s of others' waiting over the run); "
                  'the slices that delayed most ended at /srv/app/worker.py:22:hash_passwords. '
-                 'Fix: yield more often (gevent.sleep(0) between smaller pieces of the work), or '
-                 'move the work out of the loop (gevent.get_hub().threadpool for C code that '
-                 'releases the GIL, a process pool for Python code). [cost 4.000 s: '
-                 "greenlet-seconds other greenlets spent ready to run while these greenlets' "
-                 'slices under the block threshold ran]',
+                 'Fix: smaller pieces of the work, and yield between pieces of a millisecond or '
+                 'two with gevent.idle() (it resumes once the loop has run what is pending, the '
+                 'I/O of waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and gevent '
+                 'runs up to 50 such wake-ups back to back before it polls for I/O; or move the '
+                 'work out of the loop (gevent.get_hub().threadpool for C code that releases the '
+                 'GIL, a process pool for Python code). [cost 4.000 s: greenlet-seconds other '
+                 "greenlets spent ready to run while these greenlets' slices under the block "
+                 'threshold ran]',
       'others_mean_slice_s': 0.0002537313432835823,
       'run_s': 0.5,
       'section': None,
       'share': 0.8,
       'slices': 20,
+      'slices_in_a_row': 1.0,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:159:sleep',
                 '/srv/app/worker.py:22:hash_passwords'],
-      'stack_is': 'slice-end'}],
+      'stack_is': 'slice-end',
+      'zero_sleeps': 0}],
     'blocking_call_socket_unpatched': [{'active_s': 0.5,
       'backlog_s': 0.0,
       'blocking_s': 0.5,
@@ -7130,7 +7329,9 @@ EXPECTED = {
                  'and next 50% in parse (/srv/app/worker.py), most at line 50; the slices '
                  'that delayed most ended at /srv/app/worker.py:30:crunch, where they '
                  'yielded. The cure is on the CPU side, not the I/O side: less work per '
-                 'request in these greenlets, fewer greenlets per process and more '
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration), fewer greenlets per process and more '
                  'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
                  "call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -7172,7 +7373,9 @@ EXPECTED = {
                  'of their sampled CPU (5 samples in all) at /srv/app/worker.py:40:handler; '
                  'the slices that delayed most ended at /srv/app/worker.py:30:crunch, where '
                  'they yielded. The cure is on the CPU side, not the I/O side: less work per '
-                 'request in these greenlets, fewer greenlets per process and more '
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration), fewer greenlets per process and more '
                  'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
                  "call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -7250,7 +7453,12 @@ EXPECTED = {
                  'Fix: first make that code cheaper (one line burning the CPU this long is '
                  'often work that grows with the square of its input: += on bytes or str in '
                  'a loop, a list searched inside a loop, a sort or copy repeated); then '
-                 'split what must stay expensive and yield (gevent.sleep(0)) between pieces, '
+                 'split what must stay expensive and yield between pieces of a millisecond '
+                 'or two with gevent.idle() (it resumes once the loop has run what is '
+                 'pending, the I/O of waiting greenlets included: suited to background work) '
+                 'or gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), '
+                 'not gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
@@ -7287,8 +7495,13 @@ EXPECTED = {
                  'first make that code cheaper (one line burning the CPU this long is often '
                  'work that grows with the square of its input: += on bytes or str in a '
                  'loop, a list searched inside a loop, a sort or copy repeated); then split '
-                 'what must stay expensive and yield (gevent.sleep(0)) between pieces, or '
-                 'move it to a process pool (a C call that releases the GIL, such as '
+                 'what must stay expensive and yield between pieces of a millisecond or two '
+                 'with gevent.idle() (it resumes once the loop has run what is pending, the '
+                 'I/O of waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
                  'slices, and in the backlog they left (the ready queue above its usual '
@@ -7576,7 +7789,9 @@ EXPECTED = {
                  "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
                  "greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed most ended "
                  'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
-                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'side: less work per request in these greenlets (compute once what is the '
+                 'same from request to request and keep it: a verified credential or key, a '
+                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). [cost 2.953 s: greenlet-seconds greenlets '
@@ -7841,7 +8056,9 @@ EXPECTED = {
                  "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
                  "greenlet-s), 'csv' (0.250 greenlet-s); the slices that delayed most ended "
                  'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
-                 'side: less work per request in these greenlets, fewer greenlets per '
+                 'side: less work per request in these greenlets (compute once what is the '
+                 'same from request to request and keep it: a verified credential or key, a '
+                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). [cost 3.281 s: greenlet-seconds greenlets '
@@ -8112,7 +8329,8 @@ EXPECTED = {
       'section': None,
       'stack': ['/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection'],
       'suggested_maxsize': 6,
-      'tasks': 12}],
+      'tasks': 12,
+      'tasks_waited': False}],
     'connection_findings_read_no_shape_in_folded_hosts': [{'bound_concurrency': False,
       'churn_share': 0.84375,
       'connect_wait_s': 0.5,
@@ -8270,7 +8488,8 @@ EXPECTED = {
       'section': None,
       'stack': ['/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection'],
       'suggested_maxsize': 4,
-      'tasks': 8}],
+      'tasks': 8,
+      'tasks_waited': False}],
     'delayed_ack_stall_on_reused_connections_only': [{'cost_meaning': 'greenlet-seconds the response bodies on reused connections came later '
                       "than new connections' bodies usually do (taken as at most 35 ms), "
                       "waiting for this side's delayed ACK",
@@ -9160,7 +9379,8 @@ EXPECTED = {
       'section': None,
       'stack': ['/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection'],
       'suggested_maxsize': None,
-      'tasks': 8},
+      'tasks': 8,
+      'tasks_waited': False},
      {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
                       "the tasks (less the lookups' share a connection finding counts)",
@@ -9212,7 +9432,8 @@ EXPECTED = {
       'section': None,
       'stack': [],
       'suggested_maxsize': None,
-      'tasks': 8},
+      'tasks': 8,
+      'tasks_waited': False},
      {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
                       "the tasks (less the lookups' share a connection finding counts)",
@@ -9260,7 +9481,8 @@ EXPECTED = {
       'section': None,
       'stack': [],
       'suggested_maxsize': None,
-      'tasks': 8},
+      'tasks': 8,
+      'tasks_waited': False},
      {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
                       'pool: from ThreadPool.spawn until a worker started them, summed over '
                       "the tasks (less the lookups' share a connection finding counts)",
@@ -9306,7 +9528,8 @@ EXPECTED = {
       'section': None,
       'stack': [],
       'suggested_maxsize': 100,
-      'tasks': 8}],
+      'tasks': 8,
+      'tasks_waited': False}],
     'pool_full_says_what_its_jobs_waited_on': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
                       'the loop sat mostly idle',
       'cost_s': 1.5,
@@ -9546,8 +9769,13 @@ EXPECTED = {
                  'make that code cheaper (it is parsing JSON: ask the upstream for less -- '
                  'only the fields, the page or the summary this code uses -- rather than '
                  'parsing a large document whole, or parse with a faster decoder (orjson, '
-                 'ujson)); then split what must stay expensive and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool (a C call that releases the '
+                 'ujson)); then split what must stay expensive and yield between pieces of a '
+                 'millisecond or two with gevent.idle() (it resumes once the loop has run '
+                 'what is pending, the I/O of waiting greenlets included: suited to '
+                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before '
+                 'it polls for I/O; or move it to a process pool (a C call that releases the '
                  "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
                  '0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
                  'by these slices, and in the backlog they left (the ready queue above its '
@@ -9939,15 +10167,18 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -9993,7 +10224,9 @@ EXPECTED = {
                  'service relies on). geventperf.Session(), or geventperf.mount(session, '
                  "fast_path=True), does that work once per session (about half of requests' "
                  "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets, fewer greenlets per process and more '
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration), fewer greenlets per process and more '
                  'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
                  "call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -10042,14 +10275,17 @@ EXPECTED = {
                  'own. geventperf.Session(), or geventperf.mount(session, fast_path=True), '
                  "does that work once per session (about half of requests' CPU per call in "
                  "this project's benchmarks). Beyond that: less work per request in these "
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy '
-                 'work moved out of the loop (a process pool; a C call that releases the '
-                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains), plus the queueing behind the '
-                 "top holder's own slices over the block threshold when they burned the CPU "
-                 'in the same code (no loop-blocked finding then tells them)]',
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -10241,15 +10477,17 @@ EXPECTED = {
                  "piece through gevent's pywsgi (WSGIHandler.write: a chunk and a send per "
                  "item the application's iterable yields): yield fewer, larger pieces (rows "
                  'joined into pieces of some 64 KiB), or return the body whole in a list. '
-                 'Beyond that: less work per request in these greenlets, fewer greenlets per '
-                 'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'Beyond that: less work per request in these greenlets (compute once what '
+                 'is the same from request to request and keep it: a verified credential or '
+                 'key, a compiled pattern or template, a parsed configuration), fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -10284,15 +10522,18 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 100% of their sampled CPU (5 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -10329,9 +10570,11 @@ EXPECTED = {
       'section': None,
       'share': 0.8,
       'slices': 20,
+      'slices_in_a_row': 1.0,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:22:report'],
-      'stack_is': 'slice-end'}],
+      'stack_is': 'slice-end',
+      'zero_sleeps': 0}],
     'lock_contended_on_a_rate_limiters_semaphore': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop sat '
                       'mostly idle',
       'cost_s': 0.375,
@@ -10432,15 +10675,18 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -11200,15 +11446,18 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -11243,15 +11492,18 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -11286,15 +11538,18 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
                  'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -11754,11 +12009,17 @@ EXPECTED = {
                  'that code cheaper (one line burning the CPU this long is often work that '
                  'grows with the square of its input: += on bytes or str in a loop, a list '
                  'searched inside a loop, a sort or copy repeated); then split what must stay '
-                 'expensive and yield (gevent.sleep(0)) between pieces, or move it to a '
-                 "process pool (a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 2.703 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the backlog '
-                 'they left (the ready queue above its usual length until it next emptied)]',
+                 'expensive and yield between pieces of a millisecond or two with '
+                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O of '
+                 'waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and gevent '
+                 'runs up to 50 such wake-ups back to back before it polls for I/O; or move it '
+                 "to a process pool (a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 2.703 s: greenlet-seconds "
+                 'other greenlets spent ready to run but held up by these slices, and in the '
+                 'backlog they left (the ready queue above its usual length until it next '
+                 'emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -11790,11 +12051,17 @@ EXPECTED = {
                  'that code cheaper (one line burning the CPU this long is often work that '
                  'grows with the square of its input: += on bytes or str in a loop, a list '
                  'searched inside a loop, a sort or copy repeated); then split what must stay '
-                 'expensive and yield (gevent.sleep(0)) between pieces, or move it to a '
-                 "process pool (a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 1.137 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the backlog '
-                 'they left (the ready queue above its usual length until it next emptied)]',
+                 'expensive and yield between pieces of a millisecond or two with '
+                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O of '
+                 'waiting greenlets included: suited to background work) or '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and gevent '
+                 'runs up to 50 such wake-ups back to back before it polls for I/O; or move it '
+                 "to a process pool (a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 1.137 s: greenlet-seconds "
+                 'other greenlets spent ready to run but held up by these slices, and in the '
+                 'backlog they left (the ready queue above its usual length until it next '
+                 'emptied)]',
       'run_s': 0.0625,
       'section': 'sec',
       'small_reads_site': None,
@@ -11824,12 +12091,17 @@ EXPECTED = {
                  '/srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
-                 'or copy repeated); then split what must stay expensive and yield '
-                 '(gevent.sleep(0)) between pieces, or move it to a process pool (a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 2.000 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the backlog '
-                 'they left (the ready queue above its usual length until it next emptied)]',
+                 'or copy repeated); then split what must stay expensive and yield between '
+                 'pieces of a millisecond or two with gevent.idle() (it resumes once the loop '
+                 'has run what is pending, the I/O of waiting greenlets included: suited to '
+                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
+                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
+                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 2.000 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -12012,10 +12284,12 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. 0.250 greenlet-seconds of '
                  "that queueing were behind the top holder's longest slices, 1 over the block "
                  'threshold (0.0625 s; the longest 0.500 s), in the same code. The cure is on '
-                 'the CPU side, not the I/O side: less work per request in these greenlets, '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'the CPU side, not the I/O side: less work per request in these greenlets '
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or CPU-heavy '
+                 'work moved out of the loop (a process pool; a C call that releases the GIL, '
+                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -12056,10 +12330,12 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. 0.250 greenlet-seconds of '
                  "that queueing were behind the top holder's longest slices, 1 over the block "
                  'threshold (0.0625 s; the longest 0.500 s), in the same code. The cure is on '
-                 'the CPU side, not the I/O side: less work per request in these greenlets, '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'the CPU side, not the I/O side: less work per request in these greenlets '
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or CPU-heavy '
+                 'work moved out of the loop (a process pool; a C call that releases the GIL, '
+                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -12099,15 +12375,17 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) at '
                  '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
-                 "loop (a process pool; a C call that releases the GIL, such as hashlib's or "
-                 "zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: greenlet-seconds "
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed configuration), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.25,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12140,12 +12418,17 @@ EXPECTED = {
                  'where it yielded. Fix: first make that code cheaper (one line burning the '
                  'CPU this long is often work that grows with the square of its input: += on '
                  'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool (a C call that releases the '
-                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '0.250 s: greenlet-seconds other greenlets spent ready to run but held up by '
-                 'these slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'repeated); then split what must stay expensive and yield between pieces of a '
+                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
+                 'is pending, the I/O of waiting greenlets included: suited to background '
+                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
+                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.250 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -12179,15 +12462,17 @@ EXPECTED = {
                  'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) at '
                  '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
-                 "loop (a process pool; a C call that releases the GIL, such as hashlib's or "
-                 "zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: greenlet-seconds "
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed configuration), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.25,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12220,12 +12505,17 @@ EXPECTED = {
                  'where it yielded. Fix: first make that code cheaper (one line burning the '
                  'CPU this long is often work that grows with the square of its input: += on '
                  'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield (gevent.sleep(0)) '
-                 'between pieces, or move it to a process pool (a C call that releases the '
-                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '0.250 s: greenlet-seconds other greenlets spent ready to run but held up by '
-                 'these slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'repeated); then split what must stay expensive and yield between pieces of a '
+                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
+                 'is pending, the I/O of waiting greenlets included: suited to background '
+                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
+                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.250 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -12716,6 +13006,428 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
                 '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
                 '/srv/app/worker.py:15:worker']}],
+    'threadpool_tells_dns_only_where_it_queued_a_tenth': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.125,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': False,
+      'dns_queued_s': 0.125,
+      'dns_run_s': 0.0625,
+      'explained_by_connections_s': 0.0,
+      'fix': 'a bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a '
+             'cooperative alternative to the queued blocking calls so they need no thread; and '
+             'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the threadpool',
+      'functions': [{'dns': False,
+                     'function': 'work',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 1.0,
+                     'run_s': 4.0,
+                     'site': None,
+                     'tasks': 8},
+                    {'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.03125,
+                     'queued_s': 0.125,
+                     'run_s': 0.0625,
+                     'site': None,
+                     'tasks': 2}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 10 of 10 task(s) found "
+                 'every worker busy, and tasks queued 1.125 greenlet-seconds in all for a free '
+                 'worker thread (longest 0.500 s; up to 3 task(s) ahead, 1.5 on average). '
+                 'Queued: work x8: queued 1.000 s, ran 4.000 s in worker threads (0.500 s '
+                 'each); getaddrinfo x2 (DNS): queued 0.125 s, ran 0.062 s in worker threads '
+                 '(0.031 s each). DNS lookups queued 0.125 s behind this work: every new '
+                 "connection's getaddrinfo waits for a free worker too. Fix: a bigger pool: "
+                 'gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a cooperative '
+                 'alternative to the queued blocking calls so they need no thread; and '
+                 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+                 'threadpool. Cost: greenlet-seconds tasks spent queued for a free worker '
+                 'thread of this pool: from ThreadPool.spawn until a worker started them, '
+                 "summed over the tasks (less the lookups' share a connection finding counts).",
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.125,
+      'run_s': 4.0625,
+      'saturated_tasks': 10,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 10,
+      'tasks_waited': False},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.0625,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': False,
+      'dns_queued_s': 0.0625,
+      'dns_run_s': 0.0625,
+      'explained_by_connections_s': 0.0,
+      'fix': 'a bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a '
+             'cooperative alternative to the queued blocking calls so they need no thread',
+      'functions': [{'dns': False,
+                     'function': 'work',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 1.0,
+                     'run_s': 4.0,
+                     'site': None,
+                     'tasks': 8},
+                    {'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.03125,
+                     'queued_s': 0.0625,
+                     'run_s': 0.0625,
+                     'site': None,
+                     'tasks': 2}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 10 of 10 task(s) found "
+                 'every worker busy, and tasks queued 1.062 greenlet-seconds in all for a free '
+                 'worker thread (longest 0.500 s; up to 3 task(s) ahead, 1.5 on average). '
+                 'Queued: work x8: queued 1.000 s, ran 4.000 s in worker threads (0.500 s '
+                 'each); getaddrinfo x2 (DNS): queued 0.062 s, ran 0.062 s in worker threads '
+                 '(0.031 s each). Fix: a bigger pool: gevent.get_hub().threadpool.maxsize = 4 '
+                 '(before the burst); or a cooperative alternative to the queued blocking '
+                 'calls so they need no thread. Cost: greenlet-seconds tasks spent queued for '
+                 'a free worker thread of this pool: from ThreadPool.spawn until a worker '
+                 "started them, summed over the tasks (less the lookups' share a connection "
+                 'finding counts).',
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.0625,
+      'run_s': 4.0625,
+      'saturated_tasks': 10,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 10,
+      'tasks_waited': False}],
+    'threadpool_tasks_that_waited_in_their_threads': [{'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.125,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': False,
+      'dns_queued_s': 0.125,
+      'dns_run_s': 0.0625,
+      'explained_by_connections_s': 0.0,
+      'fix': 'if what they wait on is cooperative under gevent (requests, sockets and '
+             'time.sleep, monkey-patched), make those calls in the greenlets themselves (call '
+             'the function directly, or gevent.spawn it): they need no thread; if it is a '
+             'blocking C call (a database driver, a C library), the pool is its place: a '
+             'bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); and '
+             'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the threadpool',
+      'functions': [{'dns': False,
+                     'function': 'fetch_in_thread',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 1.0,
+                     'run_s': 4.0,
+                     'site': None,
+                     'tasks': 8},
+                    {'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.03125,
+                     'queued_s': 0.125,
+                     'run_s': 0.0625,
+                     'site': None,
+                     'tasks': 2}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 10 of 10 task(s) found "
+                 'every worker busy, and tasks queued 1.125 greenlet-seconds in all for a free '
+                 'worker thread (longest 0.500 s; up to 3 task(s) ahead, 1.5 on average). '
+                 'Queued: fetch_in_thread x8: queued 1.000 s, ran 4.000 s in worker threads '
+                 '(0.500 s each); getaddrinfo x2 (DNS): queued 0.125 s, ran 0.062 s in worker '
+                 'threads (0.031 s each). DNS lookups queued 0.125 s behind this work: every '
+                 "new connection's getaddrinfo waits for a free worker too. The tasks mostly "
+                 'waited in their threads rather than computing: they ran 4.000 '
+                 "worker-seconds, and all the process's threads besides the loop's used 0.938 "
+                 's of CPU. Fix: if what they wait on is cooperative under gevent (requests, '
+                 'sockets and time.sleep, monkey-patched), make those calls in the greenlets '
+                 'themselves (call the function directly, or gevent.spawn it): they need no '
+                 'thread; if it is a blocking C call (a database driver, a C library), the '
+                 'pool is its place: a bigger pool: gevent.get_hub().threadpool.maxsize = 4 '
+                 '(before the burst); and GEVENT_RESOLVER=ares (or dnspython): a resolver that '
+                 'does not use the threadpool. Cost: greenlet-seconds tasks spent queued for a '
+                 'free worker thread of this pool: from ThreadPool.spawn until a worker '
+                 "started them, summed over the tasks (less the lookups' share a connection "
+                 'finding counts).',
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.125,
+      'run_s': 4.0625,
+      'saturated_tasks': 10,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 10,
+      'tasks_waited': True},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.125,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': False,
+      'dns_queued_s': 0.125,
+      'dns_run_s': 0.0625,
+      'explained_by_connections_s': 0.0,
+      'fix': 'monkey-patch first (gevent.monkey.patch_all() before other imports: the socket '
+             'module is not patched here), then if what they wait on is cooperative under '
+             'gevent (requests, sockets and time.sleep, monkey-patched), make those calls in '
+             'the greenlets themselves (call the function directly, or gevent.spawn it): they '
+             'need no thread; if it is a blocking C call (a database driver, a C library), the '
+             'pool is its place: a bigger pool: gevent.get_hub().threadpool.maxsize = 4 '
+             '(before the burst); and GEVENT_RESOLVER=ares (or dnspython): a resolver that '
+             'does not use the threadpool',
+      'functions': [{'dns': False,
+                     'function': 'fetch_in_thread',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 1.0,
+                     'run_s': 4.0,
+                     'site': None,
+                     'tasks': 8},
+                    {'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.03125,
+                     'queued_s': 0.125,
+                     'run_s': 0.0625,
+                     'site': None,
+                     'tasks': 2}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 10 of 10 task(s) found "
+                 'every worker busy, and tasks queued 1.125 greenlet-seconds in all for a free '
+                 'worker thread (longest 0.500 s; up to 3 task(s) ahead, 1.5 on average). '
+                 'Queued: fetch_in_thread x8: queued 1.000 s, ran 4.000 s in worker threads '
+                 '(0.500 s each); getaddrinfo x2 (DNS): queued 0.125 s, ran 0.062 s in worker '
+                 'threads (0.031 s each). DNS lookups queued 0.125 s behind this work: every '
+                 "new connection's getaddrinfo waits for a free worker too. The tasks mostly "
+                 'waited in their threads rather than computing: they ran 4.000 '
+                 "worker-seconds, and all the process's threads besides the loop's used 0.938 "
+                 's of CPU. Fix: monkey-patch first (gevent.monkey.patch_all() before other '
+                 'imports: the socket module is not patched here), then if what they wait on '
+                 'is cooperative under gevent (requests, sockets and time.sleep, '
+                 'monkey-patched), make those calls in the greenlets themselves (call the '
+                 'function directly, or gevent.spawn it): they need no thread; if it is a '
+                 'blocking C call (a database driver, a C library), the pool is its place: a '
+                 'bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); and '
+                 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+                 'threadpool. Cost: greenlet-seconds tasks spent queued for a free worker '
+                 'thread of this pool: from ThreadPool.spawn until a worker started them, '
+                 "summed over the tasks (less the lookups' share a connection finding counts).",
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.125,
+      'run_s': 4.0625,
+      'saturated_tasks': 10,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 10,
+      'tasks_waited': True},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.125,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': False,
+      'dns_queued_s': 0.125,
+      'dns_run_s': 0.0625,
+      'explained_by_connections_s': 0.0,
+      'fix': 'if what they wait on is cooperative under gevent (requests, sockets and '
+             'time.sleep, monkey-patched), make those calls in the greenlets themselves (call '
+             'the function directly, or gevent.spawn it): they need no thread; if it is a '
+             'blocking C call (a database driver, a C library), the pool is its place: a '
+             'bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); and '
+             'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the threadpool',
+      'functions': [{'dns': False,
+                     'function': 'fetch_in_thread',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 1.0,
+                     'run_s': 4.0,
+                     'site': None,
+                     'tasks': 8},
+                    {'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.03125,
+                     'queued_s': 0.125,
+                     'run_s': 0.0625,
+                     'site': None,
+                     'tasks': 2}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 10 of 10 task(s) found "
+                 'every worker busy, and tasks queued 1.125 greenlet-seconds in all for a free '
+                 'worker thread (longest 0.500 s; up to 3 task(s) ahead, 1.5 on average). '
+                 'Queued: fetch_in_thread x8: queued 1.000 s, ran 4.000 s in worker threads '
+                 '(0.500 s each); getaddrinfo x2 (DNS): queued 0.125 s, ran 0.062 s in worker '
+                 'threads (0.031 s each). DNS lookups queued 0.125 s behind this work: every '
+                 "new connection's getaddrinfo waits for a free worker too. The tasks mostly "
+                 'waited in their threads rather than computing: they ran 4.000 '
+                 "worker-seconds, and all the process's threads besides the loop's used 0.938 "
+                 's of CPU. Fix: if what they wait on is cooperative under gevent (requests, '
+                 'sockets and time.sleep, monkey-patched), make those calls in the greenlets '
+                 'themselves (call the function directly, or gevent.spawn it): they need no '
+                 'thread; if it is a blocking C call (a database driver, a C library), the '
+                 'pool is its place: a bigger pool: gevent.get_hub().threadpool.maxsize = 4 '
+                 '(before the burst); and GEVENT_RESOLVER=ares (or dnspython): a resolver that '
+                 'does not use the threadpool. Cost: greenlet-seconds tasks spent queued for a '
+                 'free worker thread of this pool: from ThreadPool.spawn until a worker '
+                 "started them, summed over the tasks (less the lookups' share a connection "
+                 'finding counts).',
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.125,
+      'run_s': 4.0625,
+      'saturated_tasks': 10,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 10,
+      'tasks_waited': True},
+     {'cost_meaning': 'greenlet-seconds tasks spent queued for a free worker thread of this '
+                      'pool: from ThreadPool.spawn until a worker started them, summed over '
+                      "the tasks (less the lookups' share a connection finding counts)",
+      'cost_s': 1.125,
+      'default_pool': True,
+      'depth_max': 3,
+      'depth_mean': 1.5,
+      'dns': True,
+      'dns_cause': False,
+      'dns_queued_s': 0.125,
+      'dns_run_s': 0.0625,
+      'explained_by_connections_s': 0.0,
+      'fix': 'a bigger pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a '
+             'cooperative alternative to the queued blocking calls so they need no thread; and '
+             'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the threadpool',
+      'functions': [{'dns': False,
+                     'function': 'fetch_in_thread',
+                     'greenlets': '',
+                     'mean_run_s': 0.5,
+                     'queued_s': 1.0,
+                     'run_s': 4.0,
+                     'site': None,
+                     'tasks': 8},
+                    {'dns': True,
+                     'function': 'getaddrinfo',
+                     'greenlets': '',
+                     'mean_run_s': 0.03125,
+                     'queued_s': 0.125,
+                     'run_s': 0.0625,
+                     'site': None,
+                     'tasks': 2}],
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-saturated',
+      'maxsize': 4,
+      'message': "gevent's default threadpool (maxsize 4) was full: 10 of 10 task(s) found "
+                 'every worker busy, and tasks queued 1.125 greenlet-seconds in all for a free '
+                 'worker thread (longest 0.500 s; up to 3 task(s) ahead, 1.5 on average). '
+                 'Queued: fetch_in_thread x8: queued 1.000 s, ran 4.000 s in worker threads '
+                 '(0.500 s each); getaddrinfo x2 (DNS): queued 0.125 s, ran 0.062 s in worker '
+                 'threads (0.031 s each). DNS lookups queued 0.125 s behind this work: every '
+                 "new connection's getaddrinfo waits for a free worker too. Fix: a bigger "
+                 'pool: gevent.get_hub().threadpool.maxsize = 4 (before the burst); or a '
+                 'cooperative alternative to the queued blocking calls so they need no thread; '
+                 'and GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
+                 'threadpool. Cost: greenlet-seconds tasks spent queued for a free worker '
+                 'thread of this pool: from ThreadPool.spawn until a worker started them, '
+                 "summed over the tasks (less the lookups' share a connection finding counts).",
+      'pool': "gevent's default threadpool",
+      'queued_max_s': 0.5,
+      'queued_s': 1.125,
+      'run_s': 4.0625,
+      'saturated_tasks': 10,
+      'section': None,
+      'stack': [],
+      'suggested_maxsize': 4,
+      'tasks': 10,
+      'tasks_waited': False}],
+    'loop_saturated_writing_pywsgi_pieces_names_the_iterable': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
+                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is '
+                 'on the CPU side, not the I/O side: 44% of the sampled CPU wrote responses '
+                 "piece by piece through gevent's pywsgi (WSGIHandler.write: a chunk and a "
+                 "send per item the application's iterable yields, here "
+                 '/srv/app/worker.py:18:csv_rows): yield fewer, larger pieces (rows joined '
+                 'into pieces of some 64 KiB), or return the body whole in a list. Beyond '
+                 'that: less work per request in these greenlets (compute once what is the '
+                 'same from request to request and keep it: a verified credential or key, a '
+                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
+      'utilization': 0.96875}],
 }
 
 

@@ -17,20 +17,17 @@ share their stacks, and any one of them stands for all.
 from __future__ import annotations
 
 import keyword
-import re
 from typing import Any, Iterable, NamedTuple
 
 from geventperf.findings.common import _base_name, _count, _events
 from geventperf.findings.failures import answered
-from geventperf.findings.limits import event_wait
+from geventperf.findings.limits import REQUEST_FRAME, event_wait
 from geventperf.findings.loop import SLEEP_FRAME
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import OTHER_POOLS, status_pairs
 from geventperf.profile import Profile
 
-# Frames of a request in flight: the jobs' heaviest wait was a call to an upstream.
-REQUEST_FRAME = re.compile(r"[/\\](requests|urllib3)[/\\]")
 # Responses timed to their head below which a host's mean is no figure to quote.
 MIN_TIMED = 5
 # ... and the share of all timed responses that host must have: the jobs' requests

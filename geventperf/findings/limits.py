@@ -69,7 +69,7 @@ from geventperf.findings.common import (
 from geventperf.findings.cpuhot import hot_code
 from geventperf.findings.loop import TOP_HOLDERS, block_threshold
 from geventperf.formats._frames import is_library_frame
-from geventperf.frames import PATCHED_RLOCK_FRAME, parse_frame, user_site
+from geventperf.frames import PATCHED_RLOCK_FRAME, is_idle_server_wait, parse_frame, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import LOCK_CALLS, Finding, Profile
 from geventperf.sampling.views import chains, samples_of
@@ -411,8 +411,12 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
                    holding: Holding | None) -> str:
     """lock-contended's message when holders set the pace: what they waited on besides
     the lock, whether waiters starved, and the fix of holding it for less."""
-    holders = _held_inside(holding) or _besides_the_lock(
-        profile, rows, "if that call is made under the lock, what each holder held it for")
+    mutex = bool(patched) and not compiled
+    holders = (_held_elsewhere(profile, rows, seen, holding, waited)
+               if mutex and _held_past_the_run(profile, holding) else
+               _held_inside(holding) or _besides_the_lock(
+                   profile, rows, "if that call is made under the lock, what each holder "
+                   "held it for"))
     mean = waited / seen.count if seen.count else 0.0
     starved = (f" Each wait lasted {mean:.3f} s on average, {mean / profile.duration_s:.0%} "
                "of the run: the waiters went without it that long while a few greenlets "
@@ -440,6 +444,60 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
         f"sat {idle_told(profile, idle)}: the lock made them take "
         "turns, and no other finding explains their waits, so whatever its holders do "
         f"while holding it paced the work.{starved}{holders}{at_once}{fix}")
+
+
+def _held_past_the_run(profile: Profile, holding: Holding | None) -> bool:
+    """Whether the waits inside the function that takes a lock add up to more than the
+    run: one greenlet at a time holds a mutex, so it cannot have been held across them
+    (an unseen catalog service's handlers took the lock for a dict copy, then waited
+    6.5 s in all on a pricing call in a 3.8 s run; the holder was a refresher)."""
+    if holding is None or not holding.by_caller:
+        return False
+    return sum(t for _n, t, _c in holding.by_caller.values()) > profile.duration_s
+
+
+# Calls of other greenlets shown as the lock's possible holders.
+ELSEWHERE_SHOWN = 2
+# Frames of a request in flight (an upstream call: what a lock is wrongly held across,
+# and what a pool's jobs most often wait on).
+REQUEST_FRAME = re.compile(r"[/\\](requests|urllib3)[/\\]")
+
+
+def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
+                    holding: Holding, waited: float) -> str:
+    """lock-contended's sentence when the function that takes the lock cannot have held
+    it across its own waits (_held_past_the_run): the lock was held elsewhere, most
+    likely across a call greenlets of other names made (a network call: what a lock
+    is wrongly held across); those calls, longest in all first."""
+    inside = sum(t for _n, t, _c in holding.by_caller.values())
+    text = (f" Inside {holding.lock.function}, which takes it, its other waits add up to "
+            f"{inside:.3f} s, more than the {profile.duration_s:.3f} s run: one greenlet "
+            "at a time holds a lock, so it was not held across them, and the waiters "
+            "queued for a holder that takes it elsewhere in the program.")
+    mine = {tuple(w.stack) for w in rows}
+    ended = switched_out_at(profile)
+    names = {g.id: _base_name(g.name) for g in profile.greenlets}
+    calls: dict[tuple[str, str], list[float]] = {}
+    for w in profile.waits:
+        name = names.get(ended.get(tuple(w.stack)))
+        if tuple(w.stack) in mine or not w.count or name is None or name in seen.names \
+                or not any(REQUEST_FRAME.search(f) for f in w.stack) \
+                or is_idle_server_wait(w.stack):
+            continue
+        site = user_site(w.stack).user
+        if site is not None:
+            acc = calls.setdefault((name, site), [0, 0.0, 0])
+            acc[0] += w.count
+            acc[1] += event_wait(w)
+            acc[2] += w.count if any(HEAD_READ in label for label in w.stack) else 0
+    if not calls:
+        return text
+    ranked = sorted(calls.items(), key=lambda kv: -kv[1][1])[:ELSEWHERE_SHOWN]
+    shown = "; ".join(f"{name!r} at {site}: {c or n} {'calls' if c else 'waits'} of "
+                      f"{t / (c or n) * 1e3:.0f} ms" for (name, site), (n, t, c) in ranked)
+    return (text + f" Greenlets of other names made network calls meanwhile ({shown}), "
+            f"against {waited / seen.count * 1e3:.0f} ms a wait for the lock lasted on "
+            "average: if that code takes this lock, the call is what everyone waited for.")
 
 
 def _holders_at_once(profile: Profile, holding: Holding | None) -> tuple[int, int] | None:

@@ -37,7 +37,7 @@ from geventperf.findings.cpuhot import (
 )
 from geventperf.findings.reading import caller_small_read_sites, switch_storms
 from geventperf.findings.slowpaths import slow_paths
-from geventperf.formats._frames import frame_label
+from geventperf.formats._frames import frame_label, is_library_frame
 from geventperf.frames import parse_frame, user_site
 from geventperf.profile import EXIT, THREAD_SUFFIX, Finding, Profile, by_generation
 
@@ -59,6 +59,14 @@ LOGGING_PATH = "/logging/"
 # refresher): its cost is what it does per tick, which yielding within only spreads
 # (loop-held); a feeder waiting there sleeps on one (serial-bottleneck, handoff.py).
 SLEEP_FRAME = re.compile(r"/gevent/hub\.py:\d+:sleep$")
+# loop-held's fix when its greenlets yielded with gevent.sleep(0) between slices
+# (CALLBACKS_BEFORE_POLL).
+SLEEP0_FIX = (
+    "Fix: yield with gevent.idle() there instead (it resumes once the loop has run what "
+    "is pending, the I/O of waiting greenlets included: suited to background work) or "
+    "gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), between "
+    "pieces of a millisecond or two; or move the work out of the loop (a process pool "
+    "for Python code).")
 TICKER_FIX = ("They ended in gevent.sleep: it works on a timer, and each tick's work is "
               "the cost (yielding within it spreads the same work over more slices). Fix: "
               "do less per tick -- keep running totals instead of recomputing them from "
@@ -140,6 +148,22 @@ HELD_SHARE = 0.3
 HELD_SLICE_RATIO = 10.0
 # and at least this long on average: below it, yielding more often would gain little.
 HELD_MIN_SLICE_S = 0.002
+# gevent runs its queued callbacks (the wake-up of a gevent.sleep(0) is one) and checks
+# only after this many whether its switch interval (5 ms by default) has passed before
+# it polls for I/O (gevent/_ffi/loop.py, CALLBACK_CHECK_COUNT): a greenlet yielding
+# with sleep(0) between pieces of work runs up to this many of them back to back while
+# greenlets waiting for I/O wait (an unseen refresher's 1.5 ms pieces kept request
+# handlers waiting up to 131 ms; /tmp/s39/exp/yield_kinds.py: 150 ms behind 1.5 ms
+# pieces with sleep(0), 1.6 ms with gevent.idle() or gevent.sleep(0.001)).
+CALLBACKS_BEFORE_POLL = 50
+# How to give way between pieces of work that must stay in the loop.
+YIELD_BETWEEN_PIECES = (
+    "yield between pieces of a millisecond or two with gevent.idle() (it resumes once the "
+    "loop has run what is pending, the I/O of waiting greenlets included: suited to "
+    "background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it "
+    "fires), not gevent.sleep(0): that gives way only to greenlets already ready, and "
+    f"gevent runs up to {CALLBACKS_BEFORE_POLL} such wake-ups back to back before it polls "
+    "for I/O")
 # The oldest generation: collecting it walks every object the collector tracks.
 FULL_GENERATION = 2
 # A saturated loop's CPU is requests' own per-request work when at least this share of
@@ -268,8 +292,8 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                        "this long is often work that grows with the square of its input: += "
                        "on bytes or str in a loop, a list searched inside a loop, a sort or "
                        "copy repeated")
-                    + "); then split what must stay expensive and yield "
-                    "(gevent.sleep(0)) between pieces, or move it to a process pool ("
+                    + "); then split what must stay expensive and "
+                    + YIELD_BETWEEN_PIECES + "; or move it to a process pool ("
                     "a C call that releases the GIL, such as hashlib's or zlib's, to "
                     "gevent.get_hub().threadpool)."
                     + _threads_story(_base_names(profile, evs)))
@@ -576,10 +600,13 @@ def loop_held(profile: Profile) -> list[Finding]:
                 or delayed < HELD_SHARE * delayed_all:
             continue
         mean, others_mean = run / slices, (run_all - own_run) / others_slices
-        if mean < HELD_MIN_SLICE_S or mean < HELD_SLICE_RATIO * others_mean:
-            continue
-        cpu = None if any(g.cpu_s is None for g in gs) else sum(g.cpu_s or 0.0 for g in gs)
         gids = {g.id for g in gs}
+        yields, in_a_row = _in_a_row(profile, gids, slices)
+        held_for = mean * in_a_row
+        if held_for < HELD_MIN_SLICE_S or held_for < HELD_SLICE_RATIO * others_mean:
+            continue
+        chained = in_a_row >= 2
+        cpu = None if any(g.cpu_s is None for g in gs) else sum(g.cpu_s or 0.0 for g in gs)
         stack = ended = _most_delaying_stack(profile, gids)
         site = (user_site(stack).user or stack[0]) if stack else "an unrecorded place"
         total_run = run + run_long
@@ -602,11 +629,11 @@ def loop_held(profile: Profile) -> list[Finding]:
                     f"{inside}; "
                     + (f"{hot.told()}; " if hot else "")
                     + f"the slices that delayed most ended at {site}. "
-                    + (TICKER_FIX if ended and SLEEP_FRAME.search(ended[0].replace("\\", "/"))
-                       else "Fix: yield more often (gevent.sleep(0) between smaller pieces "
-                       "of the work), or move the work out of the loop "
-                       "(gevent.get_hub().threadpool for C code that releases the GIL, a "
-                       "process pool for Python code).")
+                    + (SLEEP0_FIX if chained else
+                       TICKER_FIX if ended and SLEEP_FRAME.search(ended[0].replace("\\", "/"))
+                       else f"Fix: smaller pieces of the work, and {YIELD_BETWEEN_PIECES}; "
+                       "or move the work out of the loop (gevent.get_hub().threadpool for "
+                       "C code that releases the GIL, a process pool for Python code).")
                     + _threads_story({name}))
         else:
             seen = _seen_short(profile)  # where the slices blocked, if the watch looked
@@ -615,11 +642,14 @@ def loop_held(profile: Profile) -> list[Finding]:
             what = (f"It was mostly off the CPU ({cpu:.3f} s of CPU in {total_run:.3f} s of "
                     f"running), {_blocking_story(profile, site, seen, 2)}"
                     + _threads_story({name}))
+        longer = (
+            f"{_sleep0_told(yields, in_a_row, mean)}, {held_for / others_mean:.0f}x the "
+            f"other greenlets' {others_mean * 1e3:.2f} ms slices)" if chained else
+            f"each under the {threshold:g} s block threshold but "
+            f"{mean / others_mean:.0f}x the other greenlets' {others_mean * 1e3:.2f} ms")
         message = (
             f"{_names(profile, [g.id for g in gs])} held the loop in {slices} slices of "
-            f"{mean * 1e3:.1f} ms on average, each under the {threshold:g} s block "
-            f"threshold but {mean / others_mean:.0f}x the other greenlets' "
-            f"{others_mean * 1e3:.2f} ms: other greenlets waited {delayed:.3f} "
+            f"{mean * 1e3:.1f} ms on average, {longer}: other greenlets waited {delayed:.3f} "
             "greenlet-seconds ready to run while they ran, "
             f"{delayed / delayed_all:.0%} of all such waiting"
             + (f" ({n_long} longer slices are left to the loop-blocked finding)"
@@ -630,9 +660,58 @@ def loop_held(profile: Profile) -> list[Finding]:
                             STACK_STALL_LOOK if seen else STACK_SLICE_END,
                             slices=slices, run_s=run, cpu_s=cpu, mean_slice_s=mean,
                             others_mean_slice_s=others_mean, longer_slices=n_long,
+                            zero_sleeps=yields, slices_in_a_row=in_a_row,
                             delayed_others_s=delayed, share=delayed / delayed_all,
                             greenlets=len(gs)))
     return out
+
+
+def _sleep0_holder(profile: Profile, top: list[tuple[str, list[Any]]],
+                   delayed_top: float) -> str:
+    """A saturated loop's cure when its top holder made at least SAME_HOLDER_SHARE of
+    the named holders' queueing in slices run back to back behind gevent.sleep(0)
+    (_in_a_row): a background job's pieces, not requests' load; "" otherwise."""
+    if not top:
+        return ""
+    name, (delayed, run, _n, _gid, _cpu) = top[0]
+    gs = [g for g in profile.greenlets if _base_name(g.name) == name]
+    slices = sum(g.switches for g in gs)
+    if delayed < SAME_HOLDER_SHARE * delayed_top or slices < 2:
+        return ""
+    yields, in_a_row = _in_a_row(profile, {g.id for g in gs}, slices)
+    if in_a_row < 2:
+        return ""
+    return (f" '{name}' made {delayed / delayed_top:.0%} of that queueing in {slices} "
+            f"slices of {run / slices * 1e3:.1f} ms on average, "
+            f"{_sleep0_told(yields, in_a_row, run / slices)}). {SLEEP0_FIX}")
+
+
+def _in_a_row(profile: Profile, gids: set[int], slices: int) -> tuple[int, float]:
+    """(the yields with gevent.sleep(0) of greenlets *gids*, at most *slices* - 1; how
+    many of their *slices* ran back to back as greenlets waiting for I/O saw them: one,
+    or up to CALLBACKS_BEFORE_POLL where they yielded with sleep(0) between them)."""
+    yields = max(0, min(_zero_sleeps(profile, gids), slices - 1))
+    return yields, min(float(CALLBACKS_BEFORE_POLL), slices / max(1, slices - yields))
+
+
+def _sleep0_told(yields: int, in_a_row: float, mean: float) -> str:
+    """How slices of *mean* seconds that yielded with gevent.sleep(0) between them held
+    greenlets waiting for I/O: the middle of a sentence, ending inside a parenthesis."""
+    return (f"yielding with gevent.sleep(0) between most of them ({yields} times): gevent "
+            "runs its queued callbacks, such a yield's wake-up among them, "
+            f"{CALLBACKS_BEFORE_POLL} at a time until its switch interval (5 ms by default) "
+            "has passed before it polls for I/O, so greenlets waiting for I/O waited "
+            f"through about {in_a_row:.0f} of these slices in a row "
+            f"({mean * in_a_row * 1e3:.0f} ms")
+
+
+def _zero_sleeps(profile: Profile, gids: set[int]) -> int:
+    """How many times greenlets *gids* yielded with gevent.sleep(0): a sleep at a stack
+    they ran from that never waited for a timer (ready at once)."""
+    theirs = {tuple(r.stack) for r in profile.runs if r.greenlet in gids}
+    return sum(w.count for w in profile.waits
+               if w.stack and tuple(w.stack) in theirs and w.event_wait_s == 0.0
+               and SLEEP_FRAME.search(w.stack[0].replace("\\", "/")))
 
 
 def _workers(profile: Profile) -> list[Any]:
@@ -878,13 +957,15 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     else:
         does = _what_it_does(profile, hot)
         generic = ("less work per request in these greenlets"
-                   + (f" (here {does})" if does else "")
+                   + (f" (here {does})" if does else " (compute once what is the same "
+                      "from request to request and keep it: a verified credential or "
+                      "key, a compiled pattern or template, a parsed configuration)")
                    + ", fewer greenlets per process and more processes, or "
                    "CPU-heavy work moved out of the loop (a process pool; a C call that "
                    "releases the GIL, such as hashlib's or zlib's, to "
                    "gevent.get_hub().threadpool)."
                    + _threads_story({name for name, _acc in top}))
-        cure = ""  # what the samples single out; the generic cures after it
+        cure = _sleep0_holder(profile, top, delayed_top)
         shares = _client_cpu_shares(profile)
         in_tls, in_requests = shares if shares is not None else (None, None)
         if in_tls is not None and in_tls >= TLS_SETUP_CPU_SHARE:
@@ -903,9 +984,12 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                         "with it), or terminate TLS outside this process."))
         writes = _sampled_share(profile, PYWSGI_WRITE)
         if writes >= PYWSGI_WRITE_CPU_SHARE:
+            iterable = _wsgi_iterable(profile)
             cure += (f" {writes:.0%} of the sampled CPU wrote responses piece by piece "
                      "through gevent's pywsgi (WSGIHandler.write: a chunk and a send per "
-                     "item the application's iterable yields): yield fewer, larger pieces "
+                     "item the application's iterable yields"
+                     + (f", here {iterable}" if iterable else "")
+                     + "): yield fewer, larger pieces "
                      "(rows joined into pieces of some 64 KiB), or return the body whole "
                      "in a list.")
         reads, bodies = _body_reads(profile)
@@ -1036,6 +1120,28 @@ def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
                 and not iterated_in_small_pieces([samples.frames[i] for i in frames], small):
             under += cpu
     return (tls / total, under / total) if total > 0 else None
+
+
+# Where gevent's pywsgi iterates the application's iterable (a write per item).
+WSGI_ITERATION = ":WSGIHandler.process_result"
+
+
+def _wsgi_iterable(profile: Profile) -> str | None:
+    """The program's frame pywsgi iterated most (sampled CPU, right inside
+    WSGIHandler.process_result): the generator a streamed response came from (an unseen
+    CSV export yielded a row at a time); None without samples or such a frame."""
+    samples = profile.cpu_samples
+    if samples is None:
+        return None
+    labels = samples.frames
+    at: Counter[str] = Counter()
+    for frames, cpu in greenlet_samples(profile):
+        for inner, outer in zip(frames, frames[1:]):
+            if labels[outer].endswith(WSGI_ITERATION):
+                if not is_library_frame(labels[inner]):
+                    at[labels[inner]] += cpu
+                break
+    return at.most_common(1)[0][0] if at else None
 
 
 def _sampled_share(profile: Profile, endings: tuple[str, ...]) -> float:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from geventperf.findings.common import BOUND_CONCURRENCY, MANY_IN_FLIGHT
+from geventperf.findings.loop import other_threads_cpu
 from geventperf.profile import Finding, Profile
 from geventperf.threadpoolwatch import EVENT_KIND, FINDING_KIND, OTHER_POOLS
 
@@ -21,6 +22,17 @@ SATURATED_MIN_BUSY_S = SATURATED_MIN_QUEUED_S
 # DNS is "the cause" when lookups took at least this share of the pool's busy
 # worker-seconds (they are what filled it); below, lookups were queued behind others.
 DNS_CAUSE_SHARE = 0.5
+# DNS lookups' queueing behind other work is told (with a resolver off the pool as a
+# fix) from this share of the pool's queueing on: below it the lookups are no lever (an
+# unseen service queued 7 ms of lookups behind 56 s of its own calls, and was told
+# GEVENT_RESOLVER=ares).
+DNS_TOLD_SHARE = 0.1
+# The queued tasks waited rather than computed in their threads when all the process's
+# other threads used under this share of the worker-seconds they ran: blocking I/O (an
+# HTTP call, a sleep), which monkey-patched code does cooperatively in a greenlet with
+# no thread at all (an unseen service ran requests.get in the pool: 61.7 worker-seconds,
+# under 1 s of CPU; called in its handler greenlet, it served twice the requests).
+TASKS_WAITED_SHARE = 0.25
 # Greenlet names written per function in a message (all are in the finding's extra).
 MAX_NAMES_SHOWN = 4
 COST_MEANING = ("greenlet-seconds tasks spent queued for a free worker thread of this "
@@ -44,9 +56,14 @@ def threadpool_saturated(profile: Profile) -> list[Finding]:
     names = {g.id: g.name for g in profile.greenlets}
     reopened = _reopened(profile)
     first_opens = _first_opens_only(profile)
+    threads_cpu = other_threads_cpu(profile)
+    patched = profile.meta.get("monkey_patched")
+    # (None: the profile does not say)
+    sockets_patched = "socket" in patched if isinstance(patched, list) else None
     out = []
     for label, evs in pools.items():
-        finding = _pool_finding(label, evs, names, reopened, first_opens)
+        finding = _pool_finding(label, evs, names, reopened, first_opens, threads_cpu,
+                                sockets_patched)
         if finding is not None:
             out.append(finding)
     return out
@@ -90,7 +107,9 @@ def _first_opens_only(profile: Profile) -> bool:
 
 def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
                   reopened: tuple[float, str] = (0.0, ""),
-                  first_opens: bool = False) -> Finding | None:
+                  first_opens: bool = False,
+                  threads_cpu: float | None = None,
+                  sockets_patched: bool | None = None) -> Finding | None:
     queued = sum(_num(e, "queued_s") for e in evs)
     saturated = int(sum(_num(e, "saturated") for e in evs))
     if saturated == 0 or queued < SATURATED_MIN_QUEUED_S:
@@ -168,12 +187,27 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
                    "as large as the requests in flight at once (requests.adapters."
                    f"HTTPAdapter(pool_maxsize=...) mounted on it); or {fix}")
     else:
+        dns_told = bool(dns) and dns_queued >= DNS_TOLD_SHARE * queued
         dns_text = (f" DNS lookups queued {dns_queued:.3f} s behind this work: every new "
                     f"connection's getaddrinfo waits for a free worker too."
-                    if dns else "")
-        fix = (f"{bigger}; or a cooperative alternative to the queued "
-               f"blocking calls so they need no thread"
-               + (f"; and {alternative}" if dns else ""))
+                    if dns_told else "")
+        waited = threads_cpu is not None and busy - dns_run > 0 \
+            and threads_cpu < TASKS_WAITED_SHARE * (busy - dns_run)
+        if waited:
+            dns_text += (
+                f" The tasks mostly waited in their threads rather than computing: they "
+                f"ran {busy - dns_run:.3f} worker-seconds, and all the process's threads "
+                f"besides the loop's used {threads_cpu:.3f} s of CPU.")
+        patch_first = ("monkey-patch first (gevent.monkey.patch_all() before other "
+                       "imports: the socket module is not patched here), then "
+                       if sockets_patched is False else "")
+        fix = (f"{patch_first}if what they wait on is cooperative under gevent (requests, "
+               "sockets and time.sleep, monkey-patched), make those calls in the greenlets "
+               "themselves (call the function directly, or gevent.spawn it): they need no "
+               "thread; if it is a blocking C call (a database driver, a C library), the "
+               f"pool is its place: {bigger}" if waited else
+               f"{bigger}; or a cooperative alternative to the queued blocking calls so "
+               "they need no thread") + (f"; and {alternative}" if dns_told else "")
     # the queueing of the lookups for connections a connection finding says need not
     # have been opened is that finding's (one cause, one finding)
     share, kind = reopened
@@ -203,6 +237,7 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
                           "queued_max_s": queued_max, "run_s": busy,
                           "functions": functions, "dns": bool(dns), "dns_cause": dns_cause,
                           "dns_run_s": dns_run, "dns_queued_s": dns_queued,
+                          "tasks_waited": not dns_cause and waited,
                           "suggested_maxsize": None if need > MANY_IN_FLIGHT else need,
                           "fix": fix,
                           "explained_by_connections_s": explained})
