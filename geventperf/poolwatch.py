@@ -82,7 +82,7 @@ class _Pool:
     __slots__ = ("label", "pools", "maxsize", "minsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
-                 "statuses")
+                 "asked_close", "statuses")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -98,6 +98,9 @@ class _Pool:
         # (Connection: close, or HTTP/1.0 without keep-alive): connection-not-kept-alive
         # tells the server's closes from this side's
         self.closing = 0
+        # requests whose own headers asked for that (Connection: close): the server then
+        # closes as asked, often without saying so in its head
+        self.asked_close = 0
         self.failed_s = 0.0
         self.read_timeout_s: float | None = None  # the largest given to a failed call
         self.errors: dict[str, int] = {}
@@ -250,12 +253,14 @@ class PoolWatch:
             counts[1] += 1
             counts[3] += after
 
-    def answered(self, pool: Any, response: Any = None) -> None:
+    def answered(self, pool: Any, response: Any = None, asked_close: bool = False) -> None:
         """A request through *pool* returned *response* (any status): counted, and
-        whether its head said the server closes the connection after it."""
+        whether its head said the server closes the connection after it, and whether
+        the request asked it to (*asked_close*)."""
         record = self._record(pool)
         record.calls += 1
         record.closing += _closes(response)
+        record.asked_close += asked_close
         status = getattr(response, "status", None)
         if isinstance(status, int) and status >= FIRST_ERROR_STATUS:
             _tally(record.statuses, str(status), MAX_STATUSES)
@@ -281,7 +286,7 @@ class PoolWatch:
                  "block": r.block, "checkouts": r.checkouts, "peak_in_use": r.peak_in_use,
                  "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use,
                  "calls": r.calls, "failed": r.failed, "failed_s": r.failed_s,
-                 "closing": r.closing,
+                 "closing": r.closing, "asked_close": r.asked_close,
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
                  "statuses": _most_first(r.statuses),
@@ -301,6 +306,15 @@ def _closes(response: Any) -> bool:
     if "close" in connection:
         return True
     return getattr(response, "version", 11) == 10 and "keep-alive" not in connection
+
+
+def _asks_close(headers: Any) -> bool:
+    """Whether a request's *headers* (requests' case-insensitive dict, or a plain one)
+    ask the server to close the connection after the response."""
+    if headers is None or not hasattr(headers, "get"):
+        return False
+    value = headers.get("Connection") or headers.get("connection") or ""
+    return "close" in str(value).lower()
 
 
 def _kind(trail: list[Any]) -> str:
@@ -470,7 +484,9 @@ def _urlopen(original: Any) -> Any:
         finally:
             calling.discard(key)
         try:
-            tracer._pool_watch.answered(self, response)
+            headers = kwargs["headers"] if "headers" in kwargs else args[3] \
+                if len(args) > 3 else None
+            tracer._pool_watch.answered(self, response, _asks_close(headers))
             # requests reads the body after this (preload_content=False): the response
             # still holds its connection until then; a preloaded one has let it go
             conn = getattr(response, "_connection", None)

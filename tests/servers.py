@@ -134,7 +134,9 @@ class RawServer:
                             conn.sendall(piece)
                 except OSError:
                     return  # the client went away: that is what some cases test
-                if not self.keep_alive:
+                # a request's own Connection: close is honoured (as HTTP/1.1 servers
+                # do), without saying so in the response's head
+                if not self.keep_alive or b"\r\nconnection: close" in head.lower():
                     try:
                         conn.shutdown(socket.SHUT_RDWR)
                     except OSError:

@@ -1332,6 +1332,19 @@ def test_a_server_closing_every_connection_is_connections_not_kept_alive(server,
     assert found.extra["made_again"] >= CALLERS_X_CALLS - 2 * 8, listing(profile)
 
 
+def test_requests_asking_for_close_are_told_to_drop_the_header(kept_server, tmp_path):
+    """Before: the server's heads did not say Connection: close, so the closes were
+    taken for this side's and the fix was to read streamed bodies to the end (an unseen
+    client set the header on every HTTPS call, and streamed nothing)."""
+    profile = run_cli(NOT_KEPT, tmp_path, f"url={kept_server.url}/slow?delay=0",
+                      "ask=close")
+    [found] = findings_of(profile, NOT_KEPT_ALIVE)
+    assert NOT_KEPT.site(found) in NOT_KEPT.lines("culprit"), listing(profile)
+    assert "sent a Connection: close header" in found.message, found.message
+    assert "drop the Connection: close header" in found.message, found.message
+    assert "streamed" not in found.message, found.message
+
+
 def test_a_server_keeping_connections_alive_is_no_such_finding(kept_server, tmp_path):
     profile = run_cli(NOT_KEPT, tmp_path, f"url={kept_server.url}/slow?delay=0")
     assert not findings_of(profile, NOT_KEPT_ALIVE), listing(profile)

@@ -318,22 +318,37 @@ def made_again(pool: dict[str, Any]) -> int:
     return max(0, _responses(pool)[0] - _count(pool, "opened"))
 
 
-def _this_side_closed(pool: dict[str, Any], new: int) -> bool | None:
-    """Whether fewer than half of the responses that came on new connections said the
-    server closes after them (poolwatch's ``closing``): the closes were then mostly this
+ASKED = "asked"
+
+
+def _this_side_closed(pool: dict[str, Any], new: int) -> bool | str | None:
+    """ASKED when at least half of the requests sent Connection: close themselves
+    (poolwatch's ``asked_close``: the server closed as asked, whatever its heads said;
+    an unseen client set it on every HTTPS call, and paid a handshake per call);
+    otherwise whether fewer than half of the responses that came on new connections
+    said the server closes after them (``closing``): the closes were then mostly this
     side's; None for a profile without the count."""
+    asked = pool.get("asked_close")
+    if isinstance(asked, int) and not isinstance(asked, bool) and asked > 0 \
+            and asked >= _count(pool, "calls") / 2:
+        return ASKED
     closing = pool.get("closing")
     if not isinstance(closing, int) or isinstance(closing, bool):
         return None
     return closing < new / 2
 
 
-def _closer(pool: dict[str, Any], mine: bool | None) -> str:
+def _closer(pool: dict[str, Any], mine: bool | str | None) -> str:
     """Who closed the connections, as far as the heads tell (*mine*: _this_side_closed)."""
     if mine is None:
         return ("Either the server closes them (it answers Connection: close: keep-alive "
                 "off in it, or in a proxy in front of it) or the requests ask it to (a "
                 "Connection: close header, in the call or the session's headers).")
+    if mine == ASKED:
+        return (f"The requests asked for it: {_count(pool, 'asked_close')} of the "
+                f"{_count(pool, 'calls')} sent a Connection: close header (in the call's "
+                "headers or the session's), and the server closed each connection after "
+                "its response.")
     said = f"{_count(pool, 'closing')} of the {_count(pool, 'calls')} responses"
     if mine:
         return (f"Only {said} said Connection: close, so most closes were this side's: a "
@@ -345,7 +360,11 @@ def _closer(pool: dict[str, Any], mine: bool | None) -> str:
             "header in the call or the session's headers, which servers echo).")
 
 
-def _not_kept_fix(mine: bool | None) -> str:
+def _not_kept_fix(mine: bool | str | None) -> str:
+    if mine == ASKED:
+        return ("Fix: drop the Connection: close header from the requests (the call's "
+                "headers= or session.headers): the connections then stay open for the "
+                "next call.")
     if mine:
         return ("Fix: read each streamed body to the end before the response is closed "
                 "(or do not stream it): its connection then goes back to the pool open.")
