@@ -426,6 +426,21 @@ def gc_pause_in_flight_names_the_code_that_made_them():
     return [*run(4096), *run(1024)]
 
 
+@scenario
+def gc_pause_of_a_pure_python_parser_names_the_c_one():
+    # the hot stack runs minidom's DOM builder: the cheaper code (lxml) is told first,
+    # both in the gc-pause (in flight) and in a CPU slice's fix
+    parse = ["/usr/lib/python3.11/xml/dom/expatbuilder.py:220:ExpatBuilder.parseString",
+             "/usr/lib/python3.11/xml/dom/minidom.py:2000:parseString", f"{APP}:22:in_stock",
+             f"{APP}:9:run"]
+    samples = cpu_samples([(parse, "app.fetch", 5, 0.5)])
+    gc = profile(events=[blocked_slice(3, 0.5, 0.5, 0.5, gc_s=0.375, gc_generation=2)],
+                 cpu_samples=samples)
+    gc.meta["gc"] = {"start_up_blocks": 1024, "full_blocks_max": 4096}
+    cpu = profile(events=[blocked_slice(3, 0.5, 0.5, 0.5)], cpu_samples=samples)
+    return [*findings.loop_blocked(gc), *findings.loop_blocked(cpu)]
+
+
 POOL = "/venv/lib/python3.11/site-packages/gevent/pool.py"
 SLOT_STACK = [f"{POOL}:636:Pool.add", f"{POOL}:603:Pool.start", f"{APP}:40:submit"]
 MAP_SLOT_STACK = [f"{POOL}:636:Pool.add", f"{POOL}:165:GroupMappingMixin.__map"]
@@ -13428,6 +13443,106 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:30:crunch'],
       'stack_is': 'slice-end',
       'utilization': 0.96875}],
+    'gc_pause_of_a_pure_python_parser_names_the_c_one': [{'active_s': 0.5,
+      'backlog_s': 0.0,
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, which the garbage collector mostly filled, and in the '
+                      'backlog they left (the ready queue above its usual length until it next '
+                      "emptied), plus the collector's share of the rest of the queueing (its "
+                      "time in shorter slices over the loop's busy time)",
+      'cost_s': 0.5,
+      'count': 1,
+      'gc_s': 0.375,
+      'generations': [2],
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'gc-pause',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': 'The cyclic garbage collector held the loop: 1 slice(s) over 0.0625 s (0.500 '
+                 's in all, longest 0.500 s) were 0.375 s of collection (generation 2; a '
+                 'generation 2 collection is a full one: it walks every tracked object), while '
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 "waited up to 0.500 s). It ran inside greenlet 'app.fetch' (#3), whichever "
+                 'allocated when a collection fell due. CPU samples put 100% of their sampled '
+                 'CPU (5 samples in all) at /srv/app/worker.py:22:in_stock (collections fall '
+                 'due where most is allocated): most likely the code that makes the objects it '
+                 'walks (a large document parsed whole, a big result built in memory), whose '
+                 'CPU the collections add to. The cheaper code comes first: it parses a '
+                 "document in pure Python (minidom's DOM, html.parser, BeautifulSoup over it): "
+                 'a Python object per node, slow to build and heavy for the collector; lxml '
+                 'parses in C, several times faster, into fewer objects '
+                 "(lxml.etree.fromstring, lxml.html, or BeautifulSoup(markup, 'lxml')). The "
+                 'objects it walks were made during the run, not at start-up: the heap held '
+                 "1,024 memory blocks when start-up ended (the program's first yield to the "
+                 'loop) and up to 4,096 when full collections began, as data in flight (parsed '
+                 'documents, request state) piled up, which gc.freeze() at start-up cannot '
+                 'reach. Fix: hold fewer of them at once (fewer big documents in flight '
+                 'together, keep only what you need of each and drop the rest), or collect '
+                 'less often (gc.set_threshold with larger thresholds). [cost 0.500 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, which the garbage collector mostly filled, and in the backlog they '
+                 'left (the ready queue above its usual length until it next emptied), plus '
+                 "the collector's share of the rest of the queueing (its time in shorter "
+                 "slices over the loop's busy time)]",
+      'run_s': 0.5,
+      'section': 'sec',
+      'short_gc_queued_s': 0.0,
+      'short_gc_s': 0.0,
+      'stack': ['/usr/lib/python3.11/xml/dom/expatbuilder.py:220:ExpatBuilder.parseString',
+                '/usr/lib/python3.11/xml/dom/minidom.py:2000:parseString',
+                '/srv/app/worker.py:22:in_stock',
+                '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '100% of their sampled CPU (5 samples in all) at '
+                 '/srv/app/worker.py:22:in_stock; the slice ended at '
+                 '/srv/app/worker.py:20:job, where it yielded. Fix: first make that code '
+                 "cheaper (it parses a document in pure Python (minidom's DOM, html.parser, "
+                 'BeautifulSoup over it): a Python object per node, slow to build and heavy '
+                 'for the collector; lxml parses in C, several times faster, into fewer '
+                 'objects (lxml.etree.fromstring, lxml.html, or BeautifulSoup(markup, '
+                 "'lxml'))); then split what must stay expensive and yield between pieces of a "
+                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
+                 'is pending, the I/O of waiting greenlets included: suited to background '
+                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
+                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/xml/dom/expatbuilder.py:220:ExpatBuilder.parseString',
+                '/usr/lib/python3.11/xml/dom/minidom.py:2000:parseString',
+                '/srv/app/worker.py:22:in_stock',
+                '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625}],
 }
 
 
