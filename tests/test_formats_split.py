@@ -192,6 +192,23 @@ def test_no_findings_says_where_the_time_went_instead():
     block = text[text.index("FINDINGS: none"):].split("\n\n")[0]
     assert "I/O or queueing? " in block and "event wait" in block, block
     assert "Where was the waiting? " in block and "fetch" in block, block
+    # and who the others queued behind: the queueing has a holder even with no finding
+    assert "Who held the loop? worker-b" in block, block
+
+
+def test_no_findings_names_the_code_the_holder_burned_the_cpu_in():
+    """An unseen minting job's PBKDF2 held everyone up in each job's last slice, half
+    the run, under every finding's gate: the holder's sampled hot line is named."""
+    from geventperf.sampling.model import CpuSamples, SampledStack
+    profile = split_profile()
+    profile.findings = []
+    profile.cpu_samples = CpuSamples(
+        frames=[f"{APP_PATH}:17:derive_key", f"{APP_PATH}:30:mint"], first_lines=[1, 1],
+        stacks=[SampledStack(frames=[0, 1], greenlet="worker-b", sections=[], count=6,
+                             cpu_s=0.06, gid=3)])
+    text = render(profile, "text")
+    block = " ".join(text[text.index("FINDINGS: none"):].split("\n\n")[0].split())
+    assert f"at {APP_PATH}:17:derive_key" in block, block
 
 
 PYWSGI = "/venv/lib/python3.11/site-packages/gevent/pywsgi.py"

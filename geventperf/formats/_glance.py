@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from geventperf.findings.cpuhot import hot_code
 from geventperf.findings.handoff import HANDOFF_SHARE, handoff_share
 from geventperf.findings.limits import switched_out_at
 from geventperf.formats._fields import num, utilization
 from geventperf.formats._frames import format_seconds, frame_label
 from geventperf.formats._tables import SELF, Group, Site, greenlet_groups, merge_sites
 from geventperf.frames import is_idle_server_wait
-from geventperf.profile import Profile
+from geventperf.profile import EXIT, Profile
 
 # Above this share of the waiting, one kind of wait is "mostly" the story.
 MOSTLY = 0.6
@@ -119,11 +120,16 @@ def at_a_glance(profile: Profile) -> list[list[str]]:
     if holders:
         top = max(holders, key=lambda g: g.delayed_others_s or 0.0)
         sites = [s for s in merge_sites(profile.runs, "run") if (s.delayed_s or 0) > 0]
-        where = f", mostly in slices ending at {frame_label(sites[0].user)}" \
-            if sites and sites[0].user else ""
+        user = sites[0].user if sites else None
+        where = ", mostly in slices that ended as its greenlets exited" if user == EXIT \
+            else f", mostly in slices ending at {frame_label(user)}" if user else ""
+        # what it burned the CPU on (a "FINDINGS: none" run's queueing still has a
+        # cause: an unseen minting job's PBKDF2 in each job's last slice, half the run)
+        hot = hot_code(profile, {top.name})
         answers.append(["Who held the loop?",
                         f"{top.label}: others waited {format_seconds(top.delayed_others_s)} "
-                        f"(greenlet-seconds) ready to run while it ran{where}."])
+                        f"(greenlet-seconds) ready to run while it ran{where}"
+                        + (f"; {hot.told()}." if hot is not None else ".")])
     elif groups:
         answers.append(["Who held the loop?", "not recorded, or nobody: no greenlet "
                         "delayed others that were ready to run."])

@@ -298,7 +298,7 @@ def finding_place(profile: Profile, finding: Finding) -> str:
 
 # What the text report says after "FINDINGS: none": where the time went instead, from
 # the HTML report's answers at a glance.
-NO_FINDING_ANSWERS = ("I/O or queueing?", "Where was the waiting?")
+NO_FINDING_ANSWERS = ("I/O or queueing?", "Where was the waiting?", "Who held the loop?")
 
 
 def _findings(profile: Profile) -> str:
