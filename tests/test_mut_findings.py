@@ -9030,12 +9030,15 @@ EXPECTED = {
                  'time.sleep, a real lock) or imported before patch_all() ran (`from time '
                  'import sleep` above it), a lock shared with a real OS thread (a C '
                  "extension's own: a metrics exporter, an agent, a driver), a child process "
-                 'waited for with os.system or os.popen, file or DNS I/O, or a C library '
-                 'doing its own network I/O. Fix: use the cooperative call (gevent.sleep, '
-                 'gevent.socket, gevent.fileobject, gevent.subprocess); for a lock shared '
-                 'with a thread, have that thread hold it only briefly (copy under it, do '
-                 'the slow work outside) or hand it data through a queue; patch before such '
-                 'imports; or run the call in gevent.get_hub().threadpool. [cost 0.500 s: '
+                 'waited for with os.system or os.popen, file or DNS I/O (a write to a pipe '
+                 'whose reader falls behind blocks until it reads), or a C library doing its '
+                 'own network I/O. Fix: use the cooperative call (gevent.sleep, '
+                 'gevent.socket, gevent.subprocess, gevent.fileobject: a file object one '
+                 'greenlet writes at a time -- a writer greenlet fed by a queue -- since two '
+                 "writing at once raise 'reentrant call'); for a lock shared with a thread, "
+                 'have that thread hold it only briefly (copy under it, do the slow work '
+                 'outside) or hand it data through a queue; patch before such imports; or '
+                 'run the call in gevent.get_hub().threadpool. [cost 0.500 s: '
                  'greenlet-seconds other greenlets spent ready to run but held up while the '
                  'call blocked the thread, and in the backlog it left (the ready queue above '
                  'its usual length until it next emptied)]',
