@@ -5063,8 +5063,11 @@ EXPECTED = {
                  'requests at once; if it cannot, the time each job waits is the lever (an '
                  "upstream's latency is its own to cut: its slow query, its capacity); if "
                  "the limit is deliberate (a downstream's rate limit), this is what it "
-                 'costs. [cost 0.062 s: greenlet-seconds spent waiting for a free slot of a '
-                 'gevent Pool while the loop sat mostly idle]',
+                 'costs. To tell which: run once with half the Pool size; answers that take '
+                 'about as long mean the upstream had room, and a larger Pool helps; answers '
+                 'that take about half as long mean it queues them (its own limit), and a '
+                 'larger Pool gains nothing. [cost 0.062 s: greenlet-seconds spent waiting '
+                 'for a free slot of a gevent Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -5092,9 +5095,12 @@ EXPECTED = {
                  'on (a downstream service) can take more requests at once; if it cannot, '
                  "the time each job waits is the lever (an upstream's latency is its own to "
                  'cut: its slow query, its capacity); if the limit is deliberate (a '
-                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                 'loop sat mostly idle]',
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long '
+                 'mean it queues them (its own limit), and a larger Pool gains nothing. '
+                 '[cost 1.500 s: greenlet-seconds spent waiting for a free slot of a gevent '
+                 'Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:12:main',
       'slept_in_slots': False,
@@ -5572,8 +5578,12 @@ EXPECTED = {
                  'can take more requests at once; if it cannot, the time each job waits is '
                  "the lever (an upstream's latency is its own to cut: its slow query, its "
                  "capacity); if the limit is deliberate (a downstream's rate limit), this is "
-                 'what it costs. [cost 1.500 s: greenlet-seconds spent waiting for a free '
-                 'slot of a gevent Pool while the loop sat mostly idle]',
+                 'what it costs. To tell which: run once with half the Pool size; answers '
+                 'that take about as long mean the upstream had room, and a larger Pool '
+                 'helps; answers that take about half as long mean it queues them (its own '
+                 'limit), and a larger Pool gains nothing. [cost 1.500 s: greenlet-seconds '
+                 'spent waiting for a free slot of a gevent Pool while the loop sat mostly '
+                 'idle]',
       'section': None,
       'site': None,
       'slept_in_slots': False,
@@ -9571,8 +9581,11 @@ EXPECTED = {
                  'requests at once; if it cannot, the time each job waits is the lever (an '
                  "upstream's latency is its own to cut: its slow query, its capacity); if "
                  "the limit is deliberate (a downstream's rate limit), this is what it "
-                 'costs. [cost 1.500 s: greenlet-seconds spent waiting for a free slot of a '
-                 'gevent Pool while the loop sat mostly idle]',
+                 'costs. To tell which: run once with half the Pool size; answers that take '
+                 'about as long mean the upstream had room, and a larger Pool helps; answers '
+                 'that take about half as long mean it queues them (its own limit), and a '
+                 'larger Pool gains nothing. [cost 1.500 s: greenlet-seconds spent waiting '
+                 'for a free slot of a gevent Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -9601,9 +9614,12 @@ EXPECTED = {
                  'on (a downstream service) can take more requests at once; if it cannot, '
                  "the time each job waits is the lever (an upstream's latency is its own to "
                  'cut: its slow query, its capacity); if the limit is deliberate (a '
-                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                 'loop sat mostly idle]',
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long '
+                 'mean it queues them (its own limit), and a larger Pool gains nothing. '
+                 '[cost 1.500 s: greenlet-seconds spent waiting for a free slot of a gevent '
+                 'Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -9632,9 +9648,12 @@ EXPECTED = {
                  'on (a downstream service) can take more requests at once; if it cannot, '
                  "the time each job waits is the lever (an upstream's latency is its own to "
                  'cut: its slow query, its capacity); if the limit is deliberate (a '
-                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                 'loop sat mostly idle]',
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long '
+                 'mean it queues them (its own limit), and a larger Pool gains nothing. '
+                 '[cost 1.500 s: greenlet-seconds spent waiting for a free slot of a gevent '
+                 'Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -9661,9 +9680,12 @@ EXPECTED = {
                  'on (a downstream service) can take more requests at once; if it cannot, '
                  "the time each job waits is the lever (an upstream's latency is its own to "
                  'cut: its slow query, its capacity); if the limit is deliberate (a '
-                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                 'loop sat mostly idle]',
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long '
+                 'mean it queues them (its own limit), and a larger Pool gains nothing. '
+                 '[cost 1.500 s: greenlet-seconds spent waiting for a free slot of a gevent '
+                 'Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -10797,9 +10819,11 @@ EXPECTED = {
                  "on what the sleep waits for -- a retry's back-off short, jittered and "
                  "growing, with few retries; a rate limiter's rate as high as the upstream "
                  "takes, waiting for the next token instead of polling; a circuit breaker's "
-                 "cool-down near the outage's length, with a half-open probe. [cost 2.000 s: "
-                 "greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
-                 'while holding their slots]',
+                 "cool-down near the outage's length, with a half-open probe; a poll for a "
+                 'result another greenlet sets (a loop sleeping until it appears) replaced '
+                 'by waiting on it: a gevent.event.Event or AsyncResult set where the result '
+                 "arrives. [cost 2.000 s: greenlet-seconds the pool's jobs slept in the "
+                 "program's own gevent.sleep while holding their slots]",
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -10836,8 +10860,11 @@ EXPECTED = {
                  "back-off short, jittered and growing, with few retries; a rate limiter's "
                  'rate as high as the upstream takes, waiting for the next token instead of '
                  "polling; a circuit breaker's cool-down near the outage's length, with a "
-                 "half-open probe. [cost 2.000 s: greenlet-seconds the pool's jobs slept in "
-                 "the program's own gevent.sleep while holding their slots]",
+                 'half-open probe; a poll for a result another greenlet sets (a loop '
+                 'sleeping until it appears) replaced by waiting on it: a gevent.event.Event '
+                 'or AsyncResult set where the result arrives. [cost 2.000 s: '
+                 "greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
+                 'while holding their slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -10871,9 +10898,11 @@ EXPECTED = {
                  "on what the sleep waits for -- a retry's back-off short, jittered and "
                  "growing, with few retries; a rate limiter's rate as high as the upstream "
                  "takes, waiting for the next token instead of polling; a circuit breaker's "
-                 "cool-down near the outage's length, with a half-open probe. [cost 2.000 s: "
-                 "greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
-                 'while holding their slots]',
+                 "cool-down near the outage's length, with a half-open probe; a poll for a "
+                 'result another greenlet sets (a loop sleeping until it appears) replaced '
+                 'by waiting on it: a gevent.event.Event or AsyncResult set where the result '
+                 "arrives. [cost 2.000 s: greenlet-seconds the pool's jobs slept in the "
+                 "program's own gevent.sleep while holding their slots]",
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -10909,8 +10938,11 @@ EXPECTED = {
                  "back-off short, jittered and growing, with few retries; a rate limiter's "
                  'rate as high as the upstream takes, waiting for the next token instead of '
                  "polling; a circuit breaker's cool-down near the outage's length, with a "
-                 "half-open probe. [cost 0.500 s: greenlet-seconds the pool's jobs slept in "
-                 "the program's own gevent.sleep while holding their slots]",
+                 'half-open probe; a poll for a result another greenlet sets (a loop '
+                 'sleeping until it appears) replaced by waiting on it: a gevent.event.Event '
+                 'or AsyncResult set where the result arrives. [cost 0.500 s: '
+                 "greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
+                 'while holding their slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -10939,9 +10971,12 @@ EXPECTED = {
                  'on (a downstream service) can take more requests at once; if it cannot, '
                  "the time each job waits is the lever (an upstream's latency is its own to "
                  'cut: its slow query, its capacity); if the limit is deliberate (a '
-                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                 'loop sat mostly idle]',
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long '
+                 'mean it queues them (its own limit), and a larger Pool gains nothing. '
+                 '[cost 1.500 s: greenlet-seconds spent waiting for a free slot of a gevent '
+                 'Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -10971,8 +11006,11 @@ EXPECTED = {
                  'requests at once; if it cannot, the time each job waits is the lever (an '
                  "upstream's latency is its own to cut: its slow query, its capacity); if "
                  "the limit is deliberate (a downstream's rate limit), this is what it "
-                 'costs. [cost 1.500 s: greenlet-seconds spent waiting for a free slot of a '
-                 'gevent Pool while the loop sat mostly idle]',
+                 'costs. To tell which: run once with half the Pool size; answers that take '
+                 'about as long mean the upstream had room, and a larger Pool helps; answers '
+                 'that take about half as long mean it queues them (its own limit), and a '
+                 'larger Pool gains nothing. [cost 1.500 s: greenlet-seconds spent waiting '
+                 'for a free slot of a gevent Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -11034,8 +11072,12 @@ EXPECTED = {
                  'downstream service) can take more requests at once; if it cannot, the time '
                  "each job waits is the lever (an upstream's latency is its own to cut: its "
                  "slow query, its capacity); if the limit is deliberate (a downstream's rate "
-                 'limit), this is what it costs. [cost 1.500 s: greenlet-seconds spent '
-                 'waiting for a free slot of a gevent Pool while the loop sat mostly idle]',
+                 'limit), this is what it costs. To tell which: run once with half the Pool '
+                 'size; answers that take about as long mean the upstream had room, and a '
+                 'larger Pool helps; answers that take about half as long mean it queues '
+                 'them (its own limit), and a larger Pool gains nothing. [cost 1.500 s: '
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -11064,8 +11106,12 @@ EXPECTED = {
                  'service) can take more requests at once; if it cannot, the time each job '
                  "waits is the lever (an upstream's latency is its own to cut: its slow "
                  "query, its capacity); if the limit is deliberate (a downstream's rate "
-                 'limit), this is what it costs. [cost 1.500 s: greenlet-seconds spent '
-                 'waiting for a free slot of a gevent Pool while the loop sat mostly idle]',
+                 'limit), this is what it costs. To tell which: run once with half the Pool '
+                 'size; answers that take about as long mean the upstream had room, and a '
+                 'larger Pool helps; answers that take about half as long mean it queues '
+                 'them (its own limit), and a larger Pool gains nothing. [cost 1.500 s: '
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -11844,8 +11890,11 @@ EXPECTED = {
                  "back-off short, jittered and growing, with few retries; a rate limiter's "
                  'rate as high as the upstream takes, waiting for the next token instead of '
                  "polling; a circuit breaker's cool-down near the outage's length, with a "
-                 "half-open probe. [cost 0.375 s: greenlet-seconds the pool's jobs slept in "
-                 "the program's own gevent.sleep while holding their slots]",
+                 'half-open probe; a poll for a result another greenlet sets (a loop '
+                 'sleeping until it appears) replaced by waiting on it: a gevent.event.Event '
+                 'or AsyncResult set where the result arrives. [cost 0.375 s: '
+                 "greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
+                 'while holding their slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -11874,9 +11923,12 @@ EXPECTED = {
                  'on (a downstream service) can take more requests at once; if it cannot, '
                  "the time each job waits is the lever (an upstream's latency is its own to "
                  'cut: its slow query, its capacity); if the limit is deliberate (a '
-                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                 'loop sat mostly idle]',
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long '
+                 'mean it queues them (its own limit), and a larger Pool gains nothing. '
+                 '[cost 1.500 s: greenlet-seconds spent waiting for a free slot of a gevent '
+                 'Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -11961,8 +12013,11 @@ EXPECTED = {
                  'requests at once; if it cannot, the time each job waits is the lever (an '
                  "upstream's latency is its own to cut: its slow query, its capacity); if "
                  "the limit is deliberate (a downstream's rate limit), this is what it "
-                 'costs. [cost 1.500 s: greenlet-seconds spent waiting for a free slot of a '
-                 'gevent Pool while the loop sat mostly idle]',
+                 'costs. To tell which: run once with half the Pool size; answers that take '
+                 'about as long mean the upstream had room, and a larger Pool helps; answers '
+                 'that take about half as long mean it queues them (its own limit), and a '
+                 'larger Pool gains nothing. [cost 1.500 s: greenlet-seconds spent waiting '
+                 'for a free slot of a gevent Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -11991,9 +12046,12 @@ EXPECTED = {
                  'on (a downstream service) can take more requests at once; if it cannot, '
                  "the time each job waits is the lever (an upstream's latency is its own to "
                  'cut: its slow query, its capacity); if the limit is deliberate (a '
-                 "downstream's rate limit), this is what it costs. [cost 1.500 s: "
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                 'loop sat mostly idle]',
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long '
+                 'mean it queues them (its own limit), and a larger Pool gains nothing. '
+                 '[cost 1.500 s: greenlet-seconds spent waiting for a free slot of a gevent '
+                 'Pool while the loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -12654,8 +12712,11 @@ EXPECTED = {
                  "for -- a retry's back-off short, jittered and growing, with few retries; a "
                  "rate limiter's rate as high as the upstream takes, waiting for the next "
                  "token instead of polling; a circuit breaker's cool-down near the outage's "
-                 "length, with a half-open probe. [cost 2.000 s: greenlet-seconds the pool's "
-                 "jobs slept in the program's own gevent.sleep while holding their slots]",
+                 'length, with a half-open probe; a poll for a result another greenlet sets (a '
+                 'loop sleeping until it appears) replaced by waiting on it: a '
+                 'gevent.event.Event or AsyncResult set where the result arrives. [cost 2.000 '
+                 "s: greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
+                 'while holding their slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -12691,8 +12752,11 @@ EXPECTED = {
                  "for -- a retry's back-off short, jittered and growing, with few retries; a "
                  "rate limiter's rate as high as the upstream takes, waiting for the next "
                  "token instead of polling; a circuit breaker's cool-down near the outage's "
-                 "length, with a half-open probe. [cost 2.000 s: greenlet-seconds the pool's "
-                 "jobs slept in the program's own gevent.sleep while holding their slots]",
+                 'length, with a half-open probe; a poll for a result another greenlet sets (a '
+                 'loop sleeping until it appears) replaced by waiting on it: a '
+                 'gevent.event.Event or AsyncResult set where the result arrives. [cost 2.000 '
+                 "s: greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
+                 'while holding their slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -12726,8 +12790,11 @@ EXPECTED = {
                  "retry's back-off short, jittered and growing, with few retries; a rate "
                  "limiter's rate as high as the upstream takes, waiting for the next token "
                  "instead of polling; a circuit breaker's cool-down near the outage's length, "
-                 "with a half-open probe. [cost 2.000 s: greenlet-seconds the pool's jobs "
-                 "slept in the program's own gevent.sleep while holding their slots]",
+                 'with a half-open probe; a poll for a result another greenlet sets (a loop '
+                 'sleeping until it appears) replaced by waiting on it: a gevent.event.Event '
+                 'or AsyncResult set where the result arrives. [cost 2.000 s: greenlet-seconds '
+                 "the pool's jobs slept in the program's own gevent.sleep while holding their "
+                 'slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -12921,8 +12988,12 @@ EXPECTED = {
                  'on (a downstream service) can take more requests at once; if it cannot, the '
                  "time each job waits is the lever (an upstream's latency is its own to cut: "
                  "its slow query, its capacity); if the limit is deliberate (a downstream's "
-                 'rate limit), this is what it costs. [cost 0.500 s: greenlet-seconds spent '
-                 'waiting for a free slot of a gevent Pool while the loop sat mostly idle]',
+                 'rate limit), this is what it costs. To tell which: run once with half the '
+                 'Pool size; answers that take about as long mean the upstream had room, and '
+                 'a larger Pool helps; answers that take about half as long mean it queues '
+                 'them (its own limit), and a larger Pool gains nothing. [cost 0.500 s: '
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,

@@ -163,7 +163,8 @@ def pool_full(profile: Profile) -> list[Finding]:
            "Fix: a larger Pool(size) if what the jobs wait on (a downstream service) can "
            "take more requests at once; if it cannot, the time each job waits is the lever "
            "(an upstream's latency is its own to cut: its slow query, its capacity); if the "
-           "limit is deliberate (a downstream's rate limit), this is what it costs."))
+           "limit is deliberate (a downstream's rate limit), this is what it costs. "
+           + CAN_IT_TAKE_MORE))
     # asleep, the jobs' sleeps are the cause, costed as other waits are (summed over
     # the greenlets that lost them), not by the one spawner's wait for a slot
     cost = slept.waited if asleep else waited
@@ -176,6 +177,13 @@ def pool_full(profile: Profile) -> list[Finding]:
                      **({"cost_meaning": SLEPT_COST} if asleep else {}))]
 
 
+# How a reader tells whether an upstream can take more requests at once: the profile
+# cannot (an unseen control's upstream served 4 at a time, its answers took 307 ms with
+# 32 in flight, and "a larger Pool" gained nothing at 96).
+CAN_IT_TAKE_MORE = (
+    "To tell which: run once with half the Pool size; answers that take about as long "
+    "mean the upstream had room, and a larger Pool helps; answers that take about half "
+    "as long mean it queues them (its own limit), and a larger Pool gains nothing.")
 SLEPT_COST = ("greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
               "while holding their slots")
 
@@ -202,7 +210,9 @@ SLEPT_IN_SLOTS = (
     "to save. Otherwise, fix: sleep less there, or wake on what the sleep waits for -- a "
     "retry's back-off short, jittered and growing, with few retries; a rate limiter's rate "
     "as high as the upstream takes, waiting for the next token instead of polling; a "
-    "circuit breaker's cool-down near the outage's length, with a half-open probe.")
+    "circuit breaker's cool-down near the outage's length, with a half-open probe; a "
+    "poll for a result another greenlet sets (a loop sleeping until it appears) replaced "
+    "by waiting on it: a gevent.event.Event or AsyncResult set where the result arrives.")
 
 
 PATCHED_LOCK, COMPILED_LOCK, EVENTS_LOCK = "patched", "compiled", "event's"
