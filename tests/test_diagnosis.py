@@ -861,6 +861,27 @@ def test_a_lock_held_by_another_greenlet_is_told_as_held_elsewhere(server, tmp_p
     assert f"lock_elsewhere.py:{calls}" not in first.message, first.message
 
 
+FANOUT_TAIL = Workload("fanout_tail.py")
+
+
+def test_jobs_joining_a_slow_part_cost_their_joins(server, tmp_path):
+    """Before: the finding was right (bound the slow ones) but cost only the spawner's
+    waits for a slot, one greenlet's, and a machine-level finding outranked it in an
+    unseen product page whose timeout then saved 70 % of the run."""
+    profile = run_cli(FANOUT_TAIL, tmp_path, f"fast={server.url}/slow?delay=0.01",
+                      f"slow={server.url}/slow?delay=0.3")
+    first = profile.findings[0] if profile.findings else None
+    assert first is not None and first.kind == POOL_FULL, listing(profile)
+    pool = min(FANOUT_TAIL.lines("pool"))  # (its stack is gevent's own: Pool.map's)
+    assert f"fanout_tail.py:{pool}:<module>" in first.message, first.message
+    assert first.extra["joined_in_slots"], listing(profile)
+    joins = min(FANOUT_TAIL.lines("culprit"))
+    assert first.extra["jobs_site"].endswith(f"fanout_tail.py:{joins}:page"), listing(profile)
+    assert first.cost_s == first.extra["joined_s"] > first.extra["slot_wait_s"], \
+        listing(profile)
+    assert "bound the slow ones" in first.message, first.message
+
+
 BLOCKING_PEERS = Workload("blocking_peers.py")
 
 

@@ -5053,6 +5053,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': None,
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 0.062 s for a free slot (8 '
                  'times, for the pool used at /srv/app/worker.py:40:submit; 2 greenlets '
@@ -5086,6 +5087,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': None,
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:12:main; greenlet 'main' "
@@ -5569,6 +5571,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': None,
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, inside gevent's Pool.imap; greenlet 'main' (#1) waited) while the "
@@ -9567,6 +9570,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -9603,6 +9607,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -9637,6 +9642,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -9671,6 +9677,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': None,
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -10803,6 +10810,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:20:job',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -10841,6 +10849,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:20:job',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -10882,6 +10891,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:20:job',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -10920,6 +10930,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -10960,6 +10971,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -10994,6 +11006,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:23:worker',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -11019,15 +11032,16 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4},
-     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
-                      'the loop sat mostly idle',
-      'cost_s': 1.5,
+     {'cost_meaning': "greenlet-seconds the pool's jobs waited at the program's join for the "
+                      'greenlets they started, while holding their slots',
+      'cost_s': 2.0,
       'greenlet': 1,
       'hazard': False,
       'idle_share': 0.75,
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:21:job',
       'joined_in_slots': True,
+      'joined_s': 2.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -11041,9 +11055,9 @@ EXPECTED = {
                  'hedged or raced request), wait for the first (gevent.wait(greenlets, '
                  'count=1)) and kill the others; if every result is needed, bound the slow '
                  'ones (a timeout on their calls); then a larger Pool(size) if the '
-                 'downstream can take more requests at once. [cost 1.500 s: greenlet-seconds '
-                 'spent waiting for a free slot of a gevent Pool while the loop sat mostly '
-                 'idle]',
+                 'downstream can take more requests at once. [cost 2.000 s: greenlet-seconds '
+                 "the pool's jobs waited at the program's join for the greenlets they "
+                 'started, while holding their slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -11061,6 +11075,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:22:job',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -11095,6 +11110,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:23:job',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -11872,6 +11888,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -11912,6 +11929,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -11999,6 +12017,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -12035,6 +12054,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:40:call',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -12694,6 +12714,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:20:job',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -12734,6 +12755,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:20:job',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -12774,6 +12796,7 @@ EXPECTED = {
       'job_names': ['app.fetch', 'app.parse'],
       'jobs_site': '/srv/app/worker.py:20:job',
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
@@ -12978,6 +13001,7 @@ EXPECTED = {
       'job_names': ['app.fetch'],
       'jobs_site': None,
       'joined_in_slots': False,
+      'joined_s': 0.0,
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 0.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
