@@ -56,6 +56,17 @@ MAX_STATUSES = 8
 # Statuses from this one on are the upstream's errors (4xx: the request's, 5xx: its own).
 FIRST_ERROR_STATUS = 400
 MAX_SITES = 4
+# Different GET (or HEAD) URLs counted per host: a program asking the same few again
+# and again (a cache that never hits: an unseen worker's lru_cache keyed on a trace id
+# fetched 15 profiles 240 times) stays far under it; past it the host's URLs are too
+# many to count, and the count says so (None).  Each kept URL is cut to URL_KEPT
+# characters, so a host's table stays under ~60 KB.
+MAX_URLS = 256
+URL_KEPT = 200
+# The most asked URLs written per host.
+TOP_URLS = 3
+# Methods whose repeated requests a cache could answer.
+CACHEABLE_METHODS = frozenset({"GET", "HEAD"})
 # Not a failure of the request: the greenlet or the program was told to stop.
 _NOT_FAILURES = (greenlet.GreenletExit, KeyboardInterrupt, SystemExit)
 # A body that came this long after its head waited for an ACK, not for the upstream:
@@ -82,7 +93,7 @@ class _Pool:
     __slots__ = ("label", "pools", "maxsize", "minsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
-                 "asked_close", "statuses")
+                 "asked_close", "statuses", "gets", "urls")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -101,6 +112,10 @@ class _Pool:
         # requests whose own headers asked for that (Connection: close): the server then
         # closes as asked, often without saying so in its head
         self.asked_close = 0
+        # GET and HEAD requests, and how many of them asked for each URL (None once
+        # more than MAX_URLS different ones came: too many to count)
+        self.gets = 0
+        self.urls: dict[str, int] | None = {}
         self.failed_s = 0.0
         self.read_timeout_s: float | None = None  # the largest given to a failed call
         self.errors: dict[str, int] = {}
@@ -253,14 +268,24 @@ class PoolWatch:
             counts[1] += 1
             counts[3] += after
 
-    def answered(self, pool: Any, response: Any = None, asked_close: bool = False) -> None:
+    def answered(self, pool: Any, response: Any = None, asked_close: bool = False,
+                 method: Any = None, url: Any = None) -> None:
         """A request through *pool* returned *response* (any status): counted, and
-        whether its head said the server closes the connection after it, and whether
-        the request asked it to (*asked_close*)."""
+        whether its head said the server closes the connection after it, whether the
+        request asked it to (*asked_close*), and for a GET or HEAD its *url*."""
         record = self._record(pool)
         record.calls += 1
         record.closing += _closes(response)
         record.asked_close += asked_close
+        if method in CACHEABLE_METHODS and isinstance(url, str):
+            record.gets += 1
+            urls = record.urls
+            if urls is not None:
+                key = url[:URL_KEPT]
+                if key in urls or len(urls) < MAX_URLS:
+                    urls[key] = urls.get(key, 0) + 1
+                else:
+                    record.urls = None
         status = getattr(response, "status", None)
         if isinstance(status, int) and status >= FIRST_ERROR_STATUS:
             _tally(record.statuses, str(status), MAX_STATUSES)
@@ -286,7 +311,9 @@ class PoolWatch:
                  "block": r.block, "checkouts": r.checkouts, "peak_in_use": r.peak_in_use,
                  "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use,
                  "calls": r.calls, "failed": r.failed, "failed_s": r.failed_s,
-                 "closing": r.closing, "asked_close": r.asked_close,
+                 "closing": r.closing, "asked_close": r.asked_close, "gets": r.gets,
+                 "distinct_gets": None if r.urls is None else len(r.urls),
+                 "top_gets": [] if r.urls is None else _most_first(dict(r.urls))[:TOP_URLS],
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
                  "statuses": _most_first(r.statuses),
@@ -486,7 +513,9 @@ def _urlopen(original: Any) -> Any:
         try:
             headers = kwargs["headers"] if "headers" in kwargs else args[3] \
                 if len(args) > 3 else None
-            tracer._pool_watch.answered(self, response, _asks_close(headers))
+            method = kwargs["method"] if "method" in kwargs else args[0] if args else None
+            url = kwargs["url"] if "url" in kwargs else args[1] if len(args) > 1 else None
+            tracer._pool_watch.answered(self, response, _asks_close(headers), method, url)
             # requests reads the body after this (preload_content=False): the response
             # still holds its connection until then; a preloaded one has let it go
             conn = getattr(response, "_connection", None)

@@ -1916,6 +1916,25 @@ def pool_full_says_what_its_jobs_waited_on():
 
 
 @scenario
+def pool_full_tells_gets_asking_for_the_same_urls_again():
+    # the jobs' host answered 10 timed GETs: 20 GETs for 5 URLs (4 each: told, with a
+    # cache as the fix and the most asked URL); 19 for 5 (under REPEATS_MIN_GETS), 20
+    # for 6 (3.3 each), and a host whose URLs were too many to count (None): not told
+    def jobs(gets, distinct):
+        p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
+        p.waits.append(StackTime(stack=list(FAILING_CALL), count=10, wait_s=1.0,
+                                 event_wait_s=1.0, ready_wait_s=0.0))
+        p.runs.append(StackTime(stack=list(FAILING_CALL), count=10, greenlet=4))
+        p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "pools": 1,
+                     "trails": {"new": [10, 0, 0.0, 0.0, 1.0]}, "gets": gets,
+                     "distinct_gets": distinct,
+                     "top_gets": [["/profiles/7", 9]] if distinct else []}]
+        return p
+    return [f for gets, distinct in ((20, 5), (19, 5), (20, 6), (20, None))
+            for f in findings.pool_full(jobs(gets, distinct))]
+
+
+@scenario
 def pool_full_quotes_an_upstream_only_for_as_many_answers_as_calls():
     # the jobs waited 10 times at their request line; http://a answered 20 timed (twice
     # those waits, CALLS_SLACK): quoted; 21: other lines' calls, not quoted
@@ -13641,6 +13660,159 @@ EXPECTED = {
                 '/srv/app/worker.py:9:run'],
       'stack_is': 'cpu-samples',
       'threshold_s': 0.0625}],
+    'pool_full_tells_gets_asking_for_the_same_urls_again': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
+      'joined_in_slots': False,
+      'joined_s': 0.0,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 "not computing, and no other finding explains their waits, so the pool's size "
+                 "paced the work. The jobs ('app.fetch', 'app.parse') held their slots mostly "
+                 'waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 waits of 100 ms '
+                 'on average; their requests to http://a:80 took 100 ms to the response head '
+                 "on average (10 timed): the upstream's time to answer (the network's "
+                 'included), and what each slot was held for. Those 20 GET requests asked for '
+                 'only 5 different URLs (4 each on average; the most asked, /profiles/7, 9 '
+                 'times): if the answers hold between calls, a cache in front of the call '
+                 'skips 15 of them -- keyed on what the answer depends on only (a key holding '
+                 'a timestamp, a request or trace id, or a fresh object never hits). Fix: '
+                 'first that cache: the calls it skips need no slot at all. Then: a larger '
+                 'Pool(size) if what the jobs wait on (a downstream service) can take more '
+                 'requests at once; if it cannot, the time each job waits is the lever (an '
+                 "upstream's latency is its own to cut: its slow query, its capacity); if the "
+                 "limit is deliberate (a downstream's rate limit), this is what it costs. To "
+                 'tell which: run once with half the Pool size; answers that take about as '
+                 'long mean the upstream had room, and a larger Pool helps; answers that take '
+                 'about half as long mean it queues them (its own limit), and a larger Pool '
+                 'gains nothing. [cost 1.500 s: greenlet-seconds spent waiting for a free slot '
+                 'of a gevent Pool while the loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
+      'joined_in_slots': False,
+      'joined_s': 0.0,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 "not computing, and no other finding explains their waits, so the pool's size "
+                 "paced the work. The jobs ('app.fetch', 'app.parse') held their slots mostly "
+                 'waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 waits of 100 ms '
+                 'on average; their requests to http://a:80 took 100 ms to the response head '
+                 "on average (10 timed): the upstream's time to answer (the network's "
+                 'included), and what each slot was held for. Fix: a larger Pool(size) if what '
+                 'the jobs wait on (a downstream service) can take more requests at once; if '
+                 "it cannot, the time each job waits is the lever (an upstream's latency is "
+                 'its own to cut: its slow query, its capacity); if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long mean '
+                 'it queues them (its own limit), and a larger Pool gains nothing. [cost 1.500 '
+                 's: greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
+      'joined_in_slots': False,
+      'joined_s': 0.0,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 "not computing, and no other finding explains their waits, so the pool's size "
+                 "paced the work. The jobs ('app.fetch', 'app.parse') held their slots mostly "
+                 'waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 waits of 100 ms '
+                 'on average; their requests to http://a:80 took 100 ms to the response head '
+                 "on average (10 timed): the upstream's time to answer (the network's "
+                 'included), and what each slot was held for. Fix: a larger Pool(size) if what '
+                 'the jobs wait on (a downstream service) can take more requests at once; if '
+                 "it cannot, the time each job waits is the lever (an upstream's latency is "
+                 'its own to cut: its slow query, its capacity); if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long mean '
+                 'it queues them (its own limit), and a larger Pool gains nothing. [cost 1.500 '
+                 's: greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
+      'joined_in_slots': False,
+      'joined_s': 0.0,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 "not computing, and no other finding explains their waits, so the pool's size "
+                 "paced the work. The jobs ('app.fetch', 'app.parse') held their slots mostly "
+                 'waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 waits of 100 ms '
+                 'on average; their requests to http://a:80 took 100 ms to the response head '
+                 "on average (10 timed): the upstream's time to answer (the network's "
+                 'included), and what each slot was held for. Fix: a larger Pool(size) if what '
+                 'the jobs wait on (a downstream service) can take more requests at once; if '
+                 "it cannot, the time each job waits is the lever (an upstream's latency is "
+                 'its own to cut: its slow query, its capacity); if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long mean '
+                 'it queues them (its own limit), and a larger Pool gains nothing. [cost 1.500 '
+                 's: greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4}],
 }
 
 

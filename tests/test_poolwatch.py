@@ -52,7 +52,8 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "minsize": 2,
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0, "closing": 0,
-                     "asked_close": 0, "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
+                     "asked_close": 0, "gets": 0, "distinct_gets": 0, "top_gets": [],
+                     "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
                      "statuses": [],
                      "trails": {"new": [0, 0, 0.0, 0.0, 0.0],
                                 "reused": [0, 0, 0.0, 0.0, 0.0]},
@@ -117,6 +118,43 @@ def test_responses_saying_connection_close_are_counted(kept):
             assert session.get(kept.url + "/", timeout=10).content == b"ok"
     [event] = _pools(tracer.profile)
     assert (event["calls"], event["closing"]) == (3, 0), event
+
+
+def test_requests_asking_for_close_themselves_are_counted():
+    """A request's own Connection: close (the session's headers, or the call's) is
+    counted apart from the heads: the server may close as asked without saying so.
+    (A server that closes every connection, saying so: an in-process one closing as
+    asked, silently, races the client's next request on the same connection.)"""
+    closing = http_response(b"ok", headers=[("Connection", "close")])
+    with RawServer(lambda head: [closing]) as kept, requests.Session() as session, \
+            geventperf.Tracer(sections=None) as tracer:
+        session.headers["Connection"] = "close"
+        for _ in range(3):
+            assert session.get(kept.url + "/", timeout=10).content == b"ok"
+        assert session.get(kept.url + "/", headers={"Connection": "keep-alive"},
+                           timeout=10).content == b"ok"
+    [event] = _pools(tracer.profile)
+    assert (event["calls"], event["asked_close"]) == (4, 3), event
+
+
+def test_get_urls_are_counted_by_url_up_to_a_cap(kept, monkeypatch):
+    """GET and HEAD requests count per URL (a cache's lever: the same answers fetched
+    again); a POST is none; past MAX_URLS different ones the count gives up (None)."""
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        for n in range(12):
+            session.get(f"{kept.url}/item/{n % 3}?q=1", timeout=10).raise_for_status()
+        session.head(f"{kept.url}/item/0?q=1", timeout=10).raise_for_status()
+        session.post(f"{kept.url}/item/9", data=b"x", timeout=10)
+    [event] = _pools(tracer.profile)
+    assert (event["gets"], event["distinct_gets"]) == (13, 3), event
+    assert event["top_gets"] == [["/item/0?q=1", 5], ["/item/1?q=1", 4],
+                                 ["/item/2?q=1", 4]], event
+    monkeypatch.setattr(poolwatch, "MAX_URLS", 2)
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        for n in range(3):
+            session.get(f"{kept.url}/item/{n}", timeout=10).raise_for_status()
+    [event] = _pools(tracer.profile)
+    assert (event["gets"], event["distinct_gets"], event["top_gets"]) == (3, None, []), event
 
 
 def test_a_body_over_the_timed_size_is_not_timed():

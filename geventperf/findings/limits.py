@@ -125,6 +125,7 @@ def pool_full(profile: Profile) -> list[Finding]:
                      and g.parent in gids and g.id != profile.hub.get("id")]
     jobs = sorted({_base_name(g.name) for g in job_greenlets})
     from geventperf.findings.held import (  # (held.py builds on this module)
+        CACHE_TOLD,
         error_answers,
         jobs_asleep,
         jobs_waited,
@@ -160,7 +161,9 @@ def pool_full(profile: Profile) -> list[Finding]:
         + (SLEPT_IN_SLOTS.format(slept=slept.waited, errors=error_answers(profile))
            if asleep else
            JOINED_IN_SLOTS if joined else
-           "Fix: a larger Pool(size) if what the jobs wait on (a downstream service) can "
+           ("Fix: first that cache: the calls it skips need no slot at all. Then: "
+            if CACHE_TOLD in held else "Fix: ")
+           + "a larger Pool(size) if what the jobs wait on (a downstream service) can "
            "take more requests at once; if it cannot, the time each job waits is the lever "
            "(an upstream's latency is its own to cut: its slow query, its capacity); if the "
            "limit is deliberate (a downstream's rate limit), this is what it costs. "

@@ -35,7 +35,7 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.cpuhot import is_client_frame
 from geventperf.findings.handoff import stacks_left
-from geventperf.findings.held import error_statuses
+from geventperf.findings.held import error_statuses, repeats_told
 from geventperf.findings.limits import HEAD_READ, event_wait, full_pool_jobs, switched_out_at
 from geventperf.frames import user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
@@ -153,7 +153,7 @@ def sequential_calls(profile: Profile) -> list[Finding]:
         "response). A greenlet waits on one thing at a time, so they were made in turn, "
         "and every response took that many round trips; the upstream answered each in "
         f"its usual time. {fix}")
-    return [_finding(SEQUENTIAL_CALLS, message, cost, list(worst.stack), calls=calls,
+    return [_finding(SEQUENTIAL_CALLS, message + repeats_told(profile), cost, list(worst.stack), calls=calls,
                      responses=responses, calls_per_response=per, waited_s=in_turn,
                      site=where)]
 
@@ -212,7 +212,7 @@ def _job_calls_in_turn(profile: Profile, client: list) -> list[Finding]:
            f"connection{'s' if kept != 1 else ''})")
         + ", or one call for the lot where the upstream has a batch or "
         "bulk endpoint.")
-    return [_finding(SEQUENTIAL_CALLS, message, cost, list(worst.stack), greenlet=owner,
+    return [_finding(SEQUENTIAL_CALLS, message + repeats_told(profile), cost, list(worst.stack), greenlet=owner,
                      calls=calls, waited_s=waited, site=where, peak_in_use=peak,
                      pool_maxsize=size,
                      cost_meaning="greenlet-seconds the calls waited, less what as many "
@@ -265,7 +265,7 @@ def _pool_jobs_in_turn(profile: Profile, client: list) -> list[Finding]:
         "then gevent.joinall): a job then holds its slot for its slowest call. If each "
         "call needs the one before it (its address or arguments come from that answer), "
         "that is the job's floor, and a larger Pool is the lever.")
-    return [_finding(SEQUENTIAL_CALLS, message, saved, list(worst.stack),
+    return [_finding(SEQUENTIAL_CALLS, message + repeats_told(profile), saved, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)), calls=calls,
                      responses=len(jobs), calls_per_response=per, waited_s=in_turn,
                      site=where, cost_meaning=JOBS_IN_TURN_COST)]
