@@ -281,7 +281,7 @@ class PoolWatch:
             record.gets += 1
             urls = record.urls
             if urls is not None:
-                key = url[:URL_KEPT]
+                key = url if len(url) <= URL_KEPT else url[:URL_KEPT]
                 if key in urls or len(urls) < MAX_URLS:
                     urls[key] = urls.get(key, 0) + 1
                 else:
@@ -338,10 +338,17 @@ def _closes(response: Any) -> bool:
 def _asks_close(headers: Any) -> bool:
     """Whether a request's *headers* (requests' case-insensitive dict, or a plain one)
     ask the server to close the connection after the response."""
-    if headers is None or not hasattr(headers, "get"):
+    store = getattr(headers, "_store", None)
+    if type(store) is dict:
+        # requests' CaseInsensitiveDict keeps lower-cased key -> (key, value): read
+        # directly, a tenth of its get() (this runs once per request)
+        pair = store.get("connection")
+        value = pair[1] if pair else None
+    elif hasattr(headers, "get"):
+        value = headers.get("Connection") or headers.get("connection")
+    else:
         return False
-    value = headers.get("Connection") or headers.get("connection") or ""
-    return "close" in str(value).lower()
+    return value is not None and "close" in str(value).lower()
 
 
 def _kind(trail: list[Any]) -> str:
