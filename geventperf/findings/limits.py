@@ -494,8 +494,8 @@ def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
     inside = sum(t for _n, t, _c in holding.by_caller.values())
     text = (f" Inside {holding.lock.function}, which takes it, its other waits add up to "
             f"{inside:.3f} s, more than the {profile.duration_s:.3f} s run: one greenlet "
-            "at a time holds a lock, so it was not held across them, and the waiters "
-            "queued for a holder that takes it elsewhere in the program.")
+            "at a time holds a lock, so it cannot have been held across them all, and the "
+            "waiters queued for a holder that takes it elsewhere in the program.")
     mine = {tuple(w.stack) for w in rows}
     ended = switched_out_at(profile)
     names = {g.id: _base_name(g.name) for g in profile.greenlets}
@@ -512,7 +512,7 @@ def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
             acc[0] += w.count
             acc[1] += event_wait(w)
             acc[2] += w.count if any(HEAD_READ in label for label in w.stack) else 0
-    if not calls:
+    if not calls or not seen.count:
         return text
     ranked = sorted(calls.items(), key=lambda kv: -kv[1][1])[:ELSEWHERE_SHOWN]
     shown = "; ".join(f"{name!r} at {site}: {c or n} {'calls' if c else 'waits'} of "

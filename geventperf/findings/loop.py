@@ -59,14 +59,16 @@ LOGGING_PATH = "/logging/"
 # refresher): its cost is what it does per tick, which yielding within only spreads
 # (loop-held); a feeder waiting there sleeps on one (serial-bottleneck, handoff.py).
 SLEEP_FRAME = re.compile(r"/gevent/hub\.py:\d+:sleep$")
+# How to give way to greenlets waiting for I/O between pieces of work that stay in the
+# loop (benchmarks/yield_kinds.py: a ping behind 1.5 ms pieces waited up to 150 ms with
+# gevent.sleep(0) between them, 1.6 ms with either of these).
+GIVE_WAY = ("gevent.idle() (it resumes once the loop has run what is pending, the I/O of "
+            "waiting greenlets included: suited to background work) or gevent.sleep(0.001) "
+            "(a timer: the loop polls for I/O before it fires)")
 # loop-held's fix when its greenlets yielded with gevent.sleep(0) between slices
 # (CALLBACKS_BEFORE_POLL).
-SLEEP0_FIX = (
-    "Fix: yield with gevent.idle() there instead (it resumes once the loop has run what "
-    "is pending, the I/O of waiting greenlets included: suited to background work) or "
-    "gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), between "
-    "pieces of a millisecond or two; or move the work out of the loop (a process pool "
-    "for Python code).")
+SLEEP0_FIX = (f"Fix: yield with {GIVE_WAY} there instead, between pieces of a millisecond "
+              "or two; or move the work out of the loop (a process pool for Python code).")
 TICKER_FIX = ("They ended in gevent.sleep: it works on a timer, and each tick's work is "
               "the cost (yielding within it spreads the same work over more slices). Fix: "
               "do less per tick -- keep running totals instead of recomputing them from "
@@ -153,17 +155,13 @@ HELD_MIN_SLICE_S = 0.002
 # it polls for I/O (gevent/_ffi/loop.py, CALLBACK_CHECK_COUNT): a greenlet yielding
 # with sleep(0) between pieces of work runs up to this many of them back to back while
 # greenlets waiting for I/O wait (an unseen refresher's 1.5 ms pieces kept request
-# handlers waiting up to 131 ms; /tmp/s39/exp/yield_kinds.py: 150 ms behind 1.5 ms
-# pieces with sleep(0), 1.6 ms with gevent.idle() or gevent.sleep(0.001)).
+# handlers waiting up to 131 ms).
 CALLBACKS_BEFORE_POLL = 50
 # How to give way between pieces of work that must stay in the loop.
 YIELD_BETWEEN_PIECES = (
-    "yield between pieces of a millisecond or two with gevent.idle() (it resumes once the "
-    "loop has run what is pending, the I/O of waiting greenlets included: suited to "
-    "background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it "
-    "fires), not gevent.sleep(0): that gives way only to greenlets already ready, and "
-    f"gevent runs up to {CALLBACKS_BEFORE_POLL} such wake-ups back to back before it polls "
-    "for I/O")
+    f"yield between pieces of a millisecond or two with {GIVE_WAY}, not gevent.sleep(0): "
+    "that gives way only to greenlets already ready, and gevent runs up to "
+    f"{CALLBACKS_BEFORE_POLL} such wake-ups back to back before it polls for I/O")
 # The oldest generation: collecting it walks every object the collector tracks.
 FULL_GENERATION = 2
 # A saturated loop's CPU is requests' own per-request work when at least this share of
