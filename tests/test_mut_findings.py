@@ -1231,6 +1231,25 @@ def server_pool_full_at_its_edges():
     return out
 
 
+@scenario
+def server_pool_full_of_busy_connections():
+    # a pool of 4, 24 connections, none idle-waiting: the handlers waited 3 s at their
+    # call while the hub idled 1.5 of the 2 s run; 3 connections took the last slot (of
+    # 24: over a tenth): one, costing the handlers' 3 s; 2 took it: none; as many
+    # connections as slots: none; a loop idle under half the run: none
+    def busy(filled=3, connections=24, idle_s=1.5):
+        ev = {"kind": "pywsgi-responses", "served": 96, "responses": 96, "kept": 72,
+              "nagle": 0, "connections": connections, "servers": 1, "pool_size": 4,
+              "pool_filled": filled}
+        call = [*FAILING_CALL, f"{PYWSGI}:1057:WSGIHandler.run_application"]
+        p = profile(events=[ev], hub={"id": 2, "idle_s": idle_s}, waits=[
+            StackTime(stack=call, count=96, wait_s=3.25, event_wait_s=3.0,
+                      ready_wait_s=0.25)])
+        p.runs = [StackTime(stack=call, count=96, greenlet=3)]
+        return findings.server_pool_full(p)
+    return [*busy(), *busy(filled=2), *busy(connections=4), *busy(idle_s=0.9375)]
+
+
 IN_HANDLER_CALL = ["/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin",
                    f"{URLLIB3_POOL}:540:HTTPConnectionPool._make_request",
                    f"{APP}:27:fetch_items", f"{APP}:35:app",
@@ -13813,6 +13832,39 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4}],
+    'server_pool_full_of_busy_connections': [{'busy': True,
+      'connections': 24,
+      'cost_meaning': "greenlet-seconds the server's connection greenlets waited (event wait) "
+                      "outside their wait for a client's next request, while holding the slots",
+      'cost_s': 3.0,
+      'greenlet': None,
+      'handlers_wait_s': 3.0,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'server-pool-full',
+      'message': "The WSGI server's connection pool was full: it runs each connection in one "
+                 "of 4 pooled greenlets (WSGIServer(..., spawn=4)) for the connection's whole "
+                 'life, and 3 of the 24 connections that came took its last free slot, while '
+                 "the loop sat idle 75% of the run: the pool's size paced the service, not "
+                 "this process's CPU. While the pool is full the server stops accepting: new "
+                 'clients wait in the listen backlog until a whole connection ends (every '
+                 "request it carries), a wait only they see. The connections' greenlets "
+                 "('app.fetch') held their slots mostly waiting at /srv/app/worker.py:40:call "
+                 '(HTTPAdapter.send): 96 waits of 31 ms on average. Fix: a larger spawn (or '
+                 'none: a greenlet per connection) if what the handlers wait on can take more '
+                 'requests at once; bound the upstream calls themselves where they must be '
+                 'bounded (a gevent Pool or Semaphore around them), not the connections. [cost '
+                 "3.000 s: greenlet-seconds the server's connection greenlets waited (event "
+                 "wait) outside their wait for a client's next request, while holding the "
+                 'slots]',
+      'pool_filled': 3,
+      'pool_size': 4,
+      'section': None,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call',
+                '/venv/lib/python3.11/site-packages/gevent/pywsgi.py:1057:WSGIHandler.run_application']}],
 }
 
 
