@@ -9405,9 +9405,7 @@ EXPECTED = {
              'greenlets, and spawn the calls through a gevent.pool.Pool(n) -- n what the '
              'upstream serves at once, tens rather than hundreds -- instead of a greenlet '
              'each, with a session pool of the same n '
-             '(requests.adapters.HTTPAdapter(pool_maxsize=n) mounted on it); or '
-             'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
-             'threadpool, or cache the lookups',
+             '(requests.adapters.HTTPAdapter(pool_maxsize=n) mounted on it)',
       'functions': [{'dns': True,
                      'function': 'getaddrinfo',
                      'greenlets': '',
@@ -9426,20 +9424,19 @@ EXPECTED = {
                  'average). Queued: getaddrinfo x8 (DNS): queued 1.000 s, ran 3.000 s in '
                  'worker threads (0.375 s each), called at '
                  '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection. '
-                 'DNS resolution is the cause: lookups ran 3.000 of the 3.000 worker-seconds '
-                 "that kept the pool busy (gevent's thread resolver runs every getaddrinfo "
-                 "on this pool). 6 of the lookups opened new connections (urllib3's "
-                 'create_connection); a reused, kept-alive connection needs none. Fix: fewer '
-                 'new connections, made by fewer calls at once: one Session shared by the '
-                 'greenlets, and spawn the calls through a gevent.pool.Pool(n) -- n what the '
-                 'upstream serves at once, tens rather than hundreds -- instead of a '
-                 'greenlet each, with a session pool of the same n '
-                 '(requests.adapters.HTTPAdapter(pool_maxsize=n) mounted on it); or '
-                 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
-                 'threadpool, or cache the lookups. Cost: greenlet-seconds tasks spent '
-                 'queued for a free worker thread of this pool: from ThreadPool.spawn until '
-                 "a worker started them, summed over the tasks (less the lookups' share a "
-                 'connection finding counts).',
+                 'DNS lookups filled it, up to 101 at once, yet they ran 3.000 '
+                 'worker-seconds in all: they queued behind how many were asked at once '
+                 '(each worker thread also waiting for the interpreter lock the busy loop '
+                 'held), not behind slow lookups. 6 of the lookups opened new connections '
+                 "(urllib3's create_connection); a reused, kept-alive connection needs none. "
+                 'Fix: fewer new connections, made by fewer calls at once: one Session '
+                 'shared by the greenlets, and spawn the calls through a gevent.pool.Pool(n) '
+                 '-- n what the upstream serves at once, tens rather than hundreds -- '
+                 'instead of a greenlet each, with a session pool of the same n '
+                 '(requests.adapters.HTTPAdapter(pool_maxsize=n) mounted on it). Cost: '
+                 'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
+                 'from ThreadPool.spawn until a worker started them, summed over the tasks '
+                 "(less the lookups' share a connection finding counts).",
       'pool': "gevent's default threadpool",
       'queued_max_s': 0.5,
       'queued_s': 1.0,
@@ -9462,11 +9459,9 @@ EXPECTED = {
       'dns_queued_s': 1.0,
       'dns_run_s': 3.0,
       'explained_by_connections_s': 0.0,
-      'fix': 'GEVENT_RESOLVER=ares (or dnspython): a resolver that does not use the '
-             'threadpool, or cache the lookups; or fewer calls at once than 101 threads '
-             'would take: spawn the calls through a gevent.pool.Pool(n) -- n what the '
-             'upstream serves at once, tens rather than hundreds -- instead of a greenlet '
-             'each',
+      'fix': 'spawn the calls through a gevent.pool.Pool(n) -- n what the upstream serves at '
+             'once, tens rather than hundreds -- instead of a greenlet each; then cache the '
+             'lookups',
       'functions': [{'dns': True,
                      'function': 'getaddrinfo',
                      'greenlets': '',
@@ -9483,13 +9478,12 @@ EXPECTED = {
                  'every worker busy, and tasks queued 1.000 greenlet-seconds in all for a '
                  'free worker thread (longest 0.500 s; up to 100 task(s) ahead, 1.5 on '
                  'average). Queued: getaddrinfo x8 (DNS): queued 1.000 s, ran 3.000 s in '
-                 'worker threads (0.375 s each). DNS resolution is the cause: lookups ran '
-                 "3.000 of the 3.000 worker-seconds that kept the pool busy (gevent's thread "
-                 'resolver runs every getaddrinfo on this pool). Fix: GEVENT_RESOLVER=ares '
-                 '(or dnspython): a resolver that does not use the threadpool, or cache the '
-                 'lookups; or fewer calls at once than 101 threads would take: spawn the '
-                 'calls through a gevent.pool.Pool(n) -- n what the upstream serves at once, '
-                 'tens rather than hundreds -- instead of a greenlet each. Cost: '
+                 'worker threads (0.375 s each). DNS lookups filled it, up to 101 at once, '
+                 'yet they ran 3.000 worker-seconds in all: they queued behind how many were '
+                 'asked at once (each worker thread also waiting for the interpreter lock '
+                 'the busy loop held), not behind slow lookups. Fix: spawn the calls through '
+                 'a gevent.pool.Pool(n) -- n what the upstream serves at once, tens rather '
+                 'than hundreds -- instead of a greenlet each; then cache the lookups. Cost: '
                  'greenlet-seconds tasks spent queued for a free worker thread of this pool: '
                  'from ThreadPool.spawn until a worker started them, summed over the tasks '
                  "(less the lookups' share a connection finding counts).",

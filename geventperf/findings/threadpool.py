@@ -162,11 +162,26 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
                      if isinstance(site, list) and len(site) == 2 and isinstance(site[0], str)
                      and CONNECT_SITE in site[0].replace("\\", "/")
                      and isinstance(site[1], int) and site[1] > 0)
-    if dns_cause:
+    burst = need > MANY_IN_FLIGHT
+    if dns_cause and burst:
+        # hundreds of lookups at once that each took microseconds queued behind their
+        # number, not behind a slow resolver (an unseen redelivery batch spawned 1 200
+        # greenlets at once: 1 227 s queued for 0.063 s of lookups; GEVENT_RESOLVER=ares
+        # made its run slower, a Pool(20) 1.8x faster)
+        spawners = _names_count(dns)
+        dns_text = (f" DNS lookups filled it, up to {need} at once"
+                    + (f" from {spawners} greenlets" if spawners else "")
+                    + f", yet they ran {dns_run:.3f} "
+                    "worker-seconds in all: they queued behind how many were asked at "
+                    "once (each worker thread also waiting for the interpreter lock the "
+                    "busy loop held), not behind slow lookups.")
+        fix = f"{BOUND_CONCURRENCY}; then cache the lookups"
+    elif dns_cause:
         dns_text = (f" DNS resolution is the cause: lookups ran {dns_run:.3f} of the "
                     f"{busy:.3f} worker-seconds that kept the pool busy (gevent's "
                     f"thread resolver runs every getaddrinfo on this pool).")
         fix = f"{alternative}, or cache the lookups; or {bigger}"
+    if dns_cause:
         if connecting and first_opens:
             # a burst of first connections: reuse has nothing left to save, so the fix
             # stays the resolver or a bigger pool
@@ -177,11 +192,11 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
         elif connecting:
             dns_text += (f" {connecting} of the lookups opened new connections (urllib3's "
                          "create_connection); a reused, kept-alive connection needs none.")
-        if connecting and not first_opens and need > MANY_IN_FLIGHT:
+        if connecting and not first_opens and burst:
             fix = ("fewer new connections, made by fewer calls at once: one Session "
                    f"shared by the greenlets, and {BOUND_CONCURRENCY}, with a session "
                    "pool of the same n (requests.adapters.HTTPAdapter(pool_maxsize=n) "
-                   f"mounted on it); or {alternative}, or cache the lookups")
+                   "mounted on it)")
         elif connecting and not first_opens:
             fix = ("fewer new connections: one Session shared by the greenlets, its pool "
                    "as large as the requests in flight at once (requests.adapters."
@@ -241,6 +256,11 @@ def _pool_finding(label: str, evs: list[dict[str, Any]], names: dict[int, str],
                           "suggested_maxsize": None if need > MANY_IN_FLIGHT else need,
                           "fix": fix,
                           "explained_by_connections_s": explained})
+
+
+def _names_count(evs: list[dict[str, Any]]) -> int:
+    """The greenlets that spawned the tasks of *evs* (each event's own count)."""
+    return int(sum(_num(e, "greenlets") for e in evs))
 
 
 def _greenlets(ev: dict[str, Any], names: dict[int, str]) -> str:
