@@ -2384,6 +2384,28 @@ def loop_saturated_writing_pywsgi_pieces():
 
 
 @scenario
+def loop_saturated_tells_the_cheaper_way_of_standard_library_hot_code():
+    # the workers' hot stack runs pprint (a disabled debug log's eager pformat), then
+    # _strptime, then copy.deepcopy, then the program's own code only: the first three
+    # get their specific cure first, before the generic ones; the last the generic one
+    # with "compute once"
+    out = []
+    for inner in ("/usr/lib/python3.11/pprint.py:158:PrettyPrinter._format",
+                  "/usr/lib/python3.11/_strptime.py:349:_strptime",
+                  "/usr/lib/python3.11/copy.py:128:deepcopy", None):
+        p = saturated()
+        for g in (3, 4, 5, 1):
+            p.greenlet(g).cpu_s = p.greenlet(g).run_s
+        frames = [f"{APP}:23:app"] + ([inner] if inner else [])
+        stack = [1, 0] if inner else [0]
+        p.cpu_samples = CpuSamples(frames=frames, first_lines=[1] * len(frames), stacks=[
+            SampledStack(frames=stack, greenlet="app.fetch", sections=[], count=8,
+                         cpu_s=1.0, gid=3)])
+        out += findings.loop_saturated(p)
+    return out
+
+
+@scenario
 def loop_saturated_writing_pywsgi_pieces_names_the_iterable():
     # inside pywsgi's process_result: the program's generator (0.25 s) beside a library
     # frame (0.375 s, not the program's) and the write itself; the generator is named
@@ -13859,6 +13881,186 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call',
                 '/venv/lib/python3.11/site-packages/gevent/pywsgi.py:1057:WSGIHandler.run_application']}],
+    'loop_saturated_tells_the_cheaper_way_of_standard_library_hot_code': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (8 samples in all) at '
+                 '/srv/app/worker.py:23:app; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: The hot code pretty-prints an object '
+                 '(pprint.pformat: Python code walking every element); for a log record, pass '
+                 "the object as an argument (log.debug('%s', obj)) or check "
+                 'log.isEnabledFor(logging.DEBUG) first, so it is formatted only when the '
+                 'record is emitted. Beyond that: less work per request in these greenlets, '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/pprint.py:158:PrettyPrinter._format',
+                '/srv/app/worker.py:23:app'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (8 samples in all) at '
+                 '/srv/app/worker.py:23:app; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: The hot code parses dates with datetime.strptime '
+                 '(Python code, slow per call): datetime.fromisoformat (C) parses ISO 8601 '
+                 'several times faster; for another fixed layout, slice the fields and build '
+                 'the datetime from them. Beyond that: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/_strptime.py:349:_strptime', '/srv/app/worker.py:23:app'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (8 samples in all) at '
+                 '/srv/app/worker.py:23:app; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: The hot code deep-copies an object (copy.deepcopy: '
+                 'Python code visiting every element): copy only the part that changes, or '
+                 'share the object read-only. Beyond that: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/copy.py:128:deepcopy', '/srv/app/worker.py:23:app'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (8 samples in all) at '
+                 '/srv/app/worker.py:23:app; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed configuration), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:23:app'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875}],
 }
 
 
