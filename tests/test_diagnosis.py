@@ -632,6 +632,15 @@ def test_jobs_asleep_in_their_slots_after_each_failure_are_a_retry_back_off(kept
     assert not findings_of(profile, POOL_FULL), listing(profile)
 
 
+def test_a_back_off_from_429s_is_told_to_send_fewer_at_once(kept_server, tmp_path):
+    """Before (two unseen clients spawning hundreds of calls at an upstream that takes
+    a few): "keep the back-off short", which made more 429s; a Pool(8) was the cure."""
+    profile = run_cli(BACKOFF, tmp_path, BACKOFF_URL.format(kept_server.url), "status=429")
+    first = assert_first(profile, BACKOFF, RETRY_BACKOFF, marker="backoff")
+    assert "20 of the 20 were 429 (Too Many Requests)" in first.message, first.message
+    assert "Fix: send fewer at once" in first.message, first.message
+
+
 def test_jobs_that_back_off_briefly_are_not_told_as_asleep(kept_server, tmp_path):
     profile = run_cli(BACKOFF, tmp_path, BACKOFF_URL.format(kept_server.url),
                       "backoff=0.01")

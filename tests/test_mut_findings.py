@@ -2025,6 +2025,23 @@ def retry_backoff_of_the_programs_own_sleeps():
 
 
 @scenario
+def retry_backoff_of_a_throttled_upstream_sends_fewer_at_once():
+    # the 6 error answers: 429s 3 of 6 (half: throttled, told with the peak in flight and
+    # a Pool as the fix), 2 of 6 (a 503's story); no peak recorded: the sentence without it
+    def jobs(too_many, peak=40):
+        p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
+        p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "calls": 100,
+                     "statuses": [["429", too_many], ["503", 6 - too_many]],
+                     **({"peak_in_use": peak} if peak else {})}]
+        sleep = [f"{GEVENT_HUB}:166:sleep", f"{APP}:20:job"]
+        p.waits.append(StackTime(stack=sleep, count=6, wait_s=2.0, event_wait_s=2.0,
+                                 ready_wait_s=0.0, call="sleep"))
+        p.runs.append(StackTime(stack=sleep, count=6, greenlet=5))
+        return findings.retry_backoff(p)
+    return [*jobs(3), *jobs(2), *jobs(6, peak=0)]
+
+
+@scenario
 def pool_full_asleep_at_its_share():
     # sleeps at one line reached by two call paths (0.25 + 0.125 s) beside 0.875 s of
     # requests: 0.375 of 1.25 s, exactly SLEPT_SHARE: the timer's story, costing both
@@ -14061,6 +14078,84 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:23:app'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
+    'retry_backoff_of_a_throttled_upstream_sends_fewer_at_once': [{'backoff_s': 2.0,
+      'cost_meaning': "greenlet-seconds spent sleeping in the program's own back-off (its "
+                      'gevent.sleep) before retrying failed requests',
+      'cost_s': 2.0,
+      'errors': 6,
+      'greenlet': 5,
+      'hazard': False,
+      'kind': 'retry-backoff',
+      'message': "Requests were retried: greenlets such as 'app.parse' waited 2.000 s in all "
+                 "sleeping at /srv/app/worker.py:20:job, the program's own back-off (6 sleeps "
+                 'of 333 ms on average), about one sleep per failed answer. The upstreams '
+                 'answered 6 of 100 requests with an error status (429 x3, 503 x3): most '
+                 'likely what the sleeps back off from. 3 of the 6 were 429 (Too Many '
+                 'Requests), with up to 40 requests in flight at once: the upstream limits how '
+                 'many it takes, at once or per second, and the back-off only waits out its '
+                 'refusals. Fix: send fewer at once: spawn the calls through a '
+                 'gevent.pool.Pool(n), n under what the upstream takes (a rate limiter at its '
+                 'rate, where it counts per second), and the 429s and their back-offs go away; '
+                 'honour a Retry-After it sends. [cost 2.000 s: greenlet-seconds spent '
+                 "sleeping in the program's own back-off (its gevent.sleep) before retrying "
+                 'failed requests]',
+      'retry_after_s': 0.0,
+      'section': None,
+      'site': '/srv/app/worker.py:20:job',
+      'sleeps': 6,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:20:job']},
+     {'backoff_s': 2.0,
+      'cost_meaning': "greenlet-seconds spent sleeping in the program's own back-off (its "
+                      'gevent.sleep) before retrying failed requests',
+      'cost_s': 2.0,
+      'errors': 6,
+      'greenlet': 5,
+      'hazard': False,
+      'kind': 'retry-backoff',
+      'message': "Requests were retried: greenlets such as 'app.parse' waited 2.000 s in all "
+                 "sleeping at /srv/app/worker.py:20:job, the program's own back-off (6 sleeps "
+                 'of 333 ms on average), about one sleep per failed answer. The upstreams '
+                 'answered 6 of 100 requests with an error status (503 x4, 429 x2): most '
+                 "likely what the sleeps back off from. That time went to the upstream's "
+                 'failures, not to its answers. Fix: find why the upstream fails (its status '
+                 'codes and logs); keep the back-off short, jittered and growing (tens of '
+                 'milliseconds at first, doubling), with few attempts, and honour a '
+                 'Retry-After the upstream sends; or fail fast and let the caller decide. '
+                 "[cost 2.000 s: greenlet-seconds spent sleeping in the program's own back-off "
+                 '(its gevent.sleep) before retrying failed requests]',
+      'retry_after_s': 0.0,
+      'section': None,
+      'site': '/srv/app/worker.py:20:job',
+      'sleeps': 6,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:20:job']},
+     {'backoff_s': 2.0,
+      'cost_meaning': "greenlet-seconds spent sleeping in the program's own back-off (its "
+                      'gevent.sleep) before retrying failed requests',
+      'cost_s': 2.0,
+      'errors': 6,
+      'greenlet': 5,
+      'hazard': False,
+      'kind': 'retry-backoff',
+      'message': "Requests were retried: greenlets such as 'app.parse' waited 2.000 s in all "
+                 "sleeping at /srv/app/worker.py:20:job, the program's own back-off (6 sleeps "
+                 'of 333 ms on average), about one sleep per failed answer. The upstreams '
+                 'answered 6 of 100 requests with an error status (429 x6): most likely what '
+                 'the sleeps back off from. 6 of the 6 were 429 (Too Many Requests): the '
+                 'upstream limits how many it takes, at once or per second, and the back-off '
+                 'only waits out its refusals. Fix: send fewer at once: spawn the calls '
+                 'through a gevent.pool.Pool(n), n under what the upstream takes (a rate '
+                 'limiter at its rate, where it counts per second), and the 429s and their '
+                 'back-offs go away; honour a Retry-After it sends. [cost 2.000 s: '
+                 "greenlet-seconds spent sleeping in the program's own back-off (its "
+                 'gevent.sleep) before retrying failed requests]',
+      'retry_after_s': 0.0,
+      'section': None,
+      'site': '/srv/app/worker.py:20:job',
+      'sleeps': 6,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:20:job']}],
 }
 
 

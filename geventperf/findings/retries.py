@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 
-from geventperf.findings.common import RETRY_BACKOFF, _finding
-from geventperf.findings.held import error_counts, heaviest_sleep
+from geventperf.findings.common import RETRY_BACKOFF, _count, _events, _finding
+from geventperf.findings.held import error_counts, error_statuses, heaviest_sleep
 from geventperf.findings.limits import event_wait, waiters
 from geventperf.findings.loop import block_threshold
+from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile
 
 # urllib3 sleeping before a retry: its back-off, or the upstream's Retry-After.
@@ -35,6 +36,17 @@ RETRY_AFTER_SHARE = 0.5
 # status: a sleep per failed answer (an unseen job slept 266 times at its line for 266
 # 503s).  A poller or a rate limiter sleeps however the answers go.
 OWN_SLEEPS_PER_ERROR = (0.5, 2.0)
+# The error answers are the upstream throttling the program when at least this share of
+# them were 429 (Too Many Requests): the back-off only waits out refusals that sending
+# fewer at once avoids (two unseen clients spawned 500 and 1 200 calls at once against
+# upstreams taking 8 and 20: told to shorten the back-off, which made more 429s; a
+# Pool(8) made one 1.8x faster than honouring Retry-After did).
+THROTTLED_SHARE = 0.5
+THROTTLED_FIX = (
+    "Fix: send fewer at once: spawn the calls through a gevent.pool.Pool(n), n under "
+    "what the upstream takes (a rate limiter at its rate, where it counts per second), "
+    "and the 429s and their back-offs go away; honour a Retry-After it sends.")
+
 
 
 def retry_backoff(profile: Profile) -> list[Finding]:
@@ -72,8 +84,10 @@ def retry_backoff(profile: Profile) -> list[Finding]:
         + (f" of {slept / sleeps:.3f} s on average" if sleeps > 0 else "")
         + f", most under {seen.where}): the upstream failed "
         "them -- a status in the Retry's status_forcelist (503, 429), a refused or reset "
-        f"connection -- and {why}. That time went to the upstream's failures, not to its "
-        "answers. Fix: find why the upstream fails (its status codes and logs); " + fix + ".")
+        f"connection -- and {why}. "
+        + (f"{throttled} {THROTTLED_FIX}" if (throttled := _throttled(profile)) else
+           "That time went to the upstream's failures, not to its answers. Fix: find why "
+           "the upstream fails (its status codes and logs); " + fix + "."))
     return [_finding(RETRY_BACKOFF, message, slept, list(seen.worst.stack),
                      greenlet=seen.greenlet, sleeps=seen.count, backoff_s=slept,
                      retry_after_s=after, site=seen.where)]
@@ -94,19 +108,36 @@ def own_backoff(profile: Profile) -> list[Finding]:
     seen = waiters(profile, found.rows, weight=event_wait)
     if slept < block_threshold(profile) or not low <= seen.count / errors.errors <= high:
         return []
+    throttled = _throttled(profile)
     message = (
         f"Requests were retried: {seen.who} waited {slept:.3f} s in all sleeping at "
         f"{line}, the program's own back-off ({seen.count} sleeps of "
         f"{slept / seen.count * 1e3:.0f} ms on average), about one sleep per failed "
-        f"answer.{errors.told('')} That time went to the upstream's failures, not to its "
-        "answers. Fix: find why the upstream fails (its status codes and logs); keep the "
-        "back-off short, jittered and growing (tens of milliseconds at first, doubling), "
-        "with few attempts, and honour a Retry-After the upstream sends; or fail fast and "
-        "let the caller decide.")
+        f"answer.{errors.told('')} "
+        + (f"{throttled} {THROTTLED_FIX}" if throttled else
+           "That time went to the upstream's failures, not to its answers. Fix: find why "
+           "the upstream fails (its status codes and logs); keep the back-off short, "
+           "jittered and growing (tens of milliseconds at first, doubling), with few "
+           "attempts, and honour a Retry-After the upstream sends; or fail fast and let "
+           "the caller decide."))
     return [_finding(RETRY_BACKOFF, message, slept, list(seen.worst.stack),
                      greenlet=seen.greenlet, sleeps=seen.count, backoff_s=slept,
                      retry_after_s=0.0, site=line, errors=errors.errors,
                      cost_meaning=OWN_BACKOFF_COST)]
+
+
+def _throttled(profile: Profile) -> str | None:
+    """The sentence saying the error answers were mostly 429s (THROTTLED_SHARE), with
+    the most requests the pools had in flight at once; None otherwise."""
+    statuses, _calls = error_statuses(profile)
+    too_many, errors = statuses.get("429", 0), sum(statuses.values())
+    if not too_many or too_many < THROTTLED_SHARE * errors:
+        return None
+    peak = max((_count(e, "peak_in_use") for e in _events(profile, POOL_EVENT)), default=0)
+    return (f"{too_many} of the {errors} were 429 (Too Many Requests)"
+            + (f", with up to {peak} requests in flight at once" if peak else "")
+            + ": the upstream limits how many it takes, at once or per second, and the "
+            "back-off only waits out its refusals.")
 
 
 OWN_BACKOFF_COST = ("greenlet-seconds spent sleeping in the program's own back-off (its "

@@ -6,7 +6,8 @@ with a 503, and tries that one again after ``gevent.sleep(BACKOFF)`` (``diag:
 backoff``), holding its slot asleep.  Expected first finding ``retry-backoff``, the
 program's own (a sleep per 503), naming the sleep's line and the 503s, and no
 ``pool-full``.  With ``backoff=0.01`` the jobs hold their slots on the server's answers
-instead: no ``pool-full`` told as a timer.
+instead: no ``pool-full`` told as a timer.  With ``status=429`` the server refuses with
+429 (Too Many Requests): a throttled upstream, whose fix is fewer calls at once.
 """
 
 import sys
@@ -18,13 +19,14 @@ import requests
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 JOBS, SLOTS, REFUSED_EVERY = 60, 6, 3
 BACKOFF = float(ARGS.get("backoff", "1.0"))
+REFUSAL = int(ARGS.get("status", "503"))
 session = requests.Session()
 
 
 def sync(job):
-    shed = "&status=503" if job % REFUSED_EVERY == 0 else ""
+    shed = f"&status={REFUSAL}" if job % REFUSED_EVERY == 0 else ""
     answer = session.get(f"{ARGS['kept']}&job={job}{shed}", timeout=30)
-    if answer.status_code == 503:  # the upstream shed this one: back off, try again
+    if answer.status_code == REFUSAL:  # the upstream shed this one: back off, try again
         gevent.sleep(BACKOFF)  # diag: backoff
         answer = session.get(f"{ARGS['kept']}&job={job}", timeout=30)
     return answer.status_code
