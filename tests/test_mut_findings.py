@@ -10594,18 +10594,20 @@ EXPECTED = {
                  'side, not the I/O side: 41% of the sampled CPU wrote responses piece by '
                  "piece through gevent's pywsgi (WSGIHandler.write: a chunk and a send per "
                  "item the application's iterable yields): yield fewer, larger pieces (rows "
-                 'joined into pieces of some 64 KiB), or return the body whole in a list. '
-                 'Beyond that: less work per request in these greenlets (compute once what '
-                 'is the same from request to request and keep it: a verified credential or '
-                 'key, a compiled pattern or template, a parsed configuration), fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of '
-                 'the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'joined into pieces of some 64 KiB), or return the body whole as a list of '
+                 "one item ([b''.join(rows)]): a list of many items is written an item at a "
+                 'time too. Beyond that: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed '
+                 'configuration), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -13593,10 +13595,11 @@ EXPECTED = {
                  "piece by piece through gevent's pywsgi (WSGIHandler.write: a chunk and a "
                  "send per item the application's iterable yields, here "
                  '/srv/app/worker.py:18:csv_rows): yield fewer, larger pieces (rows joined '
-                 'into pieces of some 64 KiB), or return the body whole in a list. Beyond '
-                 'that: less work per request in these greenlets (compute once what is the '
-                 'same from request to request and keep it: a verified credential or key, a '
-                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
+                 'into pieces of some 64 KiB), or return the body whole as a list of one item '
+                 "([b''.join(rows)]): a list of many items is written an item at a time too. "
+                 'Beyond that: less work per request in these greenlets (compute once what is '
+                 'the same from request to request and keep it: a verified credential or key, '
+                 'a compiled pattern or template, a parsed configuration), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
