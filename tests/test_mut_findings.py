@@ -262,6 +262,24 @@ def cpu_slice_with_samples_names_the_line_that_burned_it():
 
 
 @scenario
+def cpu_spread_over_small_functions_names_the_one_above_them():
+    # a validator's CPU spread over four small functions, 0.0625 s each of 1.0 s (none
+    # holds HOT_SHARE on its own), 0.25 s together, exactly HOT_SHARE, all under validate
+    # (line 30), under job (line 24, with as much: the inner one, validate, is named),
+    # under run (the entry point, outermost: never named); the rest in the library.
+    # With 2^-20 s less under validate: nothing named
+    tiny = 2 ** -20
+    out = []
+    for spread in (0.0625, 0.0625 - tiny / 4):
+        stacks = [([f"{APP}:{40 + k}:check_{k}", f"{APP}:30:validate", f"{APP}:24:job",
+                    f"{APP}:9:run"], "app.fetch", 2, spread) for k in range(4)]
+        stacks.append((READ_STACK[:3], "app.fetch", 2, 1.0 - 4 * spread))
+        out += findings.loop_blocked(profile(events=[blocked_slice(3, 0.5, 0.5, 0.75)],
+                                             cpu_samples=cpu_samples(stacks)))
+    return out
+
+
+@scenario
 def cpu_slices_name_the_sections_they_ran_in():
     # Two 0.5 s slices: json.loads 0.125 + 0.125 = 0.25 s, exactly SECTION_SHARE_NAMED of
     # the 1.0 s held; lxml 0.25 s too (named after it: ties keep their order); tiny
@@ -14159,6 +14177,91 @@ EXPECTED = {
       'sleeps': 6,
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:20:job']}],
+    'cpu_spread_over_small_functions_names_the_one_above_them': [{'active_s': 0.5,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.75,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 25% '
+                 'of their sampled CPU (10 samples in all) in validate (/srv/app/worker.py) '
+                 'and what it called, 100% of that through line 30; the slice ended at '
+                 '/srv/app/worker.py:20:job, where it yielded. Fix: first make that code '
+                 'cheaper (one line burning the CPU this long is often work that grows with '
+                 'the square of its input: += on bytes or str in a loop, a list searched '
+                 'inside a loop, a sort or copy repeated); then split what must stay expensive '
+                 'and yield between pieces of a millisecond or two with gevent.idle() (it '
+                 'resumes once the loop has run what is pending, the I/O of waiting greenlets '
+                 'included: suited to background work) or gevent.sleep(0.001) (a timer: the '
+                 'loop polls for I/O before it fires), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:check_0',
+                '/srv/app/worker.py:30:validate',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.75,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'burning the CPU this long is often work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated); then split what must stay expensive and yield between '
+                 'pieces of a millisecond or two with gevent.idle() (it resumes once the loop '
+                 'has run what is pending, the I/O of waiting greenlets included: suited to '
+                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
+                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
+                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625}],
 }
 
 

@@ -70,9 +70,16 @@ class HotCode(NamedTuple):
     # another line of that function iterating a response body in small pieces of its own
     # asking, when it held ITERATED_LINE_SHARE of the function's CPU: (line, share)
     iterated: tuple[str, float] | None = None
+    # counted with the CPU of what the function called (no function held HOT_SHARE on
+    # its own: the work spread over many small ones beneath it)
+    with_callees: bool = False
 
     def told(self) -> str:
         """The clause a finding says it with."""
+        if self.with_callees:
+            return (f"CPU samples put {self.share:.0%} of their sampled CPU ({self.samples} "
+                    f"samples in all) in {self.function} and what it called, "
+                    f"{self.line_share:.0%} of that through line {parse_frame(self.line).line}")
         if self.line_share >= ONE_LINE_SHARE:  # the line's own share, not its function's
             text = (f"CPU samples put {self.share * self.line_share:.0%} of their sampled "
                     f"CPU ({self.samples} samples in all) at {self.line}")
@@ -126,6 +133,7 @@ def hot_code(profile: Any, names: set[str]) -> HotCode | None:
     per_function: dict[tuple[str, str], float] = defaultdict(float)
     per_line: dict[str, float] = defaultdict(float)
     heaviest: dict[str, tuple[float, list[str]]] = {}
+    beneath = _Beneath()
     for chain in chains(samples):
         if _base_name(chain.greenlet) not in names:
             continue
@@ -142,11 +150,12 @@ def hot_code(profile: Any, names: set[str]) -> HotCode | None:
         per_line[line] += chain.cpu_s
         if chain.cpu_s > heaviest.get(line, (0.0, []))[0]:
             heaviest[line] = (chain.cpu_s, chain.labels)
+        beneath.add(chain.labels, chain.cpu_s)
     if count < MIN_SAMPLES or total <= 0 or not per_function:
         return None
     (path, function), spent = max(per_function.items(), key=lambda kv: kv[1])
     if spent < HOT_SHARE * total:
-        return None
+        return beneath.hot(total, count)
     line, line_cpu = _hottest_line(per_line, path, function)
     ranked = sorted(per_function.items(), key=lambda kv: -kv[1])
     runner_up = None
@@ -162,6 +171,59 @@ def hot_code(profile: Any, names: set[str]) -> HotCode | None:
         iterated = None
     return HotCode(line, f"{function} ({path})", spent / total, line_cpu / spent, count,
                    list(heaviest[line][1]), runner_up, iterated)
+
+
+class _Beneath:
+    """The program's functions' sampled CPU counting what they called, for when no
+    function held HOT_SHARE on its own (an unseen service's pure-Python schema check:
+    51 % of the CPU under validate(), spread over a dozen small functions; the finding
+    named only a JSON parse beside it)."""
+
+    def __init__(self) -> None:
+        self.per_function: dict[tuple[str, str], float] = defaultdict(float)
+        # ... of that, where it was the program's outermost frame: a greenlet's or a
+        # handler's entry point, which everything it does is beneath
+        self.outermost: dict[tuple[str, str], float] = defaultdict(float)
+        self.per_line: dict[str, float] = defaultdict(float)
+        self.heaviest: dict[str, tuple[float, list[str]]] = {}
+        # the fewest of the program's frames found inside it: of two functions holding
+        # the same CPU (one calling only the other), the inner one is named
+        self.depth: dict[tuple[str, str], int] = {}
+
+    def add(self, labels: list[str], cpu: float) -> None:
+        """A sampled stack (*labels*, innermost first): each function of the program's
+        counted once, at its innermost frame on it (a recursion's lowest call)."""
+        seen: set[tuple[str, str]] = set()
+        key = None
+        for label in labels:
+            if is_library_frame(label):
+                continue
+            frame = parse_frame(label)
+            key = (frame.path, frame.function)
+            if key in seen:
+                continue
+            self.depth[key] = min(self.depth.get(key, len(seen)), len(seen))
+            seen.add(key)
+            self.per_function[key] += cpu
+            self.per_line[label] += cpu
+            if cpu > self.heaviest.get(label, (0.0, []))[0]:
+                self.heaviest[label] = (cpu, labels)
+        if key is not None:
+            self.outermost[key] += cpu
+
+    def hot(self, total: float, count: int) -> HotCode | None:
+        """The deepest of the program's functions holding HOT_SHARE of *total* with
+        what it called (the least of those shares: its callers hold more), entry points
+        apart (outermost for at least half of theirs: naming them says nothing), through
+        its heaviest line; None when none does."""
+        held = [(spent, self.depth[key], key) for key, spent in self.per_function.items()
+                if spent >= HOT_SHARE * total and self.outermost[key] < spent / 2]
+        if not held:
+            return None
+        spent, _depth, (path, function) = min(held)
+        line, line_cpu = _hottest_line(self.per_line, path, function)
+        return HotCode(line, f"{function} ({path})", spent / total, line_cpu / spent, count,
+                       list(self.heaviest[line][1]), with_callees=True)
 
 
 def _hottest_line(per_line: dict[str, float], path: str, function: str) -> tuple[str, float]:

@@ -38,7 +38,7 @@ from geventperf.findings.cpuhot import (
 from geventperf.findings.reading import caller_small_read_sites, switch_storms
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.formats._frames import frame_label, is_library_frame
-from geventperf.frames import parse_frame, user_site
+from geventperf.frames import is_idle_server_wait, parse_frame, user_site
 from geventperf.profile import EXIT, THREAD_SUFFIX, Finding, Profile, by_generation
 
 # A loop-blocking slice is "a blocking call" rather than "CPU" when more than this
@@ -1224,10 +1224,13 @@ def greenlet_samples(profile: Profile) -> Iterator[tuple[list[int], float]]:
 
 def _most_delaying_stack(profile: Profile, gids: set[int] | None = None) -> list[str]:
     """Where the run slices that delayed others most ended, in code (not at a
-    greenlet's exit); only slices of greenlets *gids* when given; [] if none did."""
+    greenlet's exit, nor, while another did, at a server connection's wait for its
+    client's next request: a response's end, not where its work was); only slices of
+    greenlets *gids* when given; [] if none did."""
     rows = [r for r in profile.runs if r.delayed_others_s and r.stack
             and not r.stack[0].startswith("<") and (gids is None or r.greenlet in gids)]
-    return max(rows, key=lambda r: r.delayed_others_s).stack if rows else []
+    working = [r for r in rows if not is_idle_server_wait(r.stack)]
+    return max(working or rows, key=lambda r: r.delayed_others_s).stack if rows else []
 
 
 def _exits_delayed_most(profile: Profile) -> bool:
