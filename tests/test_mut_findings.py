@@ -3319,7 +3319,9 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
                  'side: less work per request in these greenlets (compute once what is the '
                  'same from request to request and keep it: a verified credential or key, a '
-                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
+                 'compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
@@ -3366,7 +3368,9 @@ EXPECTED = {
                  'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
                  'side: less work per request in these greenlets (compute once what is the '
                  'same from request to request and keep it: a verified credential or key, a '
-                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
+                 'compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
@@ -4773,7 +4777,9 @@ EXPECTED = {
                  'not see). The cure is on the CPU side, not the I/O side: less work per '
                  'request in these greenlets (compute once what is the same from request to '
                  'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration), fewer greenlets per process and more '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside '
+                 'a loop, a sort or copy repeated), fewer greenlets per process and more '
                  'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
                  "call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). Which functions used the CPU: profile with '
@@ -4990,7 +4996,9 @@ EXPECTED = {
                  'not see). The cure is on the CPU side, not the I/O side: less work per '
                  'request in these greenlets (compute once what is the same from request to '
                  'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration), fewer greenlets per process and more '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside '
+                 'a loop, a sort or copy repeated), fewer greenlets per process and more '
                  'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
                  "call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). Which functions used the CPU: profile with '
@@ -5233,7 +5241,9 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
                  'side: less work per request in these greenlets (compute once what is the '
                  'same from request to request and keep it: a verified credential or key, a '
-                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
+                 'compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
@@ -5325,7 +5335,9 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
                  'side: less work per request in these greenlets (compute once what is the '
                  'same from request to request and keep it: a verified credential or key, a '
-                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
+                 'compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). Which functions used the CPU: profile '
@@ -5404,7 +5416,9 @@ EXPECTED = {
                  "this project's benchmarks). Beyond that: less work per request in these "
                  'greenlets (compute once what is the same from request to request and keep '
                  'it: a verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or '
+                 'configuration; and look for work that grows with the square of its input: '
+                 '+= on bytes or str in a loop, a list searched inside a loop, a sort or '
+                 'copy repeated), fewer greenlets per process and more processes, or '
                  'CPU-heavy work moved out of the loop (a process pool; a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -5449,16 +5463,17 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
+                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -5499,7 +5514,9 @@ EXPECTED = {
                  'per-read work goes with the reads. Beyond that: less work per request in '
                  'these greenlets (compute once what is the same from request to request and '
                  'keep it: a verified credential or key, a compiled pattern or template, a '
-                 'parsed configuration), fewer greenlets per process and more processes, or '
+                 'parsed configuration; and look for work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated), fewer greenlets per process and more processes, or '
                  'CPU-heavy work moved out of the loop (a process pool; a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -5550,7 +5567,9 @@ EXPECTED = {
                  "this project's benchmarks). Beyond that: less work per request in these "
                  'greenlets (compute once what is the same from request to request and keep '
                  'it: a verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or '
+                 'configuration; and look for work that grows with the square of its input: '
+                 '+= on bytes or str in a loop, a list searched inside a loop, a sort or '
+                 'copy repeated), fewer greenlets per process and more processes, or '
                  'CPU-heavy work moved out of the loop (a process pool; a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -7454,7 +7473,9 @@ EXPECTED = {
                  'yielded. The cure is on the CPU side, not the I/O side: less work per '
                  'request in these greenlets (compute once what is the same from request to '
                  'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration), fewer greenlets per process and more '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside '
+                 'a loop, a sort or copy repeated), fewer greenlets per process and more '
                  'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
                  "call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -7498,7 +7519,9 @@ EXPECTED = {
                  'they yielded. The cure is on the CPU side, not the I/O side: less work per '
                  'request in these greenlets (compute once what is the same from request to '
                  'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration), fewer greenlets per process and more '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside '
+                 'a loop, a sort or copy repeated), fewer greenlets per process and more '
                  'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
                  "call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -7914,7 +7937,9 @@ EXPECTED = {
                  'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
                  'side: less work per request in these greenlets (compute once what is the '
                  'same from request to request and keep it: a verified credential or key, a '
-                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
+                 'compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). [cost 2.953 s: greenlet-seconds greenlets '
@@ -8181,7 +8206,9 @@ EXPECTED = {
                  'at /srv/app/worker.py:30:crunch. The cure is on the CPU side, not the I/O '
                  'side: less work per request in these greenlets (compute once what is the '
                  'same from request to request and keep it: a verified credential or key, a '
-                 'compiled pattern or template, a parsed configuration), fewer greenlets per '
+                 'compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). [cost 3.281 s: greenlet-seconds greenlets '
@@ -10305,16 +10332,17 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
+                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -10362,7 +10390,9 @@ EXPECTED = {
                  "CPU per call in this project's benchmarks). Beyond that: less work per "
                  'request in these greenlets (compute once what is the same from request to '
                  'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration), fewer greenlets per process and more '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside '
+                 'a loop, a sort or copy repeated), fewer greenlets per process and more '
                  'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
                  "call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -10413,7 +10443,9 @@ EXPECTED = {
                  "this project's benchmarks). Beyond that: less work per request in these "
                  'greenlets (compute once what is the same from request to request and keep '
                  'it: a verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or '
+                 'configuration; and look for work that grows with the square of its input: '
+                 '+= on bytes or str in a loop, a list searched inside a loop, a sort or '
+                 'copy repeated), fewer greenlets per process and more processes, or '
                  'CPU-heavy work moved out of the loop (a process pool; a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -10616,16 +10648,17 @@ EXPECTED = {
                  "one item ([b''.join(rows)]): a list of many items is written an item at a "
                  'time too. Beyond that: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
+                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -10662,16 +10695,17 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
+                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -10815,16 +10849,17 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
+                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -11619,16 +11654,17 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
+                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -11665,16 +11701,17 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
+                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -11711,16 +11748,17 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
+                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12474,9 +12512,11 @@ EXPECTED = {
                  'the CPU side, not the I/O side: less work per request in these greenlets '
                  '(compute once what is the same from request to request and keep it: a '
                  'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or CPU-heavy '
-                 'work moved out of the loop (a process pool; a C call that releases the GIL, '
-                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -12520,9 +12560,11 @@ EXPECTED = {
                  'the CPU side, not the I/O side: less work per request in these greenlets '
                  '(compute once what is the same from request to request and keep it: a '
                  'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration), fewer greenlets per process and more processes, or CPU-heavy '
-                 'work moved out of the loop (a process pool; a C call that releases the GIL, '
-                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -12564,7 +12606,9 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration), '
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
                  'fewer greenlets per process and more processes, or CPU-heavy work moved out '
                  'of the loop (a process pool; a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: "
@@ -12651,7 +12695,9 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration), '
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
                  'fewer greenlets per process and more processes, or CPU-heavy work moved out '
                  'of the loop (a process pool; a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: "
@@ -13617,7 +13663,9 @@ EXPECTED = {
                  "([b''.join(rows)]): a list of many items is written an item at a time too. "
                  'Beyond that: less work per request in these greenlets (compute once what is '
                  'the same from request to request and keep it: a verified credential or key, '
-                 'a compiled pattern or template, a parsed configuration), fewer greenlets per '
+                 'a compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
                  'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
@@ -14083,7 +14131,9 @@ EXPECTED = {
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration), '
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
                  'fewer greenlets per process and more processes, or CPU-heavy work moved out '
                  'of the loop (a process pool; a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
