@@ -2961,6 +2961,21 @@ def loop_saturated_needs_its_queue_share_and_utilization():
 
 
 @scenario
+def loop_saturated_weighs_its_queueing_against_waits_other_than_limits():
+    # ready 2 of 4.5 s waited, 44 % (not the larger part), but 0.75 s of the 2.5 s event
+    # wait was at a gevent Pool's free slot (a limit: waits for its holders, whom the
+    # busy loop kept waiting): 2 against 1.75, the larger part: saturated; at a request
+    # instead: not
+    out = []
+    for stack in (SLOT_STACK, list(FAILING_CALL)):
+        p = saturated_edge(ready=2.0, event=2.5)
+        p.waits = [StackTime(stack=list(stack), count=4, wait_s=0.75, event_wait_s=0.75,
+                             ready_wait_s=0.0)]
+        out += findings.loop_saturated(p)
+    return out
+
+
+@scenario
 def blocked_reads_of_an_older_profile():
     # no event/ready split (the whole wait is the cost), no count, no read frame
     ev = c_switch(3, 0.5, stack=[f"{APP}:43:fetch"])
@@ -14312,6 +14327,55 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
+    'loop_saturated_weighs_its_queueing_against_waits_other_than_limits': [{'active_s': 1.2,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued '
+                      "behind others (the run's ready wait, less what a "
+                      'loop-blocked, blocking-call, slow-path or cpu-starved '
+                      'finding explains), plus the queueing behind the top '
+                      "holder's own slices over the block threshold when they "
+                      'burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
+      'cost_s': 2.0,
+      'event_wait_s': 1.75,
+      'greenlet': 5,
+      'hazard': False,
+      'holders': {'app.parse': 0.5},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 60% of the run, and greenlets '
+                 'waited 2.000 greenlet-seconds ready to run but queued, against '
+                 '1.750 s waiting for I/O, timers or locks (besides 0.750 s for a '
+                 'free slot of a lock, semaphore or pool: waits for its holders, '
+                 "who queued too). Who held the loop: no greenlet's recorded run "
+                 "slices overlapped the waiting (the hub's own callbacks, or "
+                 'slices the tracer did not see). The cure is on the CPU side, not '
+                 'the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a '
+                 'parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list '
+                 'searched inside a loop, a sort or copy repeated), fewer '
+                 'greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases '
+                 "the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). Which functions used the CPU: '
+                 'profile with CPU samples (Tracer(cpu_samples=True); geventperf '
+                 'run takes them unless --no-cpu-samples). [cost 2.000 s: '
+                 'greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, "
+                 'blocking-call, slow-path or cpu-starved finding explains), plus '
+                 "the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no '
+                 'loop-blocked finding then tells them)]',
+      'ready_wait_s': 2.0,
+      'section': None,
+      'sections': {},
+      'small_reads_site': None,
+      'stack': [],
+      'stack_is': 'slice-end',
+      'utilization': 0.6}],
 }
 
 
