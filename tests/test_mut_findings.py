@@ -2462,7 +2462,7 @@ def loop_saturated_writing_pywsgi_pieces_names_the_iterable():
 
 
 def storm(stack, count=2000, run_s=0.03125, event_wait_s=0.5, greenlet=3, delayed=None,
-          hub_delayed=None):
+          hub_delayed=None, children=0):
     # hub busy 1.5 - 0.5 idle = 1 s over 4000 switches: 0.25 ms a switch, times 2000
     # = 0.5 s; 0.03125 s / 2000 = 15.6 us of work between switches
     hub = GreenletStats(id=2, name="hub", parent=None, run_s=1.5, switches=4000,
@@ -2472,6 +2472,9 @@ def storm(stack, count=2000, run_s=0.03125, event_wait_s=0.5, greenlet=3, delaye
                 waits=[StackTime(stack=stack, count=count, wait_s=1.0,
                                  event_wait_s=event_wait_s)])
     p.greenlets[1] = hub
+    if children:  # greenlets the storming one spawned (a folded entry for them all)
+        p.greenlets.append(GreenletStats(
+            id=90, name=f"app.child [{children} finished greenlets folded]", parent=greenlet))
     p.hub["idle_s"] = 0.5
     return findings.switch_storms(p)
 
@@ -2479,6 +2482,15 @@ def storm(stack, count=2000, run_s=0.03125, event_wait_s=0.5, greenlet=3, delaye
 @scenario
 def storm_of_small_reads():
     return storm([f"{GEVENT}:687:SocketMixin.recv", f"{URLLIB3}:1:read", f"{APP}:12:read_small"])
+
+
+@scenario
+def storm_of_a_compiled_wait_once_per_greenlet_it_spawned():
+    # 2000 wake-ups at the program's own line, no call recorded (gevent.iwait over the
+    # greenlets it spawned): one per result with 1819 children (2000 <= 1.1 x 1819), no
+    # storm; with 1818, 2000 > 1999.8: a storm
+    return [*storm([f"{APP}:34:collect"], children=1819),
+            *storm([f"{APP}:34:collect"], children=1818)]
 
 
 @scenario
@@ -14376,6 +14388,35 @@ EXPECTED = {
       'stack': [],
       'stack_is': 'slice-end',
       'utilization': 0.6}],
+    'storm_of_a_compiled_wait_once_per_greenlet_it_spawned': [{'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
+      'cost_s': 0.5,
+      'count': 2000,
+      'greenlet': 3,
+      'hazard': False,
+      'hub_s_per_switch': 0.00025,
+      'kind': 'switch-storm',
+      'max_mean_run_s': 5e-05,
+      'mean_run_s': 1.5625e-05,
+      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+                 '/srv/app/worker.py:34:collect with 15.6 us of work between switches on '
+                 'average: the switching costs more than the work between switches. The '
+                 "switching took 0.500 s of the loop's time. Fix: do more work per switch: "
+                 'batch the items, or yield less often. [cost 0.500 s: seconds of loop time '
+                 "spent switching (switch-outs times the hub's mean time per switch), plus the "
+                 "greenlet-seconds others spent ready to run behind these slices and the hub's "
+                 'share of their wait that these switches made (its switches from here over '
+                 'all its switches)]',
+      'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
+      'run_s': 0.03125,
+      'section': None,
+      'site': '/srv/app/worker.py:34:collect',
+      'spin': False,
+      'stack': ['/srv/app/worker.py:34:collect'],
+      'switching_s': 0.5}],
 }
 
 

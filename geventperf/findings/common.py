@@ -233,15 +233,17 @@ def _base_name(name: str) -> str:
 _FOLDED_COUNT = re.compile(r" \[(\d+) finished greenlets folded\]$")
 
 
+def _stands_for(name: str) -> int:
+    """How many greenlets an entry named *name* stands for: a folded entry's count, else
+    one."""
+    folded = _FOLDED_COUNT.search(name)
+    return int(folded.group(1)) if folded else 1
+
+
 def _greenlets_named(profile: Profile, names: set[str]) -> int:
     """How many greenlets of the run had one of *names* (base names), counting each
     folded entry as the greenlets it stands for."""
-    count = 0
-    for g in profile.greenlets:
-        if _base_name(g.name) in names:
-            folded = _FOLDED_COUNT.search(g.name)
-            count += int(folded.group(1)) if folded else 1
-    return count
+    return sum(_stands_for(g.name) for g in profile.greenlets if _base_name(g.name) in names)
 
 
 def _names(profile: Profile, gids: list[Any]) -> str:

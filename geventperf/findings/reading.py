@@ -17,6 +17,7 @@ from geventperf.findings.common import (
     _finding,
     _names,
     _read_site,
+    _stands_for,
     block_threshold,
 )
 from geventperf.frames import is_machinery, user_site
@@ -54,6 +55,8 @@ POOL_FRAME = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:")
 # made a 9-19 ms "storm" at a clean run's start).
 CHILD_OUTPUT_FRAME = re.compile(r"[/\\]gevent[/\\]subprocess\.py:\d+:"
                                 r"_CommunicatingGreenlets\.")
+# At most this many wake-ups per greenlet the waiting one spawned: one per result.
+WAKES_PER_CHILD = 1.1
 IMAP_GREENLET = re.compile(r"^gevent\._(gevent_c_)?imap\.IMap\w*\._run$")
 # Frames of requests' own body reads, where a storm is the small-chunk read pattern
 # that GeventAdapter cures.
@@ -121,6 +124,10 @@ def switch_storms(profile: Profile) -> list[Finding]:
     waits = {tuple(w.stack): w for w in profile.waits}
     iterating = {g.parent for g in profile.greenlets
                  if g.parent is not None and IMAP_GREENLET.search(g.name)}
+    children: dict[int, int] = {}  # greenlets each one spawned (gevent notes the parent)
+    for g in profile.greenlets:
+        if g.parent is not None:
+            children[g.parent] = children.get(g.parent, 0) + _stands_for(g.name)
     out = []
     for r in profile.runs:
         if r.count < STORM_MIN_SWITCHES or not r.stack or r.stack[0].startswith("<") \
@@ -131,10 +138,14 @@ def switch_storms(profile: Profile) -> list[Finding]:
         if mean_run >= STORM_MAX_MEAN_RUN_S:
             continue
         w = waits.get(tuple(r.stack))
-        if w is not None and (w.call in JOIN_CALLS or (
-                w.call is None and r.greenlet in iterating
-                and user_site(r.stack).user == r.stack[0])):
-            continue  # a join, or a loop over an imap from the program's own line
+        own_line = w is not None and w.call is None and user_site(r.stack).user == r.stack[0]
+        if w is not None and (w.call in JOIN_CALLS or own_line and (
+                r.greenlet in iterating
+                or r.count <= WAKES_PER_CHILD * children.get(r.greenlet, 0))):
+            # a join, a loop over an imap, or a compiled wait at the program's own line
+            # waking about once per greenlet it spawned (gevent.iwait, gevent.wait on
+            # them: an unseen crawler's loop over iwait of 4 000 fetches was told a storm)
+            continue
         mean_event = (w.event_wait_s / w.count) if w is not None and w.count \
             and w.event_wait_s is not None else None
         if mean_event is not None and mean_event >= STORM_MAX_MEAN_EVENT_WAIT_S:
