@@ -196,6 +196,22 @@ def test_no_findings_says_where_the_time_went_instead():
     assert "Who held the loop? worker-b" in block, block
 
 
+def test_no_findings_names_a_second_wait_site_holding_a_quarter():
+    """An unseen service's handlers waited 34 % at an Event a refresher kept clear,
+    under the 47 % at their upstream call: the second line is named too, from a quarter
+    of all waiting on, and not under it."""
+    profile = split_profile()
+    profile.findings = []
+    profile.waits[1].wait_s = profile.waits[1].event_wait_s = 0.1  # 0.1 of 0.4: a quarter
+    block = " ".join(render(profile, "text").split("FINDINGS: none")[1].split("\n\n")[0]
+                     .split())
+    assert f"; next 100.0 ms (25%) at sleepy ({APP_PATH}:20)" in block, block
+    profile.waits[1].wait_s = profile.waits[1].event_wait_s = 0.09
+    block = " ".join(render(profile, "text").split("FINDINGS: none")[1].split("\n\n")[0]
+                     .split())
+    assert "; next" not in block, block
+
+
 def test_no_findings_names_the_code_the_holder_burned_the_cpu_in():
     """An unseen minting job's PBKDF2 held everyone up in each job's last slice, half
     the run, under every finding's gate: the holder's sampled hot line is named."""
