@@ -2060,6 +2060,20 @@ def retry_backoff_of_a_throttled_upstream_sends_fewer_at_once():
 
 
 @scenario
+def pool_full_counts_the_run_as_with_a_cpu_to_itself():
+    # the hub idled 0.75 s of the 2 s run (37.5 %), and the thread waited 0.5 s for a
+    # CPU: 0.75 of the 1.5 s it would have taken with a CPU to itself, exactly half:
+    # the pool paced the work, told with the wait; 2^-20 s less of that wait: not
+    tiny = 2 ** -20
+    out = []
+    for wait in (0.5, 0.5 - tiny):
+        p = pool_profile(0.75, [(SLOT_STACK, 1.5)])
+        p.hub["cpu_wait_s"] = wait
+        out += findings.pool_full(p)
+    return out
+
+
+@scenario
 def pool_full_asleep_at_its_share():
     # sleeps at one line reached by two call paths (0.25 + 0.125 s) beside 0.875 s of
     # requests: 0.375 of 1.25 s, exactly SLEPT_SHARE: the timer's story, costing both
@@ -14417,6 +14431,40 @@ EXPECTED = {
       'spin': False,
       'stack': ['/srv/app/worker.py:34:collect'],
       'switching_s': 0.5}],
+    'pool_full_counts_the_run_as_with_a_cpu_to_itself': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop sat mostly idle',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.5,
+      'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': None,
+      'joined_in_slots': False,
+      'joined_s': 0.0,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 50% of the run (counted on the run as '
+                 'it would have gone with a CPU to itself: the thread waited 0.500 s for one): '
+                 'the jobs were waiting, not computing, and no other finding explains their '
+                 "waits, so the pool's size paced the work. Fix: a larger Pool(size) if what "
+                 'the jobs wait on (a downstream service) can take more requests at once; if '
+                 "it cannot, the time each job waits is the lever (an upstream's latency is "
+                 'its own to cut: its slow query, its capacity); if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long mean '
+                 'it queues them (its own limit), and a larger Pool gains nothing. [cost 1.500 '
+                 's: greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop sat mostly idle]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4}],
 }
 
 

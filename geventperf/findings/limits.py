@@ -96,6 +96,9 @@ EVENT_ON_A_LOCK = re.compile(r"[/\\](threading|queue)\.py:\d+:")
 # jobs at once.  A busier loop would only queue a bigger pool's greenlets behind each
 # other (loop-saturated's story), so a larger pool is no cure there; nor a shorter lock.
 POOL_IDLE_SHARE = 0.5
+# The thread's waits for a CPU are told beside an idle share from this share of the
+# run on: below, they move the share by a point or two.
+CPU_WAIT_TOLD = 0.05
 # A lock's waits lasted at least this share of the run on average: the waiters did not
 # get it for most of the run, while its holders took it again and again (29 workers
 # behind a BoundedSemaphore(1) waited 8.3 s each of an 8.6 s run while one worked).
@@ -669,10 +672,26 @@ def idle_share(profile: Profile) -> float | None:
     duration = profile.duration_s
     if not isinstance(idle, (int, float)) or not duration > 0:
         return None
+    # the run as it would have gone with a CPU to itself (as loop-saturated counts it):
+    # a crowded machine stretches the loop's busy time, not its idle (two CPU hogs
+    # took a fan-out's idle loop under half the run, and its full Pool went untold)
+    duration -= cpu_wait(profile)
+    if not duration > 0:
+        return None
     idle = min(duration, idle + spin_s(profile))
     if not idle >= POOL_IDLE_SHARE * duration:
         return None
     return idle / duration
+
+
+def cpu_wait(profile: Profile) -> float:
+    """The seconds the traced thread waited for a CPU while the loop was busy (0 where
+    the profile does not say)."""
+    wait, idle = profile.hub.get("cpu_wait_s"), profile.hub.get("idle_s")
+    if not isinstance(wait, (int, float)) or isinstance(wait, bool) or wait <= 0 \
+            or not isinstance(idle, (int, float)):
+        return 0.0
+    return min(float(wait), max(0.0, profile.duration_s - idle))
 
 
 def full_pool_jobs(profile: Profile) -> list[Any]:
@@ -697,10 +716,14 @@ def spin_s(profile: Profile) -> float:
 
 
 def idle_told(profile: Profile, idle: float) -> str:
-    """``idle 74% of the run``, saying so when a spin-wait's rounds count in it."""
-    return f"idle {idle:.0%} of the run" + (
-        " (counting a spin-wait's rounds, which waiting on an Event would have left idle)"
-        if spin_s(profile) > 0 else "")
+    """``idle 74% of the run``, saying so when a spin-wait's rounds count in it, or the
+    thread's waits for a CPU are left out of the run."""
+    notes = (["counting a spin-wait's rounds, which waiting on an Event would have left "
+              "idle"] if spin_s(profile) > 0 else []) + (
+        [f"counted on the run as it would have gone with a CPU to itself: the thread "
+         f"waited {cpu_wait(profile):.3f} s for one"] if cpu_wait(profile) >= CPU_WAIT_TOLD * (
+             profile.duration_s or 0.0) else [])
+    return f"idle {idle:.0%} of the run" + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
