@@ -2455,6 +2455,38 @@ def loop_saturated_tells_the_cheaper_way_of_standard_library_hot_code():
 
 
 @scenario
+def loop_saturated_sending_request_bodies_in_pieces():
+    # 1 s of samples: 0.40625 sending (http.client's send under urllib3's request), at
+    # least BODY_PIECES_CPU_SHARE, and 0.03125 in the body's generator right inside that
+    # request: told, naming the generator, with requests' per-request cure left out;
+    # the same sends without the generator's samples: not told (no iterable body); the
+    # generator with sends of 0.375: not told (under the share)
+    send = ["/usr/lib/python3.11/http/client.py:1009:HTTPConnection.send",
+            f"{URLLIB3_PKG}/connection.py:579:HTTPConnection.request",
+            f"{REQUESTS_PKG}/adapters.py:696:HTTPAdapter.send", f"{APP}:32:ship"]
+    made = [f"{APP}:23:lines", f"{URLLIB3_PKG}/connection.py:571:HTTPConnection.request",
+            f"{REQUESTS_PKG}/adapters.py:696:HTTPAdapter.send", f"{APP}:32:ship"]
+    frames = list(dict.fromkeys(send + made))
+    out = []
+    for sending, generator in ((0.40625, 0.03125), (0.40625, 0.0), (0.375, 0.03125)):
+        p = saturated()
+        for g in (3, 4, 5, 1):
+            p.greenlet(g).cpu_s = p.greenlet(g).run_s
+        stacks = [SampledStack(frames=[frames.index(f) for f in send], greenlet="app.fetch",
+                               sections=[], count=6, cpu_s=sending, gid=3),
+                  SampledStack(frames=[frames.index(f"{APP}:32:ship")], greenlet="app.fetch",
+                               sections=[], count=6, cpu_s=1.0 - sending - generator, gid=3)]
+        if generator:
+            stacks.append(SampledStack(frames=[frames.index(f) for f in made],
+                                       greenlet="app.fetch", sections=[], count=1,
+                                       cpu_s=generator, gid=3))
+        p.cpu_samples = CpuSamples(frames=frames, first_lines=[1] * len(frames),
+                                   stacks=stacks)
+        out += findings.loop_saturated(p)
+    return out
+
+
+@scenario
 def loop_saturated_writing_pywsgi_pieces_names_the_iterable():
     # inside pywsgi's process_result: the program's generator (0.25 s) beside a library
     # frame (0.375 s, not the program's) and the write itself; the generator is named
@@ -14465,6 +14497,150 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4}],
+    'loop_saturated_sending_request_bodies_in_pieces': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 56% of their sampled CPU (13 samples in all) at '
+                 '/srv/app/worker.py:32:ship; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: 41% of the sampled CPU sent request bodies a piece '
+                 'at a time: urllib3 sends each piece an iterable body yields as a chunk of '
+                 'its own, a send each (here the pieces came from '
+                 '/srv/app/worker.py:23:lines): pass the body whole (bytes), or yield fewer, '
+                 'larger pieces (some 64 KiB). Beyond that: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). Which functions "
+                 'used the CPU: profile with CPU samples (Tracer(cpu_samples=True); geventperf '
+                 'run takes them unless --no-cpu-samples). [cost 3.500 s: greenlet-seconds '
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:32:ship'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 59% of their sampled CPU (12 samples in all) at '
+                 '/srv/app/worker.py:32:ship; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:32:ship'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 59% of their sampled CPU (13 samples in all) at '
+                 '/srv/app/worker.py:32:ship; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:32:ship'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875}],
 }
 
 

@@ -1043,6 +1043,14 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      "(rows joined into pieces of some 64 KiB), or return the body whole "
                      "as a list of one item ([b''.join(rows)]): a list of many items is "
                      "written an item at a time too.")
+        pieces = _body_pieces(profile)
+        if pieces is not None:
+            share, made_by = pieces
+            cure += (f" {share:.0%} of the sampled CPU sent request bodies a piece at a "
+                     "time: urllib3 sends each piece an iterable body yields as a chunk of "
+                     f"its own, a send each (here the pieces came from {made_by}): pass the "
+                     "body whole (bytes), or yield fewer, larger pieces (some 64 KiB).")
+            in_requests = None  # that CPU is the pieces', not requests' per-request work
         reads, bodies = _body_reads(profile)
         if in_requests is not None and in_requests >= REQUESTS_CPU_SHARE \
                 and bodies > 0 and reads >= READS_PER_BODY_TOLD * bodies:
@@ -1179,6 +1187,36 @@ def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
                 and not iterated_in_small_pieces([samples.frames[i] for i in frames], small):
             under += cpu
     return (tls / total, under / total) if total > 0 else None
+
+
+# urllib3 sending a request (http.client's send beneath it): a body an iterable yields
+# goes out a chunk per piece from there.  Told when sends took this share of the
+# sampled CPU and a frame of the program's ran right inside the request (the body's
+# generator): an unseen uploader's data= generator of 60-byte lines spent 87 % of its
+# run sending 4 000 pieces per request, and was told requests' per-request work.
+URLLIB3_REQUEST = re.compile(r"[/\\]urllib3[/\\]connection\.py:\d+:HTTPConnection\.request$")
+HTTP_SEND = (":HTTPConnection.send",)
+BODY_PIECES_CPU_SHARE = 0.4
+
+
+def _body_pieces(profile: Profile) -> tuple[float, str] | None:
+    """(the share of the greenlets' sampled CPU in http.client's send, the program's frame
+    that yielded the pieces) when that share is BODY_PIECES_CPU_SHARE and a frame of
+    the program's ran right inside urllib3's request (a body generator); else None."""
+    samples = profile.cpu_samples
+    if samples is None:
+        return None
+    labels = samples.frames
+    makers: Counter[str] = Counter()
+    for frames, cpu in greenlet_samples(profile):
+        for inner, outer in zip(frames, frames[1:]):
+            if URLLIB3_REQUEST.search(labels[outer].replace("\\", "/")) \
+                    and not is_library_frame(labels[inner]):
+                makers[labels[inner]] += cpu
+    share = _sampled_share(profile, HTTP_SEND)
+    if not makers or share < BODY_PIECES_CPU_SHARE:
+        return None
+    return share, makers.most_common(1)[0][0]
 
 
 # Where gevent's pywsgi iterates the application's iterable (a write per item), and
