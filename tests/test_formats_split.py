@@ -225,6 +225,14 @@ def test_no_findings_names_the_code_the_holder_burned_the_cpu_in():
     text = render(profile, "text")
     block = " ".join(text[text.index("FINDINGS: none"):].split("\n\n")[0].split())
     assert f"at {APP_PATH}:17:derive_key" in block, block
+    # and where the busy loop's CPU went, whoever waited (an unseen export's serial phase
+    # in its main greenlet kept nobody waiting); not for a loop busy under a quarter
+    assert ("Where did the CPU go? the loop was busy 60% of the run; CPU samples put "
+            f"100% of their sampled CPU (6 samples in all) at {APP_PATH}:17:derive_key"
+            in block), block
+    profile.hub["utilization"] = 0.24
+    text = render(profile, "text")
+    assert "Where did the CPU go?" not in text, text
 
 
 PYWSGI = "/venv/lib/python3.11/site-packages/gevent/pywsgi.py"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from geventperf.findings.common import _base_name
 from geventperf.findings.cpuhot import hot_code
 from geventperf.findings.handoff import HANDOFF_SHARE, handoff_share
 from geventperf.findings.limits import switched_out_at
@@ -20,6 +21,8 @@ from geventperf.profile import EXIT, Profile
 MOSTLY = 0.6
 # A second wait site is named beside the first from this share of all waiting on.
 NEXT_SITE_SHARE = 0.25
+# Where the CPU went is told from this share of the run the loop was busy on.
+BUSY_TOLD = 0.25
 
 
 def where_in(site: Site) -> str:
@@ -144,6 +147,17 @@ def at_a_glance(profile: Profile) -> list[list[str]]:
     elif groups:
         answers.append(["Who held the loop?", "not recorded, or nobody: no greenlet "
                         "delayed others that were ready to run."])
+    busy = utilization(profile)
+    if busy is not None and busy >= BUSY_TOLD:
+        # where the loop's busy time went, whoever waited for it (an unseen export's
+        # serial CPU phase in its main greenlet, half the run, kept nobody else waiting,
+        # and the report said only "mostly I/O")
+        names = {_base_name(g.name) for g in profile.greenlets
+                 if g.id != profile.hub.get("id")}
+        hot = hot_code(profile, names)
+        if hot is not None:
+            answers.append(["Where did the CPU go?", f"the loop was busy {busy:.0%} of the "
+                            f"run; {hot.told()}."])
     if profile.findings:
         from geventperf.formats.text import cost_meaning, ranked_findings
         first = ranked_findings(profile)[0]

@@ -298,7 +298,8 @@ def finding_place(profile: Profile, finding: Finding) -> str:
 
 # What the text report says after "FINDINGS: none": where the time went instead, from
 # the HTML report's answers at a glance.
-NO_FINDING_ANSWERS = ("I/O or queueing?", "Where was the waiting?", "Who held the loop?")
+NO_FINDING_ANSWERS = ("I/O or queueing?", "Where was the waiting?", "Who held the loop?",
+                      "Where did the CPU go?")
 
 
 def _findings(profile: Profile) -> str:
