@@ -665,6 +665,23 @@ def test_a_gate_closed_around_each_refresh_is_told_as_a_gate(kept_server, tmp_pa
     assert "build the new value and swap it in" in first.message, first.message
 
 
+def test_a_gate_closed_by_a_refresher_that_sleeps_between_reloads(kept_server, tmp_path):
+    """Before (an unseen pricing service): the refresher slept between its reloads, so
+    it was no busy feeder, and the gate, a third of the waiting, got "FINDINGS: none"."""
+    urls = ("config={}/slow?delay=0.15", "kept={}/slow?delay=0.02")
+    profile = run_cli(GATE, tmp_path, *(u.format(kept_server.url) for u in urls),
+                      "pause=0.25", "calls=80")
+    gates = [f for f in findings_of(profile, SERIAL_BOTTLENECK) if f.extra.get("gate")]
+    assert gates and gates[0] is profile.findings[0], listing(profile)
+    [wait], [feeder] = GATE.lines("culprit"), GATE.lines("feeder")
+    assert GATE.site(gates[0]) == wait, listing(profile)
+    assert f"{GATE.name}:{feeder}:refresher" in gates[0].message, gates[0].message
+    assert "build the new value and swap it in" in gates[0].message, gates[0].message
+    profile = run_cli(GATE, tmp_path, *(u.format(kept_server.url) for u in urls),
+                      "pause=0.25", "calls=80", "mode=swap")
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
 def test_a_value_swapped_in_gates_nobody(kept_server, tmp_path):
     profile = run_cli(GATE, tmp_path, *(u.format(kept_server.url) for u in GATE_URLS),
                       "mode=swap")

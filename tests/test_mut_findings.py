@@ -1250,6 +1250,34 @@ def server_pool_full_at_its_edges():
 
 
 @scenario
+def serial_bottleneck_tells_a_gate_whose_setter_sleeps():
+    # two app.fetch greenlets waited 0.5 s in wait() at their line, 6 times (3 each: a
+    # gate), beside 1.5 s at their own calls; app.refresh made 2 calls of 0.15 s at its
+    # line (at least half a wait, 0.083 s): 0.5 of 2.3 s of event wait (21.7 %): the gate
+    # told on its own, naming the refresher's line; with 2.0 s at their calls (17.9 %):
+    # not; calls of 0.03125 s (under half a wait): not
+    def gate(own_calls=1.5, refresh_call=0.15):
+        gate_stack = [f"{APP}:40:app"]
+        own = [*JOB_CALL[:1], f"{URLLIB3_PKG}/connectionpool.py:793:HTTPConnectionPool."
+               "urlopen", f"{APP}:41:app"]
+        refresh = [*JOB_CALL[:1], f"{URLLIB3_PKG}/connectionpool.py:793:"
+                   "HTTPConnectionPool.urlopen", f"{APP}:20:fetch_rules"]
+        p = profile(waits=[
+            StackTime(stack=gate_stack, count=6, wait_s=0.5, event_wait_s=0.5,
+                      ready_wait_s=0.0, call="wait"),
+            StackTime(stack=own, count=12, wait_s=own_calls, event_wait_s=own_calls,
+                      ready_wait_s=0.0),
+            StackTime(stack=refresh, count=2, wait_s=2 * refresh_call,
+                      event_wait_s=2 * refresh_call, ready_wait_s=0.0)])
+        p.greenlets.append(GreenletStats(id=6, name="app.refresh", parent=1))
+        p.runs = [StackTime(stack=gate_stack, count=6, greenlet=3),
+                  StackTime(stack=own, count=12, greenlet=4),
+                  StackTime(stack=refresh, count=2, greenlet=6)]
+        return findings.serial_bottleneck(p)
+    return [*gate(), *gate(own_calls=2.0), *gate(refresh_call=0.03125)]
+
+
+@scenario
 def server_pool_full_of_busy_connections():
     # a pool of 4, 24 connections, none idle-waiting: the handlers waited 3 s at their
     # call while the hub idled 1.5 of the 2 s run; 3 connections took the last slot (of
@@ -14641,6 +14669,31 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:32:ship'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
+    'serial_bottleneck_tells_a_gate_whose_setter_sleeps': [{'cost_meaning': 'greenlet-seconds the waiting greenlets spent in wait() at the event',
+      'cost_s': 0.5,
+      'gate': True,
+      'greenlet': 3,
+      'handoff_share': 0.2173913043478261,
+      'handoff_wait_s': 0.5,
+      'hazard': False,
+      'kind': 'serial-bottleneck',
+      'message': 'Many greenlets waited at an event another greenlet sets: greenlets such as '
+                 "'app.fetch' waited 0.500 s in all in wait() at /srv/app/worker.py:40:app (6 "
+                 'waits by 2 greenlets, 22% of all event wait), 83 ms each on average, about '
+                 "as long as 'app.refresh' took over its calls at "
+                 '/srv/app/worker.py:20:fetch_rules (2 calls of 150 ms). If the one that sets '
+                 'it clears it while it works (a gate closed around each refresh of a shared '
+                 'value: a config, a token, a cache), every waiter stops for every refresh '
+                 'though it holds a usable value. Fix: do not clear it -- build the new value '
+                 'and swap it in, so that the waiters wait only for the first one. [cost 0.500 '
+                 's: greenlet-seconds the waiting greenlets spent in wait() at the event]',
+      'peers': False,
+      'section': None,
+      'setter': 'app.refresh',
+      'setter_site': '/srv/app/worker.py:20:fetch_rules',
+      'site': '/srv/app/worker.py:40:app',
+      'stack': ['/srv/app/worker.py:40:app'],
+      'waits': 6}],
 }
 
 

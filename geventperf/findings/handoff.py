@@ -45,15 +45,18 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.limits import (
     EVENTS_LOCK,
+    HEAD_READ,
+    REQUEST_FRAME,
     event_wait,
     idle_told,
     is_connection_slot_wait,
     is_limit_wait,
     lock_wait,
     paced,
+    switched_out_at,
     waiters,
 )
-from geventperf.findings.loop import SLEEP_FRAME
+from geventperf.findings.loop import SLEEP_FRAME, block_threshold
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.profile import LOCK_CALLS, Finding, Profile, greenlet_label
 
@@ -194,7 +197,86 @@ def handoff_share(profile: Profile) -> float | None:
 def serial_bottleneck(profile: Profile) -> list[Finding]:
     """Greenlets that waited on hand-offs for most of the run's event wait while the
     loop idled and a few others were busy throughout: one finding naming those few.
+    Else an event closed like a gate around another greenlet's calls (_gate_alone).
     ``cost_s``: the greenlet-seconds the waiting greenlets spent in hand-offs."""
+    return _bottleneck(profile) or _gate_alone(profile)
+
+
+# A gate (an event waited on again and again, GATE_WAITS_EACH) is told on its own from
+# this share of all event wait on, when a greenlet of another name made calls at least
+# as long as half a wait at it: a refresher that clears the event across each reload
+# and sleeps between reloads is no busy feeder (an unseen pricing service's handlers
+# waited 34 % of their waiting at rules_ready.wait() while a refresher reloaded for
+# 150 ms every 400 ms: "FINDINGS: none"; swapping the rules in cut its p99 4.4x).
+GATE_SHARE = 0.2
+# How the gate's message tells the fix.
+GATE_FIX = ("If the one that sets it clears it while it works (a gate closed around each "
+            "refresh of a shared value: a config, a token, a cache), every waiter stops "
+            "for every refresh though it holds a usable value. Fix: do not clear it -- "
+            "build the new value and swap it in, so that the waiters wait only for the "
+            "first one.")
+
+
+def _gate_alone(profile: Profile) -> list[Finding]:
+    """A gate whose setter is no busy feeder: GATE_SHARE of all event wait in wait()
+    at the program's line, GATE_WAITS_EACH times per waiting greenlet, and a greenlet
+    of another name whose calls (requests) lasted at least half a wait on average."""
+    rows = [w for w in handoffs(profile) if w.call == "wait"]
+    total = sum(event_wait(w) for w in _working_waits(profile))
+    if not rows or total <= 0:
+        return []
+    seen = waiters(profile, rows, weight=event_wait)
+    waited = sum(event_wait(w) for w in rows)
+    gated = _gated(profile, seen.worst, seen)
+    if gated < 2 or waited < GATE_SHARE * total or waited < block_threshold(profile):
+        return []
+    mean_wait = waited / seen.count
+    setter = _slow_caller(profile, seen.names, mean_wait / 2)
+    if setter is None:
+        return []
+    name, line, calls, mean_call = setter
+    message = (
+        f"Many greenlets waited at an event another greenlet sets: {seen.who} waited "
+        f"{waited:.3f} s in all in wait() at {seen.where} ({seen.count} waits by {gated} "
+        f"greenlets, {waited / total:.0%} of all event wait), {mean_wait * 1e3:.0f} ms each "
+        f"on average, about as long as '{name}' took over its calls at {line} ({calls} "
+        f"calls of {mean_call * 1e3:.0f} ms). {GATE_FIX}")
+    return [_finding(SERIAL_BOTTLENECK, message, waited, list(seen.worst.stack),
+                     greenlet=seen.greenlet, waits=seen.count, peers=False, gate=True,
+                     handoff_wait_s=waited, handoff_share=waited / total, setter=name,
+                     setter_site=line, site=seen.where, cost_meaning=GATE_COST)]
+
+
+GATE_COST = "greenlet-seconds the waiting greenlets spent in wait() at the event"
+
+
+def _slow_caller(profile: Profile, waiting: frozenset[str], at_least: float
+                 ) -> tuple[str, str, int, float] | None:
+    """(name, line, calls, mean seconds per call) of the greenlets of a name other than
+    *waiting* that waited longest in all at one line of the program's for requests
+    (one call per response head waited for), when a call took at least *at_least* on
+    average; None otherwise."""
+    ended = switched_out_at(profile)
+    names = {g.id: _base_name(g.name) for g in profile.greenlets}
+    by_line: dict[tuple[str, str], list[float]] = {}
+    for w in profile.waits:
+        name = names.get(ended.get(tuple(w.stack)))
+        site = user_site(w.stack).user if w.stack else None
+        if name is None or name in waiting or site is None or not w.count \
+                or not any(REQUEST_FRAME.search(f) for f in w.stack):
+            continue
+        acc = by_line.setdefault((name, site), [0.0, 0])
+        acc[0] += event_wait(w)
+        acc[1] += w.count if any(HEAD_READ in f for f in w.stack) else 0
+    calls = [(t, n, key) for key, (t, n) in by_line.items() if n]
+    if not calls:
+        return None
+    waited, count, (name, line) = max(calls)
+    return (name, line, count, waited / count) if waited / count >= at_least else None
+
+
+def _bottleneck(profile: Profile) -> list[Finding]:
+    """serial_bottleneck's busy feeders."""
     polled = _polled(profile)
     rows = handoffs(profile, polled)
     duration = profile.duration_s

@@ -7,6 +7,8 @@ little, again and again.  Twelve ``worker`` greenlets each take the config befor
 a usable config.  Expected first finding ``serial-bottleneck`` told as a gate, with the
 fix of swapping the new value in.  With ``mode=swap`` the refresher builds the new
 config and swaps it in (the Event gates only the first load): no ``serial-bottleneck``.
+With ``pause=0.25`` the refresher sleeps between reloads, no busy feeder: the gate is
+told on its own, naming the refresher's call.
 """
 
 import sys
@@ -17,7 +19,9 @@ from _greenlets import spawn
 from gevent.event import Event
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
-WORKERS, CALLS, RELOADS, PAUSE = 12, 12, 8, 0.02
+WORKERS, RELOADS = 12, 8
+CALLS = int(ARGS.get("calls", "12"))
+PAUSE = float(ARGS.get("pause", "0.02"))
 session = requests.Session()
 ready = Event()
 config = {}
