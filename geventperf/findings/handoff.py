@@ -45,15 +45,13 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.limits import (
     EVENTS_LOCK,
-    HEAD_READ,
-    REQUEST_FRAME,
     event_wait,
     idle_told,
     is_connection_slot_wait,
     is_limit_wait,
     lock_wait,
     paced,
-    switched_out_at,
+    requests_of_others,
     waiters,
 )
 from geventperf.findings.loop import SLEEP_FRAME, block_threshold
@@ -254,25 +252,14 @@ def _slow_caller(profile: Profile, waiting: frozenset[str], at_least: float
                  ) -> tuple[str, str, int, float] | None:
     """(name, line, calls, mean seconds per call) of the greenlets of a name other than
     *waiting* that waited longest in all at one line of the program's for requests
-    (one call per response head waited for), when a call took at least *at_least* on
-    average; None otherwise."""
-    ended = switched_out_at(profile)
-    names = {g.id: _base_name(g.name) for g in profile.greenlets}
-    by_line: dict[tuple[str, str], list[float]] = {}
-    for w in profile.waits:
-        name = names.get(ended.get(tuple(w.stack)))
-        site = user_site(w.stack).user if w.stack else None
-        if name is None or name in waiting or site is None or not w.count \
-                or not any(REQUEST_FRAME.search(f) for f in w.stack):
-            continue
-        acc = by_line.setdefault((name, site), [0.0, 0])
-        acc[0] += event_wait(w)
-        acc[1] += w.count if any(HEAD_READ in f for f in w.stack) else 0
-    calls = [(t, n, key) for key, (t, n) in by_line.items() if n]
+    (limits.requests_of_others), when a call took at least *at_least* on average;
+    None otherwise."""
+    calls = [(t, c, key) for key, (_n, t, c) in requests_of_others(profile, waiting).items()
+             if c]
     if not calls:
         return None
     waited, count, (name, line) = max(calls)
-    return (name, line, count, waited / count) if waited / count >= at_least else None
+    return (name, line, int(count), waited / count) if waited / count >= at_least else None
 
 
 def _bottleneck(profile: Profile) -> list[Finding]:

@@ -499,13 +499,31 @@ def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
             f"{inside:.3f} s, more than the {profile.duration_s:.3f} s run: one greenlet "
             "at a time holds a lock, so it cannot have been held across them all, and the "
             "waiters queued for a holder that takes it elsewhere in the program.")
-    mine = {tuple(w.stack) for w in rows}
+    calls = requests_of_others(profile, seen.names, {tuple(w.stack) for w in rows})
+    if not calls or not seen.count:
+        return text
+    ranked = sorted(calls.items(), key=lambda kv: -kv[1][1])[:ELSEWHERE_SHOWN]
+    shown = "; ".join(f"{name!r} at {site}: {c or n} {'calls' if c else 'waits'} of "
+                      f"{t / (c or n) * 1e3:.0f} ms" for (name, site), (n, t, c) in ranked)
+    return (text + f" Greenlets of other names made network calls meanwhile ({shown}), "
+            f"against {waited / seen.count * 1e3:.0f} ms a wait for the lock lasted on "
+            "average: if that code takes this lock, the call is what everyone waited for.")
+
+
+def requests_of_others(profile: Profile, names: frozenset[str],
+                       exclude: set[tuple[str, ...]] = frozenset()
+                       ) -> dict[tuple[str, str], list[float]]:
+    """The waits for requests (REQUEST_FRAME) of greenlets whose names are not in
+    *names*, outside the stacks in *exclude*, by (their base name, the program's line
+    that made them): [waits, seconds of event wait, calls (waits for a response's
+    head)]: what another greenlet did while *names* waited (a lock's holder, an
+    event's setter)."""
     ended = switched_out_at(profile)
-    names = {g.id: _base_name(g.name) for g in profile.greenlets}
+    named = {g.id: _base_name(g.name) for g in profile.greenlets}
     calls: dict[tuple[str, str], list[float]] = {}
     for w in profile.waits:
-        name = names.get(ended.get(tuple(w.stack)))
-        if tuple(w.stack) in mine or not w.count or name is None or name in seen.names \
+        name = named.get(ended.get(tuple(w.stack)))
+        if tuple(w.stack) in exclude or not w.count or name is None or name in names \
                 or not any(REQUEST_FRAME.search(f) for f in w.stack) \
                 or is_idle_server_wait(w.stack):
             continue
@@ -515,14 +533,7 @@ def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
             acc[0] += w.count
             acc[1] += event_wait(w)
             acc[2] += w.count if any(HEAD_READ in label for label in w.stack) else 0
-    if not calls or not seen.count:
-        return text
-    ranked = sorted(calls.items(), key=lambda kv: -kv[1][1])[:ELSEWHERE_SHOWN]
-    shown = "; ".join(f"{name!r} at {site}: {c or n} {'calls' if c else 'waits'} of "
-                      f"{t / (c or n) * 1e3:.0f} ms" for (name, site), (n, t, c) in ranked)
-    return (text + f" Greenlets of other names made network calls meanwhile ({shown}), "
-            f"against {waited / seen.count * 1e3:.0f} ms a wait for the lock lasted on "
-            "average: if that code takes this lock, the call is what everyone waited for.")
+    return calls
 
 
 def _holders_at_once(profile: Profile, holding: Holding | None) -> tuple[int, int] | None:

@@ -486,12 +486,12 @@ def _what_it_does(profile: Profile, hot: Any) -> str | None:
     ITERATE_CHEAPER, SPAWN_CHEAPER), else None."""
     if hot is None:
         return None
-    stdlib = next((cheaper for frame, cheaper in CHEAPER_WAYS
-                   if any(frame.search(f) for f in hot.stack)), None)
+    known = next((cheaper for frame, cheaper in CHEAPER_WAYS
+                  if any(frame.search(f) for f in hot.stack)), None)
     does = (CHARSET_CHEAPER if any(CHARSET_FRAME.search(f) for f in hot.stack) else
             JSON_CHEAPER if _parses_json(hot) else
             PY_PARSER_CHEAPER if any(PY_PARSER_FRAME.search(f) for f in hot.stack) else
-            stdlib if stdlib is not None else
+            known if known is not None else
             ITERATE_CHEAPER if iterated_in_small_pieces(hot.stack,
                                                         caller_small_read_sites(profile))
             else SPAWN_CHEAPER if any(SPAWN_FRAME.search(f) for f in hot.stack) else None)
@@ -1210,7 +1210,7 @@ def _body_pieces(profile: Profile) -> tuple[float, str] | None:
     makers: Counter[str] = Counter()
     for frames, cpu in greenlet_samples(profile):
         for inner, outer in zip(frames, frames[1:]):
-            if URLLIB3_REQUEST.search(labels[outer].replace("\\", "/")) \
+            if URLLIB3_REQUEST.search(labels[outer]) \
                     and not is_library_frame(labels[inner]):
                 makers[labels[inner]] += cpu
     share = _sampled_share(profile, HTTP_SEND)
