@@ -142,3 +142,31 @@ def _profile_with_calls() -> Profile:
     [joined] = [w for w in profile.waits if w.call == "joinall"]
     profile.waits = [entered, dataclasses.replace(joined, call=None)]
     return profile
+
+
+def test_an_instruction_of_no_line_is_labelled_with_the_line_before_it():
+    """A loop's JUMP_BACKWARD has no line, and it is where Python runs signal handlers:
+    a CPU sample of a hot loop lands there.  It is labelled with the loop body's last
+    line, not the function's def line (an unseen ingester's list scan was reported at
+    its def line)."""
+    import dis
+
+    from geventperf.trace.stacks import Labeler
+
+    def scan(items, seen):
+        found = 0
+        for item in items:
+            if item in seen:
+                found += 1
+        return found
+
+    code = scan.__code__
+    jumps = [ins for ins in dis.get_instructions(code) if ins.opname.startswith("JUMP_BACK")]
+    assert jumps, "no backward jump to test"
+    unlined = [ins.offset for ins in jumps
+               if all(line is None for start, end, line in code.co_lines()
+                      if start <= ins.offset < end)]
+    label = Labeler({}).label(code, (unlined or [jumps[0].offset])[0])
+    line = int(label.rsplit(":", 2)[1])
+    assert line != code.co_firstlineno, label
+    assert code.co_firstlineno < line <= code.co_firstlineno + 5, label

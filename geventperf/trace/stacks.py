@@ -243,5 +243,10 @@ class Labeler:
                                          f"{code.co_filename}:{{}}:{code.co_qualname}")
         starts, lines, fmt = table
         i = bisect.bisect_right(starts, lasti) - 1
-        line = lines[i] if i >= 0 else None
-        return fmt.format(line if line is not None else code.co_firstlineno)
+        # an instruction of no line (a loop's JUMP_BACKWARD, where Python runs signal
+        # handlers: a CPU sample of a hot loop lands there) counts as the last line
+        # before it, the loop body's, not the def line (an unseen ingester's list
+        # scan in a loop was reported "self CPU 100 % at" its function's def line)
+        while i >= 0 and lines[i] is None:
+            i -= 1
+        return fmt.format(lines[i] if i >= 0 else code.co_firstlineno)
