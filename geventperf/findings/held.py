@@ -222,18 +222,19 @@ def repeats_told(profile: Profile) -> str:
     called is not recorded: a job's calls in turn are most likely to it)."""
     hosts = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)
              and e["pool"] != OTHER_POOLS and isinstance(e.get("gets"), int)]
-    if not hosts:
-        return ""
-    return repeated_gets(profile, max(hosts, key=lambda e: e["gets"])["pool"])
+    return _repeats(max(hosts, key=lambda e: e["gets"])) if hosts else ""
 
 
 def repeated_gets(profile: Profile, host: str) -> str:
-    """A sentence on the GET requests to *host* (its pool watch record) that asked for
-    the same URLs again and again, with a cache as the fix; "" when they did not, or
-    when the profile does not say."""
+    """_repeats of *host*'s pool watch record; "" without one."""
     event = next((e for e in _events(profile, POOL_EVENT) if e.get("pool") == host), None)
-    if event is None:
-        return ""
+    return "" if event is None else _repeats(event)
+
+
+def _repeats(event: dict[str, Any]) -> str:
+    """A sentence on the GET requests of a pool watch record that asked for the same
+    URLs again and again, with a cache as the fix; "" when they did not, or when the
+    record does not say."""
     gets, distinct = event.get("gets"), event.get("distinct_gets")
     if not isinstance(gets, int) or not isinstance(distinct, int) or distinct <= 0 \
             or gets < REPEATS_MIN_GETS or gets < REPEATS_TOLD * distinct:

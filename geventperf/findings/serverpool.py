@@ -110,11 +110,10 @@ def _full_of_busy(profile: Profile, size: int, filled: int,
         f"last free slot, while the loop sat {idle_told(profile, idle)}: the pool's size "
         "paced the service, not this process's CPU. While the pool is full the server "
         "stops accepting: new clients wait in the listen backlog until a whole "
-        "connection ends (every request it carries), a wait only they see.{what} Fix: a "
+        f"connection ends (every request it carries), a wait only they see.{what} Fix: a "
         "larger spawn (or none: a greenlet per connection) if what the handlers wait on "
         "can take more requests at once; bound the upstream calls themselves where they "
-        "must be bounded (a gevent Pool or Semaphore around them), not the connections."
-        .replace("{what}", what))
+        "must be bounded (a gevent Pool or Semaphore around them), not the connections.")
     return [_finding(SERVER_POOL_FULL, message, waited, list(worst.stack),
                      pool_size=size, connections=connections, pool_filled=filled,
                      busy=True, idle_share=idle, handlers_wait_s=waited,
