@@ -219,7 +219,9 @@ def _gate_alone(profile: Profile) -> list[Finding]:
     """A gate whose setter is no busy feeder: GATE_SHARE of all event wait in wait()
     at the program's line, GATE_WAITS_EACH times per waiting greenlet, and a greenlet
     of another name whose calls (requests) lasted at least half a wait on average."""
-    rows = [w for w in handoffs(profile) if w.call == "wait"]
+    # an Event's wait(), not a poll: gevent.sleep's row has the call "wait" too, and a
+    # poll waits for a timer, not for a setter (consumers polling a pool's results)
+    rows = [w for w in handoffs(profile) if w.call == "wait" and is_handoff(w)]
     total = sum(event_wait(w) for w in _working_waits(profile))
     if not rows or total <= 0:
         return []
