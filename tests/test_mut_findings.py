@@ -1369,15 +1369,18 @@ def sequential_calls_of_a_job_at_their_edges():
 
 
 def pool_jobs_profile(jobs=20, calls=(20, 20, 20), means=(0.03125, 0.03125, 0.03125),
-                      failed=0, slot_wait=1.0):
+                      failed=0, slot_wait=1.0, strangers=0):
     """A full Pool: main (#1) waited *slot_wait* s for slots, spawning *jobs* app.job
     greenlets (#10...), whose client calls waited at three lines: *calls* heads of
-    *means* s each (the last job left each stack)."""
+    *means* s each (the last job left each stack).  *strangers* more app.job greenlets
+    (#500...) were spawned by a greenlet (#2) that never left a slot wait last."""
     p = pool_profile(1.5, [(SLOT_STACK, slot_wait)])
     for g in p.greenlets:
         g.parent = None  # main spawned only the jobs
     p.greenlets += [GreenletStats(id=10 + i, name="app.job", parent=1, event_wait_s=0.0)
                     for i in range(jobs)]
+    p.greenlets += [GreenletStats(id=500 + i, name="app.job", parent=2, event_wait_s=0.0)
+                    for i in range(strangers)]
     for line, (n, mean) in enumerate(zip(calls, means)):
         stack = [JOB_CALL[0], JOB_CALL[1], f"{APP}:{60 + line}:job"]
         p.waits.append(StackTime(stack=stack, count=n, wait_s=n * mean,
@@ -1398,7 +1401,8 @@ def sequential_calls_of_a_pools_jobs_at_their_edges():
     # 5 s (exactly MIN_SAVED_SHARE): one; 2**-10 s longer, none.  19 jobs; 39 calls
     # for 20 jobs (under two each); the extra calls (40) half failures (20 failed):
     # retries, none; the pool never full (its spawner waited under a block threshold):
-    # none
+    # none; 40 more jobs of the name from a spawner that never left a slot wait last
+    # (hedged reads from many readers): 60 calls for 60 jobs, none
     out = findings.sequential_calls(pool_jobs_profile())
     out += findings.sequential_calls(pool_jobs_profile(means=(0.03125, 0.03125, 0.1875)))
     out += findings.sequential_calls(pool_jobs_profile(
@@ -1407,6 +1411,7 @@ def sequential_calls_of_a_pools_jobs_at_their_edges():
     out += findings.sequential_calls(pool_jobs_profile(calls=(20, 19, 0)))
     out += findings.sequential_calls(pool_jobs_profile(failed=20))
     out += findings.sequential_calls(pool_jobs_profile(slot_wait=0.03125))
+    out += findings.sequential_calls(pool_jobs_profile(strangers=40))
     return out
 
 
