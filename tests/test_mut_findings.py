@@ -2446,6 +2446,30 @@ def loop_saturated_by_requests_own_cpu_not_json_but_the_environment():
 
 
 @scenario
+def loop_saturated_by_requests_own_cpu_in_a_grown_cookie_jar():
+    # as above, with 0.25 s of the samples beneath requests merging the session's jar
+    # into the requests (a quarter): the cookie jar is told, not the fast path; 2^-20 s
+    # less: requests' per-request work and the fast path, as before
+    out = []
+    merge = f"{REQUESTS.rsplit('/', 1)[0]}/cookies.py:620:merge_cookies"
+    for cpu in (0.25, 0.25 - 2 ** -20):
+        p = saturated()
+        for g in (3, 4, 5, 1):
+            p.greenlet(g).cpu_s = p.greenlet(g).run_s
+        p.cpu_samples = CpuSamples(
+            frames=[f"{REQUESTS}:10:get", f"{APP}:40:handler", merge],
+            first_lines=[1, 1, 1], stacks=[
+                SampledStack(frames=[2, 0, 1], greenlet="app.fetch", sections=[], count=1,
+                             cpu_s=cpu, gid=3),
+                SampledStack(frames=[0, 1], greenlet="app.fetch", sections=[], count=4,
+                             cpu_s=0.5 - cpu, gid=3),
+                SampledStack(frames=[1], greenlet="app.fetch", sections=[], count=4,
+                             cpu_s=0.5, gid=3)])
+        out += findings.loop_saturated(p)
+    return out
+
+
+@scenario
 def loop_saturated_writing_pywsgi_pieces():
     # 0.375 + 0.03125 s of the workers' 1 s of samples under pywsgi's WSGIHandler.write
     # (40.6 %): told, with yielding larger pieces as the cure; 0.375 s (37.5 %): not
@@ -14699,6 +14723,114 @@ EXPECTED = {
       'site': '/srv/app/worker.py:40:app',
       'stack': ['/srv/app/worker.py:40:app'],
       'waits': 6}],
+    'loop_saturated_by_requests_own_cpu_in_a_grown_cookie_jar': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 50% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
+                 'and http.client, and 25% of the sampled CPU handled cookies there: requests '
+                 "merges the session's cookie jar into every request, scans it for the cookies "
+                 'each request carries (merge_cookies, get_cookie_header) and stores every '
+                 "answer's Set-Cookie in it, so a jar grown large (a shared Session collecting "
+                 'a cookie per user or per path from an upstream that sets them) costs every '
+                 'call. Fix: keep only the cookies the calls need -- a cookie policy on the '
+                 'jar that refuses the rest (session.cookies.set_policy() with an '
+                 'http.cookiejar policy whose set_ok and return_ok say no), cookies= per call '
+                 "instead of a shared jar, or a Session per user. geventperf's fast path skips "
+                 'cookie work only for an empty jar: it does not cure this. Beyond that: less '
+                 'work per request in these greenlets (compute once what is the same from '
+                 'request to request and keep it: a verified credential or key, a compiled '
+                 'pattern or template, a parsed configuration; and look for work that grows '
+                 'with the square of its input: += on bytes or str in a loop, a list searched '
+                 'inside a loop, a sort or copy repeated), fewer greenlets per process and '
+                 'more processes, or CPU-heavy work moved out of the loop (a process pool; a C '
+                 "call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 50% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
+                 'and http.client themselves: their per-request work (proxy settings read from '
+                 'the environment, URL parsing, header checks) is a cause of its own. '
+                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
+                 "that work once per session (about half of requests' CPU per call in this "
+                 "project's benchmarks). Beyond that: less work per request in these greenlets "
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875}],
 }
 
 

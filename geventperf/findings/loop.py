@@ -182,6 +182,16 @@ READS_PER_BODY_TOLD = 20
 ENV_SCAN = (":get_environ_proxies", ":getproxies_environment", ":proxy_bypass_environment",
             ":get_netrc_auth", ":should_bypass_proxies")
 ENV_SCAN_CPU_SHARE = 0.25
+# requests' cookie handling: the session's jar merged into every request, scanned for
+# the cookies each request should carry, and every answer's Set-Cookie stored in it.
+# Told as its own cause when it holds at least COOKIE_CPU_SHARE of the sampled CPU: an
+# unseen service's shared Session kept a cookie per user path from its upstream (400 in
+# the jar), 76 % of the CPU went there, and the fast path (which skips cookie work only
+# for an empty jar) gained nothing; a jar that refuses the cookies (11 % left, parsing
+# the Set-Cookie headers) cut the run 3.9x.
+COOKIE_WORK = (":merge_cookies", ":PreparedRequest.prepare_cookies",
+               ":extract_cookies_to_jar", ":get_cookie_header")
+COOKIE_CPU_SHARE = 0.25
 # gevent's pywsgi writing what the application's iterable yields, one chunk and one send
 # per item: told when at least PYWSGI_WRITE_CPU_SHARE of the sampled CPU ran there (a
 # generator yielding 3 000 rows of 40 bytes put 63 % of it under WSGIHandler.write).
@@ -1058,6 +1068,21 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      f"and http.client themselves, most of it per read, not per request: "
                      f"{reads} reads for {bodies} bodies (small-body-reads): read in large "
                      "pieces, and the per-read work goes with the reads.")
+        elif in_requests is not None and in_requests >= REQUESTS_CPU_SHARE \
+                and (cookies := _sampled_share(profile, COOKIE_WORK)) >= COOKIE_CPU_SHARE:
+            cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
+                     f"and http.client, and {cookies:.0%} of the sampled CPU handled "
+                     "cookies there: requests merges the session's cookie jar into every "
+                     "request, scans it for the cookies each request carries "
+                     "(merge_cookies, get_cookie_header) and "
+                     "stores every answer's Set-Cookie in it, so a jar grown large (a "
+                     "shared Session collecting a cookie per user or per path from an "
+                     "upstream that sets them) costs every call. Fix: keep only the cookies "
+                     "the calls need -- a cookie policy on the jar that refuses the rest "
+                     "(session.cookies.set_policy() with an http.cookiejar policy whose "
+                     "set_ok and return_ok say no), cookies= per call instead of a shared "
+                     "jar, or a Session per user. geventperf's fast path skips cookie work "
+                     "only for an empty jar: it does not cure this.")
         elif in_requests is not None and in_requests >= REQUESTS_CPU_SHARE:
             env = _sampled_share(profile, ENV_SCAN)
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
