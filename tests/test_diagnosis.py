@@ -206,14 +206,18 @@ def slow(server, delay: float = 0.3) -> str:
 
 
 def _respond_kept(head: bytes) -> list:
-    """/slow?delay=S&size=N[&split=1][&status=503] on a kept-alive connection: a body of
-    N bytes ("ok" by default) after S s, with the status given (200 by default); with
-    split=1 the head and the body in two sends, on a socket with Nagle's algorithm on
-    (the server's default), as some servers write them."""
-    q = urllib.parse.parse_qs(urllib.parse.urlsplit(head.split()[1].decode()).query)
+    """/slow?delay=S&size=N[&split=1][&status=503][&cookie=1] on a kept-alive connection:
+    a body of N bytes ("ok" by default) after S s, with the status given (200 by
+    default); with split=1 the head and the body in two sends, on a socket with Nagle's
+    algorithm on (the server's default), as some servers write them; with cookie=1 a
+    cookie scoped to the request's path (any path ending in /slow)."""
+    url = urllib.parse.urlsplit(head.split()[1].decode())
+    q = urllib.parse.parse_qs(url.query)
     size = int(q.get("size", ["0"])[0])
     status = q.get("status", ["200"])[0]
-    response = http_response(b"x" * size if size else b"ok",
+    cookie = ([("Set-Cookie", f"session=1; Path={url.path.rsplit('/', 1)[0]}/")]
+              if q.get("cookie") == ["1"] else [])
+    response = http_response(b"x" * size if size else b"ok", headers=cookie,
                              status=f"{status} {'OK' if status == '200' else 'Error'}")
     if q.get("split") == ["1"]:
         head_end = response.index(b"\r\n\r\n") + 4
@@ -1501,6 +1505,24 @@ def test_streamed_responses_closed_by_with_are_no_connection_leak(kept_server, t
     # the pool reconnects it, it makes no new one)
     [pool] = [e for e in profile.events if e["kind"] == "urllib3-pool"]
     assert pool["unreturned"] == 0 and pool["opened"] <= 12, pool
+
+
+COOKIE_JAR = Workload("cookie_jar.py")
+
+
+def test_a_shared_session_piling_up_cookies_is_told_as_the_cookie_jar(kept_server,
+                                                                       tmp_path):
+    profile = run_cli(COOKIE_JAR, tmp_path, f"kept={kept_server.url}")
+    first = assert_first(profile, COOKIE_JAR, LOOP_SATURATED)
+    assert "handled cookies" in first.message and "set_policy" in first.message, \
+        listing(profile)
+    assert "geventperf.Session()" not in first.message, listing(profile)
+
+
+def test_a_jar_refusing_cookies_is_no_cookie_story(kept_server, tmp_path):
+    profile = run_cli(COOKIE_JAR, tmp_path, f"kept={kept_server.url}", "cookies=refuse")
+    assert not any("handled cookies" in f.message for f in profile.findings), \
+        listing(profile)
 
 
 SESSION_PER_CALL = Workload("session_per_call.py")
