@@ -62,6 +62,7 @@ DEADLOCK_RISK = "c-section-deadlock-risk"
 LOOP_BLOCKED = "loop-blocked"
 BLOCKING_CALL = "blocking-call"
 LOOP_SATURATED = "loop-saturated"
+GREENLET_LEAK = "greenlet-leak"
 LOOP_HELD = "loop-held"
 GC_PAUSE = "gc-pause"
 POOL_FULL = "pool-full"
@@ -1505,6 +1506,21 @@ def test_streamed_responses_closed_by_with_are_no_connection_leak(kept_server, t
     # the pool reconnects it, it makes no new one)
     [pool] = [e for e in profile.events if e["kind"] == "urllib3-pool"]
     assert pool["unreturned"] == 0 and pool["opened"] <= 12, pool
+
+
+LEAKED_KEEPERS = Workload("leaked_keepers.py")
+
+
+def test_keepers_outliving_their_jobs_are_a_greenlet_leak(kept_server, tmp_path):
+    profile = run_cli(LEAKED_KEEPERS, tmp_path, f"kept={kept_server.url}")
+    first = assert_first(profile, LEAKED_KEEPERS, GREENLET_LEAK, greenlet="keeper")
+    assert first.extra["spawners"] == ["job"] and first.extra["alive"] >= 90, \
+        listing(profile)
+
+
+def test_keepers_stopped_with_their_jobs_are_no_greenlet_leak(kept_server, tmp_path):
+    profile = run_cli(LEAKED_KEEPERS, tmp_path, f"kept={kept_server.url}", "stop=finally")
+    assert not findings_of(profile, GREENLET_LEAK), listing(profile)
 
 
 COOKIE_JAR = Workload("cookie_jar.py")

@@ -2469,6 +2469,51 @@ def loop_saturated_by_requests_own_cpu_in_a_grown_cookie_jar():
     return out
 
 
+def outliving_profile(alive=20, orphans=20, switches=6, spawner_alive=False):
+    """*alive* app.keeper greenlets (#100...) still alive at the end, *orphans* of them
+    spawned by app.job greenlets (#10...; alive at the end too if *spawner_alive*), the
+    rest by main; *switches* each.  They slept at app line 38 and waited for answers at
+    line 39 (HTTPResponse.begin), 4 and 2 times each; ran 2^-6 s and kept others
+    waiting 2^-5 s each."""
+    p = profile()
+    p.greenlets += [GreenletStats(id=10 + i, name="app.job", parent=1) for i in range(orphans)]
+    p.greenlets += [GreenletStats(id=100 + i, name="app.keeper",
+                                  parent=10 + i if i < orphans else 1, switches=switches,
+                                  run_s=2 ** -6, delayed_others_s=2 ** -5)
+                    for i in range(alive)]
+    p.meta["alive_at_end"] = {"app.keeper": alive, **({"app.job": 1} if spawner_alive else {})}
+    sleep = ["/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep", f"{APP}:38:keeper"]
+    answer = [f"{GEVENT}:687:SocketMixin.recv_into",
+              "/py/lib/python3.11/http/client.py:325:HTTPResponse.begin", f"{APP}:39:keeper"]
+    p.waits = [StackTime(stack=sleep, count=4 * alive, wait_s=alive, event_wait_s=alive,
+                         ready_wait_s=0.0),
+               StackTime(stack=answer, count=2 * alive, wait_s=alive / 4,
+                         event_wait_s=alive / 8, ready_wait_s=alive / 8)]
+    p.runs = [StackTime(stack=sleep, count=4 * alive, greenlet=100),
+              StackTime(stack=answer, count=2 * alive, greenlet=101)]
+    return p
+
+
+@scenario
+def greenlet_leak_at_its_edges():
+    # 20 keepers alive at the end, all started by finished jobs, 6 switches each: told,
+    # costing their 20 x (2^-6 + 2^-5) s; a finding of 4 s about a keeper is theirs too
+    # (cost 4, named); one of main's (or the hub's) would not be.  19 alive; 10 of 20
+    # orphans (half): told; 9: none; 6 switches less one in all: none; the jobs' name
+    # still alive (a spawner that runs on): none
+    caused = Finding(kind="connection-churn", message="m", greenlet=105, cost_s=4.0)
+    mains = Finding(kind="loop-saturated", message="m", greenlet=1, cost_s=8.0)
+    short = outliving_profile()
+    short.greenlets[-1].switches -= 1
+    return [*findings.greenlet_leaks(outliving_profile()),
+            *findings.greenlet_leaks(outliving_profile(), [caused, mains]),
+            *findings.greenlet_leaks(outliving_profile(alive=19, orphans=19)),
+            *findings.greenlet_leaks(outliving_profile(orphans=10)),
+            *findings.greenlet_leaks(outliving_profile(orphans=9)),
+            *findings.greenlet_leaks(short),
+            *findings.greenlet_leaks(outliving_profile(spawner_alive=True))]
+
+
 @scenario
 def loop_saturated_writing_pywsgi_pieces():
     # 0.375 + 0.03125 s of the workers' 1 s of samples under pywsgi's WSGIHandler.write
@@ -14831,6 +14876,103 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
+    'greenlet_leak_at_its_edges': [{'alive': 20,
+      'calls': 40,
+      'consequences': [],
+      'cost_meaning': 'greenlet-seconds the greenlets that outlived their spawners ran and '
+                      'kept others waiting ready to run, or the cost of the costliest finding '
+                      'about them when larger (their calls caused it)',
+      'cost_s': 0.9375,
+      'greenlet': 100,
+      'hazard': False,
+      'kind': 'greenlet-leak',
+      'message': "Greenlets outlived the work that started them: 20 greenlets 'app.keeper' "
+                 "were still running when tracing stopped, 20 of them started by 'app.job' "
+                 'greenlets, none of which were still running. They kept waking meanwhile: 120 '
+                 'wake-ups, 6 each on average, most at /srv/app/worker.py:38:keeper (80 times) '
+                 'and /srv/app/worker.py:39:keeper (40 times); 40 of them answered requests '
+                 '(2.500 s waited for them). They ran 0.312 s on the loop and kept others '
+                 'waiting 0.625 greenlet-seconds ready to run. A helper greenlet spawned for '
+                 'each job (a lease keeper, a heartbeat, a progress poller) and stopped on '
+                 'some paths only keeps working for nobody once its job is done: its calls '
+                 'compete with the jobs still running for the loop and for the connection '
+                 "pool, and it keeps its job's objects alive. Fix: stop it where the job ends, "
+                 'on every path -- helper.kill() in a finally: block (or a loop that checks an '
+                 'Event the job sets), gevent.killall() for a group. [cost 0.938 s: '
+                 'greenlet-seconds the greenlets that outlived their spawners ran and kept '
+                 'others waiting ready to run, or the cost of the costliest finding about them '
+                 'when larger (their calls caused it)]',
+      'orphans': 20,
+      'section': None,
+      'spawners': ['app.job'],
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:38:keeper'],
+      'wakes': 120},
+     {'alive': 20,
+      'calls': 40,
+      'consequences': ['connection-churn'],
+      'cost_meaning': 'greenlet-seconds the greenlets that outlived their spawners ran and '
+                      'kept others waiting ready to run, or the cost of the costliest finding '
+                      'about them when larger (their calls caused it)',
+      'cost_s': 4.0,
+      'greenlet': 100,
+      'hazard': False,
+      'kind': 'greenlet-leak',
+      'message': "Greenlets outlived the work that started them: 20 greenlets 'app.keeper' "
+                 "were still running when tracing stopped, 20 of them started by 'app.job' "
+                 'greenlets, none of which were still running. They kept waking meanwhile: 120 '
+                 'wake-ups, 6 each on average, most at /srv/app/worker.py:38:keeper (80 times) '
+                 'and /srv/app/worker.py:39:keeper (40 times); 40 of them answered requests '
+                 '(2.500 s waited for them). They ran 0.312 s on the loop and kept others '
+                 'waiting 0.625 greenlet-seconds ready to run; the findings about them '
+                 '(connection-churn) follow from this one. A helper greenlet spawned for each '
+                 'job (a lease keeper, a heartbeat, a progress poller) and stopped on some '
+                 'paths only keeps working for nobody once its job is done: its calls compete '
+                 'with the jobs still running for the loop and for the connection pool, and it '
+                 "keeps its job's objects alive. Fix: stop it where the job ends, on every "
+                 'path -- helper.kill() in a finally: block (or a loop that checks an Event '
+                 'the job sets), gevent.killall() for a group. [cost 4.000 s: greenlet-seconds '
+                 'the greenlets that outlived their spawners ran and kept others waiting ready '
+                 'to run, or the cost of the costliest finding about them when larger (their '
+                 'calls caused it)]',
+      'orphans': 20,
+      'section': None,
+      'spawners': ['app.job'],
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:38:keeper'],
+      'wakes': 120},
+     {'alive': 20,
+      'calls': 40,
+      'consequences': [],
+      'cost_meaning': 'greenlet-seconds the greenlets that outlived their spawners ran and '
+                      'kept others waiting ready to run, or the cost of the costliest finding '
+                      'about them when larger (their calls caused it)',
+      'cost_s': 0.9375,
+      'greenlet': 100,
+      'hazard': False,
+      'kind': 'greenlet-leak',
+      'message': "Greenlets outlived the work that started them: 20 greenlets 'app.keeper' "
+                 "were still running when tracing stopped, 10 of them started by 'app.job' "
+                 'greenlets, none of which were still running. They kept waking meanwhile: 120 '
+                 'wake-ups, 6 each on average, most at /srv/app/worker.py:38:keeper (80 times) '
+                 'and /srv/app/worker.py:39:keeper (40 times); 40 of them answered requests '
+                 '(2.500 s waited for them). They ran 0.312 s on the loop and kept others '
+                 'waiting 0.625 greenlet-seconds ready to run. A helper greenlet spawned for '
+                 'each job (a lease keeper, a heartbeat, a progress poller) and stopped on '
+                 'some paths only keeps working for nobody once its job is done: its calls '
+                 'compete with the jobs still running for the loop and for the connection '
+                 "pool, and it keeps its job's objects alive. Fix: stop it where the job ends, "
+                 'on every path -- helper.kill() in a finally: block (or a loop that checks an '
+                 'Event the job sets), gevent.killall() for a group. [cost 0.938 s: '
+                 'greenlet-seconds the greenlets that outlived their spawners ran and kept '
+                 'others waiting ready to run, or the cost of the costliest finding about them '
+                 'when larger (their calls caused it)]',
+      'orphans': 10,
+      'section': None,
+      'spawners': ['app.job'],
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:38:keeper'],
+      'wakes': 120}],
 }
 
 
@@ -14904,6 +15046,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
         findings.server_nagle, findings.server_pool_full, findings.retry_backoff,
         findings.slow_paths, findings.cpu_starved)
+    # (greenlet_leaks runs after them: the others' findings about the leaked greenlets
+    # are its consequences)
 
 
 def test_a_greenlet_named_by_an_id_the_profile_lacks():

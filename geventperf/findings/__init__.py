@@ -38,6 +38,7 @@ from geventperf.findings.common import (
     DELAYED_ACK_STALL,
     GC_PAUSE,
     GIL_CONTENDED,
+    GREENLET_LEAK,
     HAZARDS,
     LOCK_CONTENDED,
     LOOP_BLOCKED,
@@ -105,6 +106,7 @@ from geventperf.findings.loop import (
     loop_saturated,
     without_slices_told,
 )
+from geventperf.findings.outlived import greenlet_leaks
 from geventperf.findings.reading import (
     SMALL_READ_BYTES,
     SMALL_READS_MIN,
@@ -135,7 +137,7 @@ __all__ = [
     "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION",
     "CONNECTION_CHURN", "CONNECTION_LEAK", "CONNECTION_POOL_FULL", "COST_MEANING",
     "CPU_STARVED", "DEADLOCK_RISK", "DEFAULT_BLOCK_THRESHOLD_S", "DELAYED_ACK_STALL",
-    "FEEDER_BUSY_SHARE", "FINDERS", "GC_PAUSE", "GC_SHARE", "GIL_CONTENDED",
+    "FEEDER_BUSY_SHARE", "FINDERS", "GC_PAUSE", "GC_SHARE", "GIL_CONTENDED", "GREENLET_LEAK",
     "GIL_MIN_OFF_SHARE", "GIL_SHARE", "HANDOFF_MIN_WAITERS", "HANDOFF_SHARE", "HAZARDS",
     "HELD_MIN_SLICE_S", "HELD_SHARE", "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED",
     "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED", "MIN_NEW_CONNECTIONS", "NOT_KEPT_ALIVE",
@@ -150,7 +152,8 @@ __all__ = [
     "THREADPOOL_SATURATED", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
     "WORKERS_SATURATED", "blocked_reads_in_c_sections", "compute",
     "connection_churn", "connection_leak", "connection_pool_full", "cpu_starved",
-    "deadlock_risks", "delayed_ack_stall", "gil_contended", "lock_contended",
+    "deadlock_risks", "delayed_ack_stall", "gil_contended", "greenlet_leaks",
+    "lock_contended",
     "loop_blocked", "loop_held", "loop_saturated", "not_kept_alive", "pool_full",
     "queue_lockstep", "request_body_stall",
     "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
@@ -175,6 +178,10 @@ def compute(profile: Profile) -> list[Finding]:
             out.extend(finder(profile))
         except Exception as exc:  # noqa: BLE001 - see above
             errors.append(f"{finder.__name__}: {type(exc).__name__}: {exc}")
+    try:  # after the others: what the leaked greenlets caused is the leak's cost
+        out.extend(greenlet_leaks(profile, out))
+    except Exception as exc:  # noqa: BLE001 - see above
+        errors.append(f"greenlet_leaks: {type(exc).__name__}: {exc}")
     try:
         out = without_outweighed_limits(
             without_calls_told(without_slices_told(without_reads_told(out))), profile)
@@ -208,7 +215,7 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     request_body_stall, server_nagle, server_pool_full, retry_backoff, slow_paths,
     cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
-KINDS = (DEADLOCK_RISK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
+KINDS = (DEADLOCK_RISK, GREENLET_LEAK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
          LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, QUEUE_LOCKSTEP, QUEUE_FULL,
          SEQUENTIAL_CALLS, AWAITED_IN_TURN, BATCH_BARRIER, SESSION_PER_REQUEST,

@@ -29,6 +29,7 @@ SERIAL_BOTTLENECK = "serial-bottleneck"
 SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
 CONNECTION_LEAK = "connection-leak"
+GREENLET_LEAK = "greenlet-leak"
 NOT_KEPT_ALIVE = "connection-not-kept-alive"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
@@ -112,6 +113,9 @@ COST_MEANING = {
                     "made), of the greenlet-seconds spent waiting to open connections "
                     "plus the run's ready wait times the share of the sampled CPU that "
                     "set connections up (none without CPU samples)",
+    GREENLET_LEAK: "greenlet-seconds the greenlets that outlived their spawners ran and kept "
+                   "others waiting ready to run, or the cost of the costliest finding about "
+                   "them when larger (their calls caused it)",
     CONNECTION_LEAK: "the share of connections opened that were never returned to their "
                      "pool (over all opened), of the greenlet-seconds spent waiting to "
                      "open connections plus the run's ready wait times the share of the "

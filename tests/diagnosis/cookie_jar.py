@@ -40,7 +40,7 @@ def caller(k):
     for i in range(CALLS):
         user = (k * CALLS + i) * 7 % USERS
         session.get(f"{ARGS['kept']}/u/{user}/slow?delay=0&cookie=1",  # diag: culprit
-                    timeout=30).content
+                    timeout=30).close()
 
 
 gevent.joinall([spawn("caller", caller, k) for k in range(GREENLETS)], raise_error=True)
