@@ -19,9 +19,9 @@ from __future__ import annotations
 import keyword
 from typing import Any, Iterable, NamedTuple
 
-from geventperf.findings.common import _base_name, _count, _events
+from geventperf.findings.common import _base_name, _count, _events, _greenlets_named
 from geventperf.findings.failures import answered
-from geventperf.findings.limits import REQUEST_FRAME, event_wait
+from geventperf.findings.limits import HEAD_READ, REQUEST_FRAME, event_wait
 from geventperf.findings.loop import SLEEP_FRAME
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
@@ -177,12 +177,14 @@ def joined_in_program(wait: Any) -> bool:
 def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, ...]],
                 who: str = "The jobs", held: str = "held their slots mostly waiting",
                 each: str = "what each slot was held for",
-                waits: tuple[list[str], list[Any]] | None = None) -> str:
+                waits: tuple[list[str], list[Any]] | None = None,
+                per_job: bool = False) -> str:
     """A sentence on what the greenlets *gids* mostly waited at, outside the stacks in
     *exclude* (the limit's own waits), with their upstream's time to answer when that
     was a request; "" when they left no such waits.  *who*, *held* and *each* word it
     for the limit: a pool's slots by default.  *waits*: jobs_waits' answer, when the
-    caller has it."""
+    caller has it.  *per_job*: say so when each greenlet made many calls at that line
+    (_calls_each)."""
     names, rows = waits if waits is not None else jobs_waits(profile, gids, exclude)
     if not rows:
         return ""
@@ -199,12 +201,40 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
             f"{event_wait(heaviest) / heaviest.count * 1e3:.0f} ms on average")
     upstream = _upstream(profile, heaviest.count) if any(REQUEST_FRAME.search(f)
                                                          for f in heaviest.stack) else None
+    each_made = _calls_each(profile, names, rows, site.user) if per_job else ""
     if upstream is None:
-        return text + "."
+        return text + "." + each_made
     host, answered, mean_s = upstream
     return (text + f"; their requests to {host} took {mean_s * 1e3:.0f} ms to the "
             f"response head on average ({answered} timed): the upstream's time to "
-            f"answer (the network's included), and {each}." + repeated_gets(profile, host))
+            f"answer (the network's included), and {each}." + each_made
+            + repeated_gets(profile, host))
+
+
+# Calls per job at one line of the program's from which a pool's jobs are told as
+# walking pages or items one call at a time: an unseen ledger export's 16 jobs made 80
+# cursor-page calls each at one line (the API's default page of 25 entries), were told
+# "a larger Pool", and asking for pages of 500 cut the run 4x.
+CALLS_EACH_TOLD = 10
+# The words that tell them (pool-full's fix then starts with fewer, larger calls).
+CALLS_EACH_TOLD_WORDS = "calls per job at that line, one after another"
+
+
+def _calls_each(profile: Profile, names: list[str], rows: list[Any], line: str | None) -> str:
+    """A sentence when the greenlets of *names* made at least CALLS_EACH_TOLD calls each
+    on average (responses' heads awaited) at the program's *line*, one after another: the
+    lever is fewer, larger calls; "" otherwise."""
+    jobs = _greenlets_named(profile, set(names))
+    calls = sum(w.count for w in rows if user_site(w.stack).user == line
+                and any(HEAD_READ in f for f in w.stack))
+    if line is None or not jobs or calls < CALLS_EACH_TOLD * jobs:
+        return ""
+    return (f" That is {calls / jobs:.0f} {CALLS_EACH_TOLD_WORDS} (a greenlet waits on "
+            "one call at a time): if they walk pages of a listing "
+            "(each cursor from the answer before), ask for larger pages (a limit= or "
+            "page_size= parameter) or use a batch endpoint, and every slot is held for "
+            "fewer round trips; if the items are independent, fetch them together inside "
+            "the job.")
 
 
 # A host's GET requests are told as repeats from this many on, when they asked for each

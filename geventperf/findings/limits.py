@@ -129,6 +129,7 @@ def pool_full(profile: Profile) -> list[Finding]:
     jobs = sorted({_base_name(g.name) for g in job_greenlets})
     from geventperf.findings.held import (  # (held.py builds on this module)
         CACHE_TOLD,
+        CALLS_EACH_TOLD_WORDS,
         error_answers,
         jobs_asleep,
         jobs_waited,
@@ -138,7 +139,7 @@ def pool_full(profile: Profile) -> list[Finding]:
     job_ids = [g.id for g in job_greenlets]
     own_stacks = {tuple(w.stack) for w in rows}
     waits = jobs_waits(profile, job_ids, own_stacks)
-    held = jobs_waited(profile, job_ids, own_stacks, waits=waits)
+    held = jobs_waited(profile, job_ids, own_stacks, waits=waits, per_job=True)
     job_rows = waits[1]
     heaviest = max(job_rows, key=event_wait) if job_rows else None
     slept = jobs_asleep(job_rows)
@@ -165,7 +166,9 @@ def pool_full(profile: Profile) -> list[Finding]:
            if asleep else
            JOINED_IN_SLOTS if joined else
            ("Fix: first that cache: the calls it skips need no slot at all. Then: "
-            if CACHE_TOLD in held else "Fix: ")
+            if CACHE_TOLD in held else
+            "Fix: first fewer, larger calls per job: each slot is held for its job's round "
+            "trips. Then: " if CALLS_EACH_TOLD_WORDS in held else "Fix: ")
            + "a larger Pool(size) if what the jobs wait on (a downstream service) can "
            "take more requests at once; if it cannot, the time each job waits is the lever "
            "(an upstream's latency is its own to cut: its slow query, its capacity); if the "
