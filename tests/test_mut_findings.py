@@ -430,6 +430,24 @@ def cpu_slices_parsing_json_are_told_to_parse_less():
 
 
 @scenario
+def cpu_slices_parsing_the_same_json_again_are_told_to_parse_once():
+    # the same 0.5 s of Response.json's CPU over 500 000 bytes of bodies read (1 MB/s):
+    # JSON_CHEAPER as before; 499 999 bytes: the bodies were parsed again and again, and
+    # the cure is to parse each once; without body-reads events: as before
+    decode = ["/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode",
+              f"{REQUESTS_PKG}/models.py:1116:Response.json", f"{APP}:24:job", f"{APP}:9:run"]
+
+    def run(nbytes):
+        p = profile(events=[blocked_slice(3, 0.5, 0.5, 0.5)],
+                    cpu_samples=cpu_samples([(decode, "app.fetch", 5, 0.5)]))
+        if nbytes:
+            p.events.append({"kind": "body-reads", "site": f"{APP}:24:job", "reads": 10,
+                             "bytes": nbytes, "bodies": 10})
+        return findings.loop_blocked(p)
+    return [*run(500_000), *run(499_999), *run(0)]
+
+
+@scenario
 def gc_pause_in_flight_names_the_code_that_made_them():
     # the heap grew during the run and app.fetch's CPU samples put 75 % at job's line 24:
     # told as most likely where the objects are made, and the finding's stack is the
@@ -15065,6 +15083,142 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4}],
+    'cpu_slices_parsing_the_same_json_again_are_told_to_parse_once': [{'active_s': 0.5,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '100% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
+                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
+                 'make that code cheaper (it is parsing JSON: ask the upstream for less -- '
+                 'only the fields, the page or the summary this code uses -- rather than '
+                 'parsing a large document whole, or parse with a faster decoder (orjson, '
+                 'ujson)); then split what must stay expensive and yield between pieces of a '
+                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
+                 'is pending, the I/O of waiting greenlets included: suited to background '
+                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
+                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
+                '/venv/lib/python3.11/site-packages/requests/models.py:1116:Response.json',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '100% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
+                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
+                 'make that code cheaper (it is parsing the same JSON again and again: '
+                 'Response.json() took 0.500 s of CPU for the 0.5 MB of bodies read (1.00 '
+                 'MB/s, where a C decoder parses over 100): a property or helper that calls '
+                 'response.json() at every access parses the body anew each time -- parse each '
+                 'response once and keep the object); then split what must stay expensive and '
+                 'yield between pieces of a millisecond or two with gevent.idle() (it resumes '
+                 'once the loop has run what is pending, the I/O of waiting greenlets '
+                 'included: suited to background work) or gevent.sleep(0.001) (a timer: the '
+                 'loop polls for I/O before it fires), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
+                '/venv/lib/python3.11/site-packages/requests/models.py:1116:Response.json',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '100% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
+                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
+                 'make that code cheaper (it is parsing JSON: ask the upstream for less -- '
+                 'only the fields, the page or the summary this code uses -- rather than '
+                 'parsing a large document whole, or parse with a faster decoder (orjson, '
+                 'ujson)); then split what must stay expensive and yield between pieces of a '
+                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
+                 'is pending, the I/O of waiting greenlets included: suited to background '
+                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
+                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
+                '/venv/lib/python3.11/site-packages/requests/models.py:1116:Response.json',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625}],
 }
 
 
