@@ -93,7 +93,7 @@ class _Pool:
     __slots__ = ("label", "pools", "maxsize", "minsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
-                 "asked_close", "statuses", "gets", "urls")
+                 "asked_close", "statuses", "gets", "urls", "others", "sent", "first_sites")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -116,6 +116,14 @@ class _Pool:
         # more than MAX_URLS different ones came: too many to count)
         self.gets = 0
         self.urls: dict[str, int] | None = {}
+        # requests of other methods, and how many sent each (method, URL, body) alike
+        # ("POST url #body-hash": a token fetched again and again), None past MAX_URLS;
+        # a body that is neither bytes nor str (a file, a generator) is not keyed
+        self.others = 0
+        self.sent: dict[str, int] | None = {}
+        # the program's line that first sent each counted request (GET URLs and sent
+        # keys alike): where a request repeated again and again is made
+        self.first_sites: dict[str, str] = {}
         self.failed_s = 0.0
         self.read_timeout_s: float | None = None  # the largest given to a failed call
         self.errors: dict[str, int] = {}
@@ -269,23 +277,26 @@ class PoolWatch:
             counts[3] += after
 
     def answered(self, pool: Any, response: Any = None, asked_close: bool = False,
-                 method: Any = None, url: Any = None) -> None:
+                 method: Any = None, url: Any = None, body: Any = None,
+                 caller: Any = None) -> None:
         """A request through *pool* returned *response* (any status): counted, and
         whether its head said the server closes the connection after it, whether the
-        request asked it to (*asked_close*), and for a GET or HEAD its *url*."""
+        request asked it to (*asked_close*), and by *method*, *url* and *body* which
+        request it was (_count_request); *caller*: the frame that called urlopen."""
         record = self._record(pool)
         record.calls += 1
         record.closing += _closes(response)
         record.asked_close += asked_close
-        if method in CACHEABLE_METHODS and isinstance(url, str):
-            record.gets += 1
-            urls = record.urls
-            if urls is not None:
-                key = url if len(url) <= URL_KEPT else url[:URL_KEPT]
-                if key in urls or len(urls) < MAX_URLS:
-                    urls[key] = urls.get(key, 0) + 1
-                else:
-                    record.urls = None
+        if isinstance(url, str) and isinstance(method, str):
+            url = url if len(url) <= URL_KEPT else url[:URL_KEPT]
+            if method in CACHEABLE_METHODS:
+                record.gets += 1
+                record.urls = _count_request(record, record.urls, url, caller)
+            else:
+                record.others += 1
+                key = _sent_key(method, url, body)
+                if key is not None:
+                    record.sent = _count_request(record, record.sent, key, caller)
         status = getattr(response, "status", None)
         if isinstance(status, int) and status >= FIRST_ERROR_STATUS:
             _tally(record.statuses, str(status), MAX_STATUSES)
@@ -314,6 +325,9 @@ class PoolWatch:
                  "closing": r.closing, "asked_close": r.asked_close, "gets": r.gets,
                  "distinct_gets": None if r.urls is None else len(r.urls),
                  "top_gets": [] if r.urls is None else _most_first(dict(r.urls))[:TOP_URLS],
+                 "others": r.others,
+                 "distinct_sent": None if r.sent is None else len(r.sent),
+                 "same_requests": _same_requests(r),
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
                  "statuses": _most_first(r.statuses),
@@ -321,6 +335,46 @@ class PoolWatch:
                  "nagle": r.nagle,
                  "sends": {kind: list(counts) for kind, counts in r.sends.items()}}
                 for r in list(self._hosts.values()) if r.checkouts or r.discarded or r.calls]
+
+
+# Bodies keyed by their hash up to this size: a token request's form or a lookup's JSON
+# is small; hashing a large upload on every request would cost the program.
+BODY_KEYED_MAX = 64 * 1024
+
+
+def _same_requests(record: _Pool) -> list[list[Any]]:
+    """The requests sent most often alike, GETs (as "GET url") and others, each
+    [key, count, the line that first sent it], at most TOP_URLS, most first."""
+    keyed = [(f"GET {k}", n, record.first_sites.get(k)) for k, n in
+             dict(record.urls or {}).items()]
+    keyed += [(k, n, record.first_sites.get(k)) for k, n in dict(record.sent or {}).items()]
+    return [list(row) for row in sorted(keyed, key=lambda row: -row[1])[:TOP_URLS]]
+
+
+def _sent_key(method: str, url: str, body: Any) -> str | None:
+    """How requests of *method* other than GET are counted alike: method, URL and the
+    body's hash; None for a body that cannot be keyed (a file, a generator, a large
+    one)."""
+    if body is None or (isinstance(body, (bytes, str)) and not body):
+        return f"{method} {url}"
+    if isinstance(body, (bytes, str)) and len(body) <= BODY_KEYED_MAX:
+        return f"{method} {url} #{hash(body) & 0xFFFFFFFF:08x}"
+    return None
+
+
+def _count_request(record: _Pool, counts: dict[str, int] | None, key: str,
+                   caller: Any) -> dict[str, int] | None:
+    """*counts* with *key* counted once more (None once more than MAX_URLS different
+    keys came: too many to count), the program's line that sent it first kept."""
+    if counts is None:
+        return None
+    if key not in counts:
+        if len(counts) >= MAX_URLS:
+            return None
+        if caller is not None and len(record.first_sites) < 2 * MAX_URLS:
+            record.first_sites[key] = call_site(caller)
+    counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def _closes(response: Any) -> bool:
@@ -522,13 +576,13 @@ def _urlopen(original: Any) -> Any:
                 if len(args) > 3 else None
             method = kwargs["method"] if "method" in kwargs else args[0] if args else None
             url = kwargs["url"] if "url" in kwargs else args[1] if len(args) > 1 else None
-            tracer._pool_watch.answered(self, response, _asks_close(headers), method, url)
+            body = kwargs["body"] if "body" in kwargs else args[2] if len(args) > 2 else None
+            tracer._pool_watch.answered(self, response, _asks_close(headers), method, url,
+                                        body, sys._getframe(1))
             # requests reads the body after this (preload_content=False): the response
             # still holds its connection until then; a preloaded one has let it go
             conn = getattr(response, "_connection", None)
             if conn is not None:
-                body = kwargs["body"] if "body" in kwargs else args[2] if len(args) > 2 \
-                    else None
                 empty = body is None or (isinstance(body, (bytes, str)) and not body)
                 tracer._pool_watch.head_arrived(
                     self, conn, getattr(response, "length_remaining", None), not empty,

@@ -63,6 +63,7 @@ LOOP_BLOCKED = "loop-blocked"
 BLOCKING_CALL = "blocking-call"
 LOOP_SATURATED = "loop-saturated"
 GREENLET_LEAK = "greenlet-leak"
+REPEATED_REQUEST = "repeated-request"
 LOOP_HELD = "loop-held"
 GC_PAUSE = "gc-pause"
 POOL_FULL = "pool-full"
@@ -1506,6 +1507,21 @@ def test_streamed_responses_closed_by_with_are_no_connection_leak(kept_server, t
     # the pool reconnects it, it makes no new one)
     [pool] = [e for e in profile.events if e["kind"] == "urllib3-pool"]
     assert pool["unreturned"] == 0 and pool["opened"] <= 12, pool
+
+
+TOKEN_PER_CALL = Workload("token_per_call.py")
+
+
+def test_a_token_fetched_before_every_call_is_a_repeated_request(body_server, tmp_path):
+    profile = run_cli(TOKEN_PER_CALL, tmp_path, f"base={body_server.url}")
+    first = assert_first(profile, TOKEN_PER_CALL, REPEATED_REQUEST)
+    assert first.extra["request"].startswith("POST /token?delay=0.005 #") \
+        and first.extra["count"] == 300, listing(profile)
+
+
+def test_a_token_kept_until_it_expires_is_no_repeated_request(body_server, tmp_path):
+    profile = run_cli(TOKEN_PER_CALL, tmp_path, f"base={body_server.url}", "token=kept")
+    assert not findings_of(profile, REPEATED_REQUEST), listing(profile)
 
 
 LEAKED_KEEPERS = Workload("leaked_keepers.py")

@@ -2549,6 +2549,35 @@ def greenlet_leak_at_its_edges():
             *findings.greenlet_leaks(outliving_profile(spawner_alive=True))]
 
 
+def repeated_profile(count=20, calls=80, gets=30, sent=1, counted=True):
+    """A pool that answered *calls* requests, *count* of them one POST alike, first sent
+    from app line 46 (where 20 calls waited 2 s for their heads); *gets* and *sent*
+    different GETs and other requests counted (None: too many to count)."""
+    head = [f"{GEVENT}:687:SocketMixin.recv_into",
+            "/py/lib/python3.11/http/client.py:325:HTTPResponse.begin", f"{APP}:46:refresh"]
+    p = profile(waits=[StackTime(stack=head, count=20, wait_s=2.5, event_wait_s=2.0,
+                                 ready_wait_s=0.5)])
+    p.events = [{"kind": "urllib3-pool", "pool": "http://auth:80", "calls": calls,
+                 "distinct_gets": gets, "distinct_sent": sent,
+                 "same_requests": [["POST /token #0000abcd", count, f"{APP}:46:refresh"],
+                                   ["GET /item/1", 1, f"{APP}:50:lookup"]] if counted else []}]
+    return p
+
+
+@scenario
+def repeated_request_at_its_edges():
+    # a POST alike 20 times of 80 requests (a quarter), the other 60 varied (30
+    # different things at least: half): told, costing 2 s x 19/20; 19 times; 20 of 81
+    # (under a quarter); 20 of 29 (9 others, under half its count); 29 different (under
+    # half the others): none; a table too full to count stands for many: told; nothing
+    # counted: none
+    return [f for p in (repeated_profile(), repeated_profile(count=19),
+                        repeated_profile(calls=81), repeated_profile(calls=29),
+                        repeated_profile(gets=29), repeated_profile(gets=None, sent=None),
+                        repeated_profile(counted=False))
+            for f in findings.repeated_requests(p)]
+
+
 @scenario
 def loop_saturated_writing_pywsgi_pieces():
     # 0.375 + 0.03125 s of the workers' 1 s of samples under pywsgi's WSGIHandler.write
@@ -15219,6 +15248,66 @@ EXPECTED = {
                 '/srv/app/worker.py:9:run'],
       'stack_is': 'cpu-samples',
       'threshold_s': 0.0625}],
+    'repeated_request_at_its_edges': [{'calls': 80,
+      'cost_meaning': 'greenlet-seconds spent waiting for answers at the line that sent the '
+                      'repeated request, for its calls past the first',
+      'cost_s': 1.9,
+      'count': 20,
+      'greenlet': None,
+      'hazard': False,
+      'host': 'http://auth:80',
+      'kind': 'repeated-request',
+      'message': 'The same request, again and again: POST http://auth:80/token was sent 20 '
+                 'times with the same body, 25% of the 80 requests the pools answered, first '
+                 'from /srv/app/worker.py:46:refresh, while the other 60 asked for at least 30 '
+                 'different things; greenlets waited 2.000 s for answers at that line (20 '
+                 'calls). Its answer (a token, a configuration, a lookup) most likely did not '
+                 'change between calls. Fix: keep the answer and reuse it while it holds -- a '
+                 "cache keyed on what the answer depends on, kept for the answer's lifetime (a "
+                 'token until its expiry: store the expiry as an absolute time, now + '
+                 'expires_in, and compare it with the same clock). If a cache is there '
+                 'already, find why it misses: a key holding a timestamp or a request id, or a '
+                 'cache per greenlet (threading.local is per greenlet once gevent has patched '
+                 'it, and each request runs in a new one). [cost 1.900 s: greenlet-seconds '
+                 'spent waiting for answers at the line that sent the repeated request, for '
+                 'its calls past the first]',
+      'request': 'POST /token #0000abcd',
+      'section': None,
+      'site': '/srv/app/worker.py:46:refresh',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/py/lib/python3.11/http/client.py:325:HTTPResponse.begin',
+                '/srv/app/worker.py:46:refresh'],
+      'varied': 30},
+     {'calls': 80,
+      'cost_meaning': 'greenlet-seconds spent waiting for answers at the line that sent the '
+                      'repeated request, for its calls past the first',
+      'cost_s': 1.9,
+      'count': 20,
+      'greenlet': None,
+      'hazard': False,
+      'host': 'http://auth:80',
+      'kind': 'repeated-request',
+      'message': 'The same request, again and again: POST http://auth:80/token was sent 20 '
+                 'times with the same body, 25% of the 80 requests the pools answered, first '
+                 'from /srv/app/worker.py:46:refresh, while the other 60 asked for at least '
+                 '511 different things; greenlets waited 2.000 s for answers at that line (20 '
+                 'calls). Its answer (a token, a configuration, a lookup) most likely did not '
+                 'change between calls. Fix: keep the answer and reuse it while it holds -- a '
+                 "cache keyed on what the answer depends on, kept for the answer's lifetime (a "
+                 'token until its expiry: store the expiry as an absolute time, now + '
+                 'expires_in, and compare it with the same clock). If a cache is there '
+                 'already, find why it misses: a key holding a timestamp or a request id, or a '
+                 'cache per greenlet (threading.local is per greenlet once gevent has patched '
+                 'it, and each request runs in a new one). [cost 1.900 s: greenlet-seconds '
+                 'spent waiting for answers at the line that sent the repeated request, for '
+                 'its calls past the first]',
+      'request': 'POST /token #0000abcd',
+      'section': None,
+      'site': '/srv/app/worker.py:46:refresh',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/py/lib/python3.11/http/client.py:325:HTTPResponse.begin',
+                '/srv/app/worker.py:46:refresh'],
+      'varied': 511}],
 }
 
 
@@ -15291,7 +15380,7 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.not_kept_alive, findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
         findings.server_nagle, findings.server_pool_full, findings.retry_backoff,
-        findings.slow_paths, findings.cpu_starved)
+        findings.repeated_requests, findings.slow_paths, findings.cpu_starved)
     # (greenlet_leaks runs after them: the others' findings about the leaked greenlets
     # are its consequences)
 

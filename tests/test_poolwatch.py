@@ -53,6 +53,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0, "closing": 0,
                      "asked_close": 0, "gets": 0, "distinct_gets": 0, "top_gets": [],
+                     "others": 0, "distinct_sent": 0, "same_requests": [],
                      "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
                      "statuses": [],
                      "trails": {"new": [0, 0, 0.0, 0.0, 0.0],
@@ -155,6 +156,26 @@ def test_get_urls_are_counted_by_url_up_to_a_cap(kept, monkeypatch):
             session.get(f"{kept.url}/item/{n}", timeout=10).raise_for_status()
     [event] = _pools(tracer.profile)
     assert (event["gets"], event["distinct_gets"], event["top_gets"]) == (3, None, []), event
+
+
+def test_requests_sent_alike_are_counted_with_the_line_that_sent_them(kept):
+    """Other methods count per method, URL and body (a token POSTed again and again);
+    a body that is not bytes or str is not keyed; every request's first line is kept."""
+    def token(session):
+        return session.post(f"{kept.url}/token", data={"grant_type": "x"}, timeout=10)
+
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        for n in range(4):
+            token(session).raise_for_status()
+            session.post(f"{kept.url}/ack", data=b"%d" % n, timeout=10).raise_for_status()
+            session.get(f"{kept.url}/item/{n}", timeout=10).raise_for_status()
+        session.post(f"{kept.url}/ack", data=iter([b"a"]), timeout=10).raise_for_status()
+    [event] = _pools(tracer.profile)
+    assert (event["others"], event["distinct_sent"]) == (9, 5), event
+    [top, *rest] = event["same_requests"]
+    assert top[0].startswith("POST /token #") and top[1] == 4, event
+    assert top[2].endswith(f"test_poolwatch.py:{token.__code__.co_firstlineno + 1}:token"), top
+    assert [n for _key, n, _site in rest] == [1, 1], event
 
 
 def test_a_body_over_the_timed_size_is_not_timed():

@@ -30,6 +30,7 @@ SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
 CONNECTION_LEAK = "connection-leak"
 GREENLET_LEAK = "greenlet-leak"
+REPEATED_REQUEST = "repeated-request"
 NOT_KEPT_ALIVE = "connection-not-kept-alive"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
@@ -116,6 +117,8 @@ COST_MEANING = {
     GREENLET_LEAK: "greenlet-seconds the greenlets that outlived their spawners ran and kept "
                    "others waiting ready to run, or the cost of the costliest finding about "
                    "them when larger (their calls caused it)",
+    REPEATED_REQUEST: "greenlet-seconds spent waiting for answers at the line that sent "
+                      "the repeated request, for its calls past the first",
     CONNECTION_LEAK: "the share of connections opened that were never returned to their "
                      "pool (over all opened), of the greenlet-seconds spent waiting to "
                      "open connections plus the run's ready wait times the share of the "
