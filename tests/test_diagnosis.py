@@ -1515,7 +1515,7 @@ TOKEN_PER_CALL = Workload("token_per_call.py")
 def test_a_token_fetched_before_every_call_is_a_repeated_request(body_server, tmp_path):
     profile = run_cli(TOKEN_PER_CALL, tmp_path, f"base={body_server.url}")
     first = assert_first(profile, TOKEN_PER_CALL, REPEATED_REQUEST)
-    assert first.extra["request"].startswith("POST /token?delay=0.005 #") \
+    assert first.extra["request"].startswith("POST /token?delay=0.01 #") \
         and first.extra["count"] == 300, listing(profile)
 
 

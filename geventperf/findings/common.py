@@ -118,7 +118,9 @@ COST_MEANING = {
                    "others waiting ready to run, or the cost of the costliest finding about "
                    "them when larger (their calls caused it)",
     REPEATED_REQUEST: "greenlet-seconds spent waiting for answers at the line that sent "
-                      "the repeated request, for its calls past the first",
+                      "the repeated request, for its calls past the first, plus their share "
+                      "of all requests times the greenlets' ready wait (each request costs "
+                      "the loop its CPU)",
     CONNECTION_LEAK: "the share of connections opened that were never returned to their "
                      "pool (over all opened), of the greenlet-seconds spent waiting to "
                      "open connections plus the run's ready wait times the share of the "

@@ -11,7 +11,8 @@ The pool watch counts requests alike per host (``urllib3-pool`` events'
 ``same_requests``, with the line that first sent each); the finding takes the most
 repeated one when it is a large share of all requests and the others are varied (a
 program that asks one URL only, a health check or a load test, is not told).  Its cost
-is the event wait at that line, for the calls past the first.
+is the event wait at that line for the calls past the first, and their share of the
+greenlets' queueing (each request costs the loop its CPU).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ REPEATED_FIX = (
 def repeated_requests(profile: Profile) -> list[Finding]:
     """The request sent alike most often, when it is REPEATED_SHARE of all requests and
     the others vary (see the module's text).  ``cost_s``: the event wait at the line
-    that sends it, for the calls past the first."""
+    that sends it for the calls past the first, and their share of the queueing."""
     events = [e for e in _events(profile, POOL_EVENT) if e.get("pool") != OTHER_POOLS]
     rows = [(row, e["pool"]) for e in events for row in e.get("same_requests") or []
             if isinstance(row, list) and len(row) == 3 and isinstance(row[1], int)
@@ -64,7 +65,13 @@ def repeated_requests(profile: Profile) -> list[Finding]:
             or others < OTHERS_SHARE * count or varied < VARIED_SHARE * others:
         return []
     waited, made, stack = _waited_at(profile, site)
-    cost = waited * min(1.0, (count - 1) / made) if made else 0.0
+    # each request also costs the loop its CPU (requests' own work, the answer's parse):
+    # the calls past the first take their share of the greenlets' queueing with them (a
+    # token before each of 300 lookups made half the CPU of a loop 80 % busy)
+    hub = profile.hub.get("id")
+    queued = sum(g.ready_wait_s or 0.0 for g in profile.greenlets if g.id != hub)
+    cost = (waited * min(1.0, (count - 1) / made) if made else 0.0) \
+        + queued * (count - 1) / calls
     method, _, rest = key.partition(" ")
     url, _, body = rest.partition(" #")
     message = (

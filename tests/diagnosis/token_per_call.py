@@ -26,7 +26,7 @@ token = {"value": None, "expires_at": 0.0}
 
 def access_token():
     if token["value"] is None or time.time() >= token["expires_at"]:
-        session.post(f"{ARGS['base']}/token?delay=0.005",  # diag: culprit
+        session.post(f"{ARGS['base']}/token?delay=0.01",  # diag: culprit
                      data={"grant_type": "client_credentials"}, timeout=30).close()
         token["value"] = "t"
         token["expires_at"] = (time.time() + EXPIRES_IN if ARGS.get("token") == "kept"
@@ -36,7 +36,7 @@ def access_token():
 
 def lookup(k):
     for i in range(LOOKUPS):
-        session.get(f"{ARGS['base']}/item/{k * LOOKUPS + i}?delay=0.005", timeout=30,
+        session.get(f"{ARGS['base']}/item/{k * LOOKUPS + i}?delay=0.01", timeout=30,
                     headers={"Authorization": "Bearer " + access_token()}).close()
 
 
