@@ -21,7 +21,7 @@ from typing import Any, Iterable, NamedTuple
 
 from geventperf.findings.common import _base_name, _count, _events, _greenlets_named
 from geventperf.findings.failures import answered
-from geventperf.findings.limits import HEAD_READ, REQUEST_FRAME, event_wait
+from geventperf.findings.limits import REQUEST_FRAME, awaits_answer, event_wait
 from geventperf.findings.loop import SLEEP_FRAME
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
@@ -226,7 +226,7 @@ def _calls_each(profile: Profile, names: list[str], rows: list[Any], line: str |
     lever is fewer, larger calls; "" otherwise."""
     jobs = _greenlets_named(profile, set(names))
     calls = sum(w.count for w in rows if user_site(w.stack).user == line
-                and any(HEAD_READ in f for f in w.stack))
+                and awaits_answer(w))
     if line is None or not jobs or calls < CALLS_EACH_TOLD * jobs:
         return ""
     return (f" That is {calls / jobs:.0f} {CALLS_EACH_TOLD_WORDS} (a greenlet waits on "

@@ -535,7 +535,7 @@ def requests_of_others(profile: Profile, names: frozenset[str],
             acc = calls.setdefault((name, site), [0, 0.0, 0])
             acc[0] += w.count
             acc[1] += event_wait(w)
-            acc[2] += w.count if any(HEAD_READ in label for label in w.stack) else 0
+            acc[2] += w.count if awaits_answer(w) else 0
     return calls
 
 
@@ -565,6 +565,12 @@ def _besides_the_lock(profile: Profile, rows: list[Any], each: str) -> str:
 
 # http.client reading a response's head: one wait per call made.
 HEAD_READ = ":HTTPResponse.begin"
+
+
+def awaits_answer(wait: Any) -> bool:
+    """Whether a ``waits`` row waited for a response's head (HEAD_READ): its count is
+    the calls made there."""
+    return any(HEAD_READ in f for f in wait.stack)
 # Callers shown waiting inside the function that takes the lock.
 INSIDE_SHOWN = 3
 # One caller's waits in there at least this many times as long on average as another's:
@@ -648,7 +654,7 @@ def _waits_inside(profile: Profile, rows: list[Any], lock: Any
                 acc[0] += w.count
                 acc[1] += event_wait(w)
                 # an HTTP call waits several times (connect, send, its head): per call
-                acc[2] += w.count if any(HEAD_READ in label for label in w.stack) else 0
+                acc[2] += w.count if awaits_answer(w) else 0
                 break
     return by_caller
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from geventperf.findings.common import GREENLET_LEAK, _base_name, _finding
-from geventperf.findings.limits import HEAD_READ, event_wait, switched_out_at
+from geventperf.findings.limits import awaits_answer, event_wait, switched_out_at
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile
 
@@ -86,7 +86,7 @@ def _leak(profile: Profile, name: str, count: int, group: list[Any], orphans: in
         by_site.setdefault(user_site(w.stack).user or w.stack[0], []).append(w)
     sites = sorted(by_site.items(), key=lambda kv: -sum(w.count for w in kv[1]))
     wakes = sum(w.count for w in theirs)
-    asked = [w for w in theirs if any(HEAD_READ in f for f in w.stack)]
+    asked = [w for w in theirs if awaits_answer(w)]
     calls, called = sum(w.count for w in asked), sum(event_wait(w) for w in asked)
     run = sum(g.run_s for g in group)
     delayed = sum(g.delayed_others_s or 0.0 for g in group)

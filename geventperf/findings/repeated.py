@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from geventperf.findings.common import REPEATED_REQUEST, _count, _events, _finding
-from geventperf.findings.limits import HEAD_READ, event_wait
+from geventperf.findings.limits import awaits_answer, event_wait
 from geventperf.frames import user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import MAX_URLS, OTHER_POOLS
@@ -111,5 +111,5 @@ def _waited_at(profile: Profile, site: Any) -> tuple[float, int, list[str]]:
             and (user_site(w.stack).user or "").rsplit(":", 1)[0] == line]
     if not rows:
         return 0.0, 0, []
-    made = sum(w.count for w in rows if any(HEAD_READ in f for f in w.stack))
+    made = sum(w.count for w in rows if awaits_answer(w))
     return sum(event_wait(w) for w in rows), made, list(max(rows, key=event_wait).stack)

@@ -37,7 +37,12 @@ from geventperf.findings.common import (
 from geventperf.findings.cpuhot import is_client_frame
 from geventperf.findings.handoff import stacks_left
 from geventperf.findings.held import error_statuses, repeats_told
-from geventperf.findings.limits import HEAD_READ, event_wait, full_pool_jobs, switched_out_at
+from geventperf.findings.limits import (
+    awaits_answer,
+    event_wait,
+    full_pool_jobs,
+    switched_out_at,
+)
 from geventperf.frames import user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile, greenlet_label
@@ -126,8 +131,7 @@ def sequential_calls(profile: Profile) -> list[Finding]:
     in_turn = sum(event_wait(w) for w in mine)
     # the calls the handlers made: their waits for a response's head (a call answered
     # before it was waited for is not counted: fewer, never more)
-    calls = sum(max(w.count, 0) for w in mine
-                if any(HEAD_READ in frame for frame in w.stack))
+    calls = sum(max(w.count, 0) for w in mine if awaits_answer(w))
     if calls < FEW_CALLS_PER_RESPONSE * responses or not waited \
             or in_turn < IN_HANDLER_SHARE * waited \
             or _retried(profile) >= RETRIED_SHARE * (calls - responses):
@@ -166,7 +170,7 @@ def _job_calls_in_turn(profile: Profile, client: list) -> list[Finding]:
     duration = profile.duration_s
     pools = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
     waited = sum(event_wait(w) for w in client)
-    heads = [w for w in client if any(HEAD_READ in f for f in w.stack)]
+    heads = [w for w in client if awaits_answer(w)]
     calls = sum(max(w.count, 0) for w in heads)
     peak = max((_count(e, "peak_in_use") for e in pools), default=0)
     # (a pool watch that did not count its peak proves nothing about calls at once)
@@ -236,7 +240,7 @@ def _pool_jobs_in_turn(profile: Profile, client: list) -> list[Finding]:
     mine = [w for w in client
             if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None
             and _base_name(g.name) in names]
-    calls = sum(max(w.count, 0) for w in mine if any(HEAD_READ in f for f in w.stack))
+    calls = sum(max(w.count, 0) for w in mine if awaits_answer(w))
     in_turn = sum(event_wait(w) for w in mine)
     waited = sum(event_wait(g) for g in profile.greenlets if _base_name(g.name) in names)
     # the jobs by name, as their calls are counted: full_pool_jobs knows only the
@@ -301,6 +305,6 @@ def _mean_calls(rows: list) -> dict[str, float]:
         if site is None:
             continue
         waited[site] = waited.get(site, 0.0) + event_wait(w)
-        if any(HEAD_READ in f for f in w.stack):
+        if awaits_answer(w):
             calls[site] = calls.get(site, 0) + max(w.count, 0)
     return {site: waited[site] / n for site, n in calls.items() if n}
