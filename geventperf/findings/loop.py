@@ -7,7 +7,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from statistics import median
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from geventperf.findings.backlog import backlog_after
 from geventperf.findings.common import (
@@ -503,13 +503,11 @@ RESPONSE_JSON = re.compile(r"[/\\]requests[/\\]models\.py:\d+:Response\.json$")
 def _json_cheaper(profile: Profile) -> str:
     """JSON_CHEAPER, led by the re-parse story when Response.json() parsed the bodies
     read through urllib3 (``body-reads`` events) at under REPARSE_BYTES_PER_S."""
-    samples = profile.cpu_samples
     nbytes = sum(_f(e, "bytes") for e in _events(profile, "body-reads"))
-    if samples is None or nbytes <= 0:
+    if nbytes <= 0:
         return JSON_CHEAPER
-    marked = [RESPONSE_JSON.search(label) is not None for label in samples.frames]
-    parsing = sum(cpu for frames, cpu in greenlet_samples(profile)
-                  if any(marked[i] for i in frames))
+    parsing, _total = _sampled_cpu(profile, lambda label: RESPONSE_JSON.search(label)
+                                   is not None)
     if parsing <= 0 or nbytes / parsing >= REPARSE_BYTES_PER_S:
         return JSON_CHEAPER
     return (f"it is parsing the same JSON again and again: Response.json() took "
@@ -1306,16 +1304,24 @@ def _wsgi_iterable(profile: Profile) -> str | None:
 def _sampled_share(profile: Profile, endings: tuple[str, ...]) -> float:
     """The share of the greenlets' sampled CPU whose stack holds a frame whose label ends
     with one of *endings*; 0 without samples."""
+    hit, total = _sampled_cpu(profile,
+                              lambda label: label.replace("\\", "/").endswith(endings))
+    return hit / total if total > 0 else 0.0
+
+
+def _sampled_cpu(profile: Profile, marks: Callable[[str], bool]) -> tuple[float, float]:
+    """(the greenlets' sampled CPU whose stack holds a frame whose label *marks*, all
+    their sampled CPU); (0, 0) without samples."""
     samples = profile.cpu_samples
     if samples is None:
-        return 0.0
-    marked = [label.replace("\\", "/").endswith(endings) for label in samples.frames]
+        return 0.0, 0.0
+    marked = [marks(label) for label in samples.frames]
     total = hit = 0.0
     for frames, cpu in greenlet_samples(profile):
         total += cpu
         if any(marked[i] for i in frames):
             hit += cpu
-    return hit / total if total > 0 else 0.0
+    return hit, total
 
 
 def greenlet_samples(profile: Profile) -> Iterator[tuple[list[int], float]]:

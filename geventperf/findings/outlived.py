@@ -17,7 +17,7 @@ from this one, which takes their cost when it is larger than its own and comes f
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from geventperf.findings.common import GREENLET_LEAK, _base_name, _finding
 from geventperf.findings.limits import awaits_answer, event_wait, switched_out_at
@@ -47,7 +47,7 @@ LEAK_FIX = ("A helper greenlet spawned for each job (a lease keeper, a heartbeat
             "a loop that checks an Event the job sets), gevent.killall() for a group.")
 
 
-def greenlet_leaks(profile: Profile, found: list[Finding] = ()) -> list[Finding]:
+def greenlet_leaks(profile: Profile, found: Sequence[Finding] = ()) -> list[Finding]:
     """One finding per name of greenlets that outlived their spawners (see the module's
     text), given the other findings of *profile* (*found*): those about greenlets of
     that name are its consequences.  ``cost_s``: their running and the queueing it
