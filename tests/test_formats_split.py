@@ -235,6 +235,29 @@ def test_no_findings_names_the_code_the_holder_burned_the_cpu_in():
     assert "Where did the CPU go?" not in text, text
 
 
+def test_no_findings_says_how_many_calls_each_greenlet_made_in_turn_at_the_top_line():
+    """An unseen device sync's tenant greenlets (started with gevent.spawn, no Pool)
+    walked a cursor in pages of 25, 160 calls each at one line, and no finding was
+    told: the glance gives the calls per greenlet there and the levers, from
+    held.CALLS_EACH_TOLD calls each on, and nothing under it."""
+    from geventperf.findings.held import CALLS_EACH_TOLD
+    from geventperf.formats._glance import at_a_glance
+    profile = split_profile()
+    profile.findings = []
+    head = "/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin"
+    profile.waits[0].stack = [head, *profile.waits[0].stack]
+    profile.runs[1].stack = list(profile.waits[0].stack)
+    profile.runs[1].greenlet = 2  # worker-a left that stack: it waited there
+    profile.waits[0].count = CALLS_EACH_TOLD  # all made by worker-a, the only one so named
+    where = dict(at_a_glance(profile))["Where was the waiting?"]
+    assert f"That is {CALLS_EACH_TOLD} calls per job at that line, one after another" \
+        in where and "ask for larger pages" in where \
+        and "each greenlet waits through fewer round trips" in where, where
+    profile.waits[0].count = CALLS_EACH_TOLD - 1
+    where = dict(at_a_glance(profile))["Where was the waiting?"]
+    assert "calls per job" not in where, where
+
+
 PYWSGI = "/venv/lib/python3.11/site-packages/gevent/pywsgi.py"
 IDLE_STACK = [f"{PYWSGI}:723:WSGIHandler.read_requestline",
               f"{PYWSGI}:774:WSGIHandler.handle_one_request"]

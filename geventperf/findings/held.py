@@ -220,10 +220,11 @@ CALLS_EACH_TOLD = 10
 CALLS_EACH_TOLD_WORDS = "calls per job at that line, one after another"
 
 
-def _calls_each(profile: Profile, names: list[str], rows: list[Any], line: str | None) -> str:
+def _calls_each(profile: Profile, names: list[str], rows: list[Any], line: str | None,
+                gain: str = "every slot is held for fewer round trips") -> str:
     """A sentence when the greenlets of *names* made at least CALLS_EACH_TOLD calls each
     on average (responses' heads awaited) at the program's *line*, one after another: the
-    lever is fewer, larger calls; "" otherwise."""
+    lever is fewer, larger calls, with *gain*; "" otherwise."""
     jobs = _greenlets_named(profile, set(names))
     calls = sum(w.count for w in rows if user_site(w.stack).user == line
                 and awaits_answer(w))
@@ -232,9 +233,8 @@ def _calls_each(profile: Profile, names: list[str], rows: list[Any], line: str |
     return (f" That is {calls / jobs:.0f} {CALLS_EACH_TOLD_WORDS} (a greenlet waits on "
             "one call at a time): if they walk pages of a listing "
             "(each cursor from the answer before), ask for larger pages (a limit= or "
-            "page_size= parameter) or use a batch endpoint, and every slot is held for "
-            "fewer round trips; if the items are independent, fetch them together inside "
-            "the job.")
+            f"page_size= parameter) or use a batch endpoint, and {gain}; if the items are "
+            "independent, fetch them together inside the job.")
 
 
 # A host's GET requests are told as repeats from this many on, when they asked for each
