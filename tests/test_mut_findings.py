@@ -15700,6 +15700,31 @@ def test_peers_waiting_for_one_anothers_puts_are_told_as_a_pool_too_small():
     assert "Busy through the run" not in f.message and "Pool(n)" not in f.message
 
 
+def test_slices_ending_at_exits_that_delayed_most_are_judged_by_their_own_running():
+    # the holders ran on the CPU all their run (saturated()'s figures), yet the slices
+    # that ended at their exits, which delayed others most (9.0 against crunch's 2.0),
+    # were mostly off it: their blocking call is the story (an unseen importer's debug
+    # log to a pipe after each request: 64 % off the CPU there, 49 % over the holders)
+    p = saturated()
+    exit_row = p.runs[0]
+    for r in p.runs:
+        r.cpu_s = r.run_s
+    exit_row.cpu_s = 0.25  # 0.75 of its 1.0 s off the CPU
+    [f] = findings.loop_saturated(p)
+    assert ("Most of the running of the slices that ended as their greenlets exited, which "
+            "delayed others most, was off the CPU (0.750 s of 1.000 s)") in f.message, f.message
+    assert "made after their last wait and before they exited" in f.message
+    assert "The cure is on the CPU side" not in f.message
+    # at half off the CPU, not more: the CPU story, as before
+    exit_row.cpu_s = 0.5
+    [f] = findings.loop_saturated(p)
+    assert "off the CPU" not in f.message and "The cure is on the CPU side" in f.message
+    # exits that delayed no more than crunch's slices are not judged apart
+    exit_row.cpu_s, exit_row.delayed_others_s = 0.25, 2.0
+    [f] = findings.loop_saturated(p)
+    assert "off the CPU" not in f.message, f.message
+
+
 def test_a_loop_saturated_by_calls_blocking_under_the_threshold_names_where_they_blocked():
     # the holders' running was off the CPU (loop_saturated_by_holders_off_the_cpu's
     # second case); the stall watch looked at their short slices 4 times: 3 at the
