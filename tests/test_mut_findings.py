@@ -965,6 +965,21 @@ def session_per_request_by_new_pools_at_the_edges():
                 [urllib3_pool("http://a:80", 48, 5, 10, 0, pools=10)], lookups=9))]
 
 
+@scenario
+def session_per_request_by_pools_closed_past_pool_connections():
+    # 11 hosts (past the 10 a PoolManager keeps), each reached through 36 pools for 40
+    # requests (exactly EVICTED_POOLS_SHARE): one Session's pools closed and made again,
+    # told first as that with pool_connections as the fix; 37 pools for 40: a pool per
+    # call, the Session-per-call story (with pool_connections after it)
+    def spread(pools):
+        events = [urllib3_pool(f"https://h{i}:443", 40, 3, 10, 0, pools=pools)
+                  for i in range(11)]
+        for e in events:
+            e["checkouts"] = 40
+        return findings.session_per_request(churn_profile(events, lookups=9))
+    return [*spread(36), *spread(37)]
+
+
 FAILING_CALL = [f"{GEVENT}:687:SocketMixin.recv_into",
                 f"{URLLIB3_PKG}/connectionpool.py:793:HTTPConnectionPool.urlopen",
                 f"{REQUESTS_PKG}/adapters.py:696:HTTPAdapter.send", f"{APP}:40:call"]
@@ -8538,6 +8553,7 @@ EXPECTED = {
                       "connections plus the run's ready wait times the share of the sampled "
                       'CPU that set connections up (none without CPU samples)',
       'cost_s': 0.890625,
+      'evicted': False,
       'greenlet': None,
       'hazard': False,
       'kind': 'session-per-request',
@@ -8580,6 +8596,7 @@ EXPECTED = {
                       "connections plus the run's ready wait times the share of the sampled "
                       'CPU that set connections up (none without CPU samples)',
       'cost_s': 0.75,
+      'evicted': False,
       'greenlet': None,
       'hazard': False,
       'kind': 'session-per-request',
@@ -8621,6 +8638,7 @@ EXPECTED = {
                       "connections plus the run's ready wait times the share of the sampled "
                       'CPU that set connections up (none without CPU samples)',
       'cost_s': 1.1875,
+      'evicted': False,
       'greenlet': None,
       'hazard': False,
       'kind': 'session-per-request',
@@ -8775,29 +8793,29 @@ EXPECTED = {
                       "connections plus the run's ready wait times the share of the sampled "
                       'CPU that set connections up (none without CPU samples)',
       'cost_s': 1.1875,
+      'evicted': True,
       'greenlet': None,
       'hazard': False,
       'kind': 'session-per-request',
-      'message': 'A new connection pool for every request: greenlets made their requests to '
-                 'http://h0:80 through 48 different urllib3 pools (one per requests.Session '
-                 'or adapter made; most opened connections under '
-                 '/srv/app/worker.py:30:with_a_session), so nothing was kept alive: 48 '
-                 'connections opened for 192 requests, 38 more than one shared pool would '
-                 'have kept (the most in flight at once: 8). 0.500 s was spent waiting to '
-                 'open connections; 25% of the sampled CPU set connections up and closed '
-                 'them, which queued the others about 1.000 greenlet-s; 79% of that is the '
-                 'new pools. Fix: create one requests.Session (or geventperf.Session) per '
-                 'worker or per process and reuse it for every call, not one per call (a '
-                 '`with requests.Session() as s:` around each request); its kept-alive '
-                 'connections skip the lookup, the connect and the set-up. The program '
-                 'reached 11 hosts: a PoolManager keeps pools for 10 hosts '
-                 '(pool_connections) and closes the least recently used, so one Session '
-                 'spread over more hosts makes new pools too; then raise pool_connections '
-                 '(requests.adapters.HTTPAdapter(pool_connections=...)). [cost 1.188 s: the '
-                 'share of connections opened past what one shared pool would have kept '
-                 '(over all opened), of the greenlet-seconds spent waiting to open '
-                 "connections plus the run's ready wait times the share of the sampled CPU "
-                 'that set connections up (none without CPU samples)]',
+      'message': 'Connection pools closed and made again: the program reached 11 hosts, and '
+                 "a requests Session's PoolManager keeps pools for 10 of them "
+                 '(pool_connections), closing the least recently used with its kept-alive '
+                 'connections. Greenlets made their requests to http://h0:80 through 48 '
+                 'pools for 192 requests (most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session): 48 connections opened, 38 more than '
+                 'one kept pool would have (the most in flight at once: 8). 0.500 s was '
+                 'spent waiting to open connections; 25% of the sampled CPU set connections '
+                 'up and closed them, which queued the others about 1.000 greenlet-s; 79% of '
+                 'that is the pools made again. Fix: raise pool_connections to the hosts the '
+                 "Session reaches: session.mount('http://', "
+                 'requests.adapters.HTTPAdapter(pool_connections=11, pool_maxsize=...)) with '
+                 'the pool_maxsize it has now (or geventperf.mount(session, '
+                 'pool_connections=...)); and if a Session is also made per call, make one '
+                 'per worker or per process. [cost 1.188 s: the share of connections opened '
+                 'past what one shared pool would have kept (over all opened), of the '
+                 "greenlet-seconds spent waiting to open connections plus the run's ready "
+                 'wait times the share of the sampled CPU that set connections up (none '
+                 'without CPU samples)]',
       'new_pools_share': 0.7916666666666666,
       'others_ready_wait_s': 0.7916666666666666,
       'peak_in_use': 8,
@@ -15317,6 +15335,117 @@ EXPECTED = {
                 '/py/lib/python3.11/http/client.py:325:HTTPResponse.begin',
                 '/srv/app/worker.py:46:refresh'],
       'varied': 511}],
+    'session_per_request_by_pools_closed_past_pool_connections': [{'avoidable': 330,
+      'connect_wait_s': 0.5,
+      'connections': 440,
+      'cost_meaning': 'the share of connections opened past what one shared pool would have '
+                      'kept (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
+      'cost_s': 1.125,
+      'evicted': True,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': 'Connection pools closed and made again: the program reached 11 hosts, and a '
+                 "requests Session's PoolManager keeps pools for 10 of them "
+                 '(pool_connections), closing the least recently used with its kept-alive '
+                 'connections. Greenlets made their requests to https://h0:443 through 36 '
+                 'pools for 40 requests (most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session): 40 connections opened, 30 more than '
+                 'one kept pool would have (the most in flight at once: 3). 0.500 s was spent '
+                 'waiting to open connections; 25% of the sampled CPU set connections up and '
+                 'closed them, which queued the others about 1.000 greenlet-s; 75% of that is '
+                 'the pools made again. Fix: raise pool_connections to the hosts the Session '
+                 "reaches: session.mount('https://', "
+                 'requests.adapters.HTTPAdapter(pool_connections=11, pool_maxsize=...)) with '
+                 'the pool_maxsize it has now (or geventperf.mount(session, '
+                 'pool_connections=...)); and if a Session is also made per call, make one per '
+                 'worker or per process. [cost 1.125 s: the share of connections opened past '
+                 'what one shared pool would have kept (over all opened), of the '
+                 "greenlet-seconds spent waiting to open connections plus the run's ready wait "
+                 'times the share of the sampled CPU that set connections up (none without CPU '
+                 'samples)]',
+      'new_pools_share': 0.75,
+      'others_ready_wait_s': 0.75,
+      'peak_in_use': 3,
+      'pools': ['https://h0:443',
+                'https://h1:443',
+                'https://h2:443',
+                'https://h3:443',
+                'https://h4:443',
+                'https://h5:443',
+                'https://h6:443',
+                'https://h7:443',
+                'https://h8:443',
+                'https://h9:443',
+                'https://h10:443'],
+      'pools_made': 396,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']},
+     {'avoidable': 330,
+      'connect_wait_s': 0.5,
+      'connections': 440,
+      'cost_meaning': 'the share of connections opened past what one shared pool would have '
+                      'kept (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
+      'cost_s': 1.125,
+      'evicted': False,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': 'A new connection pool for every request: greenlets made their requests to '
+                 'https://h0:443 through 37 different urllib3 pools (one per requests.Session '
+                 'or adapter made; most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session), so nothing was kept alive: 40 '
+                 'connections opened for 40 requests, 30 more than one shared pool would have '
+                 'kept (the most in flight at once: 3). 0.500 s was spent waiting to open '
+                 'connections; 25% of the sampled CPU set connections up and closed them, '
+                 'which queued the others about 1.000 greenlet-s; 75% of that is the new '
+                 'pools. Fix: create one requests.Session (or geventperf.Session) per worker '
+                 'or per process and reuse it for every call, not one per call (a `with '
+                 'requests.Session() as s:` around each request); its kept-alive connections '
+                 'skip the lookup, the connect and the set-up. The program reached 11 hosts: a '
+                 'PoolManager keeps pools for 10 hosts (pool_connections) and closes the least '
+                 'recently used, so one Session spread over more hosts makes new pools too; '
+                 'then raise pool_connections '
+                 '(requests.adapters.HTTPAdapter(pool_connections=...)). [cost 1.125 s: the '
+                 'share of connections opened past what one shared pool would have kept (over '
+                 'all opened), of the greenlet-seconds spent waiting to open connections plus '
+                 "the run's ready wait times the share of the sampled CPU that set connections "
+                 'up (none without CPU samples)]',
+      'new_pools_share': 0.75,
+      'others_ready_wait_s': 0.75,
+      'peak_in_use': 3,
+      'pools': ['https://h0:443',
+                'https://h1:443',
+                'https://h2:443',
+                'https://h3:443',
+                'https://h4:443',
+                'https://h5:443',
+                'https://h6:443',
+                'https://h7:443',
+                'https://h8:443',
+                'https://h9:443',
+                'https://h10:443'],
+      'pools_made': 407,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']}],
 }
 
 
@@ -15684,6 +15813,30 @@ def test_a_saturated_loop_setting_up_tls_says_so_and_not_that_requests_is_the_ca
     p.events[-1]["opened"] = 21
     [f] = findings.loop_saturated(p)
     assert ("reuse connections" in f.message) is told and "warm-up" not in f.message
+
+
+def test_a_saturated_loop_setting_up_tls_for_pools_made_again_names_pool_connections(
+        monkeypatch):
+    # one Session's pools closed past its pool_connections and made again (an unseen
+    # shard client's 32 hosts): the set-up's cure is pool_connections, not "one Session
+    # per worker", which it had already
+    from geventperf.findings import connections
+    p = saturated()
+    for g in (3, 4, 5, 1):
+        p.greenlet(g).cpu_s = p.greenlet(g).run_s
+    frames = [f"{GEVENT_SSL}:740:SSLSocket.do_handshake", f"{URLLIB3_POOL}:20:urlopen",
+              f"{APP}:40:handler"]
+    p.cpu_samples = CpuSamples(frames=frames, first_lines=[1, 1, 1], stacks=[
+        SampledStack(frames=[0, 1, 2], greenlet="app.fetch", sections=[], count=4,
+                     cpu_s=0.5, gid=3)])
+    for evicted in (True, False):
+        made_again = Finding(kind=findings.SESSION_PER_REQUEST, message="m", cost_s=0.0,
+                             extra={"evicted": evicted, "others_ready_wait_s": 0.0})
+        monkeypatch.setattr(connections, "session_per_request", lambda _p: [made_again])
+        [f] = findings.loop_saturated(p)
+        assert ("here most came from pools the Session's PoolManager closed and made again"
+                in f.message and "raise pool_connections" in f.message) is evicted, f.message
+        assert ("reuse connections (one Session per worker" in f.message) is not evicted
 
 
 def test_peers_waiting_for_one_anothers_puts_are_told_as_a_pool_too_small():

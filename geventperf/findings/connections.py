@@ -84,6 +84,12 @@ _NEW_POOLS_COST = ("the share of connections opened past what one shared pool wo
 POOLS_KEPT = 10
 # Fewer new connections than this are a script's few calls, not a pattern.
 MIN_NEW_CONNECTIONS = 10
+# A host's pools made again past POOLS_KEPT hosts, at most this share of its requests:
+# the PoolManager closed pools it had kept (some requests found theirs still there), not
+# a Session made per call, which makes a pool for every call (an unseen shard client's
+# one Session over 32 hosts made 32-37 pools for 46-52 requests a host; told "create
+# one Session per worker" first, while pool_connections=32 took the run 3x less).
+EVICTED_POOLS_SHARE = 0.9
 # A shared Session keeps about as many connections as calls are in flight at once (at
 # most one per calling greenlet); only when the calls opened at least this many times
 # that many did reuse have anything to save (ten greenlets making one call each need
@@ -167,7 +173,10 @@ def _pool_per_request(profile: Profile) -> list[Finding]:
     fresh, share, opening, cost, seen = found
     worst, avoidable = fresh[0]
     peak = _count(worst, "peak_in_use")
-    message = (
+    evicted = len(hosts) > POOLS_KEPT \
+        and _count(worst, "pools") <= EVICTED_POOLS_SHARE * _count(worst, "checkouts")
+    message = _evicted_story(worst, avoidable, len(hosts), seen, opening.told(
+        share, "the pools made again")) if evicted else (
         f"A new connection pool for every request: {seen.who} made their requests to "
         f"{worst['pool']} through {_count(worst, 'pools')} different urllib3 pools (one "
         "per requests.Session or adapter made; most opened connections under "
@@ -184,7 +193,7 @@ def _pool_per_request(profile: Profile) -> list[Finding]:
            "one Session spread over more hosts makes new pools too; then raise "
            "pool_connections (requests.adapters.HTTPAdapter(pool_connections=...))."
            if len(hosts) > POOLS_KEPT else ""))
-    return [_finding(SESSION_PER_REQUEST, message, cost, list(seen.worst.stack),
+    return [_finding(SESSION_PER_REQUEST, message, cost, list(seen.worst.stack), evicted=evicted,
                      greenlet=seen.greenlet, cost_meaning=_NEW_POOLS_COST,
                      pools=[e["pool"] for e, _n in fresh],
                      pools_made=sum(_count(e, "pools") for e, _n in fresh),
@@ -193,6 +202,27 @@ def _pool_per_request(profile: Profile) -> list[Finding]:
                      connect_wait_s=opening.waited, setup_cpu_share=opening.cpu_share,
                      others_ready_wait_s=share * opening.queued,
                      peak_in_use=peak, site=seen.where)]
+
+
+def _evicted_story(worst: dict[str, Any], avoidable: int, hosts: int, seen: Any,
+                   opening: str) -> str:
+    """session-per-request's message when one Session's PoolManager closed the pools of
+    hosts past POOLS_KEPT and made them again (EVICTED_POOLS_SHARE)."""
+    scheme = str(worst["pool"]).split(":", 1)[0]
+    return (
+        f"Connection pools closed and made again: the program reached {hosts} hosts, and "
+        f"a requests Session's PoolManager keeps pools for {POOLS_KEPT} of them "
+        "(pool_connections), closing the least recently used with its kept-alive "
+        f"connections. {_sentence(seen.who)} made their requests to {worst['pool']} "
+        f"through {_count(worst, 'pools')} pools for {_count(worst, 'checkouts')} "
+        f"requests (most opened connections under {seen.where}): "
+        f"{_count(worst, 'opened')} connections opened, {avoidable} more than one kept "
+        f"pool would have (the most in flight at once: {_count(worst, 'peak_in_use')}). "
+        f"{_sentence(opening)}. Fix: raise pool_connections to the hosts the Session "
+        f"reaches: session.mount('{scheme}://', requests.adapters.HTTPAdapter("
+        f"pool_connections={hosts}, pool_maxsize=...)) with the pool_maxsize it has now "
+        "(or geventperf.mount(session, pool_connections=...)); and if a Session is also "
+        "made per call, make one per worker or per process.")
 
 
 def connection_churn(profile: Profile) -> list[Finding]:

@@ -1077,6 +1077,11 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                         "handshake, and often a context loading the CA bundle), so here it "
                         "is the pools' warm-up, paid again only for connections opened anew."
                         if calls >= REUSED_CALLS_PER_CONNECTION * opened > 0 else
+                        "which every new connection pays; here most came from pools the "
+                        "Session's PoolManager closed and made again, its hosts more than "
+                        "it keeps (see session-per-request): raise pool_connections to the "
+                        "hosts it reaches."
+                        if any(f.extra.get("evicted") for f in new_sessions) else
                         "which every new connection pays: reuse connections (one Session "
                         "per worker, kept alive; a server that answers Connection: close "
                         "makes every request a new handshake, and so does a stream=True "
