@@ -23,9 +23,11 @@ an active tracer are recorded, and the originals are back after ``stop()``.
 from __future__ import annotations
 
 import math
+import os
 import socket
 import sys
 import time
+import urllib.parse
 from typing import Any
 
 import greenlet
@@ -56,6 +58,9 @@ MAX_STATUSES = 8
 # Statuses from this one on are the upstream's errors (4xx: the request's, 5xx: its own).
 FIRST_ERROR_STATUS = 400
 MAX_SITES = 4
+# Hosts counted per proxy pool (the hosts its requests went to through the proxy): an
+# internal client reaches a few.
+MAX_PROXIED = 8
 # Different GET (or HEAD) URLs counted per host: a program asking the same few again
 # and again (a cache that never hits: an unseen worker's lru_cache keyed on a trace id
 # fetched 15 profiles 240 times) stays far under it; past it the host's URLs are too
@@ -93,7 +98,8 @@ class _Pool:
     __slots__ = ("label", "pools", "maxsize", "minsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
-                 "asked_close", "statuses", "gets", "urls", "others", "sent", "first_sites")
+                 "asked_close", "statuses", "gets", "urls", "others", "sent", "first_sites",
+                 "proxy", "proxied")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -144,6 +150,12 @@ class _Pool:
         # seconds to their heads]
         self.nagle = False
         self.sends: dict[str, list[float]] = {"new": [0, 0.0], "reused": [0, 0.0]}
+        # a pool of urllib3's ProxyManager (requests' proxies, HTTP_PROXY and kin from
+        # the environment): the proxy's address, and the hosts its requests went to
+        # through it, with how many each (an HTTP proxy's pool is the proxy's host; an
+        # HTTPS tunnel's is the destination's)
+        self.proxy: str | None = None
+        self.proxied: dict[str, int] = {}
 
 
 def _label(pool: Any) -> str:
@@ -287,6 +299,10 @@ class PoolWatch:
         record.calls += 1
         record.closing += _closes(response)
         record.asked_close += asked_close
+        proxy = getattr(pool, "proxy", None)
+        if proxy is not None:
+            record.proxy = _origin(proxy)
+            _tally(record.proxied, _destination(url, record.label), MAX_PROXIED)
         if isinstance(url, str) and isinstance(method, str):
             url = url if len(url) <= URL_KEPT else url[:URL_KEPT]
             if method in CACHEABLE_METHODS:
@@ -333,7 +349,9 @@ class PoolWatch:
                  "statuses": _most_first(r.statuses),
                  "trails": {kind: list(counts) for kind, counts in r.trails.items()},
                  "nagle": r.nagle,
-                 "sends": {kind: list(counts) for kind, counts in r.sends.items()}}
+                 "sends": {kind: list(counts) for kind, counts in r.sends.items()},
+                 "proxy": r.proxy, "proxied": _most_first(r.proxied),
+                 **({"no_proxy": _no_proxy()} if r.proxy is not None else {})}
                 for r in list(self._hosts.values()) if r.checkouts or r.discarded or r.calls]
 
 
@@ -437,6 +455,34 @@ def status_pairs(value: Any) -> list[tuple[str, int]]:
     return [(p[0], p[1]) for p in value if isinstance(p, list) and len(p) == 2
             and isinstance(p[0], str) and p[0].isdigit() and isinstance(p[1], int)
             and not isinstance(p[1], bool) and p[1] > 0]
+
+
+def _origin(url: Any) -> str:
+    """``scheme://host:port`` of a urllib3 ``Url`` (a pool's ``proxy``)."""
+    scheme = getattr(url, "scheme", None) or "http"
+    port = getattr(url, "port", None) or (443 if scheme == "https" else 80)
+    return f"{scheme}://{getattr(url, 'host', '?')}:{port}"
+
+
+def _destination(url: Any, label: str) -> str:
+    """The host a proxied request went to: its absolute URL's (a request sent to an
+    HTTP proxy names its destination whole), else the pool's own (an HTTPS tunnel's
+    pool is the destination's)."""
+    if isinstance(url, str) and url.startswith(("http://", "https://")):
+        try:
+            parts = urllib.parse.urlsplit(url)
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:  # a port that is no number: the URL as far as it goes
+            return url[:URL_KEPT]
+        host = parts.hostname or "?"
+        return f"{parts.scheme}://{f'[{host}]' if ':' in host else host}:{port}"
+    return label
+
+
+def _no_proxy() -> str | None:
+    """The environment's NO_PROXY (requests reads no_proxy first), as the requests
+    through a proxy saw it; None where neither is set."""
+    return os.environ.get("no_proxy") or os.environ.get("NO_PROXY")
 
 
 def _most_first(counts: dict[str, int]) -> list[list[Any]]:

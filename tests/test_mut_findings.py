@@ -980,6 +980,28 @@ def session_per_request_by_pools_closed_past_pool_connections():
     return [*spread(36), *spread(37)]
 
 
+@scenario
+def proxied_internal_calls():
+    # a proxy pool whose 30 requests went to two internal hosts (20 + 5) and an outside
+    # one (5): the internal ones' share of its 1.2 s of head waits, 1.0 s; four internal
+    # hosts (the list told three and "1 more"); an outside host only, or 19 internal
+    # calls: nothing; malformed rows are skipped
+    def proxy_pool(rows, heads=1.2, no_proxy="localhost"):
+        return {"kind": "urllib3-pool", "pool": "http://10.0.0.9:3128", "calls": 30,
+                "proxy": "http://10.0.0.9:3128", "proxied": rows, "no_proxy": no_proxy,
+                "trails": {"new": [2, 0, 0.0, 0.0, 0.2], "reused": [28, 0, 0.0, 0.0,
+                                                                    heads - 0.2]}}
+    mixed = [["http://127.0.0.1:8080", 20], ["http://catalog.svc.cluster.local:80", 5],
+             ["http://api.example.com:80", 5], ["junk"], [1, "x"]]
+    four = [[f"http://10.1.0.{i}:80", 6] for i in range(4)]
+    return [*findings.proxied_internal(profile(events=[proxy_pool(mixed)])),
+            *findings.proxied_internal(profile(events=[proxy_pool(four, no_proxy=None)])),
+            *findings.proxied_internal(profile(events=[
+                proxy_pool([["http://api.example.com:80", 30]])])),
+            *findings.proxied_internal(profile(events=[
+                proxy_pool([["http://127.0.0.1:8080", 19]])]))]
+
+
 FAILING_CALL = [f"{GEVENT}:687:SocketMixin.recv_into",
                 f"{URLLIB3_PKG}/connectionpool.py:793:HTTPConnectionPool.urlopen",
                 f"{REQUESTS_PKG}/adapters.py:696:HTTPAdapter.send", f"{APP}:40:call"]
@@ -15446,6 +15468,70 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
                 '/srv/app/worker.py:30:with_a_session']}],
+    'proxied_internal_calls': [{'calls': 25,
+      'cost_meaning': 'greenlet-seconds the requests to internal hosts sent through a proxy '
+                      "waited for their answers' heads: the proxy's hop is part of it, not "
+                      'measured apart (at most this)',
+      'cost_s': 1.0,
+      'greenlet': None,
+      'hazard': False,
+      'heads_waited_s': 1.0,
+      'hosts': [['http://127.0.0.1:8080', 20], ['http://catalog.svc.cluster.local:80', 5]],
+      'kind': 'proxied-internal',
+      'message': 'Calls to internal hosts went through a proxy: 25 requests to '
+                 'http://127.0.0.1:8080 (20), http://catalog.svc.cluster.local:80 (5) were '
+                 'sent through the proxy at http://10.0.0.9:3128, and waited 1.000 s in all '
+                 'for their answers. requests sends a call through the proxy that HTTP_PROXY, '
+                 "HTTPS_PROXY or ALL_PROXY name in the environment (or a session's proxies=) "
+                 "unless NO_PROXY names its host (here NO_PROXY is 'localhost', which does not "
+                 'cover them): a proxy meant for the outside world adds a hop, a connection of '
+                 'its own and its queue to every internal call. Fix: add these hosts to '
+                 'NO_PROXY (their names, a domain suffix such as .svc.cluster.local, or for '
+                 'addresses a range such as 10.0.0.0/8), or give a client that calls only '
+                 'internal services session.trust_env = False (it then ignores '
+                 'REQUESTS_CA_BUNDLE and .netrc too: set session.verify where that matters) or '
+                 "proxies={'http': None, 'https': None}. If the proxy is meant to see these "
+                 'calls (an auditing sidecar), this is its price. [cost 1.000 s: '
+                 'greenlet-seconds the requests to internal hosts sent through a proxy waited '
+                 "for their answers' heads: the proxy's hop is part of it, not measured apart "
+                 '(at most this)]',
+      'no_proxy': 'localhost',
+      'proxy': 'http://10.0.0.9:3128',
+      'section': None,
+      'stack': []},
+     {'calls': 24,
+      'cost_meaning': 'greenlet-seconds the requests to internal hosts sent through a proxy '
+                      "waited for their answers' heads: the proxy's hop is part of it, not "
+                      'measured apart (at most this)',
+      'cost_s': 1.2,
+      'greenlet': None,
+      'hazard': False,
+      'heads_waited_s': 1.2,
+      'hosts': [['http://10.1.0.0:80', 6],
+                ['http://10.1.0.1:80', 6],
+                ['http://10.1.0.2:80', 6],
+                ['http://10.1.0.3:80', 6]],
+      'kind': 'proxied-internal',
+      'message': 'Calls to internal hosts went through a proxy: 24 requests to '
+                 'http://10.1.0.0:80 (6), http://10.1.0.1:80 (6), http://10.1.0.2:80 (6) and 1 '
+                 'more were sent through the proxy at http://10.0.0.9:3128, and waited 1.200 s '
+                 'in all for their answers. requests sends a call through the proxy that '
+                 "HTTP_PROXY, HTTPS_PROXY or ALL_PROXY name in the environment (or a session's "
+                 'proxies=) unless NO_PROXY names its host (here NO_PROXY is not set): a proxy '
+                 'meant for the outside world adds a hop, a connection of its own and its '
+                 'queue to every internal call. Fix: add these hosts to NO_PROXY (their names, '
+                 'a domain suffix such as .svc.cluster.local, or for addresses a range such as '
+                 '10.0.0.0/8), or give a client that calls only internal services '
+                 'session.trust_env = False (it then ignores REQUESTS_CA_BUNDLE and .netrc '
+                 "too: set session.verify where that matters) or proxies={'http': None, "
+                 "'https': None}. If the proxy is meant to see these calls (an auditing "
+                 'sidecar), this is its price. [cost 1.200 s: greenlet-seconds the requests to '
+                 "internal hosts sent through a proxy waited for their answers' heads: the "
+                 "proxy's hop is part of it, not measured apart (at most this)]",
+      'no_proxy': None,
+      'proxy': 'http://10.0.0.9:3128',
+      'section': None,
+      'stack': []}],
 }
 
 
@@ -15518,7 +15604,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.not_kept_alive, findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
         findings.server_nagle, findings.server_pool_full, findings.retry_backoff,
-        findings.repeated_requests, findings.slow_paths, findings.cpu_starved)
+        findings.repeated_requests, findings.proxied_internal, findings.slow_paths,
+        findings.cpu_starved)
     # (greenlet_leaks runs after them: the others' findings about the leaked greenlets
     # are its consequences)
 
@@ -15832,7 +15919,8 @@ def test_a_saturated_loop_setting_up_tls_for_pools_made_again_names_pool_connect
     for evicted in (True, False):
         made_again = Finding(kind=findings.SESSION_PER_REQUEST, message="m", cost_s=0.0,
                              extra={"evicted": evicted, "others_ready_wait_s": 0.0})
-        monkeypatch.setattr(connections, "session_per_request", lambda _p: [made_again])
+        monkeypatch.setattr(connections, "session_per_request",
+                            lambda _p, told=made_again: [told])
         [f] = findings.loop_saturated(p)
         assert ("here most came from pools the Session's PoolManager closed and made again"
                 in f.message and "raise pool_connections" in f.message) is evicted, f.message

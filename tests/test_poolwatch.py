@@ -58,7 +58,8 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "statuses": [],
                      "trails": {"new": [0, 0, 0.0, 0.0, 0.0],
                                 "reused": [0, 0, 0.0, 0.0, 0.0]},
-                     "nagle": False, "sends": {"new": [0, 0.0], "reused": [0, 0.0]}}
+                     "nagle": False, "sends": {"new": [0, 0.0], "reused": [0, 0.0]},
+                     "proxy": None, "proxied": []}
     assert pool.num_connections == 6  # urllib3's own count agrees
 
 
@@ -73,6 +74,32 @@ def test_requests_on_kept_alive_connections_open_one_each_in_flight(kept):
     assert kept.connections == 1
     # each body timed after its head: the first on the connection made for it
     assert [event["trails"][kind][0] for kind in ("new", "reused")] == [1, 4]
+
+
+def test_requests_through_a_proxy_record_it_and_where_they_went(kept, monkeypatch):
+    # the kept-alive server stands in for an HTTP proxy (it answers the absolute-form
+    # requests a proxy is sent); the destinations are only named, never connected to
+    monkeypatch.setenv("NO_PROXY", "localhost,.svc.cluster.local")
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        session.trust_env = False  # the proxy given here, whatever the environment says
+        session.proxies = {"http": kept.url}
+        for _ in range(3):
+            assert session.get("http://127.0.0.1:9/item", timeout=10).content == b"ok"
+        assert session.get("http://10.1.2.3:8080/x", timeout=10).content == b"ok"
+    [event] = _pools(tracer.profile)
+    proxy = f"http://127.0.0.1:{kept.port}"
+    assert event["pool"] == proxy and event["proxy"] == proxy, event
+    assert event["proxied"] == [["http://127.0.0.1:9", 3], ["http://10.1.2.3:8080", 1]]
+    assert event["no_proxy"] == "localhost,.svc.cluster.local"
+    assert kept.connections == 1  # one kept-alive connection to the proxy
+
+
+def test_requests_sent_directly_record_no_proxy(kept):
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        session.trust_env = False
+        assert session.get(kept.url + "/", timeout=10).content == b"ok"
+    [event] = _pools(tracer.profile)
+    assert event["proxy"] is None and event["proxied"] == [] and "no_proxy" not in event
 
 
 def _split(head):

@@ -31,6 +31,7 @@ CONNECTION_CHURN = "connection-churn"
 CONNECTION_LEAK = "connection-leak"
 GREENLET_LEAK = "greenlet-leak"
 REPEATED_REQUEST = "repeated-request"
+PROXIED_INTERNAL = "proxied-internal"
 NOT_KEPT_ALIVE = "connection-not-kept-alive"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
@@ -117,6 +118,9 @@ COST_MEANING = {
     GREENLET_LEAK: "greenlet-seconds the greenlets that outlived their spawners ran and kept "
                    "others waiting ready to run, or the cost of the costliest finding about "
                    "them when larger (their calls caused it)",
+    PROXIED_INTERNAL: "greenlet-seconds the requests to internal hosts sent through a "
+                      "proxy waited for their answers' heads: the proxy's hop is part of "
+                      "it, not measured apart (at most this)",
     REPEATED_REQUEST: "greenlet-seconds spent waiting for answers at the line that sent "
                       "the repeated request, for its calls past the first, plus their share "
                       "of all requests times the greenlets' ready wait (each request costs "
