@@ -58,9 +58,12 @@ MAX_STATUSES = 8
 # Statuses from this one on are the upstream's errors (4xx: the request's, 5xx: its own).
 FIRST_ERROR_STATUS = 400
 MAX_SITES = 4
-# Hosts counted per proxy pool (the hosts its requests went to through the proxy): an
-# internal client reaches a few.
+# Hosts counted per proxy pool (the hosts its requests went to through the proxy), and
+# per host the hosts its redirects sent callers to: a client reaches a few.
 MAX_PROXIED = 8
+# The statuses whose Location requests follows (requests.status_codes' REDIRECT_STATI;
+# 304 Not Modified sends nobody elsewhere).
+REDIRECT_STATUSES = frozenset((301, 302, 303, 307, 308))
 # Different GET (or HEAD) URLs counted per host: a program asking the same few again
 # and again (a cache that never hits: an unseen worker's lru_cache keyed on a trace id
 # fetched 15 profiles 240 times) stays far under it; past it the host's URLs are too
@@ -99,7 +102,7 @@ class _Pool:
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
                  "asked_close", "statuses", "gets", "urls", "others", "sent", "first_sites",
-                 "proxy", "proxied")
+                 "proxy", "proxied", "redirects", "redirected_to")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -156,6 +159,11 @@ class _Pool:
         # HTTPS tunnel's is the destination's)
         self.proxy: str | None = None
         self.proxied: dict[str, int] = {}
+        # answers that sent the caller elsewhere (301, 302, 303, 307, 308 with a
+        # Location: requests follows them, a request more each), and the hosts they
+        # sent it to (a relative Location: this host)
+        self.redirects = 0
+        self.redirected_to: dict[str, int] = {}
 
 
 def _label(pool: Any) -> str:
@@ -316,6 +324,13 @@ class PoolWatch:
         status = getattr(response, "status", None)
         if isinstance(status, int) and status >= FIRST_ERROR_STATUS:
             _tally(record.statuses, str(status), MAX_STATUSES)
+        elif status in REDIRECT_STATUSES:
+            headers = getattr(response, "headers", None)
+            location = headers.get("location") if headers is not None else None
+            if isinstance(location, str):
+                record.redirects += 1
+                _tally(record.redirected_to, _destination(location, record.label),
+                       MAX_PROXIED)
 
     def failed(self, pool: Any, error: BaseException, seconds: float, timeout: Any,
                site: str) -> None:
@@ -351,6 +366,7 @@ class PoolWatch:
                  "nagle": r.nagle,
                  "sends": {kind: list(counts) for kind, counts in r.sends.items()},
                  "proxy": r.proxy, "proxied": _most_first(r.proxied),
+                 "redirects": r.redirects, "redirected_to": _most_first(r.redirected_to),
                  **({"no_proxy": _no_proxy()} if r.proxy is not None else {})}
                 for r in list(self._hosts.values()) if r.checkouts or r.discarded or r.calls]
 

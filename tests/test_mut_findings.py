@@ -1002,6 +1002,25 @@ def proxied_internal_calls():
                 proxy_pool([["http://127.0.0.1:8080", 19]])]))]
 
 
+@scenario
+def redirects_followed_from_a_moved_host():
+    # 40 of 40 answers from the old host were redirects (0.8 s of head waits), and 20 of
+    # 40 from another (exactly REDIRECTED_SHARE; 0.4 s, half of it counted): one finding
+    # over both, the old host first; 19 redirects (under REDIRECTS_MIN), or 20 of 41
+    # answers (under the share): none; malformed target rows are skipped
+    def host(pool, redirects, calls, heads, to):
+        return {"kind": "urllib3-pool", "pool": pool, "calls": calls, "redirects": redirects,
+                "redirected_to": to, "trails": {"new": [1, 0, 0.0, 0.0, 0.0],
+                                                 "reused": [calls - 1, 0, 0.0, 0.0, heads]}}
+    moved = host("http://old:80", 40, 40, 0.8, [["https://new:443", 40], ["junk"], [2, 2.5]])
+    half = host("http://b:80", 20, 40, 0.4, [["http://b:80", 20]])
+    return [*findings.redirects_followed(profile(events=[moved, half])),
+            *findings.redirects_followed(profile(events=[
+                host("http://old:80", 19, 19, 0.8, [])])),
+            *findings.redirects_followed(profile(events=[
+                host("http://old:80", 20, 41, 0.8, [])]))]
+
+
 FAILING_CALL = [f"{GEVENT}:687:SocketMixin.recv_into",
                 f"{URLLIB3_PKG}/connectionpool.py:793:HTTPConnectionPool.urlopen",
                 f"{REQUESTS_PKG}/adapters.py:696:HTTPAdapter.send", f"{APP}:40:call"]
@@ -15532,6 +15551,30 @@ EXPECTED = {
       'proxy': 'http://10.0.0.9:3128',
       'section': None,
       'stack': []}],
+    'redirects_followed_from_a_moved_host': [{'cost_meaning': 'greenlet-seconds the requests answered with a redirect waited for those '
+                      "answers' heads (the redirects' share of their hosts' waits for heads)",
+      'cost_s': 1.0,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'redirect-followed',
+      'message': 'Calls answered with a redirect: 40 of the 40 requests to http://old:80 were '
+                 'sent elsewhere (to https://new:443 (40)); http://b:80: 20 of 40, and '
+                 'requests followed each with a request more. The redirect answers alone took '
+                 '1.000 s of waiting (20.0 ms each at http://old:80): a configured address '
+                 'that moved (a service migrated to a new host, http:// to https://, a path '
+                 'without its trailing slash) costs every call a round trip to the old address '
+                 'first. Fix: call where they point: the configured base URL updated to '
+                 'https://new:443 (for a path redirected to itself with a slash, the slash '
+                 'added). Only a redirect the server may change (a 302 to a login, a 307 to a '
+                 'replica) is worth following each time. [cost 1.000 s: greenlet-seconds the '
+                 "requests answered with a redirect waited for those answers' heads (the "
+                 "redirects' share of their hosts' waits for heads)]",
+      'pools': ['http://old:80', 'http://b:80'],
+      'redirect_waited_s': 1.0,
+      'redirected_to': [('https://new:443', 40)],
+      'redirects': 60,
+      'section': None,
+      'stack': []}],
 }
 
 
@@ -15604,8 +15647,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.not_kept_alive, findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
         findings.server_nagle, findings.server_pool_full, findings.retry_backoff,
-        findings.repeated_requests, findings.proxied_internal, findings.slow_paths,
-        findings.cpu_starved)
+        findings.repeated_requests, findings.proxied_internal,
+        findings.redirects_followed, findings.slow_paths, findings.cpu_starved)
     # (greenlet_leaks runs after them: the others' findings about the leaked greenlets
     # are its consequences)
 

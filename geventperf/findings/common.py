@@ -32,6 +32,7 @@ CONNECTION_LEAK = "connection-leak"
 GREENLET_LEAK = "greenlet-leak"
 REPEATED_REQUEST = "repeated-request"
 PROXIED_INTERNAL = "proxied-internal"
+REDIRECT_FOLLOWED = "redirect-followed"
 NOT_KEPT_ALIVE = "connection-not-kept-alive"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
@@ -118,6 +119,9 @@ COST_MEANING = {
     GREENLET_LEAK: "greenlet-seconds the greenlets that outlived their spawners ran and kept "
                    "others waiting ready to run, or the cost of the costliest finding about "
                    "them when larger (their calls caused it)",
+    REDIRECT_FOLLOWED: "greenlet-seconds the requests answered with a redirect waited for "
+                       "those answers' heads (the redirects' share of their hosts' waits "
+                       "for heads)",
     PROXIED_INTERNAL: "greenlet-seconds the requests to internal hosts sent through a "
                       "proxy waited for their answers' heads: the proxy's hop is part of "
                       "it, not measured apart (at most this)",
@@ -298,3 +302,22 @@ def _read_site(stack: list[str]) -> str | None:
                                                                "/geventperf/")):
             break
     return site
+
+
+def count_rows(value: Any) -> list[tuple[str, int]]:
+    """The ``[key, count]`` rows of an event's list, counts positive (profiles are
+    untrusted: anything else is skipped)."""
+    return [(str(row[0]), row[1]) for row in value or []
+            if isinstance(row, list) and len(row) == 2 and isinstance(row[1], int)
+            and not isinstance(row[1], bool) and row[1] > 0] if isinstance(value, list) else []
+
+
+def heads_waited(pool: dict[str, Any]) -> float:
+    """Seconds a ``urllib3-pool`` event's requests waited for their answers' heads (its
+    ``trails``: from the request's start, or a new connection's set-up)."""
+    trails = pool.get("trails")
+    if not isinstance(trails, dict):
+        return 0.0
+    return sum(float(t[4]) for t in trails.values()
+               if isinstance(t, list) and len(t) > 4 and isinstance(t[4], (int, float))
+               and not isinstance(t[4], bool) and math.isfinite(t[4]) and t[4] > 0)

@@ -20,13 +20,14 @@ kept for internal use (INTERNAL_SUFFIXES).
 from __future__ import annotations
 
 import ipaddress
-from typing import Any
 
 from geventperf.findings.common import (
     PROXIED_INTERNAL,
     _events,
     _finding,
     block_threshold,
+    count_rows,
+    heads_waited,
 )
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile
@@ -69,7 +70,7 @@ def proxied_internal(profile: Profile) -> list[Finding]:
     waited = 0.0
     no_proxy = None
     for e in pools:
-        internal = [(str(host), n) for host, n in _rows(e.get("proxied"))
+        internal = [(str(host), n) for host, n in count_rows(e.get("proxied"))
                     if is_internal(_host_of(str(host)))]
         if not internal:
             continue
@@ -78,8 +79,8 @@ def proxied_internal(profile: Profile) -> list[Finding]:
             reached[host] = reached.get(host, 0) + n
         proxies[e["proxy"]] = proxies.get(e["proxy"], 0) + calls
         # the pool's waits for its answers' heads, for its internal hosts' share
-        total = sum(n for _host, n in _rows(e.get("proxied"))) or 1
-        waited += _heads_waited(e) * calls / total
+        total = sum(n for _host, n in count_rows(e.get("proxied"))) or 1
+        waited += heads_waited(e) * calls / total
         no_proxy = e.get("no_proxy") if isinstance(e.get("no_proxy"), str) else no_proxy
     calls = sum(reached.values())
     if calls < PROXIED_MIN or waited < block_threshold(profile):
@@ -108,20 +109,3 @@ def proxied_internal(profile: Profile) -> list[Finding]:
                      hosts=[[host, n] for host, n in hosts], calls=calls,
                      no_proxy=no_proxy, heads_waited_s=waited)]
 
-
-def _rows(value: Any) -> list[tuple[Any, int]]:
-    """[host, count] rows of a profile's list (untrusted: anything else is skipped)."""
-    return [(row[0], row[1]) for row in value or []
-            if isinstance(row, list) and len(row) == 2 and isinstance(row[1], int)
-            and row[1] > 0] if isinstance(value, list) else []
-
-
-def _heads_waited(pool: dict[str, Any]) -> float:
-    """Seconds a pool's requests waited for their answers' heads (its ``trails``: from
-    the request's start, or a new connection's set-up)."""
-    trails = pool.get("trails")
-    if not isinstance(trails, dict):
-        return 0.0
-    return sum(float(t[4]) for t in trails.values()
-               if isinstance(t, list) and len(t) > 4 and isinstance(t[4], (int, float))
-               and not isinstance(t[4], bool) and t[4] > 0)
