@@ -448,6 +448,27 @@ def cpu_slices_parsing_the_same_json_again_are_told_to_parse_once():
 
 
 @scenario
+def cpu_slices_dumping_json_more_than_parsing_it_are_told_the_dump():
+    # the heaviest stack at job's line 24 parses (0.25 s) but the encoder's recursion ran
+    # 0.125 + 0.125 + 0.0625 s there, more than the parse: the dump is the story (a debug
+    # dump built at INFO level); the same encoder's 0.25 s exactly (not more): the parse
+    decode = ["/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode",
+              f"{REQUESTS_PKG}/models.py:1116:Response.json", f"{APP}:24:job", f"{APP}:9:run"]
+    encoder = "/usr/lib/python3.11/json/encoder.py"
+    dump = [f"{encoder}:406:_make_iterencode.<locals>._iterencode_dict",
+            "/usr/lib/python3.11/json/__init__.py:238:dumps", f"{APP}:24:job", f"{APP}:9:run"]
+    deeper = [f"{encoder}:326:_make_iterencode.<locals>._iterencode_list", *dump]
+
+    def run(last):
+        samples = cpu_samples([(decode, "app.fetch", 5, 0.25), (dump, "app.fetch", 2, 0.125),
+                               (deeper, "app.fetch", 2, 0.125),
+                               ([f"{encoder}:314:x", *deeper], "app.fetch", 1, last)])
+        return findings.loop_blocked(profile(events=[blocked_slice(3, 0.5, 0.5, 0.5)],
+                                             cpu_samples=samples))
+    return [*run(0.0625), *run(0.0)]
+
+
+@scenario
 def gc_pause_in_flight_names_the_code_that_made_them():
     # the heap grew during the run and app.fetch's CPU samples put 75 % at job's line 24:
     # told as most likely where the objects are made, and the finding's stack is the
@@ -15575,6 +15596,98 @@ EXPECTED = {
       'redirects': 60,
       'section': None,
       'stack': []}],
+    'cpu_slices_dumping_json_more_than_parsing_it_are_told_the_dump': [{'active_s': 0.5,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '100% of their sampled CPU (10 samples in all) at /srv/app/worker.py:24:job; '
+                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
+                 'make that code cheaper (it serializes JSON (json.dumps) more than it parses '
+                 'it: with indent=, sort_keys= or a default= the standard library encodes in '
+                 'Python, several times slower than json.dumps(obj) alone or ujson/orjson; and '
+                 'a dump made for a log record is built even when the record is dropped (a '
+                 'debug dump at INFO level): build it only when it is logged (if '
+                 'log.isEnabledFor(logging.DEBUG): ...)); then split what must stay expensive '
+                 'and yield between pieces of a millisecond or two with gevent.idle() (it '
+                 'resumes once the loop has run what is pending, the I/O of waiting greenlets '
+                 'included: suited to background work) or gevent.sleep(0.001) (a timer: the '
+                 'loop polls for I/O before it fires), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
+                '/venv/lib/python3.11/site-packages/requests/models.py:1116:Response.json',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.5,
+      'count': 1,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
+                 '100% of their sampled CPU (10 samples in all) at /srv/app/worker.py:24:job; '
+                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
+                 'make that code cheaper (it is parsing JSON: ask the upstream for less -- '
+                 'only the fields, the page or the summary this code uses -- rather than '
+                 'parsing a large document whole, or parse with a faster decoder (orjson, '
+                 'ujson)); then split what must stay expensive and yield between pieces of a '
+                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
+                 'is pending, the I/O of waiting greenlets included: suited to background '
+                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
+                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
+                '/venv/lib/python3.11/site-packages/requests/models.py:1116:Response.json',
+                '/srv/app/worker.py:24:job',
+                '/srv/app/worker.py:9:run'],
+      'stack_is': 'cpu-samples',
+      'threshold_s': 0.0625}],
 }
 
 
