@@ -43,7 +43,8 @@ def test_internal_calls_through_the_environments_proxy_are_told(proxy, monkeypat
     monkeypatch.setenv("HTTP_PROXY", proxy.url)
     monkeypatch.setenv("NO_PROXY", "localhost,.svc.cluster.local")
     monkeypatch.delenv("no_proxy", raising=False)
-    [found] = _proxied(_calls("http://127.0.0.1:9/item"))
+    profile = _calls("http://127.0.0.1:9/item")
+    [found] = _proxied(profile)
     assert found.extra["proxy"] == f"http://127.0.0.1:{proxy.port}"
     assert found.extra["hosts"] == [["http://127.0.0.1:9", CALLS]]
     assert f"{CALLS} requests to http://127.0.0.1:9 ({CALLS}) were sent through the " \
@@ -51,6 +52,11 @@ def test_internal_calls_through_the_environments_proxy_are_told(proxy, monkeypat
     assert "NO_PROXY is 'localhost,.svc.cluster.local', which does not cover them" \
         in found.message and "add these hosts to NO_PROXY" in found.message
     assert found.cost_s > 0
+    # the pools table's host is the proxy: the row says where the requests went
+    from geventperf.formats import render
+    profile.findings = [found]
+    assert f"through the proxy http://127.0.0.1:{proxy.port} to http://127.0.0.1:9 x{CALLS}" \
+        in render(profile, "text")
 
 
 def test_calls_the_proxy_is_bypassed_for_or_few_are_not_told(proxy, monkeypatch):

@@ -60,6 +60,10 @@ def test_calls_to_a_moved_address_are_told_with_where_it_moved(new):
         f"elsewhere (to http://127.0.0.1:{new.port} ({CALLS}))" in found.message, found.message
     assert f"the configured base URL updated to http://127.0.0.1:{new.port}" in found.message
     assert found.cost_s > 0 and found.extra["redirects"] == CALLS
+    # and the pools table says it under the old host
+    from geventperf.formats import render
+    assert f"redirects {CALLS} to http://127.0.0.1:{new.port} x{CALLS}" \
+        in render(profile, "text")
 
 
 def test_few_redirects_or_calls_to_where_they_point_are_not_told(new):

@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from geventperf.findings.common import count_rows
 from geventperf.findings.connections import made_again
 from geventperf.formats._fields import has_blame, has_split, num
 from geventperf.formats._frames import (
@@ -361,6 +362,12 @@ def pool_table(profile: Profile, limit: int = MAX_POOL_HOSTS) -> Table | None:
         statuses = _statuses(e.get("statuses"))
         parts = ([f"retried {extra:.0f} (urllib3's Retry)"] if "calls" in e and extra > 0
                  else []) + ([f"error answers {statuses}"] if statuses else [])
+        # a proxy's pool: the host column is the proxy, not where the requests went
+        if isinstance(e.get("proxy"), str):
+            parts.append(f"through the proxy {e['proxy']} to {_counted(e.get('proxied'))}")
+        if _number(e.get("redirects")) > 0:
+            parts.append(f"redirects {_number(e['redirects']):.0f} to "
+                         f"{_counted(e.get('redirected_to'))}")
         return "; ".join(parts)
 
     ranked = sorted(hosts, key=lambda e: -requests(e))
@@ -392,6 +399,12 @@ def pool_table(profile: Profile, limit: int = MAX_POOL_HOSTS) -> Table | None:
 
 # Error statuses written under a host in the pools table, most first.
 STATUSES_SHOWN = 4
+
+
+def _counted(rows: Any) -> str:
+    """``http://a:80 x12, http://b:80 x3`` from an event's ``[origin, count]`` rows (the
+    first STATUSES_SHOWN; malformed ones skipped)."""
+    return ", ".join(f"{key} x{n}" for key, n in count_rows(rows)[:STATUSES_SHOWN]) or "?"
 
 
 def _statuses(pairs: Any) -> str:
