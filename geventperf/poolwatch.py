@@ -463,14 +463,20 @@ def _without_nodelay(pool: Any) -> bool:
         return False
 
 
-def status_pairs(value: Any) -> list[tuple[str, int]]:
-    """The well-formed ``[status, count]`` pairs of a pool event's ``statuses`` (profiles
-    are untrusted: anything else is skipped)."""
+def count_rows(value: Any) -> list[tuple[str, int]]:
+    """The well-formed ``[key, count]`` rows of a pool event's list (``statuses``,
+    ``proxied``, ``redirected_to``): a str key and a positive count (profiles are
+    untrusted: anything else is skipped)."""
     if not isinstance(value, list):
         return []
     return [(p[0], p[1]) for p in value if isinstance(p, list) and len(p) == 2
-            and isinstance(p[0], str) and p[0].isdigit() and isinstance(p[1], int)
+            and isinstance(p[0], str) and isinstance(p[1], int)
             and not isinstance(p[1], bool) and p[1] > 0]
+
+
+def status_pairs(value: Any) -> list[tuple[str, int]]:
+    """The well-formed ``[status, count]`` pairs of a pool event's ``statuses``."""
+    return [(status, n) for status, n in count_rows(value) if status.isdigit()]
 
 
 def _origin(url: Any) -> str:

@@ -304,14 +304,6 @@ def _read_site(stack: list[str]) -> str | None:
     return site
 
 
-def count_rows(value: Any) -> list[tuple[str, int]]:
-    """The ``[key, count]`` rows of an event's list, counts positive (profiles are
-    untrusted: anything else is skipped)."""
-    return [(str(row[0]), row[1]) for row in value or []
-            if isinstance(row, list) and len(row) == 2 and isinstance(row[1], int)
-            and not isinstance(row[1], bool) and row[1] > 0] if isinstance(value, list) else []
-
-
 def heads_waited(pool: dict[str, Any]) -> float:
     """Seconds a ``urllib3-pool`` event's requests waited for their answers' heads (its
     ``trails``: from the request's start, or a new connection's set-up)."""

@@ -26,10 +26,10 @@ from geventperf.findings.common import (
     _events,
     _finding,
     block_threshold,
-    count_rows,
     heads_waited,
 )
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.poolwatch import count_rows
 from geventperf.profile import Finding, Profile
 
 # Names under these domains are internal: Kubernetes' service names and the suffixes
@@ -70,8 +70,8 @@ def proxied_internal(profile: Profile) -> list[Finding]:
     waited = 0.0
     no_proxy = None
     for e in pools:
-        internal = [(str(host), n) for host, n in count_rows(e.get("proxied"))
-                    if is_internal(_host_of(str(host)))]
+        rows = count_rows(e.get("proxied"))
+        internal = [(host, n) for host, n in rows if is_internal(_host_of(host))]
         if not internal:
             continue
         calls = sum(n for _host, n in internal)
@@ -79,8 +79,7 @@ def proxied_internal(profile: Profile) -> list[Finding]:
             reached[host] = reached.get(host, 0) + n
         proxies[e["proxy"]] = proxies.get(e["proxy"], 0) + calls
         # the pool's waits for its answers' heads, for its internal hosts' share
-        total = sum(n for _host, n in count_rows(e.get("proxied"))) or 1
-        waited += heads_waited(e) * calls / total
+        waited += heads_waited(e) * calls / sum(n for _host, n in rows)
         no_proxy = e.get("no_proxy") if isinstance(e.get("no_proxy"), str) else no_proxy
     calls = sum(reached.values())
     if calls < PROXIED_MIN or waited < block_threshold(profile):

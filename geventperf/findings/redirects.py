@@ -22,11 +22,10 @@ from geventperf.findings.common import (
     _events,
     _finding,
     block_threshold,
-    count_rows,
     heads_waited,
 )
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
-from geventperf.poolwatch import OTHER_POOLS
+from geventperf.poolwatch import OTHER_POOLS, count_rows
 from geventperf.profile import Finding, Profile
 
 # Redirect answers from one host from which they are a pattern, not a login's or a

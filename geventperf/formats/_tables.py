@@ -12,7 +12,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from geventperf.findings.common import count_rows
 from geventperf.findings.connections import made_again
 from geventperf.formats._fields import has_blame, has_split, num
 from geventperf.formats._frames import (
@@ -25,7 +24,7 @@ from geventperf.formats._frames import (
 )
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
-from geventperf.poolwatch import status_pairs
+from geventperf.poolwatch import count_rows, status_pairs
 from geventperf.profile import LOCK_CALLS, Profile
 
 # Enough rows to find the culprit without scrolling a terminal's worth of noise.
