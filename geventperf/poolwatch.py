@@ -28,6 +28,7 @@ import socket
 import sys
 import time
 import urllib.parse
+import weakref
 from typing import Any
 
 import greenlet
@@ -90,8 +91,21 @@ TIMED_BODY_MAX = 64 * 1024
 # The attribute a connection carries while it serves a request: [the watch's token,
 # whether it was made for this request (no socket at checkout), when the response head
 # arrived (None before), how long the request waited for that head, when the connection
-# was set up (None unless it was, for this request)].
+# was set up (None unless it was, for this request), its body as body_begins saw it
+# (None before: [its host's record, plain, a weak reference to the response, when its
+# head arrived])].
 _TRAIL = "_geventperf_trail"
+# Content types that compress well (text: CSV, JSON, XML, HTML, JavaScript, YAML):
+# matched as the type's prefix or a part of it, "application/ld+json" included.
+COMPRESSIBLE_TYPES = ("text/", "json", "xml", "javascript", "csv", "yaml",
+                      "x-www-form-urlencoded", "graphql")
+# The content codings a request can offer in its Accept-Encoding (requests offers gzip
+# and deflate, with br and zstd when their decoders are installed); a request offering
+# none of them, or sending no Accept-Encoding at all (http.client then sends
+# "identity"), asks for its body as it is.
+COMPRESSED_CODINGS = ("gzip", "deflate", "br", "zstd", "compress")
+# The lines that made requests asking for plain bodies, kept per host: a few.
+MAX_PLAIN_SITES = 4
 
 
 class _Pool:
@@ -102,7 +116,8 @@ class _Pool:
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
                  "asked_close", "statuses", "gets", "urls", "others", "sent", "first_sites",
-                 "proxy", "proxied", "redirects", "redirected_to")
+                 "proxy", "proxied", "redirects", "redirected_to", "bodies", "plain_types",
+                 "plain_asked", "plain_sites")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -164,6 +179,16 @@ class _Pool:
         # sent it to (a relative Location: this host)
         self.redirects = 0
         self.redirected_to: dict[str, int] = {}
+        # response bodies as they crossed the wire: [responses, bytes read of them (as
+        # sent: before any decoding), plain ones (a compressible type without a content
+        # coding: COMPRESSIBLE_TYPES), their bytes, seconds from their heads until their
+        # connections came back (the body read, with whatever the reader did between
+        # reads)]; the plain bodies' types, and how many of them the request asked for
+        # as they are (it offered no COMPRESSED_CODINGS), from which lines
+        self.bodies = [0, 0, 0, 0, 0.0]
+        self.plain_types: dict[str, int] = {}
+        self.plain_asked = 0
+        self.plain_sites: dict[str, int] = {}
 
 
 def _label(pool: Any) -> str:
@@ -256,7 +281,7 @@ class PoolWatch:
     def lent(self, conn: Any) -> None:
         """*conn* was just checked out for a request: new if it has no socket yet."""
         setattr(conn, _TRAIL, [self._token, getattr(conn, "sock", None) is None, None, 0.0,
-                               None])
+                               None, None])
 
     def connected(self, conn: Any, now: float) -> None:
         """*conn* finished its set-up at *now* (a new connection, or one made again)."""
@@ -281,10 +306,37 @@ class PoolWatch:
             trail[2] = now
             trail[3] = waited
 
+    def body_begins(self, pool: Any, conn: Any, response: Any, request_headers: Any,
+                    caller: Any, now: float) -> None:
+        """*response*'s head arrived at *now* through *pool* (its body still on *conn*;
+        None when urllib3 read it already): how its body crosses the wire, counted.
+        *request_headers* are the request's, *caller* the frame that called urlopen."""
+        headers = getattr(response, "headers", None)
+        if headers is None:
+            return
+        plain = _plain_type(headers.get("content-type"), headers.get("content-encoding"))
+        record = self._record(pool)
+        if plain is not None:
+            _tally(record.plain_types, plain, MAX_PLAIN_SITES)
+            if not _offers_compression(request_headers):
+                record.plain_asked += 1
+                _tally(record.plain_sites, call_site(caller), MAX_PLAIN_SITES)
+        trail = getattr(conn, _TRAIL, None) if conn is not None else None
+        if isinstance(trail, list) and len(trail) > 5 and trail[0] is self._token:
+            trail[5] = [record, plain is not None, weakref.ref(response), now]
+        else:  # read inside urlopen (preloaded): its bytes are all in
+            _body_read(record, plain is not None, response, 0.0)
+
     def body_done(self, pool: Any, conn: Any, now: float) -> None:
         """*conn* came back to *pool* at *now*: its body was read (or dropped)."""
         trail = getattr(conn, _TRAIL, None)
-        if not isinstance(trail, list) or trail[0] is not self._token or trail[2] is None:
+        if not isinstance(trail, list) or trail[0] is not self._token:
+            return
+        body = trail[5] if len(trail) > 5 else None
+        if body is not None:
+            trail[5] = None
+            _body_read(body[0], body[1], body[2](), now - body[3])
+        if trail[2] is None:
             return
         after = now - trail[2]
         trail[2] = None
@@ -367,6 +419,8 @@ class PoolWatch:
                  "sends": {kind: list(counts) for kind, counts in r.sends.items()},
                  "proxy": r.proxy, "proxied": _most_first(r.proxied),
                  "redirects": r.redirects, "redirected_to": _most_first(r.redirected_to),
+                 "bodies": list(r.bodies), "plain_types": _most_first(r.plain_types),
+                 "plain_asked": r.plain_asked, "plain_sites": _most_first(r.plain_sites),
                  **({"no_proxy": _no_proxy()} if r.proxy is not None else {})}
                 for r in list(self._hosts.values()) if r.checkouts or r.discarded or r.calls]
 
@@ -437,6 +491,63 @@ def _asks_close(headers: Any) -> bool:
     else:
         return False
     return value is not None and "close" in str(value).lower()
+
+
+def _body_read(record: _Pool, plain: bool, response: Any, seconds: float) -> None:
+    """A body of *record*'s host was read (or dropped) *seconds* after its head."""
+    size = response.tell() if response is not None else 0
+    size = size if isinstance(size, int) and size > 0 else 0
+    bodies = record.bodies
+    bodies[0] += 1
+    bodies[1] += size
+    if plain:
+        bodies[2] += 1
+        bodies[3] += size
+        bodies[4] += seconds
+
+
+# Content-Type values seen -> the compressible type they name (None: not one), so that
+# a response costs a dict lookup, not a parse; a program sees a handful of them.
+_TYPES_SEEN: dict[Any, str | None] = {}
+TYPES_SEEN_MAX = 256
+# Accept-Encoding values seen -> whether they offer compression (the same reason).
+_OFFERS_SEEN: dict[Any, bool] = {}
+
+
+def _plain_type(content_type: Any, coding: Any) -> str | None:
+    """The compressible type (``text/csv``) of a body sent as it is, by its head's
+    *content_type* and *coding*; None when it is compressed, or not of such a type."""
+    if coding and str(coding).strip().lower() != "identity":
+        return None
+    try:
+        return _TYPES_SEEN[content_type]
+    except (KeyError, TypeError):  # new, or not hashable (a header object of its own)
+        pass
+    kind = str(content_type).split(";", 1)[0].strip().lower() if content_type else ""
+    plain = kind[:URL_KEPT] if kind and (kind.startswith("text/") or any(
+        part in kind for part in COMPRESSIBLE_TYPES)) else None
+    if len(_TYPES_SEEN) < TYPES_SEEN_MAX and isinstance(content_type, (str, type(None))):
+        _TYPES_SEEN[content_type] = plain
+    return plain
+
+
+def _offers_compression(headers: Any) -> bool:
+    """Whether request *headers* offer a content coding the server could compress with."""
+    try:
+        offered = headers.get("Accept-Encoding") if headers is not None else None
+        if offered is None and headers is not None:  # a plain dict, in another case
+            offered = next((v for k, v in headers.items()
+                            if isinstance(k, str) and k.lower() == "accept-encoding"), None)
+    except Exception:  # noqa: BLE001 - a header object of the program's own
+        return True  # unknown: not counted as asking for plain bodies
+    try:
+        return _OFFERS_SEEN[offered]
+    except (KeyError, TypeError):
+        pass
+    offers = any(coding in str(offered or "").lower() for coding in COMPRESSED_CODINGS)
+    if len(_OFFERS_SEEN) < TYPES_SEEN_MAX and isinstance(offered, (str, type(None))):
+        _OFFERS_SEEN[offered] = offers
+    return offers
 
 
 def _kind(trail: list[Any]) -> str:
@@ -655,6 +766,8 @@ def _urlopen(original: Any) -> Any:
                 tracer._pool_watch.head_arrived(
                     self, conn, getattr(response, "length_remaining", None), not empty,
                     started, time.perf_counter())
+            tracer._pool_watch.body_begins(self, conn, response, headers, sys._getframe(1),
+                                           time.perf_counter())
         except Exception as err:  # noqa: BLE001
             tracer._trace_error(err)
         return response

@@ -15761,7 +15761,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
         findings.server_nagle, findings.server_pool_full, findings.retry_backoff,
         findings.repeated_requests, findings.proxied_internal,
-        findings.redirects_followed, findings.slow_paths, findings.cpu_starved)
+        findings.redirects_followed, findings.uncompressed_bodies, findings.slow_paths,
+        findings.cpu_starved)
     # (greenlet_leaks runs after them: the others' findings about the leaked greenlets
     # are its consequences)
 

@@ -59,7 +59,9 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "trails": {"new": [0, 0, 0.0, 0.0, 0.0],
                                 "reused": [0, 0, 0.0, 0.0, 0.0]},
                      "nagle": False, "sends": {"new": [0, 0.0], "reused": [0, 0.0]},
-                     "proxy": None, "proxied": [], "redirects": 0, "redirected_to": []}
+                     "proxy": None, "proxied": [], "redirects": 0, "redirected_to": [],
+                     "bodies": [0, 0, 0, 0, 0.0], "plain_types": [], "plain_asked": 0,
+                     "plain_sites": []}
     assert pool.num_connections == 6  # urllib3's own count agrees
 
 

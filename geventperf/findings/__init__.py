@@ -62,8 +62,10 @@ from geventperf.findings.common import (
     SMALL_BODY_READS,
     SWITCH_STORM,
     THREADPOOL_SATURATED,
+    UNCOMPRESSED_BODIES,
     WORKERS_SATURATED,
 )
+from geventperf.findings.compression import uncompressed_bodies
 from geventperf.findings.connections import (
     MIN_NEW_CONNECTIONS,
     connection_churn,
@@ -149,7 +151,7 @@ __all__ = [
     "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED", "MIN_NEW_CONNECTIONS", "NOT_KEPT_ALIVE",
     "POOL_FULL",
     "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK", "QUEUE_FULL", "QUEUE_LOCKSTEP",
-    "PROXIED_INTERNAL", "REDIRECT_FOLLOWED", "REPEATED_REQUEST", "REQUESTS_FAILED",
+    "PROXIED_INTERNAL", "REDIRECT_FOLLOWED", "UNCOMPRESSED_BODIES", "REPEATED_REQUEST", "REQUESTS_FAILED",
     "REQUEST_BODY_STALL",
     "RETRY_BACKOFF", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION",
     "SEQUENTIAL_CALLS", "AWAITED_IN_TURN", "BATCH_BARRIER", "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLOW_PATHS",
@@ -162,7 +164,7 @@ __all__ = [
     "lock_contended",
     "loop_blocked", "loop_held", "loop_saturated", "not_kept_alive", "pool_full",
     "queue_lockstep", "request_body_stall",
-    "proxied_internal", "redirects_followed", "repeated_requests", "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
+    "proxied_internal", "redirects_followed", "uncompressed_bodies", "repeated_requests", "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
     "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "without_outweighed_limits",
@@ -219,7 +221,7 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     queue_lockstep, sequential_calls, awaited_in_turn, batch_barrier, session_per_request,
     connection_churn, not_kept_alive, connection_leak, requests_failed, delayed_ack_stall,
     request_body_stall, server_nagle, server_pool_full, retry_backoff, repeated_requests,
-    proxied_internal, redirects_followed, slow_paths, cpu_starved)
+    proxied_internal, redirects_followed, uncompressed_bodies, slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, GREENLET_LEAK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
@@ -228,7 +230,7 @@ KINDS = (DEADLOCK_RISK, GREENLET_LEAK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CA
          CONNECTION_CHURN, NOT_KEPT_ALIVE,
          CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, REQUEST_BODY_STALL,
          SERVER_NAGLE, SERVER_POOL_FULL, RETRY_BACKOFF, REPEATED_REQUEST, PROXIED_INTERNAL,
-         REDIRECT_FOLLOWED,
+         REDIRECT_FOLLOWED, UNCOMPRESSED_BODIES,
          SMALL_BODY_READS, SWITCH_STORM,
          PURE_PYTHON_FALLBACK, CHARSET_DETECTION, CPU_STARVED)
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(KINDS)}

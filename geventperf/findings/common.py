@@ -33,6 +33,7 @@ GREENLET_LEAK = "greenlet-leak"
 REPEATED_REQUEST = "repeated-request"
 PROXIED_INTERNAL = "proxied-internal"
 REDIRECT_FOLLOWED = "redirect-followed"
+UNCOMPRESSED_BODIES = "uncompressed-bodies"
 NOT_KEPT_ALIVE = "connection-not-kept-alive"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
@@ -122,6 +123,10 @@ COST_MEANING = {
     REDIRECT_FOLLOWED: "greenlet-seconds the requests answered with a redirect waited for "
                        "those answers' heads (the redirects' share of their hosts' waits "
                        "for heads)",
+    UNCOMPRESSED_BODIES: "greenlet-seconds spent waiting inside response body reads, for "
+                         "the share of the bytes that were compressible bodies sent "
+                         "uncompressed (compressed, most of those bytes would not have "
+                         "crossed the wire)",
     PROXIED_INTERNAL: "greenlet-seconds the requests to internal hosts sent through a "
                       "proxy waited for their answers' heads: the proxy's hop is part of "
                       "it, not measured apart (at most this)",

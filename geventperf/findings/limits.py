@@ -58,6 +58,7 @@ from geventperf.findings.common import (
     RETRY_BACKOFF,
     SERIAL_BOTTLENECK,
     THREADPOOL_SATURATED,
+    UNCOMPRESSED_BODIES,
     WORKERS_SATURATED,
     _base_name,
     _count,
@@ -826,6 +827,12 @@ def without_outweighed_limits(found: list[Finding],
         inner.kind != POOL_FULL and inner.cost_s >= f.cost_s
         and inner.extra.get("site") == f.extra.get("jobs_site") is not None
         for inner in limits)]
+    # ... and so is one whose jobs held their slots mostly waiting, at the line of a
+    # cause of that wait, for what the cause says took the time (the bytes of bodies
+    # sent uncompressed over a slow link): a larger pool only overlaps more of them
+    dropped += [f for f in limits if f.kind == POOL_FULL and any(
+        c.kind in SLOT_WAIT_CAUSES and c.extra.get("site") == f.extra.get("jobs_site")
+        is not None for c in causes)]
     return [f for f in found if all(f is not d for d in dropped)]
 
 
@@ -849,6 +856,11 @@ HOLDER_CAUSES = frozenset({BLOCKED_READ, BLOCKING_CALL, LOOP_BLOCKED, LOOP_HELD,
 # it needed: failing, retried after a back-off, or stalled on a delayed ACK.
 SLOW_CALL_CAUSES = HOLDER_CAUSES | {REQUESTS_FAILED, RETRY_BACKOFF, DELAYED_ACK_STALL,
                                     REQUEST_BODY_STALL}
+
+
+# Findings that tell why a wait took long at the line they name (their ``site``): a full
+# pool whose jobs held their slots mostly waiting there gives way to them.
+SLOT_WAIT_CAUSES = frozenset({UNCOMPRESSED_BODIES})
 
 
 # Holder causes that are the loop's CPU: under a lock they explain its queue only when
