@@ -74,6 +74,9 @@ MAX_URLS = 256
 URL_KEPT = 200
 # The most asked URLs written per host.
 TOP_URLS = 3
+# URLs whose duplicates in flight are counted one by one, per host: a stampede is on a
+# few (a cache's refill); the rest are counted only.
+MAX_DUPLICATED = 8
 # Methods whose repeated requests a cache could answer.
 CACHEABLE_METHODS = frozenset({"GET", "HEAD"})
 # Not a failure of the request: the greenlet or the program was told to stop.
@@ -116,6 +119,8 @@ class _Pool:
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
                  "asked_close", "statuses", "gets", "urls", "others", "sent", "first_sites",
+                 "urls_over", "sent_over", "in_flight", "duplicates", "duplicated",
+                 "duplicate_peak", "duplicate_sites",
                  "proxy", "proxied", "redirects", "redirected_to", "bodies", "plain_types",
                  "plain_asked", "plain_sites")
 
@@ -136,18 +141,30 @@ class _Pool:
         # requests whose own headers asked for that (Connection: close): the server then
         # closes as asked, often without saying so in its head
         self.asked_close = 0
-        # GET and HEAD requests, and how many of them asked for each URL (None once
-        # more than MAX_URLS different ones came: too many to count)
+        # GET and HEAD requests, and how many of them asked for each URL (at most
+        # MAX_URLS URLs: past that, those asked once make room (_count_request), and
+        # urls_over says the different ones were too many to count)
         self.gets = 0
-        self.urls: dict[str, int] | None = {}
+        self.urls: dict[str, int] = {}
+        self.urls_over = False
         # requests of other methods, and how many sent each (method, URL, body) alike
-        # ("POST url #body-hash": a token fetched again and again), None past MAX_URLS;
-        # a body that is neither bytes nor str (a file, a generator) is not keyed
+        # ("POST url #body-hash": a token fetched again and again), kept as the URLs
+        # are; a body that is neither bytes nor str (a file, a generator) is not keyed
         self.others = 0
-        self.sent: dict[str, int] | None = {}
+        self.sent: dict[str, int] = {}
+        self.sent_over = False
         # the program's line that first sent each counted request (GET URLs and sent
         # keys alike): where a request repeated again and again is made
         self.first_sites: dict[str, str] = {}
+        # GET and HEAD requests by URL waiting for their answers now; those sent while
+        # one alike was already waiting (one fetch would have served both: a cache
+        # refilled by every caller that finds it expired), by URL (most first, at most
+        # MAX_DUPLICATED), the most alike that waited at once, and the lines sending them
+        self.in_flight: dict[str, int] = {}
+        self.duplicates = 0
+        self.duplicated: dict[str, int] = {}
+        self.duplicate_peak = 0
+        self.duplicate_sites: dict[str, int] = {}
         self.failed_s = 0.0
         self.read_timeout_s: float | None = None  # the largest given to a failed call
         self.errors: dict[str, int] = {}
@@ -367,12 +384,12 @@ class PoolWatch:
             url = url if len(url) <= URL_KEPT else url[:URL_KEPT]
             if method in CACHEABLE_METHODS:
                 record.gets += 1
-                record.urls = _count_request(record, record.urls, url, caller)
+                record.urls_over |= _count_request(record, record.urls, url, caller)
             else:
                 record.others += 1
                 key = _sent_key(method, url, body)
                 if key is not None:
-                    record.sent = _count_request(record, record.sent, key, caller)
+                    record.sent_over |= _count_request(record, record.sent, key, caller)
         status = getattr(response, "status", None)
         if isinstance(status, int) and status >= FIRST_ERROR_STATUS:
             _tally(record.statuses, str(status), MAX_STATUSES)
@@ -383,6 +400,33 @@ class PoolWatch:
                 record.redirects += 1
                 _tally(record.redirected_to, _destination(location, record.label),
                        MAX_PROXIED)
+
+    def departs(self, pool: Any, method: Any, url: Any, caller: Any) -> str | None:
+        """A request of *method* for *url* through *pool* is sent (*caller*: the frame
+        that called urlopen): counted as a duplicate when one alike waits for its answer
+        already.  Returns the key to give ``lands`` when its answer came (None: a
+        request not counted so, a method other than GET or HEAD)."""
+        if method not in CACHEABLE_METHODS or not isinstance(url, str):
+            return None
+        record = self._record(pool)
+        url = url if len(url) <= URL_KEPT else url[:URL_KEPT]
+        waiting = record.in_flight.get(url, 0)
+        record.in_flight[url] = waiting + 1
+        if waiting:
+            record.duplicates += 1
+            _tally(record.duplicated, url, MAX_DUPLICATED)
+            record.duplicate_peak = max(record.duplicate_peak, waiting + 1)
+            _tally(record.duplicate_sites, call_site(caller), MAX_SITES)
+        return url
+
+    def lands(self, pool: Any, url: str) -> None:
+        """The request *departs* returned *url* for has its answer (or failed)."""
+        in_flight = self._record(pool).in_flight
+        waiting = in_flight.get(url, 0) - 1
+        if waiting > 0:
+            in_flight[url] = waiting
+        else:
+            in_flight.pop(url, None)
 
     def failed(self, pool: Any, error: BaseException, seconds: float, timeout: Any,
                site: str) -> None:
@@ -406,10 +450,10 @@ class PoolWatch:
                  "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use,
                  "calls": r.calls, "failed": r.failed, "failed_s": r.failed_s,
                  "closing": r.closing, "asked_close": r.asked_close, "gets": r.gets,
-                 "distinct_gets": None if r.urls is None else len(r.urls),
-                 "top_gets": [] if r.urls is None else _most_first(dict(r.urls))[:TOP_URLS],
+                 "distinct_gets": None if r.urls_over else len(r.urls),
+                 "top_gets": _most_first(dict(r.urls))[:TOP_URLS],
                  "others": r.others,
-                 "distinct_sent": None if r.sent is None else len(r.sent),
+                 "distinct_sent": None if r.sent_over else len(r.sent),
                  "same_requests": _same_requests(r),
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
@@ -419,6 +463,9 @@ class PoolWatch:
                  "sends": {kind: list(counts) for kind, counts in r.sends.items()},
                  "proxy": r.proxy, "proxied": _most_first(r.proxied),
                  "redirects": r.redirects, "redirected_to": _most_first(r.redirected_to),
+                 "duplicates": r.duplicates, "duplicated": _most_first(r.duplicated),
+                 "duplicate_peak": r.duplicate_peak,
+                 "duplicate_sites": _most_first(r.duplicate_sites),
                  "bodies": list(r.bodies), "plain_types": _most_first(r.plain_types),
                  "plain_asked": r.plain_asked, "plain_sites": _most_first(r.plain_sites),
                  **({"no_proxy": _no_proxy()} if r.proxy is not None else {})}
@@ -434,8 +481,8 @@ def _same_requests(record: _Pool) -> list[list[Any]]:
     """The requests sent most often alike, GETs (as "GET url") and others, each
     [key, count, the line that first sent it], at most TOP_URLS, most first."""
     keyed = [(f"GET {k}", n, record.first_sites.get(k)) for k, n in
-             dict(record.urls or {}).items()]
-    keyed += [(k, n, record.first_sites.get(k)) for k, n in dict(record.sent or {}).items()]
+             dict(record.urls).items()]
+    keyed += [(k, n, record.first_sites.get(k)) for k, n in dict(record.sent).items()]
     return [list(row) for row in sorted(keyed, key=lambda row: -row[1])[:TOP_URLS]]
 
 
@@ -450,19 +497,33 @@ def _sent_key(method: str, url: str, body: Any) -> str | None:
     return None
 
 
-def _count_request(record: _Pool, counts: dict[str, int] | None, key: str,
-                   caller: Any) -> dict[str, int] | None:
-    """*counts* with *key* counted once more (None once more than MAX_URLS different
-    keys came: too many to count), the program's line that sent it first kept."""
-    if counts is None:
-        return None
+def _count_request(record: _Pool, counts: dict[str, int], key: str, caller: Any) -> bool:
+    """*key* counted once more in *counts*, the program's line that sent it first kept.
+    Past MAX_URLS different keys, the keys counted once make room (the most asked stay
+    counted: a token fetched before each of 300 different lookups); True then: the
+    different keys were too many to count.  After that a key's line is kept at its
+    second sending (a line per key asked once would cost every varied request)."""
+    pruned = False
     if key not in counts:
         if len(counts) >= MAX_URLS:
-            return None
-        if caller is not None and len(record.first_sites) < 2 * MAX_URLS:
+            _prune(record, counts)
+            pruned = True
+        if caller is not None and not pruned and len(record.first_sites) < 2 * MAX_URLS:
             record.first_sites[key] = call_site(caller)
+    elif caller is not None and key not in record.first_sites \
+            and len(record.first_sites) < 2 * MAX_URLS:
+        record.first_sites[key] = call_site(caller)
     counts[key] = counts.get(key, 0) + 1
-    return counts
+    return pruned
+
+
+def _prune(record: _Pool, counts: dict[str, int]) -> None:
+    """Room in a full *counts*: the keys asked least (once, nearly always) go, with their
+    lines; amortised, each costs one more step of the requests that filled the table."""
+    least = min(counts.values())
+    for key in [k for k, n in counts.items() if n == least]:
+        del counts[key]
+        record.first_sites.pop(key, None)
 
 
 def _closes(response: Any) -> bool:
@@ -734,8 +795,16 @@ def _urlopen(original: Any) -> Any:
         key = id(greenlet.getcurrent())
         if tracer is None or key in tracer._pool_watch.in_urlopen:
             return original(self, *args, **kwargs)
-        calling = tracer._pool_watch.in_urlopen
+        watch = tracer._pool_watch
+        calling = watch.in_urlopen
         calling.add(key)
+        method = kwargs["method"] if "method" in kwargs else args[0] if args else None
+        url = kwargs["url"] if "url" in kwargs else args[1] if len(args) > 1 else None
+        flight = None
+        try:
+            flight = watch.departs(self, method, url, sys._getframe(1))
+        except Exception as err:  # noqa: BLE001 - never raised into the program
+            tracer._trace_error(err)
         started = time.perf_counter()
         try:
             response = original(self, *args, **kwargs)
@@ -743,31 +812,33 @@ def _urlopen(original: Any) -> Any:
             raise
         except BaseException as exc:  # a gevent.Timeout too: the caller's time limit
             try:
-                tracer._pool_watch.failed(self, exc, time.perf_counter() - started,
-                                          kwargs.get("timeout"), call_site(sys._getframe(1)))
+                watch.failed(self, exc, time.perf_counter() - started,
+                             kwargs.get("timeout"), call_site(sys._getframe(1)))
             except Exception as err:  # noqa: BLE001 - never raised into the program
                 tracer._trace_error(err)
             raise
         finally:
             calling.discard(key)
+            if flight is not None:
+                try:
+                    watch.lands(self, flight)
+                except Exception as err:  # noqa: BLE001
+                    tracer._trace_error(err)
         try:
             headers = kwargs["headers"] if "headers" in kwargs else args[3] \
                 if len(args) > 3 else None
-            method = kwargs["method"] if "method" in kwargs else args[0] if args else None
-            url = kwargs["url"] if "url" in kwargs else args[1] if len(args) > 1 else None
             body = kwargs["body"] if "body" in kwargs else args[2] if len(args) > 2 else None
-            tracer._pool_watch.answered(self, response, _asks_close(headers), method, url,
-                                        body, sys._getframe(1))
+            watch.answered(self, response, _asks_close(headers), method, url, body,
+                           sys._getframe(1))
             # requests reads the body after this (preload_content=False): the response
             # still holds its connection until then; a preloaded one has let it go
             conn = getattr(response, "_connection", None)
             if conn is not None:
                 empty = body is None or (isinstance(body, (bytes, str)) and not body)
-                tracer._pool_watch.head_arrived(
-                    self, conn, getattr(response, "length_remaining", None), not empty,
-                    started, time.perf_counter())
-            tracer._pool_watch.body_begins(self, conn, response, headers, sys._getframe(1),
-                                           time.perf_counter())
+                watch.head_arrived(self, conn, getattr(response, "length_remaining", None),
+                                   not empty, started, time.perf_counter())
+            watch.body_begins(self, conn, response, headers, sys._getframe(1),
+                              time.perf_counter())
         except Exception as err:  # noqa: BLE001
             tracer._trace_error(err)
         return response

@@ -1002,6 +1002,22 @@ def session_per_request_by_pools_closed_past_pool_connections():
 
 
 @scenario
+def session_per_request_by_pools_closed_spread_over_many_hosts():
+    # 24 hosts, each reached through 7 pools for 13 requests, 12 connections opened for
+    # a peak of 3: no host made 10 connections past its peak, but together they made
+    # 216 (an unseen cache warmer's shards): told, with the hosts' totals; 11 hosts
+    # making one pool again each (2 pools, 3 opened for a peak of 2): 11 past the peaks
+    # together, told; 11 hosts of one pool each: none
+    def spread(hosts, pools, opened, peak, checkouts):
+        events = [urllib3_pool(f"https://s{i}:443", opened, peak, 10, 0, pools=pools)
+                  for i in range(hosts)]
+        for e in events:
+            e["checkouts"] = checkouts
+        return findings.session_per_request(churn_profile(events, lookups=9))
+    return [*spread(24, 7, 12, 3, 13), *spread(11, 2, 3, 2, 4), *spread(11, 1, 3, 2, 4)]
+
+
+@scenario
 def proxied_internal_calls():
     # a proxy pool whose 30 requests went to two internal hosts (20 + 5) and an outside
     # one (5): the internal ones' share of its 1.2 s of head waits, 1.0 s; four internal
@@ -2681,13 +2697,15 @@ def loop_saturated_writing_pywsgi_pieces():
 @scenario
 def loop_saturated_tells_the_cheaper_way_of_standard_library_hot_code():
     # the workers' hot stack runs pprint (a disabled debug log's eager pformat), then
-    # _strptime, then copy.deepcopy, then the program's own code only: the first three
-    # get their specific cure first, before the generic ones; the last the generic one
-    # with "compute once"
+    # _strptime, then copy.deepcopy, then a database connection's constructor (its
+    # login's key derivation, a connection per request), then the program's own code
+    # only: the first four get their specific cure first, before the generic ones; the
+    # last the generic one with "compute once"
     out = []
     for inner in ("/usr/lib/python3.11/pprint.py:158:PrettyPrinter._format",
                   "/usr/lib/python3.11/_strptime.py:349:_strptime",
-                  "/usr/lib/python3.11/copy.py:128:deepcopy", None):
+                  "/usr/lib/python3.11/copy.py:128:deepcopy",
+                  "/srv/app/db.py:34:Connection.__init__", None):
         p = saturated()
         for g in (3, 4, 5, 1):
             p.greenlet(g).cpu_s = p.greenlet(g).run_s
@@ -8862,14 +8880,15 @@ EXPECTED = {
       'message': 'Connection pools closed and made again: the program reached 11 hosts, and '
                  "a requests Session's PoolManager keeps pools for 10 of them "
                  '(pool_connections), closing the least recently used with its kept-alive '
-                 'connections. Greenlets made their requests to http://h0:80 through 48 '
-                 'pools for 192 requests (most opened connections under '
-                 '/srv/app/worker.py:30:with_a_session): 48 connections opened, 40 more than '
-                 'one kept pool would have (the most in flight at once: 8). 0.500 s was '
-                 'spent waiting to open connections; 25% of the sampled CPU set connections '
-                 'up and closed them, which queued the others about 1.000 greenlet-s; 83% of '
-                 'that is the pools made again. Fix: raise pool_connections to the hosts the '
-                 "Session reaches: session.mount('http://', "
+                 'connections. Greenlets made their requests to 11 of them (http://h0:80 the '
+                 'most) through 528 pools for 2112 requests (most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session): 528 connections opened, 440 more '
+                 'than one kept pool per host would have (the most in flight at once to one '
+                 'host: 8). 0.500 s was spent waiting to open connections; 25% of the '
+                 'sampled CPU set connections up and closed them, which queued the others '
+                 'about 1.000 greenlet-s; 83% of that is the pools made again. Fix: raise '
+                 'pool_connections to the hosts the Session reaches: '
+                 "session.mount('http://', "
                  'requests.adapters.HTTPAdapter(pool_connections=11, pool_maxsize=...)) with '
                  'the pool_maxsize it has now (or geventperf.mount(session, '
                  'pool_connections=...)); and if a Session is also made per call, make one '
@@ -14449,6 +14468,53 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
+                 '/srv/app/db.py:34:Connection.__init__; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: The hot code builds a connection or client for each '
+                 'call (its constructor is on the hot stack), and each new one pays its set-up '
+                 'again: the connect, a TLS handshake, a login and its key derivation; build '
+                 'them once and reuse them (a pool of connections as large as the greenlets '
+                 'that use them at once, or one client for the process). Beyond that: less '
+                 'work per request in these greenlets, fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/db.py:34:Connection.__init__', '/srv/app/worker.py:23:app'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (8 samples in all) at '
                  '/srv/app/worker.py:23:app; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
@@ -15377,7 +15443,7 @@ EXPECTED = {
       'kind': 'repeated-request',
       'message': 'The same request, again and again: POST http://auth:80/token was sent 20 '
                  'times with the same body, 25% of the 80 requests the pools answered, first '
-                 'from /srv/app/worker.py:46:refresh, while the other 60 asked for at least '
+                 'from /srv/app/worker.py:46:refresh, while the other 60 asked for more than '
                  '511 different things; greenlets waited 2.000 s for answers at that line (20 '
                  'calls). Its answer (a token, a configuration, a lookup) most likely did not '
                  'change between calls. Fix: keep the answer and reuse it while it holds -- a '
@@ -15412,14 +15478,14 @@ EXPECTED = {
       'message': 'Connection pools closed and made again: the program reached 11 hosts, and a '
                  "requests Session's PoolManager keeps pools for 10 of them "
                  '(pool_connections), closing the least recently used with its kept-alive '
-                 'connections. Greenlets made their requests to https://h0:443 through 36 '
-                 'pools for 40 requests (most opened connections under '
-                 '/srv/app/worker.py:30:with_a_session): 40 connections opened, 37 more than '
-                 'one kept pool would have (the most in flight at once: 3). 0.500 s was spent '
-                 'waiting to open connections; 25% of the sampled CPU set connections up and '
-                 'closed them, which queued the others about 1.000 greenlet-s; 92% of that is '
-                 'the pools made again. Fix: raise pool_connections to the hosts the Session '
-                 "reaches: session.mount('https://', "
+                 'connections. Greenlets made their requests to 11 of them (https://h0:443 the '
+                 'most) through 396 pools for 440 requests (most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session): 440 connections opened, 407 more than '
+                 'one kept pool per host would have (the most in flight at once to one host: '
+                 '3). 0.500 s was spent waiting to open connections; 25% of the sampled CPU '
+                 'set connections up and closed them, which queued the others about 1.000 '
+                 'greenlet-s; 92% of that is the pools made again. Fix: raise pool_connections '
+                 "to the hosts the Session reaches: session.mount('https://', "
                  'requests.adapters.HTTPAdapter(pool_connections=11, pool_maxsize=...)) with '
                  'the pool_maxsize it has now (or geventperf.mount(session, '
                  'pool_connections=...)); and if a Session is also made per call, make one per '
@@ -15688,6 +15754,129 @@ EXPECTED = {
                 '/srv/app/worker.py:9:run'],
       'stack_is': 'cpu-samples',
       'threshold_s': 0.0625}],
+    'session_per_request_by_pools_closed_spread_over_many_hosts': [{'avoidable': 216,
+      'connect_wait_s': 0.5,
+      'connections': 288,
+      'cost_meaning': 'the share of connections opened past what one shared pool would have '
+                      'kept (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
+      'cost_s': 1.125,
+      'evicted': True,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': 'Connection pools closed and made again: the program reached 24 hosts, and a '
+                 "requests Session's PoolManager keeps pools for 10 of them "
+                 '(pool_connections), closing the least recently used with its kept-alive '
+                 'connections. Greenlets made their requests to 24 of them (https://s0:443 the '
+                 'most) through 168 pools for 312 requests (most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session): 288 connections opened, 216 more than '
+                 'one kept pool per host would have (the most in flight at once to one host: '
+                 '3). 0.500 s was spent waiting to open connections; 25% of the sampled CPU '
+                 'set connections up and closed them, which queued the others about 1.000 '
+                 'greenlet-s; 75% of that is the pools made again. Fix: raise pool_connections '
+                 "to the hosts the Session reaches: session.mount('https://', "
+                 'requests.adapters.HTTPAdapter(pool_connections=24, pool_maxsize=...)) with '
+                 'the pool_maxsize it has now (or geventperf.mount(session, '
+                 'pool_connections=...)); and if a Session is also made per call, make one per '
+                 'worker or per process. [cost 1.125 s: the share of connections opened past '
+                 'what one shared pool would have kept (over all opened), of the '
+                 "greenlet-seconds spent waiting to open connections plus the run's ready wait "
+                 'times the share of the sampled CPU that set connections up (none without CPU '
+                 'samples)]',
+      'new_pools_share': 0.75,
+      'others_ready_wait_s': 0.75,
+      'peak_in_use': 3,
+      'pools': ['https://s0:443',
+                'https://s1:443',
+                'https://s2:443',
+                'https://s3:443',
+                'https://s4:443',
+                'https://s5:443',
+                'https://s6:443',
+                'https://s7:443',
+                'https://s8:443',
+                'https://s9:443',
+                'https://s10:443',
+                'https://s11:443',
+                'https://s12:443',
+                'https://s13:443',
+                'https://s14:443',
+                'https://s15:443',
+                'https://s16:443',
+                'https://s17:443',
+                'https://s18:443',
+                'https://s19:443',
+                'https://s20:443',
+                'https://s21:443',
+                'https://s22:443',
+                'https://s23:443'],
+      'pools_made': 168,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']},
+     {'avoidable': 11,
+      'connect_wait_s': 0.5,
+      'connections': 33,
+      'cost_meaning': 'the share of connections opened past what one shared pool would have '
+                      'kept (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
+      'cost_s': 0.5,
+      'evicted': True,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': 'Connection pools closed and made again: the program reached 11 hosts, and a '
+                 "requests Session's PoolManager keeps pools for 10 of them "
+                 '(pool_connections), closing the least recently used with its kept-alive '
+                 'connections. Greenlets made their requests to 11 of them (https://s0:443 the '
+                 'most) through 22 pools for 44 requests (most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session): 33 connections opened, 11 more than '
+                 'one kept pool per host would have (the most in flight at once to one host: '
+                 '2). 0.500 s was spent waiting to open connections; 25% of the sampled CPU '
+                 'set connections up and closed them, which queued the others about 1.000 '
+                 'greenlet-s; 33% of that is the pools made again. Fix: raise pool_connections '
+                 "to the hosts the Session reaches: session.mount('https://', "
+                 'requests.adapters.HTTPAdapter(pool_connections=11, pool_maxsize=...)) with '
+                 'the pool_maxsize it has now (or geventperf.mount(session, '
+                 'pool_connections=...)); and if a Session is also made per call, make one per '
+                 'worker or per process. [cost 0.500 s: the share of connections opened past '
+                 'what one shared pool would have kept (over all opened), of the '
+                 "greenlet-seconds spent waiting to open connections plus the run's ready wait "
+                 'times the share of the sampled CPU that set connections up (none without CPU '
+                 'samples)]',
+      'new_pools_share': 0.3333333333333333,
+      'others_ready_wait_s': 0.3333333333333333,
+      'peak_in_use': 2,
+      'pools': ['https://s0:443',
+                'https://s1:443',
+                'https://s2:443',
+                'https://s3:443',
+                'https://s4:443',
+                'https://s5:443',
+                'https://s6:443',
+                'https://s7:443',
+                'https://s8:443',
+                'https://s9:443',
+                'https://s10:443'],
+      'pools_made': 22,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']}],
 }
 
 
@@ -15760,7 +15949,7 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.not_kept_alive, findings.connection_leak,
         findings.requests_failed, findings.delayed_ack_stall, findings.request_body_stall,
         findings.server_nagle, findings.server_pool_full, findings.retry_backoff,
-        findings.repeated_requests, findings.proxied_internal,
+        findings.repeated_requests, findings.duplicates_in_flight, findings.proxied_internal,
         findings.redirects_followed, findings.uncompressed_bodies, findings.slow_paths,
         findings.cpu_starved)
     # (greenlet_leaks runs after them: the others' findings about the leaked greenlets

@@ -60,7 +60,8 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                                 "reused": [0, 0, 0.0, 0.0, 0.0]},
                      "nagle": False, "sends": {"new": [0, 0.0], "reused": [0, 0.0]},
                      "proxy": None, "proxied": [], "redirects": 0, "redirected_to": [],
-                     "bodies": [0, 0, 0, 0, 0.0], "plain_types": [], "plain_asked": 0,
+                     "duplicates": 0, "duplicated": [], "duplicate_peak": 0,
+                     "duplicate_sites": [], "bodies": [0, 0, 0, 0, 0.0], "plain_types": [], "plain_asked": 0,
                      "plain_sites": []}
     assert pool.num_connections == 6  # urllib3's own count agrees
 
@@ -169,7 +170,8 @@ def test_requests_asking_for_close_themselves_are_counted():
 
 def test_get_urls_are_counted_by_url_up_to_a_cap(kept, monkeypatch):
     """GET and HEAD requests count per URL (a cache's lever: the same answers fetched
-    again); a POST is none; past MAX_URLS different ones the count gives up (None)."""
+    again); a POST is none; past MAX_URLS different ones the different ones are too many
+    to count (None), and those asked once make room: the most asked stay counted."""
     with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
         for n in range(12):
             session.get(f"{kept.url}/item/{n % 3}?q=1", timeout=10).raise_for_status()
@@ -179,12 +181,16 @@ def test_get_urls_are_counted_by_url_up_to_a_cap(kept, monkeypatch):
     assert (event["gets"], event["distinct_gets"]) == (13, 3), event
     assert event["top_gets"] == [["/item/0?q=1", 5], ["/item/1?q=1", 4],
                                  ["/item/2?q=1", 4]], event
-    monkeypatch.setattr(poolwatch, "MAX_URLS", 2)
+    monkeypatch.setattr(poolwatch, "MAX_URLS", 4)
     with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
-        for n in range(3):
+        for n in range(12):  # a token before each of 12 different lookups
+            session.get(f"{kept.url}/token", timeout=10).raise_for_status()
             session.get(f"{kept.url}/item/{n}", timeout=10).raise_for_status()
     [event] = _pools(tracer.profile)
-    assert (event["gets"], event["distinct_gets"], event["top_gets"]) == (3, None, []), event
+    assert (event["gets"], event["distinct_gets"]) == (24, None), event
+    assert event["top_gets"][0] == ["/token", 12], event
+    [token] = [row for row in event["same_requests"] if row[0] == "GET /token"]
+    assert token[1] == 12 and token[2].endswith("test_get_urls_are_counted_by_url_up_to_a_cap")
 
 
 def test_requests_sent_alike_are_counted_with_the_line_that_sent_them(kept):

@@ -36,6 +36,7 @@ from geventperf.findings.common import (
     DEADLOCK_RISK,
     DEFAULT_BLOCK_THRESHOLD_S,
     DELAYED_ACK_STALL,
+    DUPLICATE_IN_FLIGHT,
     GC_PAUSE,
     GIL_CONTENDED,
     GREENLET_LEAK,
@@ -87,6 +88,7 @@ from geventperf.findings.handoff import (
     serial_bottleneck,
 )
 from geventperf.findings.hazards import deadlock_risks
+from geventperf.findings.inflight import duplicates_in_flight, without_repeats_told
 from geventperf.findings.limits import (
     POOL_IDLE_SHARE,
     connection_pool_full,
@@ -144,7 +146,7 @@ from geventperf.profile import Finding, Profile
 __all__ = [
     "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION",
     "CONNECTION_CHURN", "CONNECTION_LEAK", "CONNECTION_POOL_FULL", "COST_MEANING",
-    "CPU_STARVED", "DEADLOCK_RISK", "DEFAULT_BLOCK_THRESHOLD_S", "DELAYED_ACK_STALL",
+    "CPU_STARVED", "DEADLOCK_RISK", "DUPLICATE_IN_FLIGHT", "DEFAULT_BLOCK_THRESHOLD_S", "DELAYED_ACK_STALL",
     "FEEDER_BUSY_SHARE", "FINDERS", "GC_PAUSE", "GC_SHARE", "GIL_CONTENDED", "GREENLET_LEAK",
     "GIL_MIN_OFF_SHARE", "GIL_SHARE", "HANDOFF_MIN_WAITERS", "HANDOFF_SHARE", "HAZARDS",
     "HELD_MIN_SLICE_S", "HELD_SHARE", "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED",
@@ -160,7 +162,7 @@ __all__ = [
     "THREADPOOL_SATURATED", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
     "WORKERS_SATURATED", "blocked_reads_in_c_sections", "compute",
     "connection_churn", "connection_leak", "connection_pool_full", "cpu_starved",
-    "deadlock_risks", "delayed_ack_stall", "gil_contended", "greenlet_leaks",
+    "deadlock_risks", "delayed_ack_stall", "duplicates_in_flight", "gil_contended", "greenlet_leaks",
     "lock_contended",
     "loop_blocked", "loop_held", "loop_saturated", "not_kept_alive", "pool_full",
     "queue_lockstep", "request_body_stall",
@@ -168,7 +170,7 @@ __all__ = [
     "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "without_outweighed_limits",
-    "without_calls_told", "without_reads_told", "without_slices_told",
+    "without_calls_told", "without_reads_told", "without_repeats_told", "without_slices_told",
     "workers_saturated",
 ]
 
@@ -191,8 +193,8 @@ def compute(profile: Profile) -> list[Finding]:
     except Exception as exc:  # noqa: BLE001 - see above
         errors.append(f"greenlet_leaks: {type(exc).__name__}: {exc}")
     try:
-        out = without_outweighed_limits(
-            without_calls_told(without_slices_told(without_reads_told(out))), profile)
+        out = without_outweighed_limits(without_repeats_told(
+            without_calls_told(without_slices_told(without_reads_told(out)))), profile)
     except Exception as exc:  # noqa: BLE001 - the findings as found, not dropped
         errors.append(f"merging: {type(exc).__name__}: {exc}")
     if errors:
@@ -221,7 +223,7 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     queue_lockstep, sequential_calls, awaited_in_turn, batch_barrier, session_per_request,
     connection_churn, not_kept_alive, connection_leak, requests_failed, delayed_ack_stall,
     request_body_stall, server_nagle, server_pool_full, retry_backoff, repeated_requests,
-    proxied_internal, redirects_followed, uncompressed_bodies, slow_paths, cpu_starved)
+    duplicates_in_flight, proxied_internal, redirects_followed, uncompressed_bodies, slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, GREENLET_LEAK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
@@ -229,7 +231,8 @@ KINDS = (DEADLOCK_RISK, GREENLET_LEAK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CA
          SEQUENTIAL_CALLS, AWAITED_IN_TURN, BATCH_BARRIER, SESSION_PER_REQUEST,
          CONNECTION_CHURN, NOT_KEPT_ALIVE,
          CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, REQUEST_BODY_STALL,
-         SERVER_NAGLE, SERVER_POOL_FULL, RETRY_BACKOFF, REPEATED_REQUEST, PROXIED_INTERNAL,
+         SERVER_NAGLE, SERVER_POOL_FULL, RETRY_BACKOFF, REPEATED_REQUEST, DUPLICATE_IN_FLIGHT,
+         PROXIED_INTERNAL,
          REDIRECT_FOLLOWED, UNCOMPRESSED_BODIES,
          SMALL_BODY_READS, SWITCH_STORM,
          PURE_PYTHON_FALLBACK, CHARSET_DETECTION, CPU_STARVED)

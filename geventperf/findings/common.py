@@ -34,6 +34,7 @@ REPEATED_REQUEST = "repeated-request"
 PROXIED_INTERNAL = "proxied-internal"
 REDIRECT_FOLLOWED = "redirect-followed"
 UNCOMPRESSED_BODIES = "uncompressed-bodies"
+DUPLICATE_IN_FLIGHT = "duplicate-in-flight"
 NOT_KEPT_ALIVE = "connection-not-kept-alive"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
@@ -123,6 +124,10 @@ COST_MEANING = {
     REDIRECT_FOLLOWED: "greenlet-seconds the requests answered with a redirect waited for "
                        "those answers' heads (the redirects' share of their hosts' waits "
                        "for heads)",
+    DUPLICATE_IN_FLIGHT: "greenlet-seconds spent waiting for answers at the line that sent "
+                         "requests while one alike waited for its answer, for their share "
+                         "of its calls (the waits they added to the program's other calls "
+                         "at the upstream are not counted)",
     UNCOMPRESSED_BODIES: "greenlet-seconds spent waiting inside response body reads, for "
                          "the share of the bytes that were compressible bodies sent "
                          "uncompressed (compressed, most of those bytes would not have "

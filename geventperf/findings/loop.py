@@ -453,6 +453,16 @@ CHEAPER_WAYS = (
      "it reads the request's body in small pieces through pywsgi's Input (each a trip "
      "through gevent's reader): read it whole (environ['wsgi.input'].read()) or in large "
      "pieces (read(64 * 1024))"),
+    # a constructor of a connection or client on the hot stack: one built per call pays
+    # its set-up each time (an unseen service opened a database connection per request,
+    # its login's PBKDF2 46 % of the CPU, and was told to hand hashlib to the
+    # threadpool, which gained nothing; a pool of connections cut the run 2.3x)
+    (re.compile(r":\d+:\w*(Connection|Client|Session|Channel|Engine)\w*\.__init__$"),
+     "it builds a connection or client for each call (its constructor is on the hot "
+     "stack), and each new one pays its set-up again: the connect, a TLS handshake, a "
+     "login and its key derivation; build them once and reuse them (a pool of "
+     "connections as large as the greenlets that use them at once, or one client for "
+     "the process)"),
 )
 ITERATE_CHEAPER = ("it iterates a response body in small pieces: each piece is a trip "
                    "through requests, urllib3 and http.client, and iter_content()'s "

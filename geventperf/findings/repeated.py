@@ -60,11 +60,12 @@ def repeated_requests(profile: Profile) -> list[Finding]:
     (key, count, site), host = max(rows, key=lambda r: r[0][1])
     calls = sum(_count(e, "calls") for e in events)
     others = calls - count
-    varied = _varied(events)
+    varied, countless = varied_requests(events)
     if count < REPEATED_MIN or count < REPEATED_SHARE * calls \
-            or others < OTHERS_SHARE * count or varied < VARIED_SHARE * others:
+            or others < OTHERS_SHARE * count \
+            or (varied < VARIED_SHARE * others and not countless):
         return []
-    waited, made, stack = _waited_at(profile, site)
+    waited, made, stack = waited_at(profile, site)
     # each request also costs the loop its CPU (requests' own work, the answer's parse):
     # the calls past the first take their share of the greenlets' queueing with them (a
     # token before each of 300 lookups made half the CPU of a loop 80 % busy)
@@ -79,7 +80,7 @@ def repeated_requests(profile: Profile) -> list[Finding]:
         + (" with the same body" if body else "")
         + f", {count / calls:.0%} of the {calls} requests the pools answered, "
         + (f"first from {site}, " if site else "")
-        + f"while the other {others} asked for at least {varied} different things"
+        + f"while the other {others} asked for {_different(varied, countless)}"
         + (f"; greenlets waited {waited:.3f} s for answers at that line ({made} calls)"
            if made else "")
         + f". {REPEATED_FIX}")
@@ -87,19 +88,28 @@ def repeated_requests(profile: Profile) -> list[Finding]:
                      count=count, calls=calls, varied=varied, site=site)]
 
 
-def _varied(events: list[dict[str, Any]]) -> int:
+def varied_requests(events: list[dict[str, Any]]) -> tuple[int, bool]:
     """How many different requests the pools counted, at least, besides the repeated
-    one (a host's table that had too many to count stands for MAX_URLS)."""
-    total = 0
+    one; and whether a host had too many to count (more than MAX_URLS: varied enough
+    whatever their number)."""
+    total, countless = 0, False
     for e in events:
         for field in ("distinct_gets", "distinct_sent"):
             n = e.get(field)
-            total += n if isinstance(n, int) and not isinstance(n, bool) else \
-                MAX_URLS if n is None and field in e else 0
-    return max(0, total - 1)
+            if n is None and field in e:
+                countless = True
+                total += MAX_URLS
+            elif isinstance(n, int) and not isinstance(n, bool):
+                total += n
+    return max(0, total - 1), countless
 
 
-def _waited_at(profile: Profile, site: Any) -> tuple[float, int, list[str]]:
+def _different(varied: int, countless: bool) -> str:
+    return f"more than {varied} different things" if countless \
+        else f"at least {varied} different things"
+
+
+def waited_at(profile: Profile, site: Any) -> tuple[float, int, list[str]]:
     """(event wait, calls (responses' heads awaited), the heaviest stack) of the waits
     at the program's line *site*."""
     if not isinstance(site, str):

@@ -1,0 +1,121 @@
+"""Requests sent while one alike was still waiting for its answer (``duplicate-in-flight``).
+
+A cache that every caller refills when it finds the value expired or missing sends, at
+each expiry, one request per caller in flight: under gevent, where a service handles
+dozens of requests at once, that is dozens of identical calls to an upstream that is
+often slow for exactly that value (why it is cached).  They take the upstream's
+capacity from the program's other calls too, and the other tables show those calls
+waiting longer, at their own lines: the victim first, the culprit second, with no cause
+(an unseen profile service's flags cache, 1 s long with no single flight, sent 349
+calls to its 150 ms flags endpoint in 10 s instead of about 10, and its account calls
+queued behind them at the store: "FINDINGS: none"; one refresh at a time gave 2.5x the
+requests per second).  A fan-out asking the same thing for several items at once has
+the same shape.
+
+The pool watch counts, per host, the GET and HEAD requests sent while one for the same
+URL waited for its answer (``urllib3-pool`` events' ``duplicates``, ``duplicated``,
+``duplicate_peak``, ``duplicate_sites``).  A program asking one URL only (a load test, a
+health check) is not told, as for ``repeated-request``, which tells a request repeated
+with no cache at all and takes the place of this finding for the same request.
+"""
+
+from __future__ import annotations
+
+from geventperf.findings.common import (
+    DUPLICATE_IN_FLIGHT,
+    REPEATED_REQUEST,
+    _count,
+    _events,
+    _finding,
+    block_threshold,
+)
+from geventperf.findings.repeated import (
+    OTHERS_SHARE,
+    VARIED_SHARE,
+    varied_requests,
+    waited_at,
+)
+from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.poolwatch import OTHER_POOLS, count_rows
+from geventperf.profile import Finding, Profile
+
+# Requests for one URL sent while one alike was in flight, from which it is a pattern
+# (a stampede at each of a cache's expiries), not two callers meeting now and then.
+DUPLICATES_MIN = 20
+# ... and their waits a tenth of all the greenlets' event wait: several requests in
+# flight for the same thing is common in any busy service (an unseen ad server fetched
+# one region's inventory per request, 10 alike at once: 1.7 s of its 200 s of waiting,
+# not its story), a stampede is a large part of the waiting (that profile service's:
+# 116 s of 440 s).
+DUPLICATES_WAIT_SHARE = 0.1
+
+FIX = (
+    "Fix: one fetch per key at a time: the first caller fetches and the others wait for "
+    "its answer (a gevent.event.AsyncResult per key, or a gevent lock around the refill "
+    "that checks the cache again once it holds it), or refresh the value in one "
+    "background greenlet before it expires and keep serving the current one meanwhile; "
+    "a fan-out fetches each different thing once.")
+
+
+def duplicates_in_flight(profile: Profile) -> list[Finding]:
+    """The URL most often asked for while a request alike waited for its answer (see
+    the module's text).  ``cost_s``: the event wait at the line that sent those
+    requests, for their share of its calls."""
+    events = [e for e in _events(profile, POOL_EVENT)
+              if isinstance(e.get("pool"), str) and e.get("pool") != OTHER_POOLS]
+    calls = sum(_count(e, "calls") for e in events)
+    varied, countless = varied_requests(events)
+    best = None
+    for e in events:
+        duplicated = count_rows(e.get("duplicated"))
+        if not duplicated or duplicated[0][1] < DUPLICATES_MIN:
+            continue
+        url, duplicates = duplicated[0]
+        asked = max(duplicates, dict(count_rows(e.get("top_gets"))).get(url, 0))
+        others = calls - asked
+        if others < OTHERS_SHARE * asked or (varied < VARIED_SHARE * others
+                                             and not countless):
+            continue  # one URL asked, and little else: a load test, a health check
+        if best is None or duplicates > best[2]:
+            best = (e, url, duplicates, asked)
+    if best is None:
+        return []
+    e, url, duplicates, asked = best
+    sites = count_rows(e.get("duplicate_sites"))
+    site = sites[0][0] if sites else None
+    waited, made, stack = waited_at(profile, site)
+    cost = waited * min(1.0, duplicates / made) if made else 0.0
+    hub = profile.hub.get("id")
+    waited_all = sum(g.event_wait_s if g.event_wait_s is not None else g.wait_s
+                     for g in profile.greenlets if g.id != hub)
+    if cost < block_threshold(profile) or cost < DUPLICATES_WAIT_SHARE * waited_all:
+        return []
+    peak = _count(e, "duplicate_peak")
+    message = (
+        f"Identical requests in flight together: {duplicates} GET requests for "
+        f"{e['pool']}{url} were sent while one alike was still waiting for its answer"
+        + (f" (up to {peak} at once)" if peak else "")
+        + (f", from {site}" if site else "")
+        + f"; it was asked {asked} times among {calls} requests. Each caller fetched for "
+        "itself what a call in flight was already fetching: most often a cache that every "
+        "caller refills when it finds the value expired or missing (a stampede at each "
+        "expiry), a fan-out asking the same thing for several items at once, or requests in "
+        "flight together each fetching a value they share. They also "
+        "take the upstream's capacity from the program's other calls, which then wait "
+        "longer at their own lines"
+        + (f"; greenlets waited {waited:.3f} s for answers at this one ({made} calls)"
+           if made else "")
+        + f". {FIX}")
+    return [_finding(DUPLICATE_IN_FLIGHT, message, cost, stack, host=e["pool"], url=url,
+                     duplicates=duplicates, asked=asked, peak=peak, site=site,
+                     request=f"GET {url}")]
+
+
+def without_repeats_told(found: list[Finding]) -> list[Finding]:
+    """*found* without the duplicate-in-flight findings about a request a
+    repeated-request finding tells (sent again and again with no cache at all: its fix,
+    a cache, comes first)."""
+    told = {(f.extra.get("host"), f.extra.get("request")) for f in found
+            if f.kind == REPEATED_REQUEST}
+    return [f for f in found if f.kind != DUPLICATE_IN_FLIGHT
+            or (f.extra.get("host"), f.extra.get("request")) not in told]

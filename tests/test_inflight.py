@@ -1,0 +1,79 @@
+"""duplicate-in-flight: requests sent while one alike still waits for its answer.
+
+``tests/diagnosis/flag_stampede.py`` (run through the real CLI, as the diagnosis suite
+runs its workloads) serves requests whose handlers read feature flags from a cache of
+0.25 s, against a kept-alive raw-socket server on 127.0.0.1 whose flags answer takes
+100 ms: refilled by every handler that finds it expired, by one refresh at a time, or
+not cached at all.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from geventperf import Profile, findings
+from geventperf.findings.inflight import DUPLICATES_MIN
+from tests.servers import RawServer
+from tests.test_diagnosis import (
+    Workload,
+    _respond_kept,
+    assert_first,
+    assert_no_network_blame,
+    listing,
+    run_cli,
+)
+
+STAMPEDE = Workload("flag_stampede.py")
+HANDLERS = 30
+
+
+@pytest.fixture(scope="module")
+def store():
+    with RawServer(_respond_kept, keep_alive=True) as srv:
+        yield srv
+
+
+def _run(tmp_path, store: RawServer, cache: str) -> Profile:
+    return run_cli(STAMPEDE, tmp_path, f"account={store.url}/slow?delay=0.08",
+                   f"flags={store.url}/slow?delay=0.1&flags=1", f"cache={cache}")
+
+
+def _pool(profile: Profile) -> dict:
+    [event] = [e for e in profile.events if e["kind"] == "urllib3-pool"]
+    return event
+
+
+def test_a_cache_every_caller_refills_at_its_expiry_is_told_first(tmp_path, store):
+    profile = _run(tmp_path, store, "ttl")
+    pool = _pool(profile)
+    [(url, duplicates)] = pool["duplicated"]
+    assert url == "/slow?delay=0.1&flags=1" and duplicates == pool["duplicates"]
+    assert duplicates >= DUPLICATES_MIN and 2 <= pool["duplicate_peak"] <= HANDLERS, pool
+    [(site, n)] = pool["duplicate_sites"]
+    assert site.endswith(":load_flags") and n == duplicates
+    first = assert_first(profile, STAMPEDE, findings.DUPLICATE_IN_FLIGHT)
+    assert f"{duplicates} GET requests for {pool['pool']}{url} were sent while one alike " \
+        "was still waiting for its answer" in first.message, first.message
+    assert "a gevent.event.AsyncResult per key" in first.message
+    assert 0 < first.cost_s and first.extra["site"] == site
+    assert_no_network_blame(profile, STAMPEDE, innocent=())
+    # the same figures from a program that asked that one URL only, a load test
+    # hammering it from every greenlet: nothing else to compare it with, not told
+    assert findings.duplicates_in_flight(profile)
+    pool.update(calls=pool["top_gets"][0][1], gets=pool["top_gets"][0][1], distinct_gets=1)
+    assert pool["top_gets"][0][0] == url and findings.duplicates_in_flight(profile) == []
+
+
+def test_one_refresh_at_a_time_is_not_told(tmp_path, store):
+    profile = _run(tmp_path, store, "single")
+    assert _pool(profile)["duplicates"] < DUPLICATES_MIN, _pool(profile)
+    assert not [f for f in profile.findings if f.kind == findings.DUPLICATE_IN_FLIGHT], \
+        listing(profile)
+
+
+def test_no_cache_at_all_is_told_as_a_repeated_request_only(tmp_path, store):
+    profile = _run(tmp_path, store, "none")
+    assert _pool(profile)["duplicates"] >= DUPLICATES_MIN  # the shape is there too
+    kinds = [f.kind for f in profile.findings]
+    assert findings.REPEATED_REQUEST in kinds, listing(profile)
+    assert findings.DUPLICATE_IN_FLIGHT not in kinds, listing(profile)
