@@ -119,6 +119,7 @@ class _Pool:
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
                  "asked_close", "statuses", "gets", "urls", "others", "sent", "first_sites",
+                 "answer_lengths",
                  "urls_over", "sent_over", "in_flight", "duplicates", "duplicated",
                  "duplicate_peak", "duplicate_sites",
                  "proxy", "proxied", "redirects", "redirected_to", "bodies", "plain_types",
@@ -156,6 +157,10 @@ class _Pool:
         # the program's line that first sent each counted request (GET URLs and sent
         # keys alike): where a request repeated again and again is made
         self.first_sites: dict[str, str] = {}
+        # per counted request, its last answer's Content-Length and how many times an
+        # answer's length differed from the one before: a request whose answers change
+        # (a long poll, a feed) is no cache's to answer, however often it is sent alike
+        self.answer_lengths: dict[str, list[Any]] = {}
         # GET and HEAD requests by URL waiting for their answers now; those sent while
         # one alike was already waiting (one fetch would have served both: a cache
         # refilled by every caller that finds it expired), by URL (most first, at most
@@ -385,11 +390,13 @@ class PoolWatch:
             if method in CACHEABLE_METHODS:
                 record.gets += 1
                 record.urls_over |= _count_request(record, record.urls, url, caller)
+                _answer_length(record, url, response)
             else:
                 record.others += 1
                 key = _sent_key(method, url, body)
                 if key is not None:
                     record.sent_over |= _count_request(record, record.sent, key, caller)
+                    _answer_length(record, key, response)
         status = getattr(response, "status", None)
         if isinstance(status, int) and status >= FIRST_ERROR_STATUS:
             _tally(record.statuses, str(status), MAX_STATUSES)
@@ -455,6 +462,7 @@ class PoolWatch:
                  "others": r.others,
                  "distinct_sent": None if r.sent_over else len(r.sent),
                  "same_requests": _same_requests(r),
+                 "answers_changed": _answers_changed(r),
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
                  "statuses": _most_first(r.statuses),
@@ -484,6 +492,32 @@ def _same_requests(record: _Pool) -> list[list[Any]]:
              dict(record.urls).items()]
     keyed += [(k, n, record.first_sites.get(k)) for k, n in dict(record.sent).items()]
     return [list(row) for row in sorted(keyed, key=lambda row: -row[1])[:TOP_URLS]]
+
+
+def _answers_changed(record: _Pool) -> list[list[Any]]:
+    """For each of ``same_requests``' keys whose answers had a Content-Length: [key,
+    the times an answer's length differed from the one before]."""
+    lengths = dict(record.answer_lengths)
+    shown = {row[0] for row in _same_requests(record)}
+    changed = [[f"GET {k}", lengths[k][1]] for k in dict(record.urls)
+               if f"GET {k}" in shown and k in lengths]
+    return changed + [[k, lengths[k][1]] for k in dict(record.sent)
+                      if k in shown and k in lengths]
+
+
+def _answer_length(record: _Pool, key: str, response: Any) -> None:
+    """The answer to the request just counted as *key*: its Content-Length noted, and a
+    change from the one before counted (``answer_lengths``, pruned with the counts)."""
+    headers = getattr(response, "headers", None)
+    length = headers.get("content-length") if headers is not None else None
+    if length is None:
+        return
+    entry = record.answer_lengths.get(key)
+    if entry is None:
+        record.answer_lengths[key] = [length, 0]
+    elif entry[0] != length:
+        entry[0] = length
+        entry[1] += 1
 
 
 def _sent_key(method: str, url: str, body: Any) -> str | None:
@@ -524,6 +558,7 @@ def _prune(record: _Pool, counts: dict[str, int]) -> None:
     for key in [k for k, n in counts.items() if n == least]:
         del counts[key]
         record.first_sites.pop(key, None)
+        record.answer_lengths.pop(key, None)
 
 
 def _closes(response: Any) -> bool:

@@ -65,7 +65,7 @@ def test_bodies_asked_for_as_they_are_over_a_slow_link_are_told_first(tmp_path):
     [(site, n)] = pool["plain_sites"]
     [line] = EXPORT.lines("request")
     assert site.endswith(f"plain_export.py:{line}:export") and n == JOBS, site
-    head, body, _top = http_waits(profile)
+    head, body, _top, _head = http_waits(profile)
     assert body > head
     # before the Pool of two the jobs queue in: the bytes are why they wait
     first = assert_first(profile, EXPORT, findings.UNCOMPRESSED_BODIES)

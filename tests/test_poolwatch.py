@@ -53,7 +53,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0, "closing": 0,
                      "asked_close": 0, "gets": 0, "distinct_gets": 0, "top_gets": [],
-                     "others": 0, "distinct_sent": 0, "same_requests": [],
+                     "others": 0, "distinct_sent": 0, "same_requests": [], "answers_changed": [],
                      "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
                      "statuses": [],
                      "trails": {"new": [0, 0, 0.0, 0.0, 0.0],

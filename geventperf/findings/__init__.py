@@ -45,6 +45,7 @@ from geventperf.findings.common import (
     LOOP_BLOCKED,
     LOOP_HELD,
     LOOP_SATURATED,
+    NEW_CONNECTIONS_QUEUED,
     NOT_KEPT_ALIVE,
     POOL_FULL,
     PROXIED_INTERNAL,
@@ -113,6 +114,7 @@ from geventperf.findings.loop import (
     loop_saturated,
     without_slices_told,
 )
+from geventperf.findings.newconns import new_connections_queued
 from geventperf.findings.outlived import greenlet_leaks
 from geventperf.findings.proxied import proxied_internal
 from geventperf.findings.reading import (
@@ -150,7 +152,8 @@ __all__ = [
     "FEEDER_BUSY_SHARE", "FINDERS", "GC_PAUSE", "GC_SHARE", "GIL_CONTENDED", "GREENLET_LEAK",
     "GIL_MIN_OFF_SHARE", "GIL_SHARE", "HANDOFF_MIN_WAITERS", "HANDOFF_SHARE", "HAZARDS",
     "HELD_MIN_SLICE_S", "HELD_SHARE", "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED",
-    "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED", "MIN_NEW_CONNECTIONS", "NOT_KEPT_ALIVE",
+    "LOOP_BLOCKED", "LOOP_HELD", "LOOP_SATURATED", "MIN_NEW_CONNECTIONS",
+    "NEW_CONNECTIONS_QUEUED", "NOT_KEPT_ALIVE",
     "POOL_FULL",
     "POOL_IDLE_SHARE", "PURE_PYTHON_FALLBACK", "QUEUE_FULL", "QUEUE_LOCKSTEP",
     "PROXIED_INTERNAL", "REDIRECT_FOLLOWED", "UNCOMPRESSED_BODIES", "REPEATED_REQUEST", "REQUESTS_FAILED",
@@ -164,7 +167,8 @@ __all__ = [
     "connection_churn", "connection_leak", "connection_pool_full", "cpu_starved",
     "deadlock_risks", "delayed_ack_stall", "duplicates_in_flight", "gil_contended", "greenlet_leaks",
     "lock_contended",
-    "loop_blocked", "loop_held", "loop_saturated", "not_kept_alive", "pool_full",
+    "loop_blocked", "loop_held", "loop_saturated", "new_connections_queued", "not_kept_alive",
+    "pool_full",
     "queue_lockstep", "request_body_stall",
     "proxied_internal", "redirects_followed", "uncompressed_bodies", "repeated_requests", "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
     "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
@@ -221,7 +225,8 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     loop_held, switch_storms, small_body_reads, threadpool_saturated, pool_full,
     connection_pool_full, lock_contended, serial_bottleneck, workers_saturated,
     queue_lockstep, sequential_calls, awaited_in_turn, batch_barrier, session_per_request,
-    connection_churn, not_kept_alive, connection_leak, requests_failed, delayed_ack_stall,
+    connection_churn, not_kept_alive, connection_leak, new_connections_queued,
+    requests_failed, delayed_ack_stall,
     request_body_stall, server_nagle, server_pool_full, retry_backoff, repeated_requests,
     duplicates_in_flight, proxied_internal, redirects_followed, uncompressed_bodies, slow_paths, cpu_starved)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
@@ -229,7 +234,7 @@ KINDS = (DEADLOCK_RISK, GREENLET_LEAK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CA
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
          LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, QUEUE_LOCKSTEP, QUEUE_FULL,
          SEQUENTIAL_CALLS, AWAITED_IN_TURN, BATCH_BARRIER, SESSION_PER_REQUEST,
-         CONNECTION_CHURN, NOT_KEPT_ALIVE,
+         CONNECTION_CHURN, NOT_KEPT_ALIVE, NEW_CONNECTIONS_QUEUED,
          CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, REQUEST_BODY_STALL,
          SERVER_NAGLE, SERVER_POOL_FULL, RETRY_BACKOFF, REPEATED_REQUEST, DUPLICATE_IN_FLIGHT,
          PROXIED_INTERNAL,

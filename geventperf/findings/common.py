@@ -35,6 +35,7 @@ PROXIED_INTERNAL = "proxied-internal"
 REDIRECT_FOLLOWED = "redirect-followed"
 UNCOMPRESSED_BODIES = "uncompressed-bodies"
 DUPLICATE_IN_FLIGHT = "duplicate-in-flight"
+NEW_CONNECTIONS_QUEUED = "new-connections-queued"
 NOT_KEPT_ALIVE = "connection-not-kept-alive"
 REQUESTS_FAILED = "requests-failed"
 RETRY_BACKOFF = "retry-backoff"
@@ -90,14 +91,15 @@ COST_MEANING = {
               "the collector's share of the rest of the queueing (its time in shorter "
               "slices over the loop's busy time)",
     POOL_FULL: "greenlet-seconds spent waiting for a free slot of a gevent Pool while the "
-               "loop sat mostly idle",
+               "loop had room (mostly idle, or queueing little)",
     CONNECTION_POOL_FULL: "greenlet-seconds spent waiting for a free connection of "
-                          "requests' connection pool while the loop sat mostly idle",
-    LOCK_CONTENDED: "greenlet-seconds spent waiting to take a lock while the loop sat "
-                    "mostly idle",
+                          "requests' connection pool while the loop had room (mostly idle, "
+                          "or queueing little)",
+    LOCK_CONTENDED: "greenlet-seconds spent waiting to take a lock while the loop had room "
+                    "(mostly idle, or queueing little)",
     SERIAL_BOTTLENECK: "greenlet-seconds spent waiting at hand-offs (a queue, an event, a "
-                       "greenlet's end) for a few busy greenlets while the loop sat mostly "
-                       "idle",
+                       "greenlet's end) for a few busy greenlets while the loop had room "
+                       "(mostly idle, or queueing little)",
     WORKERS_SATURATED: "greenlet-seconds the workers spent waiting on their calls, one "
                        "item at a time each, while their input queued: the waiting more "
                        "workers would have overlapped",
@@ -124,6 +126,9 @@ COST_MEANING = {
     REDIRECT_FOLLOWED: "greenlet-seconds the requests answered with a redirect waited for "
                        "those answers' heads (the redirects' share of their hosts' waits "
                        "for heads)",
+    NEW_CONNECTIONS_QUEUED: "greenlet-seconds the first requests on new connections waited "
+                            "for their answers' heads beyond the mean on reused "
+                            "connections (the connect and TLS set-up not counted)",
     DUPLICATE_IN_FLIGHT: "greenlet-seconds spent waiting for answers at the line that sent "
                          "requests while one alike waited for its answer, for their share "
                          "of its calls (the waits they added to the program's other calls "

@@ -20,6 +20,8 @@ their transfer to take time of its own.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from geventperf.findings.common import (
     UNCOMPRESSED_BODIES,
     _count,
@@ -74,20 +76,31 @@ def _waiting_for(stack: list[str]) -> str | None:
     return None
 
 
-def http_waits(profile: Profile) -> tuple[float, float, StackTime | None]:
+class HttpWaits(NamedTuple):
     """Greenlet-seconds of event wait (the awaited bytes had not come; queueing for the
-    loop left out) for responses' heads, and inside their body reads; and the stack
-    that waited longest inside body reads (None when none did)."""
+    loop left out) for responses' heads and inside their body reads, and the stacks
+    that waited longest at each (None when none did)."""
+
+    head_s: float
+    body_s: float
+    top_body: StackTime | None
+    top_head: StackTime | None
+
+
+def http_waits(profile: Profile) -> HttpWaits:
+    """The run's waits for responses' heads and bodies (HttpWaits)."""
     waited = {"head": 0.0, "body": 0.0}
-    longest: tuple[float, StackTime | None] = (0.0, None)
+    longest: dict[str, tuple[float, StackTime | None]] = {"head": (0.0, None),
+                                                          "body": (0.0, None)}
     for w in profile.waits:
         what = _waiting_for(w.stack)
         if what is not None:
             seconds = w.event_wait_s if w.event_wait_s is not None else w.wait_s
             waited[what] += seconds
-            if what == "body" and seconds > longest[0]:
-                longest = (seconds, w)
-    return waited["head"], waited["body"], longest[1]
+            if seconds > longest[what][0]:
+                longest[what] = (seconds, w)
+    return HttpWaits(waited["head"], waited["body"], longest["body"][1],
+                     longest["head"][1])
 
 
 def uncompressed_bodies(profile: Profile) -> list[Finding]:
@@ -107,7 +120,7 @@ def uncompressed_bodies(profile: Profile) -> list[Finding]:
     plain_bytes = sum(b[3] for _e, b in hosts)
     if not hosts or total_bytes <= 0:
         return []
-    head_wait, body_wait, top = http_waits(profile)
+    head_wait, body_wait, top, _head = http_waits(profile)
     if top is None or body_wait < BODY_WAIT_SHARE * (head_wait + body_wait):
         return []
     cost = body_wait * plain_bytes / total_bytes

@@ -211,6 +211,58 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
             + repeated_gets(profile, host))
 
 
+# A greenlet of its own (a batcher, a dispatcher) whose waits at one hand-off of the
+# program's (a queue's get) held at least this share of its life, while the jobs waited
+# at a hand-off for what it sets: both waited, and what ended its waits (a batch's
+# linger running out, a collection timeout) paced the jobs (an unseen order enricher's
+# audit batcher waited 200 ms for batches of 50 that never filled while its 16 workers
+# each waited 203 ms for their records' batch; "a larger Pool" gained 41 % by filling
+# the batches faster, a 5 ms linger 63 %).
+LINGER_SHARE = 0.5
+# ... living at least this share of the run (a helper kept through it, not a job).
+LINGER_LIFE_SHARE = 0.5
+
+
+class Linger(NamedTuple):
+    """A lone greenlet the jobs most likely waited for, itself waiting at one line."""
+
+    name: str
+    line: str
+    waited: float
+    count: int
+    life: float
+
+
+def lingering_setter(profile: Profile, jobs_line: Any, skip: set[Any]) -> Linger | None:
+    """The greenlet (not in *skip*: the jobs and their spawners) that waited most at a
+    hand-off of the program's own, when that wait held LINGER_SHARE of its life of at
+    least LINGER_LIFE_SHARE of the run, while the jobs' heaviest wait *jobs_line* (a
+    waits row) was a hand-off too; else None.  Who woke whom is not recorded: the jobs
+    waited for someone, and this one waited itself most of the time."""
+    # Imported here: handoff.py builds on limits, as this module does.
+    from geventperf.findings.handoff import is_handoff, stacks_left
+    if jobs_line is None or not is_handoff(jobs_line) or not profile.duration_s:
+        return None
+    hub = profile.hub.get("id")
+    rows = {tuple(w.stack): w for w in profile.waits if w.count and is_handoff(w)
+            and user_site(w.stack).user and not is_idle_server_wait(w.stack)}
+    best = None
+    for gid, stacks in stacks_left(profile).items():
+        g = profile.greenlet(gid)
+        if g is None or gid == hub or gid in skip or g.parent is None:
+            continue
+        life = g.run_s + g.wait_s
+        mine = [rows[s] for s in stacks if s in rows and s != tuple(jobs_line.stack)]
+        if life < LINGER_LIFE_SHARE * profile.duration_s or not mine:
+            continue
+        top = max(mine, key=event_wait)
+        if event_wait(top) >= LINGER_SHARE * life \
+                and (best is None or event_wait(top) > best.waited):
+            best = Linger(_base_name(g.name), user_site(top.stack).user, event_wait(top),
+                          top.count, life)
+    return best
+
+
 # Calls per job at one line of the program's from which a pool's jobs are told as
 # walking pages or items one call at a time: an unseen ledger export's 16 jobs made 80
 # cursor-page calls each at one line (the API's default page of 25 entries), were told

@@ -52,6 +52,7 @@ from geventperf.findings.common import (
     LOCK_CONTENDED,
     LOOP_BLOCKED,
     LOOP_HELD,
+    NEW_CONNECTIONS_QUEUED,
     POOL_FULL,
     REQUEST_BODY_STALL,
     REQUESTS_FAILED,
@@ -97,6 +98,13 @@ EVENT_ON_A_LOCK = re.compile(r"[/\\](threading|queue)\.py:\d+:")
 # jobs at once.  A busier loop would only queue a bigger pool's greenlets behind each
 # other (loop-saturated's story), so a larger pool is no cure there; nor a shorter lock.
 POOL_IDLE_SHARE = 0.5
+# ... or, busier than that, its greenlets queued for it under this share of their
+# waiting (the I/O, timers and locks they awaited being the rest): the loop kept nobody
+# waiting long, and a limit their waits piled up at still paced them (an unseen
+# inventory sync's workers waited 82 % of their time on a metrics client's lock whose
+# holders blocked sending to a slow agent; its loop, 69 % busy with in-process servers
+# and the jobs' own work, queued them 5 %, and no finding told the lock).
+LIMIT_QUEUE_SHARE = 0.15
 # The thread's waits for a CPU are told beside an idle share from this share of the
 # run on: below, they move the share by a point or two.
 CPU_WAIT_TOLD = 0.05
@@ -107,8 +115,8 @@ STARVED_SHARE = 0.5
 
 
 def pool_full(profile: Profile) -> list[Finding]:
-    """Spawns that waited for a free slot of a gevent Pool while the loop was mostly
-    idle: one finding for all of them.  ``cost_s``: the greenlet-seconds they waited."""
+    """Spawns that waited for a free slot of a gevent Pool while the loop had room
+    (paced): one finding for all of them.  ``cost_s``: the greenlet-seconds they waited."""
     rows = [w for w in profile.waits if w.stack and SLOT_WAIT.search(w.stack[0])]
     waited, idle = paced(profile, rows)
     if waited is None:
@@ -136,6 +144,7 @@ def pool_full(profile: Profile) -> list[Finding]:
         jobs_waited,
         jobs_waits,
         joined_in_program,
+        lingering_setter,
     )
     job_ids = [g.id for g in job_greenlets]
     own_stacks = {tuple(w.stack) for w in rows}
@@ -150,6 +159,11 @@ def pool_full(profile: Profile) -> list[Finding]:
                                  for f in own_backoff(profile)):
         return []  # a retry loop's back-off: retry-backoff tells it, one cause one finding
     asleep, joined = slept is not None, joined_in_program(heaviest)
+    linger = None if asleep or joined else lingering_setter(
+        profile, heaviest, set(job_ids) | {g for g in gids if g is not None})
+    if linger is not None:
+        held += LINGERED.format(name=linger.name, life=linger.life, waited=linger.waited,
+                                line=linger.line, count=linger.count)
     if asleep and slept.line != user_site(heaviest.stack).user:  # (held named another)
         held += (f" They also slept at {slept.line}: {slept.count} sleeps of "
                  f"{slept.waited / slept.count * 1e3:.0f} ms on average.")
@@ -162,10 +176,11 @@ def pool_full(profile: Profile) -> list[Finding]:
         "no other finding explains their waits, so "
         + ("a timer of the program's own paced the work, not the pool's size." if asleep
            else "the greenlets the jobs waited for paced the work, not the pool's size."
-           if joined else "the pool's size paced the work.") + held + " "
+           if joined or linger else "the pool's size paced the work.") + held + " "
         + (SLEPT_IN_SLOTS.format(slept=slept.waited, errors=error_answers(profile))
            if asleep else
            JOINED_IN_SLOTS if joined else
+           LINGERED_IN_SLOTS if linger else
            ("Fix: first that cache: the calls it skips need no slot at all. Then: "
             if CACHE_TOLD in held else
             "Fix: first fewer, larger calls per job: each slot is held for its job's round "
@@ -190,6 +205,7 @@ def pool_full(profile: Profile) -> list[Finding]:
                      waits=count, slot_wait_s=waited, idle_share=idle,
                      site=where, job_names=jobs, slept_in_slots=asleep,
                      joined_in_slots=joined, joined_s=joined_s,
+                     **({"lingered_in_slots": linger.line} if linger else {}),
                      jobs_site=user_site(heaviest.stack).user if heaviest else None,
                      **({"cost_meaning": meaning} if meaning else {}))]
 
@@ -217,6 +233,18 @@ JOINED_IN_SLOTS = (
     "request), wait for the first (gevent.wait(greenlets, count=1)) and kill the others; "
     "if every result is needed, bound the slow ones (a timeout on their calls); then a "
     "larger Pool(size) if the downstream can take more requests at once.")
+# pool-full's story when the jobs held their slots waiting at a hand-off while a lone
+# greenlet of their program waited itself most of its life (held.lingering_setter).
+LINGERED = (
+    " Those are hand-offs: another greenlet sets what they wait for, and '{name}' (alive "
+    "{life:.3f} s) itself waited {waited:.3f} s of that at {line} ({count} waits), most "
+    "likely for more input: while it waited, the jobs waited for it, so what ended its "
+    "waits (a batch's linger or a collection timeout running out) paced them.")
+LINGERED_IN_SLOTS = (
+    "Fix: stop waiting for input that is not coming -- flush a batch as soon as every "
+    "caller waiting on it has put its item (or linger a few ms at most), or let callers "
+    "go on without waiting for the batch; a larger Pool only fills each batch faster, "
+    "with more load on what the jobs call.")
 # pool-full's story when the jobs held their slots mostly asleep in gevent.sleep called
 # by the program: three unseen clients (a 1 s retry back-off after 503s, a token bucket
 # polled every 10 ms at 80 calls/s, a 6 s breaker cool-down after a 0.3 s blip) were
@@ -275,7 +303,7 @@ def is_connection_slot_wait(stack: list[str]) -> bool:
 
 def connection_pool_full(profile: Profile) -> list[Finding]:
     """Requests that waited for a free connection of requests' (urllib3's) pool while
-    the loop was mostly idle: one finding, named by the line that waited most.
+    the loop had room (paced): one finding, named by the line that waited most.
     ``cost_s``: the greenlet-seconds they waited."""
     rows = [w for w in profile.waits if is_connection_slot_wait(w.stack)]
     waited, idle = paced(profile, rows)
@@ -352,8 +380,8 @@ RATE_LIMIT_SHARE = 0.5
 
 def lock_contended(profile: Profile) -> list[Finding]:
     """Greenlets that waited to take a monkey-patched threading lock (not an Event's or
-    a queue's inner one) or a compiled gevent lock or semaphore while the loop was
-    mostly idle: one finding, named by the line that waited most.  ``cost_s``: the
+    a queue's inner one) or a compiled gevent lock or semaphore while the loop had
+    room (paced): one finding, named by the line that waited most.  ``cost_s``: the
     greenlet-seconds they waited."""
     patched, compiled = [], []
     for w in profile.waits:
@@ -750,12 +778,30 @@ def idle_told(profile: Profile, idle: float) -> str:
 def paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
     """The event wait of *rows* (their ready part was queueing behind others) and the
     share of the run the hub idled, or (None, 0) unless the waits add up to a block
-    threshold while the loop idled POOL_IDLE_SHARE of the run."""
+    threshold while the loop had room: it idled POOL_IDLE_SHARE of the run, or its
+    greenlets queued little (little_queueing)."""
     waited = sum(event_wait(w) for w in rows)
     idle = idle_share(profile)
+    if idle is None and little_queueing(profile):
+        idle = profile.hub.get("idle_s", 0.0) / profile.duration_s
     if not rows or waited < block_threshold(profile) or idle is None:
         return None, 0.0
     return waited, idle
+
+
+def little_queueing(profile: Profile) -> bool:
+    """Whether the greenlets (the hub apart) queued for the loop under LIMIT_QUEUE_SHARE
+    of their waiting, an in-process server's connections awaiting their clients' next
+    requests left out (idle capacity, not I/O anyone awaited)."""
+    hub = profile.hub.get("id")
+    ready = event = 0.0
+    for g in profile.greenlets:
+        if g.id != hub and g.ready_wait_s is not None and g.event_wait_s is not None:
+            ready += g.ready_wait_s
+            event += g.event_wait_s
+    event -= sum(event_wait(w) for w in profile.waits if is_idle_server_wait(w.stack))
+    return event > 0 and ready < LIMIT_QUEUE_SHARE * (ready + event) \
+        and isinstance(profile.hub.get("idle_s"), (int, float)) and profile.duration_s > 0
 
 
 def event_wait(wait: Any) -> float:
@@ -860,7 +906,7 @@ SLOW_CALL_CAUSES = HOLDER_CAUSES | {REQUESTS_FAILED, RETRY_BACKOFF, DELAYED_ACK_
 
 # Findings that tell why a wait took long at the line they name (their ``site``): a full
 # pool whose jobs held their slots mostly waiting there gives way to them.
-SLOT_WAIT_CAUSES = frozenset({UNCOMPRESSED_BODIES})
+SLOT_WAIT_CAUSES = frozenset({UNCOMPRESSED_BODIES, NEW_CONNECTIONS_QUEUED})
 
 
 # Holder causes that are the loop's CPU: under a lock they explain its queue only when

@@ -36,6 +36,11 @@ REPEATED_SHARE = 0.25
 # asks one thing only.
 OTHERS_SHARE = 0.5
 VARIED_SHARE = 0.5
+# Not when its answers' Content-Length changed from one answer to the next at least this
+# share of its calls: the answer changed (a long poll for events, a feed), and a cache
+# would serve stale answers for nothing (an unseen webhook relay's broker poll, 719
+# calls whose answers held different events, was told to keep the answer).
+ANSWERS_CHANGED_SHARE = 0.25
 
 REPEATED_FIX = (
     "Its answer (a token, a configuration, a lookup) most likely did not change between "
@@ -58,6 +63,8 @@ def repeated_requests(profile: Profile) -> list[Finding]:
     if not rows:
         return []
     (key, count, site), host = max(rows, key=lambda r: r[0][1])
+    if answers_changed(events, host, key) >= ANSWERS_CHANGED_SHARE * count:
+        return []
     calls = sum(_count(e, "calls") for e in events)
     others = calls - count
     varied, countless = varied_requests(events)
@@ -71,8 +78,8 @@ def repeated_requests(profile: Profile) -> list[Finding]:
     # token before each of 300 lookups made half the CPU of a loop 80 % busy)
     hub = profile.hub.get("id")
     queued = sum(g.ready_wait_s or 0.0 for g in profile.greenlets if g.id != hub)
-    cost = (waited * min(1.0, (count - 1) / made) if made else 0.0) \
-        + queued * (count - 1) / calls
+    their_queueing = queued * (count - 1) / calls
+    cost = (waited * min(1.0, (count - 1) / made) if made else 0.0) + their_queueing
     method, _, rest = key.partition(" ")
     url, _, body = rest.partition(" #")
     message = (
@@ -85,7 +92,20 @@ def repeated_requests(profile: Profile) -> list[Finding]:
            if made else "")
         + f". {REPEATED_FIX}")
     return [_finding(REPEATED_REQUEST, message, cost, stack, request=key, host=host,
-                     count=count, calls=calls, varied=varied, site=site)]
+                     count=count, calls=calls, varied=varied, site=site,
+                     others_ready_wait_s=their_queueing)]
+
+
+def answers_changed(events: list[dict[str, Any]], host: str, key: str) -> int:
+    """How many times the answers to request *key* at *host* changed length from one to
+    the next (the pool watch's ``answers_changed``; 0 when not recorded)."""
+    for e in events:
+        if e.get("pool") == host:
+            for row in e.get("answers_changed") or []:
+                if isinstance(row, list) and len(row) == 2 and row[0] == key \
+                        and isinstance(row[1], int):
+                    return row[1]
+    return 0
 
 
 def varied_requests(events: list[dict[str, Any]]) -> tuple[int, bool]:

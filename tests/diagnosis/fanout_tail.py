@@ -2,7 +2,7 @@
 
 Truth by construction (run monkey-patched): a ``gevent.pool.Pool(8)`` runs 56 ``page``
 jobs; each spawns four ``part`` greenlets that fetch a URL answering after 10 ms, or
-after 0.3 s for one job in seven's fourth part, and joins them all with
+after 0.6 s (the test's ``slow``) for one job in seven's fourth part, and joins them all with
 ``gevent.joinall`` (``diag: culprit``).  Every job holds its slot until its slowest part
 ends, so the slow parts pace the run while the loop idles.  Expected first finding
 ``pool-full``, told as the jobs' joins (``joined_in_slots``), costing the jobs' waits
