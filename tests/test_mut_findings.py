@@ -597,10 +597,10 @@ def lock_contended_not_with_only_event_waits_or_a_busy_loop():
 @scenario
 def lock_contended_on_a_busy_loop_that_queued_little():
     # the hub idled a quarter of the 2 s run (under half), but the greenlets queued
-    # 0.125 s against 1 s of event wait (11 %, under 15 %): the loop had room, and the
-    # lock is told at the idle share measured (25 %); queueing 0.25 s (20 %): none.  2 s
-    # more of waits at an in-process server's idle connections count in neither (with
-    # them, 0.25 of 3.25 would be 8 %)
+    # 0.0625 s against 1 s of event wait (5.9 %, under 10 %): the loop had room, and the
+    # lock is told at the idle share measured (25 %); queueing 0.125 s (11.1 %): none.
+    # 2 s more of waits at an in-process server's idle connections count in neither
+    # (with them, 0.125 of 3.125 would be 4 %)
     def made(ready):
         p = pool_profile(0.5, [([f"{GEVENT_THREAD}:320:LockType.acquire", f"{APP}:50:f"], 1.0),
                                (PYWSGI_IDLE, 2.0)])
@@ -609,7 +609,7 @@ def lock_contended_on_a_busy_loop_that_queued_little():
         p.greenlet(3).ready_wait_s, p.greenlet(3).event_wait_s = ready, 1.0
         p.greenlet(4).event_wait_s = 2.0
         return p
-    return [*findings.lock_contended(made(0.125)), *findings.lock_contended(made(0.25))]
+    return [*findings.lock_contended(made(0.0625)), *findings.lock_contended(made(0.125))]
 
 
 @scenario
@@ -1929,6 +1929,18 @@ def serial_bottleneck_names_the_busy_feeder():
 
 
 @scenario
+def serial_bottleneck_not_on_a_busy_loop_that_queued_little():
+    # the busy feeder's profile with the hub idle 0.5 of 2 s (a quarter): the greenlets
+    # queued 0.125 s against 5.75 s of event wait (2 %), which gives a lock or a pool
+    # room, but hand-offs on a busy loop are waits for input: none
+    p = handoff_profile(idle_s=0.5)
+    for g in p.greenlets:
+        g.ready_wait_s = g.ready_wait_s or 0.0
+    p.greenlet(4).ready_wait_s = 0.125
+    return findings.serial_bottleneck(p)
+
+
+@scenario
 def serial_bottleneck_not_past_each_guard():
     # each guard just failed: hand-offs under half of the event wait (4.5 of 9.0 + 2**-16
     # with the feeder waiting 4.0 + 2**-16), under two waiters' worth (4 - 2**-16 with
@@ -2293,7 +2305,7 @@ def lock_contended_says_who_starved_and_what_holders_did():
 def lock_contended_by_a_semaphore_letting_few_calls_through():
     # the holders' calls inside lookup (lock_contended_names_the_calls_inside_the_
     # function_that_takes_it's resolve calls), and the pool never had more than 2 of
-    # its 10 connections in use: a Semaphore(2), the larger n first in the fix; a peak
+    # its 10 connections in use: a Semaphore(2), a deliberate limit's cost first; a peak
     # of 1 (a mutex), or of the pool's size (the lock did not hold them back): the
     # lock's story as before
     def run(peak):
@@ -2307,6 +2319,30 @@ def lock_contended_by_a_semaphore_letting_few_calls_through():
                      "maxsize": 10, "peak_in_use": peak}]
         return findings.lock_contended(p)
     return [*run(2), *run(1), *run(10)]
+
+
+@scenario
+def lock_contended_by_a_semaphore_on_one_of_two_hosts():
+    # as above, the holders' pool to http://b:80 (20 calls) peaked at 4 of 10 while the
+    # program's other calls filled http://a:80's 10 of 10: a Semaphore(4) on b's calls;
+    # with b's 20 calls down to 5 and a third host c (8 calls) at 3 of 10, the host
+    # with the most calls is named: c
+    def run(b_calls, third):
+        p = pool_profile(1.5, [([f"{APP}:66:lookup"], 2.0)])
+        p.waits[0].call = "with"
+        p.runs[0].greenlet = 3
+        p.waits.append(StackTime(stack=[f"{GEVENT}:687:SocketMixin.recv_into",
+                                        f"{APP}:67:lookup", f"{APP}:90:resolve"],
+                                 count=10, wait_s=1.25, event_wait_s=1.25, ready_wait_s=0.0))
+        p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "calls": 10,
+                     "maxsize": 10, "peak_in_use": 10},
+                    {"kind": "urllib3-pool", "pool": "http://b:80", "calls": b_calls,
+                     "maxsize": 10, "peak_in_use": 4}]
+        if third:
+            p.events.append({"kind": "urllib3-pool", "pool": "http://c:80", "calls": 8,
+                             "maxsize": 10, "peak_in_use": 3})
+        return findings.lock_contended(p)
+    return [*run(20, False), *run(5, True)]
 
 
 @scenario
@@ -6086,8 +6122,7 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:165:GroupMappingMixin.__map'],
       'waits': 4}],
     'serial_bottleneck_at_the_edges': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -6112,8 +6147,8 @@ EXPECTED = {
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
                  'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
-                 'greenlets while the loop had room (mostly idle, or queueing little)]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
+                 'the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -6122,8 +6157,7 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 10},
      {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.0,
       'feeders': [3],
       'gate': False,
@@ -6148,8 +6182,8 @@ EXPECTED = {
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
                  'greenlets do it themselves. [cost 4.000 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
-                 'greenlets while the loop had room (mostly idle, or queueing little)]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
+                 'the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -6158,8 +6192,7 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 10}],
     'serial_bottleneck_names_the_busy_feeder': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -6184,8 +6217,8 @@ EXPECTED = {
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
                  'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
-                 'greenlets while the loop had room (mostly idle, or queueing little)]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
+                 'the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -9380,8 +9413,7 @@ EXPECTED = {
       'stack': []}],
     'server_nagle_not_below_its_edges': [],
     'serial_bottleneck_feeder_on_a_timer': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -9407,8 +9439,8 @@ EXPECTED = {
                  'unrelated to their input (a heartbeat, a reporter), or that pace is the '
                  "input's own (items that arrive on a schedule), the waiting greenlets are "
                  'spare capacity, not a fault. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
-                 'greenlets while the loop had room (mostly idle, or queueing little)]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
+                 'the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -9416,8 +9448,7 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 26},
      {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -9443,8 +9474,8 @@ EXPECTED = {
                  'unrelated to their input (a heartbeat, a reporter), or that pace is the '
                  "input's own (items that arrive on a schedule), the waiting greenlets are "
                  'spare capacity, not a fault. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
-                 'greenlets while the loop had room (mostly idle, or queueing little)]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
+                 'the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -9452,8 +9483,7 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 26},
      {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -9478,8 +9508,8 @@ EXPECTED = {
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
                  'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
-                 'greenlets while the loop had room (mostly idle, or queueing little)]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
+                 'the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -9487,8 +9517,7 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 26}],
     'serial_bottleneck_beside_idle_server_connections': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -9513,8 +9542,8 @@ EXPECTED = {
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
                  'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
-                 'greenlets while the loop had room (mostly idle, or queueing little)]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
+                 'the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -9696,8 +9725,7 @@ EXPECTED = {
                 '/srv/app/worker.py:40:call'],
       'timeout_near_latency': False}],
     'serial_bottleneck_timer_outnumbered_by_its_waiters': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -9723,8 +9751,8 @@ EXPECTED = {
                  'unrelated to their input (a heartbeat, a reporter), or that pace is the '
                  "input's own (items that arrive on a schedule), the waiting greenlets are "
                  'spare capacity, not a fault. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
-                 'greenlets while the loop had room (mostly idle, or queueing little)]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
+                 'the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -9732,8 +9760,7 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 19},
      {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -9759,8 +9786,8 @@ EXPECTED = {
                  'unrelated to their input (a heartbeat, a reporter), or that pace is the '
                  "input's own (items that arrive on a schedule), the waiting greenlets are "
                  'spare capacity, not a fault. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
-                 'greenlets while the loop had room (mostly idle, or queueing little)]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
+                 'the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -10620,8 +10647,7 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
                 '/srv/app/worker.py:30:with_a_session']}],
     'serial_bottleneck_not_the_main_end_wait': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -10645,8 +10671,8 @@ EXPECTED = {
                  'change nothing. Otherwise, fix: do that work concurrently -- several such '
                  'greenlets, or gevent.pool.Pool(n).imap_unordered over its inputs -- or let '
                  'the waiting greenlets do it themselves. [cost 4.500 s: greenlet-seconds '
-                 "spent waiting at hand-offs (a queue, an event, a greenlet's end) for a few "
-                 'busy greenlets while the loop had room (mostly idle, or queueing little)]',
+                 "spent waiting at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -10655,8 +10681,7 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 9},
      {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -10681,8 +10706,7 @@ EXPECTED = {
                  '-- several such greenlets, or gevent.pool.Pool(n).imap_unordered over its '
                  'inputs -- or let the waiting greenlets do it themselves. [cost 4.500 s: '
                  'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                 "greenlet's end) for a few busy greenlets while the loop had room (mostly idle, or "
-                 'queueing little)]',
+                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -11895,8 +11919,7 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:66:lookup'],
       'waits': 4}],
     'serial_bottleneck_told_as_a_gate_at_its_edge': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': True,
@@ -11922,8 +11945,7 @@ EXPECTED = {
                  'If instead each set brings new work, do that work concurrently (several '
                  'such greenlets, or gevent.pool.Pool(n).imap_unordered over its inputs). '
                  '[cost 4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an '
-                 "event, a greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                 'idle, or queueing little)]',
+                 "event, a greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -11932,8 +11954,7 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 8},
      {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop had room (mostly "
-                      'idle, or queueing little)',
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -11958,8 +11979,8 @@ EXPECTED = {
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
                  'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
-                 'greenlets while the loop had room (mostly idle, or queueing little)]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
+                 'the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -13452,15 +13473,15 @@ EXPECTED = {
                  'whatever its holders do while holding it paced the work. Inside lookup, '
                  'which takes it, the work done under it (if the lock is held across it) '
                  'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:90:resolve: '
-                 '10 waits of 125 ms: what each holder held it for. The connection pools never '
-                 'had more than 2 connections in use at once though they hold 10: most likely '
-                 'at most 2 holders at a time, a Semaphore(2) limiting how many calls run '
-                 'together. Fix: a larger n for that semaphore if what it guards can take more '
-                 "calls at once (the pools hold 10); if the limit is deliberate (an upstream's "
-                 'capacity), this is what it costs; a lock guarding shared state is held for '
-                 'less by making slow calls outside the locked block. [cost 2.000 s: '
-                 'greenlet-seconds spent waiting to take a lock while the loop had room (mostly '
-                 'idle, or queueing little)]',
+                 '10 waits of 125 ms: what each holder held it for. The connection pool of '
+                 'http://a:80 never had more than 2 connections in use at once though it holds 10: '
+                 'most likely at most 2 holders at a time, a Semaphore(2) limiting how many calls '
+                 'run together. If the limit is deliberate (the concurrency an upstream allows), '
+                 'this is what it costs, and holding it for less would break it. Otherwise, fix: a '
+                 'larger n for that semaphore if what it guards can take more calls at once (the '
+                 'pool holds 10); a lock guarding shared state is held for less by making slow '
+                 'calls outside the locked block. [cost 2.000 s: greenlet-seconds spent waiting to '
+                 'take a lock while the loop had room (mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
@@ -15997,6 +16018,67 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
+    'serial_bottleneck_not_on_a_busy_loop_that_queued_little': [],
+    'lock_contended_by_a_semaphore_on_one_of_two_hosts': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                      '(mostly idle, or queueing little)',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 1.25,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at /srv/app/worker.py:66:lookup) '
+                 'while the loop sat idle 75% of the run: the lock made them take turns, and no '
+                 'other finding explains their waits, so whatever its holders do while holding it '
+                 'paced the work. Inside lookup, which takes it, the work done under it (if the '
+                 'lock is held across it) waited at /srv/app/worker.py:67:lookup from '
+                 '/srv/app/worker.py:90:resolve: 10 waits of 125 ms: what each holder held it for. '
+                 'The connection pool of http://b:80 never had more than 4 connections in use at '
+                 'once though it holds 10: most likely at most 4 holders at a time, a Semaphore(4) '
+                 'limiting how many calls run together. If the limit is deliberate (the '
+                 'concurrency an upstream allows), this is what it costs, and holding it for less '
+                 'would break it. Otherwise, fix: a larger n for that semaphore if what it guards '
+                 'can take more calls at once (the pool holds 10); a lock guarding shared state is '
+                 'held for less by making slow calls outside the locked block. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room (mostly '
+                 'idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                      '(mostly idle, or queueing little)',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 1.25,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at /srv/app/worker.py:66:lookup) '
+                 'while the loop sat idle 75% of the run: the lock made them take turns, and no '
+                 'other finding explains their waits, so whatever its holders do while holding it '
+                 'paced the work. Inside lookup, which takes it, the work done under it (if the '
+                 'lock is held across it) waited at /srv/app/worker.py:67:lookup from '
+                 '/srv/app/worker.py:90:resolve: 10 waits of 125 ms: what each holder held it for. '
+                 'The connection pool of http://c:80 never had more than 3 connections in use at '
+                 'once though it holds 10: most likely at most 3 holders at a time, a Semaphore(3) '
+                 'limiting how many calls run together. If the limit is deliberate (the '
+                 'concurrency an upstream allows), this is what it costs, and holding it for less '
+                 'would break it. Otherwise, fix: a larger n for that semaphore if what it guards '
+                 'can take more calls at once (the pool holds 10); a lock guarding shared state is '
+                 'held for less by making slow calls outside the locked block. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room (mostly '
+                 'idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4}],
 }
 
 

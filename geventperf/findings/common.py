@@ -98,8 +98,8 @@ COST_MEANING = {
     LOCK_CONTENDED: "greenlet-seconds spent waiting to take a lock while the loop had room "
                     "(mostly idle, or queueing little)",
     SERIAL_BOTTLENECK: "greenlet-seconds spent waiting at hand-offs (a queue, an event, a "
-                       "greenlet's end) for a few busy greenlets while the loop had room "
-                       "(mostly idle, or queueing little)",
+                       "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                       "idle",
     WORKERS_SATURATED: "greenlet-seconds the workers spent waiting on their calls, one "
                        "item at a time each, while their input queued: the waiting more "
                        "workers would have overlapped",

@@ -100,11 +100,13 @@ EVENT_ON_A_LOCK = re.compile(r"[/\\](threading|queue)\.py:\d+:")
 POOL_IDLE_SHARE = 0.5
 # ... or, busier than that, its greenlets queued for it under this share of their
 # waiting (the I/O, timers and locks they awaited being the rest): the loop kept nobody
-# waiting long, and a limit their waits piled up at still paced them (an unseen
+# waiting long, and a limit their waits piled up at still paced them (a lock, a pool:
+# not a hand-off, whose story needs the idle loop, see handoff.py; an unseen relay's
+# deliverers waiting for a long-poll queued 15 % on a loop 77 % busy, healthy) (an unseen
 # inventory sync's workers waited 82 % of their time on a metrics client's lock whose
 # holders blocked sending to a slow agent; its loop, 69 % busy with in-process servers
 # and the jobs' own work, queued them 5 %, and no finding told the lock).
-LIMIT_QUEUE_SHARE = 0.15
+LIMIT_QUEUE_SHARE = 0.1
 # The thread's waits for a CPU are told beside an idle share from this share of the
 # run on: below, they move the share by a point or two.
 CPU_WAIT_TOLD = 0.05
@@ -482,13 +484,14 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
                if mean >= STARVED_SHARE * profile.duration_s else "")
     peak = _holders_at_once(profile, holding) if compiled and not patched else None
     at_once = "" if peak is None else (
-        f" The connection pools never had more than {peak[0]} connections in use at once "
-        f"though they hold {peak[1]}: most likely at most {peak[0]} holders at a time, a "
-        f"Semaphore({peak[0]}) limiting how many calls run together.")
-    fix = (f" Fix: a larger n for that semaphore if what it guards can take more calls at "
-           f"once (the pools hold {peak[1]}); if the limit is deliberate (an upstream's "
-           "capacity), this is what it costs; a lock guarding shared state is held for "
-           "less by making slow calls outside the locked block." if peak is not None else
+        f" The connection pool of {peak[2]} never had more than {peak[0]} connections in "
+        f"use at once though it holds {peak[1]}: most likely at most {peak[0]} holders at a "
+        f"time, a Semaphore({peak[0]}) limiting how many calls run together.")
+    fix = (" If the limit is deliberate (the concurrency an upstream allows), this is what "
+           "it costs, and holding it for less would break it. Otherwise, fix: a larger n for "
+           f"that semaphore if what it guards can take more calls at once (the pool holds "
+           f"{peak[1]}); a lock guarding shared state is held for less by making slow calls "
+           "outside the locked block." if peak is not None else
            " Fix: hold it for less -- make slow calls (the network, the disk) outside the "
            "locked block and lock only the shared state -- or use one lock per resource"
            + ("; for a Semaphore(n) that limits concurrency on purpose, a larger n if what "
@@ -568,18 +571,27 @@ def requests_of_others(profile: Profile, names: frozenset[str],
     return calls
 
 
-def _holders_at_once(profile: Profile, holding: Holding | None) -> tuple[int, int] | None:
-    """(peak, size) when the holders made their calls under the lock (Holding) and the
-    connection pools never had more than *peak* connections in use at once, between 2
-    and short of their *size*: a semaphore letting that many through (an unseen report
-    job behind BoundedSemaphore(2) peaked at 2 of a pool of 40); None otherwise (a
-    mutex peaks at 1)."""
+def _holders_at_once(profile: Profile,
+                     holding: Holding | None) -> tuple[int, int, str] | None:
+    """(peak, size, host) when the holders made their calls under the lock (Holding)
+    and a host's connection pool never had more than *peak* connections in use at once,
+    between 2 and short of its *size*: a semaphore letting that many through (an unseen
+    report job behind BoundedSemaphore(2) peaked at 2 of a pool of 40); of several such
+    hosts, the one with the most calls; None otherwise (a mutex peaks at 1)."""
     if holding is None or not holding.by_caller:
         return None
-    pools = [e for e in _events(profile, POOL_EVENT) if _count(e, "calls")]
-    peak = max((_count(e, "peak_in_use") for e in pools), default=0)
-    size = max((_count(e, "maxsize") for e in pools), default=0)
-    return (peak, size) if 2 <= peak < size else None
+    # per host: a semaphore around one upstream's calls caps that host's pool, while the
+    # program's other calls may fill theirs (an unseen partner sync's POSTs under a
+    # BoundedSemaphore(4) peaked at 4 of 40 beside its GETs' 40 of 40, and was told to
+    # make its calls outside the lock, which broke the partner's cap)
+    capped = [(_count(e, "calls"), -_count(e, "peak_in_use"), _count(e, "maxsize"),
+               str(e.get("pool")))
+              for e in _events(profile, POOL_EVENT) if _count(e, "calls")
+              and 2 <= _count(e, "peak_in_use") < _count(e, "maxsize")]
+    if not capped:
+        return None
+    _calls, peak, size, host = max(capped)
+    return -peak, size, host
 
 
 def _besides_the_lock(profile: Profile, rows: list[Any], each: str) -> str:
@@ -775,14 +787,15 @@ def idle_told(profile: Profile, idle: float) -> str:
     return f"idle {idle:.0%} of the run" + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def paced(profile: Profile, rows: list[Any]) -> tuple[float | None, float]:
+def paced(profile: Profile, rows: list[Any],
+          busy_room: bool = True) -> tuple[float | None, float]:
     """The event wait of *rows* (their ready part was queueing behind others) and the
     share of the run the hub idled, or (None, 0) unless the waits add up to a block
-    threshold while the loop had room: it idled POOL_IDLE_SHARE of the run, or its
-    greenlets queued little (little_queueing)."""
+    threshold while the loop had room: it idled POOL_IDLE_SHARE of the run, or (with
+    *busy_room*) its greenlets queued little (little_queueing)."""
     waited = sum(event_wait(w) for w in rows)
     idle = idle_share(profile)
-    if idle is None and little_queueing(profile):
+    if idle is None and busy_room and little_queueing(profile):
         idle = profile.hub.get("idle_s", 0.0) / profile.duration_s
     if not rows or waited < block_threshold(profile) or idle is None:
         return None, 0.0
