@@ -100,12 +100,12 @@ EVENT_ON_A_LOCK = re.compile(r"[/\\](threading|queue)\.py:\d+:")
 POOL_IDLE_SHARE = 0.5
 # ... or, busier than that, its greenlets queued for it under this share of their
 # waiting (the I/O, timers and locks they awaited being the rest): the loop kept nobody
-# waiting long, and a limit their waits piled up at still paced them (a lock, a pool:
-# not a hand-off, whose story needs the idle loop, see handoff.py; an unseen relay's
-# deliverers waiting for a long-poll queued 15 % on a loop 77 % busy, healthy) (an unseen
+# waiting long, and a lock or a pool their waits piled up at still paced them (an unseen
 # inventory sync's workers waited 82 % of their time on a metrics client's lock whose
 # holders blocked sending to a slow agent; its loop, 69 % busy with in-process servers
-# and the jobs' own work, queued them 5 %, and no finding told the lock).
+# and the jobs' own work, queued them 5 %, and no finding told the lock).  Not for
+# hand-offs, whose story needs the idle loop (handoff.py: an unseen relay's deliverers
+# waiting for a long-poll queued 15 % on a loop 77 % busy, and were healthy).
 LIMIT_QUEUE_SHARE = 0.1
 # The thread's waits for a CPU are told beside an idle share from this share of the
 # run on: below, they move the share by a point or two.
@@ -584,14 +584,13 @@ def _holders_at_once(profile: Profile,
     # program's other calls may fill theirs (an unseen partner sync's POSTs under a
     # BoundedSemaphore(4) peaked at 4 of 40 beside its GETs' 40 of 40, and was told to
     # make its calls outside the lock, which broke the partner's cap)
-    capped = [(_count(e, "calls"), -_count(e, "peak_in_use"), _count(e, "maxsize"),
-               str(e.get("pool")))
-              for e in _events(profile, POOL_EVENT) if _count(e, "calls")
+    capped = [e for e in _events(profile, POOL_EVENT) if _count(e, "calls")
               and 2 <= _count(e, "peak_in_use") < _count(e, "maxsize")]
     if not capped:
         return None
-    _calls, peak, size, host = max(capped)
-    return -peak, size, host
+    # the most calls; of as many, the narrowest
+    host = max(capped, key=lambda e: (_count(e, "calls"), -_count(e, "peak_in_use")))
+    return _count(host, "peak_in_use"), _count(host, "maxsize"), str(host.get("pool"))
 
 
 def _besides_the_lock(profile: Profile, rows: list[Any], each: str) -> str:

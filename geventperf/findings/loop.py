@@ -1002,8 +1002,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # requests waiting for I/O the loop competed with: idle capacity (an unseen digest
     # sender's own WSGI upstreams idled 220 greenlet-s beside its jobs' 64 s of I/O,
     # and hid a loop 99.8 % busy, 53 % of the jobs' waiting queued)
-    idle = sum(w.event_wait_s or 0.0 for w in profile.waits if is_idle_server_wait(w.stack))
-    event = sum(g.event_wait_s or 0.0 for g in workers) - at_limits - idle
+    idle_servers = sum(w.event_wait_s or 0.0 for w in profile.waits if is_idle_server_wait(w.stack))
+    event = sum(g.event_wait_s or 0.0 for g in workers) - at_limits - idle_servers
     if util is None or util < SATURATED_UTILIZATION or not duration \
             or ready < SATURATED_MIN_QUEUE * duration \
             or ready < SATURATED_HOT_QUEUE_SHARE * (ready + event):
