@@ -1550,6 +1550,7 @@ def test_work_dealt_round_robin_to_inboxes_is_told_as_dealt_out(kept_server, tmp
     assert told.extra["dealt_out"].endswith(f"dealt_inboxes.py:{deal}:dispatcher"), \
         listing(profile)
     assert told is profile.findings[0], listing(profile)
+    assert profile.greenlet(told.greenlet).name == "dispatcher", listing(profile)
     assert "one shared queue" in told.message, told.message
 
 

@@ -386,8 +386,10 @@ def _bottleneck(profile: Profile) -> list[Finding]:
     # sharing a pool, the line that waits for its items.
     at = list(dealt[2].stack) if dealt is not None else \
         list(worst.stack) if peers or not lead_stack else lead_stack
+    # (dealt out: the dealer, who waits at the put where the fix goes)
+    told = switched_out_at(profile).get(tuple(dealt[2].stack)) if dealt else lead.id
     return [_finding(SERIAL_BOTTLENECK, message, waited, at,
-                     greenlet=lead.id, waits=seen.count, peers=peers, gate=bool(gated),
+                     greenlet=told, waits=seen.count, peers=peers, gate=bool(gated),
                      **({"dealt_out": user_site(dealt[2].stack).user} if dealt else {}),
                      handoff_wait_s=waited, handoff_share=waited / total,
                      idle_share=idle, feeders=[g.id for g, *_ in feeders[:TOP_FEEDERS]],
