@@ -613,6 +613,26 @@ def lock_contended_on_a_busy_loop_that_queued_little():
 
 
 @scenario
+def duplicates_and_repeats_of_one_request_at_the_edges():
+    # one request told by both findings: 8 of its 10 sends in flight together (80 %) and
+    # 10 sends beside 20 other requests (0.5 per other): a stampede on a cache, the
+    # duplicates kept; 7 of 10 in flight, or 11 sends beside 20 others: the repeats kept;
+    # a finding of another request is never dropped
+    from geventperf.findings.inflight import without_repeats_told
+
+    def told(duplicates, count, calls):
+        key = {"host": "http://flags:80", "request": "GET /flags"}
+        return without_repeats_told([
+            Finding(kind=findings.DUPLICATE_IN_FLIGHT, message="dup", cost_s=1.0,
+                    extra={**key, "duplicates": duplicates, "asked": 10}),
+            Finding(kind=findings.REPEATED_REQUEST, message="rep", cost_s=2.0,
+                    extra={**key, "count": count, "calls": calls}),
+            Finding(kind=findings.REPEATED_REQUEST, message="other", cost_s=0.5,
+                    extra={"host": "http://flags:80", "request": "GET /other"})])
+    return [*told(8, 10, 30), *told(7, 10, 30), *told(8, 11, 31)]
+
+
+@scenario
 def lock_contended_on_a_compiled_semaphore_at_the_line_that_took_it():
     # gevent's Semaphore is compiled: the app's own line is the innermost frame.  There,
     # entering a with block (0.25 s) and calling .acquire (0.125 s) are lock waits:
@@ -16079,6 +16099,60 @@ EXPECTED = {
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
       'waits': 4}],
+    'duplicates_and_repeats_of_one_request_at_the_edges': [{'asked': 10,
+      'cost_s': 1.0,
+      'duplicates': 8,
+      'greenlet': None,
+      'host': 'http://flags:80',
+      'kind': 'duplicate-in-flight',
+      'message': 'dup',
+      'request': 'GET /flags',
+      'section': None,
+      'stack': []},
+     {'cost_s': 0.5,
+      'greenlet': None,
+      'host': 'http://flags:80',
+      'kind': 'repeated-request',
+      'message': 'other',
+      'request': 'GET /other',
+      'section': None,
+      'stack': []},
+     {'calls': 30,
+      'cost_s': 2.0,
+      'count': 10,
+      'greenlet': None,
+      'host': 'http://flags:80',
+      'kind': 'repeated-request',
+      'message': 'rep',
+      'request': 'GET /flags',
+      'section': None,
+      'stack': []},
+     {'cost_s': 0.5,
+      'greenlet': None,
+      'host': 'http://flags:80',
+      'kind': 'repeated-request',
+      'message': 'other',
+      'request': 'GET /other',
+      'section': None,
+      'stack': []},
+     {'calls': 31,
+      'cost_s': 2.0,
+      'count': 11,
+      'greenlet': None,
+      'host': 'http://flags:80',
+      'kind': 'repeated-request',
+      'message': 'rep',
+      'request': 'GET /flags',
+      'section': None,
+      'stack': []},
+     {'cost_s': 0.5,
+      'greenlet': None,
+      'host': 'http://flags:80',
+      'kind': 'repeated-request',
+      'message': 'other',
+      'request': 'GET /other',
+      'section': None,
+      'stack': []}],
 }
 
 
