@@ -35,7 +35,7 @@ work took: a finding about what slowed them, in their own function, explains it 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from geventperf.findings.common import (
     SERIAL_BOTTLENECK,
@@ -310,11 +310,10 @@ def _bottleneck(profile: Profile) -> list[Finding]:
     gated = not peers and asleep is None and not worst_polled and _gated(profile, worst, seen)
     dealt = _dealt_out(profile, worst, waiter, rows)
     if dealt is not None:
-        putter, put_s, put_row = dealt
         story = (
-            f"The work was dealt out in advance: {putter} waited {put_s:.3f} s "
-            f"({put_s / duration:.0%} of the run) to put at "
-            f"{user_site(put_row.stack).user} while the waiting greenlets waited "
+            f"The work was dealt out in advance: {dealt.who} waited {dealt.put_s:.3f} s "
+            f"({dealt.put_s / duration:.0%} of the run) to put at "
+            f"{user_site(dealt.row.stack).user} while the waiting greenlets waited "
             f"{event_wait(worst):.3f} s at their get: more than fits in the rest of the "
             "run, and one queue cannot be full for a put and empty for a get at once. So "
             "each of them most likely takes from a queue of its own (items dealt round "
@@ -384,21 +383,29 @@ def _bottleneck(profile: Profile) -> list[Finding]:
         f"{idle_told(profile, idle)}. {story}")
     # The finding points where the fix goes: the lead feeder's line, or for peers
     # sharing a pool, the line that waits for its items.
-    at = list(dealt[2].stack) if dealt is not None else \
+    # Dealt out: the dealer's put, where the fix goes.
+    at = list(dealt.row.stack) if dealt is not None else \
         list(worst.stack) if peers or not lead_stack else lead_stack
-    # (dealt out: the dealer, who waits at the put where the fix goes)
-    told = switched_out_at(profile).get(tuple(dealt[2].stack)) if dealt else lead.id
     return [_finding(SERIAL_BOTTLENECK, message, waited, at,
-                     greenlet=told, waits=seen.count, peers=peers, gate=bool(gated),
-                     **({"dealt_out": user_site(dealt[2].stack).user} if dealt else {}),
+                     greenlet=dealt.greenlet if dealt else lead.id, waits=seen.count,
+                     peers=peers, gate=bool(gated),
+                     **({"dealt_out": user_site(dealt.row.stack).user} if dealt else {}),
                      handoff_wait_s=waited, handoff_share=waited / total,
                      idle_share=idle, feeders=[g.id for g, *_ in feeders[:TOP_FEEDERS]],
                      site=user_site(lead_stack).user if lead_stack else None)]
 
 
-def _dealt_out(profile: Profile, worst: Any, waiter: Any,
-               rows: list[Any]) -> tuple[str, float, Any] | None:
-    """(who, seconds, heaviest row) of the puts into full queues by greenlets of other
+class Dealt(NamedTuple):
+    """Puts into full queues that the waiters' gets could not have shared (_dealt_out)."""
+
+    who: str  # the putters' names
+    put_s: float  # their event wait at those puts
+    row: Any  # the heaviest put's waits row
+    greenlet: Any  # the last greenlet that waited there
+
+
+def _dealt_out(profile: Profile, worst: Any, waiter: Any, rows: list[Any]) -> Dealt | None:
+    """The puts into full queues by greenlets of other
     names than the *waiter*'s, when the waiters' gets (*worst*, a get() row) exceed what
     fits outside those puts: one queue is never full for a put while empty for a get,
     so with N waiters, gets of more than N x (run - puts) greenlet-seconds were on other
@@ -409,17 +416,16 @@ def _dealt_out(profile: Profile, worst: Any, waiter: Any,
         return None
     name = _base_name(waiter.name)
     ended = switched_out_at(profile)
-    puts = [w for w in rows if w.call == "put" and (g := profile.greenlet(
+    puts = [(w, g) for w in rows if w.call == "put" and (g := profile.greenlet(
         ended.get(tuple(w.stack)))) is not None and _base_name(g.name) != name]
-    put_s = sum(event_wait(w) for w in puts)
+    put_s = sum(event_wait(w) for w, _g in puts)
     getters = _greenlets_named(profile, {name})
     if not puts or put_s < block_threshold(profile) or not getters \
             or event_wait(worst) <= getters * max(0.0, profile.duration_s - put_s):
         return None
-    top = max(puts, key=event_wait)
-    who = sorted({_base_name(g.name) for w in puts
-                  if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None})
-    return ", ".join(repr(n) for n in who), put_s, top
+    top, dealer = max(puts, key=lambda pair: event_wait(pair[0]))
+    who = ", ".join(repr(n) for n in sorted({_base_name(g.name) for _w, g in puts}))
+    return Dealt(who, put_s, top, dealer.id)
 
 
 def _gated(profile: Profile, worst: Any, seen: Any) -> int:

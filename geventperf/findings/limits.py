@@ -69,7 +69,7 @@ from geventperf.findings.common import (
     _names,
 )
 from geventperf.findings.cpuhot import hot_code
-from geventperf.findings.loop import TOP_HOLDERS, block_threshold
+from geventperf.findings.loop import TOP_HOLDERS, _workers, block_threshold, idle_server_wait
 from geventperf.formats._frames import is_library_frame
 from geventperf.frames import PATCHED_RLOCK_FRAME, is_idle_server_wait, parse_frame, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
@@ -805,13 +805,9 @@ def little_queueing(profile: Profile) -> bool:
     """Whether the greenlets (the hub apart) queued for the loop under LIMIT_QUEUE_SHARE
     of their waiting, an in-process server's connections awaiting their clients' next
     requests left out (idle capacity, not I/O anyone awaited)."""
-    hub = profile.hub.get("id")
-    ready = event = 0.0
-    for g in profile.greenlets:
-        if g.id != hub and g.ready_wait_s is not None and g.event_wait_s is not None:
-            ready += g.ready_wait_s
-            event += g.event_wait_s
-    event -= sum(event_wait(w) for w in profile.waits if is_idle_server_wait(w.stack))
+    workers = _workers(profile)
+    ready = sum(g.ready_wait_s for g in workers)
+    event = sum(g.event_wait_s for g in workers) - idle_server_wait(profile)
     return event > 0 and ready < LIMIT_QUEUE_SHARE * (ready + event) \
         and isinstance(profile.hub.get("idle_s"), (int, float)) and profile.duration_s > 0
 

@@ -836,6 +836,12 @@ def _workers(profile: Profile) -> list[Any]:
             and g.ready_wait_s is not None and g.event_wait_s is not None]
 
 
+def idle_server_wait(profile: Profile) -> float:
+    """The event wait of an in-process server's connections awaiting their clients' next
+    requests (frames.is_idle_server_wait): idle capacity, not I/O anyone awaited."""
+    return sum(w.event_wait_s or 0.0 for w in profile.waits if is_idle_server_wait(w.stack))
+
+
 def _starved_share(profile: Profile) -> float:
     """Share of the loop's busy time the traced thread waited for a CPU; 0 unknown."""
     util, wait = profile.hub.get("utilization"), profile.hub.get("cpu_wait_s")
@@ -1002,8 +1008,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # requests waiting for I/O the loop competed with: idle capacity (an unseen digest
     # sender's own WSGI upstreams idled 220 greenlet-s beside its jobs' 64 s of I/O,
     # and hid a loop 99.8 % busy, 53 % of the jobs' waiting queued)
-    idle_servers = sum(w.event_wait_s or 0.0 for w in profile.waits if is_idle_server_wait(w.stack))
-    event = sum(g.event_wait_s or 0.0 for g in workers) - at_limits - idle_servers
+    event = sum(g.event_wait_s or 0.0 for g in workers) - at_limits - idle_server_wait(profile)
     if util is None or util < SATURATED_UTILIZATION or not duration \
             or ready < SATURATED_MIN_QUEUE * duration \
             or ready < SATURATED_HOT_QUEUE_SHARE * (ready + event):
