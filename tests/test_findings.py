@@ -391,7 +391,7 @@ def test_loop_held_leaves_out_what_its_long_slices_are_loop_blocked_for():
 
 
 @pytest.mark.parametrize("cpu_s, told, fix", [
-    (0.5, "It was CPU work (0.500 s of CPU in 0.500 s of running)", "with gevent.idle()"),
+    (0.5, "It was CPU work (0.500 s of CPU in 0.500 s of running)", "with gevent.sleep(0.001)"),
     (0.125, "It was mostly off the CPU (0.125 s of CPU in 0.500 s of running), in a "
             "non-cooperative call", "monkey-patch first"),
     (None, "CPU and blocking cannot be told apart (cpu_clock=False)", "")])

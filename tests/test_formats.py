@@ -154,6 +154,22 @@ def test_text_shows_the_programs_line_under_deep_library_frames():
         "... 2 library frames", "fetch (/srv/app/worker.py:12)", "... 1 outer frame"]
 
 
+def test_text_shows_the_callers_line_in_another_file_of_the_program():
+    """When the program's first line is in a helper module of its own (a store client),
+    the stack also shows the first caller in another of its files (the loop to change),
+    however deep, with the frames skipped between counted."""
+    lib = "/venv/lib/python3.11/site-packages/gevent/_socketcommon.py"
+    profile = small_profile()
+    profile.findings = [Finding(kind="switch-storm", message="m", greenlet=None, stack=[
+        f"{lib}:687:recv_into", "/srv/app/kv.py:134:_read_reply", "/srv/app/kv.py:155:execute",
+        "/srv/app/kv.py:163:get", "/srv/app/kv.py:170:get_many", "/srv/app/cart.py:58:prices",
+        "/srv/app/cart.py:98:worker"])]
+    lines = render(profile, "text").splitlines()
+    at = next(i for i, line in enumerate(lines) if "recv_into (" in line)
+    assert [line.strip() for line in lines[at + 4:at + 7]] == [
+        "... 1 frame", "prices (/srv/app/cart.py:58)", "... 1 outer frame"]
+
+
 def test_text_wait_sites_lead_with_the_users_own_line():
     text = render(small_profile(), "text")
     sites = text[text.index("TOP WAIT SITES"):text.index("ADAPTER READS")]

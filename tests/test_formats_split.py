@@ -89,7 +89,7 @@ def test_wait_site_that_yielded_in_the_users_own_line_says_so():
 def test_text_header_with_the_wait_split():
     header = render(split_profile(), "text").split("\n\n")[0]
     lines = header.splitlines()
-    assert lines[0].endswith("hot path: C extension")
+    assert lines[0].endswith("tracer: its C hot path")
     assert lines[1] == "command: geventperf run worker.py --fast"
     assert "host buildhost  Python 3.11.7  gevent 26.9.0 (loop libev-cext)" in lines[2]
     assert "loop: busy 60.0% of the run" in header and "hub idle 200.0 ms; 57 polls" in header

@@ -164,6 +164,20 @@ def cpu_slice():
     return findings.loop_blocked(profile(events=[blocked_slice(3, 0.5, 0.5, 0.75)]))
 
 
+@scenario
+def cpu_slices_of_a_timer_job_are_told_to_skip_unchanged_ticks():
+    # three CPU slices of app.fetch (#3) that ended in gevent.sleep at its line (a job
+    # on a timer): told to skip ticks with nothing new first; two of them, or three
+    # ending elsewhere: the CPU cure alone
+    timer = (f"{HUB}:166:sleep", f"{APP}:93:refresh")
+    return [*findings.loop_blocked(profile(events=[
+                blocked_slice(3, 0.25, 0.25, 0.25, stack=timer) for _ in range(3)])),
+            *findings.loop_blocked(profile(events=[
+                blocked_slice(3, 0.25, 0.25, 0.25, stack=timer) for _ in range(2)])),
+            *findings.loop_blocked(profile(events=[
+                blocked_slice(3, 0.25, 0.25, 0.25) for _ in range(3)]))]
+
+
 def backlogged(stall=0.5, waiting=4, lingering=0.0, usual_at=3.875):
     """A 4 s run: app.fetch (#3) holds the loop from 1 s for *stall* s while *waiting*
     greenlets became ready at its start, which run 0.125 s each, one after another, once
@@ -1731,16 +1745,28 @@ def gil_contended_when_threadpool_python_held_the_lock():
 
 @scenario
 def gil_contended_not_past_each_guard():
-    # off just under a quarter of the run (cpu_wait 0.5 + 2**-16); threads' CPU just
-    # under half the off time (0.1875 - 2**-16 + 0.25 of 0.875); a cost under the
-    # threshold; a greenlet without a CPU figure; no threadpool at all
+    # off just under a quarter of the run (cpu_wait 0.5 + 2**-16) while the threads' CPU
+    # (0.75 + 2**-16 + 0.25) is over twice it: C beside the loop, not Python trading the
+    # lock; threads' CPU just under half the off time (0.1875 - 2**-16 + 0.25 of 0.875); a
+    # cost under the threshold; a greenlet without a CPU figure; no threadpool at all
     no_cpu = gil_profile()
     no_cpu.greenlet(5).cpu_s = None
-    return [*findings.gil_contended(gil_profile(cpu_wait=0.5 + 2 ** -16)),
+    return [*findings.gil_contended(gil_profile(cpu_wait=0.5 + 2 ** -16,
+                                                checksum_cpu=0.75 + 2 ** -16)),
             *findings.gil_contended(gil_profile(checksum_cpu=0.1875 - 2 ** -16)),
             *findings.gil_contended(gil_profile(ready=(0.0625 - 2 ** -16, 0.0))),
             *findings.gil_contended(no_cpu),
             *findings.gil_contended(gil_profile(events=False))]
+
+
+@scenario
+def gil_contended_when_python_threads_trade_the_lock():
+    # off an eighth of the run (cpu_wait 0.75: 0.25 of 2 s), under a quarter, while the
+    # threads' CPU (0.25 + 0.25) is at most twice it (Python trading the lock): a
+    # finding; 2**-16 s less off, or 2**-16 s more of the threads' CPU: none
+    return [*findings.gil_contended(gil_profile(cpu_wait=0.75, checksum_cpu=0.25)),
+            *findings.gil_contended(gil_profile(cpu_wait=0.75 + 2 ** -16, checksum_cpu=0.25)),
+            *findings.gil_contended(gil_profile(cpu_wait=0.75, checksum_cpu=0.25 + 2 ** -16))]
 
 
 @scenario
@@ -1913,14 +1939,39 @@ def queue_full_not_from_mains_end_wait_nor_without_a_consumer():
 
 @scenario
 def queue_full_at_its_edges():
-    # the producer waited half the 2 s run in put() (1 s), its one consumer a quarter
-    # less a little in get(): queue-full, costing the put waits; 2**-16 s less in put(),
-    # or two consumers of the name (workers-saturated's, or a pool's): none
-    two = lockstep_profile(put=1.0, get=0.5 - 2 ** -16)
+    # the producer (no times of its own: its life is the 2 s run) waited 30 % of it in
+    # put() (0.6 s), its one consumer a quarter less a little in get(): queue-full,
+    # costing the put waits; 2**-16 s less in put(), or two consumers of the name
+    # (workers-saturated's, or a pool's): none.  A producer that lived half the run
+    # (run 0.25 s, waits 0.75 s: a pooled job) and waited 0.3 s in put(), 30 % of its
+    # life and 15 % of the run: queue-full
+    two = lockstep_profile(put=0.6, get=0.5 - 2 ** -16)
     two.greenlets.append(GreenletStats(id=6, name="app.load", parent=1))
-    return [*findings.queue_lockstep(lockstep_profile(put=1.0, get=0.5 - 2 ** -16)),
-            *findings.queue_lockstep(lockstep_profile(put=1.0 - 2 ** -16, get=0.25)),
-            *findings.queue_lockstep(two)]
+    pooled = lockstep_profile(put=0.3, get=0.25)
+    pooled.greenlet(3).run_s, pooled.greenlet(3).wait_s = 0.25, 0.75
+    return [*findings.queue_lockstep(lockstep_profile(put=0.6, get=0.5 - 2 ** -16)),
+            *findings.queue_lockstep(lockstep_profile(put=0.6 - 2 ** -16, get=0.25)),
+            *findings.queue_lockstep(two),
+            *findings.queue_lockstep(pooled)]
+
+
+@scenario
+def queue_full_tells_what_its_consumer_waited_on():
+    # queue_full_at_its_edges' first profile, whose one consumer (app.load, #4) waited
+    # 1 s besides its get() on requests at its line (40 waits of 25 ms): told, with the
+    # host's 40 heads of 20 ms (0.8 s, which those waits hold); the host's 40 heads of
+    # 100 ms (4 s: more than 4 times the line's 1 s of waiting, other lines' answers):
+    # the host's figure left out
+    def run(heads_s):
+        p = lockstep_profile(put=0.6, get=0.5 - 2 ** -16)
+        call = FAILING_CALL[:-1] + [f"{APP}:41:load"]
+        p.waits.append(StackTime(stack=call, count=40, wait_s=1.0, event_wait_s=1.0,
+                                 ready_wait_s=0.0))
+        p.runs.append(StackTime(stack=call, count=40, greenlet=4))
+        p.events = [{"kind": "urllib3-pool", "pool": "http://a:80",
+                     "trails": {"reused": [40, 0, 0.0, 0.0, heads_s]}}]
+        return findings.queue_lockstep(p)
+    return [*run(0.8), *run(4.0 + 2 ** -16)]
 
 
 @scenario
@@ -2322,6 +2373,30 @@ def lock_contended_says_who_starved_and_what_holders_did():
 
 
 @scenario
+def lock_contended_names_others_that_called_and_never_queued():
+    # lock_contended_says_who_starved_and_what_holders_did's profile (app.fetch waited
+    # 2 s at the lock in 4 waits, 0.5 s each; 0.25 s besides it on requests), nothing
+    # seen inside lookup (a @contextmanager's holders work in their with blocks), and
+    # app.parse (#5), which never waited for it, waited on requests at its own line:
+    # 40 waits of 25 ms (1 s): told as the likely holders; 0.25 - 2**-16 s, less than
+    # the waiters' own: not told; one wait of 1 s, as long as a wait for the lock (a
+    # client of the waiters): not told
+    def run(count, waited):
+        p = pool_profile(1.5, [([f"{APP}:66:lookup"], 2.0)])
+        p.waits[0].call = "with"
+        p.runs[0].greenlet = 3
+        p.waits.append(StackTime(stack=list(FAILING_CALL), count=10, wait_s=0.25,
+                                 event_wait_s=0.25, ready_wait_s=0.0))
+        p.runs.append(StackTime(stack=list(FAILING_CALL), count=10, greenlet=4))
+        resync = FAILING_CALL[:-1] + [f"{APP}:80:resync"]
+        p.waits.append(StackTime(stack=resync, count=count, wait_s=waited,
+                                 event_wait_s=waited, ready_wait_s=0.0))
+        p.runs.append(StackTime(stack=resync, count=count, greenlet=5))
+        return findings.lock_contended(p)
+    return [*run(40, 1.0), *run(40, 0.25 - 2 ** -16), *run(1, 1.0)]
+
+
+@scenario
 def lock_contended_by_a_semaphore_letting_few_calls_through():
     # the holders' calls inside lookup (lock_contended_names_the_calls_inside_the_
     # function_that_takes_it's resolve calls), and the pool never had more than 2 of
@@ -2528,16 +2603,20 @@ def loop_saturated_by_tiny_threadpool_tasks():
     # the holders' CPU sampled at the handler's line, which sent 1000 json.loads tasks to
     # the threadpool: 0.1 s of work, 100 us each, at most TINY_TASK_S: the hand-off is
     # the cost (0.5 s waited for results: 500 us each); 2**-20 s more work, or 999
-    # tasks, or tasks sent from another line: the CPU cure as usual
+    # tasks, or tasks sent from another line: the CPU cure as usual.  The same 1000
+    # tasks as name lookups (gevent's resolver: a connect each): a connection opened per
+    # call, told so
     out = []
-    for run, tasks, site in ((0.1, 1000, f"{APP}:40:handler"),
-                             (0.1 + 2 ** -20, 1000, f"{APP}:40:handler"),
-                             (0.0999, 999, f"{APP}:40:handler"),
-                             (0.1, 1000, f"{APP}:41:handler")):
+    for run, tasks, site, function in ((0.1, 1000, f"{APP}:40:handler", "json.loads"),
+                                       (0.1 + 2 ** -20, 1000, f"{APP}:40:handler",
+                                        "json.loads"),
+                                       (0.0999, 999, f"{APP}:40:handler", "json.loads"),
+                                       (0.1, 1000, f"{APP}:41:handler", "json.loads"),
+                                       (0.1, 1000, f"{APP}:40:handler", "getaddrinfo")):
         p = saturated()
         p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 9, 1.0)])
-        p.events = [pool_event("json.loads", tasks, 0.25, run, result_s=0.5,
-                               sites=[[site, tasks]])]
+        p.events = [pool_event(function, tasks, 0.25, run, result_s=0.5,
+                               sites=[[site, tasks]], dns=function == "getaddrinfo")]
         out += findings.loop_saturated(p)
     return out
 
@@ -2610,13 +2689,16 @@ HTTP_CLIENT = "/usr/lib/python3.11/http/client.py"
 @scenario
 def loop_saturated_by_requests_own_cpu():
     # CPU samples of the workers: 0.25 s under requests, 0.125 under urllib3 and 0.125
-    # under http.client (beneath the app's frame), 0.5 in the app alone: exactly half
-    # beneath the HTTP client stack, which the message names.  The hub's 4 s of samples
-    # in the app do not count.  With 2^-20 s moved from the client to the app: under
-    # half, no mention.  With bodies read 20 times each on average (per-read work, the
-    # small-body-reads story), told as per read; 19.75 times, per request.
+    # under http.client beneath urllib3 (beneath the app's frame), 0.5 in the app alone:
+    # exactly half beneath the HTTP client stack, which the message names.  The hub's 4 s
+    # of samples in the app do not count.  With 2^-20 s moved from the client to the app:
+    # under half, no mention.  With bodies read 20 times each on average (per-read work,
+    # the small-body-reads story), told as per read; 19.75 times, per request.  With the
+    # app calling http.client itself (no requests or urllib3 above it: a load generator
+    # beside the service), that 0.125 s is no work a Session cures: no mention.
     out = []
-    for moved, reads in ((0.0, 0), (2 ** -20, 0), (0.0, 80), (0.0, 79)):
+    for moved, reads, direct in ((0.0, 0, False), (2 ** -20, 0, False), (0.0, 80, False),
+                                 (0.0, 79, False), (0.0, 0, True)):
         p = saturated()
         for g in (3, 4, 5, 1):
             p.greenlet(g).cpu_s = p.greenlet(g).run_s
@@ -2628,8 +2710,8 @@ def loop_saturated_by_requests_own_cpu():
                              cpu_s=0.25, gid=3),
                 SampledStack(frames=[1, 3], greenlet="app.fetch", sections=[], count=1,
                              cpu_s=0.125, gid=4),
-                SampledStack(frames=[2, 3], greenlet="main", sections=[], count=1,
-                             cpu_s=0.125 - moved, gid=1),
+                SampledStack(frames=[2, 3] if direct else [2, 1, 3], greenlet="main",
+                             sections=[], count=1, cpu_s=0.125 - moved, gid=1),
                 SampledStack(frames=[3], greenlet="app.fetch", sections=[], count=4,
                              cpu_s=0.5 + moved, gid=3),
                 SampledStack(frames=[3], greenlet="hub", sections=[], count=32,
@@ -2792,14 +2874,16 @@ def loop_saturated_writing_pywsgi_pieces():
 def loop_saturated_tells_the_cheaper_way_of_standard_library_hot_code():
     # the workers' hot stack runs pprint (a disabled debug log's eager pformat), then
     # _strptime, then copy.deepcopy, then a database connection's constructor (its
-    # login's key derivation, a connection per request), then the program's own code
-    # only: the first four get their specific cure first, before the generic ones; the
-    # last the generic one with "compute once"
+    # login's key derivation, a connection per request), then gzip's compress (its
+    # default level 9), then the program's own code only: the first five get their
+    # specific cure first, before the generic ones; the last the generic one with
+    # "compute once"
     out = []
     for inner in ("/usr/lib/python3.11/pprint.py:158:PrettyPrinter._format",
                   "/usr/lib/python3.11/_strptime.py:349:_strptime",
                   "/usr/lib/python3.11/copy.py:128:deepcopy",
-                  "/srv/app/db.py:34:Connection.__init__", None):
+                  "/srv/app/db.py:34:Connection.__init__",
+                  "/usr/lib/python3.11/gzip.py:590:compress", None):
         p = saturated()
         for g in (3, 4, 5, 1):
             p.greenlet(g).cpu_s = p.greenlet(g).run_s
@@ -2886,6 +2970,31 @@ def storm(stack, count=2000, run_s=0.03125, event_wait_s=0.5, greenlet=3, delaye
 @scenario
 def storm_of_small_reads():
     return storm([f"{GEVENT}:687:SocketMixin.recv", f"{URLLIB3}:1:read", f"{APP}:12:read_small"])
+
+
+@scenario
+def storm_of_round_trips_seen_from_both_ends():
+    # one process ran a store's server and its clients: the clients' reads at
+    # _read_reply (2000 switches, 0.5 s of switching) and the server's connection
+    # greenlet's reads at read_command (as many): one finding, the clients' loop's,
+    # costing both ends; the server's reads alone (its clients elsewhere): its own storm
+    client = [f"{GEVENT}:687:SocketMixin.recv", "/usr/lib/python3.11/socket.py:706:readinto",
+              f"{APP}:134:_read_reply", f"{APP}:58:prices_for"]
+    server = [f"{GEVENT}:687:SocketMixin.recv", "/usr/lib/python3.11/socket.py:706:readinto",
+              f"{APP}:48:read_command"]
+
+    def run(stacks):
+        hub = GreenletStats(id=2, name="hub", parent=None, run_s=1.5, switches=4000)
+        p = profile(runs=[StackTime(stack=stack, count=2000, run_s=0.03125, greenlet=gid)
+                          for stack, gid in stacks],
+                    waits=[StackTime(stack=stack, count=2000, wait_s=1.0, event_wait_s=0.5)
+                           for stack, _gid in stacks])
+        p.greenlets[1] = hub
+        p.greenlets.append(GreenletStats(
+            id=6, name="gevent.baseserver._handle_and_close_when_done", parent=1))
+        p.hub["idle_s"] = 0.5
+        return findings.switch_storms(p)
+    return [*run([(client, 3), (server, 6)]), *run([(server, 6)])]
 
 
 @scenario
@@ -3480,6 +3589,376 @@ def threadpool_of_six_functions():
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
+    'cpu_slices_of_a_timer_job_are_told_to_skip_unchanged_ticks': [{'active_s': 0.75,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.75,
+      'count': 3,
+      'cpu_s': 0.75,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.25,
+      'longest_wait_s': 0.25,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.750 s without yielding (3 slices "
+                 'over 0.0625 s, longest 0.250 s), while others were ready to run: 0.750 '
+                 'greenlet-seconds of their waiting (one waited up to 0.250 s). It was CPU '
+                 'work (0.750 s of CPU); the slice ended at /srv/app/worker.py:93:refresh; 3 '
+                 'of them ended in gevent.sleep: a job on a timer, which redoes its work at '
+                 'each tick -- skip a tick whose input has not changed (a version or etag '
+                 'check before a rebuild) or update incrementally, before anything below. Fix: '
+                 'first make that code cheaper (one line burning the CPU this long is often '
+                 'work that grows with the square of its input: += on bytes or str in a loop, '
+                 'a list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
+      'run_s': 0.75,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:93:refresh'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625},
+     {'active_s': 0.5,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.5,
+      'count': 2,
+      'cpu_s': 0.5,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.25,
+      'longest_wait_s': 0.25,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding (2 slices "
+                 'over 0.0625 s, longest 0.250 s), while others were ready to run: 0.500 '
+                 'greenlet-seconds of their waiting (one waited up to 0.250 s). It was CPU '
+                 'work (0.500 s of CPU); the slice ended at /srv/app/worker.py:93:refresh. '
+                 'Fix: first make that code cheaper (one line burning the CPU this long is '
+                 'often work that grows with the square of its input: += on bytes or str in a '
+                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
+                 'what must stay expensive and yield between pieces of a millisecond or two '
+                 'with gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, '
+                 'and it always resumes) or, for work that can wait indefinitely, '
+                 'gevent.idle() (it resumes only once the loop has nothing pending: on a loop '
+                 'never idle, never), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
+                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
+                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
+      'run_s': 0.5,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
+                '/srv/app/worker.py:93:refresh'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625},
+     {'active_s': 0.75,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 0.75,
+      'count': 3,
+      'cpu_s': 0.75,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 1,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.25,
+      'longest_wait_s': 0.25,
+      'message': "greenlet 'app.fetch' (#3) held the loop 0.750 s without yielding (3 slices "
+                 'over 0.0625 s, longest 0.250 s), while others were ready to run: 0.750 '
+                 'greenlet-seconds of their waiting (one waited up to 0.250 s). It was CPU '
+                 'work (0.750 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: '
+                 'first make that code cheaper (one line burning the CPU this long is often '
+                 'work that grows with the square of its input: += on bytes or str in a loop, '
+                 'a list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
+      'run_s': 0.75,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625}],
+    'queue_full_tells_what_its_consumer_waited_on': [{'calls_site': None,
+      'consumer': 'app.load',
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind one '
+                      'consumer',
+      'cost_s': 0.6,
+      'get_wait_s': 0.4999847412109375,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'queue-full',
+      'message': "A producer waited on a full queue: 'app.extract' waited 0.600 s to put into "
+                 'it (40 times, at /srv/app/worker.py:34:extract), 30% of its life, while what '
+                 "takes from it was 'app.load', one greenlet that waited for items only 25% of "
+                 'the run (at /srv/app/worker.py:40:load). The consumer is slower than what '
+                 "feeds it, so its pace was the run's. The consumer ('app.load') spent its "
+                 'time mostly waiting at /srv/app/worker.py:41:load (HTTPAdapter.send): 40 '
+                 'waits of 25 ms on average; their requests to http://a:80 took 20 ms to the '
+                 "response head on average (40 timed): the upstream's time to answer (the "
+                 "network's included), and each item waited for that. Fix: more consumers -- "
+                 'several greenlets taking from the queue, or a gevent.pool.Pool(n) over its '
+                 'items -- if their work can run side by side (calls to an upstream that takes '
+                 'more at once); else make each item cheaper (one batch call for several '
+                 "items). If the consumer's pace is a limit by design (an upstream's rate), "
+                 'this is what it costs. [cost 0.600 s: greenlet-seconds a producer waited to '
+                 'put into a full queue behind one consumer]',
+      'producer': 'app.extract',
+      'put_site': '/srv/app/worker.py:34:extract',
+      'put_wait_s': 0.6,
+      'section': None,
+      'stack': ['/srv/app/worker.py:34:extract']},
+     {'calls_site': None,
+      'consumer': 'app.load',
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind one '
+                      'consumer',
+      'cost_s': 0.6,
+      'get_wait_s': 0.4999847412109375,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'queue-full',
+      'message': "A producer waited on a full queue: 'app.extract' waited 0.600 s to put into "
+                 'it (40 times, at /srv/app/worker.py:34:extract), 30% of its life, while what '
+                 "takes from it was 'app.load', one greenlet that waited for items only 25% of "
+                 'the run (at /srv/app/worker.py:40:load). The consumer is slower than what '
+                 "feeds it, so its pace was the run's. The consumer ('app.load') spent its "
+                 'time mostly waiting at /srv/app/worker.py:41:load (HTTPAdapter.send): 40 '
+                 'waits of 25 ms on average. Fix: more consumers -- several greenlets taking '
+                 'from the queue, or a gevent.pool.Pool(n) over its items -- if their work can '
+                 'run side by side (calls to an upstream that takes more at once); else make '
+                 "each item cheaper (one batch call for several items). If the consumer's pace "
+                 "is a limit by design (an upstream's rate), this is what it costs. [cost "
+                 '0.600 s: greenlet-seconds a producer waited to put into a full queue behind '
+                 'one consumer]',
+      'producer': 'app.extract',
+      'put_site': '/srv/app/worker.py:34:extract',
+      'put_wait_s': 0.6,
+      'section': None,
+      'stack': ['/srv/app/worker.py:34:extract']}],
+    'lock_contended_names_others_that_called_and_never_queued': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                      '(mostly idle, or queueing little)',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 0,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Besides the lock, '
+                 "they ('app.fetch') mostly waited at /srv/app/worker.py:40:call "
+                 '(HTTPAdapter.send): 10 waits of 25 ms on average. Greenlets of other names '
+                 "made network calls meanwhile without ever waiting for the lock ('app.parse' "
+                 'at /srv/app/worker.py:80:resync: 40 waits of 25 ms, 1.000 s in all), more '
+                 "than the waiters' own 0.250 s: if they take it around a batch of calls (a "
+                 'with block holding it across a loop), they held it most of the time and the '
+                 'waiters queued behind them -- take it per call there, and give the batch a '
+                 'smaller limit of its own. Fix: hold it for less -- make slow calls (the '
+                 'network, the disk) outside the locked block and lock only the shared state '
+                 '-- or use one lock per resource; for a Semaphore(n) that limits concurrency '
+                 'on purpose, a larger n if what it guards can take more calls at once. [cost '
+                 '2.000 s: greenlet-seconds spent waiting to take a lock while the loop had '
+                 'room (mostly idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                      '(mostly idle, or queueing little)',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 0,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Besides the lock, '
+                 "they ('app.fetch') mostly waited at /srv/app/worker.py:40:call "
+                 '(HTTPAdapter.send): 10 waits of 25 ms on average. Fix: hold it for less -- '
+                 'make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource; for a Semaphore(n) '
+                 'that limits concurrency on purpose, a larger n if what it guards can take '
+                 'more calls at once. [cost 2.000 s: greenlet-seconds spent waiting to take a '
+                 'lock while the loop had room (mostly idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                      '(mostly idle, or queueing little)',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 0,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Besides the lock, '
+                 "they ('app.fetch') mostly waited at /srv/app/worker.py:40:call "
+                 '(HTTPAdapter.send): 10 waits of 25 ms on average. Fix: hold it for less -- '
+                 'make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource; for a Semaphore(n) '
+                 'that limits concurrency on purpose, a larger n if what it guards can take '
+                 'more calls at once. [cost 2.000 s: greenlet-seconds spent waiting to take a '
+                 'lock while the loop had room (mostly idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4}],
+    'storm_of_round_trips_seen_from_both_ends': [{'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches); with the '
+                      "same, for this process's own server reading those requests (both ends "
+                      'of the round trips)',
+      'cost_s': 1.0,
+      'count': 2000,
+      'greenlet': 3,
+      'hazard': False,
+      'hub_s_per_switch': 0.00025,
+      'kind': 'switch-storm',
+      'max_mean_run_s': 5e-05,
+      'mean_run_s': 1.5625e-05,
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
+                 '/srv/app/worker.py:134:_read_reply with 15.6 us of work between switches on '
+                 'average: each read found no data yet and waited through the hub: either a '
+                 'request/reply protocol doing one round trip per item (each read waits for '
+                 'the reply to what was just sent), or data arriving in pieces read as they '
+                 "come. The switching took 0.500 s of the loop's time. This process's own "
+                 'server read those requests at /srv/app/worker.py:48:read_command (2000 '
+                 'switches more, 0.500 s of switching and queueing, counted here): both ends '
+                 'of each round trip. Fix: fewer round trips: batch or pipeline the requests '
+                 '(send many, then read the replies), or read larger pieces when the data '
+                 'streams. [cost 1.000 s: seconds of loop time spent switching (switch-outs '
+                 "times the hub's mean time per switch), plus the greenlet-seconds others "
+                 "spent ready to run behind these slices and the hub's share of their wait "
+                 'that these switches made (its switches from here over all its switches); '
+                 "with the same, for this process's own server reading those requests (both "
+                 'ends of the round trips)]',
+      'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
+      'run_s': 0.03125,
+      'section': None,
+      'server_side_s': 0.5,
+      'site': '/srv/app/worker.py:134:_read_reply',
+      'spin': False,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv',
+                '/usr/lib/python3.11/socket.py:706:readinto',
+                '/srv/app/worker.py:134:_read_reply',
+                '/srv/app/worker.py:58:prices_for'],
+      'switching_s': 1.0},
+     {'cost_meaning': "seconds of loop time spent switching (switch-outs times the hub's mean "
+                      'time per switch), plus the greenlet-seconds others spent ready to run '
+                      "behind these slices and the hub's share of their wait that these "
+                      'switches made (its switches from here over all its switches)',
+      'cost_s': 0.5,
+      'count': 2000,
+      'greenlet': 6,
+      'hazard': False,
+      'hub_s_per_switch': 0.00025,
+      'kind': 'switch-storm',
+      'max_mean_run_s': 5e-05,
+      'mean_run_s': 1.5625e-05,
+      'message': "greenlet 'gevent.baseserver._handle_and_close_when_done' (#6) switched out "
+                 '2000 times at /srv/app/worker.py:48:read_command with 15.6 us of work '
+                 'between switches on average: each read found no data yet and waited through '
+                 'the hub: either a request/reply protocol doing one round trip per item (each '
+                 'read waits for the reply to what was just sent), or data arriving in pieces '
+                 "read as they come. The switching took 0.500 s of the loop's time. Fix: fewer "
+                 'round trips: batch or pipeline the requests (send many, then read the '
+                 'replies), or read larger pieces when the data streams. [cost 0.500 s: '
+                 "seconds of loop time spent switching (switch-outs times the hub's mean time "
+                 'per switch), plus the greenlet-seconds others spent ready to run behind '
+                 "these slices and the hub's share of their wait that these switches made (its "
+                 'switches from here over all its switches)]',
+      'min_switches': 1000,
+      'others_ready_wait_s': 0.0,
+      'run_s': 0.03125,
+      'section': None,
+      'site': '/srv/app/worker.py:48:read_command',
+      'spin': False,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv',
+                '/usr/lib/python3.11/socket.py:706:readinto',
+                '/srv/app/worker.py:48:read_command'],
+      'switching_s': 0.5}],
+    'gil_contended_when_python_threads_trade_the_lock': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up while '
+                      "the loop's thread waited for the interpreter lock",
+      'cost_s': 0.25,
+      'function': 'app.checksum',
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'gil-contended',
+      'message': "The loop's thread waited for the GIL: while running greenlets and the hub it "
+                 'was off the CPU 0.250 s (12% of the run; not waiting for a CPU, not in a '
+                 "cooperative wait) while gevent's threadpool ran Python for 0.500 s of CPU in "
+                 'its worker threads: app.checksum (0.250 s in 8 tasks), app.hash (0.250 s in '
+                 "2 tasks), sent there by 2 greenlets named 'app.fetch' at "
+                 '/srv/app/worker.py:23:handler. A thread running Python holds the interpreter '
+                 "lock the loop's thread needs to run anything, and lets go of it only every "
+                 'few milliseconds, so greenlets queued: up to 0.250 greenlet-seconds of their '
+                 'ready wait. Fix: run CPU-heavy Python in processes (a '
+                 'concurrent.futures.ProcessPoolExecutor, multiprocessing), not in the '
+                 'threadpool, which suits calls that release the GIL (file and DNS I/O, C code '
+                 'such as zlib or hashlib on large buffers). [cost 0.250 s: greenlet-seconds '
+                 "other greenlets spent ready to run but held up while the loop's thread "
+                 'waited for the interpreter lock]',
+      'off_cpu_s': 0.25,
+      'section': None,
+      'site': '/srv/app/worker.py:23:handler',
+      'stack': ['/srv/app/worker.py:23:handler'],
+      'threads_cpu_s': 0.5}],
     'blocked_read_one_greenlet': [{'caller': '/srv/app/worker.py:43:fetch_and_parse',
       'cost_meaning': 'greenlet-seconds spent suspended inside the C section waiting for its '
                       'input (event wait; queueing behind other greenlets not counted)',
@@ -3630,22 +4109,21 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended '
-                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
                  'or copy repeated); then split what must stay expensive and yield between '
-                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
-                 'loop has run what is pending, the I/O of waiting greenlets included: '
-                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
-                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
-                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
-                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 'pieces of a millisecond or two with gevent.sleep(0.001) (a timer: the loop '
+                 'polls for I/O before it fires, and it always resumes) or, for work that can '
+                 'wait indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -3700,22 +4178,21 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.062 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended '
-                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
                  'or copy repeated); then split what must stay expensive and yield between '
-                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
-                 'loop has run what is pending, the I/O of waiting greenlets included: '
-                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
-                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
-                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
-                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 'pieces of a millisecond or two with gevent.sleep(0.001) (a timer: the loop '
+                 'polls for I/O before it fires, and it always resumes) or, for work that can '
+                 'wait indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.062 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -3831,7 +4308,7 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 1.5625e-05,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
                  '/srv/app/worker.py:12:read_small with 15.6 us of work between switches on '
                  'average: the small-chunk read pattern: each small read finds the socket '
                  "empty and goes through the hub. The switching took 0.500 s of the loop's "
@@ -3897,7 +4374,7 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 1.5625e-05,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
                  '/srv/app/worker.py:22:tick with 15.6 us of work between switches on average: '
                  'a tight loop yielding with gevent.sleep on very short timers; each yield is '
                  'a round trip through the hub that does no work. The switching took 0.500 s '
@@ -3932,7 +4409,7 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 1.5625e-05,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
                  '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
                  'average: greenlets handing items to each other one at a time; every hand-off '
                  "is a round trip through the hub. The switching took 0.500 s of the loop's "
@@ -3963,7 +4440,7 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 1.5625e-05,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
                  '/srv/app/worker.py:50:spin with 15.6 us of work between switches on average: '
                  'the switching costs more than the work between switches. The switching took '
                  "0.500 s of the loop's time. Fix: do more work per switch: batch the items, "
@@ -4589,22 +5066,21 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.250 s of CPU); the slice ended '
-                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'waited up to 0.500 s). It was CPU work (0.250 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
                  'or copy repeated); then split what must stay expensive and yield between '
-                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
-                 'loop has run what is pending, the I/O of waiting greenlets included: '
-                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
-                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
-                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
-                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 'pieces of a millisecond or two with gevent.sleep(0.001) (a timer: the loop '
+                 'polls for I/O before it fires, and it always resumes) or, for work that can '
+                 'wait indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -4623,7 +5099,7 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 1.5625e-05,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
                  '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
                  'average: greenlets handing items to each other one at a time; every hand-off '
                  "is a round trip through the hub. The switching took 0.500 s of the loop's "
@@ -4654,7 +5130,7 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 1.5625e-05,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
                  '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
                  'average: greenlets handing items to each other one at a time; every hand-off '
                  "is a round trip through the hub. The switching took 0.500 s of the loop's "
@@ -4685,7 +5161,7 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 1.5625e-05,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
                  '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
                  'average: greenlets handing items to each other one at a time; every hand-off '
                  "is a round trip through the hub. The switching took 0.500 s of the loop's "
@@ -4716,7 +5192,7 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 1.5625e-05,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
                  '/srv/app/worker.py:40:consume with 15.6 us of work between switches on '
                  'average: greenlets handing items to each other one at a time; every hand-off '
                  "is a round trip through the hub. The switching took 0.500 s of the loop's "
@@ -4747,7 +5223,7 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 1.5625e-05,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
                  '/srv/app/worker.py:5:sleep with 15.6 us of work between switches on average: '
                  'the switching costs more than the work between switches. The switching took '
                  "0.500 s of the loop's time. Fix: do more work per switch: batch the items, "
@@ -4776,14 +5252,15 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 1.5625e-05,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at /srv/app/worker.py:0:f "
-                 'with 15.6 us of work between switches on average: the switching costs more '
-                 "than the work between switches. The switching took 0.500 s of the loop's "
-                 'time. Fix: do more work per switch: batch the items, or yield less often. '
-                 '[cost 0.500 s: seconds of loop time spent switching (switch-outs times the '
-                 "hub's mean time per switch), plus the greenlet-seconds others spent ready to "
-                 "run behind these slices and the hub's share of their wait that these "
-                 'switches made (its switches from here over all its switches)]',
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
+                 '/srv/app/worker.py:0:f with 15.6 us of work between switches on average: the '
+                 'switching costs more than the work between switches. The switching took '
+                 "0.500 s of the loop's time. Fix: do more work per switch: batch the items, "
+                 'or yield less often. [cost 0.500 s: seconds of loop time spent switching '
+                 "(switch-outs times the hub's mean time per switch), plus the "
+                 "greenlet-seconds others spent ready to run behind these slices and the hub's "
+                 'share of their wait that these switches made (its switches from here over '
+                 'all its switches)]',
       'min_switches': 1000,
       'others_ready_wait_s': 0.0,
       'run_s': 0.03125,
@@ -5040,22 +5517,21 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.062 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended '
-                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
                  'or copy repeated); then split what must stay expensive and yield between '
-                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
-                 'loop has run what is pending, the I/O of waiting greenlets included: '
-                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
-                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
-                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
-                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 'pieces of a millisecond or two with gevent.sleep(0.001) (a timer: the loop '
+                 'polls for I/O before it fires, and it always resumes) or, for work that can '
+                 'wait indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.062 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -5084,19 +5560,19 @@ EXPECTED = {
                  'greenlet-seconds of their waiting (one waited up to 0.750 s). It was CPU '
                  'work (1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: '
                  'first make that code cheaper (one line burning the CPU this long is often '
-                 'work that grows with the square of its input: += on bytes or str in a '
-                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
-                 'what must stay expensive and yield between pieces of a millisecond or two '
-                 'with gevent.idle() (it resumes once the loop has run what is pending, the '
-                 'I/O of waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'work that grows with the square of its input: += on bytes or str in a loop, '
+                 'a list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.000 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 1.0,
       'section': 'sec',
       'small_reads_site': None,
@@ -5120,24 +5596,24 @@ EXPECTED = {
       'kind': 'loop-blocked',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': 'greenlet #99 held the loop 0.500 s without yielding, while others were '
-                 'ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
-                 '0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
-                 '/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch. Fix: first '
-                 'make that code cheaper (one line burning the CPU this long is often work '
-                 'that grows with the square of its input: += on bytes or str in a loop, a '
-                 'list searched inside a loop, a sort or copy repeated); then split what '
-                 'must stay expensive and yield between pieces of a millisecond or two with '
-                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O '
-                 'of waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+      'message': 'greenlet #99 held the loop 0.500 s without yielding, while others were ready '
+                 'to run: 0.500 greenlet-seconds of their waiting (one waited up to 0.500 s). '
+                 'It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/venv/lib/python3.11/site-packages/gevent/hub.py:100:switch. Fix: first make '
+                 'that code cheaper (one line burning the CPU this long is often work that '
+                 'grows with the square of its input: += on bytes or str in a loop, a list '
+                 'searched inside a loop, a sort or copy repeated); then split what must stay '
+                 'expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -5163,22 +5639,22 @@ EXPECTED = {
       'longest_s': 0.25,
       'longest_wait_s': 0.25,
       'message': "greenlet 'main' (#1) held the loop 0.250 s without yielding, while others "
-                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up '
-                 'to 0.250 s). It was CPU work (0.250 s of CPU); the slice ended at ?. Fix: '
-                 'first make that code cheaper (one line burning the CPU this long is often '
-                 'work that grows with the square of its input: += on bytes or str in a '
-                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
-                 'what must stay expensive and yield between pieces of a millisecond or two '
-                 'with gevent.idle() (it resumes once the loop has run what is pending, the '
-                 'I/O of waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'were ready to run: 0.500 greenlet-seconds of their waiting (one waited up to '
+                 '0.250 s). It was CPU work (0.250 s of CPU); the slice ended at ?. Fix: first '
+                 'make that code cheaper (one line burning the CPU this long is often work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated); then split what must '
+                 'stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.25,
       'section': 'sec',
       'small_reads_site': None,
@@ -5266,16 +5742,16 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 5e-07,
-      'message': "greenlet 'app.fetch' (#4) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#4) and 1 more of that name switched out 2000 times at "
                  '/venv/lib/python3.11/site-packages/gevent/queue.py:300:get with 0.5 us of '
                  'work between switches on average: greenlets handing items to each other one '
                  'at a time; every hand-off is a round trip through the hub. The switching '
-                 "took 0.500 s of the loop's time. Fix: hand off batches, or call the "
-                 'function directly instead of a queue round trip per item. [cost 0.500 s: '
-                 "seconds of loop time spent switching (switch-outs times the hub's mean time "
-                 'per switch), plus the greenlet-seconds others spent ready to run behind '
-                 "these slices and the hub's share of their wait that these switches made "
-                 '(its switches from here over all its switches)]',
+                 "took 0.500 s of the loop's time. Fix: hand off batches, or call the function "
+                 'directly instead of a queue round trip per item. [cost 0.500 s: seconds of '
+                 "loop time spent switching (switch-outs times the hub's mean time per "
+                 'switch), plus the greenlet-seconds others spent ready to run behind these '
+                 "slices and the hub's share of their wait that these switches made (its "
+                 'switches from here over all its switches)]',
       'min_switches': 1000,
       'others_ready_wait_s': 0.0,
       'run_s': 0.001,
@@ -5385,19 +5861,19 @@ EXPECTED = {
                  'greenlet-seconds of their waiting (one waited up to 0.500 s). It was CPU '
                  'work (0.750 s of CPU); the slice ended at /srv/app/worker.py:20:job. Fix: '
                  'first make that code cheaper (one line burning the CPU this long is often '
-                 'work that grows with the square of its input: += on bytes or str in a '
-                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
-                 'what must stay expensive and yield between pieces of a millisecond or two '
-                 'with gevent.idle() (it resumes once the loop has run what is pending, the '
-                 'I/O of waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'work that grows with the square of its input: += on bytes or str in a loop, '
+                 'a list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.000 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.75,
       'section': 'sec',
       'small_reads_site': None,
@@ -5556,22 +6032,21 @@ EXPECTED = {
       'longest_wait_s': 0.03125,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.250 greenlet-seconds of their waiting (one '
-                 'waited up to 0.031 s). It was CPU work (0.500 s of CPU); the slice ended '
-                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'waited up to 0.031 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
                  'or copy repeated); then split what must stay expensive and yield between '
-                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
-                 'loop has run what is pending, the I/O of waiting greenlets included: '
-                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
-                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
-                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
-                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 'pieces of a millisecond or two with gevent.sleep(0.001) (a timer: the loop '
+                 'polls for I/O before it fires, and it always resumes) or, for work that can '
+                 'wait indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.250 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -5814,12 +6289,11 @@ EXPECTED = {
       'small_read_bytes': 65536,
       'stack': ['/srv/app/worker.py:71:more']}],
     'loop_saturated_by_requests_own_cpu': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -5834,31 +6308,30 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 57% of their sampled CPU (7 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, '
-                 'urllib3 and http.client themselves: their per-request work (proxy settings '
-                 'read from the environment, URL parsing, header checks) is a cause of its '
-                 'own. geventperf.Session(), or geventperf.mount(session, fast_path=True), '
-                 "does that work once per session (about half of requests' CPU per call in "
-                 "this project's benchmarks). Beyond that: less work per request in these "
-                 'greenlets (compute once what is the same from request to request and keep '
-                 'it: a verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: '
-                 '+= on bytes or str in a loop, a list searched inside a loop, a sort or '
-                 'copy repeated), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
+                 'and http.client themselves: their per-request work (proxy settings read from '
+                 'the environment, URL parsing, header checks) is a cause of its own. '
+                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
+                 "that work once per session (about half of requests' CPU per call in this "
+                 "project's benchmarks). Beyond that: less work per request in these greenlets "
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -5867,12 +6340,11 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -5887,25 +6359,25 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 57% of their sampled CPU (7 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
                  'credential or key, a compiled pattern or template, a parsed configuration; '
                  'and look for work that grows with the square of its input: += on bytes or '
                  'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
-                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -5914,12 +6386,11 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -5934,29 +6405,28 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 57% of their sampled CPU (7 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, '
-                 'urllib3 and http.client themselves, most of it per read, not per request: '
-                 '80 reads for 4 bodies (small-body-reads): read in large pieces, and the '
-                 'per-read work goes with the reads. Beyond that: less work per request in '
-                 'these greenlets (compute once what is the same from request to request and '
-                 'keep it: a verified credential or key, a compiled pattern or template, a '
-                 'parsed configuration; and look for work that grows with the square of its '
-                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
-                 'or copy repeated), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
+                 'and http.client themselves, most of it per read, not per request: 80 reads '
+                 'for 4 bodies (small-body-reads): read in large pieces, and the per-read work '
+                 'goes with the reads. Beyond that: less work per request in these greenlets '
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -5965,12 +6435,11 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -5985,31 +6454,76 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 57% of their sampled CPU (7 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 57% of their sampled CPU (7 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, '
-                 'urllib3 and http.client themselves: their per-request work (proxy settings '
-                 'read from the environment, URL parsing, header checks) is a cause of its '
-                 'own. geventperf.Session(), or geventperf.mount(session, fast_path=True), '
-                 "does that work once per session (about half of requests' CPU per call in "
-                 "this project's benchmarks). Beyond that: less work per request in these "
-                 'greenlets (compute once what is the same from request to request and keep '
-                 'it: a verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: '
-                 '+= on bytes or str in a loop, a list searched inside a loop, a sort or '
-                 'copy repeated), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
+                 'and http.client themselves: their per-request work (proxy settings read from '
+                 'the environment, URL parsing, header checks) is a cause of its own. '
+                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
+                 "that work once per session (about half of requests' CPU per call in this "
+                 "project's benchmarks). Beyond that: less work per request in these greenlets "
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 57% of their sampled CPU (7 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: less work per request in these greenlets (compute '
+                 'once what is the same from request to request and keep it: a verified '
+                 'credential or key, a compiled pattern or template, a parsed configuration; '
+                 'and look for work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -6840,9 +7354,9 @@ EXPECTED = {
       'backlog_s': 0.0,
       'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
                       'these slices, which the garbage collector mostly filled, and in the '
-                      'backlog they left (the ready queue above its usual length until it '
-                      "next emptied), plus the collector's share of the rest of the queueing "
-                      "(its time in shorter slices over the loop's busy time)",
+                      'backlog they left (the ready queue above its usual length until it next '
+                      "emptied), plus the collector's share of the rest of the queueing (its "
+                      "time in shorter slices over the loop's busy time)",
       'cost_s': 0.875,
       'count': 3,
       'gc_s': 0.75,
@@ -6853,25 +7367,25 @@ EXPECTED = {
       'kind': 'gc-pause',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': 'The cyclic garbage collector held the loop: 3 slice(s) over 0.0625 s '
-                 '(1.500 s in all, longest 0.500 s) were 0.750 s of collection (generations '
-                 '1, 2; a generation 2 collection is a full one: it walks every tracked '
-                 'object), while others were ready to run: 0.875 greenlet-seconds of their '
-                 'waiting (one waited up to 0.500 s). It ran inside 3 greenlets named '
-                 "'app.fetch' (1), 'app.parse' (1), 'main' (1), whichever allocated when a "
-                 'collection fell due: that code is not the cause, the number of long-lived '
-                 'objects the collector walks is. Over the whole run it collected 48 times '
-                 'for 1.500 s (40 / 6 / 2 by generation, youngest first). Fix: call '
-                 'gc.freeze() once start-up has built its long-lived objects (caches, parsed '
-                 'configuration, imported modules; in a pre-fork server, before forking): '
-                 'later collections skip them. Or collect less often (gc.set_threshold with '
-                 "a larger first threshold), or keep big caches out of the collector's sight "
-                 '(fewer, larger objects: bytes or arrays rather than dicts and lists). '
-                 '[cost 0.875 s: greenlet-seconds other greenlets spent ready to run but '
-                 'held up by these slices, which the garbage collector mostly filled, and in '
-                 'the backlog they left (the ready queue above its usual length until it '
-                 "next emptied), plus the collector's share of the rest of the queueing (its "
-                 "time in shorter slices over the loop's busy time)]",
+      'message': 'The cyclic garbage collector held the loop: 3 slice(s) over 0.0625 s (1.500 '
+                 's in all, longest 0.500 s) were 0.750 s of collection (generations 1, 2; a '
+                 'generation 2 collection is a full one: it walks every tracked object), while '
+                 'others were ready to run: 0.875 greenlet-seconds of their waiting (one '
+                 "waited up to 0.500 s). It ran inside 3 greenlets named 'app.fetch' (1), "
+                 "'app.parse' (1), 'main' (1), whichever allocated when a collection fell due: "
+                 'that code is not the cause, the number of long-lived objects the collector '
+                 'walks is. Over the whole run it collected 48 times for 1.500 s (40 / 6 / 2 '
+                 'by generation, youngest first). Fix: call gc.freeze() once start-up has '
+                 'built its long-lived objects (caches, parsed configuration, imported '
+                 'modules; in a pre-fork server, before forking): later collections skip them. '
+                 'Or collect less often (gc.set_threshold with a larger first threshold), or '
+                 "keep big caches out of the collector's sight (fewer, larger objects: bytes "
+                 'or arrays rather than dicts and lists). [cost 0.875 s: greenlet-seconds '
+                 'other greenlets spent ready to run but held up by these slices, which the '
+                 'garbage collector mostly filled, and in the backlog they left (the ready '
+                 "queue above its usual length until it next emptied), plus the collector's "
+                 'share of the rest of the queueing (its time in shorter slices over the '
+                 "loop's busy time)]",
       'run_s': 1.5,
       'section': 'sec',
       'short_gc_queued_s': 0.0,
@@ -6901,19 +7415,19 @@ EXPECTED = {
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU, 0.188 s of it '
                  'garbage collection); the slice ended at /srv/app/worker.py:20:job. Fix: '
                  'first make that code cheaper (one line burning the CPU this long is often '
-                 'work that grows with the square of its input: += on bytes or str in a '
-                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
-                 'what must stay expensive and yield between pieces of a millisecond or two '
-                 'with gevent.idle() (it resumes once the loop has run what is pending, the '
-                 'I/O of waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'work that grows with the square of its input: += on bytes or str in a loop, '
+                 'a list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.250 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -7150,23 +7664,23 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
-                 '75% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
-                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
-                 'make that code cheaper (one line burning the CPU this long is often work '
-                 'that grows with the square of its input: += on bytes or str in a loop, a '
-                 'list searched inside a loop, a sort or copy repeated); then split what '
-                 'must stay expensive and yield between pieces of a millisecond or two with '
-                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O '
-                 'of waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 75% '
+                 'of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; the '
+                 'slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first make '
+                 'that code cheaper (one line burning the CPU this long is often work that '
+                 'grows with the square of its input: += on bytes or str in a loop, a list '
+                 'searched inside a loop, a sort or copy repeated); then split what must stay '
+                 'expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -7194,22 +7708,21 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended '
-                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
                  'or copy repeated); then split what must stay expensive and yield between '
-                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
-                 'loop has run what is pending, the I/O of waiting greenlets included: '
-                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
-                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
-                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
-                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 'pieces of a millisecond or two with gevent.sleep(0.001) (a timer: the loop '
+                 'polls for I/O before it fires, and it always resumes) or, for work that can '
+                 'wait indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -7235,23 +7748,23 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
-                 '25% of their sampled CPU (7 samples in all) in job (/srv/app/worker.py), '
-                 '50% of that at line 24; the slice ended at /srv/app/worker.py:20:job, '
-                 'where it yielded. Fix: first make that code cheaper (one line burning the '
-                 'CPU this long is often work that grows with the square of its input: += on '
-                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield between pieces of '
-                 'a millisecond or two with gevent.idle() (it resumes once the loop has run '
-                 'what is pending, the I/O of waiting greenlets included: suited to '
-                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
-                 'already ready, and gevent runs up to 50 such wake-ups back to back before '
-                 'it polls for I/O; or move it to a process pool (a C call that releases the '
-                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '0.750 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'by these slices, and in the backlog they left (the ready queue above its '
-                 'usual length until it next emptied)]',
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 25% '
+                 'of their sampled CPU (7 samples in all) in job (/srv/app/worker.py), 50% of '
+                 'that at line 24; the slice ended at /srv/app/worker.py:20:job, where it '
+                 'yielded. Fix: first make that code cheaper (one line burning the CPU this '
+                 'long is often work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated); then '
+                 'split what must stay expensive and yield between pieces of a millisecond or '
+                 'two with gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
+                 'fires, and it always resumes) or, for work that can wait indefinitely, '
+                 'gevent.idle() (it resumes only once the loop has nothing pending: on a loop '
+                 'never idle, never), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
+                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
+                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -7279,22 +7792,21 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended '
-                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); the slice ended at '
+                 '/srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
                  'or copy repeated); then split what must stay expensive and yield between '
-                 'pieces of a millisecond or two with gevent.idle() (it resumes once the '
-                 'loop has run what is pending, the I/O of waiting greenlets included: '
-                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
-                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
-                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
-                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 'pieces of a millisecond or two with gevent.sleep(0.001) (a timer: the loop '
+                 'polls for I/O before it fires, and it always resumes) or, for work that can '
+                 'wait indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -7320,23 +7832,23 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
-                 '60% of their sampled CPU (6 samples in all) at /srv/app/worker.py:24:job; '
-                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
-                 'make that code cheaper (one line burning the CPU this long is often work '
-                 'that grows with the square of its input: += on bytes or str in a loop, a '
-                 'list searched inside a loop, a sort or copy repeated); then split what '
-                 'must stay expensive and yield between pieces of a millisecond or two with '
-                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O '
-                 'of waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 60% '
+                 'of their sampled CPU (6 samples in all) at /srv/app/worker.py:24:job; the '
+                 'slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first make '
+                 'that code cheaper (one line burning the CPU this long is often work that '
+                 'grows with the square of its input: += on bytes or str in a loop, a list '
+                 'searched inside a loop, a sort or copy repeated); then split what must stay '
+                 'expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -7364,23 +7876,23 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
-                 '80% of their sampled CPU (6 samples in all) in job (/srv/app/worker.py), '
-                 '75% of that at line 24; the slice ended at /srv/app/worker.py:20:job, '
-                 'where it yielded. Fix: first make that code cheaper (one line burning the '
-                 'CPU this long is often work that grows with the square of its input: += on '
-                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield between pieces of '
-                 'a millisecond or two with gevent.idle() (it resumes once the loop has run '
-                 'what is pending, the I/O of waiting greenlets included: suited to '
-                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
-                 'already ready, and gevent runs up to 50 such wake-ups back to back before '
-                 'it polls for I/O; or move it to a process pool (a C call that releases the '
-                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '0.750 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'by these slices, and in the backlog they left (the ready queue above its '
-                 'usual length until it next emptied)]',
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 80% '
+                 'of their sampled CPU (6 samples in all) in job (/srv/app/worker.py), 75% of '
+                 'that at line 24; the slice ended at /srv/app/worker.py:20:job, where it '
+                 'yielded. Fix: first make that code cheaper (one line burning the CPU this '
+                 'long is often work that grows with the square of its input: += on bytes or '
+                 'str in a loop, a list searched inside a loop, a sort or copy repeated); then '
+                 'split what must stay expensive and yield between pieces of a millisecond or '
+                 'two with gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
+                 'fires, and it always resumes) or, for work that can wait indefinitely, '
+                 'gevent.idle() (it resumes only once the loop has nothing pending: on a loop '
+                 'never idle, never), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
+                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
+                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -7414,17 +7926,17 @@ EXPECTED = {
                  'greenlets exited. Fix: first make that code cheaper (one line burning the '
                  'CPU this long is often work that grows with the square of its input: += on '
                  'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield between pieces of '
-                 'a millisecond or two with gevent.idle() (it resumes once the loop has run '
-                 'what is pending, the I/O of waiting greenlets included: suited to '
-                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
-                 'already ready, and gevent runs up to 50 such wake-ups back to back before '
-                 'it polls for I/O; or move it to a process pool (a C call that releases the '
-                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '1.500 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'by these slices, and in the backlog they left (the ready queue above its '
-                 'usual length until it next emptied)]',
+                 'repeated); then split what must stay expensive and yield between pieces of a '
+                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 1.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 1.0,
       'section': 'sec',
       'small_reads_site': None,
@@ -7446,20 +7958,21 @@ EXPECTED = {
       'mean_slice_s': 0.025,
       'message': "greenlet 'app.hasher' (#5) held the loop in 20 slices of 25.0 ms on average, "
                  "each under the 0.05 s block threshold but 99x the other greenlets' 0.25 ms: "
-                 'other greenlets waited 4.000 greenlet-seconds ready to run while they ran, 80% '
-                 'of all such waiting. It was CPU work (0.500 s of CPU in 0.500 s of running); '
-                 'CPU samples put 100% of their sampled CPU (8 samples in all) at '
+                 'other greenlets waited 4.000 greenlet-seconds ready to run while they ran, '
+                 '80% of all such waiting. It was CPU work (0.500 s of CPU in 0.500 s of '
+                 'running); CPU samples put 100% of their sampled CPU (8 samples in all) at '
                  '/srv/app/worker.py:23:hash_passwords; the slices that delayed most ended at '
                  '/srv/app/worker.py:22:hash_passwords. Fix: smaller pieces of the work, and '
-                 'yield between pieces of a millisecond or two with gevent.idle() (it resumes '
-                 'once the loop has run what is pending, the I/O of waiting greenlets included: '
-                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls for '
-                 'I/O before it fires), not gevent.sleep(0): that gives way only to greenlets '
-                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
-                 'polls for I/O; or move the work out of the loop (gevent.get_hub().threadpool '
-                 'for C code that releases the GIL, a process pool for Python code). [cost 4.000 '
-                 "s: greenlet-seconds other greenlets spent ready to run while these greenlets' "
-                 'slices under the block threshold ran]',
+                 'yield between pieces of a millisecond or two with gevent.sleep(0.001) (a '
+                 'timer: the loop polls for I/O before it fires, and it always resumes) or, '
+                 'for work that can wait indefinitely, gevent.idle() (it resumes only once the '
+                 'loop has nothing pending: on a loop never idle, never), not gevent.sleep(0): '
+                 'that gives way only to greenlets already ready, and gevent runs up to 50 '
+                 'such wake-ups back to back before it polls for I/O; or move the work out of '
+                 'the loop (gevent.get_hub().threadpool for C code that releases the GIL, a '
+                 'process pool for Python code). [cost 4.000 s: greenlet-seconds other '
+                 "greenlets spent ready to run while these greenlets' slices under the block "
+                 'threshold ran]',
       'others_mean_slice_s': 0.0002537313432835823,
       'run_s': 0.5,
       'section': None,
@@ -7490,22 +8003,21 @@ EXPECTED = {
                  'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
                  '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
                  'CPU work (1.000 s of CPU), 0.250 s of the 1.000 s inside section '
-                 "'json.loads', 0.250 s of the 1.000 s inside section 'lxml'; the slice "
-                 'ended at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one '
-                 'line burning the CPU this long is often work that grows with the square of '
-                 'its input: += on bytes or str in a loop, a list searched inside a loop, a '
-                 'sort or copy repeated); then split what must stay expensive and yield '
-                 'between pieces of a millisecond or two with gevent.idle() (it resumes once '
-                 'the loop has run what is pending, the I/O of waiting greenlets included: '
-                 'suited to background work) or gevent.sleep(0.001) (a timer: the loop polls '
-                 'for I/O before it fires), not gevent.sleep(0): that gives way only to '
-                 'greenlets already ready, and gevent runs up to 50 such wake-ups back to '
-                 'back before it polls for I/O; or move it to a process pool (a C call that '
+                 "'json.loads', 0.250 s of the 1.000 s inside section 'lxml'; the slice ended "
+                 'at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one line '
+                 'burning the CPU this long is often work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated); then split what must stay expensive and yield between '
+                 'pieces of a millisecond or two with gevent.sleep(0.001) (a timer: the loop '
+                 'polls for I/O before it fires, and it always resumes) or, for work that can '
+                 'wait indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
                  "releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 1.500 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 1.0,
       'section': 'sec',
       'small_reads_site': None,
@@ -7532,63 +8044,21 @@ EXPECTED = {
       'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
                  'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
                  '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
-                 "CPU work (1.000 s of CPU), 0.250 s of the 1.000 s inside section 'lxml'; "
-                 'the slice ended at /srv/app/worker.py:20:job. Fix: first make that code '
-                 'cheaper (one line burning the CPU this long is often work that grows with '
-                 'the square of its input: += on bytes or str in a loop, a list searched '
-                 'inside a loop, a sort or copy repeated); then split what must stay '
-                 'expensive and yield between pieces of a millisecond or two with '
-                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O '
-                 'of waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.500 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
-      'run_s': 1.0,
-      'section': 'sec',
-      'small_reads_site': None,
-      'stack': ['/srv/app/worker.py:20:job'],
-      'stack_is': 'slice-end',
-      'threshold_s': 0.0625},
-     {'active_s': 1.0,
-      'backlog_s': 0.0,
-      'blocking_s': 0.0,
-      'cause': 'cpu',
-      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
-                      'these slices, and in the backlog they left (the ready queue above its '
-                      'usual length until it next emptied)',
-      'cost_s': 1.5,
-      'count': 2,
-      'cpu_s': 1.0,
-      'gc_s': 0.0,
-      'greenlet': 3,
-      'greenlets': 2,
-      'hazard': False,
-      'kind': 'loop-blocked',
-      'longest_s': 0.5,
-      'longest_wait_s': 0.5,
-      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
-                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
-                 '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
-                 'CPU work (1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
-                 'Fix: first make that code cheaper (one line burning the CPU this long is '
-                 'often work that grows with the square of its input: += on bytes or str in '
-                 'a loop, a list searched inside a loop, a sort or copy repeated); then '
-                 'split what must stay expensive and yield between pieces of a millisecond '
-                 'or two with gevent.idle() (it resumes once the loop has run what is '
-                 'pending, the I/O of waiting greenlets included: suited to background work) '
-                 'or gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), '
-                 'not gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.500 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 "CPU work (1.000 s of CPU), 0.250 s of the 1.000 s inside section 'lxml'; the "
+                 'slice ended at /srv/app/worker.py:20:job. Fix: first make that code cheaper '
+                 '(one line burning the CPU this long is often work that grows with the square '
+                 'of its input: += on bytes or str in a loop, a list searched inside a loop, a '
+                 'sort or copy repeated); then split what must stay expensive and yield '
+                 'between pieces of a millisecond or two with gevent.sleep(0.001) (a timer: '
+                 'the loop polls for I/O before it fires, and it always resumes) or, for work '
+                 'that can wait indefinitely, gevent.idle() (it resumes only once the loop has '
+                 'nothing pending: on a loop never idle, never), not gevent.sleep(0): that '
+                 'gives way only to greenlets already ready, and gevent runs up to 50 such '
+                 'wake-ups back to back before it polls for I/O; or move it to a process pool '
+                 "(a C call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 1.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 1.0,
       'section': 'sec',
       'small_reads_site': None,
@@ -7617,19 +8087,60 @@ EXPECTED = {
                  '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
                  'CPU work (1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
                  'Fix: first make that code cheaper (one line burning the CPU this long is '
-                 'often work that grows with the square of its input: += on bytes or str in '
-                 'a loop, a list searched inside a loop, a sort or copy repeated); then '
-                 'split what must stay expensive and yield between pieces of a millisecond '
-                 'or two with gevent.idle() (it resumes once the loop has run what is '
-                 'pending, the I/O of waiting greenlets included: suited to background work) '
-                 'or gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), '
-                 'not gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.500 s: "
+                 'often work that grows with the square of its input: += on bytes or str in a '
+                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
+                 'what must stay expensive and yield between pieces of a millisecond or two '
+                 'with gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, '
+                 'and it always resumes) or, for work that can wait indefinitely, '
+                 'gevent.idle() (it resumes only once the loop has nothing pending: on a loop '
+                 'never idle, never), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
+                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
+                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.500 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
+      'run_s': 1.0,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625},
+     {'active_s': 1.0,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 1.5,
+      'count': 2,
+      'cpu_s': 1.0,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.5,
+      'longest_wait_s': 0.5,
+      'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
+                 'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
+                 '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
+                 'CPU work (1.000 s of CPU); the slice ended at /srv/app/worker.py:20:job. '
+                 'Fix: first make that code cheaper (one line burning the CPU this long is '
+                 'often work that grows with the square of its input: += on bytes or str in a '
+                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
+                 'what must stay expensive and yield between pieces of a millisecond or two '
+                 'with gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, '
+                 'and it always resumes) or, for work that can wait indefinitely, '
+                 'gevent.idle() (it resumes only once the loop has nothing pending: on a loop '
+                 'never idle, never), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
+                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
+                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 1.0,
       'section': 'sec',
       'small_reads_site': None,
@@ -7649,18 +8160,19 @@ EXPECTED = {
       'mean_slice_s': 0.025,
       'message': "greenlet 'app.hasher' (#5) held the loop in 20 slices of 25.0 ms on average, "
                  "each under the 0.05 s block threshold but 99x the other greenlets' 0.25 ms: "
-                 'other greenlets waited 4.000 greenlet-seconds ready to run while they ran, 80% '
-                 'of all such waiting. It was CPU work (0.500 s of CPU in 0.500 s of running); '
-                 "inside section 'hashlib' (1.000 greenlet-s of others' waiting over the run); "
-                 'the slices that delayed most ended at /srv/app/worker.py:22:hash_passwords. '
-                 'Fix: smaller pieces of the work, and yield between pieces of a millisecond or '
-                 'two with gevent.idle() (it resumes once the loop has run what is pending, the '
-                 'I/O of waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and gevent '
-                 'runs up to 50 such wake-ups back to back before it polls for I/O; or move the '
-                 'work out of the loop (gevent.get_hub().threadpool for C code that releases the '
-                 'GIL, a process pool for Python code). [cost 4.000 s: greenlet-seconds other '
+                 'other greenlets waited 4.000 greenlet-seconds ready to run while they ran, '
+                 '80% of all such waiting. It was CPU work (0.500 s of CPU in 0.500 s of '
+                 "running); inside section 'hashlib' (1.000 greenlet-s of others' waiting over "
+                 'the run); the slices that delayed most ended at '
+                 '/srv/app/worker.py:22:hash_passwords. Fix: smaller pieces of the work, and '
+                 'yield between pieces of a millisecond or two with gevent.sleep(0.001) (a '
+                 'timer: the loop polls for I/O before it fires, and it always resumes) or, '
+                 'for work that can wait indefinitely, gevent.idle() (it resumes only once the '
+                 'loop has nothing pending: on a loop never idle, never), not gevent.sleep(0): '
+                 'that gives way only to greenlets already ready, and gevent runs up to 50 '
+                 'such wake-ups back to back before it polls for I/O; or move the work out of '
+                 'the loop (gevent.get_hub().threadpool for C code that releases the GIL, a '
+                 'process pool for Python code). [cost 4.000 s: greenlet-seconds other '
                  "greenlets spent ready to run while these greenlets' slices under the block "
                  'threshold ran]',
       'others_mean_slice_s': 0.0002537313432835823,
@@ -7990,18 +8502,18 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "2 greenlets named 'app.fetch' held the loop 1.000 s without yielding (2 "
                  'slices over 0.0625 s, longest 0.500 s), while others were ready to run: '
-                 '1.000 greenlet-seconds of their waiting (one waited up to 0.500 s). 1.000 '
-                 's of it was off the CPU in a non-cooperative call (time.sleep unpatched, '
-                 'file or DNS I/O, a lock, a child process waited for with os.system or '
-                 'os.popen, a C library doing its own network I/O): looks at the thread '
-                 'while it held the loop found it at /srv/app/worker.py:32:keeper (6 of 8); '
-                 'the slices ended at /srv/app/worker.py:31:keeper, where they yielded. Fix: '
-                 'monkey-patch first (gevent.monkey.patch_all() before other imports), use '
-                 'the cooperative call (gevent.sleep, gevent.socket, gevent.subprocess), or '
-                 'run it in gevent.get_hub().threadpool. [cost 1.000 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up while the call blocked the '
-                 'thread, and in the backlog it left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 '1.000 greenlet-seconds of their waiting (one waited up to 0.500 s). 1.000 s '
+                 'of it was off the CPU in a non-cooperative call (time.sleep unpatched, file '
+                 'or DNS I/O, a lock, a child process waited for with os.system or os.popen, a '
+                 'C library doing its own network I/O): looks at the thread while it held the '
+                 'loop found it at /srv/app/worker.py:32:keeper (6 of 8); the slices ended at '
+                 '/srv/app/worker.py:31:keeper, where they yielded. Fix: monkey-patch first '
+                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
+                 '(gevent.sleep, gevent.socket, gevent.subprocess), or run it in '
+                 'gevent.get_hub().threadpool. [cost 1.000 s: greenlet-seconds other greenlets '
+                 'spent ready to run but held up while the call blocked the thread, and in the '
+                 'backlog it left (the ready queue above its usual length until it next '
+                 'emptied)]',
       'run_s': 1.0,
       'section': 'sec',
       'small_reads_site': None,
@@ -8027,23 +8539,23 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); looks at the '
-                 'thread while it held the loop found it at /srv/app/worker.py:32:keeper (3 '
-                 'of 4); the slice ended at /srv/app/worker.py:31:keeper, where it yielded. '
-                 'Fix: first make that code cheaper (one line burning the CPU this long is '
-                 'often work that grows with the square of its input: += on bytes or str in '
-                 'a loop, a list searched inside a loop, a sort or copy repeated); then '
-                 'split what must stay expensive and yield between pieces of a millisecond '
-                 'or two with gevent.idle() (it resumes once the loop has run what is '
-                 'pending, the I/O of waiting greenlets included: suited to background work) '
-                 'or gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), '
-                 'not gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); looks at the thread '
+                 'while it held the loop found it at /srv/app/worker.py:32:keeper (3 of 4); '
+                 'the slice ended at /srv/app/worker.py:31:keeper, where it yielded. Fix: '
+                 'first make that code cheaper (one line burning the CPU this long is often '
+                 'work that grows with the square of its input: += on bytes or str in a loop, '
+                 'a list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -8069,23 +8581,23 @@ EXPECTED = {
       'longest_wait_s': 0.5,
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
-                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
-                 '75% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
-                 'the slice ended at /srv/app/worker.py:31:keeper, where it yielded. Fix: '
-                 'first make that code cheaper (one line burning the CPU this long is often '
-                 'work that grows with the square of its input: += on bytes or str in a '
-                 'loop, a list searched inside a loop, a sort or copy repeated); then split '
-                 'what must stay expensive and yield between pieces of a millisecond or two '
-                 'with gevent.idle() (it resumes once the loop has run what is pending, the '
-                 'I/O of waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
-                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 75% '
+                 'of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; the '
+                 'slice ended at /srv/app/worker.py:31:keeper, where it yielded. Fix: first '
+                 'make that code cheaper (one line burning the CPU this long is often work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated); then split what must '
+                 'stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
                  'or move it to a process pool (a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -8118,8 +8630,8 @@ EXPECTED = {
                  '/srv/app/worker.py:31:keeper, where it yielded; CPU and blocking cannot be '
                  'told apart (cpu_clock=False): profile with cpu_clock=True. [cost 0.750 s: '
                  'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual '
-                 'length until it next emptied)]',
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -8146,17 +8658,17 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). 0.500 s of it was off the CPU in a non-cooperative '
-                 'call (time.sleep unpatched, file or DNS I/O, a lock, a child process '
-                 'waited for with os.system or os.popen, a C library doing its own network '
-                 'I/O) made before the slice ended at /srv/app/worker.py:31:keeper (where it '
-                 'blocked is unknown: profile with the stall watch on, '
-                 'Tracer(stall_watch=True); geventperf run has it on). Fix: monkey-patch '
-                 'first (gevent.monkey.patch_all() before other imports), use the '
-                 'cooperative call (gevent.sleep, gevent.socket, gevent.subprocess), or run '
-                 'it in gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up while the call blocked the '
-                 'thread, and in the backlog it left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'call (time.sleep unpatched, file or DNS I/O, a lock, a child process waited '
+                 'for with os.system or os.popen, a C library doing its own network I/O) made '
+                 'before the slice ended at /srv/app/worker.py:31:keeper (where it blocked is '
+                 'unknown: profile with the stall watch on, Tracer(stall_watch=True); '
+                 'geventperf run has it on). Fix: monkey-patch first '
+                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
+                 '(gevent.sleep, gevent.socket, gevent.subprocess), or run it in '
+                 'gevent.get_hub().threadpool. [cost 0.500 s: greenlet-seconds other greenlets '
+                 'spent ready to run but held up while the call blocked the thread, and in the '
+                 'backlog it left (the ready queue above its usual length until it next '
+                 'emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -10366,16 +10878,16 @@ EXPECTED = {
                  'only the fields, the page or the summary this code uses -- rather than '
                  'parsing a large document whole, or parse with a faster decoder (orjson, '
                  'ujson)); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.idle() (it resumes once the loop has run '
-                 'what is pending, the I/O of waiting greenlets included: suited to '
-                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
-                 'already ready, and gevent runs up to 50 such wake-ups back to back before '
-                 'it polls for I/O; or move it to a process pool (a C call that releases the '
-                 "GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '0.500 s: greenlet-seconds other greenlets spent ready to run but held up '
-                 'by these slices, and in the backlog they left (the ready queue above its '
-                 'usual length until it next emptied)]',
+                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -10389,9 +10901,9 @@ EXPECTED = {
       'backlog_s': 0.0,
       'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
                       'these slices, which the garbage collector mostly filled, and in the '
-                      'backlog they left (the ready queue above its usual length until it '
-                      "next emptied), plus the collector's share of the rest of the queueing "
-                      "(its time in shorter slices over the loop's busy time)",
+                      'backlog they left (the ready queue above its usual length until it next '
+                      "emptied), plus the collector's share of the rest of the queueing (its "
+                      "time in shorter slices over the loop's busy time)",
       'cost_s': 0.5,
       'count': 1,
       'gc_s': 0.375,
@@ -10402,29 +10914,28 @@ EXPECTED = {
       'kind': 'gc-pause',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': 'The cyclic garbage collector held the loop: 1 slice(s) over 0.0625 s '
-                 '(0.500 s in all, longest 0.500 s) were 0.375 s of collection (generation '
-                 '2; a generation 2 collection is a full one: it walks every tracked '
-                 'object), while others were ready to run: 0.500 greenlet-seconds of their '
-                 "waiting (one waited up to 0.500 s). It ran inside greenlet 'app.fetch' "
-                 '(#3), whichever allocated when a collection fell due. CPU samples put 100% '
-                 'of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job '
-                 '(collections fall due where most is allocated): most likely the code that '
-                 'makes the objects it walks -- it parses JSON, and every value of a '
-                 'document parsed whole is an object the collector walks while the document '
-                 'is held -- whose CPU the collections add to. The objects it walks were '
-                 'made during the run, not at start-up: the heap held 1,024 memory blocks '
-                 "when start-up ended (the program's first yield to the loop) and up to "
-                 '4,096 when full collections began, as data in flight (parsed documents, '
-                 'request state) piled up, which gc.freeze() at start-up cannot reach. Fix: '
-                 'hold fewer of them at once (fewer big documents in flight together, keep '
-                 'only what you need of each and drop the rest), or collect less often '
-                 '(gc.set_threshold with larger thresholds). [cost 0.500 s: greenlet-seconds '
-                 'other greenlets spent ready to run but held up by these slices, which the '
-                 'garbage collector mostly filled, and in the backlog they left (the ready '
-                 "queue above its usual length until it next emptied), plus the collector's "
-                 'share of the rest of the queueing (its time in shorter slices over the '
-                 "loop's busy time)]",
+      'message': 'The cyclic garbage collector held the loop: 1 slice(s) over 0.0625 s (0.500 '
+                 's in all, longest 0.500 s) were 0.375 s of collection (generation 2; a '
+                 'generation 2 collection is a full one: it walks every tracked object), while '
+                 'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
+                 "waited up to 0.500 s). It ran inside greenlet 'app.fetch' (#3), whichever "
+                 'allocated when a collection fell due. CPU samples put 100% of their sampled '
+                 'CPU (5 samples in all) at /srv/app/worker.py:24:job (collections fall due '
+                 'where most is allocated): most likely the code that makes the objects it '
+                 'walks -- it parses JSON, and every value of a document parsed whole is an '
+                 'object the collector walks while the document is held -- whose CPU the '
+                 'collections add to. The objects it walks were made during the run, not at '
+                 'start-up: the heap held 1,024 memory blocks when start-up ended (the '
+                 "program's first yield to the loop) and up to 4,096 when full collections "
+                 'began, as data in flight (parsed documents, request state) piled up, which '
+                 'gc.freeze() at start-up cannot reach. Fix: hold fewer of them at once (fewer '
+                 'big documents in flight together, keep only what you need of each and drop '
+                 'the rest), or collect less often (gc.set_threshold with larger thresholds). '
+                 '[cost 0.500 s: greenlet-seconds other greenlets spent ready to run but held '
+                 'up by these slices, which the garbage collector mostly filled, and in the '
+                 'backlog they left (the ready queue above its usual length until it next '
+                 "emptied), plus the collector's share of the rest of the queueing (its time "
+                 "in shorter slices over the loop's busy time)]",
       'run_s': 0.5,
       'section': 'sec',
       'short_gc_queued_s': 0.0,
@@ -11155,19 +11666,19 @@ EXPECTED = {
       'kind': 'loop-held',
       'longer_slices': 0,
       'mean_slice_s': 0.025,
-      'message': "greenlet 'app.hasher' (#5) held the loop in 20 slices of 25.0 ms on "
-                 'average, each under the 0.05 s block threshold but 99x the other '
-                 "greenlets' 0.25 ms: other greenlets waited 4.000 greenlet-seconds ready to "
-                 'run while they ran, 80% of all such waiting. It was CPU work (0.500 s of '
-                 'CPU in 0.500 s of running); the slices that delayed most ended at '
+      'message': "greenlet 'app.hasher' (#5) held the loop in 20 slices of 25.0 ms on average, "
+                 "each under the 0.05 s block threshold but 99x the other greenlets' 0.25 ms: "
+                 'other greenlets waited 4.000 greenlet-seconds ready to run while they ran, '
+                 '80% of all such waiting. It was CPU work (0.500 s of CPU in 0.500 s of '
+                 'running); the slices that delayed most ended at '
                  '/srv/app/worker.py:22:report. They ended in gevent.sleep: it works on a '
-                 "timer, and each tick's work is the cost (yielding within it spreads the "
-                 'same work over more slices). Fix: do less per tick -- keep running totals '
-                 'instead of recomputing them from everything so far, render only what '
-                 'changed -- or tick less often; or move the work out of the loop (a process '
-                 'pool for Python code). [cost 4.000 s: greenlet-seconds other greenlets '
-                 "spent ready to run while these greenlets' slices under the block threshold "
-                 'ran]',
+                 "timer, and each tick's work is the cost (yielding within it spreads the same "
+                 'work over more slices). Fix: do less per tick -- skip a tick whose input has '
+                 'not changed (a version or etag check before a rebuild), keep running totals '
+                 'instead of recomputing them from everything so far, render only what changed '
+                 '-- or tick less often; or move the work out of the loop (a process pool for '
+                 'Python code). [cost 4.000 s: greenlet-seconds other greenlets spent ready to '
+                 "run while these greenlets' slices under the block threshold ran]",
       'others_mean_slice_s': 0.0002537313432835823,
       'run_s': 0.5,
       'section': None,
@@ -11371,24 +11882,24 @@ EXPECTED = {
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
-                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
-                 'waiting, not computing, and no other finding explains their waits, so a '
-                 "timer of the program's own paced the work, not the pool's size. The jobs "
-                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
-                 '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
-                 "sleeps are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
-                 'asleep there): the jobs slept out their slots, and a larger Pool only '
-                 'holds more sleepers. If the pause is one the program owes (a crawl delay a '
-                 "host asks for, a rate agreed with the upstream), it is the run's floor and "
-                 'the cost is not there to save. Otherwise, fix: sleep less there, or wake '
-                 "on what the sleep waits for -- a retry's back-off short, jittered and "
-                 "growing, with few retries; a rate limiter's rate as high as the upstream "
-                 "takes, waiting for the next token instead of polling; a circuit breaker's "
-                 "cool-down near the outage's length, with a half-open probe; a poll for a "
-                 'result another greenlet sets (a loop sleeping until it appears) replaced '
-                 'by waiting on it: a gevent.event.Event or AsyncResult set where the result '
-                 "arrives. [cost 2.000 s: greenlet-seconds the pool's jobs slept in the "
-                 "program's own gevent.sleep while holding their slots]",
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 'not computing, and no other finding explains their waits, so a timer of the '
+                 "program's own paced the work, not the pool's size. The jobs ('app.fetch', "
+                 "'app.parse') held their slots mostly waiting at /srv/app/worker.py:20:job "
+                 '(sleep): 4 waits of 500 ms on average. Those sleeps are gevent.sleep calls '
+                 "of the program's own (2.000 greenlet-seconds asleep there): the jobs slept "
+                 'out their slots, and a larger Pool only holds more sleepers. If the pause is '
+                 'one the program owes (a crawl delay a host asks for, a rate agreed with the '
+                 "upstream), it is the run's floor and the cost is not there to save. "
+                 'Otherwise, fix: sleep less there, or wake on what the sleep waits for -- a '
+                 "retry's back-off short, jittered and growing, with few retries; a rate "
+                 "limiter's rate as high as the upstream takes, waiting for the next token "
+                 "instead of polling; a circuit breaker's cool-down near the outage's length, "
+                 'with a half-open probe; a poll for a result another greenlet sets (a loop '
+                 'sleeping until it appears) replaced by waiting on it: a gevent.event.Event '
+                 'or AsyncResult set where the result arrives. [cost 2.000 s: greenlet-seconds '
+                 "the pool's jobs slept in the program's own gevent.sleep while holding their "
+                 'slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -11410,26 +11921,25 @@ EXPECTED = {
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
-                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
-                 'waiting, not computing, and no other finding explains their waits, so a '
-                 "timer of the program's own paced the work, not the pool's size. The jobs "
-                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
-                 '/srv/app/worker.py:20:job (sleep): 12 waits of 167 ms on average. Those '
-                 "sleeps are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
-                 'asleep there): the jobs slept out their slots, and a larger Pool only '
-                 'holds more sleepers. The upstreams answered 5 of 100 requests with an '
-                 'error status (503 x5): most likely what the sleeps back off from, each '
-                 'failure holding a slot for a whole sleep. If the pause is one the program '
-                 'owes (a crawl delay a host asks for, a rate agreed with the upstream), it '
-                 "is the run's floor and the cost is not there to save. Otherwise, fix: "
-                 "sleep less there, or wake on what the sleep waits for -- a retry's "
-                 "back-off short, jittered and growing, with few retries; a rate limiter's "
-                 'rate as high as the upstream takes, waiting for the next token instead of '
-                 "polling; a circuit breaker's cool-down near the outage's length, with a "
-                 'half-open probe; a poll for a result another greenlet sets (a loop '
-                 'sleeping until it appears) replaced by waiting on it: a gevent.event.Event '
-                 'or AsyncResult set where the result arrives. [cost 2.000 s: '
-                 "greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 'not computing, and no other finding explains their waits, so a timer of the '
+                 "program's own paced the work, not the pool's size. The jobs ('app.fetch', "
+                 "'app.parse') held their slots mostly waiting at /srv/app/worker.py:20:job "
+                 '(sleep): 12 waits of 167 ms on average. Those sleeps are gevent.sleep calls '
+                 "of the program's own (2.000 greenlet-seconds asleep there): the jobs slept "
+                 'out their slots, and a larger Pool only holds more sleepers. The upstreams '
+                 'answered 5 of 100 requests with an error status (503 x5): most likely what '
+                 'the sleeps back off from, each failure holding a slot for a whole sleep. If '
+                 'the pause is one the program owes (a crawl delay a host asks for, a rate '
+                 "agreed with the upstream), it is the run's floor and the cost is not there "
+                 'to save. Otherwise, fix: sleep less there, or wake on what the sleep waits '
+                 "for -- a retry's back-off short, jittered and growing, with few retries; a "
+                 "rate limiter's rate as high as the upstream takes, waiting for the next "
+                 "token instead of polling; a circuit breaker's cool-down near the outage's "
+                 'length, with a half-open probe; a poll for a result another greenlet sets (a '
+                 'loop sleeping until it appears) replaced by waiting on it: a '
+                 'gevent.event.Event or AsyncResult set where the result arrives. [cost 2.000 '
+                 "s: greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
                  'while holding their slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
@@ -11452,24 +11962,24 @@ EXPECTED = {
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
-                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
-                 'waiting, not computing, and no other finding explains their waits, so a '
-                 "timer of the program's own paced the work, not the pool's size. The jobs "
-                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
-                 '/srv/app/worker.py:20:job (sleep): 4 waits of 500 ms on average. Those '
-                 "sleeps are gevent.sleep calls of the program's own (2.000 greenlet-seconds "
-                 'asleep there): the jobs slept out their slots, and a larger Pool only '
-                 'holds more sleepers. If the pause is one the program owes (a crawl delay a '
-                 "host asks for, a rate agreed with the upstream), it is the run's floor and "
-                 'the cost is not there to save. Otherwise, fix: sleep less there, or wake '
-                 "on what the sleep waits for -- a retry's back-off short, jittered and "
-                 "growing, with few retries; a rate limiter's rate as high as the upstream "
-                 "takes, waiting for the next token instead of polling; a circuit breaker's "
-                 "cool-down near the outage's length, with a half-open probe; a poll for a "
-                 'result another greenlet sets (a loop sleeping until it appears) replaced '
-                 'by waiting on it: a gevent.event.Event or AsyncResult set where the result '
-                 "arrives. [cost 2.000 s: greenlet-seconds the pool's jobs slept in the "
-                 "program's own gevent.sleep while holding their slots]",
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 'not computing, and no other finding explains their waits, so a timer of the '
+                 "program's own paced the work, not the pool's size. The jobs ('app.fetch', "
+                 "'app.parse') held their slots mostly waiting at /srv/app/worker.py:20:job "
+                 '(sleep): 4 waits of 500 ms on average. Those sleeps are gevent.sleep calls '
+                 "of the program's own (2.000 greenlet-seconds asleep there): the jobs slept "
+                 'out their slots, and a larger Pool only holds more sleepers. If the pause is '
+                 'one the program owes (a crawl delay a host asks for, a rate agreed with the '
+                 "upstream), it is the run's floor and the cost is not there to save. "
+                 'Otherwise, fix: sleep less there, or wake on what the sleep waits for -- a '
+                 "retry's back-off short, jittered and growing, with few retries; a rate "
+                 "limiter's rate as high as the upstream takes, waiting for the next token "
+                 "instead of polling; a circuit breaker's cool-down near the outage's length, "
+                 'with a half-open probe; a poll for a result another greenlet sets (a loop '
+                 'sleeping until it appears) replaced by waiting on it: a gevent.event.Event '
+                 'or AsyncResult set where the result arrives. [cost 2.000 s: greenlet-seconds '
+                 "the pool's jobs slept in the program's own gevent.sleep while holding their "
+                 'slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -11491,26 +12001,25 @@ EXPECTED = {
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
-                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
-                 'waiting, not computing, and no other finding explains their waits, so a '
-                 "timer of the program's own paced the work, not the pool's size. The jobs "
-                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
-                 '/srv/app/worker.py:40:call (HTTPAdapter.send): 10 waits of 100 ms on '
-                 'average. They also slept at /srv/app/worker.py:20:job: 4 sleeps of 125 ms '
-                 "on average. Those sleeps are gevent.sleep calls of the program's own "
-                 '(0.500 greenlet-seconds asleep there): the jobs slept out their slots, and '
-                 'a larger Pool only holds more sleepers. If the pause is one the program '
-                 'owes (a crawl delay a host asks for, a rate agreed with the upstream), it '
-                 "is the run's floor and the cost is not there to save. Otherwise, fix: "
-                 "sleep less there, or wake on what the sleep waits for -- a retry's "
-                 "back-off short, jittered and growing, with few retries; a rate limiter's "
-                 'rate as high as the upstream takes, waiting for the next token instead of '
-                 "polling; a circuit breaker's cool-down near the outage's length, with a "
-                 'half-open probe; a poll for a result another greenlet sets (a loop '
-                 'sleeping until it appears) replaced by waiting on it: a gevent.event.Event '
-                 'or AsyncResult set where the result arrives. [cost 0.500 s: '
-                 "greenlet-seconds the pool's jobs slept in the program's own gevent.sleep "
-                 'while holding their slots]',
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 'not computing, and no other finding explains their waits, so a timer of the '
+                 "program's own paced the work, not the pool's size. The jobs ('app.fetch', "
+                 "'app.parse') held their slots mostly waiting at /srv/app/worker.py:40:call "
+                 '(HTTPAdapter.send): 10 waits of 100 ms on average. They also slept at '
+                 '/srv/app/worker.py:20:job: 4 sleeps of 125 ms on average. Those sleeps are '
+                 "gevent.sleep calls of the program's own (0.500 greenlet-seconds asleep "
+                 'there): the jobs slept out their slots, and a larger Pool only holds more '
+                 'sleepers. If the pause is one the program owes (a crawl delay a host asks '
+                 "for, a rate agreed with the upstream), it is the run's floor and the cost is "
+                 'not there to save. Otherwise, fix: sleep less there, or wake on what the '
+                 "sleep waits for -- a retry's back-off short, jittered and growing, with few "
+                 "retries; a rate limiter's rate as high as the upstream takes, waiting for "
+                 "the next token instead of polling; a circuit breaker's cool-down near the "
+                 "outage's length, with a half-open probe; a poll for a result another "
+                 'greenlet sets (a loop sleeping until it appears) replaced by waiting on it: '
+                 'a gevent.event.Event or AsyncResult set where the result arrives. [cost '
+                 "0.500 s: greenlet-seconds the pool's jobs slept in the program's own "
+                 'gevent.sleep while holding their slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': True,
@@ -11519,8 +12028,8 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4},
-     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                      'loop had room (mostly idle, or queueing little)',
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
       'cost_s': 1.5,
       'greenlet': 1,
       'hazard': False,
@@ -11532,20 +12041,20 @@ EXPECTED = {
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
-                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
-                 'waiting, not computing, and no other finding explains their waits, so the '
-                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
-                 'slots mostly waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 '
-                 'waits of 100 ms on average. Fix: a larger Pool(size) if what the jobs wait '
-                 'on (a downstream service) can take more requests at once; if it cannot, '
-                 "the time each job waits is the lever (an upstream's latency is its own to "
-                 'cut: its slow query, its capacity); if the limit is deliberate (a '
-                 "downstream's rate limit), this is what it costs. To tell which: run once "
-                 'with half the Pool size; answers that take about as long mean the upstream '
-                 'had room, and a larger Pool helps; answers that take about half as long '
-                 'mean it queues them (its own limit), and a larger Pool gains nothing. '
-                 '[cost 1.500 s: greenlet-seconds spent waiting for a free slot of a gevent '
-                 'Pool while the loop had room (mostly idle, or queueing little)]',
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 "not computing, and no other finding explains their waits, so the pool's size "
+                 "paced the work. The jobs ('app.fetch', 'app.parse') held their slots mostly "
+                 'waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 waits of 100 ms '
+                 'on average. Fix: a larger Pool(size) if what the jobs wait on (a downstream '
+                 'service) can take more requests at once; if it cannot, the time each job '
+                 "waits is the lever (an upstream's latency is its own to cut: its slow query, "
+                 "its capacity); if the limit is deliberate (a downstream's rate limit), this "
+                 'is what it costs. To tell which: run once with half the Pool size; answers '
+                 'that take about as long mean the upstream had room, and a larger Pool helps; '
+                 'answers that take about half as long mean it queues them (its own limit), '
+                 'and a larger Pool gains nothing. [cost 1.500 s: greenlet-seconds spent '
+                 'waiting for a free slot of a gevent Pool while the loop had room (mostly '
+                 'idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -11554,8 +12063,8 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4},
-     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                      'loop had room (mostly idle, or queueing little)',
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
       'cost_s': 1.5,
       'greenlet': 1,
       'hazard': False,
@@ -11567,21 +12076,20 @@ EXPECTED = {
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
-                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
-                 'waiting, not computing, and no other finding explains their waits, so the '
-                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
-                 'slots mostly waiting at /srv/app/worker.py:23:worker '
-                 '(HTTPConnectionPool.urlopen): 4 waits of 500 ms on average. Fix: a larger '
-                 'Pool(size) if what the jobs wait on (a downstream service) can take more '
-                 'requests at once; if it cannot, the time each job waits is the lever (an '
-                 "upstream's latency is its own to cut: its slow query, its capacity); if "
-                 "the limit is deliberate (a downstream's rate limit), this is what it "
-                 'costs. To tell which: run once with half the Pool size; answers that take '
-                 'about as long mean the upstream had room, and a larger Pool helps; answers '
-                 'that take about half as long mean it queues them (its own limit), and a '
-                 'larger Pool gains nothing. [cost 1.500 s: greenlet-seconds spent waiting '
-                 'for a free slot of a gevent Pool while the loop had room (mostly idle, or '
-                 'queueing little)]',
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 "not computing, and no other finding explains their waits, so the pool's size "
+                 "paced the work. The jobs ('app.fetch', 'app.parse') held their slots mostly "
+                 'waiting at /srv/app/worker.py:23:worker (HTTPConnectionPool.urlopen): 4 '
+                 'waits of 500 ms on average. Fix: a larger Pool(size) if what the jobs wait '
+                 'on (a downstream service) can take more requests at once; if it cannot, the '
+                 "time each job waits is the lever (an upstream's latency is its own to cut: "
+                 "its slow query, its capacity); if the limit is deliberate (a downstream's "
+                 'rate limit), this is what it costs. To tell which: run once with half the '
+                 'Pool size; answers that take about as long mean the upstream had room, and a '
+                 'larger Pool helps; answers that take about half as long mean it queues them '
+                 '(its own limit), and a larger Pool gains nothing. [cost 1.500 s: '
+                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
+                 'loop had room (mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -11603,19 +12111,20 @@ EXPECTED = {
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
-                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
-                 'waiting, not computing, and no other finding explains their waits, so the '
-                 "greenlets the jobs waited for paced the work, not the pool's size. The "
-                 "jobs ('app.fetch', 'app.parse') held their slots mostly waiting at "
-                 '/srv/app/worker.py:21:job (joinall): 4 waits of 500 ms on average. Those '
-                 'are waits for greenlets the jobs started themselves: each job held its '
-                 'slot until the slowest of them ended. Fix: if one answer is enough (a '
-                 'hedged or raced request), wait for the first (gevent.wait(greenlets, '
-                 'count=1)) and kill the others; if every result is needed, bound the slow '
-                 'ones (a timeout on their calls); then a larger Pool(size) if the '
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 'not computing, and no other finding explains their waits, so the greenlets '
+                 "the jobs waited for paced the work, not the pool's size. The jobs "
+                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
+                 '/srv/app/worker.py:21:job (joinall): 4 wake-ups of 500 ms on average. Those '
+                 'are waits for greenlets the jobs started themselves: each job held its slot '
+                 'until the slowest of them ended. Fix: if one answer is enough (a hedged or '
+                 'raced request), take the first good answer and kill the others (for g in '
+                 'gevent.iwait(greenlets): the first that succeeded, not merely the first to '
+                 'end: a fast error would win that race); if every result is needed, bound the '
+                 'slow ones (a timeout on their calls); then a larger Pool(size) if the '
                  'downstream can take more requests at once. [cost 2.000 s: greenlet-seconds '
-                 "the pool's jobs waited at the program's join for the greenlets they "
-                 'started, while holding their slots]',
+                 "the pool's jobs waited at the program's join for the greenlets they started, "
+                 'while holding their slots]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -11624,8 +12133,8 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4},
-     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                      'loop had room (mostly idle, or queueing little)',
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
       'cost_s': 1.5,
       'greenlet': 1,
       'hazard': False,
@@ -11637,20 +12146,20 @@ EXPECTED = {
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
-                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
-                 'waiting, not computing, and no other finding explains their waits, so the '
-                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
-                 'slots mostly waiting at /srv/app/worker.py:22:job (join): 4 waits of 500 '
-                 'ms on average. Fix: a larger Pool(size) if what the jobs wait on (a '
-                 'downstream service) can take more requests at once; if it cannot, the time '
-                 "each job waits is the lever (an upstream's latency is its own to cut: its "
-                 "slow query, its capacity); if the limit is deliberate (a downstream's rate "
-                 'limit), this is what it costs. To tell which: run once with half the Pool '
-                 'size; answers that take about as long mean the upstream had room, and a '
-                 'larger Pool helps; answers that take about half as long mean it queues '
-                 'them (its own limit), and a larger Pool gains nothing. [cost 1.500 s: '
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the loop '
-                 'had room (mostly idle, or queueing little)]',
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 "not computing, and no other finding explains their waits, so the pool's size "
+                 "paced the work. The jobs ('app.fetch', 'app.parse') held their slots mostly "
+                 'waiting at /srv/app/worker.py:22:job (join): 4 waits of 500 ms on average. '
+                 'Fix: a larger Pool(size) if what the jobs wait on (a downstream service) can '
+                 'take more requests at once; if it cannot, the time each job waits is the '
+                 "lever (an upstream's latency is its own to cut: its slow query, its "
+                 "capacity); if the limit is deliberate (a downstream's rate limit), this is "
+                 'what it costs. To tell which: run once with half the Pool size; answers that '
+                 'take about as long mean the upstream had room, and a larger Pool helps; '
+                 'answers that take about half as long mean it queues them (its own limit), '
+                 'and a larger Pool gains nothing. [cost 1.500 s: greenlet-seconds spent '
+                 'waiting for a free slot of a gevent Pool while the loop had room (mostly '
+                 'idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -11659,8 +12168,8 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4},
-     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                      'loop had room (mostly idle, or queueing little)',
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
       'cost_s': 1.5,
       'greenlet': 1,
       'hazard': False,
@@ -11672,20 +12181,19 @@ EXPECTED = {
       'kind': 'pool-full',
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
-                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
-                 'waiting, not computing, and no other finding explains their waits, so the '
-                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
-                 'slots mostly waiting at /srv/app/worker.py:23:job: 4 waits of 500 ms on '
-                 'average. Fix: a larger Pool(size) if what the jobs wait on (a downstream '
-                 'service) can take more requests at once; if it cannot, the time each job '
-                 "waits is the lever (an upstream's latency is its own to cut: its slow "
-                 "query, its capacity); if the limit is deliberate (a downstream's rate "
-                 'limit), this is what it costs. To tell which: run once with half the Pool '
-                 'size; answers that take about as long mean the upstream had room, and a '
-                 'larger Pool helps; answers that take about half as long mean it queues '
-                 'them (its own limit), and a larger Pool gains nothing. [cost 1.500 s: '
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the loop '
-                 'had room (mostly idle, or queueing little)]',
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 "not computing, and no other finding explains their waits, so the pool's size "
+                 "paced the work. The jobs ('app.fetch', 'app.parse') held their slots mostly "
+                 'waiting at /srv/app/worker.py:23:job: 4 waits of 500 ms on average. Fix: a '
+                 'larger Pool(size) if what the jobs wait on (a downstream service) can take '
+                 'more requests at once; if it cannot, the time each job waits is the lever '
+                 "(an upstream's latency is its own to cut: its slow query, its capacity); if "
+                 "the limit is deliberate (a downstream's rate limit), this is what it costs. "
+                 'To tell which: run once with half the Pool size; answers that take about as '
+                 'long mean the upstream had room, and a larger Pool helps; answers that take '
+                 'about half as long mean it queues them (its own limit), and a larger Pool '
+                 'gains nothing. [cost 1.500 s: greenlet-seconds spent waiting for a free slot '
+                 'of a gevent Pool while the loop had room (mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -12009,12 +12517,11 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 7}],
     'loop_saturated_by_tiny_threadpool_tasks': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -12029,24 +12536,23 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: it hands tiny tasks to a threadpool: 1000 '
-                 'json.loads tasks from this line did 100 us of work each on average, while '
-                 'their callers waited 500 us for each result: each hand-off (a queue, a '
-                 "worker thread's wake-up, the loop's wake-up for the result) costs the loop "
-                 'far more than the work, so the threadpool is the cost here, not the cure; '
-                 'call json.loads inline, or hand over whole batches (a body, not its '
-                 'lines). [cost 3.500 s: greenlet-seconds greenlets spent ready to run but '
-                 "queued behind others (the run's ready wait, less what a loop-blocked, "
-                 'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                 "queueing behind the top holder's own slices over the block threshold when "
-                 'they burned the CPU in the same code (no loop-blocked finding then tells '
-                 'them)]',
+                 'side, not the I/O side: it hands tiny tasks to a threadpool: 1000 json.loads '
+                 'tasks from this line did 100 us of work each on average, while their callers '
+                 "waited 500 us for each result: each hand-off (a queue, a worker thread's "
+                 "wake-up, the loop's wake-up for the result) costs the loop far more than the "
+                 'work, so the threadpool is the cost here, not the cure; call json.loads '
+                 'inline, or hand over whole batches (a body, not its lines). [cost 3.500 s: '
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12055,12 +12561,11 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -12075,25 +12580,25 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
                  'credential or key, a compiled pattern or template, a parsed configuration; '
                  'and look for work that grows with the square of its input: += on bytes or '
                  'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
-                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12102,12 +12607,11 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -12122,25 +12626,25 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
                  'credential or key, a compiled pattern or template, a parsed configuration; '
                  'and look for work that grows with the square of its input: += on bytes or '
                  'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
-                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12149,12 +12653,11 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -12169,25 +12672,71 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
                  'credential or key, a compiled pattern or template, a parsed configuration; '
                  'and look for work that grows with the square of its input: += on bytes or '
                  'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
-                 'out of the loop (a process pool; a C call that releases the GIL, such as '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
                  "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: it opens a new connection per call: 1000 name '
+                 "lookups (getaddrinfo, sent to the threadpool by gevent's resolver) from this "
+                 'line did 100 us of work each on average, while their callers waited 500 us '
+                 'for each result, and each was followed by a connect and whatever the '
+                 'protocol does on a new connection (a handshake, a login); keep connections '
+                 'open and reuse them (one per greenlet, or a pool), and the lookups, connects '
+                 'and handshakes go; only where a connection per call must stay, connect to an '
+                 'address, not a name (or GEVENT_RESOLVER=block: lookups inline). [cost 3.500 '
+                 's: greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12281,27 +12830,52 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:34:extract']}],
     'queue_full_at_its_edges': [{'calls_site': None,
       'consumer': 'app.load',
-      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind '
-                      'one consumer',
-      'cost_s': 1.0,
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind one '
+                      'consumer',
+      'cost_s': 0.6,
       'get_wait_s': 0.4999847412109375,
       'greenlet': 3,
       'hazard': False,
       'kind': 'queue-full',
-      'message': "A producer waited on a full queue: 'app.extract' waited 1.000 s to put "
-                 'into it (40 times, at /srv/app/worker.py:34:extract), 50% of the run, '
-                 "while what takes from it was 'app.load', one greenlet that waited for "
-                 'items only 25% of the run (at /srv/app/worker.py:40:load). The consumer is '
-                 "slower than what feeds it, so its pace was the run's. Fix: more consumers "
-                 '-- several greenlets taking from the queue, or a gevent.pool.Pool(n) over '
-                 'its items -- if their work can run side by side (calls to an upstream that '
-                 'takes more at once); else make each item cheaper (one batch call for '
-                 "several items). If the consumer's pace is a limit by design (an upstream's "
-                 'rate), this is what it costs. [cost 1.000 s: greenlet-seconds a producer '
-                 'waited to put into a full queue behind one consumer]',
+      'message': "A producer waited on a full queue: 'app.extract' waited 0.600 s to put into "
+                 'it (40 times, at /srv/app/worker.py:34:extract), 30% of its life, while what '
+                 "takes from it was 'app.load', one greenlet that waited for items only 25% of "
+                 'the run (at /srv/app/worker.py:40:load). The consumer is slower than what '
+                 "feeds it, so its pace was the run's. Fix: more consumers -- several "
+                 'greenlets taking from the queue, or a gevent.pool.Pool(n) over its items -- '
+                 'if their work can run side by side (calls to an upstream that takes more at '
+                 'once); else make each item cheaper (one batch call for several items). If '
+                 "the consumer's pace is a limit by design (an upstream's rate), this is what "
+                 'it costs. [cost 0.600 s: greenlet-seconds a producer waited to put into a '
+                 'full queue behind one consumer]',
       'producer': 'app.extract',
       'put_site': '/srv/app/worker.py:34:extract',
-      'put_wait_s': 1.0,
+      'put_wait_s': 0.6,
+      'section': None,
+      'stack': ['/srv/app/worker.py:34:extract']},
+     {'calls_site': None,
+      'consumer': 'app.load',
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind one '
+                      'consumer',
+      'cost_s': 0.3,
+      'get_wait_s': 0.25,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'queue-full',
+      'message': "A producer waited on a full queue: 'app.extract' waited 0.300 s to put into "
+                 'it (40 times, at /srv/app/worker.py:34:extract), 30% of its life, while what '
+                 "takes from it was 'app.load', one greenlet that waited for items only 12% of "
+                 'the run (at /srv/app/worker.py:40:load). The consumer is slower than what '
+                 "feeds it, so its pace was the run's. Fix: more consumers -- several "
+                 'greenlets taking from the queue, or a gevent.pool.Pool(n) over its items -- '
+                 'if their work can run side by side (calls to an upstream that takes more at '
+                 'once); else make each item cheaper (one batch call for several items). If '
+                 "the consumer's pace is a limit by design (an upstream's rate), this is what "
+                 'it costs. [cost 0.300 s: greenlet-seconds a producer waited to put into a '
+                 'full queue behind one consumer]',
+      'producer': 'app.extract',
+      'put_site': '/srv/app/worker.py:34:extract',
+      'put_wait_s': 0.3,
       'section': None,
       'stack': ['/srv/app/worker.py:34:extract']}],
     'connection_churn_of_pools_in_several_sizes': [{'bound_concurrency': False,
@@ -12665,16 +13239,16 @@ EXPECTED = {
                  'grows with the square of its input: += on bytes or str in a loop, a list '
                  'searched inside a loop, a sort or copy repeated); then split what must stay '
                  'expensive and yield between pieces of a millisecond or two with '
-                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O of '
-                 'waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and gevent '
-                 'runs up to 50 such wake-ups back to back before it polls for I/O; or move it '
-                 "to a process pool (a C call that releases the GIL, such as hashlib's or "
-                 "zlib's, to gevent.get_hub().threadpool). [cost 2.703 s: greenlet-seconds "
-                 'other greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 2.703 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -12707,16 +13281,16 @@ EXPECTED = {
                  'grows with the square of its input: += on bytes or str in a loop, a list '
                  'searched inside a loop, a sort or copy repeated); then split what must stay '
                  'expensive and yield between pieces of a millisecond or two with '
-                 'gevent.idle() (it resumes once the loop has run what is pending, the I/O of '
-                 'waiting greenlets included: suited to background work) or '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires), not '
-                 'gevent.sleep(0): that gives way only to greenlets already ready, and gevent '
-                 'runs up to 50 such wake-ups back to back before it polls for I/O; or move it '
-                 "to a process pool (a C call that releases the GIL, such as hashlib's or "
-                 "zlib's, to gevent.get_hub().threadpool). [cost 1.137 s: greenlet-seconds "
-                 'other greenlets spent ready to run but held up by these slices, and in the '
-                 'backlog they left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 1.137 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.0625,
       'section': 'sec',
       'small_reads_site': None,
@@ -12747,16 +13321,16 @@ EXPECTED = {
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
                  'or copy repeated); then split what must stay expensive and yield between '
-                 'pieces of a millisecond or two with gevent.idle() (it resumes once the loop '
-                 'has run what is pending, the I/O of waiting greenlets included: suited to '
-                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
-                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
-                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
-                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 2.000 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'pieces of a millisecond or two with gevent.sleep(0.001) (a timer: the loop '
+                 'polls for I/O before it fires, and it always resumes) or, for work that can '
+                 'wait indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 2.000 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -13081,16 +13655,16 @@ EXPECTED = {
                  'CPU this long is often work that grows with the square of its input: += on '
                  'bytes or str in a loop, a list searched inside a loop, a sort or copy '
                  'repeated); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
-                 'is pending, the I/O of waiting greenlets included: suited to background '
-                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
-                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
-                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.250 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.250 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -13170,16 +13744,16 @@ EXPECTED = {
                  'CPU this long is often work that grows with the square of its input: += on '
                  'bytes or str in a loop, a list searched inside a loop, a sort or copy '
                  'repeated); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
-                 'is pending, the I/O of waiting greenlets included: suited to background '
-                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
-                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
-                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.250 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.250 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -13198,7 +13772,7 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 9.765625e-07,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
                  '/srv/app/worker.py:22:wait_done with 1.0 us of work between switches on '
                  'average: a loop that does almost nothing but yield with gevent.sleep(0): '
                  'most likely a spin-wait polling a condition another greenlet sets (a flag, a '
@@ -13404,7 +13978,7 @@ EXPECTED = {
       'hazard': False,
       'kind': 'queue-full',
       'message': "A producer waited on a full queue: 'app.extract' waited 1.000 s to put into "
-                 'it (40 times, at /srv/app/worker.py:34:extract), 50% of the run, while what '
+                 'it (40 times, at /srv/app/worker.py:34:extract), 50% of its life, while what '
                  "takes from it was 'app.load', one greenlet that waited for items only 25% of "
                  'the run (at /srv/app/worker.py:40:load). The consumer is slower than what '
                  "feeds it, so its pace was the run's. Its work was upstream calls made one "
@@ -13432,7 +14006,7 @@ EXPECTED = {
       'hazard': False,
       'kind': 'queue-full',
       'message': "A producer waited on a full queue: 'app.extract' waited 1.000 s to put into "
-                 'it (40 times, at /srv/app/worker.py:34:extract), 50% of the run, while what '
+                 'it (40 times, at /srv/app/worker.py:34:extract), 50% of its life, while what '
                  "takes from it was 'app.load', one greenlet that waited for items only 25% of "
                  'the run (at /srv/app/worker.py:40:load). The consumer is slower than what '
                  "feeds it, so its pace was the run's. Fix: more consumers -- several "
@@ -14193,16 +14767,16 @@ EXPECTED = {
                  'for the collector; lxml parses in C, several times faster, into fewer '
                  'objects (lxml.etree.fromstring, lxml.html, or BeautifulSoup(markup, '
                  "'lxml'))); then split what must stay expensive and yield between pieces of a "
-                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
-                 'is pending, the I/O of waiting greenlets included: suited to background '
-                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
-                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
-                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -14607,6 +15181,52 @@ EXPECTED = {
                  'samples put 100% of their sampled CPU (8 samples in all) at '
                  '/srv/app/worker.py:23:app; the slices that delayed most ended at '
                  '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: The hot code compresses with gzip, whose default '
+                 'level (9) is its slowest: level 6 or lower (gzip.compress(data, '
+                 'compresslevel=6), or 1 for bodies sent once) costs a fraction of the CPU for '
+                 'output a few percent larger; compress a body once where many get it, and '
+                 'leave small bodies uncompressed. Beyond that: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/gzip.py:590:compress', '/srv/app/worker.py:23:app'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (8 samples in all) at '
+                 '/srv/app/worker.py:23:app; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
                  'side, not the I/O side: less work per request in these greenlets (compute '
                  'once what is the same from request to request and keep it: a verified '
                  'credential or key, a compiled pattern or template, a parsed configuration; '
@@ -14731,13 +15351,13 @@ EXPECTED = {
                  'cheaper (one line burning the CPU this long is often work that grows with '
                  'the square of its input: += on bytes or str in a loop, a list searched '
                  'inside a loop, a sort or copy repeated); then split what must stay expensive '
-                 'and yield between pieces of a millisecond or two with gevent.idle() (it '
-                 'resumes once the loop has run what is pending, the I/O of waiting greenlets '
-                 'included: suited to background work) or gevent.sleep(0.001) (a timer: the '
-                 'loop polls for I/O before it fires), not gevent.sleep(0): that gives way '
-                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
-                 'to back before it polls for I/O; or move it to a process pool (a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'and yield between pieces of a millisecond or two with gevent.sleep(0.001) (a '
+                 'timer: the loop polls for I/O before it fires, and it always resumes) or, '
+                 'for work that can wait indefinitely, gevent.idle() (it resumes only once the '
+                 'loop has nothing pending: on a loop never idle, never), not gevent.sleep(0): '
+                 'that gives way only to greenlets already ready, and gevent runs up to 50 '
+                 'such wake-ups back to back before it polls for I/O; or move it to a process '
+                 "pool (a C call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the backlog '
                  'they left (the ready queue above its usual length until it next emptied)]',
@@ -14774,16 +15394,16 @@ EXPECTED = {
                  'burning the CPU this long is often work that grows with the square of its '
                  'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
                  'or copy repeated); then split what must stay expensive and yield between '
-                 'pieces of a millisecond or two with gevent.idle() (it resumes once the loop '
-                 'has run what is pending, the I/O of waiting greenlets included: suited to '
-                 'background work) or gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires), not gevent.sleep(0): that gives way only to greenlets '
-                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
-                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
-                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'pieces of a millisecond or two with gevent.sleep(0.001) (a timer: the loop '
+                 'polls for I/O before it fires, and it always resumes) or, for work that can '
+                 'wait indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -14851,7 +15471,7 @@ EXPECTED = {
       'kind': 'switch-storm',
       'max_mean_run_s': 5e-05,
       'mean_run_s': 1.5625e-05,
-      'message': "greenlet 'app.fetch' (#3) switched out 2000 times at "
+      'message': "greenlet 'app.fetch' (#3) and 1 more of that name switched out 2000 times at "
                  '/srv/app/worker.py:34:collect with 15.6 us of work between switches on '
                  'average: the switching costs more than the work between switches. The '
                  "switching took 0.500 s of the loop's time. Fix: do more work per switch: "
@@ -15378,16 +15998,16 @@ EXPECTED = {
                  'only the fields, the page or the summary this code uses -- rather than '
                  'parsing a large document whole, or parse with a faster decoder (orjson, '
                  'ujson)); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
-                 'is pending, the I/O of waiting greenlets included: suited to background '
-                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
-                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
-                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -15424,13 +16044,13 @@ EXPECTED = {
                  'MB/s, where a C decoder parses over 100): a property or helper that calls '
                  'response.json() at every access parses the body anew each time -- parse each '
                  'response once and keep the object); then split what must stay expensive and '
-                 'yield between pieces of a millisecond or two with gevent.idle() (it resumes '
-                 'once the loop has run what is pending, the I/O of waiting greenlets '
-                 'included: suited to background work) or gevent.sleep(0.001) (a timer: the '
-                 'loop polls for I/O before it fires), not gevent.sleep(0): that gives way '
-                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
-                 'to back before it polls for I/O; or move it to a process pool (a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'yield between pieces of a millisecond or two with gevent.sleep(0.001) (a '
+                 'timer: the loop polls for I/O before it fires, and it always resumes) or, '
+                 'for work that can wait indefinitely, gevent.idle() (it resumes only once the '
+                 'loop has nothing pending: on a loop never idle, never), not gevent.sleep(0): '
+                 'that gives way only to greenlets already ready, and gevent runs up to 50 '
+                 'such wake-ups back to back before it polls for I/O; or move it to a process '
+                 "pool (a C call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the backlog '
                  'they left (the ready queue above its usual length until it next emptied)]',
@@ -15469,16 +16089,16 @@ EXPECTED = {
                  'only the fields, the page or the summary this code uses -- rather than '
                  'parsing a large document whole, or parse with a faster decoder (orjson, '
                  'ujson)); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
-                 'is pending, the I/O of waiting greenlets included: suited to background '
-                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
-                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
-                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -15783,13 +16403,13 @@ EXPECTED = {
                  'a dump made for a log record is built even when the record is dropped (a '
                  'debug dump at INFO level): build it only when it is logged (if '
                  'log.isEnabledFor(logging.DEBUG): ...)); then split what must stay expensive '
-                 'and yield between pieces of a millisecond or two with gevent.idle() (it '
-                 'resumes once the loop has run what is pending, the I/O of waiting greenlets '
-                 'included: suited to background work) or gevent.sleep(0.001) (a timer: the '
-                 'loop polls for I/O before it fires), not gevent.sleep(0): that gives way '
-                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
-                 'to back before it polls for I/O; or move it to a process pool (a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'and yield between pieces of a millisecond or two with gevent.sleep(0.001) (a '
+                 'timer: the loop polls for I/O before it fires, and it always resumes) or, '
+                 'for work that can wait indefinitely, gevent.idle() (it resumes only once the '
+                 'loop has nothing pending: on a loop never idle, never), not gevent.sleep(0): '
+                 'that gives way only to greenlets already ready, and gevent runs up to 50 '
+                 'such wake-ups back to back before it polls for I/O; or move it to a process '
+                 "pool (a C call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the backlog '
                  'they left (the ready queue above its usual length until it next emptied)]',
@@ -15828,16 +16448,16 @@ EXPECTED = {
                  'only the fields, the page or the summary this code uses -- rather than '
                  'parsing a large document whole, or parse with a faster decoder (orjson, '
                  'ujson)); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.idle() (it resumes once the loop has run what '
-                 'is pending, the I/O of waiting greenlets included: suited to background '
-                 'work) or gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
-                 'fires), not gevent.sleep(0): that gives way only to greenlets already ready, '
-                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,

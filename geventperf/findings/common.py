@@ -238,6 +238,11 @@ def _figures(value: Any, size: int) -> list[float] | None:
 
 # The tracer's default block threshold, for profiles that do not record theirs.
 DEFAULT_BLOCK_THRESHOLD_S = 0.05
+# The greenlet gevent's servers run a connection in.
+CONNECTION_GREENLET = "baseserver._handle_and_close_when_done"
+# Frames of requests or urllib3: a request in flight (an upstream call: what a lock is
+# wrongly held across, and what a pool's jobs most often wait on), or their own work.
+REQUEST_FRAME = re.compile(r"[/\\](requests|urllib3)[/\\]")
 
 
 def block_threshold(profile: Profile) -> float:

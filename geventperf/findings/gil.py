@@ -41,6 +41,15 @@ GIL_SHARE = 0.5
 # the loop's thread then loses 10-12 % of a run to it; Python in the threads costs it
 # most of the run (70-80 % in tests/diagnosis/gil_pool.py).
 GIL_MIN_OFF_SHARE = 0.25
+# ... or at least this share when the threads' CPU is at most GIL_TRADED_RATIO times that
+# off-CPU time: Python threads and the loop's thread trade the lock, so the one's CPU is
+# about the other's loss (1.1-1.2x in tests/diagnosis/gil_pool.py and gil_thread.py; an
+# unseen router's stats thread: 0.93 s of CPU against the loop's 0.88 s off it, 22 % of
+# the run, and moving the work back made the service 45 % faster), while C that
+# releases the lock runs beside the loop for several times what the loop loses (4.5x
+# and 27x at 9 % and 2 % of the run with hashlib in those two workloads).
+GIL_TRADED_OFF_SHARE = 0.125
+GIL_TRADED_RATIO = 2.0
 # Functions named in the message, most CPU first.
 TOP_FUNCTIONS = 3
 
@@ -59,10 +68,15 @@ def gil_evidence(profile: Profile) -> tuple[float, float, list[dict[str, Any]]] 
     if not profile.duration_s or any(cpu is None for _run, cpu in runs):
         return None
     off = sum(max(0.0, run - cpu) for run, cpu in runs) - _f(hub, "cpu_wait_s")
-    if off < GIL_MIN_OFF_SHARE * profile.duration_s:
+    if off < GIL_TRADED_OFF_SHARE * profile.duration_s:
         return None
+
+    def explains(cpu: float) -> bool:
+        return cpu >= GIL_SHARE * off and (off >= GIL_MIN_OFF_SHARE * profile.duration_s
+                                           or cpu <= GIL_TRADED_RATIO * off)
+
     threads_cpu = sum(_f(e, "cpu_s") for e in tasks)
-    if tasks and threads_cpu >= GIL_SHARE * off:
+    if tasks and explains(threads_cpu):
         return off, threads_cpu, tasks
     # no task explains it: the threads the program started itself, by the process's CPU
     # (name lookups in the threadpool release the lock: not theirs)
@@ -71,7 +85,7 @@ def gil_evidence(profile: Profile) -> tuple[float, float, list[dict[str, Any]]] 
         return None
     dns = sum(_f(e, "cpu_s") for e in _events(profile, "threadpool") if e.get("dns"))
     others -= threads_cpu + dns
-    if others < GIL_SHARE * off:
+    if not explains(others):
         return None
     return off, others, []
 

@@ -19,9 +19,15 @@ from __future__ import annotations
 import keyword
 from typing import Any, Iterable, NamedTuple
 
-from geventperf.findings.common import _base_name, _count, _events, _greenlets_named
+from geventperf.findings.common import (
+    REQUEST_FRAME,
+    _base_name,
+    _count,
+    _events,
+    _greenlets_named,
+)
 from geventperf.findings.failures import answered
-from geventperf.findings.limits import REQUEST_FRAME, awaits_answer, event_wait
+from geventperf.findings.limits import awaits_answer, event_wait
 from geventperf.findings.loop import SLEEP_FRAME
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
@@ -37,6 +43,13 @@ DOMINANT_SHARE = 0.8
 # than that came from other lines' calls (an unseen job's 160 lookups were quoted with
 # another stage's 721 answers from its own host).
 CALLS_SLACK = 2.0
+# ... and the line's own waits must hold that many heads at that mean, give or take
+# this factor: else the host's mean is other lines' slower answers (an unseen
+# ingester's 400 posts waited 3.6 s, 9 ms each, while the host's 480 answers, its 80
+# page fetches' 196 ms included, averaged 41 ms: 4.5 times more).  A head's time also
+# holds what no wait row of the line does (its CPU, a connection's set-up waited
+# elsewhere in the stack), hence the wide slack.
+HEADS_SLACK = 4.0
 
 
 def jobs_waits(profile: Profile, gids: Iterable[Any],
@@ -196,11 +209,14 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
     # (not a statement's keyword: a with block's lock is entered, not called by name)
     called = site.library.rsplit(':', 1)[-1] if site.library else heaviest.call
     call = f" ({called})" if called and not keyword.iskeyword(called) else ""
+    # (a joinall wakes once per greenlet that ended: its waits are not its calls)
+    waits_word = "wake-ups" if heaviest.call in JOIN_CALLS else "waits"
     text = (f" {who} ({', '.join(repr(n) for n in names[:2])}) {held} "
-            f"at {where}{call}: {heaviest.count} waits of "
+            f"at {where}{call}: {heaviest.count} {waits_word} of "
             f"{event_wait(heaviest) / heaviest.count * 1e3:.0f} ms on average")
-    upstream = _upstream(profile, heaviest.count) if any(REQUEST_FRAME.search(f)
-                                                         for f in heaviest.stack) else None
+    line_waited = sum(w.wait_s for w in rows if user_site(w.stack).user == site.user)
+    upstream = _upstream(profile, heaviest.count, line_waited) \
+        if any(REQUEST_FRAME.search(f) for f in heaviest.stack) else None
     each_made = _calls_each(profile, names, rows, site.user) if per_job else ""
     if upstream is None:
         return text + "." + each_made
@@ -331,12 +347,13 @@ def _repeats(event: dict[str, Any]) -> str:
             "trace id, or a fresh object never hits).")
 
 
-def _upstream(profile: Profile, waits: int) -> tuple[str, int, float] | None:
+def _upstream(profile: Profile, waits: int, waited: float) -> tuple[str, int, float] | None:
     """(host, responses, mean seconds to their heads) of the host with the most timed
     responses, over new and reused connections, when it has at least MIN_TIMED and
     DOMINANT_SHARE of all, and at most CALLS_SLACK times the *waits* the jobs made at
-    their line (a call waits at least once): the requests of the jobs' line were most
-    likely its (which host a line called is not recorded); None otherwise."""
+    their line (a call waits at least once), whose *waited* seconds could hold those
+    heads: the requests of the jobs' line were most likely its (which host a line called
+    is not recorded); None otherwise."""
     hosts = []
     for e in _events(profile, POOL_EVENT):
         if not isinstance(e.get("pool"), str):
@@ -351,4 +368,7 @@ def _upstream(profile: Profile, waits: int) -> tuple[str, int, float] | None:
             or best[1] < DOMINANT_SHARE * sum(h[1] for h in hosts) \
             or best[1] > CALLS_SLACK * waits:
         return None  # (the folded record adds many hosts' figures)
+    if best[2] * min(best[1], waits) > HEADS_SLACK * waited:
+        return None  # the host's other lines answered slower (an unseen ingester's
+        # 9 ms posts and 196 ms page fetches to one host: "took 41 ms")
     return best

@@ -55,6 +55,7 @@ from geventperf.findings.common import (
     NEW_CONNECTIONS_QUEUED,
     POOL_FULL,
     REQUEST_BODY_STALL,
+    REQUEST_FRAME,
     REQUESTS_FAILED,
     RETRY_BACKOFF,
     SERIAL_BOTTLENECK,
@@ -232,7 +233,9 @@ SLEPT_COST = ("greenlet-seconds the pool's jobs slept in the program's own geven
 JOINED_IN_SLOTS = (
     "Those are waits for greenlets the jobs started themselves: each job held its slot "
     "until the slowest of them ended. Fix: if one answer is enough (a hedged or raced "
-    "request), wait for the first (gevent.wait(greenlets, count=1)) and kill the others; "
+    "request), take the first good answer and kill the others (for g in "
+    "gevent.iwait(greenlets): the first that succeeded, not merely the first to end: a "
+    "fast error would win that race); "
     "if every result is needed, bound the slow ones (a timeout on their calls); then a "
     "larger Pool(size) if the downstream can take more requests at once.")
 # pool-full's story when the jobs held their slots waiting at a hand-off while a lone
@@ -475,7 +478,7 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
                if mutex and _held_past_the_run(profile, holding) else
                _held_inside(holding) or _besides_the_lock(
                    profile, rows, "if that call is made under the lock, what each holder "
-                   "held it for"))
+                   "held it for") + _others_unqueued(profile, rows, seen))
     mean = waited / seen.count if seen.count else 0.0
     starved = (f" Each wait lasted {mean:.3f} s on average, {mean / profile.duration_s:.0%} "
                "of the run: the waiters went without it that long while a few greenlets "
@@ -518,9 +521,6 @@ def _held_past_the_run(profile: Profile, holding: Holding | None) -> bool:
 
 # Calls of other greenlets shown as the lock's possible holders.
 ELSEWHERE_SHOWN = 2
-# Frames of a request in flight (an upstream call: what a lock is wrongly held across,
-# and what a pool's jobs most often wait on).
-REQUEST_FRAME = re.compile(r"[/\\](requests|urllib3)[/\\]")
 
 
 def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
@@ -543,6 +543,45 @@ def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
     return (text + f" Greenlets of other names made network calls meanwhile ({shown}), "
             f"against {waited / seen.count * 1e3:.0f} ms a wait for the lock lasted on "
             "average: if that code takes this lock, the call is what everyone waited for.")
+
+
+# Greenlets of other names whose calls took at least this share of the waiters' own
+# (besides the lock) are shown as its likely holders when nothing was seen inside the
+# function that takes it (a @contextmanager: the holder's work is in its with blocks,
+# whose frames no stack of the lock shows).  An unseen availability API's handlers
+# queued 106 s for a pooled connection while a re-sync job, checking one out per chunk
+# of 20 calls and never queueing, made 843 calls (18 s) to their 400 (8.7 s).
+UNQUEUED_SHARE = 1.0
+
+
+def _others_unqueued(profile: Profile, rows: list[Any], seen: Waiters) -> str:
+    """lock-contended's sentence on greenlets of other names that made network calls
+    and never waited for the lock, when those calls outweigh the waiters' own
+    (UNQUEUED_SHARE): a holder that keeps it across many calls, not one per waiter."""
+    ended = switched_out_at(profile)
+    mine = {tuple(w.stack) for w in rows}
+    named = {g.id for g in profile.greenlets if _base_name(g.name) in seen.names}
+    own = sum(event_wait(w) for w in profile.waits
+              if ended.get(tuple(w.stack)) in named and tuple(w.stack) not in mine
+              and any(REQUEST_FRAME.search(f) for f in w.stack))
+    # (a call lasting as long as a wait for the lock is no batch's: most likely a
+    # client of the waiters themselves, a load generator calling this process's server)
+    per_wait = sum(event_wait(w) for w in rows) / max(1, seen.count)
+    calls = {k: v for k, v in requests_of_others(profile, seen.names, mine).items()
+             if v[1] < per_wait * (v[2] or v[0])}
+    if not calls or own <= 0:
+        return ""
+    ranked = sorted(calls.items(), key=lambda kv: -kv[1][1])[:ELSEWHERE_SHOWN]
+    if ranked[0][1][1] < UNQUEUED_SHARE * own:
+        return ""
+    shown = "; ".join(f"{name!r} at {site}: {c or n} {'calls' if c else 'waits'} of "
+                      f"{t / (c or n) * 1e3:.0f} ms, {t:.3f} s in all"
+                      for (name, site), (n, t, c) in ranked)
+    return (f" Greenlets of other names made network calls meanwhile without ever "
+            f"waiting for the lock ({shown}), more than the waiters' own {own:.3f} s: if "
+            "they take it around a batch of calls (a with block holding it across a "
+            "loop), they held it most of the time and the waiters queued behind them -- "
+            "take it per call there, and give the batch a smaller limit of its own.")
 
 
 def requests_of_others(profile: Profile, names: frozenset[str],

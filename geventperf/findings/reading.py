@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any
+from typing import Any, NamedTuple
 
 from geventperf.findings.common import (
     BLOCKED_READ,
+    CONNECTION_GREENLET,
+    COST_MEANING,
     SMALL_BODY_READS,
     SWITCH_STORM,
+    _base_name,
     _by_name,
     _events,
     _f,
     _finding,
+    _greenlets_named,
     _names,
     _read_site,
     _stands_for,
@@ -26,6 +30,10 @@ from geventperf.profile import Finding, Profile
 # A switch costs ~1-10 us of hub round trip; below 1000 yields at one site that is at
 # most a few ms of overhead, not worth a person's attention.
 STORM_MIN_SWITCHES = 1000
+# switch-storm's cost meaning, when it also counts the in-process server's reads of the
+# same requests (_echoes_told).
+SERVER_SIDE_COST = ("; with the same, for this process's own server reading those requests "
+                    "(both ends of the round trips)")
 # Under ~50 us of work between yields the switching dominates the work itself.
 STORM_MAX_MEAN_RUN_S = 50e-6
 # ... and the yields come straight back: a yield that waits a millisecond or more on
@@ -138,7 +146,7 @@ def switch_storms(profile: Profile) -> list[Finding]:
     for g in profile.greenlets:
         if g.parent is not None:
             children[g.parent] = children.get(g.parent, 0) + _stands_for(g.name)
-    out = []
+    storms: list[_Storm] = []
     for r in profile.runs:
         if r.count < STORM_MIN_SWITCHES or not r.stack or r.stack[0].startswith("<") \
                 or _once_per_request(r.stack) or POOL_FRAME.search(r.stack[0]) \
@@ -167,22 +175,69 @@ def switch_storms(profile: Profile) -> list[Finding]:
             (hub.delayed_others_s or 0.0) * min(1.0, r.count / hub.switches)
             if hub and hub.switches else 0.0)
         site = user_site(r.stack).user or r.stack[0]
-        who = _names(profile, [r.greenlet]) if r.greenlet is not None else "greenlets"
+        who = _storm_who(profile, r.greenlet)
         story, fix = _storm_story(r.stack, mean_event, mean_run)
         message = (f"{who} switched out {r.count} times at {site} with "
                    f"{mean_run * 1e6:.1f} us of work between switches on average: "
                    f"{story} The switching took {switching:.3f} s of the loop's time"
                    + (f", and others queued {queued:.3f} greenlet-seconds behind these "
-                      "slices and the hub's rounds they made" if queued else "")
-                   + f". Fix: {fix}")
-        out.append(_finding(SWITCH_STORM, message, switching + queued, r.stack,
-                            greenlet=r.greenlet, count=r.count, mean_run_s=mean_run,
-                            run_s=r.run_s, site=site, hub_s_per_switch=per_switch,
-                            switching_s=switching, others_ready_wait_s=queued,
-                            spin=_spins(r.stack, mean_run),
-                            min_switches=STORM_MIN_SWITCHES,
-                            max_mean_run_s=STORM_MAX_MEAN_RUN_S))
-    return out
+                      "slices and the hub's rounds they made" if queued else "") + ".")
+        storms.append(_Storm(message, fix, switching + queued, r, dict(
+            greenlet=r.greenlet, count=r.count, mean_run_s=mean_run, run_s=r.run_s,
+            site=site, hub_s_per_switch=per_switch, switching_s=switching,
+            others_ready_wait_s=queued, spin=_spins(r.stack, mean_run),
+            min_switches=STORM_MIN_SWITCHES, max_mean_run_s=STORM_MAX_MEAN_RUN_S)))
+    return [_finding(SWITCH_STORM, f"{s.message} Fix: {s.fix}", s.cost, s.run.stack, **s.extra)
+            for s in _echoes_told(profile, storms)]
+
+
+class _Storm(NamedTuple):
+    message: str  # without its fix
+    fix: str
+    cost: float
+    run: Any  # the runs row
+    extra: dict[str, Any]
+
+
+def _echoes_told(profile: Profile, storms: list[_Storm]) -> list[_Storm]:
+    """*storms* with a server connection's reads (gevent's per-connection greenlets)
+    told in the clients' costliest storm of reads, when this process ran both ends of a
+    request/reply protocol: one cause, and the clients' loop is the one to batch (an
+    unseen cart pricer's in-process store ranked first, "read larger pieces")."""
+    def server_side(s: _Storm) -> bool:
+        g = profile.greenlet(s.run.greenlet) if s.run.greenlet is not None else None
+        return g is not None and g.name.endswith(CONNECTION_GREENLET) \
+            and _read_site(s.run.stack) is not None
+    echoes = [s for s in storms if server_side(s)]
+    clients = [s for s in storms if not server_side(s) and _read_site(s.run.stack) is not None]
+    if not echoes or not clients:
+        return storms
+    top = max(clients, key=lambda s: s.cost)
+    echoed = sum(s.cost for s in echoes)
+    told = top._replace(
+        message=f"{top.message} This process's own server read those requests at "
+        f"{echoes[0].extra['site']} ({sum(s.run.count for s in echoes)} switches more, "
+        f"{echoed:.3f} s of switching and queueing, counted here): both ends of each round "
+        "trip.", cost=top.cost + echoed,
+        extra={**top.extra, "server_side_s": echoed,
+               # (what loop-saturated leaves out, as it did the echoes' own findings)
+               "switching_s": top.extra["switching_s"] + sum(
+                   s.extra["switching_s"] for s in echoes),
+               "others_ready_wait_s": top.extra["others_ready_wait_s"] + sum(
+                   s.extra["others_ready_wait_s"] for s in echoes),
+               "cost_meaning": COST_MEANING[SWITCH_STORM] + SERVER_SIDE_COST})
+    return [told if s is top else s for s in storms if s not in echoes]
+
+
+def _storm_who(profile: Profile, gid: Any) -> str:
+    """Who switched out at a storm's stack: the last greenlet that did, and how many of
+    its name there were (a stack's count is all of theirs: 24 connections' reads were
+    told as one greenlet's 104 689)."""
+    g = profile.greenlet(gid) if gid is not None else None
+    if g is None:
+        return "greenlets"
+    more = _greenlets_named(profile, {_base_name(g.name)}) - 1
+    return _names(profile, [gid]) + (f" and {more} more of that name" if more > 0 else "")
 
 
 def _once_per_request(stack: list[str]) -> bool:

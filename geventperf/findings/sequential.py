@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from geventperf.findings.common import (
+    CONNECTION_GREENLET,
     SEQUENTIAL_CALLS,
     _base_name,
     _count,
@@ -62,8 +63,6 @@ MIN_RESPONSES = 20
 # waiting inside the HTTP client (the rest in greenlets of their own: concurrent).
 IN_HANDLER_SHARE = 0.8
 _RUN_APPLICATION = re.compile(r"/gevent/pywsgi\.py:\d+:WSGIHandler\.run_application$")
-# The greenlet gevent's servers run a connection in.
-CONNECTION_GREENLET = "baseserver._handle_and_close_when_done"
 # How many at once the fix names when the busiest pool keeps one connection or an
 # unknown number: requests' default pool_maxsize.
 DEFAULT_AT_ONCE = 10

@@ -79,7 +79,7 @@ def about(profile: Profile) -> list[list[str]]:
         if meta_text(profile, key):
             pairs.append([label, meta_text(profile, key)])
     if hot_path(profile):
-        pairs.append(["tracer hot path", hot_path(profile)])
+        pairs.append(["tracer", hot_path(profile)])
     if run_date(profile):
         pairs.append(["date", run_date(profile)])
     return pairs

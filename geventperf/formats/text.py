@@ -21,6 +21,7 @@ from geventperf.formats._frames import (
 )
 from geventperf.formats._glance import at_a_glance
 from geventperf.formats._tables import Table, all_tables, greenlet_groups
+from geventperf.frames import parse_frame
 from geventperf.profile import Finding, Profile, by_generation
 
 WIDTH = 100
@@ -49,7 +50,7 @@ def render(profile: Profile) -> str:
 def header(profile: Profile) -> str:
     lines = [f"geventperf: {format_seconds(profile.duration_s)} traced (wall clock), "
              f"{profile.switches} switches, {len(profile.greenlets)} greenlets"
-             + (f"; hot path: {hot_path(profile)}" if hot_path(profile) else "")]
+             + (f"; tracer: {hot_path(profile)}" if hot_path(profile) else "")]
     command = command_line(profile)
     if command:  # whole: a command is copied from here, so it is wrapped, never cut
         flat = clip(command, len(command))  # control characters flattened, nothing cut
@@ -105,9 +106,24 @@ def alive_line(profile: Profile) -> str:
             "nobody set): TOP WAIT SITES says where they wait")
 
 
+def _own_frames(stack: list[str]) -> list[int]:
+    """The indexes of a stack's first frame of the program's own and of the first after
+    it in another of the program's files (its caller there)."""
+    first = next((i for i, entry in enumerate(stack) if not is_library_frame(entry)), None)
+    if first is None:
+        return []
+    path = parse_frame(stack[first]).path
+    caller = next((i for i in range(first + 1, len(stack))
+                   if not is_library_frame(stack[i]) and parse_frame(stack[i]).path != path
+                   and not stack[i].startswith("<")), None)
+    return [first] + ([caller] if caller is not None else [])
+
+
 def hot_path(profile: Profile) -> str:
+    """How the tracer ran, said as the tracer's own (an unseen reader took a bare "hot
+    path: C extension" for a finding about the program's C extensions)."""
     value = meta_text(profile, "hot_path")
-    return {"c": "C extension", "pure": "pure Python"}.get(value, value)
+    return {"c": "its C hot path", "pure": "pure-Python fallback (slower)"}.get(value, value)
 
 
 def run_about(profile: Profile) -> str:
@@ -332,15 +348,20 @@ def _findings(profile: Profile) -> str:
         stack = finding.stack
         for depth, entry in enumerate(stack[:FINDING_FRAMES]):
             lines.append(clip((rest if depth else first) + frame_label(entry), WIDTH))
-        # the program's own line, where the fix goes, even when library frames bury it
-        at = next((i for i, entry in enumerate(stack) if not is_library_frame(entry)), -1)
+        # the program's own line, where the fix goes, even when library frames bury it;
+        # and when that is a helper module of the program's, the first caller in another
+        # file of it (an unseen cart pricer's loop of one GET per item sat three frames
+        # past its store client's read, cut off as "... 3 outer frames")
         shown = FINDING_FRAMES
-        if at >= FINDING_FRAMES:
-            if at > FINDING_FRAMES:
-                hidden = at - FINDING_FRAMES
-                lines.append(f"{rest}... {hidden} library frame{'s' if hidden > 1 else ''}")
-            lines.append(clip(rest + frame_label(stack[at]), WIDTH))
-            shown = at + 1
+        for at in _own_frames(stack):
+            if at >= shown:
+                if at > shown:
+                    hidden = at - shown
+                    what = "library frame" if all(is_library_frame(f) for f in
+                                                  stack[shown:at]) else "frame"
+                    lines.append(f"{rest}... {hidden} {what}{'s' if hidden > 1 else ''}")
+                lines.append(clip(rest + frame_label(stack[at]), WIDTH))
+                shown = at + 1
         if len(stack) > shown:
             outer = len(stack) - shown
             lines.append(f"{rest}... {outer} outer frame{'s' if outer > 1 else ''}")
