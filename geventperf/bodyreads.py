@@ -26,8 +26,11 @@ from geventperf.sections import _tracers, get_ident
 URLLIB3_READ = "urllib3.response.HTTPResponse.read"
 
 # Frames of the libraries between the caller and the socket; the call site is the
-# first frame outside them.
-_LIBRARY_PATHS = ("/urllib3/", "/requests/", "/http/client.py")
+# first frame outside them.  The standard library's stream wrappers a program puts over
+# response.raw count too (an unseen NDJSON reader's codecs.getreader("utf-8")(resp.raw)
+# read 124 bytes at a time, and the finding named "<frozen codecs>:501", not its line).
+_LIBRARY_PATHS = ("/urllib3/", "/requests/", "/http/client.py", "<frozen codecs>",
+                  "/codecs.py", "/_compression.py", "/gzip.py")
 # Our own C-section wrappers stand between a C parser and its caller: skipped too.
 _OWN_WRAPPERS = sections.__file__
 # Frames walked up to find the call site: requests' .content path is ~5 deep.

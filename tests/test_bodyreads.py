@@ -3,6 +3,7 @@ on real requests against a server on 127.0.0.1."""
 
 from __future__ import annotations
 
+import codecs
 import os
 
 import requests
@@ -58,6 +59,24 @@ def test_a_caller_asking_for_small_pieces_is_told_to_ask_for_larger():
     assert found.extra["reads"] >= len(BODY) // 1024
     assert "asks for 1.0 KiB per call" in found.message
     assert "iter_content(chunk_size=512 * 1024)" in found.message
+
+
+def test_a_stream_wrapper_over_raw_is_found_at_the_line_that_reads_it():
+    # codecs.getreader over response.raw: the reads come from <frozen codecs>, which is
+    # not where the fix goes; the site is the program's line iterating the wrapper
+    lines = b"".join(b'{"n": %d}\n' % i for i in range(20_000))
+    response = http_response(lines)
+    session = requests.Session()
+    with RawServer(lambda head: [response], keep_alive=True) as server:
+        with geventperf.Tracer(**LOW_THRESHOLD) as tracer:
+            with session.get(server.url, stream=True) as r:
+                reader = codecs.getreader("utf-8")(r.raw)
+                count = sum(1 for _line in reader)  # the program's own line
+    assert count == 20_000
+    [found] = [f for f in tracer.profile.findings if f.kind == findings.SMALL_BODY_READS]
+    line = next(n for n, text in enumerate(open(__file__), 1)
+                if "# the program's own line" in text and "sum(" in text)
+    assert f"test_bodyreads.py:{line}:" in found.extra["site"], found.extra
 
 
 def test_bodies_read_by_the_adapter_are_not_small_reads():

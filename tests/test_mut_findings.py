@@ -2897,6 +2897,25 @@ def loop_saturated_tells_the_cheaper_way_of_standard_library_hot_code():
 
 
 @scenario
+def loop_saturated_in_a_json_hook_is_told_the_hook():
+    # the workers' hot stack is the program's _revive called by json's decoder (an
+    # object_hook): told to make the hook cheaper, not a faster decoder; the decoder's
+    # own frame innermost (no hook): told to parse less or faster
+    out = []
+    decoder = "/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode"
+    for hook in (True, False):
+        p = saturated()
+        for g in (3, 4, 5, 1):
+            p.greenlet(g).cpu_s = p.greenlet(g).run_s
+        frames = [f"{APP}:28:_revive", decoder, f"{APP}:46:decode_orders"]
+        p.cpu_samples = CpuSamples(frames=frames, first_lines=[1] * 3, stacks=[
+            SampledStack(frames=[0, 1, 2] if hook else [1, 2], greenlet="app.fetch",
+                         sections=[], count=8, cpu_s=1.0, gid=3)])
+        out += findings.loop_saturated(p)
+    return out
+
+
+@scenario
 def loop_saturated_sending_request_bodies_in_pieces():
     # 1 s of samples: 0.40625 sending (http.client's send under urllib3's request), at
     # least BODY_PIECES_CPU_SHARE, and 0.03125 in the body's generator right inside that
@@ -3589,6 +3608,100 @@ def threadpool_of_six_functions():
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
+    'loop_saturated_in_a_json_hook_is_told_the_hook': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (8 samples in all) at '
+                 '/srv/app/worker.py:28:_revive; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: The hot code is a hook json.loads calls for every '
+                 'object it decodes (object_hook, object_pairs_hook, parse_float): its Python '
+                 'runs once per object; convert only the fields known to need it, by key, '
+                 'after the parse (faster decoders such as ujson and orjson take no hooks). '
+                 'Beyond that: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:28:_revive',
+                '/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
+                '/srv/app/worker.py:46:decode_orders'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (8 samples in all) at '
+                 '/srv/app/worker.py:46:decode_orders; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: The hot code is parsing JSON: ask the upstream for '
+                 'less -- only the fields, the page or the summary this code uses -- rather '
+                 'than parsing a large document whole, or parse with a faster decoder (orjson, '
+                 'ujson). Beyond that: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
+                 "loop (a process pool; a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds "
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
+                '/srv/app/worker.py:46:decode_orders'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875}],
     'cpu_slices_of_a_timer_job_are_told_to_skip_unchanged_ticks': [{'active_s': 0.75,
       'backlog_s': 0.0,
       'blocking_s': 0.0,
@@ -12109,22 +12222,23 @@ EXPECTED = {
       'joined_in_slots': True,
       'joined_s': 2.0,
       'kind': 'pool-full',
-      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
-                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
-                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
-                 'not computing, and no other finding explains their waits, so the greenlets '
-                 "the jobs waited for paced the work, not the pool's size. The jobs "
-                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
-                 '/srv/app/worker.py:21:job (joinall): 4 wake-ups of 500 ms on average. Those '
-                 'are waits for greenlets the jobs started themselves: each job held its slot '
-                 'until the slowest of them ended. Fix: if one answer is enough (a hedged or '
-                 'raced request), take the first good answer and kill the others (for g in '
-                 'gevent.iwait(greenlets): the first that succeeded, not merely the first to '
-                 'end: a fast error would win that race); if every result is needed, bound the '
-                 'slow ones (a timeout on their calls); then a larger Pool(size) if the '
-                 'downstream can take more requests at once. [cost 2.000 s: greenlet-seconds '
-                 "the pool's jobs waited at the program's join for the greenlets they started, "
-                 'while holding their slots]',
+      'message': 'Each job waited for the slowest of the greenlets it started, at '
+                 '/srv/app/worker.py:21:job, holding its slot meanwhile. A gevent Pool was '
+                 'full: spawning into it waited 1.500 s for a free slot (4 times, for the pool '
+                 "used at /srv/app/worker.py:40:submit; greenlet 'main' (#1) waited) while the "
+                 'loop sat idle 75% of the run: the jobs were waiting, not computing, and no '
+                 'other finding explains their waits, so the greenlets the jobs waited for '
+                 "paced the work, not the pool's size. The jobs ('app.fetch', 'app.parse') "
+                 'held their slots mostly waiting at /srv/app/worker.py:21:job (joinall): 4 '
+                 'wake-ups of 500 ms on average. Those are waits for greenlets the jobs '
+                 'started themselves: each job held its slot until the slowest of them ended. '
+                 'Fix: if one answer is enough (a hedged or raced request), take the first '
+                 'good answer and kill the others (for g in gevent.iwait(greenlets): the first '
+                 'that succeeded, not merely the first to end: a fast error would win that '
+                 'race); if every result is needed, bound the slow ones (a timeout on their '
+                 'calls); then a larger Pool(size) if the downstream can take more requests at '
+                 "once. [cost 2.000 s: greenlet-seconds the pool's jobs waited at the "
+                 "program's join for the greenlets they started, while holding their slots]",
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -17503,3 +17617,26 @@ def test_a_hot_function_that_also_reads_its_body_in_small_pieces_tells_both():
     assert loop.ITERATE_CHEAPER in does and site == f"{APP}:38:dump"
     found, does, site = hot(0.25 - 2 ** -20)
     assert found.iterated is None and does is loop.JSON_CHEAPER and site is None
+
+
+def test_a_codecs_reader_over_the_raw_body_is_told_as_small_pieces():
+    # the hot stack reads through a codecs StreamReader (codecs.getreader over
+    # response.raw) called from the program's line 92, whose body reads averaged 124
+    # bytes: the small pieces' story, owning line 92's small reads; the same stack
+    # without that small-read site: no such story
+    def hot(site):
+        p = profile(events=[{"kind": "body-reads", "site": site, "reads": 4000,
+                             "bytes": 4000 * 124, "bodies": 4, "read_s": 0.5,
+                             "run_s": 0.25}])
+        p.cpu_samples = cpu_samples([
+            (["<frozen codecs>:566:StreamReader.readline",
+              "<frozen codecs>:648:StreamReader.__next__", f"{APP}:92:stream_events"],
+             "app.fetch", 8, 1.0)])
+        found = cpuhot.hot_code(p, {"app.fetch"})
+        does = loop._what_it_does(p, found)
+        return does, loop._small_reads_site(found, does)
+    does, site = hot(f"{APP}:92:stream_events")
+    assert does is loop.ITERATE_CHEAPER and site == f"{APP}:92:stream_events"
+    assert "io.BufferedReader(response.raw, 512 * 1024)" in does
+    does, site = hot(f"{APP}:93:other")
+    assert does is None and site is None

@@ -170,7 +170,12 @@ def pool_full(profile: Profile) -> list[Finding]:
     if asleep and slept.line != user_site(heaviest.stack).user:  # (held named another)
         held += (f" They also slept at {slept.line}: {slept.count} sleeps of "
                  f"{slept.waited / slept.count * 1e3:.0f} ms on average.")
-    message = (
+    # the join first: the kind reads "pool", and a reader skimming it would enlarge the
+    # pool (an unseen quote service's lookups waited for the slowest of four replicas)
+    lead = (f"Each job waited for the slowest of the greenlets it started, at "
+            f"{user_site(heaviest.stack).user}, holding its slot meanwhile. "
+            if joined else "")
+    message = lead + (
         f"A gevent Pool was full: spawning into it waited {waited:.3f} s for a free slot "
         f"({count} times"
         + (f", for the pool used at {where}" if where else ", inside gevent's Pool.imap")

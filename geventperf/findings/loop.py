@@ -485,7 +485,10 @@ ITERATE_CHEAPER = ("it iterates a response body in small pieces: each piece is a
                    "through requests, urllib3 and http.client, and iter_content()'s "
                    "chunk_size is one byte unless given (iter_lines' 512); ask for large "
                    "pieces (iter_content(chunk_size=512 * 1024), iter_lines(chunk_size="
-                   "512 * 1024))")
+                   "512 * 1024)); a stream reader over response.raw (codecs.getreader) "
+                   "reads a few hundred bytes at a time: give it a buffer "
+                   "(io.BufferedReader(response.raw, 512 * 1024)), or read the body whole "
+                   "and split it")
 SPAWN_CHEAPER = ("it starts a child process per call: each fork copies this process's "
                  "memory map in the loop's thread, the longer the larger the process; "
                  "do the work in-process (hashlib rather than sha256sum), or keep one "
@@ -555,8 +558,27 @@ def _serializes_json(profile: Profile, hot: Any) -> bool:
 
 def _parses_json(hot: Any) -> bool:
     """Whether the hot code's heaviest sampled stack (cpuhot.HotCode) ran a JSON
-    decoder."""
-    return hot is not None and any(JSON_DECODE.search(f) for f in hot.stack)
+    decoder (its own work, not a hook of the program's it calls: _json_hook)."""
+    return hot is not None and any(JSON_DECODE.search(f) for f in hot.stack) \
+        and not _json_hook(hot)
+
+
+def _json_hook(hot: Any) -> bool:
+    """Whether the hot code's heaviest sampled stack is the program's own code called
+    by a JSON decoder: a hook (object_hook, object_pairs_hook, parse_float)."""
+    stack = hot.stack if hot is not None else []
+    return len(stack) > 1 and not is_library_frame(stack[0]) \
+        and JSON_DECODE.search(stack[1]) is not None
+
+
+# The cure when the hot code is a hook the decoder calls per object: an unseen order
+# sync tried fromisoformat on every string in an object_hook (59 % of the CPU) and was
+# told to use a faster decoder, which takes no hook (ujson: a TypeError).
+JSON_HOOK_CHEAPER = (
+    "it is a hook json.loads calls for every object it decodes (object_hook, "
+    "object_pairs_hook, parse_float): its Python runs once per object; convert only "
+    "the fields known to need it, by key, after the parse (faster decoders such as "
+    "ujson and orjson take no hooks)")
 
 
 # Response.json() parsing the bodies read through urllib3 at under this many bytes per
@@ -613,6 +635,7 @@ def _what_it_does(profile: Profile, hot: Any) -> str | None:
     known = next((cheaper for frame, cheaper in CHEAPER_WAYS
                   if any(frame.search(f) for f in hot.stack)), None)
     does = (CHARSET_CHEAPER if any(CHARSET_FRAME.search(f) for f in hot.stack) else
+            JSON_HOOK_CHEAPER if _json_hook(hot) else
             JSON_ENCODE_CHEAPER if _serializes_json(profile, hot) else
             _json_cheaper(profile) if _parses_json(hot) else
             PY_PARSER_CHEAPER if any(PY_PARSER_FRAME.search(f) for f in hot.stack) else

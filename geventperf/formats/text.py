@@ -328,6 +328,12 @@ def _findings(profile: Profile) -> str:
         return "\n".join(lines)
     shown, folded = select_findings(profile)
     lines = [f"FINDINGS ({len(profile.findings)}, worst first)"]
+    # (every unseen tester read "cost 84 s" on a 6 s run as run time a fix would save)
+    lines.extend(textwrap.wrap(
+        "A cost is greenlet-seconds: time summed over the greenlets that lost it, so it "
+        f"can exceed the {format_seconds(profile.duration_s)} run; costs rank the causes, "
+        "they are not the run time a fix saves.", WIDTH, initial_indent=INDENT,
+        subsequent_indent=INDENT))
     for number, finding in enumerate(shown, start=1):
         title = f"{number:>3}. {finding.kind}{'  HAZARD' if is_hazard(finding) else ''}  " \
                 f"cost {format_seconds(finding.cost_s)}"
