@@ -758,6 +758,34 @@ def test_a_producer_with_consumers_enough_waits_on_no_full_queue(kept_server, tm
     assert not findings_of(profile, QUEUE_FULL), listing(profile)
 
 
+POOLED_PRODUCERS = Workload("pooled_producers.py")
+POOLED_URLS = ("page={}/slow?delay=0.2", "write={}/slow?delay=0.005")
+
+
+def test_pooled_producers_behind_one_writer_wait_on_a_full_queue(body_server, tmp_path):
+    """Before (an unseen ingester): pool-full, "a larger fetch Pool", which gained
+    nothing; the fetchers' waits in put() went untold, each job living part of the run.
+    When the puts are most of all the waiting (on a crowded machine the posts' answers
+    come later), serial-bottleneck tells the same story first: the busy writer."""
+    profile = run_cli(POOLED_PRODUCERS, tmp_path,
+                      *(u.format(body_server.url) for u in POOLED_URLS))
+    first = profile.findings[0] if profile.findings else None
+    if first is not None and first.kind == SERIAL_BOTTLENECK:
+        assert "greenlet 'write'" in first.message and "put() call at" in first.message, \
+            listing(profile)
+        return
+    first = assert_first(profile, POOLED_PRODUCERS, QUEUE_FULL)
+    assert first.extra["consumer"] == "write", listing(profile)
+    assert "The consumer ('write') spent its time mostly waiting at" in first.message, \
+        listing(profile)
+
+
+def test_pooled_producers_with_writers_enough_wait_on_no_full_queue(body_server, tmp_path):
+    profile = run_cli(POOLED_PRODUCERS, tmp_path,
+                      *(u.format(body_server.url) for u in POOLED_URLS), "writers=6")
+    assert not findings_of(profile, QUEUE_FULL), listing(profile)
+
+
 TINY_PIECES = Workload("tiny_pieces.py")
 TINY_URL = "kept={}/slow?delay=0.01&size=32768"
 
