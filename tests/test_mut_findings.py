@@ -6875,116 +6875,36 @@ EXPECTED = {
       'waits': 10}],
     'serial_bottleneck_not_past_each_guard': [],
     'connection_pool_full_not_with_a_busy_loop_nor_short_waits': [],
-    'connection_pool_full_on_urllib3_queue_waits_not_its_drop_check': [{'cost_meaning': 'greenlet-seconds '
-                                                                                        'spent '
-                                                                                        'waiting '
-                                                                                        'for a '
-                                                                                        'free '
-                                                                                        'connection '
-                                                                                        'of '
-                                                                                        "requests' "
-                                                                                        'connection '
-                                                                                        'pool '
-                                                                                        'while the '
-                                                                                        'loop had '
-                                                                                        'room '
-                                                                                        '(mostly '
-                                                                                        'idle, or '
-                                                                                        'queueing '
-                                                                                        'little)',
-                                                                        'cost_s': 0.75,
-                                                                        'greenlet': 1,
-                                                                        'hazard': False,
-                                                                        'idle_share': 0.75,
-                                                                        'kind': 'connection-pool-full',
-                                                                        'message': "requests' "
-                                                                                   'connection '
-                                                                                   'pool was '
-                                                                                   'full: '
-                                                                                   'greenlets '
-                                                                                   'such as '
-                                                                                   "'app.fetch', "
-                                                                                   "'main' waited "
-                                                                                   '0.750 s in '
-                                                                                   'all for a '
-                                                                                   'free '
-                                                                                   'connection (8 '
-                                                                                   'times, most '
-                                                                                   'at '
-                                                                                   '/srv/app/worker.py:18:worker) '
-                                                                                   'while the '
-                                                                                   'loop sat idle '
-                                                                                   '75% of the '
-                                                                                   'run: the '
-                                                                                   'adapter keeps '
-                                                                                   'at most '
-                                                                                   'pool_maxsize '
-                                                                                   'connections '
-                                                                                   'per host and, '
-                                                                                   'with '
-                                                                                   'pool_block=True, '
-                                                                                   'a request '
-                                                                                   'that finds '
-                                                                                   'them all in '
-                                                                                   'use waits for '
-                                                                                   'one; no other '
-                                                                                   'finding '
-                                                                                   'explains '
-                                                                                   'their waits, '
-                                                                                   'so that size '
-                                                                                   'paced the '
-                                                                                   'work (the '
-                                                                                   'network was '
-                                                                                   'not the slow '
-                                                                                   'part). Fix: '
-                                                                                   'mount an '
-                                                                                   'adapter with '
-                                                                                   'a '
-                                                                                   'pool_maxsize '
-                                                                                   'as large as '
-                                                                                   'the number of '
-                                                                                   'greenlets '
-                                                                                   'that share '
-                                                                                   'the session '
-                                                                                   '(requests.adapters.HTTPAdapter(pool_maxsize=n, '
-                                                                                   'pool_block=True), '
-                                                                                   'or '
-                                                                                   'geventperf.mount(session, '
-                                                                                   'pool_maxsize=n)) '
-                                                                                   'if the '
-                                                                                   'downstream '
-                                                                                   'can take that '
-                                                                                   'many '
-                                                                                   'connections; '
-                                                                                   'if the limit '
-                                                                                   'is deliberate '
-                                                                                   '(the '
-                                                                                   "downstream's "
-                                                                                   'own '
-                                                                                   'connection '
-                                                                                   'limit), this '
-                                                                                   'is what it '
-                                                                                   'costs. [cost '
-                                                                                   '0.750 s: '
-                                                                                   'greenlet-seconds '
-                                                                                   'spent waiting '
-                                                                                   'for a free '
-                                                                                   'connection of '
-                                                                                   "requests' "
-                                                                                   'connection '
-                                                                                   'pool while the '
-                                                                                   'loop had room '
-                                                                                   '(mostly idle, '
-                                                                                   'or queueing '
-                                                                                   'little)]',
-                                                                        'section': None,
-                                                                        'site': '/srv/app/worker.py:18:worker',
-                                                                        'slot_wait_s': 0.75,
-                                                                        'stack': ['/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:280:HTTPConnectionPool._get_conn',
-                                                                                  '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:773:HTTPConnectionPool.urlopen',
-                                                                                  '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
-                                                                                  '/srv/app/worker.py:18:worker'],
-                                                                        'waits': 8}],
+    'connection_pool_full_on_urllib3_queue_waits_not_its_drop_check': [{'cost_meaning': "greenlet-seconds spent waiting for a free connection of requests' "
+                      'connection pool while the loop had room (mostly idle, or queueing '
+                      'little)',
+      'cost_s': 0.75,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'connection-pool-full',
+      'message': "requests' connection pool was full: greenlets such as 'app.fetch', 'main' "
+                 'waited 0.750 s in all for a free connection (8 waits of 0.094 s on average, '
+                 'most at /srv/app/worker.py:18:worker) while the loop sat idle 75% of the '
+                 'run: the adapter keeps at most pool_maxsize connections per host and, with '
+                 'pool_block=True, a request that finds them all in use waits for one; no '
+                 'other finding explains their waits, so that size paced the work (the network '
+                 'was not the slow part). Fix: mount an adapter with a pool_maxsize as large '
+                 'as the number of greenlets that share the session '
+                 '(requests.adapters.HTTPAdapter(pool_maxsize=n, pool_block=True), or '
+                 'geventperf.mount(session, pool_maxsize=n)) if the downstream can take that '
+                 "many connections; if the limit is deliberate (the downstream's own "
+                 'connection limit), this is what it costs. [cost 0.750 s: greenlet-seconds '
+                 "spent waiting for a free connection of requests' connection pool while the "
+                 'loop had room (mostly idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:18:worker',
+      'slot_wait_s': 0.75,
+      'stack': ['/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:280:HTTPConnectionPool._get_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:773:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:18:worker'],
+      'waits': 8}],
     'session_per_request_at_the_edges': [{'callers': 0,
                                           'calls_in_flight': 1.03125,
                                           'connect_wait_s': 0.0625,
@@ -13505,7 +13425,8 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:40:handle'],
       'waited_s': 1.75}],
     'connection_pool_full_tells_connections_idle_between_uses': [{'cost_meaning': "greenlet-seconds spent waiting for a free connection of requests' "
-                      'connection pool while the loop had room (mostly idle, or queueing little)',
+                      'connection pool while the loop had room (mostly idle, or queueing '
+                      'little)',
       'cost_s': 0.75,
       'greenlet': 1,
       'handover_s': 0.25,
@@ -13514,9 +13435,9 @@ EXPECTED = {
       'idle_share': 0.75,
       'kind': 'connection-pool-full',
       'message': "requests' connection pool was full: greenlets such as 'app.fetch', 'main' "
-                 'waited 0.750 s in all for a free connection (8 times, most at '
-                 '/srv/app/worker.py:18:worker) while the loop sat idle 75% of the run: the '
-                 'adapter keeps at most pool_maxsize connections per host and, with '
+                 'waited 0.750 s in all for a free connection (8 waits of 0.094 s on average, '
+                 'most at /srv/app/worker.py:18:worker) while the loop sat idle 75% of the '
+                 'run: the adapter keeps at most pool_maxsize connections per host and, with '
                  'pool_block=True, a request that finds them all in use waits for one; no '
                  'other finding explains their waits, so that size paced the work (the network '
                  'was not the slow part). Fix: mount an adapter with a pool_maxsize as large '
@@ -13543,16 +13464,17 @@ EXPECTED = {
                 '/srv/app/worker.py:18:worker'],
       'waits': 8},
      {'cost_meaning': "greenlet-seconds spent waiting for a free connection of requests' "
-                      'connection pool while the loop had room (mostly idle, or queueing little)',
+                      'connection pool while the loop had room (mostly idle, or queueing '
+                      'little)',
       'cost_s': 0.75,
       'greenlet': 1,
       'hazard': False,
       'idle_share': 0.75,
       'kind': 'connection-pool-full',
       'message': "requests' connection pool was full: greenlets such as 'app.fetch', 'main' "
-                 'waited 0.750 s in all for a free connection (8 times, most at '
-                 '/srv/app/worker.py:18:worker) while the loop sat idle 75% of the run: the '
-                 'adapter keeps at most pool_maxsize connections per host and, with '
+                 'waited 0.750 s in all for a free connection (8 waits of 0.094 s on average, '
+                 'most at /srv/app/worker.py:18:worker) while the loop sat idle 75% of the '
+                 'run: the adapter keeps at most pool_maxsize connections per host and, with '
                  'pool_block=True, a request that finds them all in use waits for one; no '
                  'other finding explains their waits, so that size paced the work (the network '
                  'was not the slow part). Fix: mount an adapter with a pool_maxsize as large '
@@ -13561,8 +13483,8 @@ EXPECTED = {
                  'geventperf.mount(session, pool_maxsize=n)) if the downstream can take that '
                  "many connections; if the limit is deliberate (the downstream's own "
                  'connection limit), this is what it costs. [cost 0.750 s: greenlet-seconds '
-                 "spent waiting for a free connection of requests' connection pool while the loop "
-                 'had room (mostly idle, or queueing little)]',
+                 "spent waiting for a free connection of requests' connection pool while the "
+                 'loop had room (mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:18:worker',
       'slot_wait_s': 0.75,
@@ -13572,16 +13494,17 @@ EXPECTED = {
                 '/srv/app/worker.py:18:worker'],
       'waits': 8},
      {'cost_meaning': "greenlet-seconds spent waiting for a free connection of requests' "
-                      'connection pool while the loop had room (mostly idle, or queueing little)',
+                      'connection pool while the loop had room (mostly idle, or queueing '
+                      'little)',
       'cost_s': 0.75,
       'greenlet': 1,
       'hazard': False,
       'idle_share': 0.75,
       'kind': 'connection-pool-full',
       'message': "requests' connection pool was full: greenlets such as 'app.fetch', 'main' "
-                 'waited 0.750 s in all for a free connection (8 times, most at '
-                 '/srv/app/worker.py:18:worker) while the loop sat idle 75% of the run: the '
-                 'adapter keeps at most pool_maxsize connections per host and, with '
+                 'waited 0.750 s in all for a free connection (8 waits of 0.094 s on average, '
+                 'most at /srv/app/worker.py:18:worker) while the loop sat idle 75% of the '
+                 'run: the adapter keeps at most pool_maxsize connections per host and, with '
                  'pool_block=True, a request that finds them all in use waits for one; no '
                  'other finding explains their waits, so that size paced the work (the network '
                  'was not the slow part). Fix: mount an adapter with a pool_maxsize as large '
@@ -13590,8 +13513,8 @@ EXPECTED = {
                  'geventperf.mount(session, pool_maxsize=n)) if the downstream can take that '
                  "many connections; if the limit is deliberate (the downstream's own "
                  'connection limit), this is what it costs. [cost 0.750 s: greenlet-seconds '
-                 "spent waiting for a free connection of requests' connection pool while the loop "
-                 'had room (mostly idle, or queueing little)]',
+                 "spent waiting for a free connection of requests' connection pool while the "
+                 'loop had room (mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:18:worker',
       'slot_wait_s': 0.75,

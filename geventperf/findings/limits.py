@@ -323,7 +323,8 @@ def connection_pool_full(profile: Profile) -> list[Finding]:
     handover = _handover(profile, rows)
     message = (
         f"requests' connection pool was full: {seen.who} waited {waited:.3f} s in all "
-        f"for a free connection ({seen.count} times, most at {seen.where}) "
+        f"for a free connection ({seen.count} waits of {waited / max(1, seen.count):.3f} s "
+        f"on average, most at {seen.where}) "
         f"while the loop sat {idle_told(profile, idle)}: the adapter keeps at most "
         "pool_maxsize connections per host and, with pool_block=True, a request that "
         "finds them all in use waits for one; no other finding explains their waits, so "
