@@ -484,7 +484,7 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
                if mutex and _held_past_the_run(profile, holding) else
                _held_inside(holding) or _besides_the_lock(
                    profile, rows, "if that call is made under the lock, what each holder "
-                   "held it for") + _others_unqueued(profile, rows, seen))
+                   "held it for") + _others_unqueued(profile, rows, seen, waited))
     mean = waited / seen.count if seen.count else 0.0
     starved = (f" Each wait lasted {mean:.3f} s on average, {mean / profile.duration_s:.0%} "
                "of the run: the waiters went without it that long while a few greenlets "
@@ -560,10 +560,12 @@ def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
 UNQUEUED_SHARE = 1.0
 
 
-def _others_unqueued(profile: Profile, rows: list[Any], seen: Waiters) -> str:
+def _others_unqueued(profile: Profile, rows: list[Any], seen: Waiters,
+                     waited: float) -> str:
     """lock-contended's sentence on greenlets of other names that made network calls
     and never waited for the lock, when those calls outweigh the waiters' own
-    (UNQUEUED_SHARE): a holder that keeps it across many calls, not one per waiter."""
+    (UNQUEUED_SHARE): a holder that keeps it across many calls, not one per waiter.
+    *waited*: the lock's event wait, *rows*' in all."""
     ended = switched_out_at(profile)
     mine = {tuple(w.stack) for w in rows}
     named = {g.id for g in profile.greenlets if _base_name(g.name) in seen.names}
@@ -572,7 +574,7 @@ def _others_unqueued(profile: Profile, rows: list[Any], seen: Waiters) -> str:
               and any(REQUEST_FRAME.search(f) for f in w.stack))
     # (a call lasting as long as a wait for the lock is no batch's: most likely a
     # client of the waiters themselves, a load generator calling this process's server)
-    per_wait = sum(event_wait(w) for w in rows) / max(1, seen.count)
+    per_wait = waited / max(1, seen.count)
     calls = {k: v for k, v in requests_of_others(profile, seen.names, mine).items()
              if v[1] < per_wait * (v[2] or v[0])}
     if not calls or own <= 0:

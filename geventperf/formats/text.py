@@ -114,8 +114,8 @@ def _own_frames(stack: list[str]) -> list[int]:
         return []
     path = parse_frame(stack[first]).path
     caller = next((i for i in range(first + 1, len(stack))
-                   if not is_library_frame(stack[i]) and parse_frame(stack[i]).path != path
-                   and not stack[i].startswith("<")), None)
+                   if not is_library_frame(stack[i]) and parse_frame(stack[i]).path != path),
+                  None)
     return [first] + ([caller] if caller is not None else [])
 
 
