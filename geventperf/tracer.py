@@ -439,7 +439,6 @@ class Tracer(SectionAccounting):
         key = id(g)
         rec = self._record_type(self._next_gid, key)
         self._next_gid += 1
-        self._live[key] = rec
         try:
             rec.weak = weakref.ref(g, lambda _ref, key=key: self._collected(key))
         except TypeError:  # a greenlet type without weakref support: rely on death
@@ -460,6 +459,10 @@ class Tracer(SectionAccounting):
             rec.t_out = self._t0
             if rec.name is None:
                 self._name_from_frames(rec, resumed)
+        # Only now, named: a snapshot from another thread (a metrics scrape) may run
+        # between any two lines here, and one that saw the record unnamed would label
+        # it "greenlet" - for good, in an exporter that keeps every label it gave.
+        self._live[key] = rec
         spawning = getattr(g, "spawning_greenlet", None)  # gevent keeps a weakref
         spawner = spawning() if callable(spawning) else None
         rec.parent = self._parent_id(g, spawner if callable(spawning) else g.parent)

@@ -89,6 +89,33 @@ def test_a_snapshot_from_another_thread_while_the_loop_runs(impl):
     assert tracer.profile.trace_errors == 0
 
 
+def test_a_snapshot_landing_while_a_greenlet_is_first_seen_never_sees_it_unnamed(
+        impl, monkeypatch):
+    """A scrape from another thread can run between any two lines of the tracer's
+    first sight of a greenlet.  Here it runs at the worst one, while the record is
+    being named: it must not publish the greenlet under a placeholder name (a metrics
+    exporter would keep that label for good)."""
+    import geventperf.tracer as tracer_module
+
+    seen = []
+    naming = tracer_module.name_and_origin
+
+    def scrape_while_naming(rec, g, names):
+        thread = threading.Thread(target=lambda: seen.append(tracer.snapshot(slices=False)))
+        thread.start()
+        thread.join()  # releases the GIL: the snapshot runs now, mid-record
+        naming(rec, g, names)
+
+    with Tracer() as tracer:
+        monkeypatch.setattr(tracer_module, "name_and_origin", scrape_while_naming)
+        gevent.joinall(spawn_workers(2, 2))
+        monkeypatch.undo()
+    assert len(seen) == 2
+    assert {g.name for p in seen for g in p.greenlets} <= {"main", "hub", "w-0"}
+    assert by_name(tracer.profile).keys() == {"w-0", "w-1"}
+    assert tracer.profile.trace_errors == 0
+
+
 def test_snapshot_with_slices_and_its_lifecycle_errors(impl):
     tracer = Tracer()
     with pytest.raises(TracerError, match="before start"):
