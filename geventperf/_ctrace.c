@@ -463,12 +463,16 @@ typedef struct {
 #define CPU_INTERVAL 1
 #define CPU_SWITCH 2
 
-/* One kept run slice (40 bytes, one cache line touched per switch; five separate
-   arrays touched five). */
+/* One kept run slice (48 bytes, one cache line touched per switch; six separate
+   arrays touched six). */
 typedef struct {
     long long gid;
     double start, dur, ready;
     PyObject *sec;  /* owned */
+    /* The key (stack hash) of the row the slice ended at, where its greenlet's next wait
+       began (findings read what each waited on); 0: none.  A key, not a reference: a
+       reference's count would touch another object's memory at every switch. */
+    uint64_t stack;
 } RingSlot;
 
 typedef struct {
@@ -1028,7 +1032,7 @@ static void hot_dealloc(HotObject *self) {
 }
 
 static inline void ring_append(HotObject *self, long long gid, double start, double dur,
-                               PyObject *section, double ready) {
+                               PyObject *section, double ready, uint64_t stack) {
     if (self->cap == 0)
         return;
     Py_ssize_t pos = self->r_pos;
@@ -1039,6 +1043,7 @@ static inline void ring_append(HotObject *self, long long gid, double start, dou
     slot->dur = dur;
     slot->ready = ready;
     Py_XSETREF(slot->sec, Py_NewRef(section));
+    slot->stack = stack;
     self->total++;
     if (self->count < self->cap)
         self->count++;
@@ -1225,7 +1230,6 @@ static int hot_switch(HotObject *self, PyObject *args) {
     } else {
         section = Py_NewRef(Py_None);
     }
-    ring_append(self, rec->gid, rec->t_in, ran, section, rec->ready_in);
     PyObject *slice_row = NULL;  /* borrowed: the stack row this slice ended at */
 
     if (self->stacks && !rec->is_hub) {
@@ -1281,6 +1285,8 @@ static int hot_switch(HotObject *self, PyObject *args) {
         Py_XSETREF(rec->wait_row, row);  /* steals */
         slice_row = row;
     }
+    ring_append(self, rec->gid, rec->t_in, ran, section, rec->ready_in,
+                slice_row != NULL && have_hash ? hash : 0);
     if (blame_log(self, rec, slice_row, section, section_t0, rec->t_in, now) < 0)
         goto done;
     /* a greenlet with a frame is alive; the hub outlives tracing (its death, if it
@@ -1427,8 +1433,14 @@ static PyObject *hot_slices(HotObject *self, PyObject *unused) {
     for (Py_ssize_t i = 0; i < self->count; i++) {
         Py_ssize_t pos = (Py_ssize_t)((first + i) % self->cap);
         RingSlot *slot = &self->ring[pos];
-        PyObject *item = Py_BuildValue("(LddOd)", slot->gid, slot->start, slot->dur,
-                                       slot->sec ? slot->sec : Py_None, slot->ready);
+        PyObject *stack = slot->stack ? PyLong_FromUnsignedLongLong(slot->stack)
+                                      : Py_NewRef(Py_None);
+        if (stack == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyObject *item = Py_BuildValue("(LddOdN)", slot->gid, slot->start, slot->dur,
+                                       slot->sec ? slot->sec : Py_None, slot->ready, stack);
         if (item == NULL) {
             Py_DECREF(out);
             return NULL;

@@ -165,9 +165,13 @@ class Slice:
     # Ready wait just before this slice: the greenlet could run from start_s - ready_s
     # on but others held the loop (None: not measured, or it was not waiting).
     ready_s: float | None = None
+    # Where the greenlet went on to wait when this slice ended: an index into the
+    # profile's ``waits`` (None: unknown, it ended or it is still running).
+    wait: int | None = None
 
     def to_list(self) -> list[Any]:
-        return [self.greenlet, self.start_s, self.duration_s, self.section, self.ready_s]
+        out = [self.greenlet, self.start_s, self.duration_s, self.section, self.ready_s]
+        return out if self.wait is None else out + [self.wait]
 
 
 @dataclass
@@ -267,6 +271,7 @@ class Profile:
             hub = data.get("hub", {})
             if not isinstance(hub, dict):
                 raise ProfileError("field 'hub' must be an object")
+            waits = [_stack_time(w) for w in _list(data, "waits")]
             return cls(
                 duration_s=_num(data, "duration_s"),
                 switches=_int(data, "switches"),
@@ -279,11 +284,11 @@ class Profile:
                      "children_cpu_s": _opt_num(hub, "children_cpu_s")},
                 greenlets=[_greenlet(g) for g in _list(data, "greenlets")],
                 sections=[_section(s) for s in _list(data, "sections")],
-                waits=[_stack_time(w) for w in _list(data, "waits")],
+                waits=waits,
                 runs=[_stack_time(r) for r in _list(data, "runs", required=False)],
                 findings=[Finding.from_dict(_obj(f, "findings")) for f in _list(data, "findings")],
                 reads=[_obj(r, "reads") for r in _list(data, "reads", required=False)],
-                slices=[_slice(s) for s in _list(data, "slices", required=False)],
+                slices=[_slice(s, len(waits)) for s in _list(data, "slices", required=False)],
                 slices_dropped=_int(data, "slices_dropped", 0),
                 trace_errors=_int(data, "trace_errors", 0),
                 meta=_dict_field(data, "meta"),
@@ -543,18 +548,23 @@ def _cpu_samples(value: Any) -> Any:
     return CpuSamples.from_dict(value)
 
 
-def _slice(value: Any) -> Slice:
-    if not isinstance(value, list) or len(value) not in (4, 5):
+def _slice(value: Any, n_waits: int) -> Slice:
+    if not isinstance(value, list) or len(value) not in (4, 5, 6):
         raise ProfileError("a timeline slice must be [greenlet, start_s, duration_s, section"
-                           ", ready_s]")
+                           ", ready_s, wait]")
     gid, start, duration, section = value[:4]
     holder = {"greenlet": gid, "start_s": start, "duration_s": duration,
-              "ready_s": value[4] if len(value) == 5 else None}
+              "ready_s": value[4] if len(value) >= 5 else None,
+              "wait": value[5] if len(value) == 6 else None}
     if section is not None and not isinstance(section, str):
         raise ProfileError("a timeline slice's section must be a string or null")
+    wait = _opt_int(holder, "wait")
+    if wait is not None and not 0 <= wait < n_waits:
+        raise ProfileError(f"a timeline slice's wait {wait} is not an index of the profile's"
+                           f" {n_waits} waits")
     return Slice(greenlet=_int(holder, "greenlet"), start_s=_num(holder, "start_s"),
                  duration_s=_num(holder, "duration_s"), section=section,
-                 ready_s=_opt_num(holder, "ready_s"))
+                 ready_s=_opt_num(holder, "ready_s"), wait=wait)
 
 
 # -- merging the profiles of several processes ----------------------------------------
@@ -580,6 +590,7 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
     waits: dict[tuple[str, ...], StackTime] = {}
     runs: dict[tuple[str, ...], StackTime] = {}
     reads: dict[str, dict[str, Any]] = {}
+    slice_waits: list[tuple[Slice, tuple[str, ...]]] = []
     hub_ids: list[int] = []
     hub_cpu: float | None = 0.0
     hub_idle: float | None = 0.0
@@ -667,6 +678,8 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
             out.slices.append(Slice(greenlet=remap(sl.greenlet), start_s=sl.start_s,
                                     duration_s=sl.duration_s, section=sl.section,
                                     ready_s=sl.ready_s))
+            if sl.wait is not None:  # renumbered once the merged waits are sorted
+                slice_waits.append((out.slices[-1], tuple(p.waits[sl.wait].stack)))
         for e in p.events:
             ev = dict(e)
             for k in ("greenlet", "other"):
@@ -688,6 +701,9 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
     out.cpu_samples = merge_samples(sampled)
     out.sections = sorted(sections.values(), key=lambda s: -s.wall_s)
     out.waits = sorted(waits.values(), key=lambda w: -w.wait_s)
+    wait_index = {tuple(w.stack): i for i, w in enumerate(out.waits)}
+    for sl, stack in slice_waits:
+        sl.wait = wait_index[stack]
     out.runs = sorted(runs.values(), key=lambda r: -r.run_s)
     from geventperf.findings import sort_findings  # the findings' own order: hazards first
     out.findings = sort_findings(out.findings)

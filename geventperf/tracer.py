@@ -206,7 +206,8 @@ class Tracer(SectionAccounting):
         # Sections still open when their greenlet died (entered without a matching
         # exit): closed at the death and counted here.
         self._sections_left_open = 0
-        self._slices: deque[tuple[int, float, float, str | None]] = deque(maxlen=self.max_slices)
+        # (gid, start, duration, section, ready wait, key of the stack row it ended at)
+        self._slices: deque[tuple[Any, ...]] = deque(maxlen=self.max_slices)
         self._record_type: Any = Record
         self._row_type: Any = Row
         self._blocked: list[tuple[float, int, tuple[Any, ...]]] = []  # min-heap

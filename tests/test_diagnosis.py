@@ -73,6 +73,7 @@ SERIAL_BOTTLENECK = "serial-bottleneck"
 WORKERS_SATURATED = "workers-saturated"
 QUEUE_LOCKSTEP = "queue-lockstep"
 QUEUE_FULL = "queue-full"
+CRITICAL_PATH = "critical-path"
 CONNECTION_POOL_FULL = "connection-pool-full"
 SESSION_PER_REQUEST = "session-per-request"
 CONNECTION_CHURN = "connection-churn"
@@ -1925,3 +1926,28 @@ def test_a_pywsgi_service_with_tcp_nodelay_is_no_server_nagle(tmp_path):
     (event,) = [e for e in profile.events if e.get("kind") == "pywsgi-responses"]
     assert event == {"kind": "pywsgi-responses", "served": 30, "responses": 30, "kept": 25,
                      "nagle": 0, "connections": 5, "servers": 1}
+
+
+LONE_MAIN = Workload("lone_main.py")
+LONE_URL = "kept={}/slow?delay=0.05"
+# What main did alone in each phase, as the finding tells it (extra.state).
+LONE_PHASES = {"warmup": "socket", "drain": "own", "shutdown": "dep", "reload": "run"}
+
+
+@pytest.mark.parametrize("phase", sorted(LONE_PHASES))
+def test_main_alone_on_the_critical_path_is_told_first(kept_server, tmp_path, phase):
+    """Before (three of four unseen lifecycle programs): a warm-up in turn, a drain
+    polling with a sleep, a shutdown joining idle workers one timeout at a time, or a
+    batch loop re-parsing its rules were no finding at all, or ranked under a full
+    Pool's smaller cost: time main spent alone delays no other greenlet."""
+    profile = run_cli(LONE_MAIN, tmp_path, LONE_URL.format(kept_server.url), f"phase={phase}")
+    first = assert_first(profile, LONE_MAIN, CRITICAL_PATH, greenlet="main")
+    assert first.extra["state"] == LONE_PHASES[phase], listing(profile)
+    assert first.extra["ranks_first"] and first.extra["wall_share"] >= 0.25, listing(profile)
+
+
+@pytest.mark.parametrize("phase", sorted(LONE_PHASES))
+def test_main_doing_each_phase_right_is_on_no_critical_path(kept_server, tmp_path, phase):
+    profile = run_cli(LONE_MAIN, tmp_path, LONE_URL.format(kept_server.url), f"phase={phase}",
+                      "fixed=1")
+    assert not findings_of(profile, CRITICAL_PATH), listing(profile)

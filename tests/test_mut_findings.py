@@ -16819,7 +16819,7 @@ def test_every_finding_whole(name):
 
 
 # Every kind the findings rank, in their order at equal cost; an unknown kind last.
-KIND_ORDER = ["c-section-deadlock-risk", "loop-saturated", "blocked-read-in-c-section",
+KIND_ORDER = ["c-section-deadlock-risk", "critical-path", "loop-saturated", "blocked-read-in-c-section",
               "blocking-call", "gil-contended", "gc-pause", "loop-blocked", "loop-held",
               "threadpool-saturated", "pool-full", "connection-pool-full", "lock-contended",
               "serial-bottleneck", "workers-saturated", "queue-lockstep", "queue-full",
@@ -16864,6 +16864,16 @@ def test_hazard_flag_outranks_cost_and_defaults_to_the_kind():
     assert [f.message for f in findings.sort_findings(items)] == ["c", "d", "a", "b", "e"]
 
 
+def test_a_critical_path_ranks_first_by_its_flag_and_after_hazards():
+    items = [Finding(kind="loop-saturated", message="a", cost_s=90.0),
+             Finding(kind="critical-path", message="b", cost_s=1.5,
+                     extra={"ranks_first": True}),
+             Finding(kind="critical-path", message="c", cost_s=2.5,
+                     extra={"ranks_first": False}),
+             Finding(kind="c-section-deadlock-risk", message="d", cost_s=0.125)]
+    assert [f.message for f in findings.sort_findings(items)] == ["d", "b", "a", "c"]
+
+
 def test_compute_runs_every_finder_and_sorts_their_findings():
     p = profile(events=[blocked_slice(3, 0.5, 0.5, 0.75), c_switch(3, 0.625),
                         lxml_parse(3, 4, False)])
@@ -16884,7 +16894,7 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.server_nagle, findings.server_pool_full, findings.retry_backoff,
         findings.repeated_requests, findings.duplicates_in_flight, findings.proxied_internal,
         findings.redirects_followed, findings.uncompressed_bodies, findings.slow_paths,
-        findings.cpu_starved)
+        findings.cpu_starved, findings.critical_path)
     # (greenlet_leaks runs after them: the others' findings about the leaked greenlets
     # are its consequences)
 

@@ -122,9 +122,13 @@ MALFORMED = [
     ("slices an object", set_at(["slices"], {}),
      "field 'slices' must be a list, got dict"),
     ("a slice of 3", set_at(["slices", 0], [1, 0.0, 0.5]),
-     'a timeline slice must be [greenlet, start_s, duration_s, section, ready_s]'),
-    ("a slice of 6", set_at(["slices", 0], [1, 0.0, 0.5, None, None, None]),
-     'a timeline slice must be [greenlet, start_s, duration_s, section, ready_s]'),
+     'a timeline slice must be [greenlet, start_s, duration_s, section, ready_s, wait]'),
+    ("a slice of 7", set_at(["slices", 0], [1, 0.0, 0.5, None, None, None, None]),
+     'a timeline slice must be [greenlet, start_s, duration_s, section, ready_s, wait]'),
+    ("a slice's wait a float", set_at(["slices", 0], [1, 0.0, 0.5, None, None, 0.5]),
+     "field 'wait' must be an integer, got 0.5"),
+    ("a slice's wait past the waits", set_at(["slices", 0], [1, 0.0, 0.5, None, None, 99]),
+     "a timeline slice's wait 99 is not an index of the profile's 2 waits"),
     ("a slice's section a number", set_at(["slices", 0], [1, 0.0, 0.5, 7]),
      "a timeline slice's section must be a string or null"),
     ("a slice's greenlet a string", set_at(["slices", 0], ["1", 0.0, 0.5, None]),
@@ -195,6 +199,7 @@ def test_a_full_profile_round_trips_field_for_field():
     profile.findings.append(Finding(kind="k", message="m", greenlet=2, section="s",
                                     stack=["a", "b"], cost_s=0.5, extra={"x": [1, 2]}))
     profile.slices.append(Slice(2, 0.5, 0.25, section=None, ready_s=0.125))
+    profile.slices.append(Slice(2, 0.75, 0.25, section=None, ready_s=None, wait=0))
     profile.reads = [{"host": "h:80", "bytes": 3}]
     profile.events = [{"kind": "e", "v": 1}]
     profile.slices_dropped, profile.trace_errors = 3, 2
@@ -204,7 +209,8 @@ def test_a_full_profile_round_trips_field_for_field():
     loaded = Profile.loads(json.dumps(data))
     assert loaded.to_dict() == data
     assert loaded.findings[-1] == profile.findings[-1]
-    assert loaded.slices[-1] == Slice(2, 0.5, 0.25, None, 0.125)
+    assert loaded.slices[-2] == Slice(2, 0.5, 0.25, None, 0.125)
+    assert loaded.slices[-1] == Slice(2, 0.75, 0.25, None, None, wait=0)
     assert loaded.slices[0] == profile.slices[0]
 
 

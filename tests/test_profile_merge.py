@@ -8,6 +8,7 @@ mistaken for each other."""
 from __future__ import annotations
 
 import itertools
+import json
 from dataclasses import fields
 
 import pytest
@@ -184,6 +185,15 @@ def test_findings_slices_and_events_are_copied_whole():
         ("switch-storm", "m", 6, "sec", ["f:1:a"], 1.5, {"count": 7})
     assert m.slices[-1] == Slice(6, 0.25, 0.5, section="sec", ready_s=0.125)
     assert m.events == [{"kind": "blocked-slice", "greenlet": 6, "other": 4, "run_s": 0.5}]
+
+
+def test_slice_waits_point_at_the_same_stacks_in_the_merged_waits():
+    a, b = pair()
+    a.slices = [Slice(3, 0.0, 0.5, wait=0)]                      # f:1:a
+    b.slices = [Slice(3, 0.0, 0.25, wait=1), Slice(3, 0.5, 0.25, wait=0)]  # f:9:z, f:1:a
+    m = merge_profiles([a, b])
+    assert [m.waits[s.wait].stack for s in m.slices] == [["f:1:a"], ["f:9:z"], ["f:1:a"]]
+    assert Profile.loads(json.dumps(m.to_dict())).slices == m.slices
 
 
 def test_every_new_stack_of_a_run_is_kept():

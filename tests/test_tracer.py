@@ -122,6 +122,21 @@ def test_gevent_sleep_is_wait_attributed_to_its_call_site(impl):
     assert exits.count >= 1
 
 
+def test_each_slice_says_where_its_greenlet_went_on_to_wait(impl):
+    with Tracer() as tracer:
+        gevent.spawn(sleeper, 3, 0.01).join()
+    p = tracer.profile
+    g = next(g for g in p.greenlets if g.name == f"{__name__}.sleeper")
+    mine = [s for s in p.slices if s.greenlet == g.id]
+    assert len(mine) == 4  # three sleeps and the exit
+    for s in mine[:3]:
+        assert p.waits[s.wait].stack[0].endswith(":sleep"), p.waits[s.wait].stack
+        assert p.waits[s.wait].stack[1].endswith(":sleeper")
+    assert mine[3].wait is None  # it ended: it waits nowhere
+    assert all(s.wait is None for s in p.slices if s.greenlet == p.hub["id"])
+    assert Profile.loads(json.dumps(p.to_dict())).slices == p.slices
+
+
 def test_non_cooperative_sleep_is_loop_blocked_off_cpu(impl):
     with Tracer() as tracer:
         gevent.joinall([gevent.spawn(blocker, 0.12), gevent.spawn(sleeper, 1, 0.001)])

@@ -14,7 +14,9 @@ wall time (ten greenlets held up 0.3 s each cost 3 greenlet-seconds).  What each
 counts is written in ``extra["cost_meaning"]`` and in its message; none counts the
 queueing that *other* causes made (the wait split of ``geventperf.trace.waits``).
 
-**Order.**  Hazards (a deadlock risk, guarded or not) come first, then cost, largest
+**Order.**  Hazards (a deadlock risk, guarded or not) come first, then a
+``critical-path`` finding that held at least a quarter of the run's wall clock (its cost
+is wall time: one greenlet alone, which no fix elsewhere wins back), then cost, largest
 first; ties by kind, then by message, so the order is total.
 """
 
@@ -33,6 +35,7 @@ from geventperf.findings.common import (
     CONNECTION_POOL_FULL,
     COST_MEANING,
     CPU_STARVED,
+    CRITICAL_PATH,
     DEADLOCK_RISK,
     DEFAULT_BLOCK_THRESHOLD_S,
     DELAYED_ACK_STALL,
@@ -75,6 +78,7 @@ from geventperf.findings.connections import (
     not_kept_alive,
     session_per_request,
 )
+from geventperf.findings.critical import ALONE_FIRST_SHARE, critical_path
 from geventperf.findings.delayedack import (
     delayed_ack_stall,
     request_body_stall,
@@ -147,8 +151,8 @@ from geventperf.profile import Finding, Profile
 
 __all__ = [
     "BLOCKED_READ", "BLOCKING_CALL", "BLOCKING_SHARE", "CHARSET_DETECTION",
-    "CONNECTION_CHURN", "CONNECTION_LEAK", "CONNECTION_POOL_FULL", "COST_MEANING",
-    "CPU_STARVED", "DEADLOCK_RISK", "DUPLICATE_IN_FLIGHT", "DEFAULT_BLOCK_THRESHOLD_S", "DELAYED_ACK_STALL",
+    "ALONE_FIRST_SHARE", "CONNECTION_CHURN", "CONNECTION_LEAK", "CONNECTION_POOL_FULL",
+    "COST_MEANING", "CPU_STARVED", "CRITICAL_PATH", "DEADLOCK_RISK", "DUPLICATE_IN_FLIGHT", "DEFAULT_BLOCK_THRESHOLD_S", "DELAYED_ACK_STALL",
     "FEEDER_BUSY_SHARE", "FINDERS", "GC_PAUSE", "GC_SHARE", "GIL_CONTENDED", "GREENLET_LEAK",
     "GIL_MIN_OFF_SHARE", "GIL_SHARE", "HANDOFF_MIN_WAITERS", "HANDOFF_SHARE", "HAZARDS",
     "HELD_MIN_SLICE_S", "HELD_SHARE", "HELD_SLICE_RATIO", "KINDS", "LOCK_CONTENDED",
@@ -165,6 +169,7 @@ __all__ = [
     "THREADPOOL_SATURATED", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
     "WORKERS_SATURATED", "blocked_reads_in_c_sections", "compute",
     "connection_churn", "connection_leak", "connection_pool_full", "cpu_starved",
+    "critical_path",
     "deadlock_risks", "delayed_ack_stall", "duplicates_in_flight", "gil_contended", "greenlet_leaks",
     "lock_contended",
     "loop_blocked", "loop_held", "loop_saturated", "new_connections_queued", "not_kept_alive",
@@ -175,6 +180,7 @@ __all__ = [
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "without_outweighed_limits",
     "without_calls_told", "without_reads_told", "without_repeats_told", "without_slices_told",
+    "without_stretches_told",
     "workers_saturated",
 ]
 
@@ -197,8 +203,8 @@ def compute(profile: Profile) -> list[Finding]:
     except Exception as exc:  # noqa: BLE001 - see above
         errors.append(f"greenlet_leaks: {type(exc).__name__}: {exc}")
     try:
-        out = without_outweighed_limits(without_repeats_told(
-            without_calls_told(without_slices_told(without_reads_told(out)))), profile)
+        out = without_outweighed_limits(without_repeats_told(without_calls_told(
+            without_slices_told(without_reads_told(without_stretches_told(out))))), profile)
     except Exception as exc:  # noqa: BLE001 - the findings as found, not dropped
         errors.append(f"merging: {type(exc).__name__}: {exc}")
     if errors:
@@ -215,8 +221,28 @@ def without_reads_told(found: list[Finding]) -> list[Finding]:
             if f.kind != SMALL_BODY_READS or f.extra.get("site") not in told - {None}]
 
 
+def without_stretches_told(found: list[Finding]) -> list[Finding]:
+    """*found* without the critical-path findings whose line another finding tells for
+    the same greenlet (a job's calls in turn: ``sequential-calls`` tells the calls, with
+    the pool's size as how many at once).  That finding inherits the place at the front:
+    its time was the run's wall clock all the same."""
+    kept = []
+    for f in found:
+        if f.kind == CRITICAL_PATH:
+            other = next((o for o in found if o.kind != CRITICAL_PATH
+                          and o.extra.get("site") == f.extra.get("site")
+                          and o.greenlet in (None, f.greenlet)), None)
+            if other is not None and f.extra.get("site") is not None:
+                other.extra["ranks_first"] = other.extra.get("ranks_first") \
+                    or f.extra["ranks_first"]
+                continue
+        kept.append(f)
+    return kept
+
+
 def sort_findings(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (not f.extra.get("hazard", f.kind in HAZARDS),
+                                           not f.extra.get("ranks_first", False),
                                            -f.cost_s, _KIND_ORDER.get(f.kind, 99), f.message))
 
 
@@ -228,9 +254,10 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     connection_churn, not_kept_alive, connection_leak, new_connections_queued,
     requests_failed, delayed_ack_stall,
     request_body_stall, server_nagle, server_pool_full, retry_backoff, repeated_requests,
-    duplicates_in_flight, proxied_internal, redirects_followed, uncompressed_bodies, slow_paths, cpu_starved)
+    duplicates_in_flight, proxied_internal, redirects_followed, uncompressed_bodies, slow_paths, cpu_starved,
+    critical_path)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
-KINDS = (DEADLOCK_RISK, GREENLET_LEAK, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
+KINDS = (DEADLOCK_RISK, GREENLET_LEAK, CRITICAL_PATH, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
          LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, QUEUE_LOCKSTEP, QUEUE_FULL,
          SEQUENTIAL_CALLS, AWAITED_IN_TURN, BATCH_BARRIER, SESSION_PER_REQUEST,

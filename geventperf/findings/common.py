@@ -49,6 +49,7 @@ AWAITED_IN_TURN = "awaited-in-turn"
 WORKERS_SATURATED = "workers-saturated"
 QUEUE_LOCKSTEP = "queue-lockstep"
 QUEUE_FULL = "queue-full"
+CRITICAL_PATH = "critical-path"
 
 # More calls at once to one upstream than most serve at once (a deployment of tens of
 # server workers; a listen backlog of 128 by default): past it, a pool or threadpool as
@@ -168,6 +169,9 @@ COST_MEANING = {
                      "in turn was alive, less the longest life of each run of them "
                      "(about what waiting for them together would take): the most "
                      "starting them together could save",
+    CRITICAL_PATH: "seconds of the run's wall clock in which this greenlet was the only "
+                   "one in flight (one greenlet alone: greenlet-seconds and wall seconds "
+                   "are the same)",
     SEQUENTIAL_CALLS: "greenlet-seconds the served requests' handlers waited on upstream "
                       "calls made in turn, less one call's worth per response (the most "
                       "making them together could save)",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
+from geventperf.findings import sort_findings
 from geventperf.findings.common import STACK_SLICE_END
 from geventperf.formats._cpu_tables import cpu_function_table, sampling_note
 from geventperf.formats._fields import has_split, meta_text, num, ready_latency, utilization
@@ -244,8 +245,10 @@ def command_line(profile: Profile) -> str:
 
 
 def ranked_findings(profile: Profile) -> list[Finding]:
-    """Hazards first (a deadlock risk costs nothing until it hangs), then by cost."""
-    return sorted(profile.findings, key=lambda f: (not is_hazard(f), -f.cost_s))
+    """In the findings' own order (geventperf.findings.sort_findings): hazards first (a
+    deadlock risk costs nothing until it hangs), then a critical path that held a
+    quarter of the run, then by cost."""
+    return sort_findings(profile.findings)
 
 
 def select_findings(profile: Profile) -> tuple[list[Finding], list[Finding]]:
@@ -329,11 +332,13 @@ def _findings(profile: Profile) -> str:
     shown, folded = select_findings(profile)
     lines = [f"FINDINGS ({len(profile.findings)}, worst first)"]
     # (every unseen tester read "cost 84 s" on a 6 s run as run time a fix would save)
-    lines.extend(textwrap.wrap(
-        "A cost is greenlet-seconds: time summed over the greenlets that lost it, so it "
-        f"can exceed the {format_seconds(profile.duration_s)} run; costs rank the causes, "
-        "they are not the run time a fix saves.", WIDTH, initial_indent=INDENT,
-        subsequent_indent=INDENT))
+    note = ("A cost is greenlet-seconds: time summed over the greenlets that lost it, so it "
+            f"can exceed the {format_seconds(profile.duration_s)} run; costs rank the causes, "
+            "they are not the run time a fix saves.")
+    if any(f.extra.get("ranks_first") for f in shown):
+        note += (" A critical-path cost is the exception: one greenlet alone, so wall-clock "
+                 "time a fix takes off the run; from a quarter of the run it comes first.")
+    lines.extend(textwrap.wrap(note, WIDTH, initial_indent=INDENT, subsequent_indent=INDENT))
     for number, finding in enumerate(shown, start=1):
         title = f"{number:>3}. {finding.kind}{'  HAZARD' if is_hazard(finding) else ''}  " \
                 f"cost {format_seconds(finding.cost_s)}"

@@ -125,13 +125,13 @@ def _build(tr: Any, now: float, own: bool, final: bool, with_slices: bool) -> Pr
         in list(tr._section_table.items())]
     sections.sort(key=lambda s: -s.wall_s)
     labels = tr._labeler()
-    waits, runs = _stack_tables(tr, labels, split)
+    waits, runs, wait_of_key = _stack_tables(tr, labels, split)
     total = st.switches + (running is not None)  # every switch closed a slice,
     # and so did stop()
     t0 = tr._t0
     slices = [Slice(greenlet=g, start_s=start - t0, duration_s=d, section=s,
-                    ready_s=ready if split else None)
-              for g, start, d, s, ready in raw_slices]
+                    ready_s=ready if split else None, wait=wait_of_key.get(key))
+              for g, start, d, s, ready, key in raw_slices]
     profile = Profile(
         duration_s=duration, switches=st.switches, hub=hub, greenlets=greenlets,
         sections=sections, waits=waits, runs=runs, reads=_reads(tr), slices=slices,
@@ -196,7 +196,8 @@ def _close_running_slice(tr: Any, now: float) -> tuple[Any, ...] | None:
     cur.cpu = tr._cpu_now(cur)
     cur.run += ran
     cur.longest = max(cur.longest, ran)
-    return (cur.gid, cur.t_in, ran, cur.open[-1].name if cur.open else None, cur.ready_in)
+    return (cur.gid, cur.t_in, ran, cur.open[-1].name if cur.open else None, cur.ready_in,
+            None)
 
 
 # What a greenlet's row of the profile reads from its record.
@@ -228,8 +229,8 @@ def _running_view(tr: Any, live: list[Any],
     view.run += ran
     view.longest = max(view.longest, ran)
     view.cpu = cpu
-    return ((cur.gid, cur.t_in, ran, cur.open[-1].name if cur.open else None, cur.ready_in),
-            [view if rec is cur else rec for rec in live])
+    return ((cur.gid, cur.t_in, ran, cur.open[-1].name if cur.open else None, cur.ready_in,
+             None), [view if rec is cur else rec for rec in live])
 
 
 def _add_hist(by_name: dict[str, list[Any]], name: str, hist: Any, ready_max: float) -> None:
@@ -250,10 +251,14 @@ def _latency(ws: Any, by_name: dict[str, list[Any]]) -> dict[str, Any]:
                         for name, (counts, peak) in by_name.items()}}
 
 
-def _stack_tables(tr: Any, labels: Any, split: bool) -> tuple[list[StackTime], list[StackTime]]:
+def _stack_tables(tr: Any, labels: Any, split: bool
+                  ) -> tuple[list[StackTime], list[StackTime], dict[Any, int]]:
+    """The wait and run tables, and a stack row's key -> index in the wait table (what
+    a slice that ended at that row went on to wait at)."""
     cpu_clock = tr.cpu_clock
     waits_by: dict[tuple[str, ...], StackTime] = {}
     runs_by: dict[tuple[str, ...], StackTime] = {}
+    key_waits: list[tuple[Any, StackTime]] = []
     for key, row in list(tr._stacks.items()):
         stack = tuple(labels.stack(key))  # offsets of one line share a label
         if row.n_wait:
@@ -265,6 +270,7 @@ def _stack_tables(tr: Any, labels: Any, split: bool) -> tuple[list[StackTime], l
                     ready_wait_s=0.0 if split else None, call=call)
             elif w.call != call:  # two calls on one line: neither is sure
                 w.call = None
+            key_waits.append((key, w))
             w.count += row.n_wait
             w.wait_s += row.wait
             if split:
@@ -286,7 +292,8 @@ def _stack_tables(tr: Any, labels: Any, split: bool) -> tuple[list[StackTime], l
     waits, runs = list(waits_by.values()), list(runs_by.values())
     waits.sort(key=lambda w: -w.wait_s)
     runs.sort(key=lambda r: -r.run_s)
-    return waits, runs
+    index = {id(w): i for i, w in enumerate(waits)}
+    return waits, runs, {key: index[id(w)] for key, w in key_waits}
 
 
 def _events(tr: Any, labels: Any, ws: Any) -> list[dict[str, Any]]:

@@ -63,7 +63,6 @@ def make_trace(tracer: Any, prev: Any) -> Callable[[str, Any], None]:
                     rec.longest = ran
                 opened = rec.open
                 section_name = opened[-1].name if opened else None
-                slices_append((rec.gid, rec.t_in, ran, section_name, rec.ready_in))
                 key = None
                 row = None
                 if stacks and not rec.is_hub:
@@ -94,6 +93,8 @@ def make_trace(tracer: Any, prev: Any) -> Callable[[str, Any], None]:
                     if exact_cpu:
                         row.cpu += ran_cpu
                     rec.wait_row = row
+                slices_append((rec.gid, rec.t_in, ran, section_name, rec.ready_in,
+                               key if row is not None else None))
                 ws.log_slice(rec, row, section_name, opened[-1].t0 if opened else now,
                              rec.t_in, now)
                 dead = not rec.is_hub and origin.dead  # the hub: as _ctrace.c

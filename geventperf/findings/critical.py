@@ -1,0 +1,388 @@
+"""One greenlet alone on the run's critical path (``critical-path``), from the timeline.
+
+Every other finding costs what greenlets waited for one another: greenlet-seconds of
+queueing, of slots, of locks.  A program that does one thing at a time delays nobody by
+that measure, and its wall clock is exactly that one thing: a warm-up priming a cache
+one call after another before serving, a drain polling ``len(pool)`` with
+``gevent.sleep(0.25)``, a shutdown joining idle workers one timeout at a time, a batch
+loop re-parsing its config on every pass.  The loop sits idle (or runs that one
+greenlet) and the report said nothing (three of four such unseen programs: "FINDINGS:
+none", or a full Pool whose larger size gained 13 % where the drain's fix gained 50 %).
+
+From the timeline's slices, each of which says where its greenlet went on to wait
+(``Slice.wait``), every greenlet is, at each moment, running or ready (RUN), waiting on
+its own I/O or timer (OWN; SOCKET for a socket or poll wait), waiting on others (DEP: a
+join, an event, a lock, a pool's slot, a full queue's put), waiting for work (FOR_WORK:
+a queue's get) or idle (IDLE: a server connection waiting for its client's next
+request).  Where exactly one greenlet is in flight (RUN, OWN or SOCKET) and no other
+waits on someone (a bottleneck, which queue-full, lock-contended and serial-bottleneck
+tell), that time is its alone: nothing else overlapped it, so it is the run's wall
+clock, and a fix takes it off the run.  Where nobody is in flight and ``main`` waits on
+others, those others waited for work: only a timeout could end the wait.
+
+In-process servers (tests and demos start their upstreams in the program) answer a
+greenlet's calls in greenlets of their own: while the one greenlet waits on a socket,
+server connections in flight are its calls being answered, not concurrent work.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any, NamedTuple
+
+from geventperf.findings.common import CONNECTION_GREENLET, CRITICAL_PATH, _finding
+from geventperf.findings.cpuhot import _in_client, hot_code
+from geventperf.findings.limits import awaits_answer
+from geventperf.findings.loop import block_threshold
+from geventperf.frames import is_idle_server_wait, is_machinery, parse_frame, user_site
+from geventperf.profile import Finding, Profile, StackTime, greenlet_label
+from geventperf.sampling.views import chains, samples_of
+
+# A greenlet's alone time at one line (or on the CPU) is a finding from this share of
+# the run's wall clock ...
+ALONE_MIN_SHARE = 0.1
+# ... in at least this many separate waits (or run slices): a loop doing one thing at a
+# time, not a server parked in serve_forever() ...
+ALONE_MIN_TURNS = 8
+# ... none of which held more than this share of it: not a start-up's one long parse
+# (two unseen services' 0.5-0.9 s start-ups, 97 % of their alone CPU in one slice, were
+# rightly never blamed).
+ALONE_MAX_TURN_SHARE = 0.5
+# From this share of the run it comes before every greenlet-second cost: for that much
+# of the wall clock the one greenlet was all the program did, time no fix elsewhere
+# (a pool's size, the loop's CPU) wins back (an unseen warm-up of 180 calls in turn,
+# 34 % of the run, was ranked under a loop-saturated cost whose fix gained 17 %; the
+# warm-up's, 40 %).
+ALONE_FIRST_SHARE = 0.25
+# A greenlet's alone CPU is its own story only when at most this share of its sampled
+# CPU ran inside the HTTP client: past it, the CPU is its calls' own (requests' per-call
+# work between a job's calls in turn: an unseen-like job of 150 calls in turn spent
+# 27 % of its run there), told with the calls.
+CLIENT_CPU_SHARE = 0.5
+# A greenlet's sleeps alone are told from this mean per sleep: a poll whose work ended
+# that late wastes little each time, and a dispatcher pacing arrivals (a greenlet every
+# 8 ms, each ended in 3) is alone between them by design: 1.7 ms a sleep, 800 of them.
+SLEEP_MIN_ALONE_S = 0.01
+# The message adds the greenlet's alone time in all when it exceeds this stretch's by
+# this factor (other lines, its CPU).
+ALL_ALONE_TOLD = 1.05
+# What the others waited at while main waited on them is tallied over this many
+# stretches at most (each visits every greenlet).
+MAX_TALLIED = 2000
+
+RUN, OWN, SOCKET, DEP, FOR_WORK, IDLE, ABSENT = (
+    "run", "own", "socket", "dep", "for-work", "idle", "absent")
+IN_FLIGHT = frozenset({RUN, OWN, SOCKET})
+
+# Waits on other greenlets: gevent's pools, queues, events, locks, joins.
+_DEP_FRAME = re.compile(r"[/\\]gevent[/\\](pool|queue|event|lock|_semaphore|greenlet|"
+                        r"_hub_primitives|_abstract_linkable|baseserver)\.py:")
+# ... or a compiled primitive's method called straight from the program's line.
+_DEP_CALLS = frozenset({"get", "put", "join", "joinall", "wait", "acquire", "with", "kill"})
+# Of those, a consumer waiting for work (a queue's get): idle until fed, where the others
+# wait on someone (a full queue's put, a lock, a gate) -- a bottleneck, whose findings
+# (queue-full, lock-contended, serial-bottleneck) tell it.
+_QUEUE_GET = re.compile(r"[/\\]gevent[/\\]queue\.py:\d+:\w*Queue\.(get|peek)\w*$")
+# Work a thread does (gevent's resolver, a threadpool's apply): in flight, although a
+# pool's frames wait for it.
+_THREAD_WORK = re.compile(r"[/\\]gevent[/\\](threadpool\.py|resolver[/\\])")
+_SOCKET_FRAME = re.compile(r"[/\\]gevent[/\\](_socketcommon|_socket3|select|_ssl3|ssl)\.py:")
+_ACCEPT = re.compile(r":(\w+\.)?accept$")
+_SLEEP = re.compile(r"[/\\]gevent[/\\]hub\.py:\d+:sleep$")
+# Frames that tell a wait's kind: a few innermost ones (the program's line is below).
+_INNER = 3
+
+
+def wait_class(wait: StackTime) -> str:
+    """What a wait row was: IDLE, FOR_WORK, DEP, SOCKET or OWN (module docstring)."""
+    stack = wait.stack
+    inner = stack[:_INNER]
+    if is_idle_server_wait(stack) or any(_ACCEPT.search(f) for f in inner):
+        return IDLE
+    if any(_THREAD_WORK.search(f) for f in stack[:2 * _INNER]):
+        return OWN
+    if any(_SOCKET_FRAME.search(f) for f in inner[:2]):
+        return SOCKET
+    if any(_QUEUE_GET.search(f) for f in inner[:2]):
+        return FOR_WORK
+    if any(_DEP_FRAME.search(f) for f in inner[:2]):
+        return DEP
+    if wait.call in _DEP_CALLS and stack and user_site(stack[:1]).library is None:
+        # the program's own frame waited on a compiled primitive: a Queue.get, a join
+        return FOR_WORK if wait.call == "get" else DEP
+    return OWN
+
+
+class Stretch(NamedTuple):
+    """One greenlet's alone time at one place."""
+
+    gid: int
+    state: str            # RUN, OWN, SOCKET or DEP
+    line: str | None      # the program's line it waited at (None: on the CPU)
+    seconds: float
+    turns: int            # separate waits (or run slices) it was alone in
+    calls: int            # of those, waits for an HTTP response's head: calls made
+    longest: float        # the longest of them
+    first_s: float        # when the first of them began, from the run's start
+    last_s: float         # when the last of them ended
+    waits: list[int]      # indices of the profile's waits rows it waited at
+
+
+def alone_stretches(profile: Profile) -> tuple[list[Stretch], dict[str, float]]:
+    """Every greenlet's alone time by place, most first, and (for main's waits on
+    others with nobody in flight) what the others waited at: line -> seconds."""
+    kinds = [wait_class(w) for w in profile.waits]
+    sleeps = {i for i, w in enumerate(profile.waits) if _slept([w])}
+    heads = {i for i, w in enumerate(profile.waits) if awaits_answer(w)}
+    hub = profile.hub.get("id")
+    server = {g.id for g in profile.greenlets if CONNECTION_GREENLET in g.name}
+    main = next((g.id for g in profile.greenlets if g.name == "main" and g.parent is None),
+                None)
+    events = _transitions(profile, kinds, hub)
+    if not events:
+        return [], {}
+    state: dict[int, tuple[str, int | None, float]] = {}  # gid -> (state, wait, since)
+    flying: set[int] = set()                          # in flight, not server connections
+    flying_servers: set[int] = set()
+    blocked: set[int] = set()  # waiting on someone (DEP), main aside: a bottleneck's story
+    # Sleeping since a moment nothing else was in flight: what such a sleep waits for is
+    # elsewhere (a server starting in another process, polled every 50 ms), and its
+    # fix saves a poll's interval at most.  A sleep that outlived the work in flight
+    # when it began (a drain's poll) is the one that wastes its alone time.
+    slept_alone: set[int] = set()
+    seconds: dict[tuple[int, str, str | None], float] = defaultdict(float)
+    turns: dict[tuple[int, str, str | None], int] = defaultdict(int)
+    calls: dict[tuple[int, str, str | None], int] = defaultdict(int)
+    rows: dict[tuple[int, str, str | None], set[int]] = defaultdict(set)
+    last_turn: dict[tuple[int, str, str | None], float] = {}
+    longest: dict[tuple[int, str, str | None], float] = defaultdict(float)
+    span: dict[tuple[int, str, str | None], list[float]] = {}
+    this_turn: dict[tuple[int, str, str | None], float] = defaultdict(float)
+    others_at: dict[str, float] = defaultdict(float)
+    tallied = 0
+    line_of: dict[int, str | None] = {}
+
+    def place(gid: int) -> tuple[tuple[int, str, str | None], int | None, float]:
+        st, wait, since = state[gid]
+        if wait is None:
+            return (gid, st, None), None, since
+        line = line_of.get(wait)
+        if line is None and wait not in line_of:
+            line = line_of[wait] = user_site(profile.waits[wait].stack).user
+        return (gid, st, line), wait, since
+
+    def charge(t0: float, t1: float) -> None:
+        nonlocal tallied
+        if t1 <= t0:
+            return
+        key = None
+        if blocked:
+            return
+        if len(flying) == 1:
+            gid = next(iter(flying))
+            if gid not in slept_alone and (state[gid][0] == SOCKET or not flying_servers):
+                key, wait, since = place(gid)
+        elif not flying and not flying_servers and main in state and state[main][0] == DEP:
+            key, wait, since = place(main)
+            if tallied < MAX_TALLIED:
+                tallied += 1
+                for other, (st, w, _) in state.items():
+                    if other != main and st == FOR_WORK and w is not None:
+                        others_at[place(other)[0][2] or "?"] += t1 - t0
+        if key is None:
+            return
+        seconds[key] += t1 - t0
+        if wait is not None:
+            rows[key].add(wait)
+        if last_turn.get(key) != since:
+            last_turn[key] = since
+            turns[key] += 1
+            calls[key] += wait in heads
+            this_turn[key] = 0.0
+        this_turn[key] += t1 - t0
+        longest[key] = max(longest[key], this_turn[key])
+        span.setdefault(key, [t0, t1])[1] = t1
+
+    t_prev = events[0][0]
+    for t, gid, st, wait in events:
+        charge(t_prev, t)
+        t_prev = max(t_prev, t)
+        if wait in sleeps and not (flying | flying_servers) - {gid}:
+            slept_alone.add(gid)
+        else:
+            slept_alone.discard(gid)
+        target = flying_servers if gid in server else flying
+        if st in IN_FLIGHT:
+            target.add(gid)
+        else:
+            target.discard(gid)
+        if st == DEP and gid != main:
+            blocked.add(gid)
+        else:
+            blocked.discard(gid)
+        state[gid] = (st, wait, t)
+    charge(t_prev, profile.duration_s)
+    stretches = [Stretch(*key, s, turns[key], calls[key], longest[key], *span[key],
+                         sorted(rows[key]))
+                 for key, s in seconds.items()]
+    stretches.sort(key=lambda s: -s.seconds)
+    return stretches, dict(others_at)
+
+
+def _transitions(profile: Profile, kinds: list[str],
+                 hub: Any) -> list[tuple[float, int, str, int | None]]:
+    """(time, greenlet, state from then on, wait row) for every greenlet's slices but the
+    hub's, in time order; empty when no slice says where it waited (a profile written
+    before slices did)."""
+    by_greenlet: dict[int, list[Any]] = defaultdict(list)
+    told = False
+    for s in profile.slices:
+        if s.greenlet != hub:
+            by_greenlet[s.greenlet].append(s)
+            told = told or s.wait is not None
+    if not told:
+        return []
+    window = min(s.start_s - (s.ready_s or 0.0) for ss in by_greenlet.values() for s in ss)
+    out: list[tuple[float, int, str, int | None]] = []
+    for gid, slices in by_greenlet.items():
+        slices.sort(key=lambda s: s.start_s)
+        last = len(slices) - 1
+        if profile.slices_dropped:  # what it did before its first kept slice is not
+            # known: in flight, so that no one looks alone for want of a record
+            out.append((window, gid, OWN, None))
+        for i, s in enumerate(slices):
+            out.append((s.start_s - (s.ready_s or 0.0), gid, RUN, None))
+            end = s.start_s + s.duration_s
+            if s.wait is not None:
+                out.append((end, gid, kinds[s.wait], s.wait))
+            else:  # it ended (nothing after it), or where it waited is not known
+                out.append((end, gid, ABSENT if i == last else OWN, None))
+    out.sort(key=lambda e: e[0])
+    return out
+
+
+def critical_path(profile: Profile) -> list[Finding]:
+    duration = profile.duration_s
+    if duration <= 0:
+        return []
+    stretches, others_at = alone_stretches(profile)
+    names = {g.id: g.name for g in profile.greenlets}
+    alone_by_greenlet: dict[int, float] = defaultdict(float)
+    for s in stretches:
+        alone_by_greenlet[s.gid] += s.seconds
+    floor = max(ALONE_MIN_SHARE * duration, block_threshold(profile))
+    out = []
+    for s in stretches:
+        if s.seconds < floor or s.turns < ALONE_MIN_TURNS \
+                or s.longest > ALONE_MAX_TURN_SHARE * s.seconds:
+            continue
+        name = names.get(s.gid) or ""
+        if _slept([profile.waits[i] for i in s.waits]) \
+                and s.seconds < SLEEP_MIN_ALONE_S * s.turns:
+            continue
+        hot = None
+        if s.state == RUN:  # told only as the program's own code, from the samples
+            hot = hot_code(profile, {name})
+            if hot is None or _client_share(profile, name) > CLIENT_CPU_SHARE:
+                continue
+        out.append(_told(profile, s, name, hot, alone_by_greenlet[s.gid], others_at))
+    return out
+
+
+def _slept(waits: list[StackTime]) -> bool:
+    return any(_SLEEP.search(f) for w in waits for f in w.stack[:1])
+
+
+def _client_share(profile: Profile, name: str) -> float:
+    """The share of greenlet *name*'s sampled CPU that ran inside the HTTP client."""
+    samples = samples_of(profile)
+    total = client = 0.0
+    for chain in chains(samples) if samples is not None else ():
+        if chain.greenlet == name:
+            total += chain.cpu_s
+            if _in_client(chain.labels):
+                client += chain.cpu_s
+    return client / total if total else 0.0
+
+
+def _caller(stack: list[str], line: str) -> str | None:
+    """The first frame of the program's below *line* in another function (the loop that
+    called the waiting function), if any."""
+    if line not in stack:
+        return None
+    function = parse_frame(line)[::2]
+    for frame in stack[stack.index(line) + 1:]:
+        if not is_machinery(frame) and parse_frame(frame)[::2] != function \
+                and not frame.startswith("<"):
+            return frame
+    return None
+
+
+def _told(profile: Profile, s: Stretch, name: str, hot: Any, alone: float,
+          others_at: dict[str, float]) -> Finding:
+    duration = profile.duration_s
+    who = greenlet_label(name, s.gid)
+    share = s.seconds / duration
+    waits = [profile.waits[i] for i in s.waits]
+    head = (f"For {s.seconds:.3f} s of the {duration:.3f} s run ({share:.0%}, between "
+            f"{s.first_s:.2f} s and {s.last_s:.2f} s into it), {who} was the only greenlet "
+            f"in flight")
+    if profile.slices_dropped:
+        head += " (in the timeline the tracer kept: the run's last slices)"
+    stack = max(waits, key=lambda w: w.wait_s).stack if waits else []
+    if s.state == RUN:
+        what = (f"{head}: it ran on the CPU, in {s.turns} stretches, while no other greenlet "
+                f"ran or waited on I/O, so its CPU was the run's wall clock")
+        fix = ("Do that work less often: keep what does not change between passes (a "
+               "config or rules file parsed once and reloaded only when it changes, "
+               "compiled patterns kept), or do it once before the loop")
+        stack = hot.stack
+        caller = _caller(stack, hot.line)
+        called = f", called from {caller}" if caller is not None else ""
+        message = f"{what} ({hot.told()}{called}). {fix}."
+    else:
+        calls = s.calls
+        line = s.line or "?"
+        caller = _caller(stack, line)
+        if caller is not None:
+            line += f" (called from {caller})"
+        if s.state == DEP:
+            what = (f"{head}: it waited at {line} {s.turns} times while nothing else was in "
+                    f"flight: what it waited on was waiting for work itself")
+            if others_at:
+                at = max(others_at, key=others_at.__getitem__)
+                what += f" (the others waited at {at})"
+            fix = ("so each wait ended only by its timeout. Wake what it waits on (a "
+                   "sentinel per worker in their queue, or kill them) and wait for them "
+                   "all at once: gevent.joinall(workers, timeout=...)")
+        elif _slept(waits):
+            what = (f"{head}: it slept in gevent.sleep at {line} {s.turns} times "
+                    f"({s.seconds / s.turns:.3f} s each on average) while nothing else "
+                    f"was in flight")
+            fix = ("a sleep that polls (for the work to end, a flag, a result) finds it "
+                   "done that late each time. Wait on the thing itself: "
+                   "pool.join(timeout=...), gevent.joinall(greenlets, timeout=...) or an "
+                   "Event the work sets; a sleep that spaces calls on purpose (a rate "
+                   "limit) is that rate's cost")
+        elif calls:
+            what = (f"{head}: it waited at {line} {s.turns} times ({calls} calls, one after "
+                    f"another) while no other greenlet ran or waited on I/O")
+            fix = ("if the calls do not need each other's answers, make them together "
+                   "(gevent.pool.Pool(n).imap_unordered over the items, n what the "
+                   "upstream serves at once) or ask for them in one call (a bulk or "
+                   "batch endpoint); a warm-up that primes a cache this way delays "
+                   "everything after it")
+        else:
+            what = (f"{head}: it waited at {line} {s.turns} times, one after another, "
+                    f"while no other greenlet ran or waited on I/O")
+            fix = "make those waits together, fewer or shorter"
+        message = f"{what}; {fix}."
+    if alone > s.seconds * ALL_ALONE_TOLD:
+        message += (f" In all, {who} was alone in flight {alone:.3f} s "
+                    f"({alone / duration:.0%} of the run).")
+    message += (" Nothing else overlapped that time: it is wall clock a fix takes off "
+                "the run, not greenlet-seconds of queueing.")
+    return _finding(CRITICAL_PATH, message, s.seconds, stack, greenlet=s.gid,
+                    site=s.line, state=s.state, turns=s.turns, wall_share=share,
+                    ranks_first=share >= ALONE_FIRST_SHARE)
