@@ -141,6 +141,8 @@ def _profile_with_calls() -> Profile:
     [entered] = [w for w in profile.waits if w.call == CALL_WITH]
     [joined] = [w for w in profile.waits if w.call == "joinall"]
     profile.waits = [entered, dataclasses.replace(joined, call=None)]
+    for s in profile.slices:  # their waits' indices were into the rows cut away
+        s.wait = None
     return profile
 
 
