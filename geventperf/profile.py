@@ -94,6 +94,9 @@ def by_generation(counts: list[int]) -> str:
 
 # StackTime.call of a wait that entered a with block.
 CALL_WITH = "with"
+# ... and of one that asked a for loop's iterator for its next item: a C iterator's
+# __next__, such as a gevent Queue's (a consumer waiting for work) or an imap's.
+CALL_FOR = "for"
 # The calls that take a lock: a wait in one of them, made from the program's own line
 # (a compiled lock's, such as a gevent Semaphore's), waited for the lock's holder.
 LOCK_CALLS = frozenset({CALL_WITH, "acquire"})

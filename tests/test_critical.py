@@ -10,6 +10,7 @@ from geventperf import findings
 from geventperf.findings.critical import (
     ALONE_MIN_TURNS,
     DEP,
+    DRIVE,
     FOR_WORK,
     IDLE,
     OWN,
@@ -77,7 +78,7 @@ def only(found: list[Finding]) -> Finding:
 
 def test_wait_kinds():
     kinds = [wait_class(w) for w in WAITS]
-    assert kinds == [SOCKET, OWN, DEP, FOR_WORK, DEP, OWN, IDLE]
+    assert kinds == [SOCKET, OWN, DRIVE, FOR_WORK, DEP, OWN, IDLE]
 
 
 def test_calls_in_turn_with_nothing_else_in_flight_are_the_runs_wall_clock():
@@ -133,9 +134,27 @@ def test_a_sleep_begun_with_nothing_in_flight_waits_on_something_elsewhere():
 def test_joins_of_workers_idle_in_get_end_only_by_their_timeouts():
     slices = main_turns(JOINED) + [Slice(JOB, 0.0005, RUN_S, wait=GET)]
     f = only(critical_path(profile(slices, 2.0)))
-    assert f.extra["state"] == DEP and f.extra["site"] == f"{APP}:60:stop"
+    assert f.extra["state"] == DRIVE and f.extra["site"] == f"{APP}:60:stop"
     assert "(the others waited at app.py:80:worker)" in f.message
     assert "gevent.joinall(workers, timeout=...)" in f.message
+
+
+def test_greenlets_joined_one_at_a_time_are_told_with_their_joiner():
+    """A supervisor stops and joins its shippers one by one (main joins the supervisor):
+    each shipper drains alone, and the line is the shippers', the cause the join."""
+    supervisor = 5
+    slices = [Slice(MAIN, 0.0, RUN_S, wait=JOINED), Slice(supervisor, 0.0005, RUN_S,
+                                                          wait=JOINED)]
+    for i in range(10):
+        slices += [Slice(100 + i, i * TURN_S + 0.001, RUN_S, wait=CALL),
+                   Slice(100 + i, (i + 1) * TURN_S - 0.0005, 0.0001)]  # it ends
+    p = profile(slices, 1.0)
+    p.greenlets.append(GreenletStats(id=supervisor, name="supervisor", parent=MAIN))
+    f = only(critical_path(p))
+    assert f.extra["site"] == f"{APP}:20:fetch" and f.extra["state"] == SOCKET
+    assert "10 greenlets such as" in f.message
+    assert f"while {APP}:60:stop waited for it to end" in f.message
+    assert "gevent.joinall(greenlets, timeout=...)" in f.message
 
 
 def test_too_few_turns_or_one_long_one_is_no_pattern():

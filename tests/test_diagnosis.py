@@ -1931,7 +1931,7 @@ def test_a_pywsgi_service_with_tcp_nodelay_is_no_server_nagle(tmp_path):
 LONE_MAIN = Workload("lone_main.py")
 LONE_URL = "kept={}/slow?delay=0.05"
 # What main did alone in each phase, as the finding tells it (extra.state).
-LONE_PHASES = {"warmup": "socket", "drain": "own", "shutdown": "dep", "reload": "run"}
+LONE_PHASES = {"warmup": "socket", "drain": "own", "shutdown": "drive", "reload": "run"}
 
 
 @pytest.mark.parametrize("phase", sorted(LONE_PHASES))

@@ -14,7 +14,7 @@ import gevent.queue
 import pytest
 
 from geventperf import Tracer
-from geventperf.profile import CALL_WITH, Profile, ProfileError
+from geventperf.profile import CALL_FOR, CALL_WITH, Profile, ProfileError
 from geventperf.trace.stacks import calls_in
 from tests import tracer_impl
 
@@ -33,6 +33,8 @@ SOURCE = textwrap.dedent("""
         q.get()
         cfg.event.wait(get(1))
         get()
+        for item in q:
+            pass
 """)
 
 
@@ -43,7 +45,8 @@ def _calls_by_line() -> dict[int, list[str | None]]:
     calls = calls_in(code)
     found: dict[int, list[str | None]] = {}
     for ins in dis.get_instructions(code):
-        if ins.opname in ("CALL", "BEFORE_WITH") and ins.positions.lineno is not None:
+        if ins.opname in ("CALL", "BEFORE_WITH", "FOR_ITER") \
+                and ins.positions.lineno is not None:
             found.setdefault(ins.positions.lineno, []).append(calls[ins.offset])
     return found
 
@@ -60,12 +63,14 @@ def test_the_call_is_read_from_the_instruction_the_frame_is_at():
     assert lines[11] == ["get"]
     assert lines[12] == [None, "wait"]
     assert lines[13] == [None]
+    assert lines[14] == [CALL_FOR]
 
 
 def test_only_with_entries_and_calls_are_read_and_an_unreadable_code_has_none():
     calls = calls_in(_calls_by_line.__code__)
     opnames = {ins.offset: ins.opname for ins in dis.get_instructions(_calls_by_line)}
-    assert calls and {opnames[offset] for offset in calls} <= {"CALL", "BEFORE_WITH"}
+    assert calls and {opnames[offset] for offset in calls} <= {"CALL", "BEFORE_WITH",
+                                                               "FOR_ITER"}
     assert calls_in("not a code object") == {}
 
 
@@ -95,14 +100,21 @@ def test_a_traced_run_records_what_each_wait_called(impl):
     def consumer():
         queue.get()
 
+    def iterating():
+        for _item in queue:
+            return
+
     with Tracer() as tracer:
-        jobs = [gevent.spawn(f) for f in (with_block, acquire, with_block, consumer)]
+        jobs = [gevent.spawn(f) for f in (with_block, acquire, with_block, consumer,
+                                          iterating)]
         gevent.sleep(0.05)
         queue.put(1)
+        queue.put(2)
         gevent.joinall(jobs)
     waits = _waits_by_call(tracer.profile)
     assert waits.get(CALL_WITH, 0) > 0 and waits.get("acquire", 0) > 0, waits
     assert waits.get("get", 0) >= 0.04, waits
+    assert waits.get(CALL_FOR, 0) >= 0.04, waits  # the for loop's wait for an item
     assert waits.get("joinall", 0) > 0, waits  # the main greenlet's own wait
 
 

@@ -169,9 +169,9 @@ COST_MEANING = {
                      "in turn was alive, less the longest life of each run of them "
                      "(about what waiting for them together would take): the most "
                      "starting them together could save",
-    CRITICAL_PATH: "seconds of the run's wall clock in which this greenlet was the only "
-                   "one in flight (one greenlet alone: greenlet-seconds and wall seconds "
-                   "are the same)",
+    CRITICAL_PATH: "seconds of the run's wall clock in which one greenlet was the only "
+                   "one in flight, waiting there (one greenlet alone: greenlet-seconds and "
+                   "wall seconds are the same)",
     SEQUENTIAL_CALLS: "greenlet-seconds the served requests' handlers waited on upstream "
                       "calls made in turn, less one call's worth per response (the most "
                       "making them together could save)",

@@ -11,14 +11,18 @@ none", or a full Pool whose larger size gained 13 % where the drain's fix gained
 
 From the timeline's slices, each of which says where its greenlet went on to wait
 (``Slice.wait``), every greenlet is, at each moment, running or ready (RUN), waiting on
-its own I/O or timer (OWN; SOCKET for a socket or poll wait), waiting on others (DEP: a
-join, an event, a lock, a pool's slot, a full queue's put), waiting for work (FOR_WORK:
-a queue's get) or idle (IDLE: a server connection waiting for its client's next
-request).  Where exactly one greenlet is in flight (RUN, OWN or SOCKET) and no other
-waits on someone (a bottleneck, which queue-full, lock-contended and serial-bottleneck
-tell), that time is its alone: nothing else overlapped it, so it is the run's wall
-clock, and a fix takes it off the run.  Where nobody is in flight and ``main`` waits on
-others, those others waited for work: only a timeout could end the wait.
+its own I/O or timer (OWN; SOCKET for a socket or poll wait), waiting for greenlets to
+end (DRIVE: a join, a pool's join or map), waiting on someone for a shared thing (DEP:
+an event, a lock, a pool's slot, a full queue's put), waiting for work (FOR_WORK: a
+queue's get) or idle (IDLE: a server connection waiting for its client's next request).
+Where exactly one greenlet is in flight (RUN, OWN or SOCKET) and no other waits on
+someone (a bottleneck, which queue-full, lock-contended and serial-bottleneck tell),
+that time is its alone: nothing else overlapped it, so it is the run's wall clock, and
+a fix takes it off the run.  Alone time is counted by the program's line it waited at,
+over every greenlet that waited there in turn (twelve shippers each draining alone while
+a supervisor joined them one by one), with what the joining greenlets waited at.  Where
+nobody is in flight and ``main`` waits on others, those others waited for work: only a
+timeout could end the wait.
 
 In-process servers (tests and demos start their upstreams in the program) answer a
 greenlet's calls in greenlets of their own: while the one greenlet waits on a socket,
@@ -36,7 +40,7 @@ from geventperf.findings.cpuhot import _in_client, hot_code
 from geventperf.findings.limits import awaits_answer
 from geventperf.findings.loop import block_threshold
 from geventperf.frames import is_idle_server_wait, is_machinery, parse_frame, user_site
-from geventperf.profile import Finding, Profile, StackTime, greenlet_label
+from geventperf.profile import CALL_FOR, Finding, Profile, StackTime, greenlet_label
 from geventperf.sampling.views import chains, samples_of
 
 # A greenlet's alone time at one line (or on the CPU) is a finding from this share of
@@ -70,16 +74,25 @@ ALL_ALONE_TOLD = 1.05
 # What the others waited at while main waited on them is tallied over this many
 # stretches at most (each visits every greenlet).
 MAX_TALLIED = 2000
+# Where the greenlets joining the one alone waited is tallied while at most this many
+# join (a driver or two; more are a tree of joins, no one's story).
+MAX_DRIVERS = 4
 
-RUN, OWN, SOCKET, DEP, FOR_WORK, IDLE, ABSENT = (
-    "run", "own", "socket", "dep", "for-work", "idle", "absent")
+RUN, OWN, SOCKET, DRIVE, DEP, FOR_WORK, IDLE, ABSENT = (
+    "run", "own", "socket", "drive", "dep", "for-work", "idle", "absent")
 IN_FLIGHT = frozenset({RUN, OWN, SOCKET})
 
-# Waits on other greenlets: gevent's pools, queues, events, locks, joins.
+# Waits for greenlets to end: a join, gevent.joinall/wait/iwait, a pool's join or map.
+_DRIVE_FRAME = re.compile(r"[/\\]gevent[/\\](greenlet\.py:\d+:Greenlet\.(join|get|kill)|"
+                          r"_hub_primitives\.py:\d+:\w+|pool\.py:\d+:(Group\.join|"
+                          r"Group\.kill|GroupMappingMixin\.\w+))")
+_DRIVE_CALLS = frozenset({"join", "joinall", "kill"})
+# Waits on other greenlets: gevent's pools, queues, events, locks.
 _DEP_FRAME = re.compile(r"[/\\]gevent[/\\](pool|queue|event|lock|_semaphore|greenlet|"
                         r"_hub_primitives|_abstract_linkable|baseserver)\.py:")
 # ... or a compiled primitive's method called straight from the program's line.
-_DEP_CALLS = frozenset({"get", "put", "join", "joinall", "wait", "acquire", "with", "kill"})
+_DEP_CALLS = frozenset({"get", "put", "join", "joinall", "wait", "acquire", "with", "kill",
+                        CALL_FOR})
 # Of those, a consumer waiting for work (a queue's get): idle until fed, where the others
 # wait on someone (a full queue's put, a lock, a gate) -- a bottleneck, whose findings
 # (queue-full, lock-contended, serial-bottleneck) tell it.
@@ -95,7 +108,8 @@ _INNER = 3
 
 
 def wait_class(wait: StackTime) -> str:
-    """What a wait row was: IDLE, FOR_WORK, DEP, SOCKET or OWN (module docstring)."""
+    """What a wait row was: IDLE, FOR_WORK, DRIVE, DEP, SOCKET or OWN (module
+    docstring)."""
     stack = wait.stack
     inner = stack[:_INNER]
     if is_idle_server_wait(stack) or any(_ACCEPT.search(f) for f in inner):
@@ -106,32 +120,75 @@ def wait_class(wait: StackTime) -> str:
         return SOCKET
     if any(_QUEUE_GET.search(f) for f in inner[:2]):
         return FOR_WORK
+    if any(_DRIVE_FRAME.search(f) for f in inner[:2]):
+        return DRIVE
     if any(_DEP_FRAME.search(f) for f in inner[:2]):
         return DEP
     if wait.call in _DEP_CALLS and stack and user_site(stack[:1]).library is None:
-        # the program's own frame waited on a compiled primitive: a Queue.get, a join
-        return FOR_WORK if wait.call == "get" else DEP
+        # the program's own frame waited on a compiled primitive: a Queue.get or a
+        # for loop over a queue, a join
+        if wait.call in ("get", CALL_FOR):
+            return FOR_WORK
+        return DRIVE if wait.call in _DRIVE_CALLS else DEP
     return OWN
 
 
 class Stretch(NamedTuple):
-    """One greenlet's alone time at one place."""
+    """Alone time at one place: a line of the program's (over every greenlet that waited
+    there alone, in turn) or one greenlet's CPU."""
 
-    gid: int
-    state: str            # RUN, OWN, SOCKET or DEP
+    gid: int              # the greenlet alone there longest
+    state: str            # RUN, OWN, SOCKET, DRIVE or DEP
     line: str | None      # the program's line it waited at (None: on the CPU)
     seconds: float
-    turns: int            # separate waits (or run slices) it was alone in
+    turns: int            # separate waits (or run slices) alone there
     calls: int            # of those, waits for an HTTP response's head: calls made
     longest: float        # the longest of them
     first_s: float        # when the first of them began, from the run's start
     last_s: float         # when the last of them ended
-    waits: list[int]      # indices of the profile's waits rows it waited at
+    waits: list[int]      # indices of the profile's waits rows waited at
+    greenlets: int        # how many greenlets were alone there
+    driver: str | None    # where greenlets joining them waited, at least half the time
+
+
+class _Tally:
+    """What alone_stretches adds up for one place."""
+
+    def __init__(self, t0: float) -> None:
+        self.seconds = self.longest = self.this_turn = 0.0
+        self.turns = self.calls = 0
+        self.first, self.last, self.since = t0, t0, None
+        self.rows: set[int] = set()
+        self.by_gid: dict[int, float] = defaultdict(float)
+        self.drivers: dict[str, float] = defaultdict(float)
+
+    def add(self, gid: int, wait: int | None, since: float, t0: float, t1: float,
+            head: bool) -> None:
+        self.seconds += t1 - t0
+        self.by_gid[gid] += t1 - t0
+        if wait is not None:
+            self.rows.add(wait)
+        if self.since != (gid, since):
+            self.since = (gid, since)
+            self.turns += 1
+            self.calls += head
+            self.this_turn = 0.0
+        self.this_turn += t1 - t0
+        self.longest = max(self.longest, self.this_turn)
+        self.last = t1
+
+    def stretch(self, state: str, line: str | None) -> Stretch:
+        driver = max(self.drivers, key=self.drivers.__getitem__) if self.drivers else None
+        if driver is not None and self.drivers[driver] < self.seconds / 2:
+            driver = None
+        return Stretch(max(self.by_gid, key=self.by_gid.__getitem__), state, line,
+                       self.seconds, self.turns, self.calls, self.longest, self.first,
+                       self.last, sorted(self.rows), len(self.by_gid), driver)
 
 
 def alone_stretches(profile: Profile) -> tuple[list[Stretch], dict[str, float]]:
-    """Every greenlet's alone time by place, most first, and (for main's waits on
-    others with nobody in flight) what the others waited at: line -> seconds."""
+    """The alone time by place, most first, and (for main's waits on others with nobody
+    in flight) what the others waited at: line -> seconds."""
     kinds = [wait_class(w) for w in profile.waits]
     sleeps = {i for i, w in enumerate(profile.waits) if _slept([w])}
     heads = {i for i, w in enumerate(profile.waits) if awaits_answer(w)}
@@ -146,63 +203,54 @@ def alone_stretches(profile: Profile) -> tuple[list[Stretch], dict[str, float]]:
     flying: set[int] = set()                          # in flight, not server connections
     flying_servers: set[int] = set()
     blocked: set[int] = set()  # waiting on someone (DEP), main aside: a bottleneck's story
+    driving: set[int] = set()  # waiting for greenlets to end (DRIVE)
     # Sleeping since a moment nothing else was in flight: what such a sleep waits for is
     # elsewhere (a server starting in another process, polled every 50 ms), and its
     # fix saves a poll's interval at most.  A sleep that outlived the work in flight
     # when it began (a drain's poll) is the one that wastes its alone time.
     slept_alone: set[int] = set()
-    seconds: dict[tuple[int, str, str | None], float] = defaultdict(float)
-    turns: dict[tuple[int, str, str | None], int] = defaultdict(int)
-    calls: dict[tuple[int, str, str | None], int] = defaultdict(int)
-    rows: dict[tuple[int, str, str | None], set[int]] = defaultdict(set)
-    last_turn: dict[tuple[int, str, str | None], float] = {}
-    longest: dict[tuple[int, str, str | None], float] = defaultdict(float)
-    span: dict[tuple[int, str, str | None], list[float]] = {}
-    this_turn: dict[tuple[int, str, str | None], float] = defaultdict(float)
+    tallies: dict[tuple[str, str | None, int | None], _Tally] = {}
     others_at: dict[str, float] = defaultdict(float)
     tallied = 0
     line_of: dict[int, str | None] = {}
 
-    def place(gid: int) -> tuple[tuple[int, str, str | None], int | None, float]:
-        st, wait, since = state[gid]
+    def line(wait: int | None) -> str | None:
         if wait is None:
-            return (gid, st, None), None, since
-        line = line_of.get(wait)
-        if line is None and wait not in line_of:
-            line = line_of[wait] = user_site(profile.waits[wait].stack).user
-        return (gid, st, line), wait, since
+            return None
+        if wait not in line_of:
+            line_of[wait] = user_site(profile.waits[wait].stack).user
+        return line_of[wait]
 
     def charge(t0: float, t1: float) -> None:
         nonlocal tallied
-        if t1 <= t0:
-            return
-        key = None
-        if blocked:
+        if t1 <= t0 or blocked:
             return
         if len(flying) == 1:
             gid = next(iter(flying))
-            if gid not in slept_alone and (state[gid][0] == SOCKET or not flying_servers):
-                key, wait, since = place(gid)
-        elif not flying and not flying_servers and main in state and state[main][0] == DEP:
-            key, wait, since = place(main)
+            if gid in slept_alone or (state[gid][0] != SOCKET and flying_servers):
+                return
+        elif not flying and not flying_servers and main in state \
+                and state[main][0] in (DEP, DRIVE):
+            gid = main
             if tallied < MAX_TALLIED:
                 tallied += 1
                 for other, (st, w, _) in state.items():
                     if other != main and st == FOR_WORK and w is not None:
-                        others_at[place(other)[0][2] or "?"] += t1 - t0
-        if key is None:
+                        others_at[line(w) or "?"] += t1 - t0
+        else:
             return
-        seconds[key] += t1 - t0
-        if wait is not None:
-            rows[key].add(wait)
-        if last_turn.get(key) != since:
-            last_turn[key] = since
-            turns[key] += 1
-            calls[key] += wait in heads
-            this_turn[key] = 0.0
-        this_turn[key] += t1 - t0
-        longest[key] = max(longest[key], this_turn[key])
-        span.setdefault(key, [t0, t1])[1] = t1
+        st, wait, since = state[gid]
+        at = line(wait)
+        key = (st, at, gid if at is None else None)
+        tally = tallies.get(key)
+        if tally is None:
+            tally = tallies[key] = _Tally(t0)
+        tally.add(gid, wait, since, t0, t1, wait in heads)
+        # (main joining a supervisor that joins the workers: the supervisor's join)
+        drivers = (driving - {main}) or driving
+        if gid != main and len(drivers) <= MAX_DRIVERS:
+            for d in drivers:
+                tally.drivers[line(state[d][1]) or "?"] += t1 - t0
 
     t_prev = events[0][0]
     for t, gid, st, wait in events:
@@ -212,20 +260,17 @@ def alone_stretches(profile: Profile) -> tuple[list[Stretch], dict[str, float]]:
             slept_alone.add(gid)
         else:
             slept_alone.discard(gid)
-        target = flying_servers if gid in server else flying
-        if st in IN_FLIGHT:
-            target.add(gid)
-        else:
-            target.discard(gid)
-        if st == DEP and gid != main:
-            blocked.add(gid)
-        else:
-            blocked.discard(gid)
+        for members, member in ((flying_servers if gid in server else flying,
+                                 st in IN_FLIGHT),
+                                (blocked, st == DEP and gid != main),
+                                (driving, st == DRIVE)):
+            if member:
+                members.add(gid)
+            else:
+                members.discard(gid)
         state[gid] = (st, wait, t)
     charge(t_prev, profile.duration_s)
-    stretches = [Stretch(*key, s, turns[key], calls[key], longest[key], *span[key],
-                         sorted(rows[key]))
-                 for key, s in seconds.items()]
+    stretches = [tally.stretch(st, at) for (st, at, _gid), tally in tallies.items()]
     stretches.sort(key=lambda s: -s.seconds)
     return stretches, dict(others_at)
 
@@ -325,9 +370,10 @@ def _told(profile: Profile, s: Stretch, name: str, hot: Any, alone: float,
     who = greenlet_label(name, s.gid)
     share = s.seconds / duration
     waits = [profile.waits[i] for i in s.waits]
+    alone_who = f"{who} was the only greenlet" if s.greenlets == 1 else (
+        f"{s.greenlets} greenlets such as {who} were, one after another, the only greenlet")
     head = (f"For {s.seconds:.3f} s of the {duration:.3f} s run ({share:.0%}, between "
-            f"{s.first_s:.2f} s and {s.last_s:.2f} s into it), {who} was the only greenlet "
-            f"in flight")
+            f"{s.first_s:.2f} s and {s.last_s:.2f} s into it), {alone_who} in flight")
     if profile.slices_dropped:
         head += " (in the timeline the tracer kept: the run's last slices)"
     stack = max(waits, key=lambda w: w.wait_s).stack if waits else []
@@ -347,7 +393,7 @@ def _told(profile: Profile, s: Stretch, name: str, hot: Any, alone: float,
         caller = _caller(stack, line)
         if caller is not None:
             line += f" (called from {caller})"
-        if s.state == DEP:
+        if s.state in (DEP, DRIVE):
             what = (f"{head}: it waited at {line} {s.turns} times while nothing else was in "
                     f"flight: what it waited on was waiting for work itself")
             if others_at:
@@ -356,6 +402,13 @@ def _told(profile: Profile, s: Stretch, name: str, hot: Any, alone: float,
             fix = ("so each wait ended only by its timeout. Wake what it waits on (a "
                    "sentinel per worker in their queue, or kill them) and wait for them "
                    "all at once: gevent.joinall(workers, timeout=...)")
+        elif s.driver is not None and s.greenlets > 1:
+            what = (f"{head}: each waited at {line} ({s.turns} times in all) while "
+                    f"{s.driver} waited for it to end: the greenlets were joined one at a "
+                    f"time, and each did its last step alone")
+            fix = ("tell them all first (stop, signal or start each), then wait for all at "
+                   "once: gevent.joinall(greenlets, timeout=...), so that their last steps "
+                   "overlap")
         elif _slept(waits):
             what = (f"{head}: it slept in gevent.sleep at {line} {s.turns} times "
                     f"({s.seconds / s.turns:.3f} s each on average) while nothing else "

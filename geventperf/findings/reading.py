@@ -25,7 +25,7 @@ from geventperf.findings.common import (
     block_threshold,
 )
 from geventperf.frames import is_machinery, user_site
-from geventperf.profile import Finding, Profile
+from geventperf.profile import CALL_FOR, Finding, Profile
 
 # A switch costs ~1-10 us of hub round trip; below 1000 yields at one site that is at
 # most a few ms of overhead, not worth a person's attention.
@@ -156,7 +156,8 @@ def switch_storms(profile: Profile) -> list[Finding]:
         if mean_run >= STORM_MAX_MEAN_RUN_S:
             continue
         w = waits.get(tuple(r.stack))
-        own_line = w is not None and w.call is None and user_site(r.stack).user == r.stack[0]
+        own_line = w is not None and w.call in (None, CALL_FOR) \
+            and user_site(r.stack).user == r.stack[0]
         if w is not None and (w.call in JOIN_CALLS or own_line and (
                 r.greenlet in iterating
                 or r.count <= WAKES_PER_CHILD * children.get(r.greenlet, 0))):

@@ -10,7 +10,7 @@ import threading
 from types import FunctionType
 from typing import Any
 
-from geventperf.profile import CALL_WITH, EXIT, THREAD_SUFFIX, greenlet_label
+from geventperf.profile import CALL_FOR, CALL_WITH, EXIT, THREAD_SUFFIX, greenlet_label
 
 OTHER = "<other>"
 # Stack keys are (id(code), lasti, ...) tuples in Python and ints in C; not these two.
@@ -155,28 +155,34 @@ def frame_labels(frame: Any, depth: int) -> list[str]:
 _WITH_ENTRIES = frozenset({"BEFORE_WITH", "SETUP_WITH"})
 _CALLS = frozenset({"CALL", "CALL_KW", "CALL_METHOD", "CALL_FUNCTION", "CALL_FUNCTION_KW"})
 _ATTRIBUTE_LOADS = frozenset({"LOAD_METHOD", "LOAD_ATTR"})
+# A for loop's next item: the iterator's __next__ runs inside it.
+_FOR_ITER = "FOR_ITER"
 
 
 def calls_in(code: Any) -> dict[int, str | None]:
     """Offset -> :func:`_called_at` for every instruction of *code* that enters a with
-    block or calls (empty for a code object ``dis`` cannot read)."""
+    block, calls, or asks a for loop's iterator for its next item (empty for a code
+    object ``dis`` cannot read)."""
     try:
         instructions = list(dis.get_instructions(code))
     except Exception:  # noqa: BLE001 - no answer rather than an error in a report
         return {}
     return {ins.offset: _called_at(instructions, index)
             for index, ins in enumerate(instructions)
-            if ins.opname in _WITH_ENTRIES or ins.opname in _CALLS}
+            if ins.opname in _WITH_ENTRIES or ins.opname in _CALLS or ins.opname == _FOR_ITER}
 
 
 def _called_at(instructions: list[dis.Instruction], index: int) -> str | None:
-    """``CALL_WITH`` when instruction *index* enters a with block, the method's name
+    """``CALL_WITH`` when instruction *index* enters a with block, ``CALL_FOR`` when it
+    asks a for loop's iterator for its next item, the method's name
     when it calls ``obj.method(...)``, else None.  The method is the attribute load
     that starts where the call starts and ends inside it (``positions``, 3.11+): in
     ``sem.acquire(timeout=cfg.timeout)`` that is ``acquire``, not ``timeout``."""
     call = instructions[index]
     if call.opname in _WITH_ENTRIES:
         return CALL_WITH
+    if call.opname == _FOR_ITER:
+        return CALL_FOR
     if call.opname not in _CALLS:
         return None
     where = call.positions
