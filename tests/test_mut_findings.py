@@ -1441,6 +1441,34 @@ def serial_bottleneck_tells_a_gate_whose_setter_sleeps():
 
 
 @scenario
+def serial_bottleneck_tells_a_gate_behind_a_busier_caller():
+    # the gate above (1.0 s in 6 waits, 0.167 s each), its refresher's 2 calls of 0.15 s,
+    # and app.client's 20 calls of 0.03 s at another line: more time in all (0.6 s) than
+    # the refresher's, each too short to hold a gate open: the refresher is named (an
+    # unseen gateway's load clients hid its token refresher: "FINDINGS: none")
+    gate_stack = [f"{APP}:40:app"]
+    own = [*JOB_CALL[:1], f"{URLLIB3_PKG}/connectionpool.py:793:HTTPConnectionPool."
+           "urlopen", f"{APP}:41:app"]
+    refresh = [*JOB_CALL[:1], f"{URLLIB3_PKG}/connectionpool.py:793:"
+               "HTTPConnectionPool.urlopen", f"{APP}:20:fetch_rules"]
+    client = [*JOB_CALL[:1], f"{URLLIB3_PKG}/connectionpool.py:793:"
+              "HTTPConnectionPool.urlopen", f"{APP}:60:load"]
+    p = profile(waits=[
+        StackTime(stack=gate_stack, count=6, wait_s=1.0, event_wait_s=1.0,
+                  ready_wait_s=0.0, call="wait"),
+        StackTime(stack=own, count=12, wait_s=1.0, event_wait_s=1.0, ready_wait_s=0.0),
+        StackTime(stack=refresh, count=2, wait_s=0.3, event_wait_s=0.3, ready_wait_s=0.0),
+        StackTime(stack=client, count=20, wait_s=0.6, event_wait_s=0.6, ready_wait_s=0.0)])
+    p.greenlets += [GreenletStats(id=6, name="app.refresh", parent=1),
+                    GreenletStats(id=7, name="app.client", parent=1)]
+    p.runs = [StackTime(stack=gate_stack, count=6, greenlet=3),
+              StackTime(stack=own, count=12, greenlet=4),
+              StackTime(stack=refresh, count=2, greenlet=6),
+              StackTime(stack=client, count=20, greenlet=7)]
+    return findings.serial_bottleneck(p)
+
+
+@scenario
 def server_pool_full_of_busy_connections():
     # a pool of 4, 24 connections, none idle-waiting: the handlers waited 3 s at their
     # call while the hub idled 1.5 of the 2 s run; 3 connections took the last slot (of
@@ -3608,6 +3636,31 @@ def threadpool_of_six_functions():
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
+    'serial_bottleneck_tells_a_gate_behind_a_busier_caller': [{'cost_meaning': 'greenlet-seconds the waiting greenlets spent in wait() at the event',
+      'cost_s': 1.0,
+      'gate': True,
+      'greenlet': 3,
+      'handoff_share': 0.3448275862068966,
+      'handoff_wait_s': 1.0,
+      'hazard': False,
+      'kind': 'serial-bottleneck',
+      'message': 'Many greenlets waited at an event another greenlet sets: greenlets such as '
+                 "'app.fetch' waited 1.000 s in all in wait() at /srv/app/worker.py:40:app (6 "
+                 'waits by 2 greenlets, 34% of all event wait), 167 ms each on average, about '
+                 "as long as 'app.refresh' took over its calls at "
+                 '/srv/app/worker.py:20:fetch_rules (2 calls of 150 ms). If the one that sets '
+                 'it clears it while it works (a gate closed around each refresh of a shared '
+                 'value: a config, a token, a cache), every waiter stops for every refresh '
+                 'though it holds a usable value. Fix: do not clear it -- build the new value '
+                 'and swap it in, so that the waiters wait only for the first one. [cost 1.000 '
+                 's: greenlet-seconds the waiting greenlets spent in wait() at the event]',
+      'peers': False,
+      'section': None,
+      'setter': 'app.refresh',
+      'setter_site': '/srv/app/worker.py:20:fetch_rules',
+      'site': '/srv/app/worker.py:40:app',
+      'stack': ['/srv/app/worker.py:40:app'],
+      'waits': 6}],
     'loop_saturated_in_a_json_hook_is_told_the_hook': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
                       "(the run's ready wait, less what a loop-blocked, blocking-call, "

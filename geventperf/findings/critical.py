@@ -246,11 +246,12 @@ def alone_stretches(profile: Profile) -> tuple[list[Stretch], dict[str, float]]:
         if tally is None:
             tally = tallies[key] = _Tally(t0)
         tally.add(gid, wait, since, t0, t1, wait in heads)
-        # (main joining a supervisor that joins the workers: the supervisor's join)
-        drivers = (driving - {main}) or driving
-        if gid != main and len(drivers) <= MAX_DRIVERS:
-            for d in drivers:
-                tally.drivers[line(state[d][1]) or "?"] += t1 - t0
+        if gid != main and driving:
+            # (main joining a supervisor that joins the workers: the supervisor's join)
+            drivers = (driving - {main}) or driving
+            if len(drivers) <= MAX_DRIVERS:
+                for d in drivers:
+                    tally.drivers[line(state[d][1]) or "?"] += t1 - t0
 
     t_prev = events[0][0]
     for t, gid, st, wait in events:
