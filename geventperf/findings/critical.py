@@ -425,8 +425,9 @@ def _told(profile: Profile, s: Stretch, name: str, hot: Any, alone: float,
             fix = ("if the calls do not need each other's answers, make them together "
                    "(gevent.pool.Pool(n).imap_unordered over the items, n what the "
                    "upstream serves at once) or ask for them in one call (a bulk or "
-                   "batch endpoint); a warm-up that primes a cache this way delays "
-                   "everything after it")
+                   "batch endpoint); if each needs the one before (a cursor's pages), "
+                   "ask for larger pages (a limit= or page_size= parameter); a warm-up "
+                   "that primes a cache this way delays everything after it")
         else:
             what = (f"{head}: it waited at {line} {s.turns} times, one after another, "
                     f"while no other greenlet ran or waited on I/O")
