@@ -2752,6 +2752,33 @@ def loop_saturated_by_requests_own_cpu():
 
 
 @scenario
+def loop_saturated_by_one_background_greenlets_code():
+    # the holders' samples: 0.5 s in the app's snapshot line, all of it in 'main' (one
+    # greenlet, a holder among those that caused the queueing: told as a background
+    # job's, first among the cures), beside 0.5 s under requests in app.fetch.  With a
+    # quarter of the line's CPU in app.fetch: under LONE_BURNER_SHARE, not told.  With the
+    # line's CPU all in app.parse, whose one row stands for 3 finished greenlets: not told
+    out = []
+    snapshot = f"{APP}:87:write_snapshot"
+    for owner, gid, shared in (("main", 1, 0.0), ("main", 1, 0.125),
+                               ("app.parse [3 finished greenlets folded]", 5, 0.0)):
+        p = saturated()
+        p.greenlet(1).delayed_others_s = 1.0  # main: a holder the hot code is read for
+        p.greenlet(5).delayed_others_s = 1.0
+        p.cpu_samples = CpuSamples(
+            frames=[f"{REQUESTS}:10:get", f"{APP}:40:handler", snapshot],
+            first_lines=[1, 1, 1], stacks=[
+                SampledStack(frames=[0, 1], greenlet="app.fetch", sections=[], count=4,
+                             cpu_s=0.5, gid=3),
+                SampledStack(frames=[2], greenlet=owner, sections=[], count=4,
+                             cpu_s=0.5 - shared, gid=gid),
+                SampledStack(frames=[2], greenlet="app.fetch", sections=[], count=1,
+                             cpu_s=shared, gid=3)])
+        out += findings.loop_saturated(p)
+    return out
+
+
+@scenario
 def loop_saturated_by_requests_own_cpu_not_json_but_the_environment():
     # as above, 0.5 s of the workers' 1 s of samples beneath the HTTP client stack; with
     # 2^-20 s of it also beneath Response.json (the body's parse), under half: no
@@ -3636,6 +3663,165 @@ def threadpool_of_six_functions():
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
+    'loop_saturated_by_one_background_greenlets_code': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 1.0, 'main': 1.0},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 "others were ready on average, 2.000 greenlet-s of their waiting); 'main' "
+                 '(x1: ran 0.250 s while 4.0 others were ready on average, 1.000 greenlet-s of '
+                 "their waiting); 'app.parse' (x1: ran 0.125 s while 8.0 others were ready on "
+                 "average, 1.000 greenlet-s of their waiting); inside sections 'xml' (0.500 "
+                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 50% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:87:write_snapshot; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: That code (/srv/app/worker.py:87:write_snapshot) ran '
+                 "in one greenlet, 'main': a background job of the program's, whose CPU does "
+                 'not shrink with any per-request cure. Run it less often (coalesce the '
+                 'changes: at most once an interval, or once per batch of them), make each run '
+                 'cheaper (write what changed, not the whole), or move it off the loop (a '
+                 'process; a thread only for C code that releases the GIL). 50% of the sampled '
+                 'CPU ran inside requests, urllib3 and http.client themselves: their '
+                 'per-request work (proxy settings read from the environment, URL parsing, '
+                 'header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). Beyond "
+                 'that: less work per request in these greenlets (compute once what is the '
+                 'same from request to request and keep it: a verified credential or key, a '
+                 'compiled pattern or template, a parsed configuration; and look for work that '
+                 'grows with the square of its input: += on bytes or str in a loop, a list '
+                 'searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:87:write_snapshot'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 1.0, 'main': 1.0},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 "others were ready on average, 2.000 greenlet-s of their waiting); 'main' "
+                 '(x1: ran 0.250 s while 4.0 others were ready on average, 1.000 greenlet-s of '
+                 "their waiting); 'app.parse' (x1: ran 0.125 s while 8.0 others were ready on "
+                 "average, 1.000 greenlet-s of their waiting); inside sections 'xml' (0.500 "
+                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 50% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:87:write_snapshot; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
+                 'and http.client themselves: their per-request work (proxy settings read from '
+                 'the environment, URL parsing, header checks) is a cause of its own. '
+                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
+                 "that work once per session (about half of requests' CPU per call in this "
+                 "project's benchmarks). Beyond that: less work per request in these greenlets "
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:87:write_snapshot'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 1.0, 'main': 1.0},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 "others were ready on average, 2.000 greenlet-s of their waiting); 'main' "
+                 '(x1: ran 0.250 s while 4.0 others were ready on average, 1.000 greenlet-s of '
+                 "their waiting); 'app.parse' (x1: ran 0.125 s while 8.0 others were ready on "
+                 "average, 1.000 greenlet-s of their waiting); inside sections 'xml' (0.500 "
+                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 50% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:87:write_snapshot; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
+                 'and http.client themselves: their per-request work (proxy settings read from '
+                 'the environment, URL parsing, header checks) is a cause of its own. '
+                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
+                 "that work once per session (about half of requests' CPU per call in this "
+                 "project's benchmarks). Beyond that: less work per request in these greenlets "
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:87:write_snapshot'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875}],
     'serial_bottleneck_tells_a_gate_behind_a_busier_caller': [{'cost_meaning': 'greenlet-seconds the waiting greenlets spent in wait() at the event',
       'cost_s': 1.0,
       'gate': True,

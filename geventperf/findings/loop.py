@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 from geventperf.findings.backlog import backlog_after
 from geventperf.findings.common import (
     BLOCKING_CALL,
+    CONNECTION_GREENLET,
     CPU_STARVED,
     GC_PAUSE,
     LOOP_BLOCKED,
@@ -26,6 +27,7 @@ from geventperf.findings.common import (
     _events,
     _f,
     _finding,
+    _greenlets_named,
     _names,
     block_threshold,
 )
@@ -146,6 +148,13 @@ HOLDER_NAMED_SHARE = 0.01
 TOP_HOLDERS = 3
 # Less than this is a sum's rounding, not time anything else explained.
 EPSILON_S = 1e-9
+# A saturated loop's hot code that one greenlet alone ran (at least this share of that
+# line's sampled CPU, in a name with one greenlet: a persister, a refresher, a report
+# builder) is a background job's, which no per-request cure touches: its cure first
+# (an unseen quote service's persister re-encoded its whole book after every quote,
+# 33 % of the CPU, and was told geventperf.Session() first: 9 % off the run, where
+# snapshotting less often took 37 %).
+LONE_BURNER_SHARE = 0.8
 # A saturated loop's finding counts the long slices (loop-blocked, CPU in the same
 # code) of its top holder when that holder made at least this share of the queueing
 # the named holders made: the dashboard that re-rendered every 10 ms made 83 %.
@@ -875,6 +884,32 @@ def _sleep0_holder(profile: Profile, top: list[tuple[str, list[Any]]],
             f"{_sleep0_told(yields, in_a_row, run / slices)}). {SLEEP0_FIX}")
 
 
+def _lone_burner(profile: Profile, hot: Any, holders: set[str]) -> str:
+    """The cure of hot code one background greenlet of the *holders* ran
+    (LONE_BURNER_SHARE), or ""."""
+    samples = profile.cpu_samples
+    if hot is None or samples is None or not samples.stacks:
+        return ""
+    by_name: dict[str, float] = {}
+    for st in samples.stacks:
+        if hot.line in samples.stack_labels(st):
+            name = _base_name(st.greenlet)
+            by_name[name] = by_name.get(name, 0.0) + st.cpu_s
+    total = sum(by_name.values())
+    if not total:
+        return ""
+    owner = max(by_name, key=by_name.__getitem__)
+    if by_name[owner] < LONE_BURNER_SHARE * total or owner not in holders \
+            or CONNECTION_GREENLET in owner \
+            or _greenlets_named(profile, {owner}) != 1:
+        return ""
+    return (f" That code ({hot.line}) ran in one greenlet, '{owner}': a background job "
+            "of the program's, whose CPU does not shrink with any per-request cure. Run it "
+            "less often (coalesce the changes: at most once an interval, or once per batch "
+            "of them), make each run cheaper (write what changed, not the whole), or move "
+            "it off the loop (a process; a thread only for C code that releases the GIL).")
+
+
 def _in_a_row(profile: Profile, gids: set[int], slices: int) -> tuple[int, float]:
     """(the yields with gevent.sleep(0) of greenlets *gids*, at most *slices* - 1; how
     many of their *slices* ran back to back as greenlets waiting for I/O saw them: one,
@@ -1114,8 +1149,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # where the CPU of the holders that made most of the queueing went (a holder that
     # queued few others, start-up's main, must not lend its CPU to the story)
     delayed_top = sum(acc[0] for _name, acc in top)
-    hot = hot_code(profile, {name for name, acc in top
-                             if acc[0] >= HOT_HOLDER_SHARE * delayed_top})
+    hot_names = {name for name, acc in top if acc[0] >= HOT_HOLDER_SHARE * delayed_top}
+    hot = hot_code(profile, hot_names)
     # the long slices of the holder that made most of the queueing, burning the CPU in
     # the same code, are this cause's too: one cause, one finding, with both costs
     same = _same_cpu_cause(profile, blocked, top, hot)
@@ -1189,6 +1224,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                    + _threads_story({name for name, _acc in top}))
         # what the hot code does that has a cheaper way: the specific cure, told first
         cure = _sleep0_holder(profile, top, delayed_top) \
+            + _lone_burner(profile, hot, hot_names) \
             + (f" The hot code {does.removeprefix('it ')}." if does else "")
         shares = _client_cpu_shares(profile)
         in_tls, in_requests = shares if shares is not None else (None, None)
