@@ -86,9 +86,11 @@ def test_calls_in_turn_with_nothing_else_in_flight_are_the_runs_wall_clock():
     f = only(found)
     assert f.greenlet == MAIN and f.extra["site"] == f"{APP}:20:fetch"
     assert f.extra["state"] == SOCKET and f.extra["turns"] == 20
-    assert f.cost_s == pytest.approx(20 * (TURN_S - RUN_S))
-    assert f.extra["ranks_first"] and f.extra["wall_share"] == pytest.approx(0.99)
+    # its running between the calls is the loop's too (building the next call)
+    assert f.cost_s == pytest.approx(20 * TURN_S - RUN_S)
+    assert f.extra["ranks_first"] and f.extra["wall_share"] == pytest.approx(0.9995)
     assert "(called from app.py:30:warm) 20 times (20 calls, one after another)" in f.message
+    assert "(0.019 s of that time on the CPU between the waits)" not in f.message  # 1 %
     assert "Pool(n).imap_unordered" in f.message
 
 

@@ -2311,6 +2311,28 @@ def pool_full_tells_jobs_asleep_or_joining_what_they_started():
 
 
 @scenario
+def pool_full_tells_jobs_waiting_on_a_pacer():
+    # the jobs waited 8 s in a queue's get() at the program's line while 'app.pacer'
+    # (alive the whole 2 s run, one of the jobs) slept 1.5 s at its line between puts
+    # (under a third of the jobs' waiting: no timer of theirs): a pacer whose rate paced
+    # them, not the pool's size; slept 0.75 s (under half its life): the pool's story;
+    # the jobs' heaviest wait a lock (a with block), not a get: the pool's story
+    def jobs(slept=1.5, call="get"):
+        p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
+        p.greenlets.append(GreenletStats(id=6, name="app.pacer", parent=1, run_s=0.125,
+                                         wait_s=1.875))
+        waited, sleep = [f"{APP}:30:job"], [f"{GEVENT_HUB}:166:sleep", f"{APP}:50:pacer"]
+        p.waits += [StackTime(stack=waited, count=160, wait_s=8.0, event_wait_s=8.0,
+                              ready_wait_s=0.0, call=call),
+                    StackTime(stack=sleep, count=50, wait_s=slept, event_wait_s=slept,
+                              ready_wait_s=0.0, call="sleep")]
+        p.runs += [StackTime(stack=waited, count=160, greenlet=4),
+                   StackTime(stack=sleep, count=50, greenlet=6)]
+        return findings.pool_full(p)
+    return [*jobs(), *jobs(slept=0.75), *jobs(call="with")]
+
+
+@scenario
 def retry_backoff_of_the_programs_own_sleeps():
     # jobs in a full pool slept 2 s at the program's line beside 10 requests, and the
     # upstream answered 6 of 100 calls with a 503: 3 sleeps (half a sleep per failed
@@ -3663,6 +3685,111 @@ def threadpool_of_six_functions():
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
+    'pool_full_tells_jobs_waiting_on_a_pacer': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.pacer', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:30:job',
+      'joined_in_slots': False,
+      'joined_s': 0.0,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 'not computing, and no other finding explains their waits, so the greenlets '
+                 "the jobs waited for paced the work, not the pool's size. The jobs "
+                 "('app.fetch', 'app.pacer') held their slots mostly waiting at "
+                 '/srv/app/worker.py:30:job (get): 160 waits of 50 ms on average. Those are '
+                 "hand-offs: another greenlet hands out what they wait for, and 'app.pacer' "
+                 '(alive 2.000 s) slept 1.500 s of that at /srv/app/worker.py:50:pacer (50 '
+                 "sleeps): a pacer on a timer (a rate limiter's permits, a producer's "
+                 "interval), whose pace is theirs. Fix: the pacer's rate is the lever -- raise "
+                 "it if what it protects allows (a partner's quota, an upstream's capacity), "
+                 'else this is what the limit costs; a larger Pool only holds more greenlets '
+                 'waiting for it. [cost 1.500 s: greenlet-seconds spent waiting for a free '
+                 'slot of a gevent Pool while the loop had room (mostly idle, or queueing '
+                 'little)]',
+      'paced_in_slots': '/srv/app/worker.py:50:pacer',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.pacer', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:30:job',
+      'joined_in_slots': False,
+      'joined_s': 0.0,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 "not computing, and no other finding explains their waits, so the pool's size "
+                 "paced the work. The jobs ('app.fetch', 'app.pacer') held their slots mostly "
+                 'waiting at /srv/app/worker.py:30:job (get): 160 waits of 50 ms on average. '
+                 'Fix: a larger Pool(size) if what the jobs wait on (a downstream service) can '
+                 'take more requests at once; if it cannot, the time each job waits is the '
+                 "lever (an upstream's latency is its own to cut: its slow query, its "
+                 "capacity); if the limit is deliberate (a downstream's rate limit), this is "
+                 'what it costs. To tell which: run once with half the Pool size; answers that '
+                 'take about as long mean the upstream had room, and a larger Pool helps; '
+                 'answers that take about half as long mean it queues them (its own limit), '
+                 'and a larger Pool gains nothing. [cost 1.500 s: greenlet-seconds spent '
+                 'waiting for a free slot of a gevent Pool while the loop had room (mostly '
+                 'idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.pacer', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:30:job',
+      'joined_in_slots': False,
+      'joined_s': 0.0,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
+                 "not computing, and no other finding explains their waits, so the pool's size "
+                 "paced the work. The jobs ('app.fetch', 'app.pacer') held their slots mostly "
+                 'waiting at /srv/app/worker.py:30:job: 160 waits of 50 ms on average. Fix: a '
+                 'larger Pool(size) if what the jobs wait on (a downstream service) can take '
+                 'more requests at once; if it cannot, the time each job waits is the lever '
+                 "(an upstream's latency is its own to cut: its slow query, its capacity); if "
+                 "the limit is deliberate (a downstream's rate limit), this is what it costs. "
+                 'To tell which: run once with half the Pool size; answers that take about as '
+                 'long mean the upstream had room, and a larger Pool helps; answers that take '
+                 'about half as long mean it queues them (its own limit), and a larger Pool '
+                 'gains nothing. [cost 1.500 s: greenlet-seconds spent waiting for a free slot '
+                 'of a gevent Pool while the loop had room (mostly idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4}],
     'loop_saturated_by_one_background_greenlets_code': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
                       "(the run's ready wait, less what a loop-blocked, blocking-call, "

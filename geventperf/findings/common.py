@@ -170,8 +170,9 @@ COST_MEANING = {
                      "(about what waiting for them together would take): the most "
                      "starting them together could save",
     CRITICAL_PATH: "seconds of the run's wall clock in which one greenlet was the only "
-                   "one in flight, waiting there (one greenlet alone: greenlet-seconds and "
-                   "wall seconds are the same)",
+                   "one in flight, waiting there and on the CPU between those waits (its "
+                   "CPU alone: the named code's share); one greenlet alone, so "
+                   "greenlet-seconds and wall seconds are the same",
     SEQUENTIAL_CALLS: "greenlet-seconds the served requests' handlers waited on upstream "
                       "calls made in turn, less one call's worth per response (the most "
                       "making them together could save)",

@@ -32,7 +32,7 @@ from geventperf.findings.loop import SLEEP_FRAME
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import OTHER_POOLS, status_pairs
-from geventperf.profile import Profile
+from geventperf.profile import CALL_FOR, Profile
 
 # Responses timed to their head below which a host's mean is no figure to quote.
 MIN_TIMED = 5
@@ -247,6 +247,38 @@ class Linger(NamedTuple):
     waited: float
     count: int
     life: float
+
+
+# A greenlet of its own that slept (gevent.sleep at the program's line) at least this
+# share of its life, while the jobs waited at a queue's get: a pacer handing out
+# permits at a rate (a quota's), or a producer on a timer: its pace is the jobs' (an
+# unseen quota client's pacer put a permit every 40 ms for 32 workers: told "a larger
+# Pool", which gained nothing).
+PACER_SLEEP_SHARE = 0.5
+
+
+def pacing_sleeper(profile: Profile, jobs_line: Any, skip: set[Any]) -> Linger | None:
+    """The greenlet (not in *skip*: the jobs waiting) that slept most at a line of
+    the program's, PACER_SLEEP_SHARE of its life of at least LINGER_LIFE_SHARE of the run,
+    while the jobs' heaviest wait *jobs_line* was a queue's get; else None."""
+    from geventperf.findings.handoff import is_handoff, stacks_left
+    if jobs_line is None or jobs_line.call not in ("get", CALL_FOR) \
+            or not is_handoff(jobs_line) or not profile.duration_s:
+        return None
+    rows = {tuple(w.stack): w for w in profile.waits if w.count and asleep_in_program(w)}
+    best = None
+    for gid, stacks in stacks_left(profile).items():
+        g = profile.greenlet(gid)
+        if g is None or gid == profile.hub.get("id") or gid in skip:
+            continue
+        life = g.run_s + g.wait_s
+        slept = heaviest_sleep([rows[s] for s in stacks if s in rows])
+        if slept is None or life < LINGER_LIFE_SHARE * profile.duration_s \
+                or slept.waited < PACER_SLEEP_SHARE * life:
+            continue
+        if best is None or slept.waited > best.waited:
+            best = Linger(_base_name(g.name), slept.line, slept.waited, slept.count, life)
+    return best
 
 
 def lingering_setter(profile: Profile, jobs_line: Any, skip: set[Any]) -> Linger | None:

@@ -148,6 +148,7 @@ def pool_full(profile: Profile) -> list[Finding]:
         jobs_waits,
         joined_in_program,
         lingering_setter,
+        pacing_sleeper,
     )
     job_ids = [g.id for g in job_greenlets]
     own_stacks = {tuple(w.stack) for w in rows}
@@ -167,6 +168,13 @@ def pool_full(profile: Profile) -> list[Finding]:
     if linger is not None:
         held += LINGERED.format(name=linger.name, life=linger.life, waited=linger.waited,
                                 line=linger.line, count=linger.count)
+    waiter = profile.greenlet(ended.get(tuple(heaviest.stack))) if heaviest else None
+    pacer = None if asleep or joined or linger or waiter is None else pacing_sleeper(
+        profile, heaviest, {g.id for g in profile.greenlets
+                            if _base_name(g.name) == _base_name(waiter.name)})
+    if pacer is not None:
+        held += PACED.format(name=pacer.name, life=pacer.life, waited=pacer.waited,
+                             line=pacer.line, count=pacer.count)
     if asleep and slept.line != user_site(heaviest.stack).user:  # (held named another)
         held += (f" They also slept at {slept.line}: {slept.count} sleeps of "
                  f"{slept.waited / slept.count * 1e3:.0f} ms on average.")
@@ -184,11 +192,12 @@ def pool_full(profile: Profile) -> list[Finding]:
         "no other finding explains their waits, so "
         + ("a timer of the program's own paced the work, not the pool's size." if asleep
            else "the greenlets the jobs waited for paced the work, not the pool's size."
-           if joined or linger else "the pool's size paced the work.") + held + " "
+           if joined or linger or pacer else "the pool's size paced the work.") + held + " "
         + (SLEPT_IN_SLOTS.format(slept=slept.waited, errors=error_answers(profile))
            if asleep else
            JOINED_IN_SLOTS if joined else
            LINGERED_IN_SLOTS if linger else
+           PACED_IN_SLOTS if pacer else
            ("Fix: first that cache: the calls it skips need no slot at all. Then: "
             if CACHE_TOLD in held else
             "Fix: first fewer, larger calls per job: each slot is held for its job's round "
@@ -214,6 +223,7 @@ def pool_full(profile: Profile) -> list[Finding]:
                      site=where, job_names=jobs, slept_in_slots=asleep,
                      joined_in_slots=joined, joined_s=joined_s,
                      **({"lingered_in_slots": linger.line} if linger else {}),
+                     **({"paced_in_slots": pacer.line} if pacer else {}),
                      jobs_site=user_site(heaviest.stack).user if heaviest else None,
                      **({"cost_meaning": meaning} if meaning else {}))]
 
@@ -250,6 +260,14 @@ LINGERED = (
     "{life:.3f} s) itself waited {waited:.3f} s of that at {line} ({count} waits), most "
     "likely for more input: while it waited, the jobs waited for it, so what ended its "
     "waits (a batch's linger or a collection timeout running out) paced them.")
+PACED = (
+    " Those are hand-offs: another greenlet hands out what they wait for, and '{name}' "
+    "(alive {life:.3f} s) slept {waited:.3f} s of that at {line} ({count} sleeps): a pacer "
+    "on a timer (a rate limiter's permits, a producer's interval), whose pace is theirs.")
+PACED_IN_SLOTS = (
+    "Fix: the pacer's rate is the lever -- raise it if what it protects allows (a "
+    "partner's quota, an upstream's capacity), else this is what the limit costs; a "
+    "larger Pool only holds more greenlets waiting for it.")
 LINGERED_IN_SLOTS = (
     "Fix: stop waiting for input that is not coming -- flush a batch as soon as every "
     "caller waiting on it has put its item (or linger a few ms at most), or let callers "
