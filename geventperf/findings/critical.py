@@ -18,9 +18,10 @@ queue's get) or idle (IDLE: a server connection waiting for its client's next re
 Where exactly one greenlet is in flight (RUN, OWN or SOCKET) and no other waits on
 someone (a bottleneck, which queue-full, lock-contended and serial-bottleneck tell),
 that time is its alone: nothing else overlapped it, so it is the run's wall clock, and
-a fix takes it off the run.  Alone time is counted by the program's line it waited at,
+a fix takes off what it makes overlap or skips.  Alone time is counted by the program's line it waited at,
 over every greenlet that waited there in turn (twelve shippers each draining alone while
-a supervisor joined them one by one), with what the joining greenlets waited at.  Where
+a supervisor joined them one by one), with what the joining greenlets waited at, and
+with the CPU right after each wait that is no longer than the wait.  Where
 nobody is in flight and ``main`` waits on others, those others waited for work: only a
 timeout could end the wait.
 
