@@ -68,6 +68,19 @@ def scenario(fn):
 
 
 @scenario
+def loop_blocked_not_by_a_slice_long_only_for_want_of_a_cpu():
+    # slices of 0.125 s against a threshold of 0.0625 s: with 0.0625 s of it waiting for
+    # a CPU (runqueue_s), they had a CPU 0.0625 s, at the threshold, and are told; with
+    # 2^-20 s more of it queued, under it: a crowded machine's, no finding (a collection
+    # after gc.freeze() preempted by two CPU hogs was told a GC pause)
+    def run(queued):
+        return findings.loop_blocked(profile(events=[
+            blocked_slice(3, 0.125, 0.125 - queued, 0.5, runqueue_s=queued),
+            blocked_slice(4, 0.125, 0.125 - queued, 0.5, runqueue_s=queued)]))
+    return [*run(0.0625), *run(0.0625 + 2 ** -20)]
+
+
+@scenario
 def blocked_read_one_greenlet():
     return findings.blocked_reads_in_c_sections(profile(events=[
         c_switch(3, 0.625, count=42, file_like=True)]))
@@ -3685,6 +3698,48 @@ def threadpool_of_six_functions():
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
+    'loop_blocked_not_by_a_slice_long_only_for_want_of_a_cpu': [{'active_s': 0.25,
+      'backlog_s': 0.0,
+      'blocking_s': 0.0,
+      'cause': 'cpu',
+      'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
+                      'these slices, and in the backlog they left (the ready queue above its '
+                      'usual length until it next emptied)',
+      'cost_s': 1.0,
+      'count': 2,
+      'cpu_s': 0.125,
+      'gc_s': 0.0,
+      'greenlet': 3,
+      'greenlets': 2,
+      'hazard': False,
+      'kind': 'loop-blocked',
+      'longest_s': 0.125,
+      'longest_wait_s': 0.125,
+      'message': "2 greenlets named 'app.fetch' held the loop 0.250 s without yielding (2 "
+                 'slices over 0.0625 s, longest 0.125 s), while others were ready to run: '
+                 '1.000 greenlet-seconds of their waiting (one waited up to 0.125 s). It was '
+                 'CPU work (0.125 s of CPU, and 0.125 s waiting for a CPU other processes '
+                 'held, which lengthened it (see the cpu-starved finding, if any)); the slice '
+                 'ended at /srv/app/worker.py:20:job. Fix: first make that code cheaper (one '
+                 'line burning the CPU this long is often work that grows with the square of '
+                 'its input: += on bytes or str in a loop, a list searched inside a loop, a '
+                 'sort or copy repeated); then split what must stay expensive and yield '
+                 'between pieces of a millisecond or two with gevent.sleep(0.001) (a timer: '
+                 'the loop polls for I/O before it fires, and it always resumes) or, for work '
+                 'that can wait indefinitely, gevent.idle() (it resumes only once the loop has '
+                 'nothing pending: on a loop never idle, never), not gevent.sleep(0): that '
+                 'gives way only to greenlets already ready, and gevent runs up to 50 such '
+                 'wake-ups back to back before it polls for I/O; or move it to a process pool '
+                 "(a C call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 1.000 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
+      'run_s': 0.25,
+      'section': 'sec',
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:20:job'],
+      'stack_is': 'slice-end',
+      'threshold_s': 0.0625}],
     'pool_full_tells_jobs_waiting_on_a_pacer': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
                       'the loop had room (mostly idle, or queueing little)',
       'cost_s': 1.5,
