@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 from geventperf.findings.common import CONNECTION_GREENLET, CRITICAL_PATH, _finding
 from geventperf.findings.cpuhot import _in_client, hot_code
 from geventperf.findings.limits import awaits_answer
-from geventperf.findings.loop import block_threshold
+from geventperf.findings.loop import SLEEP_FRAME, block_threshold
 from geventperf.frames import is_idle_server_wait, is_machinery, parse_frame, user_site
 from geventperf.profile import CALL_FOR, Finding, Profile, StackTime, greenlet_label
 from geventperf.sampling.views import chains, samples_of
@@ -102,7 +102,6 @@ _QUEUE_GET = re.compile(r"[/\\]gevent[/\\]queue\.py:\d+:\w*Queue\.(get|peek)\w*$
 _THREAD_WORK = re.compile(r"[/\\]gevent[/\\](threadpool\.py|resolver[/\\])")
 _SOCKET_FRAME = re.compile(r"[/\\]gevent[/\\](_socketcommon|_socket3|select|_ssl3|ssl)\.py:")
 _ACCEPT = re.compile(r":(\w+\.)?accept$")
-_SLEEP = re.compile(r"[/\\]gevent[/\\]hub\.py:\d+:sleep$")
 # Frames that tell a wait's kind: a few innermost ones (the program's line is below).
 _INNER = 3
 
@@ -323,7 +322,8 @@ def _transitions(profile: Profile, kinds: list[str],
             told = told or s.wait is not None
     if not told:
         return []
-    window = min(s.start_s - (s.ready_s or 0.0) for ss in by_greenlet.values() for s in ss)
+    window = min(s.start_s - (s.ready_s or 0.0) for ss in by_greenlet.values()
+                 for s in ss) if profile.slices_dropped else 0.0
     out: list[tuple[float, int, str, int | None, float]] = []
     for gid, slices in by_greenlet.items():
         slices.sort(key=lambda s: s.start_s)
@@ -372,7 +372,7 @@ def critical_path(profile: Profile) -> list[Finding]:
 
 
 def _slept(waits: list[StackTime]) -> bool:
-    return any(_SLEEP.search(f) for w in waits for f in w.stack[:1])
+    return any(SLEEP_FRAME.search(f.replace("\\", "/")) for w in waits for f in w.stack[:1])
 
 
 def _client_share(profile: Profile, name: str) -> float:

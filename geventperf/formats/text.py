@@ -337,7 +337,8 @@ def _findings(profile: Profile) -> str:
             "they are not the run time a fix saves.")
     if any(f.extra.get("ranks_first") for f in shown):
         note += (" A critical-path cost is the exception: one greenlet alone, so wall-clock "
-                 "time a fix takes off the run; from a quarter of the run it comes first.")
+                 "time (a fix takes off what it makes overlap or skips); from a quarter of "
+                 "the run it comes first.")
     lines.extend(textwrap.wrap(note, WIDTH, initial_indent=INDENT, subsequent_indent=INDENT))
     for number, finding in enumerate(shown, start=1):
         title = f"{number:>3}. {finding.kind}{'  HAZARD' if is_hazard(finding) else ''}  " \
