@@ -15,7 +15,8 @@ of several rounds inside the interpreter:
 * ``hub``: four gevent greenlets yielding with ``gevent.sleep(0)`` through the hub:
   the hot path plus the wait split's poll and wake-up bookkeeping.
 
-Printed: ns per switch for each mode (no tracer, a no-op C trace function, the tracer
+Printed: ns per switch for each mode (``--stat min``: the fastest of an
+interpreter's rounds, the figure other users of a shared machine move least) (no tracer, a no-op C trace function, the tracer
 by default, with the CPU clock read at every switch and with ``cpu_clock=False``) and
 the tracer's added ns (mode minus no tracer), medians over the repetitions.  Not part of ``tox -e bench``: it compares two
 trees, not geventperf with its alternatives.
@@ -37,7 +38,7 @@ sys.path.insert(0, sys.argv[1])
 import gevent, greenlet, geventperf
 from geventperf import Tracer
 assert geventperf.__file__.startswith(sys.argv[1]), geventperf.__file__
-kind, mode = sys.argv[2], sys.argv[3]
+kind, mode, stat = sys.argv[2], sys.argv[3], sys.argv[4]
 RAW_SWITCHES, HUB_YIELDS, ROUNDS = 20_000, 3_000, 9
 
 def nest(levels, func):
@@ -89,12 +90,12 @@ for _ in range(ROUNDS):
             tracer = Tracer(sections=None, cpu_clock=True)
         with tracer:
             results.append(one_round())
-print(statistics.median(results) * 1e9)
+print(getattr(statistics, stat, min)(results) * 1e9)
 '''
 
 
-def measure(tree: str, kind: str, mode: str) -> float:
-    out = subprocess.run([sys.executable, "-c", WORKLOAD, tree, kind, mode],
+def measure(tree: str, kind: str, mode: str, stat: str) -> float:
+    out = subprocess.run([sys.executable, "-c", WORKLOAD, tree, kind, mode, stat],
                          capture_output=True, text=True, check=True)
     return float(out.stdout)
 
@@ -104,23 +105,33 @@ def main() -> None:
     parser.add_argument("old")
     parser.add_argument("new")
     parser.add_argument("--reps", type=int, default=7)
+    parser.add_argument("--kinds", default=",".join(KINDS),
+                        help="comma-separated workloads to run (default: all)")
+    parser.add_argument("--modes", default=",".join(MODES[1:]),
+                        help="comma-separated tracer modes beside 'none' (default: all)")
+    parser.add_argument("--stat", choices=("median", "min"), default="median",
+                        help="how an interpreter sums up its rounds: min is the "
+                             "figure least moved by other users of a shared machine's CPUs")
     args = parser.parse_args()
+    kinds = args.kinds.split(",")
+    modes = ("none", *args.modes.split(","))
     trees = {"old": args.old, "new": args.new}
     results: dict[tuple[str, str, str], list[float]] = {}
     for _ in range(args.reps):
         for name, tree in trees.items():
-            for kind in KINDS:
-                for mode in MODES:
+            for kind in kinds:
+                for mode in modes:
                     if kind == "hub" and mode == "noop":
                         continue  # gevent's own switches are not a no-op's business
                     results.setdefault((kind, name, mode), []).append(
-                        measure(tree, kind, mode))
-    print(f"ns per switch, medians of {args.reps} alternating repetitions")
-    for kind in KINDS:
+                        measure(tree, kind, mode, args.stat))
+    print(f"ns per switch ({args.stat} of each interpreter's rounds), medians of "
+          f"{args.reps} alternating repetitions")
+    for kind in kinds:
         for name in trees:
             base = statistics.median(results[(kind, name, "none")])
             row = [f"{kind:3} {name:3}  no tracer {base:6.0f}"]
-            for mode in MODES[1:]:
+            for mode in modes[1:]:
                 if (kind, name, mode) in results:
                     added = statistics.median(results[(kind, name, mode)]) - base
                     row.append(f"{mode} +{added:.0f}")

@@ -1053,19 +1053,35 @@ static inline void ring_append(HotObject *self, long long gid, double start, dou
 #define STACK_HASH_SEED 1469598103934665603ULL
 #define MIX_PRIME 0x9E3779B97F4A7C15ULL  /* 2^64 / golden ratio, odd */
 
-/* One multiply per value (a byte-wise FNV-1a took sixteen per frame): xor in, multiply
-   by an odd constant with well-spread bits, fold the high half back down. */
+/* The walk's one dependent chain, per frame: an xor and a multiply by an odd constant
+   with well-spread bits (the order of the frames matters to it).  The fold of the high
+   half back down, which spreads the bits again, is done once at the end. */
 static inline uint64_t stack_mix(uint64_t h, uint64_t v) {
-    h ^= v;
-    h *= MIX_PRIME;
+    return (h ^ v) * MIX_PRIME;
+}
+
+static inline uint64_t stack_final(uint64_t h) {
     return h ^ (h >> 32);
 }
 
+#if FAST_FRAME_WALK
+/* One frame's part of the hash: the address of the instruction it is at.  On CPython
+   3.11 a code object's instructions live inside it, so that address names the code
+   and the offset at once (while the code object lives, as its address alone did), and
+   the fast walk reads it straight from the frame: half the instructions per frame of
+   mixing the code's address and the offset.  The API walk rebuilds the same address
+   (a frame not started yet is one unit before the first instruction). */
+static inline uint64_t frame_key(PyCodeObject *code, int lasti) {
+    return (uint64_t)(uintptr_t)_PyCode_CODE(code)
+        + (lasti < 0 ? -(int64_t)sizeof(_Py_CODEUNIT) : (int64_t)lasti);
+}
+#else
 /* One frame's part of the hash: the code object's address (user space: under 2^48)
-   with the instruction offset in the bits above it, so one mix per frame. */
+   with the instruction offset in the bits above it. */
 static inline uint64_t frame_key(PyCodeObject *code, int lasti) {
     return (uint64_t)(uintptr_t)code ^ ((uint64_t)(uint32_t)lasti << 48);
 }
+#endif
 
 /* The stack hash of *frame*, walking at most depth frames, through the public API. */
 static uint64_t stack_hash_api(PyFrameObject *frame, int depth) {
@@ -1082,7 +1098,7 @@ static uint64_t stack_hash_api(PyFrameObject *frame, int depth) {
         n++;
     }
     Py_XDECREF(f);
-    return h;
+    return stack_final(h);
 }
 
 #if FAST_FRAME_WALK
@@ -1091,25 +1107,24 @@ static uint64_t stack_hash_api(PyFrameObject *frame, int depth) {
    put while we read them.  A function of its own, on a cache-line boundary: inlined,
    its loop landed wherever the rest of hot_switch put it, and the same loop cost up to
    ~10 ns more at 20 frames in one build than in another (measured 2026-11-24); here
-   it starts on a line in every build. */
+   it starts on a line in every build.  The first frame is the greenlet's own top
+   frame, never an incomplete one (PyFrame_GetBack skips those only below it). */
 static __attribute__((noinline, aligned(64)))
 uint64_t stack_hash_fast(PyFrameObject *frame, int depth) {
-    uint64_t h = STACK_HASH_SEED;
     if (frame->f_back != NULL)  /* a frame that outlived its execution: rare */
         return stack_hash_api(frame, depth);
     _PyInterpreterFrame *f = frame->f_frame;
-    int n = 0;
-    while (f != NULL && n < depth) {
-        if (n > 0 && _PyFrame_IsIncomplete(f)) {  /* PyFrame_GetBack skips these */
-            f = f->previous;
+    if (f == NULL || depth < 1)
+        return stack_final(STACK_HASH_SEED);
+    uint64_t h = stack_mix(STACK_HASH_SEED, (uint64_t)(uintptr_t)f->prev_instr);
+    int n = 1;
+    for (f = f->previous; f != NULL && n < depth; f = f->previous) {
+        if (_PyFrame_IsIncomplete(f))
             continue;
-        }
-        h = stack_mix(h, frame_key(f->f_code,
-                                   _PyInterpreterFrame_LASTI(f) * (int)sizeof(_Py_CODEUNIT)));
-        f = f->previous;
+        h = stack_mix(h, (uint64_t)(uintptr_t)f->prev_instr);
         n++;
     }
-    return h;
+    return stack_final(h);
 }
 #define stack_hash(self, frame) stack_hash_fast((frame), (self)->depth)
 #else
