@@ -258,6 +258,38 @@ def test_no_findings_says_how_many_calls_each_greenlet_made_in_turn_at_the_top_l
     assert "calls per job" not in where, where
 
 
+def test_no_findings_counts_a_server_connections_calls_per_request_served():
+    """A server's connection greenlet serves request after request on its kept-alive
+    connection: its calls are counted per request the in-process WSGI server answered,
+    not per greenlet (an unseen gateway's handlers, one call per request, were told "62
+    calls per job"); nothing when that count is unknown (two servers' answers are not
+    told apart)."""
+    from geventperf.findings.common import CONNECTION_GREENLET
+    from geventperf.findings.held import CALLS_EACH_TOLD
+    from geventperf.formats._glance import at_a_glance
+    profile = split_profile()
+    profile.findings = []
+    head = "/usr/lib/python3.11/http/client.py:325:HTTPResponse.begin"
+    profile.waits[0].stack = [head, *profile.waits[0].stack]
+    profile.runs[1].stack = list(profile.waits[0].stack)
+    profile.runs[1].greenlet = 2
+    profile.greenlet(2).name = f"gevent.{CONNECTION_GREENLET}"
+    profile.waits[0].count = 4 * CALLS_EACH_TOLD
+
+    def where(served, servers=1):
+        profile.events = [{"kind": "pywsgi-responses", "served": served, "responses": served,
+                           "kept": 0, "nagle": 0, "connections": 1, "servers": servers}]
+        return dict(at_a_glance(profile))["Where was the waiting?"]
+
+    told = where(4)
+    assert (f"That is {CALLS_EACH_TOLD} calls per request served at that line, one after "
+            "another") in told and "fetch them together inside the request" in told, told
+    assert "calls per" not in where(5)  # 8 per request: under CALLS_EACH_TOLD
+    assert "calls per" not in where(4, servers=2)
+    profile.events = []
+    assert "calls per" not in dict(at_a_glance(profile))["Where was the waiting?"]
+
+
 PYWSGI = "/venv/lib/python3.11/site-packages/gevent/pywsgi.py"
 IDLE_STACK = [f"{PYWSGI}:723:WSGIHandler.read_requestline",
               f"{PYWSGI}:774:WSGIHandler.handle_one_request"]

@@ -1030,6 +1030,24 @@ def session_per_request_by_new_pools():
 
 
 @scenario
+def session_per_request_not_for_a_session_kept_by_each_greenlet():
+    # by_new_pools' http://a (48 pools, 48 connections, 192 requests): with 48 greenlets
+    # of the opening greenlets' name, each kept its own Session and reused it (4 requests
+    # a pool): no finding; with 47 of them, or 95 requests (under two a pool), the finding
+    out = []
+    for fetchers, requests_made in ((48, 192), (47, 192), (48, 95)):
+        pool = urllib3_pool("http://a:80", 48, 8, 10, 0, pools=48)
+        pool["checkouts"] = requests_made
+        p = churn_profile([pool], lookups=9)
+        p.runs.append(StackTime(stack=list(SESSION_CONNECT), count=48, run_s=0.01, greenlet=3))
+        named = sum(1 for g in p.greenlets if g.name == "app.fetch")
+        p.greenlets += [GreenletStats(id=1000 + i, name="app.fetch", parent=1)
+                        for i in range(fetchers - named)]
+        out += findings.session_per_request(p)
+    return out
+
+
+@scenario
 def session_per_request_not_by_a_few_pools():
     # 9 pools (under 10); 15 pools for a peak of 8 (under 16); 9 connections past the
     # pool's size (19 opened, size 10)
@@ -2617,11 +2635,14 @@ def loop_saturated_with_holders_sections_and_site():
 def loop_saturated_at_its_queue_share():
     # ready 3.5 of all waiting: 45.05 % with 4.27 s of event wait, 44.93 % with 4.29 s.
     # With the holders' CPU sampled at the program's handler (hot code): a finding at
-    # 45.05 %, none at 44.93 %; without samples, 45.05 % is not the larger part: none
+    # 45.05 %, none at 44.93 %; without samples, 45.05 % is not the larger part: none.
+    # The top holders (app.fetch) wait on I/O as long as they queue (3 s each way): the
+    # loop did not pace them more than their I/O did
     out = []
     for event, samples in ((4.27, True), (4.29, True), (4.27, False)):
         p = saturated()
-        p.greenlet(5).event_wait_s = event - 0.5
+        p.greenlet(3).event_wait_s, p.greenlet(4).event_wait_s = 2.0, 1.0
+        p.greenlet(5).event_wait_s = event - 3.0
         if samples:
             p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 9, 1.0)])
         out += findings.loop_saturated(p)
@@ -2634,13 +2655,15 @@ PYWSGI_IDLE = ["/venv/lib/python3.11/site-packages/gevent/pywsgi.py:709:WSGIHand
 
 @scenario
 def loop_saturated_leaves_out_idle_server_connections():
-    # as at_its_queue_share's first (45.05 %, hot code sampled), with 2 s more of event
+    # as at_its_queue_share's first (45.05 %, hot code sampled, the top holders not
+    # queued past their I/O), with 2 s more of event
     # wait: at an in-process server's connections awaiting their next requests, idle
     # capacity, the same finding; at a line of the program's, 3.5 of 8.27: none
     out = []
     for stack in (PYWSGI_IDLE, [f"{APP}:70:poll"]):
         p = saturated()
-        p.greenlet(5).event_wait_s = 4.27 - 0.5 + 2.0
+        p.greenlet(3).event_wait_s, p.greenlet(4).event_wait_s = 2.0, 1.0
+        p.greenlet(5).event_wait_s = 4.27 - 3.0 + 2.0
         p.waits = [StackTime(stack=list(stack), count=8, wait_s=2.0, event_wait_s=2.0,
                              ready_wait_s=0.0)]
         p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 9, 1.0)])
@@ -2652,9 +2675,11 @@ def loop_saturated_leaves_out_idle_server_connections():
 def loop_saturated_hot_share_not_for_holders_off_the_cpu():
     # 45.05 % queueing with the handler's line hot in the samples, but the holders ran
     # mostly off the CPU (CPU an eighth of their run): the samples see none of that
-    # time, so the share must be the larger part: none
+    # time, so the share must be the larger part: none (the top holders wait on I/O as
+    # long as they queue, as in loop_saturated_at_its_queue_share)
     p = saturated()
-    p.greenlet(5).event_wait_s = 4.27 - 0.5
+    p.greenlet(3).event_wait_s, p.greenlet(4).event_wait_s = 2.0, 1.0
+    p.greenlet(5).event_wait_s = 4.27 - 3.0
     p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 9, 1.0)])
     for g in (3, 4, 5, 1):
         p.greenlet(g).cpu_s = p.greenlet(g).run_s / 8
@@ -2749,6 +2774,48 @@ URLLIB3_POOL = "/venv/lib/python3.11/site-packages/urllib3/connectionpool.py"
 HTTP_CLIENT = "/usr/lib/python3.11/http/client.py"
 
 
+def requests_saturated(moved=0.0, direct=False):
+    p = saturated()
+    for g in (3, 4, 5, 1):
+        p.greenlet(g).cpu_s = p.greenlet(g).run_s
+    p.cpu_samples = CpuSamples(
+        frames=[f"{REQUESTS}:10:get", f"{URLLIB3_POOL}:20:urlopen",
+                f"{HTTP_CLIENT}:30:begin", f"{APP}:40:handler"],
+        first_lines=[1, 1, 1, 1], stacks=[
+            SampledStack(frames=[0, 3], greenlet="app.fetch", sections=[], count=2,
+                         cpu_s=0.25, gid=3),
+            SampledStack(frames=[1, 3], greenlet="app.fetch", sections=[], count=1,
+                         cpu_s=0.125, gid=4),
+            SampledStack(frames=[2, 3] if direct else [2, 1, 3], greenlet="main",
+                         sections=[], count=1, cpu_s=0.125 - moved, gid=1),
+            SampledStack(frames=[3], greenlet="app.fetch", sections=[], count=4,
+                         cpu_s=0.5 + moved, gid=3),
+            SampledStack(frames=[3], greenlet="hub", sections=[], count=32,
+                         cpu_s=4.0, gid=2)])
+    return p
+
+
+@scenario
+def loop_saturated_by_requests_own_cpu_counts_the_calls_per_job():
+    # as by_requests_own_cpu's first; the slices that delayed most ended at crunch
+    # (APP:30), which made calls whose answers were awaited: from two per job on (the
+    # top holders, app.fetch: two greenlets, four calls) their number is told first;
+    # three calls: not.  As a server's connections, with the one in-process pywsgi
+    # server's two answers: per request served
+    out = []
+    for calls, server in ((4, False), (3, False), (4, True)):
+        p = requests_saturated()
+        p.waits = [StackTime(stack=[f"{HTTP_CLIENT}:325:HTTPResponse.begin", f"{APP}:30:crunch"],
+                             count=calls, wait_s=0.25, event_wait_s=0.25, ready_wait_s=0.0)]
+        if server:
+            for g in (3, 4):
+                p.greenlet(g).name = "gevent.baseserver._handle_and_close_when_done"
+            p.events = [{"kind": "pywsgi-responses", "served": 2, "responses": 2, "kept": 0,
+                         "nagle": 0, "connections": 2, "servers": 1}]
+        out += findings.loop_saturated(p)
+    return out
+
+
 @scenario
 def loop_saturated_by_requests_own_cpu():
     # CPU samples of the workers: 0.25 s under requests, 0.125 under urllib3 and 0.125
@@ -2762,23 +2829,7 @@ def loop_saturated_by_requests_own_cpu():
     out = []
     for moved, reads, direct in ((0.0, 0, False), (2 ** -20, 0, False), (0.0, 80, False),
                                  (0.0, 79, False), (0.0, 0, True)):
-        p = saturated()
-        for g in (3, 4, 5, 1):
-            p.greenlet(g).cpu_s = p.greenlet(g).run_s
-        p.cpu_samples = CpuSamples(
-            frames=[f"{REQUESTS}:10:get", f"{URLLIB3_POOL}:20:urlopen",
-                    f"{HTTP_CLIENT}:30:begin", f"{APP}:40:handler"],
-            first_lines=[1, 1, 1, 1], stacks=[
-                SampledStack(frames=[0, 3], greenlet="app.fetch", sections=[], count=2,
-                             cpu_s=0.25, gid=3),
-                SampledStack(frames=[1, 3], greenlet="app.fetch", sections=[], count=1,
-                             cpu_s=0.125, gid=4),
-                SampledStack(frames=[2, 3] if direct else [2, 1, 3], greenlet="main",
-                             sections=[], count=1, cpu_s=0.125 - moved, gid=1),
-                SampledStack(frames=[3], greenlet="app.fetch", sections=[], count=4,
-                             cpu_s=0.5 + moved, gid=3),
-                SampledStack(frames=[3], greenlet="hub", sections=[], count=32,
-                             cpu_s=4.0, gid=2)])
+        p = requests_saturated(moved, direct)
         if reads:
             p.events = [{"kind": "body-reads", "site": f"{APP}:40:handler", "reads": reads,
                          "bytes": reads * 1024, "bodies": 4}]
@@ -3698,6 +3749,252 @@ def threadpool_of_six_functions():
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
+    'session_per_request_not_for_a_session_kept_by_each_greenlet': [{'avoidable': 38,
+      'connect_wait_s': 0.5,
+      'connections': 48,
+      'cost_meaning': 'the share of connections opened past what one shared pool would have '
+                      'kept (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
+      'cost_s': 1.1875,
+      'evicted': False,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': "A new connection pool for every request: greenlets such as 'app.fetch' made "
+                 'their requests to http://a:80 through 48 different urllib3 pools (one per '
+                 'requests.Session or adapter made; most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session), so nothing was kept alive: 48 '
+                 'connections opened for 192 requests, 38 more than one shared pool would have '
+                 'kept (the most in flight at once: 8). 0.500 s was spent waiting to open '
+                 'connections; 25% of the sampled CPU set connections up and closed them, '
+                 'which queued the others about 1.000 greenlet-s; 79% of that is the new '
+                 'pools. Fix: create one requests.Session (or geventperf.Session) per worker '
+                 'or per process and reuse it for every call, not one per call (a `with '
+                 'requests.Session() as s:` around each request); its kept-alive connections '
+                 'skip the lookup, the connect and the set-up. [cost 1.188 s: the share of '
+                 'connections opened past what one shared pool would have kept (over all '
+                 'opened), of the greenlet-seconds spent waiting to open connections plus the '
+                 "run's ready wait times the share of the sampled CPU that set connections up "
+                 '(none without CPU samples)]',
+      'new_pools_share': 0.7916666666666666,
+      'others_ready_wait_s': 0.7916666666666666,
+      'peak_in_use': 8,
+      'pools': ['http://a:80'],
+      'pools_made': 48,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']},
+     {'avoidable': 38,
+      'connect_wait_s': 0.5,
+      'connections': 48,
+      'cost_meaning': 'the share of connections opened past what one shared pool would have '
+                      'kept (over all opened), of the greenlet-seconds spent waiting to open '
+                      "connections plus the run's ready wait times the share of the sampled "
+                      'CPU that set connections up (none without CPU samples)',
+      'cost_s': 1.1875,
+      'evicted': False,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': "A new connection pool for every request: greenlets such as 'app.fetch' made "
+                 'their requests to http://a:80 through 48 different urllib3 pools (one per '
+                 'requests.Session or adapter made; most opened connections under '
+                 '/srv/app/worker.py:30:with_a_session), so nothing was kept alive: 48 '
+                 'connections opened for 95 requests, 38 more than one shared pool would have '
+                 'kept (the most in flight at once: 8). 0.500 s was spent waiting to open '
+                 'connections; 25% of the sampled CPU set connections up and closed them, '
+                 'which queued the others about 1.000 greenlet-s; 79% of that is the new '
+                 'pools. Fix: create one requests.Session (or geventperf.Session) per worker '
+                 'or per process and reuse it for every call, not one per call (a `with '
+                 'requests.Session() as s:` around each request); its kept-alive connections '
+                 'skip the lookup, the connect and the set-up. [cost 1.188 s: the share of '
+                 'connections opened past what one shared pool would have kept (over all '
+                 'opened), of the greenlet-seconds spent waiting to open connections plus the '
+                 "run's ready wait times the share of the sampled CPU that set connections up "
+                 '(none without CPU samples)]',
+      'new_pools_share': 0.7916666666666666,
+      'others_ready_wait_s': 0.7916666666666666,
+      'peak_in_use': 8,
+      'pools': ['http://a:80'],
+      'pools_made': 48,
+      'section': None,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:30:with_a_session',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:631:SocketMixin._internal_connect',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/srv/app/worker.py:30:with_a_session']}],
+    'loop_saturated_by_requests_own_cpu_counts_the_calls_per_job': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 57% of their sampled CPU (7 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: /srv/app/worker.py:30:crunch made 4 calls for 2 jobs '
+                 "(2.0 per job), one after another: requests' CPU grows with the calls, so "
+                 'fewer calls per job -- one call for all of its items (a batch endpoint), or '
+                 'a cache of the answers -- cuts it in proportion. 50% of the sampled CPU ran '
+                 'inside requests, urllib3 and http.client themselves: their per-request work '
+                 '(proxy settings read from the environment, URL parsing, header checks) is a '
+                 'cause of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). Beyond that: less work per "
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 57% of their sampled CPU (7 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
+                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
+                 'and http.client themselves: their per-request work (proxy settings read from '
+                 'the environment, URL parsing, header checks) is a cause of its own. '
+                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
+                 "that work once per session (about half of requests' CPU per call in this "
+                 "project's benchmarks). Beyond that: less work per request in these greenlets "
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.parse': 0.25,
+                  'gevent.baseserver._handle_and_close_when_done': 2.0,
+                  'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 'timers or locks. Who held the loop: '
+                 "'gevent.baseserver._handle_and_close_when_done' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
+                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is '
+                 'on the CPU side, not the I/O side: /srv/app/worker.py:30:crunch made 4 calls '
+                 "for 2 requests served (2.0 per request served), one after another: requests' "
+                 'CPU grows with the calls, so fewer calls per request -- one call for all of '
+                 'its items (a batch endpoint), or a cache of the answers -- cuts it in '
+                 'proportion. 50% of the sampled CPU ran inside requests, urllib3 and '
+                 'http.client themselves: their per-request work (proxy settings read from the '
+                 'environment, URL parsing, header checks) is a cause of its own. '
+                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
+                 "that work once per session (about half of requests' CPU per call in this "
+                 "project's benchmarks). Beyond that: less work per request in these greenlets "
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
+      'utilization': 0.96875}],
     'loop_blocked_not_by_a_slice_long_only_for_want_of_a_cpu': [{'active_s': 0.25,
       'backlog_s': 0.0,
       'blocking_s': 0.0,

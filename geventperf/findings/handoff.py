@@ -305,6 +305,8 @@ def _bottleneck(profile: Profile) -> list[Finding]:
     # peers: the greenlets that waited most at hand-offs have the lead feeder's name
     # (not merely some waiter: a single writer draining a queue waits at its get too)
     peers = waiter is not None and _base_name(waiter.name) == _base_name(lead.name)
+    if peers and _waited_together(profile, _base_name(lead.name), rows) >= PEERS_TOGETHER_SHARE:
+        return []
     # (a put() waits for room in a full queue: its consumer is behind, never spare)
     if not peers and asleep is not None and worst.call != "put" \
             and _ticks_per_wait(worst, asleep) >= SPARE_TICKS:
@@ -395,6 +397,46 @@ def _bottleneck(profile: Profile) -> list[Finding]:
                      handoff_wait_s=waited, handoff_share=waited / total,
                      idle_share=idle, feeders=[g.id for g, *_ in feeders[:TOP_FEEDERS]],
                      site=user_site(lead_stack).user if lead_stack else None)]
+
+
+# Peers (waiters and busy greenlets of one name) that spent at least this share of
+# their hand-off wait all waiting at once were not waiting for one another: whatever
+# they waited for came from elsewhere.  An unseen sync's 8 workers took a page's
+# records from a queue and all sat idle while the main greenlet fetched the next page:
+# they were told as sharing a pool of items among themselves, first, at 15 s.
+PEERS_TOGETHER_SHARE = 0.5
+
+
+def _waited_together(profile: Profile, name: str, rows: list[Any]) -> float:
+    """The share of the hand-off wait (at *rows*) of the greenlets named *name* spent
+    while every one of them then alive (two at least) waited at a hand-off, from the
+    timeline's slices (where each went on to wait); 0 without a whole timeline."""
+    if not profile.slices or profile.slices_dropped:
+        return 0.0
+    at_rows = {i for i, w in enumerate(profile.waits) if any(w is r for r in rows)}
+    mine = {g.id for g in profile.greenlets if _base_name(g.name) == name}
+    slices: dict[int, list[Any]] = {}
+    for s in profile.slices:
+        if s.greenlet in mine:
+            slices.setdefault(s.greenlet, []).append(s)
+    edges: list[tuple[float, int, int]] = []  # (time, alive step, waiting step)
+    for own in slices.values():
+        own.sort(key=lambda s: s.start_s)
+        edges += [(own[0].start_s, 1, 0), (own[-1].start_s + own[-1].duration_s, -1, 0)]
+        for a, b in zip(own, own[1:]):
+            end = a.start_s + a.duration_s
+            if a.wait in at_rows and b.start_s > end:
+                edges += [(end, 0, 1), (b.start_s, 0, -1)]
+    edges.sort()
+    alive = waiting = 0
+    last = together = total = 0.0
+    for t, step_alive, step_waiting in edges:
+        span = waiting * (t - last)
+        total += span
+        if waiting >= alive >= 2:
+            together += span
+        alive, waiting, last = alive + step_alive, waiting + step_waiting, t
+    return together / total if total > 0 else 0.0
 
 
 class Dealt(NamedTuple):

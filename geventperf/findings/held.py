@@ -20,6 +20,7 @@ import keyword
 from typing import Any, Iterable, NamedTuple
 
 from geventperf.findings.common import (
+    CONNECTION_GREENLET,
     REQUEST_FRAME,
     _base_name,
     _count,
@@ -33,6 +34,7 @@ from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import OTHER_POOLS, status_pairs
 from geventperf.profile import CALL_FOR, Profile
+from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 
 # Responses timed to their head below which a host's mean is no figure to quote.
 MIN_TIMED = 5
@@ -317,24 +319,50 @@ def lingering_setter(profile: Profile, jobs_line: Any, skip: set[Any]) -> Linger
 # "a larger Pool", and asking for pages of 500 cut the run 4x.
 CALLS_EACH_TOLD = 10
 # The words that tell them (pool-full's fix then starts with fewer, larger calls).
-CALLS_EACH_TOLD_WORDS = "calls per job at that line, one after another"
+CALLS_EACH_TOLD_WORDS = "at that line, one after another"
+
+
+# The plural of each name jobs_done gives a job.
+JOBS_PLURAL = {"job": "jobs", "request served": "requests served"}
+
+
+def jobs_done(profile: Profile, names: Iterable[str]) -> tuple[int, str]:
+    """How many jobs the greenlets of *names* did, and what one is called.  A server's
+    connection greenlet serves request after request on a kept-alive connection, so
+    its jobs are the requests the in-process WSGI server answered (0 when that is not
+    known: no pywsgi server, or more than one, whose answers are not told apart); any
+    other greenlet is one job (an unseen order service's handlers, 16 connections, were
+    told "50 calls per job" where each request made 5.6)."""
+    names = set(names)
+    if names and all(CONNECTION_GREENLET in name for name in names):
+        served = _events(profile, SERVER_EVENT)
+        one = served[0] if len(served) == 1 and served[0].get("servers") == 1 else {}
+        count = one.get("served")
+        return (count if isinstance(count, int) else 0), "request served"
+    return _greenlets_named(profile, names), "job"
+
+
+def calls_at(rows: Iterable[Any], line: str | None) -> int:
+    """The calls made at the program's *line* whose answers were awaited (the heads of
+    responses), from the ``waits`` rows *rows*."""
+    return sum(w.count for w in rows if user_site(w.stack).user == line
+               and awaits_answer(w)) if line is not None else 0
 
 
 def _calls_each(profile: Profile, names: list[str], rows: list[Any], line: str | None,
                 gain: str = "every slot is held for fewer round trips") -> str:
-    """A sentence when the greenlets of *names* made at least CALLS_EACH_TOLD calls each
-    on average (responses' heads awaited) at the program's *line*, one after another: the
-    lever is fewer, larger calls, with *gain*; "" otherwise."""
-    jobs = _greenlets_named(profile, set(names))
-    calls = sum(w.count for w in rows if user_site(w.stack).user == line
-                and awaits_answer(w))
-    if line is None or not jobs or calls < CALLS_EACH_TOLD * jobs:
+    """A sentence when the greenlets of *names* made at least CALLS_EACH_TOLD calls per
+    job on average (jobs_done) at the program's *line*, one after another: the lever is
+    fewer, larger calls, with *gain*; "" otherwise."""
+    jobs, unit = jobs_done(profile, names)
+    calls = calls_at(rows, line)
+    if not jobs or calls < CALLS_EACH_TOLD * jobs:
         return ""
-    return (f" That is {calls / jobs:.0f} {CALLS_EACH_TOLD_WORDS} (a greenlet waits on "
-            "one call at a time): if they walk pages of a listing "
+    return (f" That is {calls / jobs:.0f} calls per {unit} {CALLS_EACH_TOLD_WORDS} (a "
+            "greenlet waits on one call at a time): if they walk pages of a listing "
             "(each cursor from the answer before), ask for larger pages (a limit= or "
             f"page_size= parameter) or use a batch endpoint, and {gain}; if the items are "
-            "independent, fetch them together inside the job.")
+            f"independent, fetch them together inside the {unit.split()[0]}.")
 
 
 # A host's GET requests are told as repeats from this many on, when they asked for each

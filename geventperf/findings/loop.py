@@ -13,6 +13,7 @@ from geventperf.findings.backlog import backlog_after
 from geventperf.findings.common import (
     BLOCKING_CALL,
     CONNECTION_GREENLET,
+    COST_MEANING,
     CPU_STARVED,
     GC_PAUSE,
     LOOP_BLOCKED,
@@ -949,6 +950,54 @@ def _workers(profile: Profile) -> list[Any]:
             and g.ready_wait_s is not None and g.event_wait_s is not None]
 
 
+# Calls per job from which loop-saturated's requests' CPU is told as the calls' number
+# first: requests' CPU grows with the calls, and from two per job on fewer calls is a
+# lever (an unseen order service's handlers priced each order line with a call of its
+# own, 5.6 per request: one batch call per request quadrupled its throughput, where
+# requests' cheaper path gained 31 %).
+CALLS_PER_JOB_CPU_TOLD = 2.0
+
+
+def _calls_per_job(profile: Profile, names: list[str], line: str | None) -> str:
+    """A sentence on the calls the greenlets of *names* made per job (held.jobs_done) at
+    the program's *line*, from CALLS_PER_JOB_CPU_TOLD on; "" otherwise."""
+    from geventperf.findings.held import JOBS_PLURAL, calls_at, jobs_done  # (builds on this)
+    jobs, unit = jobs_done(profile, names)
+    calls = calls_at(profile.waits, line)
+    if not jobs or calls < CALLS_PER_JOB_CPU_TOLD * jobs:
+        return ""
+    return (f" {line} made {calls} calls for {jobs} {JOBS_PLURAL[unit]} "
+            f"({calls / jobs:.1f} per {unit}), one after another: "
+            "requests' CPU grows with the calls, so fewer calls per "
+            f"{unit.split()[0]} -- one call for all of its items (a batch endpoint), or a "
+            "cache of the answers -- cuts it in proportion.")
+
+
+def _holders_queued(profile: Profile, workers: list[Any]) -> bool:
+    """Whether the greenlets of the name that held the loop most (by the others' ready
+    wait their slices overlapped) themselves queued for it more than they waited on
+    anything else, at least SATURATED_MIN_QUEUE greenlets on average: the loop's
+    capacity paced the very greenlets keeping it busy, whatever others waited on.  An
+    unseen order service's handlers queued 56.6 s against 4.0 s of I/O on a loop 94 %
+    busy (one pricing call per order line, each request's CPU), while its in-process
+    load clients' 59 s of waiting for those same handlers' answers outweighed the
+    queueing overall: "FINDINGS: none", and batching the calls quadrupled its
+    throughput.  A server's connections awaiting their clients' next requests are idle
+    capacity, not waiting (idle_server_wait)."""
+    groups: dict[str, list[Any]] = {}
+    for g in workers:
+        groups.setdefault(_base_name(g.name), []).append(g)
+    if not groups or not profile.duration_s:
+        return False
+    name, members = max(groups.items(),
+                        key=lambda kv: sum(g.delayed_others_s or 0.0 for g in kv[1]))
+    ready = sum(g.ready_wait_s or 0.0 for g in members)
+    event = sum(g.event_wait_s or 0.0 for g in members)
+    if CONNECTION_GREENLET in name:
+        event = max(0.0, event - idle_server_wait(profile))
+    return ready > event and ready >= SATURATED_MIN_QUEUE * profile.duration_s
+
+
 def idle_server_wait(profile: Profile) -> float:
     """The event wait of an in-process server's connections awaiting their clients' next
     requests (frames.is_idle_server_wait): idle capacity, not I/O anyone awaited."""
@@ -987,18 +1036,23 @@ def cpu_starved(profile: Profile) -> list[Finding]:
     busy = _f(profile.hub, "utilization") * profile.duration_s
     threads, children = _own_competitors(profile)
     own = threads + children
+    spawned = None
     if own >= OWN_COMPETITOR_SHARE * profile.duration_s:
         parts = [f"other threads used {threads:.3f} s of CPU" if threads else "",
                  f"child processes{'' if threads else ' used'} {children:.3f} s (a local "
                  "server it started, a subprocess per call)" if children else ""]
         held_by = ("its own process's other threads and children, besides any other "
                    "programs, held it off the CPU")
+        spawned = _spawned_at(profile) if children >= threads else None
         cure = (
             f" Over the {profile.duration_s:.3f} s run "
             f"this process's {' and its '.join(p for p in parts if p)}, competitors of "
             "its own for the machine's cores"
             + (" (and threads running Python hold the interpreter lock the loop needs)"
                if threads else "")
+            + (f". The children were started at {spawned[0]} (its greenlets waited "
+               f"{spawned[1]:.3f} s there on child processes): {SPAWN_PER_CALL}"
+               if spawned else "")
             + ". Cure those in the program first: less work in them, or run them "
             "elsewhere (another host, a CPU-limited process); then give the process the "
             "CPU its load needs.")
@@ -1017,9 +1071,18 @@ def cpu_starved(profile: Profile) -> list[Finding]:
         + f": it was ready to run, but {held_by}, and its greenlets queued {queued:.3f} "
         f"greenlet-seconds meanwhile.{cure} "
         "Until then every ready wait in this profile includes this wait.")
+    extra = {}
+    if spawned:
+        # the waits on the children started per call are that cause's too
+        cost += spawned[1]
+        extra = {"spawned_at": spawned[0], "spawned_wait_s": spawned[1],
+                 "cost_meaning": COST_MEANING[CPU_STARVED] + SPAWNED_COST}
     return [_finding(CPU_STARVED, message, cost, [], cpu_wait_s=wait, starved_share=share,
                      busy_s=busy, others_ready_wait_s=queued, own_threads_cpu_s=threads,
-                     children_cpu_s=children)]
+                     children_cpu_s=children, **extra)]
+
+
+SPAWNED_COST = ", plus the greenlet-seconds spent waiting on the child processes started there"
 
 
 def _calls_and_opened(profile: Profile) -> tuple[int, int]:
@@ -1034,6 +1097,37 @@ def _body_reads(profile: Profile) -> tuple[int, int]:
     events)."""
     evs = _events(profile, "body-reads")
     return int(sum(_f(e, "reads") for e in evs)), int(sum(_f(e, "bodies") for e in evs))
+
+
+# A child process's frames in a wait's stack (gevent's or the standard library's
+# subprocess module: run, communicate, wait, the exec check of a new child).
+SUBPROCESS_FRAME = re.compile(r"[/\\]subprocess\.py:\d+:")
+# Where the program's greenlets waited on child processes at one line of theirs for at
+# least this share of the run, the children are that line's: a process started per call.
+SPAWN_WAIT_SHARE = 0.25
+# What starting one per call costs, and its cure (cpu-starved's words).
+SPAWN_PER_CALL = (
+    "a process started per call pays its program's start-up each time (an interpreter's "
+    "imports: tens of ms of CPU for what may be microseconds of work) and its fork in "
+    "the loop's own thread, so keep a few long-lived helper processes and feed them "
+    "over pipes, one item per line (or do the work in-process)")
+
+
+def _spawned_at(profile: Profile) -> tuple[str, float] | None:
+    """(the program's line, its greenlets' wait there) where the most waiting on child
+    processes (SUBPROCESS_FRAME in the stack) was done, when that is SPAWN_WAIT_SHARE
+    of the run or more (greenlet-seconds: several at once count each); else None.  A
+    helper started once and waited on at its end (a local server) waits at no line
+    that long and that often."""
+    at: dict[str, float] = {}
+    for w in profile.waits:
+        line = user_site(w.stack).user
+        if line and any(isinstance(f, str) and SUBPROCESS_FRAME.search(f) for f in w.stack):
+            at[line] = at.get(line, 0.0) + w.wait_s
+    if not at or not profile.duration_s:
+        return None
+    line, waited = max(at.items(), key=lambda kv: kv[1])
+    return (line, waited) if waited >= SPAWN_WAIT_SHARE * profile.duration_s else None
 
 
 def _own_competitors(profile: Profile) -> tuple[float, float]:
@@ -1122,9 +1216,10 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # sender's own WSGI upstreams idled 220 greenlet-s beside its jobs' 64 s of I/O,
     # and hid a loop 99.8 % busy, 53 % of the jobs' waiting queued)
     event = sum(g.event_wait_s or 0.0 for g in workers) - at_limits - idle_server_wait(profile)
+    holders_queued = _holders_queued(profile, workers)
     if util is None or util < SATURATED_UTILIZATION or not duration \
             or ready < SATURATED_MIN_QUEUE * duration \
-            or ready < SATURATED_HOT_QUEUE_SHARE * (ready + event):
+            or (ready < SATURATED_HOT_QUEUE_SHARE * (ready + event) and not holders_queued):
         return []
     holders: dict[str, list[Any]] = {}
     hub = profile.hub.get("id")
@@ -1185,7 +1280,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # queueing short of the larger part of the waiting is told only with a function of
     # the program's that burned the CPU (SATURATED_HOT_QUEUE_SHARE): not for holders
     # mostly off the CPU, whose samples see none of that time
-    if ready <= event and (hot is None or blocking):
+    if ready <= event and (hot is None or blocking) and not holders_queued:
         return []
     ready += absorbed  # (after the tests: they decide without the long slices)
     seen = does = None
@@ -1295,6 +1390,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      "only for an empty jar: it does not cure this.")
         elif in_requests is not None and in_requests >= REQUESTS_CPU_SHARE:
             env = _sampled_share(profile, ENV_SCAN)
+            cure += _calls_per_job(profile, [name for name, _acc in top[:1]], where)
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
                      "and http.client themselves: their per-request work (proxy settings "
                      "read from the environment, URL parsing, header checks) is a cause "
