@@ -89,6 +89,46 @@ def test_competitors_of_the_programs_own_are_told_apart_from_the_machine():
     assert "The cure is on the machine" in older.message
 
 
+def test_children_started_per_call_are_told_at_their_line_and_their_waits_counted():
+    """An unseen comment worker ran a Python helper per comment with subprocess.run:
+    cpu-starved said "a local server it started, a subprocess per call" and ranked
+    third, under the Nagle story; the line that starts them, its cure (long-lived
+    helpers fed over pipes) and the waits on them are the finding's."""
+    from geventperf.findings.loop import SPAWN_WAIT_SHARE
+    from geventperf.profile import StackTime
+    gevent_subprocess = "/venv/lib/python3.11/site-packages/gevent/subprocess.py"
+
+    def run(waited, threads=0.0):
+        p = starved(0.9, 1.2)
+        for g in p.greenlets:
+            g.cpu_s = 0.5 if g.id == 3 else 0.0
+        p.hub.update(cpu_s=0.0, process_cpu_s=0.5 + threads, children_cpu_s=1.5)
+        p.waits = [StackTime(stack=[f"{gevent_subprocess}:971:Popen.communicate",
+                                    f"{gevent_subprocess}:2009:run",
+                                    "/srv/app/worker.py:71:sanitize"],
+                             count=30, wait_s=waited / 2, event_wait_s=waited / 2),
+                   StackTime(stack=[f"{gevent_subprocess}:1815:Popen._execute_child",
+                                    f"{gevent_subprocess}:2009:run",
+                                    "/srv/app/worker.py:71:sanitize"],
+                             count=10, wait_s=waited / 2, event_wait_s=waited / 2),
+                   StackTime(stack=["/srv/app/worker.py:90:fetch"], count=30, wait_s=9.0,
+                             event_wait_s=9.0)]
+        [f] = findings.cpu_starved(p)
+        return f
+    at_share = SPAWN_WAIT_SHARE * 2.0  # of the 2 s run
+    told = run(at_share)
+    assert ("The children were started at /srv/app/worker.py:71:sanitize (its greenlets "
+            f"waited {at_share:.3f} s there on child processes)") in told.message
+    assert "keep a few long-lived helper processes and feed them over pipes" in told.message
+    assert told.cost_s == pytest.approx(6.0 * 1.2 / 1.8 + at_share)
+    assert told.extra["spawned_at"] == "/srv/app/worker.py:71:sanitize"
+    assert "waiting on the child processes started there" in told.extra["cost_meaning"]
+    # under the share, or threads using more CPU than the children: not told, not counted
+    for f in (run(at_share - 2 ** -20), run(at_share, threads=2.0)):
+        assert "were started at" not in f.message and "spawned_at" not in f.extra
+        assert f.cost_s == pytest.approx(6.0 * 1.2 / 1.8)
+
+
 def test_saturation_keeps_what_the_cpu_wait_does_not_explain():
     # busy all 2 s, 0.5 s of it waiting for a CPU (25 %): both findings, the queueing
     # shared between them by that share, nothing counted twice; the loop's own work

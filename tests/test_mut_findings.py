@@ -17948,6 +17948,45 @@ def test_peers_waiting_for_one_anothers_puts_are_told_as_a_pool_too_small():
     assert "Busy through the run" not in f.message and "Pool(n)" not in f.message
 
 
+def test_a_loop_that_paced_the_greenlets_holding_it_is_saturated_whatever_others_wait_on():
+    # saturated()'s run with 8 s of event wait at app.parse (#5): 3.5 s queued of 12 s
+    # waited in all, under SATURATED_HOT_QUEUE_SHARE; but the top holders (app.fetch, #3
+    # and #4) queued 3 s against 0.5 s of their own waiting, one greenlet's worth on
+    # average at least: the loop paced them (an unseen service's in-process load clients
+    # waited on its handlers' answers and hid a loop 94 % busy)
+    def found(fetch_event=(0.25, 0.25), fetch_ready=(2.0, 1.0)):
+        p = saturated()
+        p.greenlet(5).event_wait_s = 8.0
+        for g, event, ready in zip((3, 4), fetch_event, fetch_ready):
+            p.greenlet(g).event_wait_s, p.greenlet(g).ready_wait_s = event, ready
+        return [f.kind for f in findings.loop_saturated(p)]
+    assert found() == ["loop-saturated"]
+    assert found(fetch_event=(1.5, 1.5)) == []  # as long waiting as queueing: not paced
+    assert found(fetch_ready=(1.0, 1.0 - 2 ** -20)) == []  # under one greenlet queued
+
+
+def test_peers_that_all_waited_at_once_waited_for_someone_else():
+    # the peers of test_peers_waiting_for_one_anothers_puts (#3 and #4, app.fetch) with
+    # a timeline: each waiting at the get() (waits row 0) while the other ran, the
+    # peers' story; both waiting there at once from 0.2 s to 1.8 s, with nobody of
+    # theirs left to put: they waited for another greenlet, and the story is not told
+    # (an unseen sync's workers all sat idle while main fetched the next page)
+    def told(slices):
+        p = handoff_profile()
+        p.greenlet(3).name = "app.fetch"
+        p.slices = [Slice(greenlet=g, start_s=a, duration_s=d, wait=w) for g, a, d, w in slices]
+        return [f.extra["peers"] for f in findings.serial_bottleneck(p)]
+    assert told([(3, 0.0, 0.2, 0), (4, 0.0, 1.0, 0), (3, 1.0, 1.0, None),
+                 (4, 1.6, 0.4, None)]) == [True]
+    assert told([(3, 0.0, 0.2, 0), (4, 0.0, 0.2, 0), (3, 1.8, 0.2, None),
+                 (4, 1.8, 0.2, None)]) == []
+    # at half of their waiting together, not told; under half, told
+    assert told([(3, 0.0, 0.25, 0), (4, 0.0, 0.75, 0), (3, 1.25, 0.75, None),
+                 (4, 1.75, 0.25, None)]) == []
+    assert told([(3, 0.0, 0.25, 0), (4, 0.0, 0.8125, 0), (3, 1.25, 0.75, None),
+                 (4, 1.8125, 0.1875, None)]) == [True]
+
+
 def test_slices_ending_at_exits_that_delayed_most_are_judged_by_their_own_running():
     # the holders ran on the CPU all their run (saturated()'s figures), yet the slices
     # that ended at their exits, which delayed others most (9.0 against crunch's 2.0),
