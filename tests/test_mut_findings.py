@@ -3857,25 +3857,25 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: /srv/app/worker.py:30:crunch made 4 calls for 2 jobs '
-                 "(2.0 per job), one after another: requests' CPU grows with the calls, so "
-                 'fewer calls per job -- one call for all of its items (a batch endpoint), or '
-                 'a cache of the answers -- cuts it in proportion. 50% of the sampled CPU ran '
-                 'inside requests, urllib3 and http.client themselves: their per-request work '
-                 '(proxy settings read from the environment, URL parsing, header checks) is a '
-                 'cause of its own. geventperf.Session(), or geventperf.mount(session, '
-                 "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside a '
-                 'loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: /srv/app/worker.py:30:crunch made '
+                 "4 calls for 2 jobs (2.0 per job), one after another: requests' CPU grows "
+                 'with the calls, so fewer calls per job -- one call for all of its items (a '
+                 'batch endpoint), or a cache of the answers -- cuts it in proportion. 50% of '
+                 'the sampled CPU ran inside requests, urllib3 and http.client themselves: '
+                 'their per-request work (proxy settings read from the environment, URL '
+                 'parsing, header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). Beyond "
+                 'that: less work per request in these greenlets (compute once what is the '
+                 'same from request to request and keep it: a verified credential or key, a '
+                 'compiled pattern or template, a parsed configuration; and look for work that '
+                 'grows with the square of its input: += on bytes or str in a loop, a list '
+                 'searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
                  'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
                  "plus the queueing behind the top holder's own slices over the block "
@@ -3912,26 +3912,27 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
-                 'and http.client themselves: their per-request work (proxy settings read from '
-                 'the environment, URL parsing, header checks) is a cause of its own. '
-                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
-                 "that work once per session (about half of requests' CPU per call in this "
-                 "project's benchmarks). Beyond that: less work per request in these greenlets "
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += '
-                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
+                 'settings read from the environment, URL parsing, header checks) is a cause '
+                 'of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). Beyond that: less work per "
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4166,27 +4167,28 @@ EXPECTED = {
                  "average, 1.000 greenlet-s of their waiting); inside sections 'xml' (0.500 "
                  "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 50% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:87:write_snapshot; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: That code (/srv/app/worker.py:87:write_snapshot) ran '
-                 "in one greenlet, 'main': a background job of the program's, whose CPU does "
-                 'not shrink with any per-request cure. Run it less often (coalesce the '
-                 'changes: at most once an interval, or once per batch of them), make each run '
-                 'cheaper (write what changed, not the whole), or move it off the loop (a '
-                 'process; a thread only for C code that releases the GIL). 50% of the sampled '
-                 'CPU ran inside requests, urllib3 and http.client themselves: their '
-                 'per-request work (proxy settings read from the environment, URL parsing, '
-                 'header checks) is a cause of its own. geventperf.Session(), or '
-                 'geventperf.mount(session, fast_path=True), does that work once per session '
-                 "(about half of requests' CPU per call in this project's benchmarks). Beyond "
-                 'that: less work per request in these greenlets (compute once what is the '
-                 'same from request to request and keep it: a verified credential or key, a '
-                 'compiled pattern or template, a parsed configuration; and look for work that '
-                 'grows with the square of its input: += on bytes or str in a loop, a list '
-                 'searched inside a loop, a sort or copy repeated), fewer greenlets per '
-                 'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 '/srv/app/worker.py:87:write_snapshot; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: That code '
+                 "(/srv/app/worker.py:87:write_snapshot) ran in one greenlet, 'main': a "
+                 "background job of the program's, whose CPU does not shrink with any "
+                 'per-request cure. Run it less often (coalesce the changes: at most once an '
+                 'interval, or once per batch of them), make each run cheaper (write what '
+                 'changed, not the whole), or move it off the loop (a process; a thread only '
+                 'for C code that releases the GIL). 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
+                 'settings read from the environment, URL parsing, header checks) is a cause '
+                 'of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). Beyond that: less work per "
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
                  'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
                  "plus the queueing behind the top holder's own slices over the block "
@@ -4223,26 +4225,27 @@ EXPECTED = {
                  "average, 1.000 greenlet-s of their waiting); inside sections 'xml' (0.500 "
                  "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 50% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:87:write_snapshot; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
-                 'and http.client themselves: their per-request work (proxy settings read from '
-                 'the environment, URL parsing, header checks) is a cause of its own. '
-                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
-                 "that work once per session (about half of requests' CPU per call in this "
-                 "project's benchmarks). Beyond that: less work per request in these greenlets "
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += '
-                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:87:write_snapshot; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
+                 'settings read from the environment, URL parsing, header checks) is a cause '
+                 'of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). Beyond that: less work per "
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4274,26 +4277,27 @@ EXPECTED = {
                  "average, 1.000 greenlet-s of their waiting); inside sections 'xml' (0.500 "
                  "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 50% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:87:write_snapshot; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
-                 'and http.client themselves: their per-request work (proxy settings read from '
-                 'the environment, URL parsing, header checks) is a cause of its own. '
-                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
-                 "that work once per session (about half of requests' CPU per call in this "
-                 "project's benchmarks). Beyond that: less work per request in these greenlets "
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += '
-                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:87:write_snapshot; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
+                 'settings read from the environment, URL parsing, header checks) is a cause '
+                 'of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). Beyond that: less work per "
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4350,21 +4354,21 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/worker.py:28:_revive; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: The hot code is a hook json.loads calls for every '
-                 'object it decodes (object_hook, object_pairs_hook, parse_float): its Python '
-                 'runs once per object; convert only the fields known to need it, by key, '
-                 'after the parse (faster decoders such as ujson and orjson take no hooks). '
-                 'Beyond that: less work per request in these greenlets, fewer greenlets per '
-                 'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+                 '/srv/app/worker.py:28:_revive; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: The hot code is a hook json.loads '
+                 'calls for every object it decodes (object_hook, object_pairs_hook, '
+                 'parse_float): its Python runs once per object; convert only the fields known '
+                 'to need it, by key, after the parse (faster decoders such as ujson and '
+                 'orjson take no hooks). Beyond that: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4398,20 +4402,20 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/worker.py:46:decode_orders; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: The hot code is parsing JSON: ask the upstream for '
-                 'less -- only the fields, the page or the summary this code uses -- rather '
-                 'than parsing a large document whole, or parse with a faster decoder (orjson, '
-                 'ujson). Beyond that: less work per request in these greenlets, fewer '
-                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
-                 "loop (a process pool; a C call that releases the GIL, such as hashlib's or "
-                 "zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds "
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 '/srv/app/worker.py:46:decode_orders; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: The hot code is parsing JSON: ask '
+                 'the upstream for less -- only the fields, the page or the summary this code '
+                 'uses -- rather than parsing a large document whole, or parse with a faster '
+                 'decoder (orjson, ujson). Beyond that: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -7143,16 +7147,63 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
-                 'and http.client themselves: their per-request work (proxy settings read from '
-                 'the environment, URL parsing, header checks) is a cause of its own. '
-                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
-                 "that work once per session (about half of requests' CPU per call in this "
-                 "project's benchmarks). Beyond that: less work per request in these greenlets "
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
+                 'settings read from the environment, URL parsing, header checks) is a cause '
+                 'of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). Beyond that: less work per "
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 57% of their sampled CPU (7 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
                  'configuration; and look for work that grows with the square of its input: += '
                  'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
                  'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
@@ -7194,21 +7245,24 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves, most of it per read, not per '
+                 'request: 80 reads for 4 bodies (small-body-reads): read in large pieces, and '
+                 'the per-read work goes with the reads. Beyond that: less work per request in '
+                 'these greenlets (compute once what is the same from request to request and '
+                 'keep it: a verified credential or key, a compiled pattern or template, a '
+                 'parsed configuration; and look for work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that releases '
+                 "the GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
+                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
+                 'slow-path or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in the "
+                 'same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -7240,116 +7294,68 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
-                 'and http.client themselves, most of it per read, not per request: 80 reads '
-                 'for 4 bodies (small-body-reads): read in large pieces, and the per-read work '
-                 'goes with the reads. Beyond that: less work per request in these greenlets '
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
+                 'settings read from the environment, URL parsing, header checks) is a cause '
+                 'of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). Beyond that: less work per "
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 57% of their sampled CPU (7 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
                  'configuration; and look for work that grows with the square of its input: += '
                  'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
                  'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
                  'moved out of the loop (a process pool; a C call that releases the GIL, such '
                  "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
-      'ready_wait_s': 3.5,
-      'section': None,
-      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
-      'small_reads_site': None,
-      'stack': ['/srv/app/worker.py:40:handler'],
-      'stack_is': 'cpu-samples',
-      'utilization': 0.96875},
-     {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
-                      'slow-path or cpu-starved finding explains), plus the queueing behind '
-                      "the top holder's own slices over the block threshold when they burned "
-                      'the CPU in the same code (no loop-blocked finding then tells them)',
-      'cost_s': 3.5,
-      'event_wait_s': 0.5,
-      'greenlet': 3,
-      'hazard': False,
-      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
-      'holders_off_cpu_s': 0.0,
-      'kind': 'loop-saturated',
-      'long_slices_of': [],
-      'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
-                 'and http.client themselves: their per-request work (proxy settings read from '
-                 'the environment, URL parsing, header checks) is a cause of its own. '
-                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
-                 "that work once per session (about half of requests' CPU per call in this "
-                 "project's benchmarks). Beyond that: less work per request in these greenlets "
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += '
-                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
-      'ready_wait_s': 3.5,
-      'section': None,
-      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
-      'small_reads_site': None,
-      'stack': ['/srv/app/worker.py:40:handler'],
-      'stack_is': 'cpu-samples',
-      'utilization': 0.96875},
-     {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
-                      'slow-path or cpu-starved finding explains), plus the queueing behind '
-                      "the top holder's own slices over the block threshold when they burned "
-                      'the CPU in the same code (no loop-blocked finding then tells them)',
-      'cost_s': 3.5,
-      'event_wait_s': 0.5,
-      'greenlet': 3,
-      'hazard': False,
-      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
-      'holders_off_cpu_s': 0.0,
-      'kind': 'loop-saturated',
-      'long_slices_of': [],
-      'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -8417,21 +8423,21 @@ EXPECTED = {
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 75% '
                  'of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; the '
-                 'slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first make '
-                 'that code cheaper (one line burning the CPU this long is often work that '
-                 'grows with the square of its input: += on bytes or str in a loop, a list '
-                 'searched inside a loop, a sort or copy repeated); then split what must stay '
-                 'expensive and yield between pieces of a millisecond or two with '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
-                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
-                 'resumes only once the loop has nothing pending: on a loop never idle, '
-                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
-                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'slice then yielded at /srv/app/worker.py:20:job, where the work stopped, not '
+                 'where it ran. Fix: first make that code cheaper (one line burning the CPU '
+                 'this long is often work that grows with the square of its input: += on bytes '
+                 'or str in a loop, a list searched inside a loop, a sort or copy repeated); '
+                 'then split what must stay expensive and yield between pieces of a '
+                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -8501,21 +8507,21 @@ EXPECTED = {
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 25% '
                  'of their sampled CPU (7 samples in all) in job (/srv/app/worker.py), 50% of '
-                 'that at line 24; the slice ended at /srv/app/worker.py:20:job, where it '
-                 'yielded. Fix: first make that code cheaper (one line burning the CPU this '
-                 'long is often work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated); then '
-                 'split what must stay expensive and yield between pieces of a millisecond or '
-                 'two with gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
-                 'fires, and it always resumes) or, for work that can wait indefinitely, '
-                 'gevent.idle() (it resumes only once the loop has nothing pending: on a loop '
-                 'never idle, never), not gevent.sleep(0): that gives way only to greenlets '
-                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
-                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
-                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'that at line 24; the slice then yielded at /srv/app/worker.py:20:job, where '
+                 'the work stopped, not where it ran. Fix: first make that code cheaper (one '
+                 'line burning the CPU this long is often work that grows with the square of '
+                 'its input: += on bytes or str in a loop, a list searched inside a loop, a '
+                 'sort or copy repeated); then split what must stay expensive and yield '
+                 'between pieces of a millisecond or two with gevent.sleep(0.001) (a timer: '
+                 'the loop polls for I/O before it fires, and it always resumes) or, for work '
+                 'that can wait indefinitely, gevent.idle() (it resumes only once the loop has '
+                 'nothing pending: on a loop never idle, never), not gevent.sleep(0): that '
+                 'gives way only to greenlets already ready, and gevent runs up to 50 such '
+                 'wake-ups back to back before it polls for I/O; or move it to a process pool '
+                 "(a C call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -8585,21 +8591,21 @@ EXPECTED = {
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 60% '
                  'of their sampled CPU (6 samples in all) at /srv/app/worker.py:24:job; the '
-                 'slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first make '
-                 'that code cheaper (one line burning the CPU this long is often work that '
-                 'grows with the square of its input: += on bytes or str in a loop, a list '
-                 'searched inside a loop, a sort or copy repeated); then split what must stay '
-                 'expensive and yield between pieces of a millisecond or two with '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
-                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
-                 'resumes only once the loop has nothing pending: on a loop never idle, '
-                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
-                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'slice then yielded at /srv/app/worker.py:20:job, where the work stopped, not '
+                 'where it ran. Fix: first make that code cheaper (one line burning the CPU '
+                 'this long is often work that grows with the square of its input: += on bytes '
+                 'or str in a loop, a list searched inside a loop, a sort or copy repeated); '
+                 'then split what must stay expensive and yield between pieces of a '
+                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -8629,21 +8635,21 @@ EXPECTED = {
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 80% '
                  'of their sampled CPU (6 samples in all) in job (/srv/app/worker.py), 75% of '
-                 'that at line 24; the slice ended at /srv/app/worker.py:20:job, where it '
-                 'yielded. Fix: first make that code cheaper (one line burning the CPU this '
-                 'long is often work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated); then '
-                 'split what must stay expensive and yield between pieces of a millisecond or '
-                 'two with gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
-                 'fires, and it always resumes) or, for work that can wait indefinitely, '
-                 'gevent.idle() (it resumes only once the loop has nothing pending: on a loop '
-                 'never idle, never), not gevent.sleep(0): that gives way only to greenlets '
-                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
-                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
-                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'that at line 24; the slice then yielded at /srv/app/worker.py:20:job, where '
+                 'the work stopped, not where it ran. Fix: first make that code cheaper (one '
+                 'line burning the CPU this long is often work that grows with the square of '
+                 'its input: += on bytes or str in a loop, a list searched inside a loop, a '
+                 'sort or copy repeated); then split what must stay expensive and yield '
+                 'between pieces of a millisecond or two with gevent.sleep(0.001) (a timer: '
+                 'the loop polls for I/O before it fires, and it always resumes) or, for work '
+                 'that can wait indefinitely, gevent.idle() (it resumes only once the loop has '
+                 'nothing pending: on a loop never idle, never), not gevent.sleep(0): that '
+                 'gives way only to greenlets already ready, and gevent runs up to 50 such '
+                 'wake-ups back to back before it polls for I/O; or move it to a process pool '
+                 "(a C call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -9142,12 +9148,11 @@ EXPECTED = {
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
     'loop_saturated_tells_the_cpu_of_the_holders_that_queued_others': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -9163,24 +9168,23 @@ EXPECTED = {
                  'others were ready on average, 0.750 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
                  "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
-                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% "
-                 'of their sampled CPU (9 samples in all) at /srv/app/worker.py:40:handler, '
-                 'and next 50% in parse (/srv/app/worker.py), most at line 50; the slices '
-                 'that delayed most ended at /srv/app/worker.py:30:crunch, where they '
-                 'yielded. The cure is on the CPU side, not the I/O side: less work per '
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside '
-                 'a loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
-                 "call that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% of "
+                 'their sampled CPU (9 samples in all) at /srv/app/worker.py:40:handler, and '
+                 'next 50% in parse (/srv/app/worker.py), most at line 50; the slices then '
+                 'yielded at /srv/app/worker.py:30:crunch, where the work stopped, not where '
+                 'it ran. The cure is on the CPU side, not the I/O side: less work per request '
+                 'in these greenlets (compute once what is the same from request to request '
+                 'and keep it: a verified credential or key, a compiled pattern or template, a '
+                 'parsed configuration; and look for work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that releases '
+                 "the GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
+                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
+                 'slow-path or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in the "
+                 'same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -9189,12 +9193,11 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -9210,23 +9213,23 @@ EXPECTED = {
                  'others were ready on average, 0.750 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
                  "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
-                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% "
-                 'of their sampled CPU (5 samples in all) at /srv/app/worker.py:40:handler; '
-                 'the slices that delayed most ended at /srv/app/worker.py:30:crunch, where '
-                 'they yielded. The cure is on the CPU side, not the I/O side: less work per '
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of "
+                 'their sampled CPU (5 samples in all) at /srv/app/worker.py:40:handler; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. The cure is on the CPU side, not the I/O side: less work '
+                 'per request in these greenlets (compute once what is the same from request '
+                 'to request and keep it: a verified credential or key, a compiled pattern or '
                  'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside '
-                 'a loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
-                 "call that releases the GIL, such as hashlib's or zlib's, to "
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -9257,14 +9260,14 @@ EXPECTED = {
                  'of it was off the CPU in a non-cooperative call (time.sleep unpatched, file '
                  'or DNS I/O, a lock, a child process waited for with os.system or os.popen, a '
                  'C library doing its own network I/O): looks at the thread while it held the '
-                 'loop found it at /srv/app/worker.py:32:keeper (6 of 8); the slices ended at '
-                 '/srv/app/worker.py:31:keeper, where they yielded. Fix: monkey-patch first '
-                 '(gevent.monkey.patch_all() before other imports), use the cooperative call '
-                 '(gevent.sleep, gevent.socket, gevent.subprocess), or run it in '
-                 'gevent.get_hub().threadpool. [cost 1.000 s: greenlet-seconds other greenlets '
-                 'spent ready to run but held up while the call blocked the thread, and in the '
-                 'backlog it left (the ready queue above its usual length until it next '
-                 'emptied)]',
+                 'loop found it at /srv/app/worker.py:32:keeper (6 of 8); the slices then '
+                 'yielded at /srv/app/worker.py:31:keeper, where the work stopped, not where '
+                 'it ran. Fix: monkey-patch first (gevent.monkey.patch_all() before other '
+                 'imports), use the cooperative call (gevent.sleep, gevent.socket, '
+                 'gevent.subprocess), or run it in gevent.get_hub().threadpool. [cost 1.000 s: '
+                 'greenlet-seconds other greenlets spent ready to run but held up while the '
+                 'call blocked the thread, and in the backlog it left (the ready queue above '
+                 'its usual length until it next emptied)]',
       'run_s': 1.0,
       'section': 'sec',
       'small_reads_site': None,
@@ -9292,21 +9295,21 @@ EXPECTED = {
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); looks at the thread '
                  'while it held the loop found it at /srv/app/worker.py:32:keeper (3 of 4); '
-                 'the slice ended at /srv/app/worker.py:31:keeper, where it yielded. Fix: '
-                 'first make that code cheaper (one line burning the CPU this long is often '
-                 'work that grows with the square of its input: += on bytes or str in a loop, '
-                 'a list searched inside a loop, a sort or copy repeated); then split what '
-                 'must stay expensive and yield between pieces of a millisecond or two with '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
-                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
-                 'resumes only once the loop has nothing pending: on a loop never idle, '
-                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
-                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'the slice then yielded at /srv/app/worker.py:31:keeper, where the work '
+                 'stopped, not where it ran. Fix: first make that code cheaper (one line '
+                 'burning the CPU this long is often work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated); then split what must stay expensive and yield between '
+                 'pieces of a millisecond or two with gevent.sleep(0.001) (a timer: the loop '
+                 'polls for I/O before it fires, and it always resumes) or, for work that can '
+                 'wait indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -9334,21 +9337,21 @@ EXPECTED = {
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 75% '
                  'of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; the '
-                 'slice ended at /srv/app/worker.py:31:keeper, where it yielded. Fix: first '
-                 'make that code cheaper (one line burning the CPU this long is often work '
-                 'that grows with the square of its input: += on bytes or str in a loop, a '
-                 'list searched inside a loop, a sort or copy repeated); then split what must '
-                 'stay expensive and yield between pieces of a millisecond or two with '
-                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
-                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
-                 'resumes only once the loop has nothing pending: on a loop never idle, '
-                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
-                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
-                 'or move it to a process pool (a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'slice then yielded at /srv/app/worker.py:31:keeper, where the work stopped, '
+                 'not where it ran. Fix: first make that code cheaper (one line burning the '
+                 'CPU this long is often work that grows with the square of its input: += on '
+                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated); then split what must stay expensive and yield between pieces of a '
+                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
+                 'before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O; or move it to a process pool (a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
+                 'greenlets spent ready to run but held up by these slices, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -9377,12 +9380,12 @@ EXPECTED = {
       'message': "greenlet 'app.fetch' (#3) held the loop 0.500 s without yielding, while "
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). Looks at the thread while it held the loop found it '
-                 'at /srv/app/worker.py:32:keeper (3 of 4); the slice ended at '
-                 '/srv/app/worker.py:31:keeper, where it yielded; CPU and blocking cannot be '
-                 'told apart (cpu_clock=False): profile with cpu_clock=True. [cost 0.750 s: '
-                 'greenlet-seconds other greenlets spent ready to run but held up by these '
-                 'slices, and in the backlog they left (the ready queue above its usual length '
-                 'until it next emptied)]',
+                 'at /srv/app/worker.py:32:keeper (3 of 4); the slice then yielded at '
+                 '/srv/app/worker.py:31:keeper, where the work stopped, not where it ran; CPU '
+                 'and blocking cannot be told apart (cpu_clock=False): profile with '
+                 'cpu_clock=True. [cost 0.750 s: greenlet-seconds other greenlets spent ready '
+                 'to run but held up by these slices, and in the backlog they left (the ready '
+                 'queue above its usual length until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -11624,18 +11627,18 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
                  '100% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
-                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
-                 'make that code cheaper (it is parsing JSON: ask the upstream for less -- '
-                 'only the fields, the page or the summary this code uses -- rather than '
-                 'parsing a large document whole, or parse with a faster decoder (orjson, '
-                 'ujson)); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires, and it always resumes) or, for work that can wait '
-                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
-                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
-                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
-                 'to back before it polls for I/O; or move it to a process pool (a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'the slice then yielded at /srv/app/worker.py:20:job, where the work stopped, '
+                 'not where it ran. Fix: first make that code cheaper (it is parsing JSON: ask '
+                 'the upstream for less -- only the fields, the page or the summary this code '
+                 'uses -- rather than parsing a large document whole, or parse with a faster '
+                 'decoder (orjson, ujson)); then split what must stay expensive and yield '
+                 'between pieces of a millisecond or two with gevent.sleep(0.001) (a timer: '
+                 'the loop polls for I/O before it fires, and it always resumes) or, for work '
+                 'that can wait indefinitely, gevent.idle() (it resumes only once the loop has '
+                 'nothing pending: on a loop never idle, never), not gevent.sleep(0): that '
+                 'gives way only to greenlets already ready, and gevent runs up to 50 such '
+                 'wake-ups back to back before it polls for I/O; or move it to a process pool '
+                 "(a C call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the backlog '
                  'they left (the ready queue above its usual length until it next emptied)]',
@@ -11997,12 +12000,11 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 110}],
     'loop_saturated_by_requests_own_cpu_not_json_but_the_environment': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -12017,25 +12019,25 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
-                 'out of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 50% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12044,12 +12046,11 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -12064,36 +12065,36 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, '
-                 'urllib3 and http.client themselves: their per-request work (proxy settings '
-                 'read from the environment, URL parsing, header checks) is a cause of its '
-                 'own, and here 25% of the sampled CPU read the proxy settings and .netrc '
-                 'from the environment at each request (its cost grows with the '
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 50% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
+                 'settings read from the environment, URL parsing, header checks) is a cause '
+                 'of its own, and here 25% of the sampled CPU read the proxy settings and '
+                 '.netrc from the environment at each request (its cost grows with the '
                  "environment's size: a container with many service variables): "
-                 'session.trust_env = False skips that where no proxy or .netrc is needed '
-                 '(it also ignores REQUESTS_CA_BUNDLE: set session.verify to a bundle the '
-                 'service relies on). geventperf.Session(), or geventperf.mount(session, '
+                 'session.trust_env = False skips that where no proxy or .netrc is needed (it '
+                 'also ignores REQUESTS_CA_BUNDLE: set session.verify to a bundle the service '
+                 'relies on). geventperf.Session(), or geventperf.mount(session, '
                  "fast_path=True), does that work once per session (about half of requests' "
                  "CPU per call in this project's benchmarks). Beyond that: less work per "
                  'request in these greenlets (compute once what is the same from request to '
                  'request and keep it: a verified credential or key, a compiled pattern or '
                  'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside '
-                 'a loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C '
-                 "call that releases the GIL, such as hashlib's or zlib's, to "
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12102,12 +12103,11 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -12122,31 +12122,31 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, '
-                 'urllib3 and http.client themselves: their per-request work (proxy settings '
-                 'read from the environment, URL parsing, header checks) is a cause of its '
-                 'own. geventperf.Session(), or geventperf.mount(session, fast_path=True), '
-                 "does that work once per session (about half of requests' CPU per call in "
-                 "this project's benchmarks). Beyond that: less work per request in these "
-                 'greenlets (compute once what is the same from request to request and keep '
-                 'it: a verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: '
-                 '+= on bytes or str in a loop, a list searched inside a loop, a sort or '
-                 'copy repeated), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 50% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
+                 'settings read from the environment, URL parsing, header checks) is a cause '
+                 'of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). Beyond that: less work per "
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less "
-                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12308,12 +12308,11 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:36:main'],
       'waited_s': 1.4765625}],
     'loop_saturated_writing_pywsgi_pieces': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -12328,30 +12327,30 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (5 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 41% of the sampled CPU wrote responses piece by '
-                 "piece through gevent's pywsgi (WSGIHandler.write: a chunk and a send per "
-                 "item the application's iterable yields): yield fewer, larger pieces (rows "
-                 'joined into pieces of some 64 KiB), or return the body whole as a list of '
-                 "one item ([b''.join(rows)]): a list of many items is written an item at a "
-                 'time too. Beyond that: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
-                 'out of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (5 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 41% of the sampled CPU wrote '
+                 "responses piece by piece through gevent's pywsgi (WSGIHandler.write: a chunk "
+                 "and a send per item the application's iterable yields): yield fewer, larger "
+                 'pieces (rows joined into pieces of some 64 KiB), or return the body whole as '
+                 "a list of one item ([b''.join(rows)]): a list of many items is written an "
+                 'item at a time too. Beyond that: less work per request in these greenlets '
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12360,12 +12359,11 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 0.5,
       'greenlet': 3,
@@ -12380,25 +12378,25 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (5 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
-                 'out of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (5 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12514,12 +12512,11 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:40:handle'],
       'waited_s': 1.75}],
     'loop_saturated_at_its_queue_share': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
-                      "others (the run's ready wait, less what a loop-blocked, "
-                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
-                      "queueing behind the top holder's own slices over the block threshold "
-                      'when they burned the CPU in the same code (no loop-blocked finding '
-                      'then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 4.27,
       'greenlet': 3,
@@ -12534,25 +12531,25 @@ EXPECTED = {
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
-                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
-                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
-                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
-                 'at /srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved '
-                 'out of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
-                 'or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in "
-                 'the same code (no loop-blocked finding then tells them)]',
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -13292,14 +13289,60 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: it hands tiny tasks to a threadpool: 1000 json.loads '
-                 'tasks from this line did 100 us of work each on average, while their callers '
-                 "waited 500 us for each result: each hand-off (a queue, a worker thread's "
-                 "wake-up, the loop's wake-up for the result) costs the loop far more than the "
-                 'work, so the threadpool is the cost here, not the cure; call json.loads '
-                 'inline, or hand over whole batches (a body, not its lines). [cost 3.500 s: '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: it hands tiny tasks to a '
+                 'threadpool: 1000 json.loads tasks from this line did 100 us of work each on '
+                 'average, while their callers waited 500 us for each result: each hand-off (a '
+                 "queue, a worker thread's wake-up, the loop's wake-up for the result) costs "
+                 'the loop far more than the work, so the threadpool is the cost here, not the '
+                 'cure; call json.loads inline, or hand over whole batches (a body, not its '
+                 'lines). [cost 3.500 s: greenlet-seconds greenlets spent ready to run but '
+                 "queued behind others (the run's ready wait, less what a loop-blocked, "
+                 'blocking-call, slow-path or cpu-starved finding explains), plus the queueing '
+                 "behind the top holder's own slices over the block threshold when they burned "
+                 'the CPU in the same code (no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -13336,16 +13379,16 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -13382,16 +13425,16 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -13428,67 +13471,21 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
-      'ready_wait_s': 3.5,
-      'section': None,
-      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
-      'small_reads_site': None,
-      'stack': ['/srv/app/worker.py:40:handler'],
-      'stack_is': 'cpu-samples',
-      'utilization': 0.96875},
-     {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
-                      'slow-path or cpu-starved finding explains), plus the queueing behind '
-                      "the top holder's own slices over the block threshold when they burned "
-                      'the CPU in the same code (no loop-blocked finding then tells them)',
-      'cost_s': 3.5,
-      'event_wait_s': 0.5,
-      'greenlet': 3,
-      'hazard': False,
-      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
-      'holders_off_cpu_s': 0.0,
-      'kind': 'loop-saturated',
-      'long_slices_of': [],
-      'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: it opens a new connection per call: 1000 name '
-                 "lookups (getaddrinfo, sent to the threadpool by gevent's resolver) from this "
-                 'line did 100 us of work each on average, while their callers waited 500 us '
-                 'for each result, and each was followed by a connect and whatever the '
-                 'protocol does on a new connection (a handshake, a login); keep connections '
-                 'open and reuse them (one per greenlet, or a pool), and the lookups, connects '
-                 'and handshakes go; only where a connection per call must stay, connect to an '
-                 'address, not a name (or GEVENT_RESOLVER=block: lookups inline). [cost 3.500 '
-                 's: greenlet-seconds greenlets spent ready to run but queued behind others '
-                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: it opens a new connection per '
+                 "call: 1000 name lookups (getaddrinfo, sent to the threadpool by gevent's "
+                 'resolver) from this line did 100 us of work each on average, while their '
+                 'callers waited 500 us for each result, and each was followed by a connect '
+                 'and whatever the protocol does on a new connection (a handshake, a login); '
+                 'keep connections open and reuse them (one per greenlet, or a pool), and the '
+                 'lookups, connects and handshakes go; only where a connection per call must '
+                 'stay, connect to an address, not a name (or GEVENT_RESOLVER=block: lookups '
+                 'inline). [cost 3.500 s: greenlet-seconds greenlets spent ready to run but '
+                 "queued behind others (the run's ready wait, less what a loop-blocked, "
+                 'blocking-call, slow-path or cpu-starved finding explains), plus the queueing '
+                 "behind the top holder's own slices over the block threshold when they burned "
+                 'the CPU in the same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -14265,23 +14262,32 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. 0.250 greenlet-seconds of '
-                 "that queueing were behind the top holder's longest slices, 1 over the block "
-                 'threshold (0.0625 s; the longest 0.500 s), in the same code. The cure is on '
-                 'the CPU side, not the I/O side: less work per request in these greenlets '
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += '
-                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 "0.250 greenlet-seconds of that queueing were behind the top holder's longest "
+                 'slices, 1 over the block threshold (0.0625 s; the longest 0.500 s), in the '
+                 "same code: whoever became ready meanwhile (a request's next step, a light "
+                 'request behind a heavy one) waited each of them out, so besides less work '
+                 "there, for the others' latency cut it into pieces and yield between pieces "
+                 'of a millisecond or two with gevent.sleep(0.001) (a timer: the loop polls '
+                 'for I/O before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O. The cure is on the CPU side, not the I/O '
+                 'side: less work per request in these greenlets (compute once what is the '
+                 'same from request to request and keep it: a verified credential or key, a '
+                 'compiled pattern or template, a parsed configuration; and look for work that '
+                 'grows with the square of its input: += on bytes or str in a loop, a list '
+                 'searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -14313,23 +14319,32 @@ EXPECTED = {
                  "average, 0.250 greenlet-s of their waiting); inside sections 'xml' (0.500 "
                  "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. 0.250 greenlet-seconds of '
-                 "that queueing were behind the top holder's longest slices, 1 over the block "
-                 'threshold (0.0625 s; the longest 0.500 s), in the same code. The cure is on '
-                 'the CPU side, not the I/O side: less work per request in these greenlets '
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += '
-                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 "0.250 greenlet-seconds of that queueing were behind the top holder's longest "
+                 'slices, 1 over the block threshold (0.0625 s; the longest 0.500 s), in the '
+                 "same code: whoever became ready meanwhile (a request's next step, a light "
+                 'request behind a heavy one) waited each of them out, so besides less work '
+                 "there, for the others' latency cut it into pieces and yield between pieces "
+                 'of a millisecond or two with gevent.sleep(0.001) (a timer: the loop polls '
+                 'for I/O before it fires, and it always resumes) or, for work that can wait '
+                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
+                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
+                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
+                 'to back before it polls for I/O. The cure is on the CPU side, not the I/O '
+                 'side: less work per request in these greenlets (compute once what is the '
+                 'same from request to request and keep it: a verified credential or key, a '
+                 'compiled pattern or template, a parsed configuration; and look for work that '
+                 'grows with the square of its input: += on bytes or str in a loop, a list '
+                 'searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -14362,16 +14377,16 @@ EXPECTED = {
                  'others were ready on average, 0.250 greenlet-s of their waiting); inside '
                  "sections 'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
                  'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: "
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -14405,21 +14420,22 @@ EXPECTED = {
                  'others were ready to run: 0.250 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
                  '100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slice ended at /srv/app/worker.py:20:job, '
-                 'where it yielded. Fix: first make that code cheaper (one line burning the '
-                 'CPU this long is often work that grows with the square of its input: += on '
-                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires, and it always resumes) or, for work that can wait '
-                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
-                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
-                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
-                 'to back before it polls for I/O; or move it to a process pool (a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 0.250 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the backlog '
-                 'they left (the ready queue above its usual length until it next emptied)]',
+                 '/srv/app/worker.py:40:handler; the slice then yielded at '
+                 '/srv/app/worker.py:20:job, where the work stopped, not where it ran. Fix: '
+                 'first make that code cheaper (one line burning the CPU this long is often '
+                 'work that grows with the square of its input: += on bytes or str in a loop, '
+                 'a list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.250 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -14451,16 +14467,16 @@ EXPECTED = {
                  '0.5 others were ready on average, 0.125 greenlet-s of their waiting); inside '
                  "sections 'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
                  'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: "
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.250 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -14494,21 +14510,22 @@ EXPECTED = {
                  's without yielding, while others were ready to run: 0.250 greenlet-seconds '
                  'of their waiting (one waited up to 0.500 s). It was CPU work (0.500 s of '
                  'CPU); CPU samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:50:parse; the slice ended at /srv/app/worker.py:20:job, '
-                 'where it yielded. Fix: first make that code cheaper (one line burning the '
-                 'CPU this long is often work that grows with the square of its input: += on '
-                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires, and it always resumes) or, for work that can wait '
-                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
-                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
-                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
-                 'to back before it polls for I/O; or move it to a process pool (a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 0.250 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the backlog '
-                 'they left (the ready queue above its usual length until it next emptied)]',
+                 '/srv/app/worker.py:50:parse; the slice then yielded at '
+                 '/srv/app/worker.py:20:job, where the work stopped, not where it ran. Fix: '
+                 'first make that code cheaper (one line burning the CPU this long is often '
+                 'work that grows with the square of its input: += on bytes or str in a loop, '
+                 'a list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.250 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -15515,20 +15532,20 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
                  '100% of their sampled CPU (5 samples in all) at '
-                 '/srv/app/worker.py:22:in_stock; the slice ended at '
-                 '/srv/app/worker.py:20:job, where it yielded. Fix: first make that code '
-                 "cheaper (it parses a document in pure Python (minidom's DOM, html.parser, "
-                 'BeautifulSoup over it): a Python object per node, slow to build and heavy '
-                 'for the collector; lxml parses in C, several times faster, into fewer '
-                 'objects (lxml.etree.fromstring, lxml.html, or BeautifulSoup(markup, '
-                 "'lxml'))); then split what must stay expensive and yield between pieces of a "
-                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires, and it always resumes) or, for work that can wait '
-                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
-                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
-                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
-                 'to back before it polls for I/O; or move it to a process pool (a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
+                 '/srv/app/worker.py:22:in_stock; the slice then yielded at '
+                 '/srv/app/worker.py:20:job, where the work stopped, not where it ran. Fix: '
+                 "first make that code cheaper (it parses a document in pure Python (minidom's "
+                 'DOM, html.parser, BeautifulSoup over it): a Python object per node, slow to '
+                 'build and heavy for the collector; lxml parses in C, several times faster, '
+                 'into fewer objects (lxml.etree.fromstring, lxml.html, or '
+                 "BeautifulSoup(markup, 'lxml'))); then split what must stay expensive and "
+                 'yield between pieces of a millisecond or two with gevent.sleep(0.001) (a '
+                 'timer: the loop polls for I/O before it fires, and it always resumes) or, '
+                 'for work that can wait indefinitely, gevent.idle() (it resumes only once the '
+                 'loop has nothing pending: on a loop never idle, never), not gevent.sleep(0): '
+                 'that gives way only to greenlets already ready, and gevent runs up to 50 '
+                 'such wake-ups back to back before it polls for I/O; or move it to a process '
+                 "pool (a C call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the backlog '
                  'they left (the ready queue above its usual length until it next emptied)]',
@@ -15751,11 +15768,11 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/worker.py:23:app; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: The hot code pretty-prints an object '
-                 '(pprint.pformat: Python code walking every element); for a log record, pass '
-                 "the object as an argument (log.debug('%s', obj)) or check "
+                 '/srv/app/worker.py:23:app; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: The hot code pretty-prints an '
+                 'object (pprint.pformat: Python code walking every element); for a log '
+                 "record, pass the object as an argument (log.debug('%s', obj)) or check "
                  'log.isEnabledFor(logging.DEBUG) first, so it is formatted only when the '
                  'record is emitted. Beyond that: less work per request in these greenlets, '
                  'fewer greenlets per process and more processes, or CPU-heavy work moved out '
@@ -15798,20 +15815,20 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/worker.py:23:app; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: The hot code parses dates with datetime.strptime '
-                 '(Python code, slow per call): datetime.fromisoformat (C) parses ISO 8601 '
-                 'several times faster; for another fixed layout, slice the fields and build '
-                 'the datetime from them. Beyond that: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:23:app; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: The hot code parses dates with '
+                 'datetime.strptime (Python code, slow per call): datetime.fromisoformat (C) '
+                 'parses ISO 8601 several times faster; for another fixed layout, slice the '
+                 'fields and build the datetime from them. Beyond that: less work per request '
+                 'in these greenlets, fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that releases '
+                 "the GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
+                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
+                 'slow-path or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in the "
+                 'same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -15843,19 +15860,20 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/worker.py:23:app; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: The hot code deep-copies an object (copy.deepcopy: '
-                 'Python code visiting every element): copy only the part that changes, or '
-                 'share the object read-only. Beyond that: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:23:app; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: The hot code deep-copies an '
+                 'object (copy.deepcopy: Python code visiting every element): copy only the '
+                 'part that changes, or share the object read-only. Beyond that: less work per '
+                 'request in these greenlets, fewer greenlets per process and more processes, '
+                 'or CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -15887,17 +15905,17 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/db.py:34:Connection.__init__; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: The hot code builds a connection or client for each '
-                 'call (its constructor is on the hot stack), and each new one pays its set-up '
-                 'again: the connect, a TLS handshake, a login and its key derivation; build '
-                 'them once and reuse them (a pool of connections as large as the greenlets '
-                 'that use them at once, or one client for the process). Beyond that: less '
-                 'work per request in these greenlets, fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 '/srv/app/db.py:34:Connection.__init__; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: The hot code builds a connection '
+                 'or client for each call (its constructor is on the hot stack), and each new '
+                 'one pays its set-up again: the connect, a TLS handshake, a login and its key '
+                 'derivation; build them once and reuse them (a pool of connections as large '
+                 'as the greenlets that use them at once, or one client for the process). '
+                 'Beyond that: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
                  'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
                  "plus the queueing behind the top holder's own slices over the block "
@@ -15934,21 +15952,22 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/worker.py:23:app; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: The hot code compresses with gzip, whose default '
-                 'level (9) is its slowest: level 6 or lower (gzip.compress(data, '
-                 'compresslevel=6), or 1 for bodies sent once) costs a fraction of the CPU for '
-                 'output a few percent larger; compress a body once where many get it, and '
-                 'leave small bodies uncompressed. Beyond that: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:23:app; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: The hot code compresses with '
+                 'gzip, whose default level (9) is its slowest: level 6 or lower '
+                 '(gzip.compress(data, compresslevel=6), or 1 for bodies sent once) costs a '
+                 'fraction of the CPU for output a few percent larger; compress a body once '
+                 'where many get it, and leave small bodies uncompressed. Beyond that: less '
+                 'work per request in these greenlets, fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -15980,16 +15999,16 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/worker.py:23:app; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 '/srv/app/worker.py:23:app; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -16101,21 +16120,22 @@ EXPECTED = {
                  'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 25% '
                  'of their sampled CPU (10 samples in all) in validate (/srv/app/worker.py) '
-                 'and what it called, 100% of that through line 30; the slice ended at '
-                 '/srv/app/worker.py:20:job, where it yielded. Fix: first make that code '
-                 'cheaper (one line burning the CPU this long is often work that grows with '
-                 'the square of its input: += on bytes or str in a loop, a list searched '
-                 'inside a loop, a sort or copy repeated); then split what must stay expensive '
-                 'and yield between pieces of a millisecond or two with gevent.sleep(0.001) (a '
-                 'timer: the loop polls for I/O before it fires, and it always resumes) or, '
-                 'for work that can wait indefinitely, gevent.idle() (it resumes only once the '
-                 'loop has nothing pending: on a loop never idle, never), not gevent.sleep(0): '
-                 'that gives way only to greenlets already ready, and gevent runs up to 50 '
-                 'such wake-ups back to back before it polls for I/O; or move it to a process '
-                 "pool (a C call that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 0.750 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the backlog '
-                 'they left (the ready queue above its usual length until it next emptied)]',
+                 'and what it called, 100% of that through line 30; the slice then yielded at '
+                 '/srv/app/worker.py:20:job, where the work stopped, not where it ran. Fix: '
+                 'first make that code cheaper (one line burning the CPU this long is often '
+                 'work that grows with the square of its input: += on bytes or str in a loop, '
+                 'a list searched inside a loop, a sort or copy repeated); then split what '
+                 'must stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.750 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -16301,11 +16321,11 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 56% of their sampled CPU (13 samples in all) at '
-                 '/srv/app/worker.py:32:ship; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 41% of the sampled CPU sent request bodies a piece '
-                 'at a time: urllib3 sends each piece an iterable body yields as a chunk of '
-                 'its own, a send each (here the pieces came from '
+                 '/srv/app/worker.py:32:ship; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 41% of the sampled CPU sent '
+                 'request bodies a piece at a time: urllib3 sends each piece an iterable body '
+                 'yields as a chunk of its own, a send each (here the pieces came from '
                  '/srv/app/worker.py:23:lines): pass the body whole (bytes), or yield fewer, '
                  'larger pieces (some 64 KiB). Beyond that: less work per request in these '
                  'greenlets (compute once what is the same from request to request and keep '
@@ -16353,16 +16373,16 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 59% of their sampled CPU (12 samples in all) at '
-                 '/srv/app/worker.py:32:ship; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 '/srv/app/worker.py:32:ship; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -16399,16 +16419,16 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 59% of their sampled CPU (13 samples in all) at '
-                 '/srv/app/worker.py:32:ship; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: less work per request in these greenlets (compute '
-                 'once what is the same from request to request and keep it: a verified '
-                 'credential or key, a compiled pattern or template, a parsed configuration; '
-                 'and look for work that grows with the square of its input: += on bytes or '
-                 'str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 '/srv/app/worker.py:32:ship; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -16470,32 +16490,32 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 50% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
-                 'and http.client, and 25% of the sampled CPU handled cookies there: requests '
-                 "merges the session's cookie jar into every request, scans it for the cookies "
-                 'each request carries (merge_cookies, get_cookie_header) and stores every '
-                 "answer's Set-Cookie in it, so a jar grown large (a shared Session collecting "
-                 'a cookie per user or per path from an upstream that sets them) costs every '
-                 'call. Fix: keep only the cookies the calls need -- a cookie policy on the '
-                 'jar that refuses the rest (session.cookies.set_policy() with an '
-                 'http.cookiejar policy whose set_ok and return_ok say no), cookies= per call '
-                 "instead of a shared jar, or a Session per user. geventperf's fast path skips "
-                 'cookie work only for an empty jar: it does not cure this. Beyond that: less '
-                 'work per request in these greenlets (compute once what is the same from '
-                 'request to request and keep it: a verified credential or key, a compiled '
-                 'pattern or template, a parsed configuration; and look for work that grows '
-                 'with the square of its input: += on bytes or str in a loop, a list searched '
-                 'inside a loop, a sort or copy repeated), fewer greenlets per process and '
-                 'more processes, or CPU-heavy work moved out of the loop (a process pool; a C '
-                 "call that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client, and 25% of the sampled CPU handled '
+                 "cookies there: requests merges the session's cookie jar into every request, "
+                 'scans it for the cookies each request carries (merge_cookies, '
+                 "get_cookie_header) and stores every answer's Set-Cookie in it, so a jar "
+                 'grown large (a shared Session collecting a cookie per user or per path from '
+                 'an upstream that sets them) costs every call. Fix: keep only the cookies the '
+                 'calls need -- a cookie policy on the jar that refuses the rest '
+                 '(session.cookies.set_policy() with an http.cookiejar policy whose set_ok and '
+                 'return_ok say no), cookies= per call instead of a shared jar, or a Session '
+                 "per user. geventperf's fast path skips cookie work only for an empty jar: it "
+                 'does not cure this. Beyond that: less work per request in these greenlets '
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -16527,26 +16547,27 @@ EXPECTED = {
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 50% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices that delayed most ended at '
-                 '/srv/app/worker.py:30:crunch, where they yielded. The cure is on the CPU '
-                 'side, not the I/O side: 50% of the sampled CPU ran inside requests, urllib3 '
-                 'and http.client themselves: their per-request work (proxy settings read from '
-                 'the environment, URL parsing, header checks) is a cause of its own. '
-                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
-                 "that work once per session (about half of requests' CPU per call in this "
-                 "project's benchmarks). Beyond that: less work per request in these greenlets "
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += '
-                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
+                 'settings read from the environment, URL parsing, header checks) is a cause '
+                 'of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). Beyond that: less work per "
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -16748,18 +16769,18 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
                  '100% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
-                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
-                 'make that code cheaper (it is parsing JSON: ask the upstream for less -- '
-                 'only the fields, the page or the summary this code uses -- rather than '
-                 'parsing a large document whole, or parse with a faster decoder (orjson, '
-                 'ujson)); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires, and it always resumes) or, for work that can wait '
-                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
-                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
-                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
-                 'to back before it polls for I/O; or move it to a process pool (a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'the slice then yielded at /srv/app/worker.py:20:job, where the work stopped, '
+                 'not where it ran. Fix: first make that code cheaper (it is parsing JSON: ask '
+                 'the upstream for less -- only the fields, the page or the summary this code '
+                 'uses -- rather than parsing a large document whole, or parse with a faster '
+                 'decoder (orjson, ujson)); then split what must stay expensive and yield '
+                 'between pieces of a millisecond or two with gevent.sleep(0.001) (a timer: '
+                 'the loop polls for I/O before it fires, and it always resumes) or, for work '
+                 'that can wait indefinitely, gevent.idle() (it resumes only once the loop has '
+                 'nothing pending: on a loop never idle, never), not gevent.sleep(0): that '
+                 'gives way only to greenlets already ready, and gevent runs up to 50 such '
+                 'wake-ups back to back before it polls for I/O; or move it to a process pool '
+                 "(a C call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the backlog '
                  'they left (the ready queue above its usual length until it next emptied)]',
@@ -16793,22 +16814,23 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
                  '100% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
-                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
-                 'make that code cheaper (it is parsing the same JSON again and again: '
-                 'Response.json() took 0.500 s of CPU for the 0.5 MB of bodies read (1.00 '
-                 'MB/s, where a C decoder parses over 100): a property or helper that calls '
-                 'response.json() at every access parses the body anew each time -- parse each '
-                 'response once and keep the object); then split what must stay expensive and '
-                 'yield between pieces of a millisecond or two with gevent.sleep(0.001) (a '
-                 'timer: the loop polls for I/O before it fires, and it always resumes) or, '
-                 'for work that can wait indefinitely, gevent.idle() (it resumes only once the '
-                 'loop has nothing pending: on a loop never idle, never), not gevent.sleep(0): '
-                 'that gives way only to greenlets already ready, and gevent runs up to 50 '
-                 'such wake-ups back to back before it polls for I/O; or move it to a process '
-                 "pool (a C call that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the backlog '
-                 'they left (the ready queue above its usual length until it next emptied)]',
+                 'the slice then yielded at /srv/app/worker.py:20:job, where the work stopped, '
+                 'not where it ran. Fix: first make that code cheaper (it is parsing the same '
+                 'JSON again and again: Response.json() took 0.500 s of CPU for the 0.5 MB of '
+                 'bodies read (1.00 MB/s, where a C decoder parses over 100): a property or '
+                 'helper that calls response.json() at every access parses the body anew each '
+                 'time -- parse each response once and keep the object); then split what must '
+                 'stay expensive and yield between pieces of a millisecond or two with '
+                 'gevent.sleep(0.001) (a timer: the loop polls for I/O before it fires, and it '
+                 'always resumes) or, for work that can wait indefinitely, gevent.idle() (it '
+                 'resumes only once the loop has nothing pending: on a loop never idle, '
+                 'never), not gevent.sleep(0): that gives way only to greenlets already ready, '
+                 'and gevent runs up to 50 such wake-ups back to back before it polls for I/O; '
+                 'or move it to a process pool (a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -16839,18 +16861,18 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
                  '100% of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; '
-                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
-                 'make that code cheaper (it is parsing JSON: ask the upstream for less -- '
-                 'only the fields, the page or the summary this code uses -- rather than '
-                 'parsing a large document whole, or parse with a faster decoder (orjson, '
-                 'ujson)); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires, and it always resumes) or, for work that can wait '
-                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
-                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
-                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
-                 'to back before it polls for I/O; or move it to a process pool (a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'the slice then yielded at /srv/app/worker.py:20:job, where the work stopped, '
+                 'not where it ran. Fix: first make that code cheaper (it is parsing JSON: ask '
+                 'the upstream for less -- only the fields, the page or the summary this code '
+                 'uses -- rather than parsing a large document whole, or parse with a faster '
+                 'decoder (orjson, ujson)); then split what must stay expensive and yield '
+                 'between pieces of a millisecond or two with gevent.sleep(0.001) (a timer: '
+                 'the loop polls for I/O before it fires, and it always resumes) or, for work '
+                 'that can wait indefinitely, gevent.idle() (it resumes only once the loop has '
+                 'nothing pending: on a loop never idle, never), not gevent.sleep(0): that '
+                 'gives way only to greenlets already ready, and gevent runs up to 50 such '
+                 'wake-ups back to back before it polls for I/O; or move it to a process pool '
+                 "(a C call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the backlog '
                  'they left (the ready queue above its usual length until it next emptied)]',
@@ -17151,23 +17173,24 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
                  '100% of their sampled CPU (10 samples in all) at /srv/app/worker.py:24:job; '
-                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
-                 'make that code cheaper (it serializes JSON (json.dumps) more than it parses '
-                 'it: with indent=, sort_keys= or a default= the standard library encodes in '
-                 'Python, several times slower than json.dumps(obj) alone or ujson/orjson; and '
-                 'a dump made for a log record is built even when the record is dropped (a '
-                 'debug dump at INFO level): build it only when it is logged (if '
-                 'log.isEnabledFor(logging.DEBUG): ...)); then split what must stay expensive '
-                 'and yield between pieces of a millisecond or two with gevent.sleep(0.001) (a '
-                 'timer: the loop polls for I/O before it fires, and it always resumes) or, '
-                 'for work that can wait indefinitely, gevent.idle() (it resumes only once the '
-                 'loop has nothing pending: on a loop never idle, never), not gevent.sleep(0): '
-                 'that gives way only to greenlets already ready, and gevent runs up to 50 '
-                 'such wake-ups back to back before it polls for I/O; or move it to a process '
-                 "pool (a C call that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
-                 'greenlets spent ready to run but held up by these slices, and in the backlog '
-                 'they left (the ready queue above its usual length until it next emptied)]',
+                 'the slice then yielded at /srv/app/worker.py:20:job, where the work stopped, '
+                 'not where it ran. Fix: first make that code cheaper (it serializes JSON '
+                 '(json.dumps) more than it parses it: with indent=, sort_keys= or a default= '
+                 'the standard library encodes in Python, several times slower than '
+                 'json.dumps(obj) alone or ujson/orjson; and a dump made for a log record is '
+                 'built even when the record is dropped (a debug dump at INFO level): build it '
+                 'only when it is logged (if log.isEnabledFor(logging.DEBUG): ...)); then '
+                 'split what must stay expensive and yield between pieces of a millisecond or '
+                 'two with gevent.sleep(0.001) (a timer: the loop polls for I/O before it '
+                 'fires, and it always resumes) or, for work that can wait indefinitely, '
+                 'gevent.idle() (it resumes only once the loop has nothing pending: on a loop '
+                 'never idle, never), not gevent.sleep(0): that gives way only to greenlets '
+                 'already ready, and gevent runs up to 50 such wake-ups back to back before it '
+                 'polls for I/O; or move it to a process pool (a C call that releases the GIL, '
+                 "such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 0.500 s: "
+                 'greenlet-seconds other greenlets spent ready to run but held up by these '
+                 'slices, and in the backlog they left (the ready queue above its usual length '
+                 'until it next emptied)]',
       'run_s': 0.5,
       'section': 'sec',
       'small_reads_site': None,
@@ -17198,18 +17221,18 @@ EXPECTED = {
                  'others were ready to run: 0.500 greenlet-seconds of their waiting (one '
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put '
                  '100% of their sampled CPU (10 samples in all) at /srv/app/worker.py:24:job; '
-                 'the slice ended at /srv/app/worker.py:20:job, where it yielded. Fix: first '
-                 'make that code cheaper (it is parsing JSON: ask the upstream for less -- '
-                 'only the fields, the page or the summary this code uses -- rather than '
-                 'parsing a large document whole, or parse with a faster decoder (orjson, '
-                 'ujson)); then split what must stay expensive and yield between pieces of a '
-                 'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
-                 'before it fires, and it always resumes) or, for work that can wait '
-                 'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
-                 'pending: on a loop never idle, never), not gevent.sleep(0): that gives way '
-                 'only to greenlets already ready, and gevent runs up to 50 such wake-ups back '
-                 'to back before it polls for I/O; or move it to a process pool (a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'the slice then yielded at /srv/app/worker.py:20:job, where the work stopped, '
+                 'not where it ran. Fix: first make that code cheaper (it is parsing JSON: ask '
+                 'the upstream for less -- only the fields, the page or the summary this code '
+                 'uses -- rather than parsing a large document whole, or parse with a faster '
+                 'decoder (orjson, ujson)); then split what must stay expensive and yield '
+                 'between pieces of a millisecond or two with gevent.sleep(0.001) (a timer: '
+                 'the loop polls for I/O before it fires, and it always resumes) or, for work '
+                 'that can wait indefinitely, gevent.idle() (it resumes only once the loop has '
+                 'nothing pending: on a loop never idle, never), not gevent.sleep(0): that '
+                 'gives way only to greenlets already ready, and gevent runs up to 50 such '
+                 'wake-ups back to back before it polls for I/O; or move it to a process pool '
+                 "(a C call that releases the GIL, such as hashlib's or zlib's, to "
                  'gevent.get_hub().threadpool). [cost 0.500 s: greenlet-seconds other '
                  'greenlets spent ready to run but held up by these slices, and in the backlog '
                  'they left (the ready queue above its usual length until it next emptied)]',
@@ -17369,11 +17392,11 @@ EXPECTED = {
                 '/srv/app/worker.py:50:f'],
       'waits': 4}],
     'loop_saturated_leaves_out_idle_server_connections': [{'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                      "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                      "cpu-starved finding explains), plus the queueing behind the top holder's "
-                      'own slices over the block threshold when they burned the CPU in the same '
-                      'code (no loop-blocked finding then tells them)',
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
       'cost_s': 3.5,
       'event_wait_s': 4.27,
       'greenlet': 3,
@@ -17386,26 +17409,27 @@ EXPECTED = {
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 4.270 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 "others were ready on average, 2.000 greenlet-s of their waiting); 'app.parse' "
-                 '(x1: ran 0.125 s while 2.0 others were ready on average, 0.250 greenlet-s of '
-                 "their waiting); 'main' (x1: ran 0.250 s while 0.5 others were ready on average, "
-                 "0.125 greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
-                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of "
-                 'their sampled CPU (9 samples in all) at /srv/app/worker.py:40:handler; the '
-                 'slices that delayed most ended at /srv/app/worker.py:30:crunch, where they '
-                 'yielded. The cure is on the CPU side, not the I/O side: less work per request in '
-                 'these greenlets (compute once what is the same from request to request and keep '
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
+                 'samples put 100% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
+                 'cure is on the CPU side, not the I/O side: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
                  'it: a verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += on '
-                 'bytes or str in a loop, a list searched inside a loop, a sort or copy repeated), '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out of '
-                 "the loop (a process pool; a C call that releases the GIL, such as hashlib's or "
-                 "zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds "
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -18026,7 +18050,8 @@ def test_a_loop_saturated_by_calls_blocking_under_the_threshold_names_where_they
                  "looks": [[query, 3], [[f"{APP}:40:other"], 1], ["junk", 2]]}]
     [f] = findings.loop_saturated(p)
     assert (f"looks at the thread while it held the loop found it at {APP}:33:query (3 of "
-            f"4); the slices ended at {APP}:30:crunch, where they yielded") in f.message
+            f"4); the slices then yielded at {APP}:30:crunch, where the work stopped, not "
+            "where it ran") in f.message
     assert "the slices that delayed most ended" not in f.message
     assert f.stack == query
     # without looks: where the slices ended, as before

@@ -1429,8 +1429,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         + (f"; {hot.told()}" if hot else "")
         + (("; the slices that delayed most ended as their greenlets exited" if where == EXIT
             else f"; the slices that delayed most ended at {where}") if where and not seen
-           else "")
-        + (", where they yielded" if where and hot else "")
+           and not hot else f"; {_ended(where, 2)}" if where and hot and not seen else "")
         + "." + _long_slices_told(same) + cure)
     iterated = _small_reads_site(hot, does)
     return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
@@ -1478,7 +1477,9 @@ def _long_slices_told(same: list[Finding]) -> str:
     return (f" {cost:.3f} greenlet-seconds of that queueing were behind the top holder's "
             f"longest slices, {count} over the block threshold "
             f"({_f(same[0].extra, 'threshold_s'):g} s; the longest {longest:.3f} s), in "
-            "the same code.")
+            "the same code: whoever became ready meanwhile (a request's next step, a "
+            "light request behind a heavy one) waited each of them out, so besides less "
+            f"work there, for the others' latency cut it into pieces and {YIELD_BETWEEN_PIECES}.")
 
 
 def without_slices_told(found: list[Finding]) -> list[Finding]:
@@ -1661,8 +1662,10 @@ def _ended(site: str, slices: int) -> str:
     if site.startswith("<"):  # <greenlet exit>: nothing was yielded to
         return "the slice ended as its greenlet exited" if slices == 1 else \
             "the slices ended as their greenlets exited"
-    return f"the slice ended at {site}, where it yielded" if slices == 1 else \
-        f"the slices ended at {site}, where they yielded"
+    # where the work stopped (a call that waits next): three unseen rounds read the
+    # line a slice ended at as a suspect beside the code that ran
+    return f"the slice{'' if slices == 1 else 's'} then yielded at {site}, where the work " \
+        "stopped, not where it ran"
 
 
 def _delaying_sections(profile: Profile) -> list[Any]:
