@@ -911,6 +911,16 @@ def test_sleep0_storm(server, tmp_path):
 
 
 THREADPOOL = Workload("threadpool_starved.py")
+TINY_TASKS = Workload("tiny_tasks.py")
+
+
+def test_tiny_tasks_handed_to_the_threadpool_are_the_cost(tmp_path):
+    profile = run_cli(TINY_TASKS, tmp_path)
+    first = assert_first(profile, TINY_TASKS, "threadpool-tiny-tasks")
+    assert first.extra["tasks"] == 18000 and "call json.loads inline" in first.message, \
+        listing(profile)
+    inline = run_cli(TINY_TASKS, tmp_path, "mode=inline")
+    assert not findings_of(inline, "threadpool-tiny-tasks"), listing(inline)
 
 
 def test_threadpool_starvation(server, tmp_path):

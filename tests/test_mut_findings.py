@@ -3269,6 +3269,33 @@ def pool_event(function, tasks, queued, run, **kw):
 
 
 @scenario
+def threadpool_tiny_tasks_at_their_edges():
+    # 1000 json.loads tasks sent from the handler's line, 0.1 s of work (100 us each, at
+    # most TINY_TASK_S), their callers waiting 0.4 s for the results (4 times the work,
+    # TINY_HANDOFF_RATIO): the hand-off is the cost, 0.3 s.  Then, none: 2**-20 s less
+    # wait; 2**-20 s more work; 999 tasks; name lookups; the same tasks in the saturated
+    # loop whose CPU was sampled at that line, whose cure tells them
+    # (loop_saturated_by_tiny_threadpool_tasks)
+    out = []
+    for run, tasks, result, function in ((0.1, 1000, 0.4, "json.loads"),
+                                         (0.1, 1000, 0.4 - 2 ** -20, "json.loads"),
+                                         (0.1 + 2 ** -20, 1000, 0.5, "json.loads"),
+                                         (0.0999, 999, 0.5, "json.loads"),
+                                         (0.1, 1000, 0.5, "getaddrinfo")):
+        p = profile(events=[pool_event(function, tasks, 0.0, run, result_s=result,
+                                       saturated=0, sites=[[f"{APP}:40:handler", tasks]],
+                                       greenlets=2, greenlet_ids=[3, 4],
+                                       dns=function == "getaddrinfo")])
+        out += findings.threadpool_tiny_tasks(p)
+    p = saturated()
+    p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 9, 1.0)])
+    p.events = [pool_event("json.loads", 1000, 0.25, 0.1, result_s=0.5,
+                           sites=[[f"{APP}:40:handler", 1000]])]
+    assert "tiny tasks" in findings.loop_saturated(p)[0].message
+    return out + findings.threadpool_tiny_tasks(p)
+
+
+@scenario
 def threadpool_full_of_dns():
     # queued 1 + 0.5; depth mean weighted by tasks (1.5 * 8 + 0.5 * 4) / 12 = 1.2; DNS
     # ran 3 of the 4 worker-seconds: the cause; the peak had 5 ahead: maxsize 6
@@ -3749,6 +3776,32 @@ def threadpool_of_six_functions():
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
+    'threadpool_tiny_tasks_at_their_edges': [{'cost_meaning': "greenlet-seconds the callers waited for the tiny tasks' results beyond "
+                      "the tasks' own work (the hand-offs)",
+      'cost_s': 0.30000000000000004,
+      'function': 'json.loads',
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'threadpool-tiny-tasks',
+      'message': 'Tiny tasks handed to a threadpool: 2 greenlet(s) (app.fetch) sent 1000 '
+                 "json.loads tasks to gevent's default threadpool from "
+                 '/srv/app/worker.py:40:handler, 100 us of work each on average, and waited '
+                 '400 us for each result (0.400 s in all): each hand-off (a queue, a worker '
+                 "thread's wake-up, the interpreter lock passed back and forth, the loop's "
+                 'wake-up to deliver the result) costs far more than the work, so the '
+                 'threadpool is the cost here, not the cure. Fix: call json.loads inline in '
+                 'the greenlet (microseconds of work hold the loop no longer than a hand-off '
+                 'does), or hand over whole batches (a body, not its lines; a thousand items '
+                 'per task); a larger pool would only add threads to wake. [cost 0.300 s: '
+                 "greenlet-seconds the callers waited for the tiny tasks' results beyond the "
+                 "tasks' own work (the hand-offs)]",
+      'pool': "gevent's default threadpool",
+      'result_wait_s': 0.4,
+      'section': None,
+      'site': '/srv/app/worker.py:40:handler',
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'tasks': 1000,
+      'work_s': 0.1}],
     'session_per_request_not_for_a_session_kept_by_each_greenlet': [{'avoidable': 38,
       'connect_wait_s': 0.5,
       'connections': 48,
@@ -17626,7 +17679,8 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.deadlock_risks, findings.blocked_reads_in_c_sections,
         findings.loop_saturated, findings.loop_blocked, findings.gil_contended,
         findings.loop_held, findings.switch_storms,
-        findings.small_body_reads, findings.threadpool_saturated, findings.pool_full,
+        findings.small_body_reads, findings.threadpool_saturated,
+        findings.threadpool_tiny_tasks, findings.pool_full,
         findings.connection_pool_full, findings.lock_contended, findings.serial_bottleneck,
         findings.workers_saturated, findings.queue_lockstep, findings.sequential_calls,
         findings.awaited_in_turn,

@@ -67,6 +67,7 @@ from geventperf.findings.common import (
     SMALL_BODY_READS,
     SWITCH_STORM,
     THREADPOOL_SATURATED,
+    THREADPOOL_TINY_TASKS,
     UNCOMPRESSED_BODIES,
     WORKERS_SATURATED,
 )
@@ -141,7 +142,7 @@ from geventperf.findings.slowpaths import (
     SLOW_PATHS,
     slow_paths,
 )
-from geventperf.findings.threadpool import threadpool_saturated
+from geventperf.findings.threadpool import threadpool_saturated, threadpool_tiny_tasks
 from geventperf.findings.workers import (
     WORKERS_BUSY_SHARE,
     WORKERS_INPUT_SHARE,
@@ -166,7 +167,7 @@ __all__ = [
     "SEQUENTIAL_CALLS", "AWAITED_IN_TURN", "BATCH_BARRIER", "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLOW_PATHS",
     "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
     "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
-    "THREADPOOL_SATURATED", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
+    "THREADPOOL_SATURATED", "THREADPOOL_TINY_TASKS", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
     "WORKERS_SATURATED", "blocked_reads_in_c_sections", "compute",
     "connection_churn", "connection_leak", "connection_pool_full", "cpu_starved",
     "critical_path",
@@ -178,7 +179,7 @@ __all__ = [
     "proxied_internal", "redirects_followed", "uncompressed_bodies", "repeated_requests", "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
     "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
     "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
-    "switch_storms", "threadpool_saturated", "without_outweighed_limits",
+    "switch_storms", "threadpool_saturated", "threadpool_tiny_tasks", "without_outweighed_limits",
     "without_calls_told", "without_reads_told", "without_repeats_told", "without_slices_told",
     "without_stretches_told",
     "workers_saturated",
@@ -248,7 +249,8 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     deadlock_risks, blocked_reads_in_c_sections, loop_saturated, loop_blocked, gil_contended,
-    loop_held, switch_storms, small_body_reads, threadpool_saturated, pool_full,
+    loop_held, switch_storms, small_body_reads, threadpool_saturated, threadpool_tiny_tasks,
+    pool_full,
     connection_pool_full, lock_contended, serial_bottleneck, workers_saturated,
     queue_lockstep, sequential_calls, awaited_in_turn, batch_barrier, session_per_request,
     connection_churn, not_kept_alive, connection_leak, new_connections_queued,
@@ -258,7 +260,8 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     critical_path)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, GREENLET_LEAK, CRITICAL_PATH, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
-         LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, POOL_FULL, CONNECTION_POOL_FULL,
+         LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, THREADPOOL_TINY_TASKS, POOL_FULL,
+         CONNECTION_POOL_FULL,
          LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, QUEUE_LOCKSTEP, QUEUE_FULL,
          SEQUENTIAL_CALLS, AWAITED_IN_TURN, BATCH_BARRIER, SESSION_PER_REQUEST,
          CONNECTION_CHURN, NOT_KEPT_ALIVE, NEW_CONNECTIONS_QUEUED,

@@ -20,6 +20,7 @@ LOOP_SATURATED = "loop-saturated"
 SWITCH_STORM = "switch-storm"
 SMALL_BODY_READS = "small-body-reads"
 THREADPOOL_SATURATED = "threadpool-saturated"
+THREADPOOL_TINY_TASKS = "threadpool-tiny-tasks"
 CPU_STARVED = "cpu-starved"
 GC_PAUSE = "gc-pause"
 POOL_FULL = "pool-full"
@@ -182,6 +183,8 @@ COST_MEANING = {
                       "a wait only they see)",
     RETRY_BACKOFF: "greenlet-seconds spent sleeping in urllib3's retry back-off before "
                    "retrying failed requests",
+    THREADPOOL_TINY_TASKS: "greenlet-seconds the callers waited for the tiny tasks' results "
+                           "beyond the tasks' own work (the hand-offs)",
     CPU_STARVED: "greenlet-seconds greenlets stood ready while the traced thread itself "
                  "waited for a CPU (at least that wait)",
     LOOP_SATURATED: "greenlet-seconds greenlets spent ready to run but queued behind others "

@@ -1,12 +1,25 @@
-"""gevent's threadpool full while greenlets waited on it: the ``threadpool-saturated``
-finding, from the events of :mod:`geventperf.threadpoolwatch`."""
+"""gevent's threadpool full while greenlets waited on it (``threadpool-saturated``), or
+handed tasks so small that the hand-off was the cost (``threadpool-tiny-tasks``), from
+the events of :mod:`geventperf.threadpoolwatch`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from geventperf.findings.common import BOUND_CONCURRENCY, MANY_IN_FLIGHT
-from geventperf.findings.loop import other_threads_cpu
+from geventperf.findings.common import (
+    BOUND_CONCURRENCY,
+    LOOP_SATURATED,
+    MANY_IN_FLIGHT,
+    THREADPOOL_TINY_TASKS,
+    _finding,
+)
+from geventperf.findings.loop import (
+    TINY_TASK_S,
+    TINY_TASKS_MIN,
+    block_threshold,
+    loop_saturated,
+    other_threads_cpu,
+)
 from geventperf.profile import Finding, Profile
 from geventperf.threadpoolwatch import EVENT_KIND, FINDING_KIND, OTHER_POOLS
 
@@ -278,3 +291,58 @@ def _greenlets(ev: dict[str, Any], names: dict[int, str]) -> str:
     more = f", {len(shown) - MAX_NAMES_SHOWN} more name(s)" \
         if len(shown) > MAX_NAMES_SHOWN else ""
     return f"{count} greenlet(s) ({', '.join(shown[:MAX_NAMES_SHOWN])}{more})"
+
+
+# Tiny tasks: their callers waited at least this many times the tasks' own work for
+# each result (the hand-off is most of it).  An unseen ingest decoded each of 60 000
+# events' JSON in the hub's threadpool: 9 us of work, 511 us waited for each result, the
+# loop 69 % busy and "FINDINGS: none"; decoding inline took the run 6x less.
+TINY_HANDOFF_RATIO = 4.0
+
+
+def threadpool_tiny_tasks(profile: Profile) -> list[Finding]:
+    """One finding per function sent to a threadpool at least TINY_TASKS_MIN times with
+    at most TINY_TASK_S of work per task on average, whose callers waited at least
+    TINY_HANDOFF_RATIO times that for each result, a block threshold beyond the work in
+    all (name lookups apart: a connection per call is the connection findings' story).
+    None where loop-saturated already tells them as its cure (one cause, one finding).
+    ``cost_s``: the callers' wait for the results less the tasks' work."""
+    tiny = []
+    for ev in profile.events:
+        if not isinstance(ev, dict) or ev.get("kind") != EVENT_KIND or ev.get("dns") \
+                or ev.get("pool") == OTHER_POOLS:
+            continue
+        done = _num(ev, "finished") or _num(ev, "tasks")
+        work, waited = _num(ev, "run_s"), _num(ev, "result_s")
+        if done >= TINY_TASKS_MIN and work <= TINY_TASK_S * done \
+                and waited >= TINY_HANDOFF_RATIO * work \
+                and waited - work >= block_threshold(profile):
+            tiny.append((ev, done, work, waited))
+    if not tiny or any(f.kind == LOOP_SATURATED and "tiny tasks" in f.message
+                       for f in loop_saturated(profile)):
+        return []
+    names = {g.id: g.name for g in profile.greenlets}
+    out = []
+    for ev, done, work, waited in sorted(tiny, key=lambda t: t[2] - t[3]):
+        sites = ev.get("sites") or []
+        site = sites[0][0] if sites and isinstance(sites[0], list) and sites[0] else None
+        function = str(ev.get("function") or "the")
+        message = (
+            f"Tiny tasks handed to a threadpool: {_greenlets(ev, names) or 'greenlets'} "
+            f"sent {done:.0f} "
+            f"{function} tasks to {ev.get('pool')}"
+            + (f" from {site}" if site else "")
+            + f", {work / done * 1e6:.0f} us of work each on average, and waited "
+            f"{waited / done * 1e6:.0f} us for each result ({waited:.3f} s in all): each "
+            "hand-off (a queue, a worker thread's wake-up, the interpreter lock passed "
+            "back and forth, the loop's wake-up to deliver the result) costs far more "
+            "than the work, so the threadpool is the cost here, not the cure. Fix: call "
+            f"{function} inline in the greenlet (microseconds of work hold the loop no "
+            "longer than a hand-off does), or hand over whole batches (a body, not its "
+            "lines; a thousand items per task); a larger pool would only add threads "
+            "to wake.")
+        out.append(_finding(THREADPOOL_TINY_TASKS, message, waited - work,
+                            [site] if site else [],
+                            pool=ev.get("pool"), function=function, tasks=int(done),
+                            work_s=work, result_wait_s=waited, site=site))
+    return out
