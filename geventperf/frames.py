@@ -12,6 +12,7 @@ looked at, as text, so a profile made on another machine is classified the same.
 
 from __future__ import annotations
 
+import linecache
 import re
 from typing import NamedTuple
 
@@ -81,6 +82,19 @@ def parse_frame(entry: str) -> Frame:
     if len(parts) == 3 and parts[1].isdigit():
         return Frame(parts[0], int(parts[1]), parts[2] or "?")
     return Frame("", 0, entry or "?")
+
+
+def frame_source(entry: str) -> str:
+    """The source text of the line of ``path:line:function`` (stripped), read where the
+    profile is analysed: "" when the file is not there (a profile analysed on another
+    machine) or the entry does not parse."""
+    frame = parse_frame(entry)
+    if not frame.path or frame.line <= 0 or frame.path.startswith("<"):
+        return ""
+    try:
+        return linecache.getline(frame.path, frame.line).strip()
+    except (OSError, UnicodeError, ValueError):
+        return ""
 
 
 def frame_path(entry: str) -> str:

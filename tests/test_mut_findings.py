@@ -18043,6 +18043,34 @@ def test_a_loop_that_paced_the_greenlets_holding_it_is_saturated_whatever_others
     assert found(fetch_ready=(1.0, 1.0 - 2 ** -20)) == []  # under one greenlet queued
 
 
+def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
+    # saturated()'s loop with its CPU sampled at one line of a program on disk: a log
+    # call formatting its message itself (unseen: a disabled debug log's json.dumps of
+    # every batch), a regular expression run at the line itself (unseen: re.sub(r"\s+$")
+    # backtracking); a regex line whose CPU ran in Python beneath it, a plain line, or a
+    # file not there (a profile analysed elsewhere): the cures as before
+    app = tmp_path / "app.py"
+    app.write_text("import json, logging, re\n"
+                   "log, _WS = logging.getLogger(), re.compile(r'\\s+$')\n"
+                   "def handle(b):\n"
+                   "    log.debug(f'batch {b}: {json.dumps(b, indent=2)}')\n"
+                   "    b = _WS.sub('', b)\n"
+                   "    return b.rstrip()\n")
+    encoder = "/usr/lib/python3.11/json/encoder.py:200:JSONEncoder.encode"
+
+    def cure(line, beneath=(), path=str(app)):
+        p = saturated()
+        p.cpu_samples = cpu_samples([([*beneath, f"{path}:{line}:handle"], "app.fetch", 9,
+                                      1.0)])
+        [f] = findings.loop_saturated(p)
+        return f.message
+    assert "builds a log message before the logging call" in cure(4, [encoder])
+    assert "runs a regular expression" in cure(5)
+    for told in (cure(5, ["/usr/lib/python3.11/re/_parser.py:10:parse"]), cure(6),
+                 cure(4, [encoder], path=str(tmp_path / "gone.py"))):
+        assert "log message" not in told and "regular expression" not in told, told
+
+
 def test_peers_that_all_waited_at_once_waited_for_someone_else():
     # the peers of test_peers_waiting_for_one_anothers_puts (#3 and #4, app.fetch) with
     # a timeline: each waiting at the get() (waits row 0) while the other ran, the

@@ -42,7 +42,7 @@ from geventperf.findings.cpuhot import (
 from geventperf.findings.reading import caller_small_read_sites, switch_storms
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.formats._frames import frame_label, is_library_frame
-from geventperf.frames import is_idle_server_wait, parse_frame, user_site
+from geventperf.frames import frame_source, is_idle_server_wait, parse_frame, user_site
 from geventperf.profile import EXIT, THREAD_SUFFIX, Finding, Profile, by_generation
 
 # A loop-blocking slice is "a blocking call" rather than "CPU" when more than this
@@ -456,6 +456,43 @@ PY_PARSER_CHEAPER = ("it parses a document in pure Python (minidom's DOM, html.p
                      "heavy for the collector; lxml parses in C, several times faster, into "
                      "fewer objects (lxml.etree.fromstring, lxml.html, or "
                      "BeautifulSoup(markup, 'lxml'))")
+# The hot line's own text (frames.frame_source), where it says what the line does:
+# a log call whose message is formatted before the call (an f-string, % or .format()):
+# its arguments are computed even when the level is off (an unseen order worker's
+# disabled debug log built a json.dumps(indent=2) of every batch: 30 % of the run) ...
+EAGER_LOG_LINE = re.compile(
+    r"\.(debug|info|warning|warn|error|critical|exception|log)\((?:\s*[\w.]+\s*,)?\s*"
+    r"(?:f['\"]|[rb]?['\"][^'\"]*['\"]\s*(?:%|\.format\())")
+EAGER_LOG_CHEAPER = (
+    "it builds a log message before the logging call (an f-string, % or .format() in "
+    "its argument): everything inside is computed on every call, even when that level "
+    "is off; pass the values as arguments (log.debug('batch %s: %s', key, obj): logging "
+    "formats only the records it emits), and put expensive ones (a json.dumps, a "
+    "pformat) behind if log.isEnabledFor(logging.DEBUG)")
+# ... a regular expression's method (the matching runs in C inside that line): one that
+# can match the same text more than one way backtracks, its time growing with the
+# square of the input or worse (an unseen intake service's re.sub(r"\s+$", ...) on
+# long runs of whitespace: 39 % of the run; str.rstrip() took it away).
+REGEX_LINE = re.compile(r"(?:\bre|\w)\.(sub|subn|match|search|fullmatch|findall|finditer)\(")
+REGEX_CHEAPER = (
+    "it runs a regular expression (its matching, in C, is this line's CPU): a pattern "
+    "that can match the same text in more than one way (\\s+$ on a long run of "
+    "spaces, (a+)+, .*x.*y) backtracks, taking time that grows with the square of the "
+    "input or worse; use str methods where they do (rstrip, startswith, split, in), "
+    "anchor the pattern or make its repeats exclusive, and bound the input's length")
+
+
+def _line_does(hot: Any) -> str | None:
+    """What the hot line's own source says it does (EAGER_LOG_CHEAPER; REGEX_CHEAPER when
+    the heaviest stack's CPU ran in the line itself, i.e. in C beneath it); None when it
+    says neither or is not readable here."""
+    text = frame_source(hot.line)
+    if EAGER_LOG_LINE.search(text):
+        return EAGER_LOG_CHEAPER
+    return REGEX_CHEAPER if REGEX_LINE.search(text) and hot.stack[:1] == [hot.line] \
+        else None
+
+
 # Library code a hot stack runs through that has a cheaper way, frame -> what it does
 # and that way (four unseen programs' saturated loops got only the generic cure: a
 # disabled debug log's eager pprint.pformat, strptime per row, a deepcopy per job, a
@@ -649,15 +686,16 @@ def _what_it_does(profile: Profile, hot: Any) -> str | None:
         return None
     known = next((cheaper for frame, cheaper in CHEAPER_WAYS
                   if any(frame.search(f) for f in hot.stack)), None)
-    does = (CHARSET_CHEAPER if any(CHARSET_FRAME.search(f) for f in hot.stack) else
-            JSON_HOOK_CHEAPER if _json_hook(hot) else
-            JSON_ENCODE_CHEAPER if _serializes_json(profile, hot) else
-            _json_cheaper(profile) if _parses_json(hot) else
-            PY_PARSER_CHEAPER if any(PY_PARSER_FRAME.search(f) for f in hot.stack) else
-            known if known is not None else
-            ITERATE_CHEAPER if iterated_in_small_pieces(hot.stack,
-                                                        caller_small_read_sites(profile))
-            else SPAWN_CHEAPER if any(SPAWN_FRAME.search(f) for f in hot.stack) else None)
+    does = _line_does(hot) or (
+        CHARSET_CHEAPER if any(CHARSET_FRAME.search(f) for f in hot.stack) else
+        JSON_HOOK_CHEAPER if _json_hook(hot) else
+        JSON_ENCODE_CHEAPER if _serializes_json(profile, hot) else
+        _json_cheaper(profile) if _parses_json(hot) else
+        PY_PARSER_CHEAPER if any(PY_PARSER_FRAME.search(f) for f in hot.stack) else
+        known if known is not None else
+        ITERATE_CHEAPER if iterated_in_small_pieces(hot.stack,
+                                                    caller_small_read_sites(profile))
+        else SPAWN_CHEAPER if any(SPAWN_FRAME.search(f) for f in hot.stack) else None)
     if hot.iterated is None or does is ITERATE_CHEAPER:
         return does
     # the function's other heavy line reads the body it works on in small pieces (an
