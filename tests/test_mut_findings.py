@@ -18071,6 +18071,25 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
         assert "log message" not in told and "regular expression" not in told, told
 
 
+def test_greenlets_awaited_in_turn_are_told_where_their_spawner_waited_for_them():
+    # in_turn()'s spawner also waited longer on the network at a line of its own (a plan
+    # lookup): the finding names the line where it waited for its greenlets (a get, a
+    # hand-off), not its heaviest wait (an unseen report builder was told the lookup)
+    p = in_turn()
+    lookup = [f"{HTTP_CLIENT}:325:HTTPResponse.begin", f"{APP}:67:plan"]
+    p.waits.append(StackTime(stack=lookup, count=1, wait_s=9.0, event_wait_s=9.0,
+                             ready_wait_s=0.0))
+    p.runs.append(StackTime(stack=lookup, count=1, greenlet=3))
+    [f] = findings.awaited_in_turn(p)
+    assert f.extra["site"] == f"{APP}:40:handle" and f.stack == [f"{APP}:40:handle"], f.message
+    # with no hand-off of its own recorded, its heaviest wait as before
+    p.waits[0].call, p.waits[0].stack = None, [f"{HTTP_CLIENT}:325:HTTPResponse.begin",
+                                               f"{APP}:40:handle"]
+    p.runs[0].stack = list(p.waits[0].stack)
+    [f] = findings.awaited_in_turn(p)
+    assert f.extra["site"] == f"{APP}:67:plan", f.message
+
+
 def test_peers_that_all_waited_at_once_waited_for_someone_else():
     # the peers of test_peers_waiting_for_one_anothers_puts (#3 and #4, app.fetch) with
     # a timeline: each waiting at the get() (waits row 0) while the other ran, the

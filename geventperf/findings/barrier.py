@@ -29,10 +29,10 @@ from __future__ import annotations
 import bisect
 import statistics
 from collections import defaultdict
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from geventperf.findings.common import AWAITED_IN_TURN, BATCH_BARRIER, _base_name, _finding
-from geventperf.findings.handoff import stacks_left
+from geventperf.findings.handoff import is_handoff, stacks_left
 from geventperf.findings.held import asleep_in_program
 from geventperf.findings.limits import event_wait, is_limit_wait
 from geventperf.findings.loop import block_threshold
@@ -159,10 +159,14 @@ def awaited_in_turn(profile: Profile) -> list[Finding]:
         if found is not None and not (wait is not None and is_limit_wait(wait)):
             by_name.setdefault(_base_name(spawner.name), []).append(found)
     out = []
+    # the line told is where a spawner waited for its greenlets (a greenlet's get or
+    # join: a hand-off), not its heaviest wait of any kind (an unseen report builder's
+    # spawn-then-get helper was told at the plan lookup it also made, a DNS wait)
+    awaited = _heaviest_waits(profile, is_handoff) if by_name else {}
     for group in by_name.values():
         cost = sum(t.cost for t in group)
         if cost >= max(IN_TURN_RUN_SHARE * profile.duration_s, block_threshold(profile)):
-            out.append(_told_in_turn(group, cost, heaviest))
+            out.append(_told_in_turn(group, cost, awaited, heaviest))
     return out
 
 
@@ -213,14 +217,15 @@ def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[f
     return InTurn(spawner, waited, spans, max(0.0, waited - longest))
 
 
-def _told_in_turn(group: list[InTurn], cost: float, heaviest: dict[int, Any]) -> Finding:
+def _told_in_turn(group: list[InTurn], cost: float, *heaviest: dict[int, Any]) -> Finding:
     """One finding for the spawners of one name, told by the one that lost most, at the
-    line where the costliest spawner with a recorded wait (*heaviest*, _heaviest_waits)
-    waited most: a stack knows only the last greenlet that left it."""
+    line where the costliest spawner with a recorded wait waited most, by the first of
+    *heaviest* (_heaviest_waits) that has one: a stack knows only the last greenlet
+    that left it."""
     group = sorted(group, key=lambda t: -t.cost)
     worst = group[0]
-    where, stack = next((site for t in group
-                         if (site := _wait_site(heaviest.get(t.spawner.id)))[0]), (None, []))
+    where, stack = next((site for waits in heaviest for t in group
+                         if (site := _wait_site(waits.get(t.spawner.id)))[0]), (None, []))
     kids = sum(len(t.spans) for t in group)
     spans = [d for t in group for d in t.spans]
     who = (greenlet_label(worst.spawner.name, worst.spawner.id) if len(group) == 1
@@ -350,10 +355,16 @@ def _waits_of(profile: Profile) -> dict[int, list[Any]]:
     return out
 
 
-def _heaviest_waits(profile: Profile) -> dict[int, Any]:
+def _heaviest_waits(profile: Profile, kept: Callable[[Any], bool] | None = None
+                    ) -> dict[int, Any]:
     """Greenlet id -> its heaviest ``waits`` row by event wait (of the stacks it was the
-    last to leave; the first of equals)."""
-    return {gid: max(rows, key=event_wait) for gid, rows in _waits_of(profile).items()}
+    last to leave, those *kept* only; the first of equals)."""
+    out = {}
+    for gid, rows in _waits_of(profile).items():
+        rows = [w for w in rows if kept is None or kept(w)]
+        if rows:
+            out[gid] = max(rows, key=event_wait)
+    return out
 
 
 def _wait_site(heaviest: Any) -> tuple[str | None, list[str]]:
