@@ -47,6 +47,9 @@ class ServerWatch:
         self.responses = 0  # written head first, then a piece of body
         self.kept = 0  # of those, on a connection's later requests, the body small
         self.nagle = 0  # of those, on a socket without TCP_NODELAY
+        # those per server port (so that this process's own clients of a port, whose
+        # pools time each body after its head, can say whether they waited)
+        self.nagle_by_port: dict[int, int] = {}
         self.connections = 0  # connections seen writing a response
         self._servers: set[int] = set()  # ids of the servers they came to
         # connections that took the last free slot of their server's spawn pool
@@ -60,7 +63,8 @@ class ServerWatch:
         self.served += 1
         seen = getattr(handler, _SEEN, None)
         if not isinstance(seen, list) or seen[0] is not self._token:
-            seen = [self._token, 0, _without_nodelay(getattr(handler, "socket", None))]
+            seen = [self._token, 0, _without_nodelay(getattr(handler, "socket", None)),
+                    _port(getattr(handler, "server", None))]
             setattr(handler, _SEEN, seen)
             self._new_connection(handler)
         if not data:
@@ -70,6 +74,8 @@ class ServerWatch:
         if seen[1] > 1 and len(data) <= TIMED_BODY_MAX:
             self.kept += 1
             self.nagle += seen[2]
+            if seen[2] and seen[3] is not None:
+                self.nagle_by_port[seen[3]] = self.nagle_by_port.get(seen[3], 0) + 1
 
     def _new_connection(self, handler: Any) -> None:
         """A connection's first response: its server, and its pool's size and fill (the
@@ -92,10 +98,18 @@ class ServerWatch:
             return []
         event = {"kind": EVENT_KIND, "served": self.served, "responses": self.responses,
                  "kept": self.kept, "nagle": self.nagle, "connections": self.connections}
+        if self.nagle_by_port:
+            event["nagle_ports"] = {str(port): n for port, n in self.nagle_by_port.items()}
         if self.pool_size is not None:
             event.update(pool_size=self.pool_size, pool_filled=self.pool_filled)
         event["servers"] = len(self._servers)
         return [event]
+
+
+def _port(server: Any) -> int | None:
+    """The port a server listens on (None when it has none: a Unix socket)."""
+    port = getattr(server, "server_port", None)
+    return port if isinstance(port, int) and not isinstance(port, bool) else None
 
 
 def _without_nodelay(sock: Any) -> bool:

@@ -1393,6 +1393,22 @@ def server_nagle_counted_over_servers():
 
 
 @scenario
+def server_nagle_counts_what_its_own_clients_timed():
+    # 20 bodies held at port 8080; this process's own pool of 127.0.0.1:8080 timed 15 of
+    # them on reused connections: with 3 late, 5 untimed + 3 = 8, under MIN_STALLS: none;
+    # 6 late: 11 (0.44 s); a pool of that port on another host, or of another port on
+    # this one, times none of them: all 20 as estimated
+    def run(pool, stalled):
+        event = served(24, 20, 20)
+        event["nagle_ports"] = {"8080": 20}
+        trails = {"new": [4, 0, 0.0, 0.0, 0.0], "reused": [15, stalled, 0.1, 0.1, 1.0]}
+        return findings.server_nagle(profile(events=[
+            event, {"kind": "urllib3-pool", "pool": pool, "trails": trails}]))
+    return [*run("http://127.0.0.1:8080", 3), *run("http://127.0.0.1:8080", 6),
+            *run("http://10.0.0.1:8080", 3), *run("http://localhost:8081", 3)]
+
+
+@scenario
 def server_nagle_not_below_its_edges():
     # 9 held; 10 held under a 0.5 s block threshold (0.4 s); junk counts (a bool, a
     # string, a negative, NaN, an integer too large for a float) count nothing
@@ -3776,6 +3792,98 @@ def threadpool_of_six_functions():
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
+    'server_nagle_counts_what_its_own_clients_timed': [{'client_delayed_ack_s': 0.04,
+      'cost_meaning': "seconds this process's server made its clients wait, estimated: 40 ms "
+                      "(a Linux client's shortest delayed ACK) for each response written head "
+                      'and body apart on a kept-alive connection without TCP_NODELAY (the wait '
+                      'is in the clients, not in this process)',
+      'cost_s': 0.44,
+      'greenlet': None,
+      'hazard': False,
+      'held': 20,
+      'kind': 'server-nagle',
+      'message': "Server responses held by Nagle's algorithm: this process's gevent "
+                 'pywsgi.WSGIServer wrote 20 of its 24 responses as a head, then the body, on '
+                 "kept-alive connections (after each one's first) without TCP_NODELAY. Each "
+                 'such body waits until the client acknowledges the head, which a Linux client '
+                 "delays 40 ms: about 0.440 s of the clients' time, counting for the 15 its "
+                 'own clients timed (requests to its port from this process) the 6 bodies they '
+                 'saw come late and for the rest 40 ms each, estimated (the wait is theirs: '
+                 'this process cannot time it; a client that acknowledges at once, e.g. with '
+                 "TCP_QUICKACK, does not wait). pywsgi leaves Nagle's algorithm on (gevent "
+                 'issue #1233). Fix: give the server a listening socket with TCP_NODELAY set, '
+                 'which the sockets it accepts inherit: listener = gevent.socket.socket(); '
+                 'listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1); '
+                 'listener.bind(address); listener.listen(backlog); WSGIServer(listener, app). '
+                 "[cost 0.440 s: seconds this process's server made its clients wait, "
+                 "estimated: 40 ms (a Linux client's shortest delayed ACK) for each response "
+                 'written head and body apart on a kept-alive connection without TCP_NODELAY '
+                 '(the wait is in the clients, not in this process)]',
+      'own_clients_stalled': 6,
+      'own_clients_timed': 15,
+      'responses': 24,
+      'section': None,
+      'stack': []},
+     {'client_delayed_ack_s': 0.04,
+      'cost_meaning': "seconds this process's server made its clients wait, estimated: 40 ms "
+                      "(a Linux client's shortest delayed ACK) for each response written head "
+                      'and body apart on a kept-alive connection without TCP_NODELAY (the wait '
+                      'is in the clients, not in this process)',
+      'cost_s': 0.8,
+      'greenlet': None,
+      'hazard': False,
+      'held': 20,
+      'kind': 'server-nagle',
+      'message': "Server responses held by Nagle's algorithm: this process's gevent "
+                 'pywsgi.WSGIServer wrote 20 of its 24 responses as a head, then the body, on '
+                 "kept-alive connections (after each one's first) without TCP_NODELAY. Each "
+                 'such body waits until the client acknowledges the head, which a Linux client '
+                 "delays 40 ms: about 0.800 s of the clients' time, estimated (the wait is "
+                 'theirs: this process cannot time it; a client that acknowledges at once, '
+                 "e.g. with TCP_QUICKACK, does not wait). pywsgi leaves Nagle's algorithm on "
+                 '(gevent issue #1233). Fix: give the server a listening socket with '
+                 'TCP_NODELAY set, which the sockets it accepts inherit: listener = '
+                 'gevent.socket.socket(); listener.setsockopt(socket.IPPROTO_TCP, '
+                 'socket.TCP_NODELAY, 1); listener.bind(address); listener.listen(backlog); '
+                 "WSGIServer(listener, app). [cost 0.800 s: seconds this process's server made "
+                 "its clients wait, estimated: 40 ms (a Linux client's shortest delayed ACK) "
+                 'for each response written head and body apart on a kept-alive connection '
+                 'without TCP_NODELAY (the wait is in the clients, not in this process)]',
+      'own_clients_stalled': 0,
+      'own_clients_timed': 0,
+      'responses': 24,
+      'section': None,
+      'stack': []},
+     {'client_delayed_ack_s': 0.04,
+      'cost_meaning': "seconds this process's server made its clients wait, estimated: 40 ms "
+                      "(a Linux client's shortest delayed ACK) for each response written head "
+                      'and body apart on a kept-alive connection without TCP_NODELAY (the wait '
+                      'is in the clients, not in this process)',
+      'cost_s': 0.8,
+      'greenlet': None,
+      'hazard': False,
+      'held': 20,
+      'kind': 'server-nagle',
+      'message': "Server responses held by Nagle's algorithm: this process's gevent "
+                 'pywsgi.WSGIServer wrote 20 of its 24 responses as a head, then the body, on '
+                 "kept-alive connections (after each one's first) without TCP_NODELAY. Each "
+                 'such body waits until the client acknowledges the head, which a Linux client '
+                 "delays 40 ms: about 0.800 s of the clients' time, estimated (the wait is "
+                 'theirs: this process cannot time it; a client that acknowledges at once, '
+                 "e.g. with TCP_QUICKACK, does not wait). pywsgi leaves Nagle's algorithm on "
+                 '(gevent issue #1233). Fix: give the server a listening socket with '
+                 'TCP_NODELAY set, which the sockets it accepts inherit: listener = '
+                 'gevent.socket.socket(); listener.setsockopt(socket.IPPROTO_TCP, '
+                 'socket.TCP_NODELAY, 1); listener.bind(address); listener.listen(backlog); '
+                 "WSGIServer(listener, app). [cost 0.800 s: seconds this process's server made "
+                 "its clients wait, estimated: 40 ms (a Linux client's shortest delayed ACK) "
+                 'for each response written head and body apart on a kept-alive connection '
+                 'without TCP_NODELAY (the wait is in the clients, not in this process)]',
+      'own_clients_stalled': 0,
+      'own_clients_timed': 0,
+      'responses': 24,
+      'section': None,
+      'stack': []}],
     'threadpool_tiny_tasks_at_their_edges': [{'cost_meaning': "greenlet-seconds the callers waited for the tiny tasks' results beyond "
                       "the tasks' own work (the hand-offs)",
       'cost_s': 0.30000000000000004,
@@ -10723,30 +10831,31 @@ EXPECTED = {
     'request_body_stall_not_below_its_edges': [],
     'server_nagle_counted_over_servers': [{'client_delayed_ack_s': 0.04,
       'cost_meaning': "seconds this process's server made its clients wait, estimated: 40 ms "
-                      "(a Linux client's shortest delayed ACK) for each response written "
-                      'head and body apart on a kept-alive connection without TCP_NODELAY '
-                      '(the wait is in the clients, not in this process)',
+                      "(a Linux client's shortest delayed ACK) for each response written head "
+                      'and body apart on a kept-alive connection without TCP_NODELAY (the wait '
+                      'is in the clients, not in this process)',
       'cost_s': 0.4,
       'greenlet': None,
       'hazard': False,
       'held': 10,
       'kind': 'server-nagle',
       'message': "Server responses held by Nagle's algorithm: this process's gevent "
-                 'pywsgi.WSGIServer wrote 10 of its 20 responses as a head, then the body, '
-                 "on kept-alive connections (after each one's first) without TCP_NODELAY. "
-                 'Each such body waits until the client acknowledges the head, which a Linux '
-                 "client delays 40 ms: about 0.400 s of the clients' time, estimated (the "
-                 'wait is theirs: this process cannot time it; a client that acknowledges at '
-                 "once, e.g. with TCP_QUICKACK, does not wait). pywsgi leaves Nagle's "
-                 'algorithm on (gevent issue #1233). Fix: give the server a listening socket '
-                 'with TCP_NODELAY set, which the sockets it accepts inherit: listener = '
+                 'pywsgi.WSGIServer wrote 10 of its 20 responses as a head, then the body, on '
+                 "kept-alive connections (after each one's first) without TCP_NODELAY. Each "
+                 'such body waits until the client acknowledges the head, which a Linux client '
+                 "delays 40 ms: about 0.400 s of the clients' time, estimated (the wait is "
+                 'theirs: this process cannot time it; a client that acknowledges at once, '
+                 "e.g. with TCP_QUICKACK, does not wait). pywsgi leaves Nagle's algorithm on "
+                 '(gevent issue #1233). Fix: give the server a listening socket with '
+                 'TCP_NODELAY set, which the sockets it accepts inherit: listener = '
                  'gevent.socket.socket(); listener.setsockopt(socket.IPPROTO_TCP, '
                  'socket.TCP_NODELAY, 1); listener.bind(address); listener.listen(backlog); '
-                 "WSGIServer(listener, app). [cost 0.400 s: seconds this process's server "
-                 "made its clients wait, estimated: 40 ms (a Linux client's shortest delayed "
-                 'ACK) for each response written head and body apart on a kept-alive '
-                 'connection without TCP_NODELAY (the wait is in the clients, not in this '
-                 'process)]',
+                 "WSGIServer(listener, app). [cost 0.400 s: seconds this process's server made "
+                 "its clients wait, estimated: 40 ms (a Linux client's shortest delayed ACK) "
+                 'for each response written head and body apart on a kept-alive connection '
+                 'without TCP_NODELAY (the wait is in the clients, not in this process)]',
+      'own_clients_stalled': 0,
+      'own_clients_timed': 0,
       'responses': 20,
       'section': None,
       'stack': []}],

@@ -39,6 +39,26 @@ def test_a_connections_later_small_responses_are_counted_held_when_its_socket_la
     assert watch.events()[0]["kept"] == 0
 
 
+def test_held_responses_are_counted_per_server_port():
+    """Per port, so that this process's own clients of that port can say whether they
+    waited (server-nagle counts what they timed)."""
+    watch = ServerWatch()
+    server = types.SimpleNamespace(server_port=8080)
+    nagle = types.SimpleNamespace(socket=types.SimpleNamespace(getsockopt=lambda *a: 0),
+                                  server=server)
+    unix = types.SimpleNamespace(socket=types.SimpleNamespace(getsockopt=lambda *a: 0),
+                                 server=types.SimpleNamespace(server_port=None))
+    for handler in (nagle, unix):
+        for _ in range(3):
+            watch.wrote(handler, b"ok")
+    [event] = watch.events()
+    assert event["nagle"] == 4 and event["nagle_ports"] == {"8080": 2}
+    watch.forget()
+    watch.wrote(nagle, b"ok")
+    watch.wrote(nagle, b"ok")
+    assert watch.events()[0]["nagle_ports"] == {"8080": 1}
+
+
 def test_a_failing_watch_never_raises_into_the_server(monkeypatch):
     from gevent import socket
     from gevent.pywsgi import WSGIServer
