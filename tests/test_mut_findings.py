@@ -18156,15 +18156,18 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
     # saturated()'s loop with its CPU sampled at one line of a program on disk: a log
     # call formatting its message itself (unseen: a disabled debug log's json.dumps of
     # every batch), a regular expression run at the line itself (unseen: re.sub(r"\s+$")
-    # backtracking); a regex line whose CPU ran in Python beneath it, a plain line, or a
-    # file not there (a profile analysed elsewhere): the cures as before
+    # backtracking), a key derivation (unseen: PBKDF2 per login, per request); a regex
+    # line whose CPU ran in Python beneath it, a plain line, or a file not there (a
+    # profile analysed elsewhere): the cures as before
     app = tmp_path / "app.py"
     app.write_text("import json, logging, re\n"
                    "log, _WS = logging.getLogger(), re.compile(r'\\s+$')\n"
                    "def handle(b):\n"
                    "    log.debug(f'batch {b}: {json.dumps(b, indent=2)}')\n"
                    "    b = _WS.sub('', b)\n"
-                   "    return b.rstrip()\n")
+                   "    return b.rstrip()\n"
+                   "def check(key):\n"
+                   "    return hashlib.pbkdf2_hmac('sha256', key, b'salt', 600000)\n")
     encoder = "/usr/lib/python3.11/json/encoder.py:200:JSONEncoder.encode"
 
     def cure(line, beneath=(), path=str(app)):
@@ -18175,6 +18178,7 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
         return f.message
     assert "builds a log message before the logging call" in cure(4, [encoder])
     assert "runs a regular expression" in cure(5)
+    assert "derives a key" in cure(8) and "threadpool.apply(hashlib.pbkdf2_hmac" in cure(8)
     for told in (cure(5, ["/usr/lib/python3.11/re/_parser.py:10:parse"]), cure(6),
                  cure(4, [encoder], path=str(tmp_path / "gone.py"))):
         assert "log message" not in told and "regular expression" not in told, told

@@ -482,15 +482,32 @@ REGEX_CHEAPER = (
     "anchor the pattern or make its repeats exclusive, and bound the input's length")
 
 
+# ... or a key derivation, slow on purpose (PBKDF2's iterations, scrypt's memory): a
+# password check per login (an unseen gateway's, 35 % of its run, cured by the
+# threadpool) or an API key stretched again on every request (an unseen ingest API's,
+# cured by keeping the verified key).
+KDF_LINE = re.compile(r"\b(pbkdf2_hmac|scrypt|hashpw|checkpw|PasswordHasher|argon2)\b")
+KDF_CHEAPER = (
+    "it derives a key (PBKDF2, scrypt, bcrypt: slow on purpose, milliseconds of CPU "
+    "each): hashlib's releases the interpreter lock while it works, so hand it to "
+    "gevent.get_hub().threadpool (threadpool.apply(hashlib.pbkdf2_hmac, (...))) and the "
+    "loop serves others meanwhile, as many at once as the machine has cores; where the "
+    "same secret is checked again and again (an API key on every request), keep what a "
+    "check proved (the verified key's digest, for a while) rather than lowering the "
+    "iterations")
+
+
 def _line_does(hot: Any) -> str | None:
-    """What the hot line's own source says it does (EAGER_LOG_CHEAPER; REGEX_CHEAPER when
-    the heaviest stack's CPU ran in the line itself, i.e. in C beneath it); None when it
-    says neither or is not readable here."""
+    """What the hot line's own source says it does (EAGER_LOG_CHEAPER; REGEX_CHEAPER or
+    KDF_CHEAPER when the heaviest stack's CPU ran in the line itself, i.e. in C beneath
+    it); None when it says none of these or is not readable here."""
     text = frame_source(hot.line)
     if EAGER_LOG_LINE.search(text):
         return EAGER_LOG_CHEAPER
-    return REGEX_CHEAPER if REGEX_LINE.search(text) and hot.stack[:1] == [hot.line] \
-        else None
+    if hot.stack[:1] != [hot.line]:  # the CPU ran in Python beneath the line
+        return None
+    return REGEX_CHEAPER if REGEX_LINE.search(text) else \
+        KDF_CHEAPER if KDF_LINE.search(text) else None
 
 
 # Library code a hot stack runs through that has a cheaper way, frame -> what it does
