@@ -563,6 +563,14 @@ SPAWN_CHEAPER = ("it starts a child process per call: each fork copies this proc
                  "do the work in-process (hashlib rather than sha256sum), or keep one "
                  "long-lived helper process and talk to it over a pipe")
 
+def task_work(event: dict[str, Any]) -> float:
+    """The work a threadpool event's finished tasks did: their CPU in their worker
+    threads where recorded (a crowded machine stretches their run, not their CPU: a
+    run of tiny tasks under CI load read as 100 us each), else their run."""
+    cpu = _f(event, "cpu_s")
+    return cpu if math.isfinite(cpu) and cpu > 0 else _f(event, "run_s")
+
+
 # A threadpool task of at most this much work on average (its worker's run time) ...
 TINY_TASK_S = 100e-6
 # ... handed over at least this many times from the hot line: the hand-off is the work
@@ -601,7 +609,7 @@ def _tiny_tasks(profile: Profile, hot: Any) -> str | None:
         # per task that finished: its run and the wait for its result (those still
         # queued at a snapshot ran nothing yet)
         done, sites = _f(e, "finished", _f(e, "tasks")), e.get("sites")
-        if done < TINY_TASKS_MIN or _f(e, "run_s") > TINY_TASK_S * done \
+        if done < TINY_TASKS_MIN or task_work(e) > TINY_TASK_S * done \
                 or not isinstance(sites, list) \
                 or not any(isinstance(site, list) and site and site[0] == hot.line
                            for site in sites):
@@ -609,7 +617,7 @@ def _tiny_tasks(profile: Profile, hot: Any) -> str | None:
         template = CONNECTS_PER_CALL if e.get("dns") else TINY_TASKS_CHEAPER
         return template.format(
             tasks=f"{done:.0f}", function=str(e.get("function") or "the"),
-            work=_f(e, "run_s") / done * 1e6, waited=_f(e, "result_s") / done * 1e6)
+            work=task_work(e) / done * 1e6, waited=_f(e, "result_s") / done * 1e6)
     return None
 
 

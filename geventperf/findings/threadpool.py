@@ -19,6 +19,7 @@ from geventperf.findings.loop import (
     block_threshold,
     loop_saturated,
     other_threads_cpu,
+    task_work,
 )
 from geventperf.profile import Finding, Profile
 from geventperf.threadpoolwatch import EVENT_KIND, FINDING_KIND, OTHER_POOLS
@@ -313,7 +314,7 @@ def threadpool_tiny_tasks(profile: Profile) -> list[Finding]:
                 or ev.get("pool") == OTHER_POOLS:
             continue
         done = _num(ev, "finished") or _num(ev, "tasks")
-        work, waited = _num(ev, "run_s"), _num(ev, "result_s")
+        work, waited = task_work(ev), _num(ev, "result_s")
         if done >= TINY_TASKS_MIN and work <= TINY_TASK_S * done \
                 and waited >= TINY_HANDOFF_RATIO * work \
                 and waited - work >= block_threshold(profile):
