@@ -29,7 +29,8 @@ from geventperf.sections import _tracers, get_ident
 EVENT_KIND = "pywsgi-responses"
 WRITE_WITH_HEADERS = "gevent.pywsgi.WSGIHandler._write_with_headers"
 # The attribute a handler (one per connection) carries: [the watch's token, responses
-# written on this connection so far, whether its socket lacks TCP_NODELAY].
+# written on this connection so far, whether its socket lacks TCP_NODELAY, the port its
+# server listens on (None: none)].
 _SEEN = "_geventperf_served"
 
 

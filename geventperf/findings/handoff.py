@@ -413,7 +413,8 @@ def _waited_together(profile: Profile, name: str, rows: list[Any]) -> float:
     timeline's slices (where each went on to wait); 0 without a whole timeline."""
     if not profile.slices or profile.slices_dropped:
         return 0.0
-    at_rows = {i for i, w in enumerate(profile.waits) if any(w is r for r in rows)}
+    row_ids = {id(r) for r in rows}
+    at_rows = {i for i, w in enumerate(profile.waits) if id(w) in row_ids}
     mine = {g.id for g in profile.greenlets if _base_name(g.name) == name}
     slices: dict[int, list[Any]] = {}
     for s in profile.slices:
