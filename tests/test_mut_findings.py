@@ -2814,12 +2814,13 @@ def requests_saturated(moved=0.0, direct=False):
 @scenario
 def loop_saturated_by_requests_own_cpu_counts_the_calls_per_job():
     # as by_requests_own_cpu's first; the slices that delayed most ended at crunch
-    # (APP:30), which made calls whose answers were awaited: from two per job on (the
-    # top holders, app.fetch: two greenlets, four calls) their number is told first;
-    # three calls: not.  As a server's connections, with the one in-process pywsgi
-    # server's two answers: per request served
+    # (APP:30), which made calls whose answers were awaited.  The top holders as a
+    # server's connections, with the one in-process pywsgi server's two answers: from
+    # two calls per request served on (four calls) their number is told first; three
+    # calls: not.  As plain greenlets (app.fetch, two of them: loops, no one job each):
+    # not
     out = []
-    for calls, server in ((4, False), (3, False), (4, True)):
+    for calls, server in ((4, True), (3, True), (4, False)):
         p = requests_saturated()
         p.waits = [StackTime(stack=[f"{HTTP_CLIENT}:325:HTTPResponse.begin", f"{APP}:30:crunch"],
                              count=calls, wait_s=0.25, event_wait_s=0.25, ready_wait_s=0.0)]
@@ -4035,39 +4036,93 @@ EXPECTED = {
       'event_wait_s': 0.5,
       'greenlet': 3,
       'hazard': False,
-      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders': {'app.parse': 0.25,
+                  'gevent.baseserver._handle_and_close_when_done': 2.0,
+                  'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
       'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'timers or locks. Who held the loop: '
+                 "'gevent.baseserver._handle_and_close_when_done' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: /srv/app/worker.py:30:crunch made '
-                 "4 calls for 2 jobs (2.0 per job), one after another: requests' CPU grows "
-                 'with the calls, so fewer calls per job -- one call for all of its items (a '
-                 'batch endpoint), or a cache of the answers -- cuts it in proportion. 50% of '
-                 'the sampled CPU ran inside requests, urllib3 and http.client themselves: '
-                 'their per-request work (proxy settings read from the environment, URL '
-                 'parsing, header checks) is a cause of its own. geventperf.Session(), or '
-                 'geventperf.mount(session, fast_path=True), does that work once per session '
-                 "(about half of requests' CPU per call in this project's benchmarks). Beyond "
-                 'that: less work per request in these greenlets (compute once what is the '
-                 'same from request to request and keep it: a verified credential or key, a '
-                 'compiled pattern or template, a parsed configuration; and look for work that '
-                 'grows with the square of its input: += on bytes or str in a loop, a list '
-                 'searched inside a loop, a sort or copy repeated), fewer greenlets per '
-                 'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
+                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is '
+                 'on the CPU side, not the I/O side: /srv/app/worker.py:30:crunch made 4 calls '
+                 "for 2 requests served (2.0 per request served), one after another: requests' "
+                 'CPU grows with the calls, so fewer calls per request -- one call for all of '
+                 'its items (a batch endpoint), or a cache of the answers -- cuts it in '
+                 'proportion. 50% of the sampled CPU ran inside requests, urllib3 and '
+                 'http.client themselves: their per-request work (proxy settings read from the '
+                 'environment, URL parsing, header checks) is a cause of its own. '
+                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
+                 "that work once per session (about half of requests' CPU per call in this "
+                 "project's benchmarks). Beyond that: less work per request in these greenlets "
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.parse': 0.25,
+                  'gevent.baseserver._handle_and_close_when_done': 2.0,
+                  'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 'timers or locks. Who held the loop: '
+                 "'gevent.baseserver._handle_and_close_when_done' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
+                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
+                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
+                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is '
+                 'on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
+                 'settings read from the environment, URL parsing, header checks) is a cause '
+                 'of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). Beyond that: less work per "
+                 'request in these greenlets (compute once what is the same from request to '
+                 'request and keep it: a verified credential or key, a compiled pattern or '
+                 'template, a parsed configuration; and look for work that grows with the '
+                 'square of its input: += on bytes or str in a loop, a list searched inside a '
+                 'loop, a sort or copy repeated), fewer greenlets per process and more '
+                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
+                 "that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
                  'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
                  "plus the queueing behind the top holder's own slices over the block "
@@ -4077,8 +4132,8 @@ EXPECTED = {
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'small_reads_site': None,
-      'stack': ['/srv/app/worker.py:40:handler'],
-      'stack_is': 'cpu-samples',
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
       'utilization': 0.96875},
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
@@ -4131,62 +4186,6 @@ EXPECTED = {
       'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
-      'utilization': 0.96875},
-     {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
-                      'slow-path or cpu-starved finding explains), plus the queueing behind '
-                      "the top holder's own slices over the block threshold when they burned "
-                      'the CPU in the same code (no loop-blocked finding then tells them)',
-      'cost_s': 3.5,
-      'event_wait_s': 0.5,
-      'greenlet': 3,
-      'hazard': False,
-      'holders': {'app.parse': 0.25,
-                  'gevent.baseserver._handle_and_close_when_done': 2.0,
-                  'main': 0.125},
-      'holders_off_cpu_s': 0.0,
-      'kind': 'loop-saturated',
-      'long_slices_of': [],
-      'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 'timers or locks. Who held the loop: '
-                 "'gevent.baseserver._handle_and_close_when_done' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
-                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is '
-                 'on the CPU side, not the I/O side: /srv/app/worker.py:30:crunch made 4 calls '
-                 "for 2 requests served (2.0 per request served), one after another: requests' "
-                 'CPU grows with the calls, so fewer calls per request -- one call for all of '
-                 'its items (a batch endpoint), or a cache of the answers -- cuts it in '
-                 'proportion. 50% of the sampled CPU ran inside requests, urllib3 and '
-                 'http.client themselves: their per-request work (proxy settings read from the '
-                 'environment, URL parsing, header checks) is a cause of its own. '
-                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
-                 "that work once per session (about half of requests' CPU per call in this "
-                 "project's benchmarks). Beyond that: less work per request in these greenlets "
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += '
-                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
-      'ready_wait_s': 3.5,
-      'section': None,
-      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
-      'small_reads_site': None,
-      'stack': ['/srv/app/worker.py:30:crunch'],
-      'stack_is': 'slice-end',
       'utilization': 0.96875}],
     'loop_blocked_not_by_a_slice_long_only_for_want_of_a_cpu': [{'active_s': 0.25,
       'backlog_s': 0.0,

@@ -1013,27 +1013,30 @@ def _workers(profile: Profile) -> list[Any]:
             and g.ready_wait_s is not None and g.event_wait_s is not None]
 
 
-# Calls per job from which loop-saturated's requests' CPU is told as the calls' number
-# first: requests' CPU grows with the calls, and from two per job on fewer calls is a
-# lever (an unseen order service's handlers priced each order line with a call of its
+# Calls per request served from which loop-saturated's requests' CPU is told as the
+# calls' number first: requests' CPU grows with the calls, and from two per request on
+# fewer calls is a lever (an unseen order service's handlers priced each order line with a call of its
 # own, 5.6 per request: one batch call per request quadrupled its throughput, where
 # requests' cheaper path gained 31 %).
 CALLS_PER_JOB_CPU_TOLD = 2.0
 
 
 def _calls_per_job(profile: Profile, names: list[str], line: str | None) -> str:
-    """A sentence on the calls the greenlets of *names* made per job (held.jobs_done) at
-    the program's *line*, from CALLS_PER_JOB_CPU_TOLD on; "" otherwise."""
+    """A sentence on the calls a server's connections (*names*) made per request served
+    (held.jobs_done) at the program's *line*, from CALLS_PER_JOB_CPU_TOLD on; "" for
+    other greenlets: a loop's greenlet (a worker, a load generator) is no one job, and
+    its calls per greenlet say nothing of a request's (an unseen quote service's
+    in-process load clients were told "100 calls per job ... a batch endpoint")."""
     from geventperf.findings.held import JOBS_PLURAL, calls_at, jobs_done  # (builds on this)
     jobs, unit = jobs_done(profile, names)
     calls = calls_at(profile.waits, line)
-    if not jobs or calls < CALLS_PER_JOB_CPU_TOLD * jobs:
+    if unit != "request served" or not jobs or calls < CALLS_PER_JOB_CPU_TOLD * jobs:
         return ""
     return (f" {line} made {calls} calls for {jobs} {JOBS_PLURAL[unit]} "
             f"({calls / jobs:.1f} per {unit}), one after another: "
-            "requests' CPU grows with the calls, so fewer calls per "
-            f"{unit.split()[0]} -- one call for all of its items (a batch endpoint), or a "
-            "cache of the answers -- cuts it in proportion.")
+            "requests' CPU grows with the calls, so fewer calls per request -- one call "
+            "for all of its items (a batch endpoint), or a cache of the answers -- cuts it "
+            "in proportion.")
 
 
 def _holders_queued(profile: Profile, workers: list[Any]) -> bool:
