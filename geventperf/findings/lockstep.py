@@ -39,7 +39,7 @@ from geventperf.findings.common import (
     block_threshold,
 )
 from geventperf.findings.handoff import end_waits, serial_bottleneck, stacks_left
-from geventperf.findings.held import jobs_waited
+from geventperf.findings.held import asleep_in_program, jobs_waited
 from geventperf.findings.limits import event_wait
 from geventperf.findings.sequential import sequential_calls
 from geventperf.findings.workers import workers_saturated
@@ -110,9 +110,9 @@ def _queue_full(profile: Profile, put: "_Side", get: "_Side | None") -> list[Fin
     """queue-full: a producer waiting in put() most of the run behind one consumer.
     ``cost_s``: the producer's waits in put()."""
     duration = profile.duration_s
-    # (without a consumer's get() waits -- `for item in queue:` records none -- who
-    # takes from the queue, and how many, is not known: no story to tell)
-    if get is None or put.waited < FULL_LIFE_SHARE * _lives(profile, put.name) \
+    if get is None:
+        return _polled_full(profile, put)
+    if put.waited < FULL_LIFE_SHARE * _lives(profile, put.name) \
             or get.greenlets > 1 \
             or put.waited < block_threshold(profile) or _told_elsewhere(profile):
         return []
@@ -149,6 +149,61 @@ def _queue_full(profile: Profile, put: "_Side", get: "_Side | None") -> list[Fin
                      producer=put.name, consumer=get.name, put_wait_s=put.waited,
                      get_wait_s=get.waited, put_site=put.where,
                      calls_site=calls[0].extra.get("site") if calls else None)]
+
+
+# A consumer that takes from the queue without waiting in get() (get_nowait, or
+# get(block=False), then gevent.sleep when it found nothing) is known by that sleep: one
+# greenlet of another name than the producers', asleep at one line of its own at least
+# this share of the run ...
+POLLER_SLEEP_SHARE = 0.3
+# ... in at least this many sleeps of at most this long each on average: a poll, not a
+# heartbeat (an unseen backfill's bulk loader polled its bounded queue every 50 ms with
+# get_nowait: its three fetchers waited 55 % of their lives to put, "FINDINGS: none";
+# waiting on the queue itself cut the run 2.7x).
+POLLER_MIN_SLEEPS = 10
+POLLER_MAX_SLEEP_S = 0.5
+
+
+def _polled_full(profile: Profile, put: "_Side") -> list[Finding]:
+    """queue-full when the producers waited in put() FULL_LIFE_SHARE of their lives and
+    no greenlet waited in get(), while one greenlet of another name slept at a line of
+    its own like a poller (POLLER_*): most likely the consumer, taking items only when
+    its sleep ends.  ``cost_s``: the producers' waits in put()."""
+    if put.waited < FULL_LIFE_SHARE * _lives(profile, put.name) \
+            or put.waited < block_threshold(profile) or _told_elsewhere(profile):
+        return []
+    slept: dict[str, list[Any]] = {}
+    for gid, stacks in stacks_left(profile).items():
+        g = profile.greenlet(gid)
+        if g is None or gid == profile.hub.get("id") or _base_name(g.name) == put.name:
+            continue
+        for w in profile.waits:
+            if tuple(w.stack) in stacks and asleep_in_program(w):
+                slept.setdefault(_base_name(g.name), []).append(w)
+    pollers = [(name, max(rows, key=event_wait), sum(event_wait(w) for w in rows),
+                sum(w.count for w in rows)) for name, rows in slept.items()]
+    pollers = [p for p in pollers if p[2] >= POLLER_SLEEP_SHARE * profile.duration_s
+               and p[3] >= POLLER_MIN_SLEEPS and p[2] <= POLLER_MAX_SLEEP_S * p[3]]
+    if len(pollers) != 1:
+        return []  # none, or several: which one takes from the queue is not known
+    name, row, asleep, sleeps = pollers[0]
+    where = user_site(row.stack).user
+    message = (
+        f"A producer waited on a full queue: '{put.name}' waited {put.waited:.3f} s to put "
+        f"into it ({_times(put.count)}, at {put.where}), "
+        f"{put.waited / _lives(profile, put.name):.0%} of {_its_life(put.greenlets)}, "
+        "while no greenlet ever waited to get from it, and the one most likely taking from "
+        f"it, '{name}', slept on a timer: {asleep:.3f} s "
+        f"({asleep / profile.duration_s:.0%} of the run) at {where} (gevent.sleep, "
+        f"{sleeps} sleeps of {asleep / sleeps * 1e3:.0f} ms on average). A consumer that "
+        "checks the queue without waiting (get_nowait, get(block=False)) and sleeps when "
+        "it finds too little takes items only when its sleep ends: the producers wait for "
+        "its timer, not for its work. Fix: wait on the queue itself -- queue.get(timeout=t), "
+        "t the time left until its next flush or deadline is due -- so that it wakes as "
+        "soon as an item is put; or shorten the interval.")
+    return [_finding(QUEUE_FULL, message, put.waited, list(put.stack), greenlet=put.greenlet,
+                     producer=put.name, consumer=name, put_wait_s=put.waited, get_wait_s=0.0,
+                     put_site=put.where, poller_site=where, poller_sleep_s=asleep)]
 
 
 def without_calls_told(found: list[Finding]) -> list[Finding]:

@@ -1169,8 +1169,12 @@ def _body_reads(profile: Profile) -> tuple[int, int]:
 # subprocess module: run, communicate, wait, the exec check of a new child).
 SUBPROCESS_FRAME = re.compile(r"[/\\]subprocess\.py:\d+:")
 # Where the program's greenlets waited on child processes at one line of theirs for at
-# least this share of the run, the children are that line's: a process started per call.
+# least this share of the run, in at least SPAWN_MIN_WAITS waits, the children are that
+# line's: a process started per call (a child waited on a few times at one line, however
+# long, is one process: an unseen service's main ran its load generator that way and
+# was told "a process started per call").
 SPAWN_WAIT_SHARE = 0.25
+SPAWN_MIN_WAITS = 20
 # What starting one per call costs, and its cure (cpu-starved's words).
 SPAWN_PER_CALL = (
     "a process started per call pays its program's start-up each time (an interpreter's "
@@ -1182,18 +1186,20 @@ SPAWN_PER_CALL = (
 def _spawned_at(profile: Profile) -> tuple[str, float] | None:
     """(the program's line, its greenlets' wait there) where the most waiting on child
     processes (SUBPROCESS_FRAME in the stack) was done, when that is SPAWN_WAIT_SHARE
-    of the run or more (greenlet-seconds: several at once count each); else None.  A
-    helper started once and waited on at its end (a local server) waits at no line
-    that long and that often."""
-    at: dict[str, float] = {}
+    of the run or more (greenlet-seconds: several at once count each) in SPAWN_MIN_WAITS
+    waits or more; else None."""
+    at: dict[str, list[float]] = {}
     for w in profile.waits:
         line = user_site(w.stack).user
         if line and any(isinstance(f, str) and SUBPROCESS_FRAME.search(f) for f in w.stack):
-            at[line] = at.get(line, 0.0) + w.wait_s
+            acc = at.setdefault(line, [0.0, 0.0])
+            acc[0] += w.wait_s
+            acc[1] += w.count
     if not at or not profile.duration_s:
         return None
-    line, waited = max(at.items(), key=lambda kv: kv[1])
-    return (line, waited) if waited >= SPAWN_WAIT_SHARE * profile.duration_s else None
+    line, (waited, waits) = max(at.items(), key=lambda kv: kv[1][0])
+    return (line, waited) if waited >= SPAWN_WAIT_SHARE * profile.duration_s \
+        and waits >= SPAWN_MIN_WAITS else None
 
 
 def _own_competitors(profile: Profile) -> tuple[float, float]:
