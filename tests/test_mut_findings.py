@@ -2013,6 +2013,35 @@ def queue_full_not_from_mains_end_wait_nor_without_a_consumer():
 
 
 @scenario
+def queue_full_behind_a_consumer_polling_on_a_timer():
+    # the producer waited 0.6 s in put() (30 % of the 2 s run); nobody waited in get():
+    # app.load (#4) slept 0.6 s at its own line in 12 sleeps of 50 ms (a poll): told
+    # as the consumer on a timer; in 10 sleeps (POLLER_MIN_SLEEPS) too.  Then none: 9
+    # sleeps; 0.6 - 2**-16 s asleep; sleeps of more than POLLER_MAX_SLEEP_S each (a
+    # heartbeat); two such sleepers of other names (which one takes from the queue is
+    # not known); the sleeper a server's connection (a stand-in upstream's handler)
+    sleep = ["/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep", f"{APP}:40:load"]
+
+    def polled(asleep=0.6, sleeps=12, other=False, server=False):
+        p = lockstep_profile(put=0.6, get=0.0)
+        if server:
+            p.greenlet(4).name = "gevent.baseserver._handle_and_close_when_done"
+        p.waits[1] = StackTime(stack=list(sleep), count=sleeps, wait_s=asleep,
+                               event_wait_s=asleep, ready_wait_s=0.0, call="wait")
+        p.runs[1] = StackTime(stack=list(sleep), count=sleeps, greenlet=4)
+        if other:
+            tick = [sleep[0], f"{APP}:90:tick"]
+            p.waits.append(StackTime(stack=tick, count=12, wait_s=0.6, event_wait_s=0.6,
+                                     ready_wait_s=0.0, call="wait"))
+            p.runs.append(StackTime(stack=tick, count=12, greenlet=5))
+            p.greenlet(5).name = "app.tick"
+        return findings.queue_lockstep(p)
+    return [*polled(), *polled(sleeps=10), *polled(sleeps=9),
+            *polled(asleep=0.6 - 2 ** -16), *polled(asleep=6.5, sleeps=12),
+            *polled(other=True), *polled(server=True)]
+
+
+@scenario
 def queue_full_at_its_edges():
     # the producer (no times of its own: its life is the 2 s run) waited 30 % of it in
     # put() (0.6 s), its one consumer a quarter less a little in get(): queue-full,
@@ -3799,6 +3828,60 @@ def threadpool_of_six_functions():
 
 # The findings each scenario gives, as Finding.to_dict() writes them.
 EXPECTED = {
+    'queue_full_behind_a_consumer_polling_on_a_timer': [{'consumer': 'app.load',
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind one '
+                      'consumer',
+      'cost_s': 0.6,
+      'get_wait_s': 0.0,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'queue-full',
+      'message': "A producer waited on a full queue: 'app.extract' waited 0.600 s to put into "
+                 'it (40 times, at /srv/app/worker.py:34:extract), 30% of its life, while no '
+                 'greenlet ever waited to get from it, and the one most likely taking from it, '
+                 "'app.load', slept on a timer: 0.600 s (30% of the run) at "
+                 '/srv/app/worker.py:40:load (gevent.sleep, 12 sleeps of 50 ms on average). A '
+                 'consumer that checks the queue without waiting (get_nowait, '
+                 'get(block=False)) and sleeps when it finds too little takes items only when '
+                 'its sleep ends: the producers wait for its timer, not for its work. Fix: '
+                 'wait on the queue itself -- queue.get(timeout=t), t the time left until its '
+                 'next flush or deadline is due -- so that it wakes as soon as an item is put; '
+                 'or shorten the interval. [cost 0.600 s: greenlet-seconds a producer waited '
+                 'to put into a full queue behind one consumer]',
+      'poller_site': '/srv/app/worker.py:40:load',
+      'poller_sleep_s': 0.6,
+      'producer': 'app.extract',
+      'put_site': '/srv/app/worker.py:34:extract',
+      'put_wait_s': 0.6,
+      'section': None,
+      'stack': ['/srv/app/worker.py:34:extract']},
+     {'consumer': 'app.load',
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind one '
+                      'consumer',
+      'cost_s': 0.6,
+      'get_wait_s': 0.0,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'queue-full',
+      'message': "A producer waited on a full queue: 'app.extract' waited 0.600 s to put into "
+                 'it (40 times, at /srv/app/worker.py:34:extract), 30% of its life, while no '
+                 'greenlet ever waited to get from it, and the one most likely taking from it, '
+                 "'app.load', slept on a timer: 0.600 s (30% of the run) at "
+                 '/srv/app/worker.py:40:load (gevent.sleep, 10 sleeps of 60 ms on average). A '
+                 'consumer that checks the queue without waiting (get_nowait, '
+                 'get(block=False)) and sleeps when it finds too little takes items only when '
+                 'its sleep ends: the producers wait for its timer, not for its work. Fix: '
+                 'wait on the queue itself -- queue.get(timeout=t), t the time left until its '
+                 'next flush or deadline is due -- so that it wakes as soon as an item is put; '
+                 'or shorten the interval. [cost 0.600 s: greenlet-seconds a producer waited '
+                 'to put into a full queue behind one consumer]',
+      'poller_site': '/srv/app/worker.py:40:load',
+      'poller_sleep_s': 0.6,
+      'producer': 'app.extract',
+      'put_site': '/srv/app/worker.py:34:extract',
+      'put_wait_s': 0.6,
+      'section': None,
+      'stack': ['/srv/app/worker.py:34:extract']}],
     'server_nagle_counts_what_its_own_clients_timed': [{'client_delayed_ack_s': 0.04,
       'cost_meaning': "seconds this process's server made its clients wait, estimated: 40 ms "
                       "(a Linux client's shortest delayed ACK) for each response written head "

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from geventperf.findings.common import (
+    CONNECTION_GREENLET,
     QUEUE_FULL,
     QUEUE_LOCKSTEP,
     SEQUENTIAL_CALLS,
@@ -175,7 +176,10 @@ def _polled_full(profile: Profile, put: "_Side") -> list[Finding]:
     slept: dict[str, list[Any]] = {}
     for gid, stacks in stacks_left(profile).items():
         g = profile.greenlet(gid)
-        if g is None or gid == profile.hub.get("id") or _base_name(g.name) == put.name:
+        # (a server's connection sleeping in its handler, a stand-in upstream's latency,
+        # serves requests: it takes from no queue of the program's)
+        if g is None or gid == profile.hub.get("id") or _base_name(g.name) == put.name \
+                or CONNECTION_GREENLET in g.name:
             continue
         for w in profile.waits:
             if tuple(w.stack) in stacks and asleep_in_program(w):
