@@ -18263,6 +18263,14 @@ def test_a_loop_that_paced_the_greenlets_holding_it_is_saturated_whatever_others
     assert found() == ["loop-saturated"]
     assert found(fetch_event=(1.5, 1.5)) == []  # as long waiting as queueing: not paced
     assert found(fetch_ready=(1.0, 1.0 - 2 ** -20)) == []  # under one greenlet queued
+    # the thread waited for a CPU 1.2 s of its 1.9375 s busy (cpu-starved's): that share
+    # of the holders' queueing is the crowded machine's, and what is left (1.14 s) is
+    # under one greenlet queued (two CPU hogs made a churning pool's fetchers read so)
+    p = saturated()
+    p.greenlet(5).event_wait_s = 8.0
+    p.greenlet(3).event_wait_s = p.greenlet(4).event_wait_s = 0.25
+    p.hub["cpu_wait_s"] = 1.2
+    assert findings.cpu_starved(p) and not findings.loop_saturated(p)
 
 
 def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
