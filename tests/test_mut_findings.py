@@ -3343,8 +3343,11 @@ def threadpool_tiny_tasks_at_their_edges():
     p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 9, 1.0)])
     p.events = [pool_event("json.loads", 1000, 0.25, 0.1, result_s=0.5,
                            sites=[[f"{APP}:40:handler", 1000]])]
-    assert "tiny tasks" in findings.loop_saturated(p)[0].message
-    return out + findings.threadpool_tiny_tasks(p)
+    both = findings.loop_saturated(p) + findings.threadpool_tiny_tasks(p)
+    assert "tiny tasks" in both[0].message and both[0].extra["tiny_tasks_told"]
+    assert [f.kind for f in findings.without_tiny_tasks_told(both)] == ["loop-saturated"]
+    assert findings.without_tiny_tasks_told(out) == out  # nothing tells them there
+    return out
 
 
 @scenario
@@ -13583,6 +13586,7 @@ EXPECTED = {
       'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
+      'tiny_tasks_told': True,
       'utilization': 0.96875},
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
@@ -13767,6 +13771,7 @@ EXPECTED = {
       'small_reads_site': None,
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
+      'tiny_tasks_told': True,
       'utilization': 0.96875}],
     'lock_contended_on_a_log_handlers_lock': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
                       '(mostly idle, or queueing little)',

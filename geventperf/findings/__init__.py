@@ -142,7 +142,11 @@ from geventperf.findings.slowpaths import (
     SLOW_PATHS,
     slow_paths,
 )
-from geventperf.findings.threadpool import threadpool_saturated, threadpool_tiny_tasks
+from geventperf.findings.threadpool import (
+    threadpool_saturated,
+    threadpool_tiny_tasks,
+    without_tiny_tasks_told,
+)
 from geventperf.findings.workers import (
     WORKERS_BUSY_SHARE,
     WORKERS_INPUT_SHARE,
@@ -205,7 +209,8 @@ def compute(profile: Profile) -> list[Finding]:
         errors.append(f"greenlet_leaks: {type(exc).__name__}: {exc}")
     try:
         out = without_outweighed_limits(without_repeats_told(without_calls_told(
-            without_slices_told(without_reads_told(without_stretches_told(out))))), profile)
+            without_slices_told(without_reads_told(without_stretches_told(
+                without_tiny_tasks_told(out)))))), profile)
     except Exception as exc:  # noqa: BLE001 - the findings as found, not dropped
         errors.append(f"merging: {type(exc).__name__}: {exc}")
     if errors:

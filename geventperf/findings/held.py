@@ -322,10 +322,6 @@ CALLS_EACH_TOLD = 10
 CALLS_EACH_TOLD_WORDS = "at that line, one after another"
 
 
-# The plural of each name jobs_done gives a job.
-JOBS_PLURAL = {"job": "jobs", "request served": "requests served"}
-
-
 def jobs_done(profile: Profile, names: Iterable[str]) -> tuple[int, str]:
     """How many jobs the greenlets of *names* did, and what one is called.  A server's
     connection greenlet serves request after request on a kept-alive connection, so

@@ -600,17 +600,24 @@ CONNECTS_PER_CALL = (
     "lookups inline)")
 
 
+def tiny_tasks_done(event: dict[str, Any]) -> float:
+    """The tasks a threadpool event's function finished when they were many and tiny
+    (TINY_TASKS_MIN of them, at most TINY_TASK_S of work each on average, by
+    task_work), else 0.  Per task that finished: those still queued at a snapshot ran
+    nothing yet."""
+    done = _f(event, "finished", _f(event, "tasks"))
+    return done if done >= TINY_TASKS_MIN and task_work(event) <= TINY_TASK_S * done \
+        else 0.0
+
+
 def _tiny_tasks(profile: Profile, hot: Any) -> str | None:
     """TINY_TASKS_CHEAPER for the threadpool's tasks sent from the hot code's line, when
     they were many and tiny; None otherwise."""
     if hot is None:
         return None
     for e in _events(profile, "threadpool"):
-        # per task that finished: its run and the wait for its result (those still
-        # queued at a snapshot ran nothing yet)
-        done, sites = _f(e, "finished", _f(e, "tasks")), e.get("sites")
-        if done < TINY_TASKS_MIN or task_work(e) > TINY_TASK_S * done \
-                or not isinstance(sites, list) \
+        done, sites = tiny_tasks_done(e), e.get("sites")
+        if not done or not isinstance(sites, list) \
                 or not any(isinstance(site, list) and site and site[0] == hot.line
                            for site in sites):
             continue
@@ -1015,25 +1022,26 @@ def _workers(profile: Profile) -> list[Any]:
 
 # Calls per request served from which loop-saturated's requests' CPU is told as the
 # calls' number first: requests' CPU grows with the calls, and from two per request on
-# fewer calls is a lever (an unseen order service's handlers priced each order line with a call of its
-# own, 5.6 per request: one batch call per request quadrupled its throughput, where
-# requests' cheaper path gained 31 %).
-CALLS_PER_JOB_CPU_TOLD = 2.0
+# fewer calls is a lever (an unseen order service's handlers priced each order line with
+# a call of its own, 5.6 per request: one batch call per request quadrupled its
+# throughput, where requests' cheaper path gained 31 %).
+CALLS_PER_REQUEST_CPU_TOLD = 2.0
 
 
-def _calls_per_job(profile: Profile, names: list[str], line: str | None) -> str:
+def _calls_per_request(profile: Profile, names: list[str], line: str | None) -> str:
     """A sentence on the calls a server's connections (*names*) made per request served
-    (held.jobs_done) at the program's *line*, from CALLS_PER_JOB_CPU_TOLD on; "" for
+    (held.jobs_done) at the program's *line*, from CALLS_PER_REQUEST_CPU_TOLD on; "" for
     other greenlets: a loop's greenlet (a worker, a load generator) is no one job, and
     its calls per greenlet say nothing of a request's (an unseen quote service's
     in-process load clients were told "100 calls per job ... a batch endpoint")."""
-    from geventperf.findings.held import JOBS_PLURAL, calls_at, jobs_done  # (builds on this)
-    jobs, unit = jobs_done(profile, names)
+    from geventperf.findings.held import calls_at, jobs_done  # (held builds on this module)
+    requests, unit = jobs_done(profile, names)
     calls = calls_at(profile.waits, line)
-    if unit != "request served" or not jobs or calls < CALLS_PER_JOB_CPU_TOLD * jobs:
+    if unit != "request served" or not requests \
+            or calls < CALLS_PER_REQUEST_CPU_TOLD * requests:
         return ""
-    return (f" {line} made {calls} calls for {jobs} {JOBS_PLURAL[unit]} "
-            f"({calls / jobs:.1f} per {unit}), one after another: "
+    return (f" {line} made {calls} calls for {requests} requests served "
+            f"({calls / requests:.1f} per request served), one after another: "
             "requests' CPU grows with the calls, so fewer calls per request -- one call "
             "for all of its items (a batch endpoint), or a cache of the answers -- cuts it "
             "in proportion.")
@@ -1362,6 +1370,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         return []
     ready += absorbed  # (after the tests: they decide without the long slices)
     seen = does = None
+    tiny_told = False  # its cure tells threadpool tasks too tiny to hand over
     if blocking:
         # CPU samples see none of that time; the stall watch's looks at the slices may
         # (the story then says where the slices ended)
@@ -1387,6 +1396,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         cure = (f" Most of {whose} was off the CPU ({off_cpu:.3f} s of {held_run:.3f} "
                 f"s), {_blocking_story(profile, where or 'an unrecorded place', seen, 2, longest)}")
     elif (tiny := _tiny_tasks(profile, hot)) is not None:
+        tiny_told = True
         cure = f" The cure is on the CPU side, not the I/O side: {tiny}."
     else:
         does = _what_it_does(profile, hot)
@@ -1468,7 +1478,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      "only for an empty jar: it does not cure this.")
         elif in_requests is not None and in_requests >= REQUESTS_CPU_SHARE:
             env = _sampled_share(profile, ENV_SCAN)
-            cure += _calls_per_job(profile, [name for name, _acc in top[:1]], where)
+            cure += _calls_per_request(profile, [name for name, _acc in top[:1]], where)
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
                      "and http.client themselves: their per-request work (proxy settings "
                      "read from the environment, URL parsing, header checks) is a cause "
@@ -1511,6 +1521,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         + "." + _long_slices_told(same) + cure)
     iterated = _small_reads_site(hot, does)
     return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
+                     **({"tiny_tasks_told": True} if tiny_told else {}),
                      small_reads_site=iterated, long_slices_s=absorbed,
                      long_slices_of=[f.greenlet for f in same],
                      greenlet=top_gid, stack_is=STACK_CPU_SAMPLES if hot else

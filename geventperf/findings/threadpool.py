@@ -8,18 +8,15 @@ from typing import Any
 
 from geventperf.findings.common import (
     BOUND_CONCURRENCY,
-    LOOP_SATURATED,
     MANY_IN_FLIGHT,
     THREADPOOL_TINY_TASKS,
     _finding,
 )
 from geventperf.findings.loop import (
-    TINY_TASK_S,
-    TINY_TASKS_MIN,
     block_threshold,
-    loop_saturated,
     other_threads_cpu,
     task_work,
+    tiny_tasks_done,
 )
 from geventperf.profile import Finding, Profile
 from geventperf.threadpoolwatch import EVENT_KIND, FINDING_KIND, OTHER_POOLS
@@ -302,26 +299,22 @@ TINY_HANDOFF_RATIO = 4.0
 
 
 def threadpool_tiny_tasks(profile: Profile) -> list[Finding]:
-    """One finding per function sent to a threadpool at least TINY_TASKS_MIN times with
-    at most TINY_TASK_S of work per task on average, whose callers waited at least
-    TINY_HANDOFF_RATIO times that for each result, a block threshold beyond the work in
-    all (name lookups apart: a connection per call is the connection findings' story).
-    None where loop-saturated already tells them as its cure (one cause, one finding).
-    ``cost_s``: the callers' wait for the results less the tasks' work."""
+    """One finding per function sent to a threadpool many times with tiny tasks
+    (loop.tiny_tasks_done), whose callers waited at least TINY_HANDOFF_RATIO times the
+    work for each result, a block threshold beyond the work in all (name lookups apart:
+    a connection per call is the connection findings' story).  Where loop-saturated
+    tells them as its cure, without_tiny_tasks_told drops these (one cause, one
+    finding).  ``cost_s``: the callers' wait for the results less the tasks' work."""
     tiny = []
     for ev in profile.events:
         if not isinstance(ev, dict) or ev.get("kind") != EVENT_KIND or ev.get("dns") \
                 or ev.get("pool") == OTHER_POOLS:
             continue
-        done = _num(ev, "finished") or _num(ev, "tasks")
+        done = tiny_tasks_done(ev)
         work, waited = task_work(ev), _num(ev, "result_s")
-        if done >= TINY_TASKS_MIN and work <= TINY_TASK_S * done \
-                and waited >= TINY_HANDOFF_RATIO * work \
+        if done and waited >= TINY_HANDOFF_RATIO * work \
                 and waited - work >= block_threshold(profile):
             tiny.append((ev, done, work, waited))
-    if not tiny or any(f.kind == LOOP_SATURATED and "tiny tasks" in f.message
-                       for f in loop_saturated(profile)):
-        return []
     names = {g.id: g.name for g in profile.greenlets}
     out = []
     for ev, done, work, waited in sorted(tiny, key=lambda t: t[2] - t[3]):
@@ -347,3 +340,12 @@ def threadpool_tiny_tasks(profile: Profile) -> list[Finding]:
                             pool=ev.get("pool"), function=function, tasks=int(done),
                             work_s=work, result_wait_s=waited, site=site))
     return out
+
+
+def without_tiny_tasks_told(found: list[Finding]) -> list[Finding]:
+    """*found* without the threadpool-tiny-tasks findings when a loop-saturated finding
+    tells the tiny tasks as its cure (``tiny_tasks_told``): one cause, one finding, the
+    one whose cost counts the loop's queueing."""
+    if not any(f.extra.get("tiny_tasks_told") for f in found):
+        return found
+    return [f for f in found if f.kind != THREADPOOL_TINY_TASKS]
