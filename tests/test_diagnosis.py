@@ -1055,7 +1055,8 @@ def test_a_pool_too_small_for_an_idle_loop_is_pool_full(server, tmp_path):
     # what each slot was held for: the fetchers' request, and the upstream's time
     [line] = SMALL_POOL.lines("network-wait")
     assert "The jobs ('fetcher') held their slots mostly waiting at " in first.message
-    assert f"small_pool.py:{line}:fetch (get): 16 waits of " in first.message, listing(profile)
+    assert f"small_pool.py:{line}:fetch (Session.get): 16 waits of " in first.message, \
+        listing(profile)
     assert re.search(r"their requests to http://127\.0\.0\.1:\d+ took \d+ ms to the "
                      r"response head on average \(16 timed\)", first.message), first.message
     blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
