@@ -70,6 +70,7 @@ GC_PAUSE = "gc-pause"
 POOL_FULL = "pool-full"
 LOCK_CONTENDED = "lock-contended"
 SERIAL_BOTTLENECK = "serial-bottleneck"
+SLEEP_POLL = "sleep-poll"
 WORKERS_SATURATED = "workers-saturated"
 QUEUE_LOCKSTEP = "queue-lockstep"
 QUEUE_FULL = "queue-full"
@@ -1797,6 +1798,20 @@ def test_consumers_polling_for_a_concurrent_dispatcher_is_no_serial_bottleneck(
         server, tmp_path):
     profile = run_cli(POLL_RESULTS, tmp_path, slow(server, 0.01), "dispatch=pool")
     assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
+LONG_POLL_BROKER = Workload("long_poll_broker.py")
+
+
+def test_a_broker_polling_its_deque_in_a_sleep_loop_is_sleep_poll(server, tmp_path):
+    profile = run_cli(LONG_POLL_BROKER, tmp_path, slow(server, 0.02))
+    first = assert_first(profile, LONG_POLL_BROKER, SLEEP_POLL, marker="poll")
+    assert "Queue's get(timeout=...)" in first.message, listing(profile)
+
+
+def test_the_broker_waiting_on_a_queue_is_no_sleep_poll(server, tmp_path):
+    profile = run_cli(LONG_POLL_BROKER, tmp_path, slow(server, 0.02), "wait=queue")
+    assert not findings_of(profile, SLEEP_POLL), listing(profile)
 
 
 CLIENT_POOL = Workload("client_pool.py")

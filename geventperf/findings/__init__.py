@@ -64,6 +64,7 @@ from geventperf.findings.common import (
     SERVER_NAGLE,
     SERVER_POOL_FULL,
     SESSION_PER_REQUEST,
+    SLEEP_POLL,
     SMALL_BODY_READS,
     SWITCH_STORM,
     THREADPOOL_SATURATED,
@@ -121,6 +122,7 @@ from geventperf.findings.loop import (
 )
 from geventperf.findings.newconns import new_connections_queued
 from geventperf.findings.outlived import greenlet_leaks
+from geventperf.findings.polling import sleep_polls, without_polls_told
 from geventperf.findings.proxied import proxied_internal
 from geventperf.findings.reading import (
     SMALL_READ_BYTES,
@@ -168,7 +170,7 @@ __all__ = [
     "PROXIED_INTERNAL", "REDIRECT_FOLLOWED", "UNCOMPRESSED_BODIES", "REPEATED_REQUEST", "REQUESTS_FAILED",
     "REQUEST_BODY_STALL",
     "RETRY_BACKOFF", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION",
-    "SEQUENTIAL_CALLS", "AWAITED_IN_TURN", "BATCH_BARRIER", "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLOW_PATHS",
+    "SEQUENTIAL_CALLS", "AWAITED_IN_TURN", "BATCH_BARRIER", "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLEEP_POLL", "SLOW_PATHS",
     "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
     "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
     "THREADPOOL_SATURATED", "THREADPOOL_TINY_TASKS", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
@@ -182,9 +184,9 @@ __all__ = [
     "queue_lockstep", "request_body_stall",
     "proxied_internal", "redirects_followed", "uncompressed_bodies", "repeated_requests", "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
     "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
-    "session_per_request", "slow_paths", "small_body_reads", "sort_findings",
+    "session_per_request", "sleep_polls", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "threadpool_tiny_tasks", "without_outweighed_limits",
-    "without_calls_told", "without_reads_told", "without_repeats_told", "without_slices_told",
+    "without_calls_told", "without_polls_told", "without_reads_told", "without_repeats_told", "without_slices_told",
     "without_stretches_told",
     "workers_saturated",
 ]
@@ -210,7 +212,7 @@ def compute(profile: Profile) -> list[Finding]:
     try:
         out = without_outweighed_limits(without_repeats_told(without_calls_told(
             without_slices_told(without_reads_told(without_stretches_told(
-                without_tiny_tasks_told(out)))))), profile)
+                without_tiny_tasks_told(without_polls_told(out))))))), profile)
     except Exception as exc:  # noqa: BLE001 - the findings as found, not dropped
         errors.append(f"merging: {type(exc).__name__}: {exc}")
     if errors:
@@ -257,7 +259,7 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     loop_held, switch_storms, small_body_reads, threadpool_saturated, threadpool_tiny_tasks,
     pool_full,
     connection_pool_full, lock_contended, serial_bottleneck, workers_saturated,
-    queue_lockstep, sequential_calls, awaited_in_turn, batch_barrier, session_per_request,
+    queue_lockstep, sleep_polls, sequential_calls, awaited_in_turn, batch_barrier, session_per_request,
     connection_churn, not_kept_alive, connection_leak, new_connections_queued,
     requests_failed, delayed_ack_stall,
     request_body_stall, server_nagle, server_pool_full, retry_backoff, repeated_requests,
@@ -268,6 +270,7 @@ KINDS = (DEADLOCK_RISK, GREENLET_LEAK, CRITICAL_PATH, LOOP_SATURATED, BLOCKED_RE
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, THREADPOOL_TINY_TASKS, POOL_FULL,
          CONNECTION_POOL_FULL,
          LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, QUEUE_LOCKSTEP, QUEUE_FULL,
+         SLEEP_POLL,
          SEQUENTIAL_CALLS, AWAITED_IN_TURN, BATCH_BARRIER, SESSION_PER_REQUEST,
          CONNECTION_CHURN, NOT_KEPT_ALIVE, NEW_CONNECTIONS_QUEUED,
          CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, REQUEST_BODY_STALL,

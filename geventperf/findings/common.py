@@ -51,6 +51,7 @@ WORKERS_SATURATED = "workers-saturated"
 QUEUE_LOCKSTEP = "queue-lockstep"
 QUEUE_FULL = "queue-full"
 CRITICAL_PATH = "critical-path"
+SLEEP_POLL = "sleep-poll"
 
 # More calls at once to one upstream than most serve at once (a deployment of tens of
 # server workers; a listen backlog of 128 by default): past it, a pool or threadpool as

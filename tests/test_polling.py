@@ -1,0 +1,207 @@
+"""The sleep-poll finding on real gevent programs traced in this process: handlers
+polling a deque in a sleep loop are told at their line; the same handlers waiting on a
+queue, a ticker, a pacer that works on every tick and a scheduler sleeping until each
+job is due are not."""
+
+from __future__ import annotations
+
+import collections
+import random
+
+import gevent
+import gevent.event
+import gevent.queue
+
+import geventperf
+from geventperf import findings
+from geventperf.findings.polling import without_polls_told
+from geventperf.profile import Finding, Profile
+
+POLL_S = 0.02  # the handlers' poll interval
+JOBS = 40
+HANDLERS = 4
+
+
+def _jobs_arrive(put, seed: int = 7) -> None:
+    """JOBS jobs at irregular times, 30 ms apart on average."""
+    rng = random.Random(seed)
+    for n in range(JOBS):
+        gevent.sleep(rng.uniform(0.01, 0.05))
+        put(n)
+
+
+def _broker(poll: bool) -> Profile:
+    """HANDLERS handlers take JOBS jobs, each doing a step of 'I/O' with one: polling a
+    deque every POLL_S (*poll*), or waiting on a queue."""
+    ready: collections.deque[int] = collections.deque()
+    queue: gevent.queue.Queue[int] = gevent.queue.Queue()
+    done: list[int] = []
+
+    def take() -> int | None:
+        if not poll:
+            return queue.get()
+        while not ready:
+            if len(done) >= JOBS:
+                return None
+            gevent.sleep(POLL_S)  # the poll
+        return ready.popleft()
+
+    def handler() -> None:
+        while len(done) < JOBS:
+            job = take()
+            if job is None:
+                return
+            gevent.sleep(0.002)  # the job's own I/O, at another line
+            done.append(job)
+            if len(done) == JOBS and not poll:
+                for _ in range(HANDLERS):
+                    queue.put(None)
+
+    with geventperf.Tracer() as tracer:
+        handlers = [gevent.spawn(handler) for _ in range(HANDLERS)]
+        _jobs_arrive(ready.append if poll else queue.put)
+        gevent.joinall(handlers)
+    assert sorted(done) == list(range(JOBS))
+    return tracer.profile
+
+
+def _line_of(marker: str) -> int:
+    return next(n for n, text in enumerate(open(__file__), 1) if marker in text)
+
+
+def test_handlers_polling_a_deque_are_told_at_their_sleep_line():
+    p = _broker(poll=True)
+    [found] = [f for f in p.findings if f.kind == findings.SLEEP_POLL]
+    line = _line_of("# the poll")
+    assert found.extra["site"].endswith(f"test_polling.py:{line}:_broker.<locals>.take")
+    assert found.stack[1] == found.extra["site"]
+    assert found.extra["greenlets"] >= 2
+    # a job was found by one wake-up of a poll (or by a handler back from its last
+    # job, without a sleep), and most wake-ups found nothing
+    finds = found.extra["finds_seen"]
+    assert findings.polling.POLL_MIN_FINDS <= finds <= JOBS
+    assert found.extra["wakes_seen"] - finds >= finds
+    assert found.cost_s == found.extra["finds_seen"] * found.extra["interval_s"] / 2
+    assert "Queue's get(timeout=...)" in found.message
+    assert f"the {finds} others went on to other work" in found.message
+
+
+def test_the_same_handlers_waiting_on_a_queue_are_not():
+    p = _broker(poll=False)
+    assert not [f for f in p.findings if f.kind == findings.SLEEP_POLL]
+
+
+def test_a_timeline_that_dropped_slices_scales_its_finds_to_every_sleep():
+    # the timeline keeps the most recent slices: the finds it saw, over all the sleeps
+    ready: collections.deque[int] = collections.deque()
+    done: list[int] = []
+
+    def handler() -> None:
+        while len(done) < JOBS:
+            while not ready:
+                if len(done) >= JOBS:
+                    return
+                gevent.sleep(POLL_S)
+            ready.popleft()
+            gevent.sleep(0.002)
+            done.append(1)
+
+    with geventperf.Tracer(max_slices=300) as tracer:
+        handlers = [gevent.spawn(handler) for _ in range(HANDLERS)]
+        _jobs_arrive(ready.append)
+        gevent.joinall(handlers)
+    p = tracer.profile
+    assert p.slices_dropped
+    [found] = [f for f in p.findings if f.kind == findings.SLEEP_POLL]
+    seen, sleeps = found.extra["wakes_seen"], found.extra["sleeps"]
+    assert seen < sleeps
+    assert found.cost_s == (found.extra["finds_seen"] * sleeps / seen
+                            * found.extra["interval_s"] / 2)
+
+
+def test_a_ticker_that_never_finds_is_not_a_poll():
+    # a heartbeat doing nothing between its sleeps, beside handlers waiting on a queue
+    beats: list[int] = []
+    stop = gevent.event.Event()
+
+    def heartbeat() -> None:
+        while not stop.is_set():
+            beats.append(1)
+            gevent.sleep(0.01)
+
+    with geventperf.Tracer() as tracer:
+        ticker = gevent.spawn(heartbeat)
+        _broker_on_queue_inside()
+        stop.set()
+        ticker.join()
+    assert len(beats) >= 20
+    assert not [f for f in tracer.profile.findings if f.kind == findings.SLEEP_POLL]
+
+
+def _broker_on_queue_inside() -> None:
+    queue: gevent.queue.Queue[int] = gevent.queue.Queue()
+    got: list[int] = []
+
+    def consumer() -> None:
+        for _ in range(JOBS):
+            got.append(queue.get())
+            gevent.sleep(0.002)
+
+    worker = gevent.spawn(consumer)
+    _jobs_arrive(queue.put)
+    worker.join()
+    assert len(got) == JOBS
+
+
+def test_a_pacer_that_works_on_every_tick_is_not_a_poll():
+    # a feed follower putting a page per interval into a bounded queue its slow consumer
+    # drains: most ticks wait on the full queue (they find work every time)
+    queue: gevent.queue.Queue[int] = gevent.queue.Queue(maxsize=5)
+    pages = 30
+
+    def follower() -> None:
+        for page in range(pages):
+            for item in range(10):
+                queue.put(page * 10 + item)
+            gevent.sleep(POLL_S)
+        queue.put(None)
+
+    def consumer() -> None:
+        while queue.get() is not None:
+            gevent.sleep(0.005)
+
+    with geventperf.Tracer() as tracer:
+        gevent.joinall([gevent.spawn(follower), gevent.spawn(consumer)])
+    assert not [f for f in tracer.profile.findings if f.kind == findings.SLEEP_POLL]
+
+
+def test_a_scheduler_sleeping_in_pieces_until_each_job_is_due_is_not_a_poll():
+    # sleep(min(left, 10 ms)) until a job is due, 50 ms apart on average, then the
+    # job's I/O at another line: most wake-ups sleep again, the others find, but each
+    # find follows a piece cut to the due time -- punctual, not a poll
+    rng = random.Random(3)
+    due = [0.0]
+    for _ in range(40):
+        due.append(due[-1] + rng.uniform(0.02, 0.08))
+    loop = gevent.get_hub().loop
+
+    def scheduler(start: float) -> None:
+        for at in due:
+            while loop.now() < start + at:
+                gevent.sleep(min(start + at - loop.now(), 0.01))
+            gevent.sleep(0.001)  # the job
+
+    with geventperf.Tracer() as tracer:
+        gevent.spawn(scheduler, loop.now()).join()
+    assert not [f for f in tracer.profile.findings if f.kind == findings.SLEEP_POLL]
+
+
+def test_a_poller_queue_full_tells_is_told_once():
+    site = "/srv/app/load.py:40:run"
+    poll = Finding(kind=findings.SLEEP_POLL, message="p", cost_s=1.0, extra={"site": site})
+    other = Finding(kind=findings.SLEEP_POLL, message="o", cost_s=1.0,
+                    extra={"site": "/srv/app/load.py:50:run"})
+    full = Finding(kind=findings.QUEUE_FULL, message="q", cost_s=2.0,
+                   extra={"poller_site": site})
+    assert without_polls_told([poll, other, full]) == [other, full]
+    assert without_polls_told([poll, other]) == [poll, other]
