@@ -1814,6 +1814,21 @@ def test_the_broker_waiting_on_a_queue_is_no_sleep_poll(server, tmp_path):
     assert not findings_of(profile, SLEEP_POLL), listing(profile)
 
 
+SLOT_POLLER = Workload("slot_poller.py")
+
+
+def test_a_runner_refilling_its_slots_at_a_polls_wake_ups_is_sleep_poll(server, tmp_path):
+    profile = run_cli(SLOT_POLLER, tmp_path, slow(server, 0.05))
+    first = assert_first(profile, SLOT_POLLER, SLEEP_POLL, marker="poll", greenlet="main")
+    assert first.extra["refill_cap"] == 8, listing(profile)
+    assert "gevent.pool.Pool(8)" in first.message, listing(profile)
+
+
+def test_the_runner_starting_its_jobs_in_a_pool_is_no_sleep_poll(server, tmp_path):
+    profile = run_cli(SLOT_POLLER, tmp_path, slow(server, 0.05), "start=pool")
+    assert not findings_of(profile, SLEEP_POLL), listing(profile)
+
+
 CLIENT_POOL = Workload("client_pool.py")
 
 

@@ -10,7 +10,9 @@ import random
 
 import gevent
 import gevent.event
+import gevent.pool
 import gevent.queue
+import pytest
 
 import geventperf
 from geventperf import findings
@@ -205,3 +207,63 @@ def test_a_poller_queue_full_tells_is_told_once():
                    extra={"poller_site": site})
     assert without_polls_told([poll, other, full]) == [other, full]
     assert without_polls_told([poll, other]) == [poll, other]
+
+
+SLOTS = 6
+
+
+def _job(rng: random.Random, longest: float = 0.08) -> None:
+    gevent.sleep(rng.uniform(0.01, longest))  # a job's I/O, some longer than a tick
+
+
+def _run_all(pooled: bool) -> Profile:
+    """Sixty jobs, SLOTS at a time: refilled at a poll's wake-ups, or by a Pool."""
+    rng = random.Random(5)
+    with geventperf.Tracer() as tracer:
+        if pooled:
+            pool = gevent.pool.Pool(SLOTS)
+            for _ in range(60):
+                pool.spawn(_job, rng)
+            pool.join()
+        else:
+            pending, running = 60, []
+            while pending or running:
+                running = [g for g in running if not g.dead]
+                while pending and len(running) < SLOTS:
+                    running.append(gevent.spawn(_job, rng))
+                    pending -= 1
+                if running:
+                    gevent.sleep(POLL_S * 2)  # the refill's poll
+    return tracer.profile
+
+
+def test_a_loop_refilling_its_slots_at_a_polls_wake_ups_is_told():
+    p = _run_all(pooled=False)
+    [found] = [f for f in p.findings if f.kind == findings.SLEEP_POLL]
+    line = _line_of("# the refill's poll")
+    assert found.extra["site"].endswith(f"test_polling.py:{line}:_run_all")
+    assert found.extra["refill_cap"] == SLOTS
+    assert found.cost_s == found.extra["empty_slot_s"] > 0
+    assert f"gevent.pool.Pool({SLOTS})" in found.message
+    assert "each time as many as had ended since" in found.message
+
+
+def test_the_same_jobs_in_a_pool_are_not():
+    p = _run_all(pooled=True)
+    assert not [f for f in p.findings if f.kind == findings.SLEEP_POLL]
+
+
+@pytest.mark.parametrize("longest", [0.08, 0.03])
+def test_a_batch_started_on_every_tick_is_no_refill(longest):
+    # SLOTS jobs per tick, whatever still runs: a pacer's batches, not a cap kept full;
+    # jobs of up to 80 ms outlive a tick now and then (the running ones then exceed
+    # SLOTS), jobs of up to 30 ms never do (SLOTS run after every tick, as in a refill,
+    # but never while some still ran: no tick refilled a cap)
+    rng = random.Random(5)
+    with geventperf.Tracer() as tracer:
+        started = []
+        for _ in range(10):
+            started.extend(gevent.spawn(_job, rng, longest) for _ in range(SLOTS))
+            gevent.sleep(POLL_S * 2)
+        gevent.joinall(started)
+    assert not [f for f in tracer.profile.findings if f.kind == findings.SLEEP_POLL]

@@ -25,19 +25,29 @@ poll whose work comes faster than its interval, so that most wake-ups find some:
 the switches alone it cannot be told from a pacer.  Polls of a few milliseconds
 are ``serial-bottleneck``'s (handoff.is_poll), where they wait for another greenlet's
 result.
+
+A loop can also poll for free capacity: ``while pending: drop the dead; spawn until 24
+run; gevent.sleep(0.1)``.  Its wake-ups all start greenlets, so it has a pacer's shape,
+but what it starts tells it apart: each time as many as ended since, up to the same
+number at once, and at some wake-ups fewer than that number because some still ran (a
+refill; a pacer starting a batch per tick starts the same batch whatever still runs).
+Each greenlet that ended left its slot empty until the next wake-up: an unseen job
+runner's 24 slots stood empty 30 ms per job on average, and a ``Pool(24)`` took 40 %
+off its run, which the report had told as plain I/O.
 """
 
 from __future__ import annotations
 
 import statistics
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from typing import Any, NamedTuple
 
-from geventperf.findings.common import SLEEP_POLL, _finding, _names
+from geventperf.findings.common import SLEEP_POLL, _base_name, _finding, _names
 from geventperf.findings.handoff import POLL_MAX_SLEEP_S
 from geventperf.findings.loop import SLEEP_FRAME, block_threshold
 from geventperf.frames import user_site
-from geventperf.profile import Finding, Profile
+from geventperf.profile import Finding, Profile, greenlet_label
 
 # Wake-ups seen in the timeline at one sleep line before its shape means anything.
 POLL_MIN_WAKES = 20
@@ -52,6 +62,22 @@ POLL_WHOLE_SHARE = 0.75
 POLL_RUN_SHARE = 0.05
 COST_MEANING = ("greenlet-seconds what the poll waited for sat unseen: half an interval "
                 "(the average lateness of a poll) per wake-up that found something")
+# A refill: at least this many wake-ups started greenlets ...
+REFILL_MIN_WAKES = 5
+# ... at least this share of them bringing the greenlets it started and still running
+# to the same number (the cap; the last ones, with nothing left to start, fall short) ...
+REFILL_AT_CAP_SHARE = 0.8
+# ... and at least this many of those while some it started before still ran: a refill
+# to the cap, not a batch of the cap's size per tick.
+REFILL_MIN_PARTIAL = 2
+REFILL_COST_MEANING = ("greenlet-seconds slots stood empty: from the end of each "
+                       "greenlet the loop started to its next wake-up, which started "
+                       "the next one")
+REFILL_FIX = ("Fix: start the next one as soon as one ends -- a gevent.pool.Pool({cap}) "
+              "and its spawn(), which waits for a free slot, or its imap_unordered() "
+              "over the jobs; or gevent.wait(running, count=1) in place of the sleep. "
+              "If the interval is a rate the program owes (so many starts per second), "
+              "it is the run's pace, not a fault.")
 FIX = ("Fix: wait on what the loop checks, so that it wakes as soon as it is there -- "
        "a gevent.queue.Queue's get(timeout=...) for items, a gevent.event.Event's "
        "wait(timeout) for a flag, an AsyncResult for a result, gevent.wait() or "
@@ -73,6 +99,8 @@ def sleep_polls(profile: Profile) -> list[Finding]:
     """One finding per program line polling in a sleep loop (see the module's text).
     ``cost_s``: half an interval per wake-up that found something, scaled from the
     timeline to the line's every sleep."""
+    if profile.duration_s <= 0:
+        return []
     out = []
     floor = max(block_threshold(profile), POLL_RUN_SHARE * profile.duration_s)
     for poll in _polls(profile):
@@ -99,25 +127,40 @@ def sleep_polls(profile: Profile) -> list[Finding]:
                             interval_s=poll.interval_s, sleeps=row.count,
                             wakes_seen=poll.wakes, finds_seen=poll.finds,
                             cost_meaning=COST_MEANING))
+    for refill in _refills(profile):
+        if refill.empty_s >= floor:
+            out.append(_refill_finding(profile, refill))
     return out
+
+
+def _sleep_rows(profile: Profile) -> set[int]:
+    """The ``waits`` rows of gevent.sleep called from the program's own line."""
+    return {i for i, w in enumerate(profile.waits)
+            if len(w.stack) >= 2 and SLEEP_FRAME.search(w.stack[0].replace("\\", "/"))
+            and user_site(w.stack).user == w.stack[1]}
+
+
+def _timeline(profile: Profile) -> dict[int, list[Any]]:
+    """Each greenlet's run slices, in order."""
+    timeline: dict[int, list[Any]] = defaultdict(list)
+    for s in profile.slices:
+        timeline[s.greenlet].append(s)
+    for slices in timeline.values():
+        slices.sort(key=lambda s: s.start_s)
+    return timeline
 
 
 def _polls(profile: Profile) -> list[Poll]:
     """The sleep lines whose wake-ups in the timeline have a poll's shape."""
-    sleeps = {i for i, w in enumerate(profile.waits)
-              if len(w.stack) >= 2 and SLEEP_FRAME.search(w.stack[0].replace("\\", "/"))
-              and user_site(w.stack).user == w.stack[1]}
+    sleeps = _sleep_rows(profile)
     if not sleeps:
         return []
-    timeline: dict[int, list[Any]] = defaultdict(list)
-    for s in profile.slices:
-        timeline[s.greenlet].append(s)
+    timeline = _timeline(profile)
     asleep: dict[int, list[float]] = defaultdict(list)
     before_finds: dict[int, list[float]] = defaultdict(list)
     again: dict[int, int] = defaultdict(int)
     finds: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for gid, slices in timeline.items():
-        slices.sort(key=lambda s: s.start_s)
         for before, woke in zip(slices, slices[1:]):
             if before.wait not in sleeps:
                 continue
@@ -146,3 +189,107 @@ def without_polls_told(found: list[Finding]) -> list[Finding]:
     ``poller_site``): one cause, one finding, the one that names who waited for it."""
     told = {f.extra.get("poller_site") for f in found if f.kind != SLEEP_POLL} - {None}
     return [f for f in found if f.kind != SLEEP_POLL or f.extra.get("site") not in told]
+
+
+class Refill(NamedTuple):
+    poller: int         # the greenlet that polled
+    row: int            # index of its sleep's ``waits`` row
+    wakes: int          # its wake-ups from the sleep seen in the timeline
+    starting: int       # ... of which started greenlets
+    cap: int            # the number those brought the running ones to
+    started: list[int]  # the greenlets it started (seen in the timeline)
+    empty_s: float      # slot-seconds from each one's end to the next starting wake-up
+    ended: int          # the greenlets whose slot that counts
+
+
+def _refills(profile: Profile) -> list[Refill]:
+    """The sleep loops that started greenlets at their wake-ups with a refill's shape
+    (see the module's text), from the timeline's slices and the greenlets' parents."""
+    sleeps = _sleep_rows(profile)
+    if not sleeps:
+        return []
+    timeline = _timeline(profile)
+    children: dict[int, list[int]] = defaultdict(list)
+    for g in profile.greenlets:
+        if g.parent is not None and timeline.get(g.id):
+            children[g.parent].append(g.id)
+    out = []
+    for poller, kids in children.items():
+        slices = timeline.get(poller, [])
+        windows: dict[int, list[tuple[float, float]]] = defaultdict(list)
+        for before, woke, after in zip(slices, slices[1:], [*slices[2:], None]):
+            if before.wait in sleeps:  # woke from a sleep: it ran until *after* started
+                windows[before.wait].append(
+                    (woke.start_s, after.start_s if after is not None else float("inf")))
+        for row, spans in windows.items():
+            # the greenlets this loop started: first run in one of its wake-ups' spans
+            # (not those it started before the loop, such as a server it runs)
+            mine = [k for k in kids if _within(spans, timeline[k][0].start_s)]
+            refill = _refill(poller, row, spans, mine, timeline)
+            if refill is not None:
+                out.append(refill)
+    return out
+
+
+def _within(spans: list[tuple[float, float]], t: float) -> bool:
+    """Whether *t* falls in one of *spans* (in order, none overlapping)."""
+    at = bisect_right(spans, (t, float("inf"))) - 1
+    return at >= 0 and spans[at][0] <= t < spans[at][1]
+
+
+def _refill(poller: int, row: int, spans: list[tuple[float, float]], kids: list[int],
+            timeline: dict[int, list[Any]]) -> Refill | None:
+    """A Refill of *poller*'s wake-ups from *row* (each the span from its start to the
+    poller's next slice) that started the greenlets *kids*; None when they do not have
+    a refill's shape."""
+    starts = sorted(timeline[k][0].start_s for k in kids)
+    # a greenlet whose last slice went on to no wait ended there
+    ends = sorted(timeline[k][-1].start_s + timeline[k][-1].duration_s for k in kids
+                  if timeline[k][-1].wait is None)
+    starting = []  # (time, running then, started then) per wake-up that started some
+    for t, until in spans:
+        started = bisect_left(starts, until) - bisect_left(starts, t)
+        if started:
+            starting.append((t, bisect_left(starts, t) - bisect_right(ends, t), started))
+    if len(starting) < REFILL_MIN_WAKES:
+        return None
+    cap = max(running + started for _t, running, started in starting)
+    at_cap = [running for _t, running, started in starting if running + started == cap]
+    if cap < 2 or len(at_cap) < REFILL_AT_CAP_SHARE * len(starting) \
+            or sum(1 for running in at_cap if running) < REFILL_MIN_PARTIAL:
+        return None
+    times = [t for t, _running, _started in starting]
+    empty_s, ended = 0.0, 0
+    for end in ends:
+        at = bisect_left(times, end)
+        if at < len(times):
+            empty_s += times[at] - end
+            ended += 1
+    return Refill(poller, row, len(spans), len(starting), cap, kids, empty_s, ended)
+
+
+def _refill_finding(profile: Profile, refill: Refill) -> Finding:
+    row = profile.waits[refill.row]
+    where = user_site(row.stack).user
+    poller = profile.greenlet(refill.poller)
+    names: dict[str, int] = defaultdict(int)
+    for kid in refill.started:
+        g = profile.greenlet(kid)
+        names[_base_name(g.name) if g else "?"] += 1
+    kind = max(names, key=lambda n: names[n])
+    mean_ms = refill.empty_s / refill.ended * 1e3 if refill.ended else 0.0
+    message = (
+        f"A loop kept greenlets running by polling in gevent.sleep at {where}: "
+        f"{greenlet_label(poller.name if poller else None, refill.poller)} started "
+        f"greenlets ('{kind}', {len(refill.started)} in all) at {refill.starting} of its "
+        f"{refill.wakes} wake-ups there, each time as many as had ended since, up to "
+        f"{refill.cap} running at once. Each one that ended left its slot empty until the "
+        f"next wake-up, {mean_ms:.0f} ms on average: {refill.empty_s:.3f} "
+        f"greenlet-seconds of empty slots, on average "
+        f"{refill.empty_s / profile.duration_s:.1f} of the {refill.cap} empty through the "
+        f"run. {REFILL_FIX.format(cap=refill.cap)}")
+    return _finding(SLEEP_POLL, message, refill.empty_s, list(row.stack),
+                    greenlet=refill.poller, site=where, refill_cap=refill.cap,
+                    started=len(refill.started), wakes_seen=refill.wakes,
+                    starting_wakes=refill.starting, empty_slot_s=refill.empty_s,
+                    cost_meaning=REFILL_COST_MEANING)
