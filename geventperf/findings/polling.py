@@ -99,11 +99,13 @@ def sleep_polls(profile: Profile) -> list[Finding]:
     """One finding per program line polling in a sleep loop (see the module's text).
     ``cost_s``: half an interval per wake-up that found something, scaled from the
     timeline to the line's every sleep."""
-    if profile.duration_s <= 0:
+    sleeps = _sleep_rows(profile)
+    if profile.duration_s <= 0 or not sleeps:
         return []
+    timeline = _timeline(profile)
     out = []
     floor = max(block_threshold(profile), POLL_RUN_SHARE * profile.duration_s)
-    for poll in _polls(profile):
+    for poll in _polls(sleeps, timeline):
         row = profile.waits[poll.row]
         # the timeline may have dropped slices: its share of finds, over every sleep
         finds = poll.finds * row.count / poll.wakes
@@ -118,8 +120,9 @@ def sleep_polls(profile: Profile) -> list[Finding]:
             f"there, {poll.interval_s * 1e3:.0f} ms each, and {poll.empties} of the "
             f"{poll.wakes} wake-ups seen found nothing and slept again; the "
             f"{poll.finds} others went on to other work (their next wait was elsewhere): "
-            f"they found what it checks for. What it checks for is seen only when a sleep ends, on average half an "
-            f"interval ({poll.interval_s * 1e3 / 2:.0f} ms) after it is there, and every "
+            "they found what it checks for. That is seen only when a sleep ends, on "
+            f"average half an interval ({poll.interval_s * 1e3 / 2:.0f} ms) after it is "
+            "there, and every "
             "greenlet waiting for what the poller does next (a caller waiting for its "
             f"answer, a consumer of what it hands on) waits with it. {FIX}")
         out.append(_finding(SLEEP_POLL, message, cost, list(row.stack), greenlet=lead,
@@ -127,7 +130,7 @@ def sleep_polls(profile: Profile) -> list[Finding]:
                             interval_s=poll.interval_s, sleeps=row.count,
                             wakes_seen=poll.wakes, finds_seen=poll.finds,
                             cost_meaning=COST_MEANING))
-    for refill in _refills(profile):
+    for refill in _refills(profile, sleeps, timeline):
         if refill.empty_s >= floor:
             out.append(_refill_finding(profile, refill))
     return out
@@ -150,12 +153,9 @@ def _timeline(profile: Profile) -> dict[int, list[Any]]:
     return timeline
 
 
-def _polls(profile: Profile) -> list[Poll]:
-    """The sleep lines whose wake-ups in the timeline have a poll's shape."""
-    sleeps = _sleep_rows(profile)
-    if not sleeps:
-        return []
-    timeline = _timeline(profile)
+def _polls(sleeps: set[int], timeline: dict[int, list[Any]]) -> list[Poll]:
+    """The sleep lines (``waits`` rows *sleeps*) whose wake-ups in *timeline* have a
+    poll's shape."""
     asleep: dict[int, list[float]] = defaultdict(list)
     before_finds: dict[int, list[float]] = defaultdict(list)
     again: dict[int, int] = defaultdict(int)
@@ -202,13 +202,11 @@ class Refill(NamedTuple):
     ended: int          # the greenlets whose slot that counts
 
 
-def _refills(profile: Profile) -> list[Refill]:
-    """The sleep loops that started greenlets at their wake-ups with a refill's shape
-    (see the module's text), from the timeline's slices and the greenlets' parents."""
-    sleeps = _sleep_rows(profile)
-    if not sleeps:
-        return []
-    timeline = _timeline(profile)
+def _refills(profile: Profile, sleeps: set[int], timeline: dict[int, list[Any]]
+             ) -> list[Refill]:
+    """The sleep loops (``waits`` rows *sleeps*) that started greenlets at their
+    wake-ups with a refill's shape (see the module's text), from *timeline* and the
+    greenlets' parents."""
     children: dict[int, list[int]] = defaultdict(list)
     for g in profile.greenlets:
         if g.parent is not None and timeline.get(g.id):
