@@ -12,6 +12,8 @@ looked at, as text, so a profile made on another machine is classified the same.
 
 from __future__ import annotations
 
+import ast
+import functools
 import linecache
 import re
 from typing import NamedTuple
@@ -95,6 +97,33 @@ def frame_source(entry: str) -> str:
         return linecache.getline(frame.path, frame.line).strip()
     except (OSError, UnicodeError, ValueError):
         return ""
+
+
+def with_block_lines(entry: str) -> range | None:
+    """The lines of the body of the ``with`` statement at the line of
+    ``path:line:function``, from the source where the profile is analysed (as
+    frame_source reads it); None when the file is not there, does not parse, or has no
+    ``with`` at that line.  Code at another line of the function may run before or after
+    the block: only these lines ran inside it."""
+    frame = parse_frame(entry)
+    if not frame.path or frame.line <= 0 or frame.path.startswith("<"):
+        return None
+    try:
+        source = "".join(linecache.getlines(frame.path))
+    except (OSError, UnicodeError, ValueError):
+        return None
+    return _with_blocks(source).get(frame.line) if source else None
+
+
+@functools.lru_cache(maxsize=32)
+def _with_blocks(source: str) -> dict[int, range]:
+    """{the line of a ``with`` statement: the lines of its body} of *source*."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    return {node.lineno: range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1)
+            for node in ast.walk(tree) if isinstance(node, (ast.With, ast.AsyncWith))}
 
 
 def frame_path(entry: str) -> str:

@@ -1,7 +1,8 @@
 """Which of geventperf's own modules count as plumbing between the user's line and
 the call it made (``frames.MACHINERY_OWN``): every top-level module is classified, so
 a module split off the adapter (``adapterfast.py``) cannot leave its frames named as
-the user's code by mistake.  And which waits are a server's idle connections."""
+the user's code by mistake.  And which waits are a server's idle connections, and which
+lines a with statement's block holds."""
 
 import os
 
@@ -42,3 +43,25 @@ IDLE_SERVER_STACK = [f"{PYWSGI}:723:WSGIHandler.read_requestline",
 ])
 def test_idle_server_wait(stack, idle):
     assert frames.is_idle_server_wait(stack) is idle
+
+
+def _with_block_sample(lock, items):
+    total = 0
+    with lock:  # the block's first line is the next one
+        for item in items:
+            total += item
+    return total
+
+
+def test_with_block_lines_are_read_from_the_source():
+    import inspect
+
+    from geventperf.frames import with_block_lines
+    lines, first = inspect.getsourcelines(_with_block_sample)
+    with_line = first + next(i for i, text in enumerate(lines) if "with lock:" in text)
+    block = with_block_lines(f"{__file__}:{with_line}:_with_block_sample")
+    assert block == range(with_line + 1, with_line + 3)
+    # a line that is no with statement, a file that is not there, a pseudo-file: unknown
+    assert with_block_lines(f"{__file__}:{with_line + 1}:_with_block_sample") is None
+    assert with_block_lines("/nonexistent/app.py:12:f") is None
+    assert with_block_lines("<string>:1:<module>") is None

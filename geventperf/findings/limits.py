@@ -70,9 +70,21 @@ from geventperf.findings.common import (
     _names,
 )
 from geventperf.findings.cpuhot import hot_code
-from geventperf.findings.loop import TOP_HOLDERS, _workers, block_threshold, idle_server_wait
+from geventperf.findings.loop import (
+    SLEEP_FRAME,
+    TOP_HOLDERS,
+    _workers,
+    block_threshold,
+    idle_server_wait,
+)
 from geventperf.formats._frames import is_library_frame
-from geventperf.frames import PATCHED_RLOCK_FRAME, is_idle_server_wait, parse_frame, user_site
+from geventperf.frames import (
+    PATCHED_RLOCK_FRAME,
+    is_idle_server_wait,
+    parse_frame,
+    user_site,
+    with_block_lines,
+)
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import LOCK_CALLS, Finding, Profile
 from geventperf.sampling.views import chains, samples_of
@@ -499,7 +511,7 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
     the lock, whether waiters starved, and the fix of holding it for less."""
     mutex = bool(patched) and not compiled
     holders = (_held_elsewhere(profile, rows, seen, holding, waited)
-               if mutex and _held_past_the_run(profile, holding) else
+               if mutex and _held_elsewhere_shown(profile, holding) else
                _held_inside(holding) or _besides_the_lock(
                    profile, rows, "if that call is made under the lock, what each holder "
                    "held it for") + _others_unqueued(profile, rows, seen, waited))
@@ -533,13 +545,18 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
         f"while holding it paced the work.{starved}{holders}{at_once}{fix}")
 
 
-def _held_past_the_run(profile: Profile, holding: Holding | None) -> bool:
-    """Whether the waits inside the function that takes a lock add up to more than the
-    run: one greenlet at a time holds a mutex, so it cannot have been held across them
-    (an unseen catalog service's handlers took the lock for a dict copy, then waited
-    6.5 s in all on a pricing call in a 3.8 s run; the holder was a refresher)."""
-    if holding is None or not holding.by_caller:
+def _held_elsewhere_shown(profile: Profile, holding: Holding | None) -> bool:
+    """Whether the function that takes a lock shows it did not hold it long: its with
+    block (where the source tells it) never waited, and a greenlet holds a gevent lock
+    across a wait only, so the waiters waited for holders elsewhere; or the waits
+    inside the function add up to more than the run, and one greenlet at a time holds a
+    mutex, so it cannot have been held across them (an unseen catalog service's
+    handlers took the lock for a dict copy, then waited 6.5 s in all on a pricing call
+    in a 3.8 s run; the holder was a refresher)."""
+    if holding is None:
         return False
+    if holding.block is not None:
+        return not holding.by_caller
     return sum(t for _n, t, _c in holding.by_caller.values()) > profile.duration_s
 
 
@@ -550,14 +567,21 @@ ELSEWHERE_SHOWN = 2
 def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
                     holding: Holding, waited: float) -> str:
     """lock-contended's sentence when the function that takes the lock cannot have held
-    it across its own waits (_held_past_the_run): the lock was held elsewhere, most
+    it across its own waits (_held_elsewhere_shown): the lock was held elsewhere, most
     likely across a call greenlets of other names made (a network call: what a lock
     is wrongly held across); those calls, longest in all first."""
-    inside = sum(t for _n, t, _c in holding.by_caller.values())
-    text = (f" Inside {holding.lock.function}, which takes it, its other waits add up to "
-            f"{inside:.3f} s, more than the {profile.duration_s:.3f} s run: one greenlet "
-            "at a time holds a lock, so it cannot have been held across them all, and the "
-            "waiters queued for a holder that takes it elsewhere in the program.")
+    if holding.block is not None:
+        text = (f" Inside {holding.lock.function}, which takes it, its with block "
+                f"(lines {holding.block.start}-{holding.block.stop - 1}) never waited: a "
+                "greenlet holds a gevent lock across a wait only, so the waiters queued for "
+                "a holder that takes it elsewhere in the program.")
+    else:
+        inside = sum(t for _n, t, _c in holding.by_caller.values())
+        text = (f" Inside {holding.lock.function}, which takes it, its other waits add up "
+                f"to {inside:.3f} s, more than the {profile.duration_s:.3f} s run: one "
+                "greenlet at a time holds a lock, so it cannot have been held across them "
+                "all, and the waiters queued for a holder that takes it elsewhere in the "
+                "program.")
     calls = requests_of_others(profile, seen.names, {tuple(w.stack) for w in rows})
     if not calls or not seen.count:
         return text
@@ -682,15 +706,25 @@ INSIDE_SHOWN = 3
 # callers of different kinds share one lock (six exporters' 780 ms calls and fifteen
 # resolvers' 41 ms ones under one Semaphore(6): the resolvers waited 6.9 s each).
 UNEVEN_HOLD_RATIO = 4.0
+# The holders' sleeps (gevent.sleep, anywhere under the lock's function) are told from
+# this share of the waiting under it on: an unseen job worker held its 8-slot semaphore
+# across a retry loop whose back-off sleeps were 60 % of that waiting, and was told
+# only "a larger n" (which broke the limit agreed with the API); taking a slot for each
+# attempt took 34 % off its run.
+INSIDE_SLEEP_SHARE = 0.2
 
 
 class Holding(NamedTuple):
     """What the holders did inside the function whose line took the lock (*lock*,
-    parsed): its waits (_waits_inside) and its sampled CPU (_cpu_inside)."""
+    parsed): its waits (_waits_inside), its sampled CPU (_cpu_inside), and of those
+    waits the sleeps (_sleeps_inside)."""
 
     lock: Any
     by_caller: dict[tuple[str, str | None], list[float]]
     cpu: tuple[float, str, float] | None
+    slept: tuple[float, int, str] | None
+    # the lines of the with block that took it (with_block_lines); None: not known
+    block: range | None
 
 
 def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
@@ -699,7 +733,12 @@ def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
     lock = parse_frame(where)
     if not lock.line:
         return None
-    return Holding(lock, _waits_inside(profile, rows, lock), _cpu_inside(profile, lock))
+    block = with_block_lines(f"{lock.path}:{lock.line}:{lock.function}")
+    under = _under(lock, block)
+    by_caller = _waits_inside(profile, rows, lock, under)
+    waited = sum(t for _n, t, _c in by_caller.values())
+    slept = _sleeps_inside(profile, rows, lock, under, waited) if block is not None else None
+    return Holding(lock, by_caller, _cpu_inside(profile, lock, under), slept, block)
 
 
 def _held_inside(holding: Holding | None) -> str:
@@ -710,7 +749,7 @@ def _held_inside(holding: Holding | None) -> str:
     different kinds share the lock, and the sentence says who held it longest."""
     if holding is None or (not holding.by_caller and holding.cpu is None):
         return ""
-    lock, by_caller, cpu = holding
+    lock, by_caller, cpu, slept, _block = holding
     # per call where heads were waited for, else per wait
     ranked = sorted(((key, (calls or n, t, "calls" if calls else "waits"))
                      for key, (n, t, calls) in by_caller.items()), key=lambda kv: -kv[1][1])
@@ -724,6 +763,14 @@ def _held_inside(holding: Holding | None) -> str:
             + (f"waited {shown}" if ranked else "")
             + (" and " if ranked and ran else "") + ran
             + ": what each holder held it for.")
+    if slept is not None:
+        asleep, sleeps, line = slept
+        text += (f" {asleep:.3f} s of that waiting was asleep in gevent.sleep at {line} "
+                 f"({sleeps} sleeps of {asleep / sleeps * 1e3:.0f} ms): a holder that "
+                 "sleeps (a retry's back-off, a pause) keeps the others out while it does "
+                 "nothing. Fix that first: take the lock for each attempt, or let it go "
+                 "before the sleep, so that the sleeps happen outside it (the limit it sets "
+                 "stays the same).")
     per_caller: dict[str, list[float]] = {}
     for (_frame, caller), (n, t, _unit) in ranked:
         if caller is not None:  # (a greenlet's own function has no caller to tell apart)
@@ -740,12 +787,12 @@ def _held_inside(holding: Holding | None) -> str:
     return text
 
 
-def _waits_inside(profile: Profile, rows: list[Any], lock: Any
-                  ) -> dict[tuple[str, str | None], list[float]]:
+def _waits_inside(profile: Profile, rows: list[Any], lock: Any,
+                  under: Callable[[int], bool]) -> dict[tuple[str, str | None], list[float]]:
     """The waits inside the function of the line that took the lock (*lock*, parsed),
     at its other lines, by (that frame, the program's line that called the function):
     [waits, seconds of event wait, calls (waits for a response's head)]; the lock's own
-    *rows* left out."""
+    *rows* left out; at the lines *under* says ran under the lock (_under)."""
     mine = {tuple(w.stack) for w in rows}
     by_caller: dict[tuple[str, str | None], list[float]] = {}
     for w in profile.waits:
@@ -753,7 +800,7 @@ def _waits_inside(profile: Profile, rows: list[Any], lock: Any
             continue
         for i, frame in enumerate(w.stack):
             f = parse_frame(frame)
-            if (f.path, f.function) == (lock.path, lock.function) and f.line != lock.line:
+            if (f.path, f.function) == (lock.path, lock.function) and under(f.line):
                 caller = user_site(w.stack[i + 1:]).user  # None: a greenlet's own run
                 acc = by_caller.setdefault((frame, caller), [0, 0.0, 0])
                 acc[0] += w.count
@@ -764,9 +811,51 @@ def _waits_inside(profile: Profile, rows: list[Any], lock: Any
     return by_caller
 
 
-def _cpu_inside(profile: Profile, lock: Any) -> tuple[float, str, float] | None:
+def _under(lock: Any, block: range | None) -> Callable[[int], bool]:
+    """Whether a line of the function whose line *lock* (parsed) took the lock ran
+    under it: in its with block's lines *block* where the source tells them
+    (with_block_lines), else any other line of the function (most likely the locked
+    block's)."""
+    if block is None:
+        return lambda line: line != lock.line
+    return lambda line: line in block
+
+
+def _sleeps_inside(profile: Profile, rows: list[Any], lock: Any,
+                   under: Callable[[int], bool], waited: float
+                   ) -> tuple[float, int, str] | None:
+    """(seconds, sleeps, the program's line that slept most) of the gevent.sleep calls
+    made inside the with block whose line *lock* (parsed) took the lock (its lines by
+    *under*), when they are at least INSIDE_SLEEP_SHARE of the *waited* seconds there;
+    else None.  Only for a block whose lines are known: a sleep elsewhere in the
+    function, such as a back-off between attempts that each take the lock, is no sleep
+    under it."""
+    mine = {tuple(w.stack) for w in rows}
+    at: dict[str, list[float]] = {}
+    for w in profile.waits:
+        if tuple(w.stack) in mine or not w.count or not w.stack \
+                or not SLEEP_FRAME.search(w.stack[0].replace("\\", "/")):
+            continue
+        for frame in w.stack:
+            f = parse_frame(frame)
+            if (f.path, f.function) == (lock.path, lock.function):
+                if under(f.line):
+                    acc = at.setdefault(user_site(w.stack).user or frame, [0.0, 0])
+                    acc[0] += event_wait(w)
+                    acc[1] += w.count
+                break
+    asleep = sum(t for t, _n in at.values())
+    if not at or waited <= 0 or asleep < INSIDE_SLEEP_SHARE * waited:
+        return None
+    line = max(at, key=lambda k: at[k][0])
+    return asleep, int(sum(n for _t, n in at.values())), line
+
+
+def _cpu_inside(profile: Profile, lock: Any, under: Callable[[int], bool]
+                ) -> tuple[float, str, float] | None:
     """(sampled CPU seconds, the line that took most, its share) of the samples under
-    the function of the lock's line *lock*, at its other lines, when they add up to a
+    the function of the lock's line *lock*, at the lines *under* says ran under it
+    (_under), when they add up to a
     block threshold; None otherwise (or without samples): a parse held under the lock
     costs the waiters as a call does."""
     samples = samples_of(profile)
@@ -777,7 +866,7 @@ def _cpu_inside(profile: Profile, lock: Any) -> tuple[float, str, float] | None:
         for frame in chain.labels:
             f = parse_frame(frame)
             if (f.path, f.function) == (lock.path, lock.function):
-                if f.line != lock.line:
+                if under(f.line):
                     at[frame] = at.get(frame, 0.0) + chain.cpu_s
                 break
     total = sum(at.values())

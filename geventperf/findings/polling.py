@@ -83,7 +83,9 @@ FIX = ("Fix: wait on what the loop checks, so that it wakes as soon as it is the
        "wait(timeout) for a flag, an AsyncResult for a result, gevent.wait() or "
        "joinall for greenlets -- or shorten the interval. If it checks something that "
        "cannot wake it (a file, a remote job's status), a shorter interval, or the "
-       "remote's long-poll or push, is the fix.")
+       "remote's long-poll or push, is the fix; if the sleep is a pause the program "
+       "owes between pieces of work (a pace, a rate), not a wait for something, it is "
+       "the run's pace, not a fault.")
 
 
 class Poll(NamedTuple):
