@@ -12835,15 +12835,15 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:40:handler'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875}],
-    'sequential_calls_of_a_job_at_their_edges': [{'calls': 50,
+    'sequential_calls_of_a_job_at_their_edges': [{'calls': 51,
       'cost_meaning': 'greenlet-seconds the calls waited, less what as many at once as the '
                       'busiest pool holds would have left of it',
       'cost_s': 0.75,
       'greenlet': 1,
       'hazard': False,
       'kind': 'sequential-calls',
-      'message': 'Upstream calls were made one after another: 50 calls, the HTTP client '
-                 'waiting 1.000 s in all (50% of the run; 15.0 ms per call for its answer), '
+      'message': 'Upstream calls were made one after another: 51 calls, the HTTP client '
+                 'waiting 1.000 s in all (50% of the run; 14.7 ms per call for its answer), '
                  "most at /srv/app/worker.py:27:details by greenlet 'main' (#1), and no pool "
                  'ever had more than 2 connections in use at once, while the loop sat idle '
                  '88% of the run. A greenlet waits on one thing at a time, so the run took '
@@ -12865,15 +12865,15 @@ EXPECTED = {
                 '/srv/app/worker.py:27:details',
                 '/srv/app/worker.py:40:main'],
       'waited_s': 1.0},
-     {'calls': 50,
+     {'calls': 51,
       'cost_meaning': 'greenlet-seconds the calls waited, less what as many at once as the '
                       'busiest pool holds would have left of it',
       'cost_s': 0.9,
       'greenlet': 1,
       'hazard': False,
       'kind': 'sequential-calls',
-      'message': 'Upstream calls were made one after another: 50 calls, the HTTP client '
-                 'waiting 1.000 s in all (50% of the run; 15.0 ms per call for its answer), '
+      'message': 'Upstream calls were made one after another: 51 calls, the HTTP client '
+                 'waiting 1.000 s in all (50% of the run; 14.7 ms per call for its answer), '
                  "most at /srv/app/worker.py:27:details by greenlet 'main' (#1), and no pool "
                  'ever had more than 1 connection in use at once, while the loop sat idle '
                  '88% of the run. A greenlet waits on one thing at a time, so the run took '
@@ -15022,27 +15022,27 @@ EXPECTED = {
       'waits': 4}],
     'queue_full_tells_its_consumers_calls_in_turn': [{'calls_site': '/srv/app/worker.py:27:details',
       'consumer': 'app.load',
-      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind one '
-                      'consumer',
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind '
+                      'one consumer',
       'cost_s': 1.0,
       'get_wait_s': 0.4999847412109375,
       'greenlet': 3,
       'hazard': False,
       'kind': 'queue-full',
-      'message': "A producer waited on a full queue: 'app.extract' waited 1.000 s to put into "
-                 'it (40 times, at /srv/app/worker.py:34:extract), 50% of its life, while what '
-                 "takes from it was 'app.load', one greenlet that waited for items only 25% of "
-                 'the run (at /srv/app/worker.py:40:load). The consumer is slower than what '
-                 "feeds it, so its pace was the run's. Its work was upstream calls made one "
-                 'after another (50 at /srv/app/worker.py:27:details, each waiting for its '
-                 'answer before the next began): consumers side by side overlap them. Fix: '
-                 'more consumers -- several greenlets taking from the queue, or a '
-                 'gevent.pool.Pool(n) over its items -- if their work can run side by side '
-                 '(calls to an upstream that takes more at once); else make each item cheaper '
-                 "(one batch call for several items). If the consumer's pace is a limit by "
-                 "design (an upstream's rate), this is what it costs. [cost 1.000 s: "
-                 'greenlet-seconds a producer waited to put into a full queue behind one '
-                 'consumer]',
+      'message': "A producer waited on a full queue: 'app.extract' waited 1.000 s to put "
+                 'into it (40 times, at /srv/app/worker.py:34:extract), 50% of its life, '
+                 "while what takes from it was 'app.load', one greenlet that waited for "
+                 'items only 25% of the run (at /srv/app/worker.py:40:load). The consumer is '
+                 "slower than what feeds it, so its pace was the run's. Its work was "
+                 'upstream calls made one after another (51 at '
+                 '/srv/app/worker.py:27:details, each waiting for its answer before the next '
+                 'began): consumers side by side overlap them. Fix: more consumers -- '
+                 'several greenlets taking from the queue, or a gevent.pool.Pool(n) over its '
+                 'items -- if their work can run side by side (calls to an upstream that '
+                 'takes more at once); else make each item cheaper (one batch call for '
+                 "several items). If the consumer's pace is a limit by design (an upstream's "
+                 'rate), this is what it costs. [cost 1.000 s: greenlet-seconds a producer '
+                 'waited to put into a full queue behind one consumer]',
       'producer': 'app.extract',
       'put_site': '/srv/app/worker.py:34:extract',
       'put_wait_s': 1.0,
@@ -15050,49 +15050,50 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:34:extract']},
      {'calls_site': None,
       'consumer': 'app.load',
-      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind one '
-                      'consumer',
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind '
+                      'one consumer',
       'cost_s': 1.0,
       'get_wait_s': 0.4999847412109375,
       'greenlet': 3,
       'hazard': False,
       'kind': 'queue-full',
-      'message': "A producer waited on a full queue: 'app.extract' waited 1.000 s to put into "
-                 'it (40 times, at /srv/app/worker.py:34:extract), 50% of its life, while what '
-                 "takes from it was 'app.load', one greenlet that waited for items only 25% of "
-                 'the run (at /srv/app/worker.py:40:load). The consumer is slower than what '
-                 "feeds it, so its pace was the run's. Fix: more consumers -- several "
-                 'greenlets taking from the queue, or a gevent.pool.Pool(n) over its items -- '
-                 'if their work can run side by side (calls to an upstream that takes more at '
-                 'once); else make each item cheaper (one batch call for several items). If '
-                 "the consumer's pace is a limit by design (an upstream's rate), this is what "
-                 'it costs. [cost 1.000 s: greenlet-seconds a producer waited to put into a '
-                 'full queue behind one consumer]',
+      'message': "A producer waited on a full queue: 'app.extract' waited 1.000 s to put "
+                 'into it (40 times, at /srv/app/worker.py:34:extract), 50% of its life, '
+                 "while what takes from it was 'app.load', one greenlet that waited for "
+                 'items only 25% of the run (at /srv/app/worker.py:40:load). The consumer is '
+                 "slower than what feeds it, so its pace was the run's. Fix: more consumers "
+                 '-- several greenlets taking from the queue, or a gevent.pool.Pool(n) over '
+                 'its items -- if their work can run side by side (calls to an upstream that '
+                 'takes more at once); else make each item cheaper (one batch call for '
+                 "several items). If the consumer's pace is a limit by design (an upstream's "
+                 'rate), this is what it costs. [cost 1.000 s: greenlet-seconds a producer '
+                 'waited to put into a full queue behind one consumer]',
       'producer': 'app.extract',
       'put_site': '/srv/app/worker.py:34:extract',
       'put_wait_s': 1.0,
       'section': None,
       'stack': ['/srv/app/worker.py:34:extract']},
-     {'calls': 50,
+     {'calls': 51,
       'cost_meaning': 'greenlet-seconds the calls waited, less what as many at once as the '
                       'busiest pool holds would have left of it',
       'cost_s': 0.75,
       'greenlet': 3,
       'hazard': False,
       'kind': 'sequential-calls',
-      'message': 'Upstream calls were made one after another: 50 calls, the HTTP client '
-                 'waiting 1.000 s in all (50% of the run; 15.0 ms per call for its answer), '
-                 "most at /srv/app/worker.py:27:details by greenlet 'app.extract' (#3), and no "
-                 'pool ever had more than 2 connections in use at once, while the loop sat '
-                 'idle 88% of the run. A greenlet waits on one thing at a time, so the run '
-                 'took that many round trips in turn: their latencies added up where they '
-                 'could have overlapped. If each call needs the one before it (paging by a '
-                 "cursor: the next page's address is in this one's answer), that is the run's "
-                 'floor and the cost is not there to save. Otherwise, fix: make them together '
-                 "(gevent.pool.Pool(n).imap_unordered over the items, n up to the session's "
-                 'pool size, 4 for http://up), or one call for the lot where the upstream has '
-                 'a batch or bulk endpoint. [cost 0.750 s: greenlet-seconds the calls waited, '
-                 'less what as many at once as the busiest pool holds would have left of it]',
+      'message': 'Upstream calls were made one after another: 51 calls, the HTTP client '
+                 'waiting 1.000 s in all (50% of the run; 14.7 ms per call for its answer), '
+                 "most at /srv/app/worker.py:27:details by greenlet 'app.extract' (#3), and "
+                 'no pool ever had more than 2 connections in use at once, while the loop '
+                 'sat idle 88% of the run. A greenlet waits on one thing at a time, so the '
+                 'run took that many round trips in turn: their latencies added up where '
+                 'they could have overlapped. If each call needs the one before it (paging '
+                 "by a cursor: the next page's address is in this one's answer), that is the "
+                 "run's floor and the cost is not there to save. Otherwise, fix: make them "
+                 'together (gevent.pool.Pool(n).imap_unordered over the items, n up to the '
+                 "session's pool size, 4 for http://up), or one call for the lot where the "
+                 'upstream has a batch or bulk endpoint. [cost 0.750 s: greenlet-seconds the '
+                 'calls waited, less what as many at once as the busiest pool holds would '
+                 'have left of it]',
       'peak_in_use': 2,
       'pool_maxsize': 4,
       'section': None,
