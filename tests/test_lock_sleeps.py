@@ -68,3 +68,20 @@ def test_sleeps_under_the_lock_are_told_with_taking_it_per_attempt_as_the_fix():
 def test_a_slot_taken_per_attempt_has_no_sleeps_under_it():
     p = _run(per_attempt=True)
     assert not [f for f in p.findings if "asleep in gevent.sleep at" in f.message]
+
+
+def test_gevents_own_rlock_is_named_as_such():
+    # gevent.lock.RLock taken directly: not "a monkey-patched threading lock" (a reader
+    # then looks for a threading.Lock the program does not have)
+    lock = gevent.lock.RLock()
+
+    def worker(seed: int) -> None:
+        rng = random.Random(seed)
+        for _ in range(CALLS):
+            with lock:
+                _attempt(rng)
+
+    with geventperf.Tracer() as tracer:
+        gevent.joinall([gevent.spawn(worker, n) for n in range(WORKERS)])
+    [found] = [f for f in tracer.profile.findings if f.kind == findings.LOCK_CONTENDED]
+    assert "to take a gevent RLock" in found.message

@@ -537,12 +537,26 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
               "it guards can take more calls at once." if compiled else "."))
     return (
         f"A lock was contended: {seen.who} waited {waited:.3f} s in all to take "
-        + ("a monkey-patched threading lock" if not compiled else
+        + (_patched_kind(patched) if not compiled else
            "a gevent lock or semaphore" if not patched else "locks and semaphores")
         + f" ({seen.count} times, most at {seen.where}) while the loop "
         f"sat {idle_told(profile, idle)}: the lock made them take "
         "turns, and no other finding explains their waits, so whatever its holders do "
         f"while holding it paced the work.{starved}{holders}{at_once}{fix}")
+
+
+# gevent's own RLock class, taken directly (a monkey-patched threading.RLock waits in
+# the standard library's _RLock, PATCHED_RLOCK_FRAME): an unseen pipeline's
+# gevent.lock.RLock was told as "a monkey-patched threading lock", and its reader went
+# looking for a threading.Lock that was not there.
+GEVENT_RLOCK = re.compile(r"[/\\]gevent[/\\]lock\.py:\d+:RLock\.(acquire|__enter__)$")
+
+
+def _patched_kind(patched: list[Any]) -> str:
+    """How lock-contended names the locks of *patched* rows (lock_wait's PATCHED_LOCK)."""
+    if patched and all(r.stack and GEVENT_RLOCK.search(r.stack[0]) for r in patched):
+        return "a gevent RLock"
+    return "a monkey-patched threading lock"
 
 
 def _held_elsewhere_shown(profile: Profile, holding: Holding | None) -> bool:
