@@ -140,6 +140,29 @@ def test_a_ticker_that_never_finds_is_not_a_poll():
     assert not [f for f in tracer.profile.findings if f.kind == findings.SLEEP_POLL]
 
 
+def test_tickers_sharing_one_sleep_line_are_judged_one_by_one():
+    # an every(interval, fn) helper: a heartbeat that calls out on every tick and a
+    # watchdog that never does, sleeping at one line; together they have a poll's mix
+    # of empty wake-ups and finds, each alone is a ticker
+    def every(interval: float, fn, ticks: int) -> gevent.Greenlet:
+        def loop() -> None:
+            for _ in range(ticks):
+                gevent.sleep(interval)  # the helper's one sleep line
+                fn()
+        return gevent.spawn(loop)
+
+    def heartbeat() -> None:
+        answer = gevent.event.AsyncResult()
+        gevent.spawn_later(0.002, answer.set, True)
+        answer.get()  # a call out, on every tick
+
+    checks: list[int] = []
+    with geventperf.Tracer() as tracer:
+        gevent.joinall([every(2 * POLL_S, heartbeat, 40), every(POLL_S, lambda: checks.append(1), 80)])
+    assert len(checks) == 80
+    assert not [f for f in tracer.profile.findings if f.kind == findings.SLEEP_POLL]
+
+
 def _broker_on_queue_inside() -> None:
     queue: gevent.queue.Queue[int] = gevent.queue.Queue()
     got: list[int] = []

@@ -157,31 +157,42 @@ def _timeline(profile: Profile) -> dict[int, list[Any]]:
 
 def _polls(sleeps: set[int], timeline: dict[int, list[Any]]) -> list[Poll]:
     """The sleep lines (``waits`` rows *sleeps*) whose wake-ups in *timeline* have a
-    poll's shape."""
-    asleep: dict[int, list[float]] = defaultdict(list)
-    before_finds: dict[int, list[float]] = defaultdict(list)
-    again: dict[int, int] = defaultdict(int)
-    finds: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    poll's shape, judged greenlet by greenlet: one line can serve several loops (an
+    ``every(interval, fn)`` helper running a heartbeat that calls out on every tick
+    beside a watchdog that never does: together they looked like one poll)."""
+    # per (row, greenlet): [time asleep per wake-up, asleep before finds, again, finds]
+    seen: dict[tuple[int, int], tuple[list[float], list[float], list[int]]] = {}
     for gid, slices in timeline.items():
         for before, woke in zip(slices, slices[1:]):
             if before.wait not in sleeps:
                 continue
+            asleep, before_finds, counts = seen.setdefault(
+                (before.wait, gid), ([], [], [0, 0]))
             slept = woke.start_s - before.start_s - before.duration_s
-            asleep[before.wait].append(slept)
+            asleep.append(slept)
             if woke.wait == before.wait:
-                again[before.wait] += 1
+                counts[0] += 1
             elif woke.wait is not None:
-                finds[before.wait][gid] += 1
-                before_finds[before.wait].append(slept)
+                counts[1] += 1
+                before_finds.append(slept)
+    rows: dict[int, tuple[list[float], list[float], list[int], dict[int, int]]] = {}
+    for (row, gid), (asleep, before_finds, (again, found)) in seen.items():
+        if found and again >= found:  # this greenlet's loop polls
+            lengths, finds_after, counts, by_greenlet = rows.setdefault(
+                row, ([], [], [0, 0], {}))
+            lengths.extend(asleep)
+            finds_after.extend(before_finds)
+            counts[0] += again
+            counts[1] += found
+            by_greenlet[gid] = found
     out = []
-    for row, lengths in asleep.items():
-        found = sum(finds[row].values())
-        if len(lengths) < POLL_MIN_WAKES or found < POLL_MIN_FINDS or again[row] < found:
+    for row, (lengths, finds_after, (again, found), by_greenlet) in rows.items():
+        if len(lengths) < POLL_MIN_WAKES or found < POLL_MIN_FINDS:
             continue
         interval = statistics.median(lengths)
         if interval > POLL_MAX_SLEEP_S \
-                and statistics.median(before_finds[row]) >= POLL_WHOLE_SHARE * interval:
-            out.append(Poll(row, len(lengths), again[row], found, interval, dict(finds[row])))
+                and statistics.median(finds_after) >= POLL_WHOLE_SHARE * interval:
+            out.append(Poll(row, len(lengths), again, found, interval, by_greenlet))
     return out
 
 
