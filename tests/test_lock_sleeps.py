@@ -12,6 +12,7 @@ import gevent.lock
 import geventperf
 from geventperf import findings
 from geventperf.profile import Profile
+from tests.markers import line_of
 
 WORKERS, SLOTS, CALLS = 12, 3, 8
 
@@ -52,15 +53,11 @@ def _run(per_attempt: bool) -> Profile:
     return tracer.profile
 
 
-def _line_of(marker: str) -> int:
-    return next(n for n, text in enumerate(open(__file__), 1) if marker in text)
-
-
 def test_sleeps_under_the_lock_are_told_with_taking_it_per_attempt_as_the_fix():
     p = _run(per_attempt=False)
     [found] = [f for f in p.findings if f.kind == findings.LOCK_CONTENDED]
-    assert f"test_lock_sleeps.py:{_line_of('the limit, held across')}:_worker" in found.message
-    back_off = f"test_lock_sleeps.py:{_line_of('# the back-off')}:_with_retries"
+    assert f"test_lock_sleeps.py:{line_of(__file__, 'the limit, held across')}:_worker" in found.message
+    back_off = f"test_lock_sleeps.py:{line_of(__file__, '# the back-off')}:_with_retries"
     assert back_off in found.message.split("asleep in gevent.sleep at ")[1]
     assert "Fix that first: take the lock for each attempt" in found.message
 

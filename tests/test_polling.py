@@ -18,6 +18,7 @@ import geventperf
 from geventperf import findings
 from geventperf.findings.polling import without_polls_told
 from geventperf.profile import Finding, Profile
+from tests.markers import line_of
 
 POLL_S = 0.02  # the handlers' poll interval
 JOBS = 40
@@ -67,14 +68,10 @@ def _broker(poll: bool) -> Profile:
     return tracer.profile
 
 
-def _line_of(marker: str) -> int:
-    return next(n for n, text in enumerate(open(__file__), 1) if marker in text)
-
-
 def test_handlers_polling_a_deque_are_told_at_their_sleep_line():
     p = _broker(poll=True)
     [found] = [f for f in p.findings if f.kind == findings.SLEEP_POLL]
-    line = _line_of("# the poll")
+    line = line_of(__file__, "# the poll")
     assert found.extra["site"].endswith(f"test_polling.py:{line}:_broker.<locals>.take")
     assert found.stack[1] == found.extra["site"]
     assert found.extra["greenlets"] >= 2
@@ -263,7 +260,7 @@ def _run_all(pooled: bool) -> Profile:
 def test_a_loop_refilling_its_slots_at_a_polls_wake_ups_is_told():
     p = _run_all(pooled=False)
     [found] = [f for f in p.findings if f.kind == findings.SLEEP_POLL]
-    line = _line_of("# the refill's poll")
+    line = line_of(__file__, "# the refill's poll")
     assert found.extra["site"].endswith(f"test_polling.py:{line}:_run_all")
     assert found.extra["refill_cap"] == SLOTS
     assert found.cost_s == found.extra["empty_slot_s"] > 0
