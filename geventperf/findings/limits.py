@@ -720,8 +720,8 @@ INSIDE_SHOWN = 3
 # callers of different kinds share one lock (six exporters' 780 ms calls and fifteen
 # resolvers' 41 ms ones under one Semaphore(6): the resolvers waited 6.9 s each).
 UNEVEN_HOLD_RATIO = 4.0
-# The holders' sleeps (gevent.sleep, anywhere under the lock's function) are told from
-# this share of the waiting under it on: an unseen job worker held its 8-slot semaphore
+# The holders' sleeps (gevent.sleep, inside the with block that took the lock) are told
+# from this share of the waiting in the block on: an unseen job worker held its 8-slot semaphore
 # across a retry loop whose back-off sleeps were 60 % of that waiting, and was told
 # only "a larger n" (which broke the limit agreed with the API); taking a slot for each
 # attempt took 34 % off its run.
@@ -869,9 +869,8 @@ def _cpu_inside(profile: Profile, lock: Any, under: Callable[[int], bool]
                 ) -> tuple[float, str, float] | None:
     """(sampled CPU seconds, the line that took most, its share) of the samples under
     the function of the lock's line *lock*, at the lines *under* says ran under it
-    (_under), when they add up to a
-    block threshold; None otherwise (or without samples): a parse held under the lock
-    costs the waiters as a call does."""
+    (_under), when they add up to a block threshold; None otherwise (or without
+    samples): a parse held under the lock costs the waiters as a call does."""
     samples = samples_of(profile)
     if samples is None:
         return None
