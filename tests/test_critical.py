@@ -159,6 +159,24 @@ def test_greenlets_joined_one_at_a_time_are_told_with_their_joiner():
     assert "gevent.joinall(greenlets, timeout=...)" in f.message
 
 
+def test_batches_joined_all_at_once_are_told_as_waiting_for_their_slowest():
+    """The same timeline, the joiner waiting in joinall(): each batch's last member ran
+    alone, a batch as slow as its slowest, not greenlets joined one at a time."""
+    supervisor = 5
+    slices = [Slice(MAIN, 0.0, RUN_S, wait=JOINED), Slice(supervisor, 0.0005, RUN_S,
+                                                          wait=JOINED)]
+    for i in range(10):
+        slices += [Slice(100 + i, i * TURN_S + 0.001, RUN_S, wait=CALL),
+                   Slice(100 + i, (i + 1) * TURN_S - 0.0005, 0.0001)]
+    p = profile(slices, 1.0)
+    p.waits[JOINED].call = "joinall"
+    p.greenlets.append(GreenletStats(id=supervisor, name="supervisor", parent=MAIN))
+    f = only(critical_path(p))
+    assert f"while {APP}:60:stop waited for them all at once (joinall())" in f.message
+    assert "joined one at a time" not in f.message
+    assert "gevent.pool.Pool (imap_unordered)" in f.message
+
+
 def test_too_few_turns_or_one_long_one_is_no_pattern():
     assert critical_path(profile(main_turns(CALL, turns=ALONE_MIN_TURNS - 1), 2.0)) == []
     start_up = [Slice(MAIN, 0.0, RUN_S, wait=CALL)] + [

@@ -132,6 +132,12 @@ def wait_class(wait: StackTime) -> str:
     return OWN
 
 
+# The calls that wait for a whole group of greenlets at once: a critical path under one
+# of them is a batch's slowest member, not greenlets joined one at a time (an unseen
+# batch submitter, told "joined one at a time ... gevent.joinall", already called it).
+ALL_AT_ONCE = frozenset({"joinall", "wait", "iwait"})
+
+
 class Stretch(NamedTuple):
     """Alone time at one place: a line of the program's (over every greenlet that waited
     there alone, in turn) or one greenlet's CPU."""
@@ -149,6 +155,7 @@ class Stretch(NamedTuple):
     greenlets: int        # how many greenlets were alone there
     driver: str | None    # where greenlets joining them waited, at least half the time
     cpu: float            # of the seconds, CPU right after those waits (building the next)
+    driver_call: str | None = None  # the call the driver waited in there ("joinall")
 
 
 class _Tally:
@@ -161,6 +168,7 @@ class _Tally:
         self.rows: set[int] = set()
         self.by_gid: dict[int, float] = defaultdict(float)
         self.drivers: dict[str, float] = defaultdict(float)
+        self.driver_calls: dict[str, str | None] = {}
 
     def add(self, gid: int, wait: int | None, since: float, t0: float, t1: float,
             head: bool) -> None:
@@ -191,7 +199,8 @@ class _Tally:
             driver = None
         return Stretch(max(self.by_gid, key=self.by_gid.__getitem__), state, line,
                        self.seconds, self.turns, self.calls, self.longest, self.first,
-                       self.last, sorted(self.rows), len(self.by_gid), driver, self.cpu)
+                       self.last, sorted(self.rows), len(self.by_gid), driver, self.cpu,
+                       self.driver_calls.get(driver) if driver is not None else None)
 
 
 def alone_stretches(profile: Profile) -> tuple[list[Stretch], dict[str, float]]:
@@ -275,7 +284,10 @@ def alone_stretches(profile: Profile) -> tuple[list[Stretch], dict[str, float]]:
             drivers = (driving - {main}) or driving
             if len(drivers) <= MAX_DRIVERS:
                 for d in drivers:
-                    tally.drivers[line(state[d][1]) or "?"] += t1 - t0
+                    at = line(state[d][1]) or "?"
+                    tally.drivers[at] += t1 - t0
+                    if state[d][1] is not None:
+                        tally.driver_calls[at] = profile.waits[state[d][1]].call
 
     t_prev = events[0][0]
     for t, gid, st, wait, length in events:
@@ -441,6 +453,14 @@ def _told(profile: Profile, s: Stretch, name: str, hot: Any,
             fix = ("so each wait ended only by its timeout. Wake what it waits on (a "
                    "sentinel per worker in their queue, or kill them) and wait for them "
                    "all at once: gevent.joinall(workers, timeout=...)")
+        elif s.driver is not None and s.greenlets > 1 and s.driver_call in ALL_AT_ONCE:
+            what = (f"{head}: each waited at {line} ({s.turns} times in all) while "
+                    f"{s.driver} waited for them all at once ({s.driver_call}()): each time "
+                    "the others had ended, and the last did its last step alone")
+            fix = ("a batch lasts as long as its slowest member. If the items are "
+                   "independent, feed them all through one gevent.pool.Pool "
+                   "(imap_unordered) so that a slow one holds one slot, not the batch; "
+                   "else bound the slow ones (a timeout, a hedged second request)")
         elif s.driver is not None and s.greenlets > 1:
             what = (f"{head}: each waited at {line} ({s.turns} times in all) while "
                     f"{s.driver} waited for it to end: the greenlets were joined one at a "
