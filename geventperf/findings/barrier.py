@@ -13,8 +13,8 @@ The run slices give each spawned greenlet's life (from the start of its first sl
 less the ready wait before it, to the end of its last) and the spawner's waits (the
 gaps between its slices).  The finding needs a spawner that waited for its children a
 large share of the run while, at their peak, many were alive at once, and, over its
-waits, on average at most 60 % of that many (USED_SHARE).  A pool that starts a new greenlet as each
-one ends keeps its peak alive and is no such case.
+waits, on average at most 60 % of that many (USED_SHARE).  A pool that starts a new
+greenlet as each one ends keeps its peak alive and is no such case.
 
 ``{p: submit(p).get() for p in parts}`` awaits each call as it is made: the spawner's
 greenlets live one after another, never two at once, while it waits through their

@@ -40,7 +40,7 @@ whatever it costs.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 from geventperf.findings.common import (
     BLOCKED_READ,
@@ -801,27 +801,35 @@ def _held_inside(holding: Holding | None) -> str:
     return text
 
 
-def _waits_inside(profile: Profile, rows: list[Any], lock: Any,
-                  under: Callable[[int], bool]) -> dict[tuple[str, str | None], list[float]]:
-    """The waits inside the function of the line that took the lock (*lock*, parsed),
-    at its other lines, by (that frame, the program's line that called the function):
-    [waits, seconds of event wait, calls (waits for a response's head)]; the lock's own
-    *rows* left out; at the lines *under* says ran under the lock (_under)."""
+def _waits_under(profile: Profile, rows: list[Any], lock: Any,
+                 under: Callable[[int], bool]) -> Iterator[tuple[Any, int]]:
+    """(``waits`` row, the depth of its frame in the lock's function) for each wait made
+    inside the function of the line that took the lock (*lock*, parsed), at the lines
+    *under* says ran under it (_under); the lock's own *rows* left out."""
     mine = {tuple(w.stack) for w in rows}
-    by_caller: dict[tuple[str, str | None], list[float]] = {}
     for w in profile.waits:
         if tuple(w.stack) in mine or not w.count:
             continue
         for i, frame in enumerate(w.stack):
             f = parse_frame(frame)
             if (f.path, f.function) == (lock.path, lock.function) and under(f.line):
-                caller = user_site(w.stack[i + 1:]).user  # None: a greenlet's own run
-                acc = by_caller.setdefault((frame, caller), [0, 0.0, 0])
-                acc[0] += w.count
-                acc[1] += event_wait(w)
-                # an HTTP call waits several times (connect, send, its head): per call
-                acc[2] += w.count if awaits_answer(w) else 0
+                yield w, i
                 break
+
+
+def _waits_inside(profile: Profile, rows: list[Any], lock: Any,
+                  under: Callable[[int], bool]) -> dict[tuple[str, str | None], list[float]]:
+    """The waits under the lock (_waits_under), by (the frame in its function, the
+    program's line that called the function): [waits, seconds of event wait, calls
+    (waits for a response's head)]."""
+    by_caller: dict[tuple[str, str | None], list[float]] = {}
+    for w, i in _waits_under(profile, rows, lock, under):
+        caller = user_site(w.stack[i + 1:]).user  # None: a greenlet's own run
+        acc = by_caller.setdefault((w.stack[i], caller), [0, 0.0, 0])
+        acc[0] += w.count
+        acc[1] += event_wait(w)
+        # an HTTP call waits several times (connect, send, its head): per call
+        acc[2] += w.count if awaits_answer(w) else 0
     return by_caller
 
 
@@ -844,20 +852,12 @@ def _sleeps_inside(profile: Profile, rows: list[Any], lock: Any,
     else None.  Only for a block whose lines are known: a sleep elsewhere in the
     function, such as a back-off between attempts that each take the lock, is no sleep
     under it."""
-    mine = {tuple(w.stack) for w in rows}
     at: dict[str, list[float]] = {}
-    for w in profile.waits:
-        if tuple(w.stack) in mine or not w.count or not w.stack \
-                or not SLEEP_FRAME.search(w.stack[0].replace("\\", "/")):
-            continue
-        for frame in w.stack:
-            f = parse_frame(frame)
-            if (f.path, f.function) == (lock.path, lock.function):
-                if under(f.line):
-                    acc = at.setdefault(user_site(w.stack).user or frame, [0.0, 0])
-                    acc[0] += event_wait(w)
-                    acc[1] += w.count
-                break
+    for w, i in _waits_under(profile, rows, lock, under):
+        if SLEEP_FRAME.search(w.stack[0].replace("\\", "/")):
+            acc = at.setdefault(user_site(w.stack).user or w.stack[i], [0.0, 0])
+            acc[0] += event_wait(w)
+            acc[1] += w.count
     asleep = sum(t for t, _n in at.values())
     if not at or waited <= 0 or asleep < INSIDE_SLEEP_SHARE * waited:
         return None

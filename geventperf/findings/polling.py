@@ -45,7 +45,8 @@ from typing import Any, NamedTuple
 
 from geventperf.findings.common import SLEEP_POLL, _base_name, _finding, _names
 from geventperf.findings.handoff import POLL_MAX_SLEEP_S
-from geventperf.findings.loop import SLEEP_FRAME, block_threshold
+from geventperf.findings.held import asleep_in_program
+from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile, greenlet_label
 
@@ -140,9 +141,7 @@ def sleep_polls(profile: Profile) -> list[Finding]:
 
 def _sleep_rows(profile: Profile) -> set[int]:
     """The ``waits`` rows of gevent.sleep called from the program's own line."""
-    return {i for i, w in enumerate(profile.waits)
-            if len(w.stack) >= 2 and SLEEP_FRAME.search(w.stack[0].replace("\\", "/"))
-            and user_site(w.stack).user == w.stack[1]}
+    return {i for i, w in enumerate(profile.waits) if asleep_in_program(w)}
 
 
 def _timeline(profile: Profile) -> dict[int, list[Any]]:
