@@ -52,9 +52,29 @@ _PATCHED_RLOCK = re.compile(PATCHED_RLOCK_FRAME)
 IDLE_SERVER_FRAME = re.compile(r"[/\\]gevent[/\\]pywsgi\.py:\d+:WSGIHandler\.read_requestline$")
 
 
+# gevent's StreamServer calling a connection's handler (a raw protocol server: a cache,
+# a store, a queue broker, a test's stand-in for one) ...
+STREAM_HANDLER_FRAME = re.compile(r"[/\\]gevent[/\\]baseserver\.py:\d+:_handle_and_close_when_done$")
+# ... whose own body reads the connection's socket (sock.recv, or readline on its
+# makefile): it waits for its client.  Only reads made by the handler's body itself: a
+# handler reading an upstream's socket it opened (a raw proxy) mostly does so in a
+# function of its own, and that wait is work the handler awaits.
+SOCKET_READ_FRAME = re.compile(r"[/\\](?:gevent[/\\]_socket(?:common|3)|socket)\.py:\d+:"
+                               r"(?:\w+\.)?(?:recv|recv_into|readinto|_wait|wait_read)$")
+
+
 def is_idle_server_wait(stack: list[str]) -> bool:
-    """Whether a wait's stack is a server connection waiting for its next request."""
-    return any(isinstance(entry, str) and IDLE_SERVER_FRAME.search(entry) for entry in stack)
+    """Whether a wait's stack is a server connection waiting for its next request:
+    gevent's WSGI server reading a request line, or a StreamServer's handler reading
+    its connection in its own body."""
+    if any(isinstance(entry, str) and IDLE_SERVER_FRAME.search(entry) for entry in stack):
+        return True
+    for depth, entry in enumerate(stack[1:], start=1):
+        if isinstance(entry, str) and STREAM_HANDLER_FRAME.search(entry):
+            handler, inner = stack[depth - 1], stack[:depth - 1]
+            return bool(inner) and isinstance(handler, str) and not is_machinery(handler) \
+                and all(isinstance(f, str) and SOCKET_READ_FRAME.search(f) for f in inner)
+    return False
 
 
 class UserSite(NamedTuple):
@@ -105,24 +125,53 @@ def with_block_lines(entry: str) -> range | None:
     frame_source reads it); None when the file is not there, does not parse, or has no
     ``with`` at that line.  Code at another line of the function may run before or after
     the block: only these lines ran inside it."""
+    block = _with_blocks_of(entry).get(parse_frame(entry).line)
+    return None if block is None else block.lines
+
+
+def blocks_taking_the_same(entry: str) -> dict[int, range]:
+    """The other ``with`` statements of the file of ``path:line:function`` whose context
+    reads as the one at that line (``with self.lock:`` in two methods: most likely one
+    lock), as {their line: the lines of their body}; {} when the source is not there or
+    has no ``with`` at that line."""
+    blocks = _with_blocks_of(entry)
+    mine = blocks.get(parse_frame(entry).line)
+    if mine is None:
+        return {}
+    return {line: block.lines for line, block in blocks.items()
+            if block.context == mine.context and line != parse_frame(entry).line}
+
+
+class WithBlock(NamedTuple):
+    """A ``with`` statement of a source file."""
+
+    lines: range  # the lines of its body
+    context: str  # its context expressions, as source (``self.lock``)
+
+
+def _with_blocks_of(entry: str) -> dict[int, WithBlock]:
+    """The ``with`` statements of the file of ``path:line:function``, by line, from the
+    source where the profile is analysed (as frame_source reads it)."""
     frame = parse_frame(entry)
     if not frame.path or frame.line <= 0 or frame.path.startswith("<"):
-        return None
+        return {}
     try:
         source = "".join(linecache.getlines(frame.path))
     except (OSError, UnicodeError, ValueError):
-        return None
-    return _with_blocks(source).get(frame.line) if source else None
+        return {}
+    return _with_blocks(source) if source else {}
 
 
 @functools.lru_cache(maxsize=32)
-def _with_blocks(source: str) -> dict[int, range]:
-    """{the line of a ``with`` statement: the lines of its body} of *source*."""
+def _with_blocks(source: str) -> dict[int, WithBlock]:
+    """{the line of a ``with`` statement: its WithBlock} of *source*."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return {}
-    return {node.lineno: range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1)
+    return {node.lineno: WithBlock(
+                range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1),
+                "; ".join(ast.unparse(item.context_expr) for item in node.items))
             for node in ast.walk(tree) if isinstance(node, (ast.With, ast.AsyncWith))}
 
 

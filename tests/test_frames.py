@@ -36,10 +36,30 @@ IDLE_SERVER_STACK = [f"{PYWSGI}:723:WSGIHandler.read_requestline",
                      f"{PYWSGI}:774:WSGIHandler.handle_one_request"]
 
 
+GEVENT = "/venv/lib/python3.11/site-packages/gevent"
+STDLIB = "/usr/lib/python3.11"
+STREAM_HANDLER = f"{GEVENT}/baseserver.py:34:_handle_and_close_when_done"
+RECV_INTO = f"{GEVENT}/_socketcommon.py:687:SocketMixin.recv_into"
+READINTO = f"{STDLIB}/socket.py:706:SocketIO.readinto"
+
+
 @pytest.mark.parametrize("stack, idle", [
     (IDLE_SERVER_STACK, True),
     (IDLE_SERVER_STACK[1:], False),  # handling a request: reading its body is no idle wait
     (["/srv/app/worker.py:12:read_requestline"], False),  # a function of that name elsewhere
+    # a StreamServer's handler reading its connection in its own body: readline on its
+    # makefile, or recv
+    ([RECV_INTO, READINTO, "/srv/store.py:34:handle", STREAM_HANDLER], True),
+    ([f"{GEVENT}/_socketcommon.py:660:SocketMixin.recv", "/srv/store.py:34:handle",
+      STREAM_HANDLER], True),
+    # ... but not through a function of its own (a raw proxy reading its upstream), nor
+    # through a library (an HTTP call to its backend), nor waiting on anything else
+    ([RECV_INTO, READINTO, "/srv/proxy.py:20:relay", "/srv/proxy.py:34:handle",
+      STREAM_HANDLER], False),
+    ([RECV_INTO, READINTO, f"{STDLIB}/http/client.py:286:HTTPResponse._read_status",
+      "/srv/store.py:34:handle", STREAM_HANDLER], False),
+    ([f"{GEVENT}/hub.py:166:sleep", "/srv/store.py:41:handle", STREAM_HANDLER], False),
+    (["/srv/store.py:41:handle", STREAM_HANDLER], False),
 ])
 def test_idle_server_wait(stack, idle):
     assert frames.is_idle_server_wait(stack) is idle
@@ -65,3 +85,33 @@ def test_with_block_lines_are_read_from_the_source():
     assert with_block_lines(f"{__file__}:{with_line + 1}:_with_block_sample") is None
     assert with_block_lines("/nonexistent/app.py:12:f") is None
     assert with_block_lines("<string>:1:<module>") is None
+
+
+class _TwoBlocksSample:
+    def __init__(self, lock, other):
+        self.lock, self.other = lock, other
+
+    def first(self):
+        with self.lock:  # sample: first block
+            return 1
+
+    def second(self):
+        with self.lock:  # sample: second block
+            value = 2
+            return value
+
+    def elsewhere(self):
+        with self.other:  # sample: another lock
+            return 3
+
+
+def test_blocks_taking_the_same_expression_are_found_in_the_file():
+    from tests.markers import line_of
+    first, second, other = (line_of(__file__, f"# sample: {what}")
+                            for what in ("first block", "second block", "another lock"))
+    found = frames.blocks_taking_the_same(f"{__file__}:{first}:_TwoBlocksSample.first")
+    assert found == {second: range(second + 1, second + 3)}
+    assert frames.blocks_taking_the_same(f"{__file__}:{other}:_TwoBlocksSample.elsewhere") == {}
+    # no with statement at that line, no source: nothing known
+    assert frames.blocks_taking_the_same(f"{__file__}:{first + 1}:_TwoBlocksSample.first") == {}
+    assert frames.blocks_taking_the_same("/nonexistent/app.py:12:f") == {}

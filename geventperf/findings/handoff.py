@@ -35,6 +35,7 @@ work took: a finding about what slowed them, in their own function, explains it 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, NamedTuple
 
 from geventperf.findings.common import (
@@ -56,7 +57,7 @@ from geventperf.findings.limits import (
     waiters,
 )
 from geventperf.findings.loop import SLEEP_FRAME, block_threshold
-from geventperf.frames import is_idle_server_wait, user_site
+from geventperf.frames import frame_source, is_idle_server_wait, parse_frame, user_site
 from geventperf.profile import LOCK_CALLS, Finding, Profile, greenlet_label
 
 # Hand-offs hold at least this share of all event wait: the waiting is mostly for
@@ -282,6 +283,9 @@ def _bottleneck(profile: Profile) -> list[Finding]:
         return []
     seen = waiters(profile, rows, weight=event_wait)
     waiter = profile.greenlet(seen.greenlet) if isinstance(seen.greenlet, int) else None
+    linger = _lingerer(profile, rows, waiter)
+    if linger is not None:
+        return [_linger_finding(profile, rows, total, idle, linger)]
     feeders = _sources(profile, _feeders(profile, {tuple(w.stack) for w in rows}), waiter,
                        seen.count)
     if not feeders:
@@ -397,6 +401,101 @@ def _bottleneck(profile: Profile) -> list[Finding]:
                      handoff_wait_s=waited, handoff_share=waited / total,
                      idle_share=idle, feeders=[g.id for g, *_ in feeders[:TOP_FEEDERS]],
                      site=user_site(lead_stack).user if lead_stack else None)]
+
+
+# A batcher that waited at least this share of the run in a queue's get() with a
+# timeout, beside a get() without one in the same function (the batch's first item),
+# lingered for more items before each flush: everyone waiting for its batches waited out
+# that deadline too.  An unseen group-commit writer lingered 15 ms per batch for 64
+# records that 24 producers, each waiting for its ack, could never send: 58 % of the
+# run at its get(timeout=remaining); it was told as its store's connection being busy,
+# and flushing as soon as the queue was empty took 52 % off the run.
+LINGER_RUN_SHARE = 0.25
+# The source of a get() that passes a timeout: get(timeout=...), or get(True, seconds).
+_TIMED_GET = re.compile(r"\bget\(.*\btimeout\b|\bget\(\s*(?:True|1)\s*,")
+
+
+class Linger(NamedTuple):
+    """A batcher lingering for more items (_lingerer)."""
+
+    greenlet: Any
+    row: Any        # the waits row of its get() with a timeout
+    first: Any      # the waits row of its get() without one: the batch's first item
+    lingered: float  # seconds of event wait at ``row``
+
+
+def _lingerer(profile: Profile, rows: list[Any], waiter: Any) -> Linger | None:
+    """The batcher among the hand-off *rows* that lingered longest (see LINGER_RUN_SHARE),
+    of a name other than the *waiter*'s: greenlets that linger are the waiters
+    themselves when they are consumers timing out to check for a stop; None when none.
+    The timeout is read from the source line, where the profile is analysed."""
+    ended = switched_out_at(profile)
+    waiting = _base_name(waiter.name) if waiter is not None else None
+    # by the name of the greenlets that left them (a stack knows only its last one)
+    gets: dict[tuple[str, str, str], list[Any]] = {}
+    for w in rows:
+        site = user_site(w.stack).user
+        g = profile.greenlet(ended.get(tuple(w.stack)))
+        if w.call == "get" and site is not None and g is not None \
+                and _base_name(g.name) != waiting:
+            frame = parse_frame(site)
+            gets.setdefault((_base_name(g.name), frame.path, frame.function), []).append(w)
+    found = None
+    for mine in gets.values():
+        timed = [w for w in mine if _TIMED_GET.search(frame_source(user_site(w.stack).user))]
+        untimed = [w for w in mine if w not in timed]
+        lingered = sum(event_wait(w) for w in timed)
+        if timed and untimed and lingered >= LINGER_RUN_SHARE * profile.duration_s \
+                and (found is None or lingered > found.lingered):
+            row = max(timed, key=event_wait)
+            found = Linger(profile.greenlet(ended.get(tuple(row.stack))), row,
+                           max(untimed, key=event_wait), lingered)
+    return found
+
+
+def _linger_finding(profile: Profile, rows: list[Any], total: float, idle: float,
+                    linger: Linger) -> Finding:
+    """serial-bottleneck told as a batcher's linger (see LINGER_RUN_SHARE), with the
+    hand-off waits of the others than the batcher (its own gets wait for producers)."""
+    ended = switched_out_at(profile)
+    others = [w for w in rows if ended.get(tuple(w.stack)) != linger.greenlet.id] or rows
+    seen = waiters(profile, others, weight=event_wait)
+    waited = sum(event_wait(w) for w in others)
+    duration = profile.duration_s
+    site = user_site(linger.row.stack).user
+    lingers = linger.row.count
+    message = (
+        f"Many greenlets waited for a batcher that lingers: {seen.who} waited "
+        f"{waited:.3f} s in all at hand-offs ({waited / total:.0%} of all event wait; most "
+        f"at {seen.where}) while the loop sat {idle_told(profile, idle)}. Meanwhile "
+        f"{greenlet_label(linger.greenlet.name, linger.greenlet.id)} waited "
+        f"{linger.lingered:.3f} s ({linger.lingered / duration:.0%} of the run) in a get() "
+        f"with a timeout at {site} ({lingers} waits of "
+        f"{event_wait(linger.row) / max(lingers, 1) * 1e3:.1f} ms on average), after "
+        f"taking a batch's first item at {user_site(linger.first.stack).user}: it waits "
+        "out a deadline for more items before each flush, and whoever waits for a batch "
+        "waits out that deadline too. When the producers wait for their items' results "
+        "(an ack, a reply), a batch never holds more items than there are producers, so "
+        "the linger only adds its time to every item. Fix: flush as soon as the queue is "
+        "empty (get_nowait() after the first item; items that arrive during a flush make "
+        "the next batch), or a linger no longer than the flush itself.")
+    return _finding(SERIAL_BOTTLENECK, message, waited, list(linger.row.stack),
+                    greenlet=linger.greenlet.id, waits=seen.count, peers=False, gate=False,
+                    linger=site, lingered_s=linger.lingered, handoff_wait_s=waited,
+                    handoff_share=waited / total, idle_share=idle,
+                    feeders=[linger.greenlet.id], site=site, cost_meaning=LINGER_COST)
+
+
+def without_lingers_told(found: list[Finding]) -> list[Finding]:
+    """*found* without the findings that tell as a linger of their jobs' slots
+    (pool-full's ``lingered_in_slots``) a batcher's line that serial-bottleneck tells
+    (its ``linger``): one cause, one finding, the one that names the batcher."""
+    told = {f.extra.get("linger") for f in found if f.kind == SERIAL_BOTTLENECK} - {None}
+    return [f for f in found if f.extra.get("lingered_in_slots") not in told]
+
+
+LINGER_COST = ("greenlet-seconds the others spent waiting at hand-offs (a queue, an event, a "
+               "greenlet's end) while a batcher lingered for more items")
 
 
 # Peers (waiters and busy greenlets of one name) that spent at least this share of

@@ -80,6 +80,7 @@ from geventperf.findings.loop import (
 from geventperf.formats._frames import is_library_frame
 from geventperf.frames import (
     PATCHED_RLOCK_FRAME,
+    blocks_taking_the_same,
     is_idle_server_wait,
     parse_frame,
     user_site,
@@ -422,8 +423,9 @@ RATE_LIMIT_SHARE = 0.5
 def lock_contended(profile: Profile) -> list[Finding]:
     """Greenlets that waited to take a monkey-patched threading lock (not an Event's or
     a queue's inner one) or a compiled gevent lock or semaphore while the loop had
-    room (paced): one finding, named by the line that waited most.  ``cost_s``: the
-    greenlet-seconds they waited."""
+    room (paced), or on a busy loop when its holders were seen waiting under it
+    (HELD_ACROSS_SHARE): one finding, named by the line that waited most.  ``cost_s``:
+    the greenlet-seconds they waited."""
     patched, compiled = [], []
     for w in profile.waits:
         lock = lock_wait(w)
@@ -433,15 +435,24 @@ def lock_contended(profile: Profile) -> list[Finding]:
             compiled.append(w)
     rows = patched + compiled
     waited, idle = paced(profile, rows)
-    if waited is None:
-        return []
+    busy_loop = waited is None
+    if busy_loop:  # told only when its holders are seen waiting under it (see below)
+        waited = sum(event_wait(w) for w in rows)
+        if not rows or waited < block_threshold(profile) or not profile.duration_s:
+            return []
+        idle = profile.hub.get("idle_s", 0.0) / profile.duration_s
     seen = waiters(profile, rows)
     # permits given back by greenlets of their own (gevent.spawn_later(period,
     # sem.release)): a rate limiter, whose budget per period is the pace, not a holder
     timed = sum(1 for g in profile.greenlets if g.name.endswith(TIMED_RELEASE))
     rate_limit = bool(compiled) and timed >= RATE_LIMIT_SHARE * seen.count
     logging_at = None if rate_limit else _logging_caller(seen.worst.stack)
-    holding = None  # what the holders did under the lock, when they set the pace
+    # what the holders did under the lock, when they set the pace
+    holding = None if rate_limit or logging_at else _holding(profile, rows, seen.where)
+    across = 0.0 if rate_limit or logging_at else _held_across(profile, rows, seen.where,
+                                                               holding)
+    if busy_loop and min(across, waited) < HELD_ACROSS_SHARE * profile.duration_s:
+        return []  # (a single flight per key keeps its waiters' share small)
     if rate_limit:
         message = (
             f"A rate limit set the pace: {seen.who} waited {waited:.3f} s in all to take a "
@@ -456,12 +467,15 @@ def lock_contended(profile: Profile) -> list[Finding]:
         seen = seen._replace(where=logging_at)
         message = _logging_lock(profile, rows, seen, waited, idle)
     else:
-        holding = _holding(profile, rows, seen.where)
         message = _held_too_long(profile, rows, seen, waited, idle, patched, compiled,
                                  holding)
     held = {} if holding is None else {
         "held_wait_s": sum(t for _n, t, _c in holding.by_caller.values()),
         "held_cpu_s": holding.cpu[0] if holding.cpu is not None else 0.0}
+    if across >= HELD_ACROSS_SHARE * profile.duration_s:
+        held["held_across_s"] = across
+    if busy_loop:
+        held["cost_meaning"] = HELD_ACROSS_COST
     return [_finding(LOCK_CONTENDED, message, waited, list(seen.worst.stack),
                      greenlet=seen.greenlet, waits=seen.count, lock_wait_s=waited,
                      idle_share=idle, site=seen.where, **held,
@@ -576,6 +590,61 @@ def _held_elsewhere_shown(profile: Profile, holding: Holding | None) -> bool:
 
 # Calls of other greenlets shown as the lock's possible holders.
 ELSEWHERE_SHOWN = 2
+# The waits seen inside with blocks that take the lock (the waiters' own block, and
+# blocks elsewhere in the file taking the same expression: _same_lock_waits) adding up
+# to at least this share of the run: its holders kept it across them, a cause of its
+# own.  Told then on a busy loop too, where other lock waits may be queueing for the
+# loop, and never outweighed by a cost elsewhere (an unseen quote API's metrics flusher
+# held the registry lock across a 30 ms round trip every 80 ms; its handlers queued
+# 37 s for it, but the loop was busy 77 % with in-process clients' requests: no lock
+# finding, and sending outside the lock took 32 % off the run).  On a busy loop the
+# waiters' own wait must reach that share too: a lock per key held across its fetch (a
+# single flight) keeps them waiting a few ms in all.
+HELD_ACROSS_SHARE = 0.1
+
+
+HELD_ACROSS_COST = ("greenlet-seconds spent waiting to take a lock whose holders kept it "
+                    "across waits of their own (on a busy loop: some of it queueing for the "
+                    "loop after the lock was free)")
+
+
+def _held_across(profile: Profile, rows: list[Any], where: str,
+                 holding: Holding | None) -> float:
+    """Seconds of waits seen inside with blocks that take the lock (HELD_ACROSS_SHARE):
+    in the waiters' own block where its lines are known, and in blocks that take the
+    same expression elsewhere in the file."""
+    own = sum(t for _n, t, _c in holding.by_caller.values()) \
+        if holding is not None and holding.block is not None else 0.0
+    return own + sum(t for _n, t, _inner in _same_lock_waits(profile, rows, where).values())
+
+
+def _same_lock_waits(profile: Profile, rows: list[Any], where: str
+                     ) -> dict[tuple[str, str | None], list[Any]]:
+    """The waits made inside with blocks that take the same expression as the one at
+    the waiters' line *where* elsewhere in its file (frames.blocks_taking_the_same), by
+    (the frame in such a block, the base name of the greenlet that last waited there):
+    [waits, seconds of event wait, the program's innermost line of the heaviest]."""
+    lock = parse_frame(where)
+    blocks = blocks_taking_the_same(where)
+    if not blocks:
+        return {}
+    mine = {tuple(w.stack) for w in rows}
+    ended = switched_out_at(profile)
+    found: dict[tuple[str, str | None], list[Any]] = {}
+    for w in profile.waits:
+        if tuple(w.stack) in mine or not w.count:
+            continue
+        frame = next((f for f in w.stack if parse_frame(f).path == lock.path
+                      and any(parse_frame(f).line in body for body in blocks.values())), None)
+        if frame is None:
+            continue
+        g = profile.greenlet(ended.get(tuple(w.stack)))
+        acc = found.setdefault((frame, _base_name(g.name) if g else None), [0, 0.0, None, 0.0])
+        acc[0] += w.count
+        acc[1] += event_wait(w)
+        if event_wait(w) > acc[3]:
+            acc[2], acc[3] = user_site(w.stack).user, event_wait(w)
+    return {key: [n, t, inner] for key, (n, t, inner, _top) in found.items()}
 
 
 def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
@@ -596,6 +665,16 @@ def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
                 "greenlet at a time holds a lock, so it cannot have been held across them "
                 "all, and the waiters queued for a holder that takes it elsewhere in the "
                 "program.")
+    same = _same_lock_waits(profile, rows, seen.where)
+    if same:
+        ranked = sorted(same.items(), key=lambda kv: -kv[1][1])[:ELSEWHERE_SHOWN]
+        shown = "; ".join(
+            f"{frame}" + (f" ({name!r})" if name else "") + f": {n} waits of "
+            f"{t / n * 1e3:.0f} ms" + (f", at {inner}" if inner and inner != frame else "")
+            for (frame, name), (n, t, inner) in ranked)
+        return (text + " Blocks that take the same lock elsewhere in that file (the same "
+                f"'with' expression) waited while holding it: {shown}. The lock was held "
+                "across those waits, and everyone queued behind them.")
     calls = requests_of_others(profile, seen.names, {tuple(w.stack) for w in rows})
     if not calls or not seen.count:
         return text
@@ -1061,6 +1140,8 @@ def _may_have_slowed(cause: Finding, limit: Finding, profile: Profile | None) ->
     """Whether *cause* can be why *limit*'s work took long: for a full pool with known
     jobs, when the cause is in a greenlet of one of their names (or names none);
     for every other limit, always (their holders are not recorded)."""
+    if limit.extra.get("held_across_s"):  # holders waited under it: a cause of its own
+        return False
     jobs = limit.extra.get("job_names")
     if limit.kind != POOL_FULL or profile is None or not isinstance(jobs, list) or not jobs:
         return True

@@ -9,6 +9,11 @@ batcher waits for records that are not coming (``diag: linger``).  Expected firs
 finding ``pool-full``, told as the jobs waiting for the batcher's linger
 (``lingered_in_slots``, the linger line).  With ``linger=0.005`` the batches go out at
 once: no such story.
+
+With ``run=greenlets`` no Pool: 16 greenlets named ``producer`` do 15 jobs each, one
+after another (a service's handlers, each answering after its audit record is stored).
+Expected first finding ``serial-bottleneck``, told as the batcher's linger at the
+linger line, greenlet ``batcher``.
 """
 
 import sys
@@ -58,7 +63,17 @@ def job(n):
     return done.get(timeout=30)  # diag: culprit
 
 
+def producer(first):
+    return all(job(n) for n in range(first, first + JOBS // PRODUCERS))
+
+
+PRODUCERS = 16
 writer = spawn("batcher", batcher)
-assert all(gevent.pool.Pool(16).imap_unordered(job, range(JOBS)))
+if ARGS.get("run") == "greenlets":
+    producers = [spawn("producer", producer, i * JOBS // PRODUCERS) for i in range(PRODUCERS)]
+    gevent.joinall(producers, raise_error=True)
+    assert all(p.value for p in producers)
+else:
+    assert all(gevent.pool.Pool(PRODUCERS).imap_unordered(job, range(JOBS)))
 records.put(None)
 writer.join()
