@@ -76,6 +76,14 @@ IN_TURN_CHILD_RUN_SHARE = 0.5
 IN_TURN_RUN_SHARE = 0.25
 
 
+# A join wakes its waiter in the loop turn in which the greenlet ended: made ready at
+# most this long after that end, it was woken by the end (in gevent's traces, at or
+# before it: the turn's start).  An unseen batcher fixed to block on its queue spawned
+# one sender per batch; its closed-loop clients' next items came 7-15 ms after each
+# sender ended, and it was told as awaiting its senders one at a time.
+JOIN_WAKE_S = 0.001
+
+
 def batch_barrier(profile: Profile) -> list[Finding]:
     """Spawners that waited on batches whose members mostly ended early, one finding
     per name.  ``cost_s``: the seconds a pool as large as the peak, starting one as each
@@ -90,21 +98,22 @@ def batch_barrier(profile: Profile) -> list[Finding]:
 
 
 def _spawners(profile: Profile, min_children: int
-              ) -> list[tuple[Any, list[int], dict[int, list[float]], list[tuple[float, float]]]]:
+              ) -> list[tuple[Any, list[int], dict[int, list[float]], list[Run]]]:
     """(spawner, its short-lived children's ids, every greenlet's life, the spawner's
-    run slices) for the greenlets (the hub apart) that spawned at least *min_children*
+    run slices: start, end, ready wait before it) for the greenlets (the hub apart) that spawned at least *min_children*
     greenlets living under MEMBER_MAX_SHARE of the run; none without a whole timeline."""
     duration = profile.duration_s
     if not profile.slices or profile.slices_dropped or not duration:
         return []  # lives are only known from a whole timeline
     lives: dict[int, list[float]] = {}
-    runs: dict[int, list[tuple[float, float]]] = {}
+    runs: dict[int, list[Run]] = {}
     for s in profile.slices:
         start = s.start_s - (s.ready_s or 0.0)
         life = lives.setdefault(s.greenlet, [start, s.start_s + s.duration_s])
         life[0] = min(life[0], start)
         life[1] = max(life[1], s.start_s + s.duration_s)
-        runs.setdefault(s.greenlet, []).append((s.start_s, s.start_s + s.duration_s))
+        runs.setdefault(s.greenlet, []).append((s.start_s, s.start_s + s.duration_s,
+                                                s.ready_s))
     children: dict[int, list[int]] = {}
     for g in profile.greenlets:
         life = lives.get(g.id)
@@ -142,7 +151,12 @@ def _edges(lives: list[list[float]]) -> list[tuple[float, int]]:
     return sorted([(a, 1) for a, _b in lives] + [(b, -1) for _a, b in lives])
 
 
-def _gaps(runs: list[tuple[float, float]]) -> list[tuple[float, float]]:
+# A run slice: its start and end, and how long it was ready before it ran (None in
+# profiles written before the wait split).
+Run = tuple[float, float, float | None]
+
+
+def _gaps(runs: list[Run]) -> list[tuple[float, float]]:
     """The waits between a greenlet's sorted run slices."""
     runs = sorted(runs)
     return [(a[1], b[0]) for a, b in zip(runs, runs[1:]) if b[0] > a[1]]
@@ -184,13 +198,16 @@ class InTurn(NamedTuple):
 
 
 def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[float]],
-             runs: list[tuple[float, float]]) -> InTurn | None:
+             runs: list[Run]) -> InTurn | None:
     """The spawner's chains of greenlets awaited in turn: each born after the one before
     ended, with no wait of the spawner's own between (a worker looping over jobs that
     each spawn one greenlet waits on its queue or its next call in between: no chain)."""
     gaps = _gaps(runs)
     starts = [g0 for g0, _g1 in gaps]
-    woke_late = block_threshold(profile)
+    # when it was made ready to run at the end of each wait (its run's start less its
+    # ready wait), by the run's start: when recorded, a wake-up that came later than
+    # JOIN_WAKE_S after a greenlet's end was no join's
+    ready_at = {start: start - ready for start, _end, ready in runs if ready is not None}
     order = sorted(range(len(lives)), key=lambda i: lives[i][0])
     chains = [[order[0]]]
     for prev, nxt in zip(order, order[1:]):
@@ -198,7 +215,10 @@ def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[f
         # the wait it was in when the greenlet ended: it waited for that end when it woke
         # soon after (a scheduler sleeping its period out woke for its timer instead)
         at = bisect.bisect_right(starts, ended) - 1
-        awaited = at >= 0 and gaps[at][1] >= ended and gaps[at][1] - ended <= woke_late
+        woke = gaps[at][1] if at >= 0 else ended
+        awaited = at >= 0 and woke >= ended and (
+            ready_at[woke] - ended <= JOIN_WAKE_S if woke in ready_at
+            else woke - ended <= block_threshold(profile))
         after = at + 1  # its first wait begun after the end
         waited_between = after < len(gaps) and gaps[after][1] <= born
         if born >= ended and awaited and not waited_between:
@@ -264,7 +284,7 @@ class Batches(NamedTuple):
 
 
 def _batches(profile: Profile, spawner: Any, lives: list[list[float]],
-             runs: list[tuple[float, float]]) -> Batches | None:
+             runs: list[Run]) -> Batches | None:
     duration = profile.duration_s
     edges = _edges(lives)
     alive = peak = 0

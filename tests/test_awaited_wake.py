@@ -1,0 +1,78 @@
+"""awaited-in-turn tells a spawner that waited for each of its greenlets' ends, not one
+that waited on a queue whose next item happened to come after each ended: real gevent
+programs traced in this process."""
+
+from __future__ import annotations
+
+import gevent
+import gevent.event
+import gevent.queue
+
+import geventperf
+from geventperf import findings
+from geventperf.profile import Profile
+
+PRODUCERS = 4
+ITEMS_EACH = 12
+SEND_S = 0.01  # one batch's round trip
+THINK_S = 0.008  # a producer's own work before its next item
+
+
+def _awaited(p: Profile) -> list:
+    return [f for f in p.findings if f.kind == findings.AWAITED_IN_TURN]
+
+
+def _batcher_run(join_each: bool) -> Profile:
+    """A batcher blocks on its queue, takes what is queued and spawns a sender for the
+    batch; its producers each wait for their item's result, then work THINK_S before
+    the next item, so the next batch begins only after the last sender ended.  With
+    *join_each* the batcher sends each batch in three pieces, spawning a sender for each
+    and joining it before the next."""
+    items: gevent.queue.Queue = gevent.queue.Queue()
+
+    def send(batch: list[gevent.event.AsyncResult]) -> None:
+        gevent.sleep(SEND_S)
+        for done in batch:
+            done.set(True)
+
+    def batcher() -> None:
+        while True:
+            first = items.get()
+            if first is None:
+                return
+            batch = [first]
+            while not items.empty():
+                batch.append(items.get_nowait())
+            if join_each:  # in three pieces, each sent and joined before the next
+                for piece in (batch[0::3], batch[1::3], batch[2::3]):
+                    gevent.spawn(send, piece).join()
+            else:
+                gevent.spawn(send, batch)
+
+    def producer() -> None:
+        for _ in range(ITEMS_EACH):
+            done = gevent.event.AsyncResult()
+            items.put(done)
+            done.get()
+            gevent.sleep(THINK_S)
+
+    with geventperf.Tracer() as tracer:
+        b = gevent.spawn(batcher)
+        gevent.joinall([gevent.spawn(producer) for _ in range(PRODUCERS)])
+        items.put(None)
+        b.join()
+    return tracer.profile
+
+
+def test_a_batcher_waiting_on_its_queue_is_not_told_as_awaiting_its_senders():
+    p = _batcher_run(join_each=False)
+    # one sender alive at a time, each ended before the batcher took the next batch
+    assert len([g for g in p.greenlets if g.name.endswith("send")]) >= ITEMS_EACH
+    assert not _awaited(p)
+
+
+def test_a_batcher_joining_each_sender_is_told():
+    # the same, sending each batch in three pieces one after another: it woke for
+    # their ends
+    [found] = _awaited(_batcher_run(join_each=True))
+    assert "batcher" in found.message
