@@ -40,6 +40,7 @@ whatever it costs.
 from __future__ import annotations
 
 import re
+import statistics
 from typing import Any, Callable, Iterator, NamedTuple
 
 from geventperf.findings.common import (
@@ -87,7 +88,7 @@ from geventperf.frames import (
     with_block_lines,
 )
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
-from geventperf.profile import LOCK_CALLS, Finding, Profile
+from geventperf.profile import LOCK_CALLS, Finding, Profile, greenlet_label
 from geventperf.sampling.views import chains, samples_of
 
 # A wait for a free slot of a gevent Pool: its innermost frame (path:line:function).
@@ -453,7 +454,10 @@ def lock_contended(profile: Profile) -> list[Finding]:
                                                                holding)
     if busy_loop and min(across, waited) < HELD_ACROSS_SHARE * profile.duration_s:
         return []  # (a single flight per key keeps its waiters' share small)
-    if rate_limit:
+    leaked = None if rate_limit or not compiled else _permits_leaked(profile, compiled)
+    if leaked is not None:
+        message = _leaked(profile, seen, waited, idle, leaked)
+    elif rate_limit:
         message = (
             f"A rate limit set the pace: {seen.who} waited {waited:.3f} s in all to take a "
             f"gevent semaphore ({seen.count} times, most at {seen.where}) while the loop "
@@ -480,7 +484,81 @@ def lock_contended(profile: Profile) -> list[Finding]:
                      greenlet=seen.greenlet, waits=seen.count, lock_wait_s=waited,
                      idle_share=idle, site=seen.where, **held,
                      **({"rate_limit": True} if rate_limit else {}),
+                     **({"permits_leaked": [leaked.early, leaked.late]} if leaked else {}),
                      **({"logging_lock": True} if logging_at is not None else {}))]
+
+
+# A semaphore whose permits leaked: while one greenlet waited to take it, the greenlets
+# it had started and that were still alive (its holders, when it takes a permit for
+# each before spawning it) numbered at most this share as many late in the run as early
+# in it, at least LEAK_MIN_EARLY early, over at least LEAK_MIN_WAITS waits.  Each time
+# fewer held it, yet it still waited: permits taken and never given back (an unseen job
+# runner's dispatcher took a permit of a Semaphore(16) per job, and the 503 retry path
+# returned before release(): 16 running at first, 4 at the end, told only "hold it for
+# less"; releasing in a finally took 52 % off the run).
+LEAK_SHARE = 0.5
+LEAK_MIN_EARLY = 4
+LEAK_MIN_WAITS = 20
+
+
+class Leak(NamedTuple):
+    """Permits not given back (LEAK_SHARE)."""
+
+    waiter: Any  # the greenlet that waited to take it
+    early: int  # its started greenlets alive while it waited, first quarter (median)
+    late: int  # ... last quarter (median)
+    waits: int  # its waits seen in the timeline
+
+
+def _permits_leaked(profile: Profile, rows: list[Any]) -> Leak | None:
+    """The Leak of the semaphore waited for at *rows* (compiled gevent locks), read from
+    the timeline's slices (each says where its greenlet went on to wait); None without a
+    whole timeline or when the holders alive did not fall so."""
+    if not profile.slices or profile.slices_dropped:
+        return None
+    index = {id(w): i for i, w in enumerate(profile.waits)}
+    at = {index[id(w)] for w in rows if id(w) in index}
+    lives: dict[int, list[float]] = {}
+    mine: dict[int, list[float]] = {}  # waiter -> the starts of its waits at the rows
+    for sl in profile.slices:
+        # (born when it was first ready: a greenlet spawned waits for the loop first)
+        start, end = sl.start_s - (sl.ready_s or 0.0), sl.start_s + sl.duration_s
+        life = lives.setdefault(sl.greenlet, [start, end])
+        life[0], life[1] = min(life[0], start), max(life[1], end)
+        if sl.wait in at:
+            mine.setdefault(sl.greenlet, []).append(end)
+    if not mine:
+        return None
+    gid, starts = max(mine.items(), key=lambda kv: len(kv[1]))
+    waiter = profile.greenlet(gid)
+    kids = [lives[g.id] for g in profile.greenlets if g.parent == gid and g.id in lives]
+    if waiter is None or len(starts) < LEAK_MIN_WAITS or not kids:
+        return None
+    alive = [sum(1 for born, ended in kids if born <= t <= ended) for t in sorted(starts)]
+    quarter = len(alive) // 4
+    early = statistics.median(alive[:quarter])
+    late = statistics.median(alive[-quarter:])
+    if early < LEAK_MIN_EARLY or late > LEAK_SHARE * early:
+        return None
+    return Leak(waiter, round(early), round(late), len(alive))
+
+
+def _leaked(profile: Profile, seen: Waiters, waited: float, idle: float, leak: Leak) -> str:
+    """lock-contended's message for a semaphore whose permits leaked (_permits_leaked)."""
+    return (
+        f"Permits of a semaphore were not given back: {seen.who} waited {waited:.3f} s in "
+        f"all to take a gevent lock or semaphore ({seen.count} times, most at {seen.where}) "
+        f"while the loop sat {idle_told(profile, idle)}. While "
+        f"{greenlet_label(leak.waiter.name, leak.waiter.id)} waited there, the greenlets it "
+        f"had started that were still alive numbered {leak.early} early in the run and "
+        f"{leak.late} late in it (medians over the first and last quarter of its "
+        f"{leak.waits} waits): each time fewer of them could hold it, yet it still waited, "
+        "so permits were taken and never released -- most likely a path of the holders' "
+        "work that returns or raises before release() (a retry, an error branch), unless "
+        "greenlets it did not start hold them. Fewer and fewer run at once, and when no "
+        "permit is left the program hangs. Fix: release in a finally that covers every "
+        "path of the holder's work (try: ... finally: sem.release()), or take the permit "
+        "in the holder with 'with sem:'; a larger n only postpones the hang.")
 
 
 # The logging package's frames: a lock taken there is a handler's (one per handler,

@@ -1,0 +1,56 @@
+"""lock-contended tells a semaphore whose permits leak (a dispatcher takes a permit per
+job, and a path of the job returns before releasing it), from the timeline: the jobs
+alive while the dispatcher waits for a permit dwindle.  Real gevent programs traced in
+this process."""
+
+from __future__ import annotations
+
+import gevent
+import gevent.event
+import gevent.lock
+
+import geventperf
+from geventperf import findings
+from geventperf.profile import Profile
+from tests.markers import line_of
+
+SLOTS = 24
+JOBS = 600
+FAIL_EVERY = 30  # one job in 30 fails: 20 of the 24 permits leak over the run
+CALL_S = 0.005
+
+
+def _dispatch(leak: bool) -> Profile:
+    sem = gevent.lock.Semaphore(SLOTS)
+
+    def job(n: int) -> None:
+        answer = gevent.event.AsyncResult()
+        gevent.spawn_later(CALL_S, answer.set, n % FAIL_EVERY != 0)
+        if not answer.get() and leak:
+            return  # the failure path, before the release
+        sem.release()
+
+    with geventperf.Tracer() as tracer:
+        jobs = []
+        for n in range(JOBS):
+            sem.acquire()  # a permit per job
+            jobs.append(gevent.spawn(job, n))
+        gevent.joinall(jobs)
+    return tracer.profile
+
+
+def _locks(p: Profile) -> list:
+    return [f for f in p.findings if f.kind == findings.LOCK_CONTENDED]
+
+
+def test_permits_taken_and_never_released_are_told_as_leaking():
+    [found] = _locks(_dispatch(leak=True))
+    early, late = found.extra["permits_leaked"]
+    assert early >= 0.75 * SLOTS and late <= 0.5 * early
+    assert f"test_permit_leak.py:{line_of(__file__, 'a permit per job')}:_dispatch" \
+        in found.message
+    assert "finally" in found.message and "a larger n only postpones the hang" in found.message
+
+
+def test_permits_released_on_every_path_are_no_leak():
+    assert not [f for f in _locks(_dispatch(leak=False)) if f.extra.get("permits_leaked")]
