@@ -3351,6 +3351,13 @@ def threadpool_tiny_tasks_at_their_edges():
     both = findings.loop_saturated(p) + findings.threadpool_tiny_tasks(p)
     assert "tiny tasks" in both[0].message and both[0].extra["tiny_tasks_told"]
     assert [f.kind for f in findings.without_tiny_tasks_told(both)] == ["loop-saturated"]
+    # the costlier of the two tells the cause: the callers' waits for their results,
+    # when the loop's queueing told was less
+    saturated_told, tiny = both
+    tiny.cost_s = saturated_told.cost_s + 2 ** -20
+    assert findings.without_tiny_tasks_told(both) == [tiny]
+    tiny.cost_s = saturated_told.cost_s
+    assert findings.without_tiny_tasks_told(both) == [saturated_told]
     assert findings.without_tiny_tasks_told(out) == out  # nothing tells them there
     return out
 

@@ -344,8 +344,15 @@ def threadpool_tiny_tasks(profile: Profile) -> list[Finding]:
 
 def without_tiny_tasks_told(found: list[Finding]) -> list[Finding]:
     """*found* without the threadpool-tiny-tasks findings when a loop-saturated finding
-    tells the tiny tasks as its cure (``tiny_tasks_told``): one cause, one finding, the
-    one whose cost counts the loop's queueing."""
-    if not any(f.extra.get("tiny_tasks_told") for f in found):
+    tells the tiny tasks as its cure (``tiny_tasks_told``) at a cost at least theirs, or
+    else without that loop-saturated finding: one cause, one finding, the costlier (the
+    loop's queueing, or the callers' waits for their results: under a loaded machine's
+    CPU starvation the hub's own share of the loop grows, and the queueing told fell to
+    a third of the waits)."""
+    telling = [f for f in found if f.extra.get("tiny_tasks_told")]
+    tiny = [f for f in found if f.kind == THREADPOOL_TINY_TASKS]
+    if not telling or not tiny:
         return found
-    return [f for f in found if f.kind != THREADPOOL_TINY_TASKS]
+    if max(f.cost_s for f in telling) >= max(f.cost_s for f in tiny):
+        return [f for f in found if f.kind != THREADPOOL_TINY_TASKS]
+    return [f for f in found if not f.extra.get("tiny_tasks_told")]
