@@ -97,10 +97,15 @@ def batch_barrier(profile: Profile) -> list[Finding]:
     return [_told(profile, group) for group in by_name.values()]
 
 
+# A run slice: its start and end, and how long it was ready before it ran (None in
+# profiles written before the wait split).
+Run = tuple[float, float, float | None]
+
+
 def _spawners(profile: Profile, min_children: int
               ) -> list[tuple[Any, list[int], dict[int, list[float]], list[Run]]]:
     """(spawner, its short-lived children's ids, every greenlet's life, the spawner's
-    run slices: start, end, ready wait before it) for the greenlets (the hub apart) that spawned at least *min_children*
+    run slices) for the greenlets (the hub apart) that spawned at least *min_children*
     greenlets living under MEMBER_MAX_SHARE of the run; none without a whole timeline."""
     duration = profile.duration_s
     if not profile.slices or profile.slices_dropped or not duration:
@@ -149,11 +154,6 @@ def _paced(profile: Profile, gids: list[int]) -> set[int]:
 def _edges(lives: list[list[float]]) -> list[tuple[float, int]]:
     """(time, +1 born / -1 ended) for *lives*, sorted: an end before a birth at one time."""
     return sorted([(a, 1) for a, _b in lives] + [(b, -1) for _a, b in lives])
-
-
-# A run slice: its start and end, and how long it was ready before it ran (None in
-# profiles written before the wait split).
-Run = tuple[float, float, float | None]
 
 
 def _gaps(runs: list[Run]) -> list[tuple[float, float]]:
