@@ -100,6 +100,15 @@ def test_a_linger_short_beside_its_flush_is_not_told():
     assert [f for f in p.findings if f.kind == findings.SERIAL_BOTTLENECK]
 
 
+ITEMS = 40  # arriving one every 10 ms (_arrive)
+
+
+def _arrive(queue: gevent.queue.Queue) -> None:
+    for n in range(ITEMS):
+        gevent.sleep(0.01)
+        queue.put(n)
+
+
 def test_workers_lingering_over_their_own_input_are_not_told_as_a_batcher():
     # the waiting greenlets themselves take a first item and linger for more: they wait
     # for input that a pacer hands out on its own schedule, not for a batcher
@@ -122,15 +131,13 @@ def test_workers_lingering_over_their_own_input_are_not_told_as_a_batcher():
 
     with geventperf.Tracer() as tracer:
         workers = [gevent.spawn(worker) for _ in range(8)]
-        for n in range(40):
-            gevent.sleep(0.01)
-            items.put(n)
-        while len(taken) < 40:
+        _arrive(items)
+        while len(taken) < ITEMS:
             gevent.sleep(0.01)
         for _ in workers:
             items.put(None)
         gevent.joinall(workers)
-    assert sorted(taken) == list(range(40))
+    assert sorted(taken) == list(range(ITEMS))
     assert not _lingers(tracer.profile)
 
 
@@ -159,16 +166,14 @@ def test_a_dispatcher_timing_out_to_check_for_a_stop_is_no_linger():
     with geventperf.Tracer() as tracer:
         d = gevent.spawn(dispatcher)
         workers = [gevent.spawn(worker) for _ in range(8)]
-        for n in range(40):
-            gevent.sleep(0.01)
-            inbox.put(n)
+        _arrive(inbox)
         gevent.sleep(0.02)
         stop.set()
         d.join()
         for _ in workers:
             work.put(None)
         gevent.joinall(workers)
-    assert sorted(done) == list(range(40))
+    assert sorted(done) == list(range(ITEMS))
     assert not _lingers(tracer.profile)
 
 
