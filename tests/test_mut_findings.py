@@ -2024,7 +2024,9 @@ def queue_full_behind_a_consumer_polling_on_a_timer():
     # as the consumer on a timer; in 10 sleeps (POLLER_MIN_SLEEPS) too.  Then none: 9
     # sleeps; 0.6 - 2**-16 s asleep; sleeps of more than POLLER_MAX_SLEEP_S each (a
     # heartbeat); two such sleepers of other names (which one takes from the queue is
-    # not known); the sleeper a server's connection (a stand-in upstream's handler)
+    # not known); the sleeper a server's connection (a stand-in upstream's handler).
+    # Last, told: two sleepers of other names asleep at one line (a helper every stage
+    # polls through), named both
     sleep = ["/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep", f"{APP}:40:load"]
 
     def polled(asleep=0.6, sleeps=12, other=False, server=False):
@@ -2035,7 +2037,8 @@ def queue_full_behind_a_consumer_polling_on_a_timer():
                                event_wait_s=asleep, ready_wait_s=0.0, call="wait")
         p.runs[1] = StackTime(stack=list(sleep), count=sleeps, greenlet=4)
         if other:
-            tick = [sleep[0], f"{APP}:90:tick"]
+            tick = [sleep[0], f"{APP}:90:tick"] if other != "shared" else \
+                [*sleep, f"{APP}:95:tick"]
             p.waits.append(StackTime(stack=tick, count=12, wait_s=0.6, event_wait_s=0.6,
                                      ready_wait_s=0.0, call="wait"))
             p.runs.append(StackTime(stack=tick, count=12, greenlet=5))
@@ -2043,7 +2046,7 @@ def queue_full_behind_a_consumer_polling_on_a_timer():
         return findings.queue_lockstep(p)
     return [*polled(), *polled(sleeps=10), *polled(sleeps=9),
             *polled(asleep=0.6 - 2 ** -16), *polled(asleep=6.5, sleeps=12),
-            *polled(other=True), *polled(server=True)]
+            *polled(other=True), *polled(server=True), *polled(other="shared")]
 
 
 @scenario
@@ -3892,6 +3895,34 @@ EXPECTED = {
                  'to put into a full queue behind one consumer]',
       'poller_site': '/srv/app/worker.py:40:load',
       'poller_sleep_s': 0.6,
+      'producer': 'app.extract',
+      'put_site': '/srv/app/worker.py:34:extract',
+      'put_wait_s': 0.6,
+      'section': None,
+      'stack': ['/srv/app/worker.py:34:extract']},
+     {'consumer': 'app.load',
+      'consumers': ['app.load', 'app.tick'],
+      'cost_meaning': 'greenlet-seconds a producer waited to put into a full queue behind one '
+                      'consumer',
+      'cost_s': 0.6,
+      'get_wait_s': 0.0,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'queue-full',
+      'message': "A producer waited on a full queue: 'app.extract' waited 0.600 s to put into "
+                 'it (40 times, at /srv/app/worker.py:34:extract), 30% of its life, while no '
+                 'greenlet ever waited to get from it, and those most likely taking from it, '
+                 "'app.load', 'app.tick', slept on a timer through one line: 1.200 "
+                 'greenlet-seconds at /srv/app/worker.py:40:load (gevent.sleep, 24 sleeps of '
+                 '50 ms on average). A consumer that checks the queue without waiting '
+                 '(get_nowait, get(block=False)) and sleeps when it finds too little takes '
+                 'items only when its sleep ends: the producers wait for its timer, not for '
+                 'its work. Fix: wait on the queue itself -- queue.get(timeout=t), t the time '
+                 'left until its next flush or deadline is due -- so that it wakes as soon as '
+                 'an item is put; or shorten the interval. [cost 0.600 s: greenlet-seconds a '
+                 'producer waited to put into a full queue behind one consumer]',
+      'poller_site': '/srv/app/worker.py:40:load',
+      'poller_sleep_s': 1.2,
       'producer': 'app.extract',
       'put_site': '/srv/app/worker.py:34:extract',
       'put_wait_s': 0.6,
