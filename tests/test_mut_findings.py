@@ -2112,6 +2112,20 @@ def serial_bottleneck_names_the_busy_feeder():
 
 
 @scenario
+def serial_bottleneck_feeder_with_namesakes_asks_for_more_of_them():
+    # the busy feeder's profile with a second app.produce (#5) alive through the run:
+    # the feeder is one of 2 of that name, and the fix asks for more than the 2; a
+    # namesake alive under half the run (a connection served and gone) is no worker
+    # beside it
+    def with_namesake(life):
+        p = handoff_profile()
+        p.greenlet(3).wait_s = 1.5
+        p.greenlet(5).name, p.greenlet(5).wait_s = "app.produce", life
+        return findings.serial_bottleneck(p)
+    return [*with_namesake(1.0), *with_namesake(1.0 - 2 ** -16)]
+
+
+@scenario
 def serial_bottleneck_not_on_a_busy_loop_that_queued_little():
     # the busy feeder's profile with the hub idle 0.5 of 2 s (a quarter): the greenlets
     # queued 0.125 s against 5.75 s of event wait (2 %), which gives a lock or a pool
@@ -7875,6 +7889,74 @@ EXPECTED = {
                  'greenlets do it themselves. [cost 4.000 s: greenlet-seconds spent waiting '
                  "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
                  'the loop sat mostly idle]',
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 10}],
+    'serial_bottleneck_feeder_with_namesakes_asks_for_more_of_them': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
+      'cost_s': 4.5,
+      'feeders': [3],
+      'gate': False,
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.driver', 'app.fetch' "
+                 'waited 4.500 s in all at hand-offs (69% of all event wait; most in the get() '
+                 'call at /srv/app/worker.py:80:consume: a gevent queue, event or greenlet, '
+                 'waiting for another greenlet to put, set or finish) while the loop sat idle '
+                 '75% of the run. Busy through the run meanwhile, one call at a time: greenlet '
+                 "'app.produce' (#3), one of 2 of that name, busy 88% of the run, 1.500 s of "
+                 'it waiting at /srv/app/worker.py:20:produce. Who woke whom is not recorded: '
+                 'these are the greenlets that kept working while the others waited, so most '
+                 "likely their pace set everyone's. If what they wait on is input that arrives "
+                 "at its own pace (a long-poll on a message broker, a server's requests), the "
+                 'waiting greenlets are spare capacity, not a fault, and more of these would '
+                 'change nothing. Otherwise, fix: do that work concurrently -- more than the 2 '
+                 'such greenlets there are, or gevent.pool.Pool(n).imap_unordered over its '
+                 'inputs -- or let the waiting greenlets do it themselves. [cost 4.500 s: '
+                 "greenlet-seconds spent waiting at hand-offs (a queue, an event, a greenlet's "
+                 'end) for a few busy greenlets while the loop sat mostly idle]',
+      'peers': False,
+      'section': None,
+      'site': '/srv/app/worker.py:20:produce',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/response.py:1134:HTTPResponse.read',
+                '/srv/app/worker.py:20:produce'],
+      'waits': 10},
+     {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
+      'cost_s': 4.5,
+      'feeders': [3],
+      'gate': False,
+      'greenlet': 3,
+      'handoff_share': 0.6923076923076923,
+      'handoff_wait_s': 4.5,
+      'hazard': False,
+      'idle_share': 0.75,
+      'kind': 'serial-bottleneck',
+      'message': "Many greenlets waited for a few: greenlets such as 'app.driver', 'app.fetch' "
+                 'waited 4.500 s in all at hand-offs (69% of all event wait; most in the get() '
+                 'call at /srv/app/worker.py:80:consume: a gevent queue, event or greenlet, '
+                 'waiting for another greenlet to put, set or finish) while the loop sat idle '
+                 '75% of the run. Busy through the run meanwhile, one call at a time: greenlet '
+                 "'app.produce' (#3), busy 88% of the run, 1.500 s of it waiting at "
+                 '/srv/app/worker.py:20:produce. Who woke whom is not recorded: these are the '
+                 'greenlets that kept working while the others waited, so most likely their '
+                 "pace set everyone's. If what they wait on is input that arrives at its own "
+                 "pace (a long-poll on a message broker, a server's requests), the waiting "
+                 'greenlets are spare capacity, not a fault, and more of these would change '
+                 'nothing. Otherwise, fix: do that work concurrently -- several such '
+                 'greenlets, or gevent.pool.Pool(n).imap_unordered over its inputs -- or let '
+                 'the waiting greenlets do it themselves. [cost 4.500 s: greenlet-seconds '
+                 "spent waiting at hand-offs (a queue, an event, a greenlet's end) for a few "
+                 'busy greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',

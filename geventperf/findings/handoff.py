@@ -301,9 +301,13 @@ def _bottleneck(profile: Profile) -> list[Finding]:
         how = (f"most in the {call}call at {seen.where}: a gevent queue, event or greenlet, "
                "waiting for another greenlet to put, set or finish")
     described = "; ".join(
-        f"{greenlet_label(g.name, g.id)}, busy {busy / duration:.0%} of the run"
-        + (f", {own:.3f} s of it waiting at {user_site(stack).user}" if stack else "")
+        f"{greenlet_label(g.name, g.id)}{_one_of(profile, g)}, busy {busy / duration:.0%} of "
+        "the run" + (f", {own:.3f} s of it waiting at {user_site(stack).user}" if stack else "")
         for g, busy, own, stack in feeders[:TOP_FEEDERS])
+    # (already several of the lead's name: the lever is more of them, not "several")
+    lead_named = _namesakes(profile, feeders[0][0])
+    several = (f"more than the {lead_named} such greenlets there are" if lead_named > 1
+               else "several such greenlets")
     lead, lead_stack = feeders[0][0], feeders[0][3]
     asleep = _asleep(profile, feeders[0])
     # peers: the greenlets that waited most at hand-offs have the lead feeder's name
@@ -379,7 +383,7 @@ def _bottleneck(profile: Profile) -> list[Finding]:
             "is input that arrives at its own pace (a long-poll on a message broker, a "
             "server's requests), the waiting greenlets are spare capacity, not a fault, and "
             "more of these would change nothing. Otherwise, fix: do that work "
-            "concurrently -- several such greenlets, or gevent.pool.Pool(n).imap_unordered "
+            f"concurrently -- {several}, or gevent.pool.Pool(n).imap_unordered "
             "over its inputs -- or let the waiting greenlets do it themselves"
             + ("; and wait on a gevent.event.Event or AsyncResult that the feeder sets "
                "instead of polling: it wakes the waiter as soon as the result is there"
@@ -496,6 +500,20 @@ def without_lingers_told(found: list[Finding]) -> list[Finding]:
 
 LINGER_COST = ("greenlet-seconds the others spent waiting at hand-offs (a queue, an event, a "
                "greenlet's end) while a batcher lingered for more items")
+
+
+def _namesakes(profile: Profile, g: Any) -> int:
+    """The greenlets of *g*'s name (itself included) that lived at least
+    FEEDER_BUSY_SHARE of the run: workers side by side, not a server's connections one
+    after another."""
+    return sum(1 for other in profile.greenlets if _base_name(other.name) == _base_name(g.name)
+               and other.run_s + other.wait_s >= FEEDER_BUSY_SHARE * profile.duration_s)
+
+
+def _one_of(profile: Profile, g: Any) -> str:
+    """", one of 4 of that name" for a feeder with long-lived namesakes, else ""."""
+    named = _namesakes(profile, g)
+    return f", one of {named} of that name" if named > 1 else ""
 
 
 # Peers (waiters and busy greenlets of one name) that spent at least this share of
