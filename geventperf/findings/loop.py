@@ -531,6 +531,15 @@ CHEAPER_WAYS = (
      "(gzip.compress(data, compresslevel=6), or 1 for bodies sent once) costs a fraction "
      "of the CPU for output a few percent larger; compress a body once where many get it, "
      "and leave small bodies uncompressed"),
+    # a dict or set built by comprehension on the hot stack: most often a lookup rebuilt
+    # from the same table on every call (an unseen indexer's enricher built a dict of
+    # 2 500 categories per product: 95 % of the CPU; built once, the run took 3.8x
+    # less).  Python 3.12 inlines comprehensions (PEP 709): no frame of their own there.
+    (re.compile(r":\d+:[\w.<>]*<(dictcomp|setcomp)>$"),
+     "builds a dict or set by comprehension on every call: when what it reads is the "
+     "same from call to call (a table, a configuration, an index of something loaded "
+     "once), build it once and keep it -- at load, or cached per version of its input -- "
+     "and only look it up per call"),
     (re.compile(r"[/\\]copy\.py:\d+:deepcopy$"),
      "it deep-copies an object (copy.deepcopy: Python code visiting every element): "
      "copy only the part that changes, or share the object read-only"),
@@ -1412,8 +1421,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                    + _threads_story({name for name, _acc in top}))
         # what the hot code does that has a cheaper way: the specific cure, told first
         cure = _sleep0_holder(profile, top, delayed_top) \
-            + _lone_burner(profile, hot, hot_names) \
-            + (f" The hot code {does.removeprefix('it ')}." if does else "")
+            + (f" The hot code {does.removeprefix('it ')}." if does else "") \
+            + _lone_burner(profile, hot, hot_names)
         shares = _client_cpu_shares(profile)
         in_tls, in_requests = shares if shares is not None else (None, None)
         if in_tls is not None and in_tls >= TLS_SETUP_CPU_SHARE:
