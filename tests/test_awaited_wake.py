@@ -1,6 +1,8 @@
-"""awaited-in-turn tells a spawner that waited for each of its greenlets' ends, not one
-that waited on a queue whose next item happened to come after each ended: real gevent
-programs traced in this process."""
+"""awaited-in-turn and batch-barrier tell a spawner that waited for its greenlets, not
+one that waited for input of its own while they ran: a batcher on its queue whose next
+item came after each sender ended, a connection reading its next request frame while
+the greenlets it spawned for the last ones ran.  Real gevent programs traced in this
+process."""
 
 from __future__ import annotations
 
@@ -76,3 +78,57 @@ def test_a_batcher_joining_each_sender_is_told():
     # their ends
     [found] = _awaited(_batcher_run(join_each=True))
     assert "batcher" in found.message
+
+
+def _frame_server(join_batches: bool) -> Profile:
+    """A connection reads request frames from its socket and spawns a greenlet per
+    frame (a reply 1-3 ms later, one of each burst's 20 ms later); the client sends frames
+    in bursts of BURST.  With *join_batches* the connection joins each burst's
+    greenlets before reading on."""
+    import random
+
+    import gevent.socket
+
+    server_end, client_end = gevent.socket.socketpair()
+    rng = random.Random(5)
+
+    def handle(n: int) -> None:
+        gevent.sleep(0.02 if n % BURST == 0 else rng.uniform(0.001, 0.003))
+
+    def connection() -> None:
+        reader = server_end.makefile("rb")
+        batch = []
+        while True:
+            line = reader.readline()  # the next request frame
+            if not line or line == b"end\n":
+                break
+            batch.append(gevent.spawn(handle, int(line)))
+            if join_batches and len(batch) == BURST:
+                gevent.joinall(batch)
+                batch = []
+        gevent.joinall(batch)
+
+    with geventperf.Tracer() as tracer:
+        conn = gevent.spawn(connection)
+        for burst in range(BURSTS):
+            client_end.sendall(b"".join(b"%d\n" % (burst * BURST + i) for i in range(BURST)))
+            gevent.sleep(0.015)
+        client_end.sendall(b"end\n")
+        conn.join()
+    server_end.close()
+    client_end.close()
+    return tracer.profile
+
+
+BURST, BURSTS = 20, 20
+
+
+def test_a_connection_spawning_per_frame_while_it_reads_on_is_no_batch_barrier():
+    # its waits while its greenlets ran were reads of its socket: input, not them
+    p = _frame_server(join_batches=False)
+    assert not [f for f in p.findings if f.kind == findings.BATCH_BARRIER]
+
+
+def test_a_connection_joining_each_burst_is_a_batch_barrier():
+    p = _frame_server(join_batches=True)
+    assert [f for f in p.findings if f.kind == findings.BATCH_BARRIER]

@@ -62,6 +62,12 @@ MEMBER_MAX_SHARE = 0.5
 # timer, not on its greenlets, whose lives overlapped its sleeps by chance (an unseen
 # dispatcher spawning every 5 ms read as batches and as greenlets awaited in turn).
 PACED_SHARE = 0.5
+# At least this share of the spawner's waiting while its greenlets were alive was at
+# hand-offs (a join, joinall, a result's get; where the timeline does not say, counted
+# so): it waited for them, not for input of its own while they ran (an unseen RPC
+# server's connection spawned a greenlet per request frame and read the next frame
+# meanwhile: told as batches waiting for their slowest, and a Pool gained nothing).
+HANDOFF_WAIT_SHARE = 0.5
 # awaited-in-turn: at least this many greenlets of one spawner, never two alive at once
 # (two is a call and its retry) ...
 MIN_IN_TURN = 3
@@ -97,9 +103,10 @@ def batch_barrier(profile: Profile) -> list[Finding]:
     return [_told(profile, group) for group in by_name.values()]
 
 
-# A run slice: its start and end, and how long it was ready before it ran (None in
-# profiles written before the wait split).
-Run = tuple[float, float, float | None]
+# A run slice: its start and end, how long it was ready before it ran (None in profiles
+# written before the wait split), and the ``waits`` row it went on to wait at (None:
+# unknown).
+Run = tuple[float, float, float | None, int | None]
 
 
 def _spawners(profile: Profile, min_children: int
@@ -118,7 +125,7 @@ def _spawners(profile: Profile, min_children: int
         life[0] = min(life[0], start)
         life[1] = max(life[1], s.start_s + s.duration_s)
         runs.setdefault(s.greenlet, []).append((s.start_s, s.start_s + s.duration_s,
-                                                s.ready_s))
+                                                s.ready_s, s.wait))
     children: dict[int, list[int]] = {}
     for g in profile.greenlets:
         life = lives.get(g.id)
@@ -156,9 +163,26 @@ def _edges(lives: list[list[float]]) -> list[tuple[float, int]]:
     return sorted([(a, 1) for a, _b in lives] + [(b, -1) for _a, b in lives])
 
 
+def _ready_at(runs: list[Run]) -> dict[float, float]:
+    """When a greenlet was made ready to run (its run's start less its ready wait), by
+    the run's start, where recorded."""
+    return {start: start - ready for start, _end, ready, _wait in runs if ready is not None}
+
+
+def _woken_by_end(profile: Profile, woke: float, ended: float,
+                  ready_at: dict[float, float]) -> bool:
+    """Whether a wait that ended with the run starting at *woke* was ended by a greenlet
+    that ended at *ended*: made ready at most JOIN_WAKE_S after it (where the timeline
+    says when it was made ready; else run within a block threshold of it)."""
+    if woke < ended:
+        return False
+    return ready_at[woke] - ended <= JOIN_WAKE_S if woke in ready_at \
+        else woke - ended <= block_threshold(profile)
+
+
 def _gaps(runs: list[Run]) -> list[tuple[float, float]]:
     """The waits between a greenlet's sorted run slices."""
-    runs = sorted(runs)
+    runs = sorted(runs, key=lambda r: r[0])
     return [(a[1], b[0]) for a, b in zip(runs, runs[1:]) if b[0] > a[1]]
 
 
@@ -207,7 +231,7 @@ def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[f
     # when it was made ready to run at the end of each wait (its run's start less its
     # ready wait), by the run's start: when recorded, a wake-up that came later than
     # JOIN_WAKE_S after a greenlet's end was no join's
-    ready_at = {start: start - ready for start, _end, ready in runs if ready is not None}
+    ready_at = _ready_at(runs)
     order = sorted(range(len(lives)), key=lambda i: lives[i][0])
     chains = [[order[0]]]
     for prev, nxt in zip(order, order[1:]):
@@ -215,10 +239,7 @@ def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[f
         # the wait it was in when the greenlet ended: it waited for that end when it woke
         # soon after (a scheduler sleeping its period out woke for its timer instead)
         at = bisect.bisect_right(starts, ended) - 1
-        woke = gaps[at][1] if at >= 0 else ended
-        awaited = at >= 0 and woke >= ended and (
-            ready_at[woke] - ended <= JOIN_WAKE_S if woke in ready_at
-            else woke - ended <= block_threshold(profile))
+        awaited = at >= 0 and _woken_by_end(profile, gaps[at][1], ended, ready_at)
         after = at + 1  # its first wait begun after the end
         waited_between = after < len(gaps) and gaps[after][1] <= born
         if born >= ended and awaited and not waited_between:
@@ -302,13 +323,17 @@ def _batches(profile: Profile, spawner: Any, lives: list[list[float]],
             low = True
     if batches < MIN_BATCHES:
         return None
-    gaps = _gaps(runs)  # the spawner's waits
-    waited = alive_time = 0.0
-    for (g0, g1), overlap in zip(gaps, _alive_over(edges, gaps)):
+    runs = sorted(runs, key=lambda r: r[0])
+    gaps = _gaps(runs)  # the spawner's waits, and where each was (its run's ``wait``)
+    at = [a[3] for a, b in zip(runs, runs[1:]) if b[0] > a[1]]
+    handoffs = {i for i, w in enumerate(profile.waits) if is_handoff(w)}
+    waited = alive_time = for_them = 0.0
+    for (g0, g1), overlap, row in zip(gaps, _alive_over(edges, gaps), at):
         if overlap > 0:
             waited += g1 - g0
             alive_time += overlap
-    if waited < BARRIER_RUN_SHARE * duration:
+            for_them += g1 - g0 if row is None or row in handoffs else 0.0
+    if waited < BARRIER_RUN_SHARE * duration or for_them < HANDOFF_WAIT_SHARE * waited:
         return None
     mean_alive = alive_time / waited
     if mean_alive > USED_SHARE * peak:
