@@ -999,6 +999,23 @@ def test_a_cache_that_never_hits_is_told_by_its_repeated_urls(kept_server, tmp_p
     assert "a cache in front of the call skips 114 of them" in first.message, first.message
 
 
+CACHE_PER_GREENLET = Workload("cache_per_greenlet.py")
+
+
+def test_a_cache_per_greenlet_is_told_by_its_few_urls(kept_server, body_server, tmp_path):
+    """Before: an unseen invoice worker's profile cache, kept in threading.local, fetched
+    60 profiles 2 500 times beside varied tax lookups: "FINDINGS: none"; one cache for
+    the process took 43 % off the run."""
+    args = (f"lookups={kept_server.url}/slow?delay=0.02",
+            f"prices={body_server.url}/slow?delay=0.005")
+    profile = run_cli(CACHE_PER_GREENLET, tmp_path, *args)
+    first = assert_first(profile, CACHE_PER_GREENLET, REPEATED_REQUEST)
+    assert first.extra["few_urls"] and first.extra["distinct"] == 6, listing(profile)
+    assert "threading.local" in first.message, first.message
+    shared = run_cli(CACHE_PER_GREENLET, tmp_path, *args, "cache=shared")
+    assert not [f for f in shared.findings if f.extra.get("few_urls")], listing(shared)
+
+
 BLOCKING_PEERS = Workload("blocking_peers.py")
 
 

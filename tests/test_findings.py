@@ -419,3 +419,13 @@ def test_a_finder_that_raises_costs_only_its_own_findings(monkeypatch):
     text = profile.render("text")
     assert "findings incomplete: 1 finder(s) failed" in text
     assert "broken: ZeroDivisionError: float division by zero" in " ".join(text.split())
+
+
+def test_few_urls_repeated_are_told_once_when_a_pool_full_finding_tells_the_cache():
+    from geventperf.findings.held import CACHE_TOLD
+    from geventperf.findings.repeated import without_caches_told
+    few = Finding(kind="repeated-request", message="", extra={"few_urls": True})
+    pool = Finding(kind="pool-full", message=f"... {CACHE_TOLD} skips 114 of them ...")
+    plain = Finding(kind="pool-full", message="a larger pool")
+    assert without_caches_told([few, pool]) == [pool]
+    assert without_caches_told([few, plain]) == [few, plain]

@@ -135,7 +135,7 @@ from geventperf.findings.reading import (
     switch_storms,
 )
 from geventperf.findings.redirects import redirects_followed
-from geventperf.findings.repeated import repeated_requests
+from geventperf.findings.repeated import repeated_requests, without_caches_told
 from geventperf.findings.retries import retry_backoff
 from geventperf.findings.sequential import sequential_calls
 from geventperf.findings.serverpool import server_pool_full
@@ -187,7 +187,7 @@ __all__ = [
     "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
     "session_per_request", "sleep_polls", "slow_paths", "small_body_reads", "sort_findings",
     "switch_storms", "threadpool_saturated", "threadpool_tiny_tasks", "without_outweighed_limits",
-    "without_calls_told", "without_lingers_told", "without_polls_told", "without_reads_told", "without_repeats_told", "without_slices_told",
+    "without_caches_told", "without_calls_told", "without_lingers_told", "without_polls_told", "without_reads_told", "without_repeats_told", "without_slices_told",
     "without_stretches_told",
     "workers_saturated",
 ]
@@ -213,8 +213,8 @@ def compute(profile: Profile) -> list[Finding]:
     try:
         out = without_outweighed_limits(without_repeats_told(without_calls_told(
             without_slices_told(without_reads_told(without_stretches_told(
-                without_tiny_tasks_told(without_polls_told(without_lingers_told(out)))))))),
-            profile)
+                without_tiny_tasks_told(without_polls_told(without_lingers_told(
+                    without_caches_told(out))))))))), profile)
     except Exception as exc:  # noqa: BLE001 - the findings as found, not dropped
         errors.append(f"merging: {type(exc).__name__}: {exc}")
     if errors:

@@ -393,14 +393,19 @@ def _repeats(event: dict[str, Any]) -> str:
     if not isinstance(gets, int) or not isinstance(distinct, int) or distinct <= 0 \
             or gets < REPEATS_MIN_GETS or gets < REPEATS_TOLD * distinct:
         return ""
-    top = event.get("top_gets") or []
-    most = (f"; the most asked, {top[0][0]}, {top[0][1]} times"
-            if top and isinstance(top[0], list) and len(top[0]) == 2 else "")
     return (f" Those {gets} GET requests asked for only {distinct} different URLs "
-            f"({gets / distinct:.0f} each on average{most}): if the answers hold between "
+            f"({gets / distinct:.0f} each on average{most_asked(event)}): if the answers "
+            "hold between "
             f"calls, {CACHE_TOLD} skips {gets - distinct} of them -- keyed "
             "on what the answer depends on only (a key holding a timestamp, a request or "
             "trace id, or a fresh object never hits).")
+
+
+def most_asked(event: dict[str, Any]) -> str:
+    """"; the most asked, URL, N times" from a pool watch record's ``top_gets``."""
+    top = event.get("top_gets") or []
+    return (f"; the most asked, {top[0][0]}, {top[0][1]} times"
+            if top and isinstance(top[0], list) and len(top[0]) == 2 else "")
 
 
 def _upstream(profile: Profile, waits: int, waited: float) -> tuple[str, int, float] | None:

@@ -17,10 +17,13 @@ greenlets' queueing (each request costs the loop its CPU).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from geventperf.findings.common import REPEATED_REQUEST, _count, _events, _finding
+from geventperf.findings.held import CACHE_TOLD, REPEATS_MIN_GETS, REPEATS_TOLD, most_asked
 from geventperf.findings.limits import awaits_answer, event_wait
+from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import MAX_URLS, OTHER_POOLS
@@ -54,14 +57,21 @@ REPEATED_FIX = (
 
 def repeated_requests(profile: Profile) -> list[Finding]:
     """The request sent alike most often, when it is REPEATED_SHARE of all requests and
-    the others vary (see the module's text).  ``cost_s``: the event wait at the line
-    that sends it for the calls past the first, and their share of the queueing."""
+    the others vary (see the module's text), else a host's few URLs asked again and
+    again (_few_urls).  ``cost_s``: the event wait at the line that sends it for the
+    calls past the first, and their share of the queueing."""
     events = [e for e in _events(profile, POOL_EVENT) if e.get("pool") != OTHER_POOLS]
     rows = [(row, e["pool"]) for e in events for row in e.get("same_requests") or []
             if isinstance(row, list) and len(row) == 3 and isinstance(row[1], int)
             and isinstance(row[0], str)]
     if not rows:
         return []
+    return _one_repeated(profile, events, rows) or _few_urls(profile, events, rows)
+
+
+def _one_repeated(profile: Profile, events: list[dict[str, Any]],
+                  rows: list[tuple[list[Any], str]]) -> list[Finding]:
+    """repeated_requests' one request sent alike most often (the module's text)."""
     (key, count, site), host = max(rows, key=lambda r: r[0][1])
     if answers_changed(events, host, key) >= ANSWERS_CHANGED_SHARE * count:
         return []
@@ -76,9 +86,7 @@ def repeated_requests(profile: Profile) -> list[Finding]:
     # each request also costs the loop its CPU (requests' own work, the answer's parse):
     # the calls past the first take their share of the greenlets' queueing with them (a
     # token before each of 300 lookups made half the CPU of a loop 80 % busy)
-    hub = profile.hub.get("id")
-    queued = sum(g.ready_wait_s or 0.0 for g in profile.greenlets if g.id != hub)
-    their_queueing = queued * (count - 1) / calls
+    their_queueing = _queued(profile) * (count - 1) / calls
     cost = (waited * min(1.0, (count - 1) / made) if made else 0.0) + their_queueing
     method, _, rest = key.partition(" ")
     url, _, body = rest.partition(" #")
@@ -94,6 +102,81 @@ def repeated_requests(profile: Profile) -> list[Finding]:
     return [_finding(REPEATED_REQUEST, message, cost, stack, request=key, host=host,
                      count=count, calls=calls, varied=varied, site=site,
                      others_ready_wait_s=their_queueing)]
+
+
+def _few_urls(profile: Profile, events: list[dict[str, Any]],
+              rows: list[tuple[list[Any], str]]) -> list[Finding]:
+    """A host whose GET requests asked for few URLs, each again and again (at least
+    held.REPEATS_MIN_GETS of them, held.REPEATS_TOLD per URL on average), while the
+    program's other requests varied at least as much, when no one request was told:
+    many lookups each repeated (a cache per greenlet, or keyed on a request id), not one
+    (an unseen invoice worker's profile cache, kept in threading.local, fetched 60
+    customers' profiles 2 500 times beside varied tax lookups: "FINDINGS: none"; one
+    cache for the process took 43 % off the run).  ``cost_s``: the event wait at the
+    line that sent them for the calls past each URL's first."""
+    candidates = []
+    for e in events:
+        gets, distinct, host = e.get("gets"), e.get("distinct_gets"), e.get("pool")
+        # (one URL again and again is _one_repeated's: a refresher reloading it on a
+        # schedule is not a lookup repeated per item)
+        if not isinstance(gets, int) or not isinstance(distinct, int) or distinct < 2 \
+                or gets < REPEATS_MIN_GETS or gets < REPEATS_TOLD * distinct:
+            continue
+        mine = [row for row, pool in rows if pool == host]
+        if sum(answers_changed(events, host, row[0]) for row in mine) \
+                >= ANSWERS_CHANGED_SHARE * sum(row[1] for row in mine):
+            continue  # the answers changed: a poll of something that moves
+        varied, countless = varied_requests([o for o in events if o is not e])
+        if not countless and varied < distinct:
+            continue  # the program asks for few things in all (a load test, a poll)
+        sites = Counter(row[2] for row in mine
+                        if str(row[0]).startswith("GET ") and isinstance(row[2], str))
+        if sites:
+            candidates.append((gets - distinct, gets, distinct, host, e,
+                               sites.most_common(1)[0][0]))
+    if not candidates:
+        return []
+    skipped, gets, distinct, host, event, site = max(candidates, key=lambda c: c[:3])
+    waited, made, stack = waited_at(profile, site)
+    # (and, as for one request repeated, their share of the greenlets' queueing)
+    calls = sum(_count(e, "calls") for e in events)
+    cost = (waited * min(1.0, skipped / made) if made else 0.0) \
+        + (_queued(profile) * skipped / calls if calls else 0.0)
+    if cost < block_threshold(profile):
+        return []
+    message = (
+        f"The same few answers, fetched again and again: {host}'s {gets} GET requests "
+        f"asked for only {distinct} different URLs ({gets / distinct:.0f} each on "
+        f"average{most_asked(event)}), sent from {site}, while the program's other "
+        f"requests asked for {_different(*varied_requests([o for o in events if o is not event]))}"
+        + (f"; greenlets waited {waited:.3f} s for answers at that line ({made} calls)"
+           if made else "")
+        + f": {CACHE_TOLD} would skip {skipped} of them. {REPEATED_FIX}")
+    return [_finding(REPEATED_REQUEST, message, cost, stack, host=host, gets=gets,
+                     distinct=distinct, site=site, few_urls=True,
+                     cost_meaning=FEW_URLS_COST)]
+
+
+FEW_URLS_COST = ("greenlet-seconds spent waiting for answers at the line that sent the "
+                 "repeated GET requests, for the calls past each URL's first, plus their "
+                 "share of all requests times the greenlets' ready wait (each request "
+                 "costs the loop its CPU)")
+
+
+def _queued(profile: Profile) -> float:
+    """The greenlets' ready wait (the hub apart): each request costs the loop its CPU,
+    so the calls a cache skips take their share of it with them."""
+    hub = profile.hub.get("id")
+    return sum(g.ready_wait_s or 0.0 for g in profile.greenlets if g.id != hub)
+
+
+def without_caches_told(found: list[Finding]) -> list[Finding]:
+    """*found* without the repeated-request findings of few URLs (``few_urls``) when
+    another finding tells a cache in front of the call already (pool-full's jobs'
+    repeated GETs, held.CACHE_TOLD): one cause, one finding."""
+    if not any(CACHE_TOLD in f.message for f in found if not f.extra.get("few_urls")):
+        return found
+    return [f for f in found if not f.extra.get("few_urls")]
 
 
 def answers_changed(events: list[dict[str, Any]], host: str, key: str) -> int:
