@@ -128,3 +128,57 @@ def test_a_lock_that_its_waiters_waited_for_under_a_tenth_of_the_run_is_not_told
             w.event_wait_s = event_wait(w) * edge * factor / waited
         waited = sum(event_wait(w) for w in rows)
         assert bool(findings.lock_contended(p)) is told, factor
+
+
+def _shared_connection(pooled: bool) -> Profile:
+    """Workers get keys from a line-protocol store (a StreamServer answering after 2 ms)
+    through one connection behind a lock (*pooled*: a connection each, no lock)."""
+    import gevent.server
+    import gevent.socket
+
+    def store(sock, _address):
+        reader = sock.makefile("rb")
+        for _line in reader:
+            gevent.sleep(0.002)
+            sock.sendall(b"VALUE x\n")
+
+    server = gevent.server.StreamServer(("127.0.0.1", 0), store)
+    server.start()
+    lock = gevent.lock.RLock()
+
+    def connect():
+        sock = gevent.socket.create_connection(("127.0.0.1", server.server_port))
+        return sock, sock.makefile("rb")
+
+    shared = connect()
+
+    def get(conn, key: int) -> bytes:
+        sock, reader = conn
+        sock.sendall(b"GET %d\n" % key)
+        return reader.readline()  # the store's reply
+
+    def worker() -> None:
+        conn = connect() if pooled else shared
+        for key in range(20):
+            if pooled:
+                get(conn, key)
+            else:
+                with lock:
+                    get(conn, key)  # under the lock
+
+    try:
+        with geventperf.Tracer() as tracer:
+            gevent.joinall([gevent.spawn(worker) for _ in range(12)], raise_error=True)
+    finally:
+        server.stop()
+    return tracer.profile
+
+
+def test_a_lock_around_a_shared_connection_is_told_with_a_connection_each_as_the_fix():
+    [found] = _locks(_shared_connection(pooled=False))
+    assert "a connection per greenlet, or a pool of them" in found.message
+    assert f"test_lock_across.py:{line_of(__file__, '# under the lock')}:" in found.message
+
+
+def test_connections_of_their_own_need_no_lock():
+    assert not _locks(_shared_connection(pooled=True))

@@ -81,8 +81,10 @@ from geventperf.findings.loop import (
 from geventperf.formats._frames import is_library_frame
 from geventperf.frames import (
     PATCHED_RLOCK_FRAME,
+    SOCKET_READ_FRAME,
     blocks_taking_the_same,
     is_idle_server_wait,
+    is_machinery,
     parse_frame,
     user_site,
     with_block_lines,
@@ -602,9 +604,11 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
     """lock-contended's message when holders set the pace: what they waited on besides
     the lock, whether waiters starved, and the fix of holding it for less."""
     mutex = bool(patched) and not compiled
+    # (a semaphore's n holders at once cannot share one connection)
+    shared = mutex and _shares_a_connection(holding)
     holders = (_held_elsewhere(profile, rows, seen, holding, waited)
                if mutex and _held_elsewhere_shown(profile, holding) else
-               _held_inside(holding) or _besides_the_lock(
+               _held_inside(holding, shared) or _besides_the_lock(
                    profile, rows, "if that call is made under the lock, what each holder "
                    "held it for") + _others_unqueued(profile, rows, seen, waited))
     mean = waited / seen.count if seen.count else 0.0
@@ -623,6 +627,8 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
            f"that semaphore if what it guards can take more calls at once (the pool holds "
            f"{peak[1]}); a lock guarding shared state is held for less by making slow calls "
            "outside the locked block." if peak is not None else
+           " Fix: a connection per greenlet, or a pool of them (above); lock only the state "
+           "that is not a connection." if shared else
            " Fix: hold it for less -- make slow calls (the network, the disk) outside the "
            "locked block and lock only the shared state -- or use one lock per resource"
            + ("; for a Semaphore(n) that limits concurrency on purpose, a larger n if what "
@@ -896,6 +902,9 @@ class Holding(NamedTuple):
     slept: tuple[float, int, str] | None
     # the lines of the with block that took it (with_block_lines); None: not known
     block: range | None
+    # seconds of those waits that read a socket right from the program's code (its own
+    # protocol client's connection: gevent's or the standard library's socket reads)
+    socket_s: float = 0.0
 
 
 def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
@@ -909,23 +918,40 @@ def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
     by_caller = _waits_inside(profile, rows, lock, under)
     waited = sum(t for _n, t, _c in by_caller.values())
     slept = _sleeps_inside(profile, rows, lock, under, waited) if block is not None else None
-    return Holding(lock, by_caller, _cpu_inside(profile, lock, under), slept, block)
+    socket_s = sum(event_wait(w) for w, _i in _waits_under(profile, rows, lock, under)
+                   if all(SOCKET_READ_FRAME.search(f) for f in w.stack[:_depth_of(w.stack)]))
+    return Holding(lock, by_caller, _cpu_inside(profile, lock, under), slept, block,
+                   socket_s)
 
 
-def _held_inside(holding: Holding | None) -> str:
+def _depth_of(stack: list[str]) -> int:
+    """How many library frames a stack has inside the program's innermost one."""
+    return next((i for i, f in enumerate(stack) if not is_machinery(f)), 0)
+
+
+def _ms(seconds: float) -> str:
+    """Milliseconds as a reader reads them: "12 ms", "0.3 ms" (a wait of 0.3 ms in
+    thousands is no "0 ms")."""
+    ms = seconds * 1e3
+    return f"{ms:.0f} ms" if ms >= 10 else f"{ms:.1f} ms" if ms >= 0.1 else f"{ms:.2f} ms"
+
+
+def _held_inside(holding: Holding | None, shared_connection: bool = False) -> str:
     """A sentence on the waits inside the function that took the lock (its other lines:
     most likely the locked block's calls), by the program's line that called that
     function, longest in all first, and its CPU; "" when there are none.  When one
     caller's waits there ran UNEVEN_HOLD_RATIO times as long as another's, callers of
-    different kinds share the lock, and the sentence says who held it longest."""
+    different kinds share the lock, and the sentence says who held it longest; with
+    *shared_connection* (a mutex whose holders mostly read a socket of the program's
+    own: _shares_a_connection), that one connection is told as what they queue for."""
     if holding is None or (not holding.by_caller and holding.cpu is None):
         return ""
-    lock, by_caller, cpu, slept, _block = holding
+    lock, by_caller, cpu, slept, _block, _socket_s = holding
     # per call where heads were waited for, else per wait
     ranked = sorted(((key, (calls or n, t, "calls" if calls else "waits"))
                      for key, (n, t, calls) in by_caller.items()), key=lambda kv: -kv[1][1])
     shown = "; ".join(f"at {frame}{f' from {caller}' if caller else ''}: {n} {unit} of "
-                      f"{t / n * 1e3:.0f} ms"
+                      f"{_ms(t / n)}"
                       for (frame, caller), (n, t, unit) in ranked[:INSIDE_SHOWN])
     ran = (f"ran {cpu[0]:.3f} s of CPU there (sampled; {cpu[2]:.0%} of it at {cpu[1]})"
            if cpu is not None else "")
@@ -934,6 +960,8 @@ def _held_inside(holding: Holding | None) -> str:
             + (f"waited {shown}" if ranked else "")
             + (" and " if ranked and ran else "") + ran
             + ": what each holder held it for.")
+    if shared_connection:
+        text += SHARED_CONNECTION
     if slept is not None:
         asleep, sleeps, line = slept
         text += (f" {asleep:.3f} s of that waiting was asleep in gevent.sleep at {line} "
@@ -956,6 +984,30 @@ def _held_inside(holding: Holding | None) -> str:
                  f"{longest / shortest:.0f} times as long per call as those from {quick}; "
                  "give each kind (each upstream) a lock or semaphore of its own.")
     return text
+
+
+# Socket reads made right from the program's code holding at least this share of the
+# waits under the lock: most likely one connection of its own protocol client, shared
+# behind the lock so that one request and its reply go at a time (an unseen cache
+# tier's 800 page renders queued 133 s behind one client connection; told to make slow
+# calls outside the lock, which would mix replies up; a pool of connections cut the
+# run 2.8x).
+SHARED_SOCKET_SHARE = 0.5
+SHARED_CONNECTION = (
+    " Most of that waiting read a socket right from the program's code: if the lock "
+    "keeps one connection to one request and its reply at a time, that connection is "
+    "what everyone queues for -- give each greenlet a connection of its own, or a pool of "
+    "them (a gevent.queue.Queue of connections, taken and given back per call); making "
+    "the call outside the lock instead would mix the replies up.")
+
+
+def _shares_a_connection(holding: Holding | None) -> bool:
+    """Whether the waits under the lock mostly read a socket right from the program's
+    code (SHARED_SOCKET_SHARE)."""
+    if holding is None or not holding.socket_s:
+        return False
+    return holding.socket_s >= SHARED_SOCKET_SHARE * sum(
+        t for _n, t, _c in holding.by_caller.values())
 
 
 def _waits_under(profile: Profile, rows: list[Any], lock: Any,
