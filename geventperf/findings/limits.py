@@ -737,11 +737,23 @@ def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
     it across its own waits (_held_elsewhere_shown): the lock was held elsewhere, most
     likely across a call greenlets of other names made (a network call: what a lock
     is wrongly held across); those calls, longest in all first."""
+    same = _same_lock_waits(profile, rows, seen.where)
+    if same:  # the holders, first: what the reader came for
+        ranked = sorted(same.items(), key=lambda kv: -kv[1][1])[:ELSEWHERE_SHOWN]
+        shown = "; ".join(
+            f"{frame}" + (f" ({name!r})" if name else "") + f": {n} waits of "
+            f"{_ms(t / n)}" + (f", at {inner}" if inner and inner != frame else "")
+            for (frame, name), (n, t, inner) in ranked)
+        own = (f" (the waiters' own block, {_lines(holding.block)} of "
+               f"{holding.lock.function}, never waited)" if holding.block is not None else "")
+        return (" Blocks that take the same lock elsewhere in that file (the same 'with' "
+                f"expression) waited while holding it: {shown}. The lock was held across "
+                f"those waits, and everyone queued behind them{own}.")
     if holding.block is not None:
         text = (f" Inside {holding.lock.function}, which takes it, its with block "
-                f"(lines {holding.block.start}-{holding.block.stop - 1}) never waited: a "
-                "greenlet holds a gevent lock across a wait only, so the waiters queued for "
-                "a holder that takes it elsewhere in the program.")
+                f"({_lines(holding.block)}) never waited: a greenlet holds a gevent lock "
+                "across a wait only, so the waiters queued for a holder that takes it "
+                "elsewhere in the program.")
     else:
         inside = sum(t for _n, t, _c in holding.by_caller.values())
         text = (f" Inside {holding.lock.function}, which takes it, its other waits add up "
@@ -749,16 +761,6 @@ def _held_elsewhere(profile: Profile, rows: list[Any], seen: Waiters,
                 "greenlet at a time holds a lock, so it cannot have been held across them "
                 "all, and the waiters queued for a holder that takes it elsewhere in the "
                 "program.")
-    same = _same_lock_waits(profile, rows, seen.where)
-    if same:
-        ranked = sorted(same.items(), key=lambda kv: -kv[1][1])[:ELSEWHERE_SHOWN]
-        shown = "; ".join(
-            f"{frame}" + (f" ({name!r})" if name else "") + f": {n} waits of "
-            f"{t / n * 1e3:.0f} ms" + (f", at {inner}" if inner and inner != frame else "")
-            for (frame, name), (n, t, inner) in ranked)
-        return (text + " Blocks that take the same lock elsewhere in that file (the same "
-                f"'with' expression) waited while holding it: {shown}. The lock was held "
-                "across those waits, and everyone queued behind them.")
     calls = requests_of_others(profile, seen.names, {tuple(w.stack) for w in rows})
     if not calls or not seen.count:
         return text
@@ -927,6 +929,12 @@ def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
 def _depth_of(stack: list[str]) -> int:
     """How many library frames a stack has inside the program's innermost one."""
     return next((i for i, f in enumerate(stack) if not is_machinery(f)), 0)
+
+
+def _lines(block: range) -> str:
+    """"line 73" or "lines 73-75"."""
+    last = block.stop - 1
+    return f"line {block.start}" if last == block.start else f"lines {block.start}-{last}"
 
 
 def _ms(seconds: float) -> str:
