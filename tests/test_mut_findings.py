@@ -4965,37 +4965,12 @@ EXPECTED = {
                  "than the waiters' own 0.250 s: if they take it around a batch of calls (a "
                  'with block holding it across a loop), they held it most of the time and the '
                  'waiters queued behind them -- take it per call there, and give the batch a '
-                 'smaller limit of its own. Fix: hold it for less -- make slow calls (the '
-                 'network, the disk) outside the locked block and lock only the shared state '
-                 '-- or use one lock per resource; for a Semaphore(n) that limits concurrency '
-                 'on purpose, a larger n if what it guards can take more calls at once. [cost '
-                 '2.000 s: greenlet-seconds spent waiting to take a lock while the loop had '
-                 'room (mostly idle, or queueing little)]',
-      'section': None,
-      'site': '/srv/app/worker.py:66:lookup',
-      'stack': ['/srv/app/worker.py:66:lookup'],
-      'waits': 4},
-     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
-                      '(mostly idle, or queueing little)',
-      'cost_s': 2.0,
-      'greenlet': 3,
-      'hazard': False,
-      'held_cpu_s': 0.0,
-      'held_wait_s': 0,
-      'idle_share': 0.75,
-      'kind': 'lock-contended',
-      'lock_wait_s': 2.0,
-      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
-                 'take a gevent lock or semaphore (4 times, most at '
-                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
-                 'lock made them take turns, and no other finding explains their waits, so '
-                 'whatever its holders do while holding it paced the work. Besides the lock, '
-                 "they ('app.fetch') mostly waited at /srv/app/worker.py:40:call "
-                 '(HTTPAdapter.send): 10 waits of 25 ms on average. Fix: hold it for less -- '
-                 'make slow calls (the network, the disk) outside the locked block and lock '
-                 'only the shared state -- or use one lock per resource; for a Semaphore(n) '
-                 'that limits concurrency on purpose, a larger n if what it guards can take '
-                 'more calls at once. [cost 2.000 s: greenlet-seconds spent waiting to take a '
+                 'smaller limit of its own. If it is a Semaphore(n) that limits concurrency on '
+                 'purpose (the calls an upstream or a tenant is allowed at once), this is what '
+                 'the limit costs: a larger n only if what it guards can take more calls at '
+                 'once. Otherwise, fix: hold it for less -- make slow calls (the network, the '
+                 'disk) outside the locked block and lock only the shared state -- or use one '
+                 'lock per resource. [cost 2.000 s: greenlet-seconds spent waiting to take a '
                  'lock while the loop had room (mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
@@ -5017,12 +4992,42 @@ EXPECTED = {
                  'lock made them take turns, and no other finding explains their waits, so '
                  'whatever its holders do while holding it paced the work. Besides the lock, '
                  "they ('app.fetch') mostly waited at /srv/app/worker.py:40:call "
-                 '(HTTPAdapter.send): 10 waits of 25 ms on average. Fix: hold it for less -- '
-                 'make slow calls (the network, the disk) outside the locked block and lock '
-                 'only the shared state -- or use one lock per resource; for a Semaphore(n) '
-                 'that limits concurrency on purpose, a larger n if what it guards can take '
-                 'more calls at once. [cost 2.000 s: greenlet-seconds spent waiting to take a '
-                 'lock while the loop had room (mostly idle, or queueing little)]',
+                 '(HTTPAdapter.send): 10 waits of 25 ms on average. If it is a Semaphore(n) '
+                 'that limits concurrency on purpose (the calls an upstream or a tenant is '
+                 'allowed at once), this is what the limit costs: a larger n only if what it '
+                 'guards can take more calls at once. Otherwise, fix: hold it for less -- make '
+                 'slow calls (the network, the disk) outside the locked block and lock only '
+                 'the shared state -- or use one lock per resource. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                      '(mostly idle, or queueing little)',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 0,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Besides the lock, '
+                 "they ('app.fetch') mostly waited at /srv/app/worker.py:40:call "
+                 '(HTTPAdapter.send): 10 waits of 25 ms on average. If it is a Semaphore(n) '
+                 'that limits concurrency on purpose (the calls an upstream or a tenant is '
+                 'allowed at once), this is what the limit costs: a larger n only if what it '
+                 'guards can take more calls at once. Otherwise, fix: hold it for less -- make '
+                 'slow calls (the network, the disk) outside the locked block and lock only '
+                 'the shared state -- or use one lock per resource. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
@@ -7761,12 +7766,14 @@ EXPECTED = {
                  'in all to take a gevent lock or semaphore (8 times, most at '
                  '/srv/app/worker.py:50:handler) while the loop sat idle 75% of the run: the '
                  'lock made them take turns, and no other finding explains their waits, so '
-                 'whatever its holders do while holding it paced the work. Fix: hold it for '
-                 'less -- make slow calls (the network, the disk) outside the locked block and '
-                 'lock only the shared state -- or use one lock per resource; for a '
-                 'Semaphore(n) that limits concurrency on purpose, a larger n if what it '
-                 'guards can take more calls at once. [cost 0.375 s: greenlet-seconds spent '
-                 'waiting to take a lock while the loop had room (mostly idle, or queueing little)]',
+                 'whatever its holders do while holding it paced the work. If it is a '
+                 'Semaphore(n) that limits concurrency on purpose (the calls an upstream or a '
+                 'tenant is allowed at once), this is what the limit costs: a larger n only if '
+                 'what it guards can take more calls at once. Otherwise, fix: hold it for less '
+                 '-- make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource. [cost 0.375 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:50:handler',
       'stack': ['/srv/app/worker.py:50:handler'],
@@ -7785,12 +7792,14 @@ EXPECTED = {
                  'in all to take locks and semaphores (8 times, most at '
                  '/srv/app/worker.py:60:handler) while the loop sat idle 75% of the run: the '
                  'lock made them take turns, and no other finding explains their waits, so '
-                 'whatever its holders do while holding it paced the work. Fix: hold it for '
-                 'less -- make slow calls (the network, the disk) outside the locked block and '
-                 'lock only the shared state -- or use one lock per resource; for a '
-                 'Semaphore(n) that limits concurrency on purpose, a larger n if what it '
-                 'guards can take more calls at once. [cost 0.375 s: greenlet-seconds spent '
-                 'waiting to take a lock while the loop had room (mostly idle, or queueing little)]',
+                 'whatever its holders do while holding it paced the work. If it is a '
+                 'Semaphore(n) that limits concurrency on purpose (the calls an upstream or a '
+                 'tenant is allowed at once), this is what the limit costs: a larger n only if '
+                 'what it guards can take more calls at once. Otherwise, fix: hold it for less '
+                 '-- make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource. [cost 0.375 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:60:handler',
       'stack': ['/srv/app/worker.py:60:handler'],
@@ -12114,21 +12123,23 @@ EXPECTED = {
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
-      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
-                 'to take a gevent lock or semaphore (4 times, most at '
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
                  '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
                  'lock made them take turns, and no other finding explains their waits, so '
                  'whatever its holders do while holding it paced the work. Besides the lock, '
                  "they ('app.fetch') mostly waited at /srv/app/worker.py:40:call "
                  '(HTTPAdapter.send): 10 waits of 25 ms on average; their requests to '
                  'http://a:80 took 75 ms to the response head on average (10 timed): the '
-                 "upstream's time to answer (the network's included), and if that call is "
-                 'made under the lock, what each holder held it for. Fix: hold it for less '
-                 '-- make slow calls (the network, the disk) outside the locked block and '
-                 'lock only the shared state -- or use one lock per resource; for a '
-                 'Semaphore(n) that limits concurrency on purpose, a larger n if what it '
-                 'guards can take more calls at once. [cost 2.000 s: greenlet-seconds spent '
-                 'waiting to take a lock while the loop had room (mostly idle, or queueing little)]',
+                 "upstream's time to answer (the network's included), and if that call is made "
+                 'under the lock, what each holder held it for. If it is a Semaphore(n) that '
+                 'limits concurrency on purpose (the calls an upstream or a tenant is allowed '
+                 'at once), this is what the limit costs: a larger n only if what it guards '
+                 'can take more calls at once. Otherwise, fix: hold it for less -- make slow '
+                 'calls (the network, the disk) outside the locked block and lock only the '
+                 'shared state -- or use one lock per resource. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
@@ -12143,25 +12154,26 @@ EXPECTED = {
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
-      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
-                 'to take a gevent lock or semaphore (2 times, most at '
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (2 times, most at '
                  '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
                  'lock made them take turns, and no other finding explains their waits, so '
                  'whatever its holders do while holding it paced the work. Each wait lasted '
                  '1.000 s on average, 50% of the run: the waiters went without it that long '
-                 "while a few greenlets took it again and again (gevent's locks are not "
-                 'fair: a greenlet that releases one and takes it again before a waiter has '
-                 "run keeps it). Besides the lock, they ('app.fetch') mostly waited at "
-                 '/srv/app/worker.py:40:call (HTTPAdapter.send): 10 waits of 25 ms on '
-                 'average; their requests to http://a:80 took 75 ms to the response head on '
-                 "average (10 timed): the upstream's time to answer (the network's "
-                 'included), and if that call is made under the lock, what each holder held '
-                 'it for. Fix: hold it for less -- make slow calls (the network, the disk) '
-                 'outside the locked block and lock only the shared state -- or use one lock '
-                 'per resource; for a Semaphore(n) that limits concurrency on purpose, a '
-                 'larger n if what it guards can take more calls at once. [cost 2.000 s: '
-                 'greenlet-seconds spent waiting to take a lock while the loop had room (mostly '
-                 'idle, or queueing little)]',
+                 "while a few greenlets took it again and again (gevent's locks are not fair: "
+                 'a greenlet that releases one and takes it again before a waiter has run '
+                 "keeps it). Besides the lock, they ('app.fetch') mostly waited at "
+                 '/srv/app/worker.py:40:call (HTTPAdapter.send): 10 waits of 25 ms on average; '
+                 'their requests to http://a:80 took 75 ms to the response head on average (10 '
+                 "timed): the upstream's time to answer (the network's included), and if that "
+                 'call is made under the lock, what each holder held it for. If it is a '
+                 'Semaphore(n) that limits concurrency on purpose (the calls an upstream or a '
+                 'tenant is allowed at once), this is what the limit costs: a larger n only if '
+                 'what it guards can take more calls at once. Otherwise, fix: hold it for less '
+                 '-- make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
@@ -12880,14 +12892,14 @@ EXPECTED = {
       'lock_wait_s': 0.375,
       'message': "A rate limit set the pace: greenlets such as 'app.fetch', 'main' waited "
                  '0.375 s in all to take a gevent semaphore (8 times, most at '
-                 '/srv/app/worker.py:50:handler) while the loop sat idle 75% of the run, and '
-                 '4 greenlets of their own gave its permits back (Semaphore.release run on a '
+                 '/srv/app/worker.py:50:handler) while the loop sat idle 75% of the run, and 4 '
+                 'greenlets of their own gave its permits back (Semaphore.release run on a '
                  'timer: gevent.spawn_later(period, sem.release)): a budget of calls per '
-                 'period, not holders slow to let go, so holding it for less changes '
-                 'nothing. Fix: a larger budget where the upstream allows it (its documented '
-                 'rate), or fewer calls (batch them, cache answers); the waits are the limit '
-                 'working as written. [cost 0.375 s: greenlet-seconds spent waiting to take '
-                 'a lock while the loop had room (mostly idle, or queueing little)]',
+                 'period, not holders slow to let go, so holding it for less changes nothing. '
+                 'Fix: a larger budget where the upstream allows it (its documented rate), or '
+                 'fewer calls (batch them, cache answers); the waits are the limit working as '
+                 'written. [cost 0.375 s: greenlet-seconds spent waiting to take a lock while '
+                 'the loop had room (mostly idle, or queueing little)]',
       'rate_limit': True,
       'section': None,
       'site': '/srv/app/worker.py:50:handler',
@@ -12907,12 +12919,14 @@ EXPECTED = {
                  'in all to take a gevent lock or semaphore (8 times, most at '
                  '/srv/app/worker.py:50:handler) while the loop sat idle 75% of the run: the '
                  'lock made them take turns, and no other finding explains their waits, so '
-                 'whatever its holders do while holding it paced the work. Fix: hold it for '
-                 'less -- make slow calls (the network, the disk) outside the locked block '
-                 'and lock only the shared state -- or use one lock per resource; for a '
-                 'Semaphore(n) that limits concurrency on purpose, a larger n if what it '
-                 'guards can take more calls at once. [cost 0.375 s: greenlet-seconds spent '
-                 'waiting to take a lock while the loop had room (mostly idle, or queueing little)]',
+                 'whatever its holders do while holding it paced the work. If it is a '
+                 'Semaphore(n) that limits concurrency on purpose (the calls an upstream or a '
+                 'tenant is allowed at once), this is what the limit costs: a larger n only if '
+                 'what it guards can take more calls at once. Otherwise, fix: hold it for less '
+                 '-- make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource. [cost 0.375 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:50:handler',
       'stack': ['/srv/app/worker.py:50:handler'],
@@ -13576,24 +13590,25 @@ EXPECTED = {
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
-      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
-                 'to take a gevent lock or semaphore (4 times, most at '
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
                  '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
                  'lock made them take turns, and no other finding explains their waits, so '
                  'whatever its holders do while holding it paced the work. Inside lookup, '
                  'which takes it, the work done under it (if the lock is held across it) '
-                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:80:export: '
-                 '4 calls of 500 ms; at /srv/app/worker.py:67:lookup from '
-                 '/srv/app/worker.py:90:resolve: 10 waits of 125 ms: what each holder held '
-                 'it for. Callers of different kinds share it: those from '
-                 '/srv/app/worker.py:80:export held it 4 times as long per call as those '
-                 'from /srv/app/worker.py:90:resolve; give each kind (each upstream) a lock '
-                 'or semaphore of its own. Fix: hold it for less -- make slow calls (the '
-                 'network, the disk) outside the locked block and lock only the shared state '
-                 '-- or use one lock per resource; for a Semaphore(n) that limits '
-                 'concurrency on purpose, a larger n if what it guards can take more calls '
-                 'at once. [cost 2.000 s: greenlet-seconds spent waiting to take a lock '
-                 'while the loop had room (mostly idle, or queueing little)]',
+                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:80:export: 4 '
+                 'calls of 500 ms; at /srv/app/worker.py:67:lookup from '
+                 '/srv/app/worker.py:90:resolve: 10 waits of 125 ms: what each holder held it '
+                 'for. Callers of different kinds share it: those from '
+                 '/srv/app/worker.py:80:export held it 4 times as long per call as those from '
+                 '/srv/app/worker.py:90:resolve; give each kind (each upstream) a lock or '
+                 'semaphore of its own. If it is a Semaphore(n) that limits concurrency on '
+                 'purpose (the calls an upstream or a tenant is allowed at once), this is what '
+                 'the limit costs: a larger n only if what it guards can take more calls at '
+                 'once. Otherwise, fix: hold it for less -- make slow calls (the network, the '
+                 'disk) outside the locked block and lock only the shared state -- or use one '
+                 'lock per resource. [cost 2.000 s: greenlet-seconds spent waiting to take a '
+                 'lock while the loop had room (mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
@@ -13608,21 +13623,22 @@ EXPECTED = {
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
-      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
-                 'to take a gevent lock or semaphore (4 times, most at '
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
                  '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
                  'lock made them take turns, and no other finding explains their waits, so '
                  'whatever its holders do while holding it paced the work. Inside lookup, '
                  'which takes it, the work done under it (if the lock is held across it) '
-                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:80:export: '
-                 '4 calls of 500 ms; at /srv/app/worker.py:67:lookup from '
-                 '/srv/app/worker.py:90:resolve: 10 waits of 125 ms: what each holder held '
-                 'it for. Fix: hold it for less -- make slow calls (the network, the disk) '
-                 'outside the locked block and lock only the shared state -- or use one lock '
-                 'per resource; for a Semaphore(n) that limits concurrency on purpose, a '
-                 'larger n if what it guards can take more calls at once. [cost 2.000 s: '
-                 'greenlet-seconds spent waiting to take a lock while the loop had room (mostly '
-                 'idle, or queueing little)]',
+                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:80:export: 4 '
+                 'calls of 500 ms; at /srv/app/worker.py:67:lookup from '
+                 '/srv/app/worker.py:90:resolve: 10 waits of 125 ms: what each holder held it '
+                 'for. If it is a Semaphore(n) that limits concurrency on purpose (the calls '
+                 'an upstream or a tenant is allowed at once), this is what the limit costs: a '
+                 'larger n only if what it guards can take more calls at once. Otherwise, fix: '
+                 'hold it for less -- make slow calls (the network, the disk) outside the '
+                 'locked block and lock only the shared state -- or use one lock per resource. '
+                 '[cost 2.000 s: greenlet-seconds spent waiting to take a lock while the loop '
+                 'had room (mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
@@ -14282,19 +14298,21 @@ EXPECTED = {
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
-      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
-                 'to take a gevent lock or semaphore (4 times, most at '
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
                  '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
                  'lock made them take turns, and no other finding explains their waits, so '
                  'whatever its holders do while holding it paced the work. Inside lookup, '
                  'which takes it, the work done under it (if the lock is held across it) ran '
-                 '0.062 s of CPU there (sampled; 100% of it at '
-                 '/srv/app/worker.py:68:lookup): what each holder held it for. Fix: hold it '
-                 'for less -- make slow calls (the network, the disk) outside the locked '
-                 'block and lock only the shared state -- or use one lock per resource; for '
-                 'a Semaphore(n) that limits concurrency on purpose, a larger n if what it '
-                 'guards can take more calls at once. [cost 2.000 s: greenlet-seconds spent '
-                 'waiting to take a lock while the loop had room (mostly idle, or queueing little)]',
+                 '0.062 s of CPU there (sampled; 100% of it at /srv/app/worker.py:68:lookup): '
+                 'what each holder held it for. If it is a Semaphore(n) that limits '
+                 'concurrency on purpose (the calls an upstream or a tenant is allowed at '
+                 'once), this is what the limit costs: a larger n only if what it guards can '
+                 'take more calls at once. Otherwise, fix: hold it for less -- make slow calls '
+                 '(the network, the disk) outside the locked block and lock only the shared '
+                 'state -- or use one lock per resource. [cost 2.000 s: greenlet-seconds spent '
+                 'waiting to take a lock while the loop had room (mostly idle, or queueing '
+                 'little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
@@ -14309,16 +14327,18 @@ EXPECTED = {
       'idle_share': 0.75,
       'kind': 'lock-contended',
       'lock_wait_s': 2.0,
-      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
-                 'to take a gevent lock or semaphore (4 times, most at '
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
                  '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
                  'lock made them take turns, and no other finding explains their waits, so '
-                 'whatever its holders do while holding it paced the work. Fix: hold it for '
-                 'less -- make slow calls (the network, the disk) outside the locked block '
-                 'and lock only the shared state -- or use one lock per resource; for a '
-                 'Semaphore(n) that limits concurrency on purpose, a larger n if what it '
-                 'guards can take more calls at once. [cost 2.000 s: greenlet-seconds spent '
-                 'waiting to take a lock while the loop had room (mostly idle, or queueing little)]',
+                 'whatever its holders do while holding it paced the work. If it is a '
+                 'Semaphore(n) that limits concurrency on purpose (the calls an upstream or a '
+                 'tenant is allowed at once), this is what the limit costs: a larger n only if '
+                 'what it guards can take more calls at once. Otherwise, fix: hold it for less '
+                 '-- make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
@@ -15275,14 +15295,15 @@ EXPECTED = {
                  'which takes it, the work done under it (if the lock is held across it) '
                  'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:90:resolve: '
                  '10 waits of 125 ms: what each holder held it for. The connection pool of '
-                 'http://a:80 never had more than 2 connections in use at once though it holds 10: '
-                 'most likely at most 2 holders at a time, a Semaphore(2) limiting how many calls '
-                 'run together. If the limit is deliberate (the concurrency an upstream allows), '
-                 'this is what it costs, and holding it for less would break it. Otherwise, fix: a '
-                 'larger n for that semaphore if what it guards can take more calls at once (the '
-                 'pool holds 10); a lock guarding shared state is held for less by making slow '
-                 'calls outside the locked block. [cost 2.000 s: greenlet-seconds spent waiting to '
-                 'take a lock while the loop had room (mostly idle, or queueing little)]',
+                 'http://a:80 never had more than 2 connections in use at once though it holds '
+                 '10: most likely at most 2 holders at a time, a Semaphore(2) limiting how '
+                 'many calls run together. If the limit is deliberate (the concurrency an '
+                 'upstream allows), this is what it costs, and holding it for less would break '
+                 'it. Otherwise, fix: a larger n for that semaphore if what it guards can take '
+                 'more calls at once (the pool holds 10); a lock guarding shared state is held '
+                 'for less by making slow calls outside the locked block. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
@@ -15304,12 +15325,14 @@ EXPECTED = {
                  'whatever its holders do while holding it paced the work. Inside lookup, '
                  'which takes it, the work done under it (if the lock is held across it) '
                  'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:90:resolve: '
-                 '10 waits of 125 ms: what each holder held it for. Fix: hold it for less -- '
-                 'make slow calls (the network, the disk) outside the locked block and lock '
-                 'only the shared state -- or use one lock per resource; for a Semaphore(n) '
-                 'that limits concurrency on purpose, a larger n if what it guards can take '
-                 'more calls at once. [cost 2.000 s: greenlet-seconds spent waiting to take a '
-                 'lock while the loop had room (mostly idle, or queueing little)]',
+                 '10 waits of 125 ms: what each holder held it for. If it is a Semaphore(n) '
+                 'that limits concurrency on purpose (the calls an upstream or a tenant is '
+                 'allowed at once), this is what the limit costs: a larger n only if what it '
+                 'guards can take more calls at once. Otherwise, fix: hold it for less -- make '
+                 'slow calls (the network, the disk) outside the locked block and lock only '
+                 'the shared state -- or use one lock per resource. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
@@ -15331,12 +15354,14 @@ EXPECTED = {
                  'whatever its holders do while holding it paced the work. Inside lookup, '
                  'which takes it, the work done under it (if the lock is held across it) '
                  'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:90:resolve: '
-                 '10 waits of 125 ms: what each holder held it for. Fix: hold it for less -- '
-                 'make slow calls (the network, the disk) outside the locked block and lock '
-                 'only the shared state -- or use one lock per resource; for a Semaphore(n) '
-                 'that limits concurrency on purpose, a larger n if what it guards can take '
-                 'more calls at once. [cost 2.000 s: greenlet-seconds spent waiting to take a '
-                 'lock while the loop had room (mostly idle, or queueing little)]',
+                 '10 waits of 125 ms: what each holder held it for. If it is a Semaphore(n) '
+                 'that limits concurrency on purpose (the calls an upstream or a tenant is '
+                 'allowed at once), this is what the limit costs: a larger n only if what it '
+                 'guards can take more calls at once. Otherwise, fix: hold it for less -- make '
+                 'slow calls (the network, the disk) outside the locked block and lock only '
+                 'the shared state -- or use one lock per resource. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],

@@ -629,10 +629,17 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
            "outside the locked block." if peak is not None else
            " Fix: a connection per greenlet, or a pool of them (above); lock only the state "
            "that is not a connection." if shared else
+           # (a semaphore's n is most often a limit on purpose: that case first, since
+           # making the calls outside it would remove the limit -- an unseen gateway's
+           # per-tenant BoundedSemaphore was told to hold it for less)
+           " If it is a Semaphore(n) that limits concurrency on purpose (the calls an "
+           "upstream or a tenant is allowed at once), this is what the limit costs: a "
+           "larger n only if what it guards can take more calls at once. Otherwise, fix: "
+           "hold it for less -- make slow calls (the network, the disk) outside the locked "
+           "block and lock only the shared state -- or use one lock per resource."
+           if compiled else
            " Fix: hold it for less -- make slow calls (the network, the disk) outside the "
-           "locked block and lock only the shared state -- or use one lock per resource"
-           + ("; for a Semaphore(n) that limits concurrency on purpose, a larger n if what "
-              "it guards can take more calls at once." if compiled else "."))
+           "locked block and lock only the shared state -- or use one lock per resource.")
     return (
         f"A lock was contended: {seen.who} waited {waited:.3f} s in all to take "
         + (_patched_kind(patched) if not compiled else
