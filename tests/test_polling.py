@@ -287,3 +287,55 @@ def test_a_batch_started_on_every_tick_is_no_refill(longest):
             gevent.sleep(POLL_S * 2)
         gevent.joinall(started)
     assert not [f for f in tracer.profile.findings if f.kind == findings.SLEEP_POLL]
+
+
+def _rpc_callers(poll: bool) -> Profile:
+    """Callers send requests that a reader answers 2-12 ms later (replies keyed by id);
+    each caller makes two calls per order, from two lines, and waits for each reply by
+    polling a dict every 5 ms (*poll*) or on an AsyncResult."""
+    replies: dict[int, int] = {}
+    waiters: dict[int, gevent.event.AsyncResult] = {}
+    rng = random.Random(3)
+    ids = iter(range(10 ** 6))
+
+    def answer(rid: int) -> None:
+        gevent.sleep(rng.uniform(0.002, 0.012))
+        if poll:
+            replies[rid] = rid
+        else:
+            waiters.pop(rid).set(rid)
+
+    def call() -> int:
+        rid = next(ids)
+        if not poll:
+            waiters[rid] = gevent.event.AsyncResult()
+        gevent.spawn(answer, rid)
+        if not poll:
+            return waiters[rid].get() if rid in waiters else rid
+        while rid not in replies:
+            gevent.sleep(0.005)  # the reply poll
+        return replies.pop(rid)
+
+    def session() -> None:
+        for _ in range(25):
+            call()  # the stock lookup
+            call()  # the quote
+
+    with geventperf.Tracer() as tracer:
+        gevent.joinall([gevent.spawn(session) for _ in range(8)])
+    return tracer.profile
+
+
+def test_callers_polling_for_replies_that_mostly_came_are_one_sleep_poll():
+    # most wake-ups find the reply (dense: it comes within about two intervals), and
+    # the one poll line sits under two callers' lines: one finding at that line
+    p = _rpc_callers(poll=True)
+    [found] = [f for f in p.findings if f.kind == findings.SLEEP_POLL]
+    line = line_of(__file__, "# the reply poll")
+    assert found.extra["site"].endswith(f"test_polling.py:{line}:_rpc_callers.<locals>.call")
+    assert found.extra["finds_seen"] > found.extra["wakes_seen"] - found.extra["finds_seen"]
+    assert found.extra["greenlets"] == 8
+
+
+def test_callers_waiting_on_their_replies_are_no_sleep_poll():
+    assert not [f for f in _rpc_callers(poll=False).findings if f.kind == findings.SLEEP_POLL]

@@ -303,10 +303,22 @@ def _names(profile: Profile, gids: list[Any]) -> str:
     for gid in ids:
         g = profile.greenlet(gid) if isinstance(gid, int) else None
         counts[_base_name(g.name) if g else "?"] += 1
+    if "?" in counts:  # ended greenlets whose records were folded by name
+        unknown = counts.pop("?")
+        counts[_folded_name(profile, unknown)] += unknown
     if len(counts) == 1:
         return f"{len(ids)} greenlets named '{next(iter(counts))}'"
     parts = ", ".join(f"'{n}' ({c})" for n, c in sorted(counts.items(), key=lambda kv: -kv[1]))
     return f"{len(ids)} greenlets named {parts}"
+
+
+def _folded_name(profile: Profile, n: int) -> str:
+    """The name of *n* greenlets no record names (they ended, and their records were
+    folded by name): the folded entry's that stands for exactly *n* when one does (40
+    sessions folded as '[40 finished greenlets folded]'), else "?" said so."""
+    named = [g.name for g in profile.greenlets if _stands_for(g.name) == n
+             and _FOLDED_COUNT.search(g.name)]
+    return _base_name(named[0]) if len(named) == 1 else "? (records folded by name)"
 
 
 def _by_name(profile: Profile, evs: list[dict[str, Any]], figs: dict[int, float]

@@ -19,10 +19,11 @@ slices (each slice's ``wait`` says where its greenlet went on to wait):
   punctual, and its finds follow short sleeps.
 
 A ticker (a heartbeat, a token refill, a stream's pace) never finds; a pacer that works
-on every tick (a feed follower putting a page per interval) finds more often than not,
-and its pace is the program's choice: neither is told.  Nor, for the same reason, is a
-poll whose work comes faster than its interval, so that most wake-ups find some: from
-the switches alone it cannot be told from a pacer.  Polls of a few milliseconds
+on every tick (a feed follower putting a page per interval) finds nearly every time,
+and its pace is the program's choice: neither is told.  A poll whose work comes about
+as fast as its interval finds at most wake-ups, and is told while a quarter of them
+still find nothing (DENSE_AGAIN_SHARE): a pacer with nothing to do that often is a poll
+too.  Polls of a few milliseconds
 are ``serial-bottleneck``'s (handoff.is_poll), where they wait for another greenlet's
 result.
 
@@ -54,6 +55,12 @@ from geventperf.profile import Finding, Profile, greenlet_label
 POLL_MIN_WAKES = 20
 # ... of which at least this many found something: the lateness is summed over finds.
 POLL_MIN_FINDS = 5
+# A greenlet's loop at a sleep line polls while at least this share of its wake-ups
+# found nothing and slept again: replies that mostly come within an interval or two
+# still leave a quarter of the wake-ups empty (an unseen RPC client's callers polled a
+# reply dict every 5 ms: 40 % of 19 841 wake-ups found nothing, "FINDINGS: none"; an
+# AsyncResult per call took 63 % off the run), where a pacer works on every tick.
+DENSE_AGAIN_SHARE = 0.25
 # The sleeps before finds were whole intervals: their median at least this share of
 # the median of all the line's sleeps (a scheduler's sleeps cut to the due time are
 # half an interval on average).
@@ -109,30 +116,45 @@ def sleep_polls(profile: Profile) -> list[Finding]:
     timeline = _timeline(profile)
     out = []
     floor = max(block_threshold(profile), POLL_RUN_SHARE * profile.duration_s)
+    # one finding per line of the program's: a helper polling for its callers sleeps at
+    # one line under several callers' stacks (an unseen RPC client's two calls per
+    # order were told as two polls at one line)
+    by_line: dict[str, list[tuple[Poll, float]]] = defaultdict(list)
     for poll in _polls(sleeps, timeline):
         row = profile.waits[poll.row]
         # the timeline may have dropped slices: its share of finds, over every sleep
         finds = poll.finds * row.count / poll.wakes
-        cost = finds * poll.interval_s / 2
+        by_line[user_site(row.stack).user or ""].append((poll, finds * poll.interval_s / 2))
+    for where, polls in by_line.items():
+        cost = sum(c for _p, c in polls)
         if cost < floor:
             continue
-        where = user_site(row.stack).user
-        who = _names(profile, list(poll.greenlets))
-        lead = max(poll.greenlets, key=lambda g: poll.greenlets[g])
+        lead_poll = max(polls, key=lambda pc: pc[1])[0]
+        row = profile.waits[lead_poll.row]
+        sleeps_n = sum(profile.waits[p.row].count for p, _c in polls)
+        wakes, empties, found = (sum(getattr(p, f) for p, _c in polls)
+                                 for f in ("wakes", "empties", "finds"))
+        interval = lead_poll.interval_s
+        by_greenlet: dict[int, int] = defaultdict(int)
+        for p, _c in polls:
+            for gid, n in p.greenlets.items():
+                by_greenlet[gid] += n
+        who = _names(profile, list(by_greenlet))
+        lead = max(by_greenlet, key=lambda g: by_greenlet[g])
         message = (
-            f"A loop polled in gevent.sleep at {where}: {who} slept {row.count} times "
-            f"there, {poll.interval_s * 1e3:.0f} ms each, and {poll.empties} of the "
-            f"{poll.wakes} wake-ups seen found nothing and slept again; the "
-            f"{poll.finds} others went on to other work (their next wait was elsewhere): "
+            f"A loop polled in gevent.sleep at {where}: {who} slept {sleeps_n} times "
+            f"there, {interval * 1e3:.0f} ms each, and {empties} of the "
+            f"{wakes} wake-ups seen found nothing and slept again; the "
+            f"{found} others went on to other work (their next wait was elsewhere): "
             "they found what it checks for. That is seen only when a sleep ends, on "
-            f"average half an interval ({poll.interval_s * 1e3 / 2:.0f} ms) after it is "
+            f"average half an interval ({interval * 1e3 / 2:.0f} ms) after it is "
             "there, and every "
             "greenlet waiting for what the poller does next (a caller waiting for its "
             f"answer, a consumer of what it hands on) waits with it. {FIX}")
         out.append(_finding(SLEEP_POLL, message, cost, list(row.stack), greenlet=lead,
-                            greenlets=len(poll.greenlets), site=where,
-                            interval_s=poll.interval_s, sleeps=row.count,
-                            wakes_seen=poll.wakes, finds_seen=poll.finds,
+                            greenlets=len(by_greenlet), site=where,
+                            interval_s=interval, sleeps=sleeps_n,
+                            wakes_seen=wakes, finds_seen=found,
                             cost_meaning=COST_MEANING))
     for refill in _refills(profile, sleeps, timeline):
         if refill.empty_s >= floor:
@@ -177,7 +199,7 @@ def _polls(sleeps: set[int], timeline: dict[int, list[Any]]) -> list[Poll]:
                 before_finds.append(slept)
     rows: dict[int, tuple[list[float], list[float], list[int], dict[int, int]]] = {}
     for (row, gid), (asleep, before_finds, (again, found)) in seen.items():
-        if found and again >= found:  # this greenlet's loop polls
+        if found and again >= DENSE_AGAIN_SHARE * (again + found):  # this greenlet's loop polls
             lengths, finds_after, counts, by_greenlet = rows.setdefault(
                 row, ([], [], [0, 0], {}))
             lengths.extend(asleep)
