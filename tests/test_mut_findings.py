@@ -5175,9 +5175,9 @@ EXPECTED = {
       'greenlets': 4,
       'hazard': False,
       'kind': 'blocked-read-in-c-section',
-      'message': "4 greenlets named 'app.fetch' (2), 'app.parse' (1), '?' (1) were switched "
-                 "out 8 time(s) inside C section 'lxml.etree.parse', waiting 0.938 s in all "
-                 'for input the parser read through '
+      'message': "4 greenlets named 'app.fetch' (2), 'app.parse' (1), '? (records folded by "
+                 "name)' (1) were switched out 8 time(s) inside C section 'lxml.etree.parse', "
+                 'waiting 0.938 s in all for input the parser read through '
                  '/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into. '
                  "A C parser reading the network stops mid-parse on every packet (and lxml's "
                  'parser lock can deadlock). Fix: read the body first, e.g. '
