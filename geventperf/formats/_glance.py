@@ -88,8 +88,8 @@ def at_a_glance(profile: Profile) -> list[list[str]]:
         worst = max(groups, key=lambda g: g.wait_s - idle.get(g.name, [0.0, 0.0])[0])
         idle_wait, idle_event = idle.get(worst.name, [0.0, 0.0])
         answers.append(["Who lost the most time?",
-                        f"{worst.label} ({len(worst.ids)} greenlet"
-                        f"{'s' if len(worst.ids) != 1 else ''}): waited "
+                        f"{worst.label} ({worst.n} greenlet"
+                        f"{'s' if worst.n != 1 else ''}): waited "
                         f"{format_seconds(worst.wait_s - idle_wait)}"
                         + (f" (besides {format_seconds(idle_wait)} awaiting their clients' "
                            "next requests: idle)" if idle_wait else "")

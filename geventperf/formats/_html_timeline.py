@@ -125,11 +125,11 @@ def timeline_data(profile: Profile) -> tuple[dict[str, Any], dict[int, int], dic
         if group.delayed_others_s is not None:
             parts.append(f"delayed others {format_seconds(group.delayed_others_s)}")
         group_data.append({
-            "name": group.name, "n": len(group.ids), "drawn": len(members),
+            "name": group.name, "n": group.n, "drawn": len(members),
             "cost": _us(group.cost_s), "first": _us(first),
             "scale": _max_alive(members),
             "totals": ", ".join(parts) + (" (summed over its greenlets)"
-                                          if len(group.ids) > 1 else ""),
+                                          if group.n > 1 else ""),
             "members": [_member(m, sections) for m in members]})
     hub_data = None
     if hub is not None:

@@ -17,6 +17,7 @@ from geventperf.formats._fields import has_blame, has_split, num
 from geventperf.formats._frames import (
     clip_left,
     display_name,
+    folded_split,
     format_bytes,
     format_seconds,
     frame_label,
@@ -93,6 +94,9 @@ class Group:
     switches: int = 0
     longest_run_s: float = 0.0
     first_start_s: float = float("inf")
+    # the greenlets it stands for: a folded entry ("[40 finished greenlets folded]")
+    # counts as its 40
+    n: int = 0
 
     @property
     def cost_s(self) -> float:
@@ -102,7 +106,7 @@ class Group:
 
     @property
     def label(self) -> str:
-        return f"{self.name} #{self.ids[0]}" if len(self.ids) == 1 else self.name
+        return f"{self.name} #{self.ids[0]}" if self.n == 1 else self.name
 
 
 def _add(total: float | None, value: float | None) -> float | None:
@@ -116,9 +120,11 @@ def greenlet_groups(profile: Profile) -> list[Group]:
     for g in profile.greenlets:
         if g.id in hubs:
             continue
-        name = display_name(g.name) or f"greenlet-{g.id}"
+        base, stands = folded_split(g.name)
+        name = display_name(base) or f"greenlet-{g.id}"
         group = groups.setdefault(name, Group(name))
         group.ids.append(g.id)
+        group.n += stands
         group.run_s += g.run_s
         group.cpu_s = _add(group.cpu_s, g.cpu_s)
         group.wait_s += g.wait_s
@@ -142,13 +148,13 @@ def greenlet_table(profile: Profile, limit: int = MAX_GREENLETS,
     columns += ["switches", "longest"]
     rows = []
     for grp in groups[:limit]:
-        row = [clip_left(grp.label, name_chars), str(len(grp.ids)), _fs(grp.cpu_s),
+        row = [clip_left(grp.label, name_chars), str(grp.n), _fs(grp.cpu_s),
                _fs(_blocked(grp.run_s, grp.cpu_s))]
         row += [_fs(grp.event_wait_s), _fs(grp.ready_wait_s)] if split else [_fs(grp.wait_s)]
         row += [_fs(grp.delayed_others_s)] if blame else []
         row += [str(grp.switches), _fs(grp.longest_run_s)]
         rows.append(row)
-    traced = sum(len(grp.ids) for grp in groups)
+    traced = sum(grp.n for grp in groups)
     return Table(f"GREENLETS by name ({traced} in {len(groups)} groups, hub apart; costliest "
                  "first: run + wait + delayed others)",
                  columns, "lr" + "r" * (len(columns) - 2), 0, rows, len(groups),

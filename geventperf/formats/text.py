@@ -203,7 +203,7 @@ def totals_line(profile: Profile) -> str:
     groups = greenlet_groups(profile)
     if not groups:
         return ""
-    count = sum(len(g.ids) for g in groups)
+    count = sum(g.n for g in groups)
     run = sum(g.run_s for g in groups)
     cpu = None if any(g.cpu_s is None for g in groups) else sum(g.cpu_s for g in groups)
     text = (f"greenlets ({count}, hub apart), summed over greenlets: run "
