@@ -90,11 +90,11 @@ FIX = ("Fix: wait on what the loop checks, so that it wakes as soon as it is the
        "a gevent.queue.Queue's get(timeout=...) for items, a gevent.event.Event's "
        "wait(timeout) for a flag, an AsyncResult for a result, gevent.wait() or "
        "joinall for greenlets, a lock's or semaphore's acquire(timeout=...) for a slot "
-       "tried with acquire(blocking=False) -- or shorten the interval. If it checks something that "
-       "cannot wake it (a file, a remote job's status), a shorter interval, or the "
-       "remote's long-poll or push, is the fix; if the sleep is a pause the program "
-       "owes between pieces of work (a pace, a rate), not a wait for something, it is "
-       "the run's pace, not a fault.")
+       "tried with acquire(blocking=False) -- or shorten the interval. If it checks "
+       "something that cannot wake it (a file, a remote job's status), a shorter "
+       "interval, or the remote's long-poll or push, is the fix; if the sleep is a pause "
+       "the program owes between pieces of work (a pace, a rate), not a wait for "
+       "something, it is the run's pace, not a fault.")
 
 
 class Poll(NamedTuple):
@@ -199,7 +199,8 @@ def _polls(sleeps: set[int], timeline: dict[int, list[Any]]) -> list[Poll]:
                 before_finds.append(slept)
     rows: dict[int, tuple[list[float], list[float], list[int], dict[int, int]]] = {}
     for (row, gid), (asleep, before_finds, (again, found)) in seen.items():
-        if found and again >= DENSE_AGAIN_SHARE * (again + found):  # this greenlet's loop polls
+        # this greenlet's loop polls
+        if found and again >= DENSE_AGAIN_SHARE * (again + found):
             lengths, finds_after, counts, by_greenlet = rows.setdefault(
                 row, ([], [], [0, 0], {}))
             lengths.extend(asleep)

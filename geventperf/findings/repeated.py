@@ -113,7 +113,8 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
     (an unseen invoice worker's profile cache, kept in threading.local, fetched 60
     customers' profiles 2 500 times beside varied tax lookups: "FINDINGS: none"; one
     cache for the process took 43 % off the run).  ``cost_s``: the event wait at the
-    line that sent them for the calls past each URL's first."""
+    line that sent them for the calls past each URL's first, and their share of the
+    queueing."""
     candidates = []
     for e in events:
         gets, distinct, host = e.get("gets"), e.get("distinct_gets"), e.get("pool")
@@ -126,17 +127,17 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
         if sum(answers_changed(events, host, row[0]) for row in mine) \
                 >= ANSWERS_CHANGED_SHARE * sum(row[1] for row in mine):
             continue  # the answers changed: a poll of something that moves
-        varied, countless = varied_requests([o for o in events if o is not e])
-        if not countless and varied < distinct:
+        others = varied_requests([o for o in events if o is not e])
+        if not others[1] and others[0] < distinct:
             continue  # the program asks for few things in all (a load test, a poll)
         sites = Counter(row[2] for row in mine
                         if str(row[0]).startswith("GET ") and isinstance(row[2], str))
         if sites:
             candidates.append((gets - distinct, gets, distinct, host, e,
-                               sites.most_common(1)[0][0]))
+                               sites.most_common(1)[0][0], others))
     if not candidates:
         return []
-    skipped, gets, distinct, host, event, site = max(candidates, key=lambda c: c[:3])
+    skipped, gets, distinct, host, event, site, others = max(candidates, key=lambda c: c[:3])
     waited, made, stack = waited_at(profile, site)
     # (and, as for one request repeated, their share of the greenlets' queueing)
     calls = sum(_count(e, "calls") for e in events)
@@ -148,7 +149,7 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
         f"The same few answers, fetched again and again: {host}'s {gets} GET requests "
         f"asked for only {distinct} different URLs ({gets / distinct:.0f} each on "
         f"average{most_asked(event)}), sent from {site}, while the program's other "
-        f"requests asked for {_different(*varied_requests([o for o in events if o is not event]))}"
+        f"requests asked for {_different(*others)}"
         + (f"; greenlets waited {waited:.3f} s for answers at that line ({made} calls)"
            if made else "")
         + f": {CACHE_TOLD} would skip {skipped} of them. {REPEATED_FIX}")
