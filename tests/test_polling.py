@@ -68,11 +68,17 @@ def _broker(poll: bool) -> Profile:
     return tracer.profile
 
 
+def _the_poll(p: Profile, marker: str, function: str) -> Finding:
+    """The one sleep-poll finding of *p*, at this file's line marked *marker*."""
+    [found] = [f for f in p.findings if f.kind == findings.SLEEP_POLL]
+    line = line_of(__file__, marker)
+    assert found.extra["site"].endswith(f"test_polling.py:{line}:{function}"), found.extra
+    return found
+
+
 def test_handlers_polling_a_deque_are_told_at_their_sleep_line():
     p = _broker(poll=True)
-    [found] = [f for f in p.findings if f.kind == findings.SLEEP_POLL]
-    line = line_of(__file__, "# the poll")
-    assert found.extra["site"].endswith(f"test_polling.py:{line}:_broker.<locals>.take")
+    found = _the_poll(p, "# the poll", "_broker.<locals>.take")
     assert found.stack[1] == found.extra["site"]
     assert found.extra["greenlets"] >= 2
     # a job was found by one wake-up of a poll (or by a handler back from its last
@@ -259,9 +265,7 @@ def _run_all(pooled: bool) -> Profile:
 
 def test_a_loop_refilling_its_slots_at_a_polls_wake_ups_is_told():
     p = _run_all(pooled=False)
-    [found] = [f for f in p.findings if f.kind == findings.SLEEP_POLL]
-    line = line_of(__file__, "# the refill's poll")
-    assert found.extra["site"].endswith(f"test_polling.py:{line}:_run_all")
+    found = _the_poll(p, "# the refill's poll", "_run_all")
     assert found.extra["refill_cap"] == SLOTS
     assert found.cost_s == found.extra["empty_slot_s"] > 0
     assert f"gevent.pool.Pool({SLOTS})" in found.message
@@ -330,9 +334,7 @@ def test_callers_polling_for_replies_that_mostly_came_are_one_sleep_poll():
     # most wake-ups find the reply (dense: it comes within about two intervals), and
     # the one poll line sits under two callers' lines: one finding at that line
     p = _rpc_callers(poll=True)
-    [found] = [f for f in p.findings if f.kind == findings.SLEEP_POLL]
-    line = line_of(__file__, "# the reply poll")
-    assert found.extra["site"].endswith(f"test_polling.py:{line}:_rpc_callers.<locals>.call")
+    found = _the_poll(p, "# the reply poll", "_rpc_callers.<locals>.call")
     assert found.extra["finds_seen"] > found.extra["wakes_seen"] - found.extra["finds_seen"]
     assert found.extra["greenlets"] == 8
 
