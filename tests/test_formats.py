@@ -513,3 +513,19 @@ def test_chrome_events_end_exactly_where_the_next_on_their_track_begins():
         assert _us(t) + _us_dur(t, duration) <= _us(t + duration) + 1e-9
         assert _us_dur(t, duration) >= 0
         t += duration
+
+
+def test_alive_server_connections_awaiting_their_clients_are_not_told_as_a_leak():
+    from geventperf.formats.text import alive_line
+    from geventperf.profile import StackTime
+    p = small_profile()
+    p.meta["alive_at_end"] = {"gevent.baseserver._handle_and_close_when_done": 30}
+    assert "a leak" in alive_line(p)  # no connection seen awaiting its client
+    pywsgi = "/venv/lib/python3.11/site-packages/gevent/pywsgi.py"
+    p.waits.append(StackTime(stack=[f"{pywsgi}:723:WSGIHandler.read_requestline",
+                                    f"{pywsgi}:774:WSGIHandler.handle_one_request"],
+                             count=30, wait_s=3.0))
+    line = alive_line(p)
+    assert "kept alive by their clients" in line and "a leak" not in line
+    p.meta["alive_at_end"]["app.worker"] = 2  # a worker of the program's, too
+    assert "a leak" in alive_line(p)
