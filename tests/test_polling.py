@@ -10,6 +10,7 @@ import random
 
 import gevent
 import gevent.event
+import gevent.lock
 import gevent.pool
 import gevent.queue
 import pytest
@@ -86,7 +87,10 @@ def test_handlers_polling_a_deque_are_told_at_their_sleep_line():
     finds = found.extra["finds_seen"]
     assert findings.polling.POLL_MIN_FINDS <= finds <= JOBS
     assert found.extra["wakes_seen"] - finds >= finds
-    assert found.cost_s == found.extra["finds_seen"] * found.extra["interval_s"] / 2
+    assert found.cost_s == found.extra["finds_seen"] * found.extra["find_sleep_s"] / 2
+    # a fixed interval: the sleeps that found were as long as the others
+    assert found.extra["find_sleep_s"] >= findings.polling.POLL_WHOLE_SHARE \
+        * found.extra["interval_s"]
     assert "Queue's get(timeout=...)" in found.message
     assert f"the {finds} others went on to other work" in found.message
 
@@ -121,7 +125,7 @@ def test_a_timeline_that_dropped_slices_scales_its_finds_to_every_sleep():
     seen, sleeps = found.extra["wakes_seen"], found.extra["sleeps"]
     assert seen < sleeps
     assert found.cost_s == (found.extra["finds_seen"] * sleeps / seen
-                            * found.extra["interval_s"] / 2)
+                            * found.extra["find_sleep_s"] / 2)
 
 
 def test_a_ticker_that_never_finds_is_not_a_poll():
@@ -341,3 +345,29 @@ def test_callers_polling_for_replies_that_mostly_came_are_one_sleep_poll():
 
 def test_callers_waiting_on_their_replies_are_no_sleep_poll():
     assert not [f for f in _rpc_callers(poll=False).findings if f.kind == findings.SLEEP_POLL]
+
+
+def test_a_poll_backing_off_is_costed_at_the_sleeps_that_found():
+    # workers try a 2-slot limit without blocking and back off, doubling the sleep up to
+    # 64 ms: the tries that succeed follow the longest sleeps, and the lateness is half
+    # of those, not of the median sleep
+    limit = gevent.lock.BoundedSemaphore(2)
+
+    def worker() -> None:
+        for _ in range(6):
+            delay = 0.004
+            while not limit.acquire(blocking=False):
+                gevent.sleep(delay)  # the back-off
+                delay = min(delay * 2, 0.064)
+            try:
+                gevent.sleep(0.01)
+            finally:
+                limit.release()
+
+    with geventperf.Tracer() as tracer:
+        gevent.joinall([gevent.spawn(worker) for _ in range(8)])
+    found = _the_poll(tracer.profile, "# the back-off",
+                      "test_a_poll_backing_off_is_costed_at_the_sleeps_that_found.<locals>.worker")
+    assert found.extra["find_sleep_s"] > findings.polling.GROWN_SLEEP * found.extra["interval_s"]
+    assert "a back-off" in found.message
+    assert found.cost_s > found.extra["finds_seen"] * found.extra["interval_s"] / 2
