@@ -279,11 +279,17 @@ def _base_name(name: str) -> str:
 _FOLDED_COUNT = re.compile(r" \[(\d+) finished greenlets folded\]$")
 
 
+def folded_split(name: str) -> tuple[str, int]:
+    """(*name* without a folded entry's suffix, the greenlets the entry stands for: its
+    count, else one)."""
+    folded = _FOLDED_COUNT.search(name or "")
+    return (name[:folded.start()], int(folded.group(1))) if folded else (name, 1)
+
+
 def _stands_for(name: str) -> int:
     """How many greenlets an entry named *name* stands for: a folded entry's count, else
     one."""
-    folded = _FOLDED_COUNT.search(name)
-    return int(folded.group(1)) if folded else 1
+    return folded_split(name)[1]
 
 
 def _greenlets_named(profile: Profile, names: set[str]) -> int:

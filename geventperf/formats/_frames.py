@@ -181,17 +181,6 @@ def hub_ids(profile) -> set[int]:
     return {i for i in ids if isinstance(i, int)}
 
 
-# A folded entry's name: the greenlets of one name that ended, their records folded into
-# one (the tracer's memory bound).
-_FOLDED_SUFFIX = re.compile(r" \[(\d+) finished greenlets folded\]$")
-
-
-def folded_split(name: str) -> tuple[str, int]:
-    """(*name* without a folded entry's suffix, the greenlets the entry stands for)."""
-    folded = _FOLDED_SUFFIX.search(name or "")
-    return (name[:folded.start()], int(folded.group(1))) if folded else (name, 1)
-
-
 def clip_left(text: str, width: int) -> str:
     """*text* cut from the left: for dotted greenlet names the tail (the function) is
     what tells two apart, ``gevent.baseserver._handle...`` would not."""

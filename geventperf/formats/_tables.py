@@ -12,12 +12,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from geventperf.findings.common import folded_split
 from geventperf.findings.connections import made_again
 from geventperf.formats._fields import has_blame, has_split, num
 from geventperf.formats._frames import (
     clip_left,
     display_name,
-    folded_split,
     format_bytes,
     format_seconds,
     frame_label,
