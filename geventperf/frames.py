@@ -69,12 +69,21 @@ def is_idle_server_wait(stack: list[str]) -> bool:
     its connection in its own body."""
     if any(isinstance(entry, str) and IDLE_SERVER_FRAME.search(entry) for entry in stack):
         return True
-    for depth, entry in enumerate(stack[1:], start=1):
-        if isinstance(entry, str) and STREAM_HANDLER_FRAME.search(entry):
-            handler, inner = stack[depth - 1], stack[:depth - 1]
-            return bool(inner) and isinstance(handler, str) and not is_machinery(handler) \
-                and all(isinstance(f, str) and SOCKET_READ_FRAME.search(f) for f in inner)
-    return False
+    handler = socket_read_depth(stack)
+    return handler is not None and handler + 1 < len(stack) \
+        and isinstance(stack[handler + 1], str) \
+        and STREAM_HANDLER_FRAME.search(stack[handler + 1]) is not None
+
+
+def socket_read_depth(stack: list[str]) -> int | None:
+    """The index of the program's innermost frame when the stack reads a socket right
+    from it (every frame inside it one of gevent's or the standard library's socket
+    reads: ``sock.recv``, ``readline`` on its makefile), else None."""
+    depth = next((i for i, f in enumerate(stack)
+                  if not isinstance(f, str) or not is_machinery(f)), None)
+    if not depth or not isinstance(stack[depth], str):
+        return None
+    return depth if all(SOCKET_READ_FRAME.search(f) for f in stack[:depth]) else None
 
 
 class UserSite(NamedTuple):

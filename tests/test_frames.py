@@ -115,3 +115,15 @@ def test_blocks_taking_the_same_expression_are_found_in_the_file():
     # no with statement at that line, no source: nothing known
     assert frames.blocks_taking_the_same(f"{__file__}:{first + 1}:_TwoBlocksSample.first") == {}
     assert frames.blocks_taking_the_same("/nonexistent/app.py:12:f") == {}
+
+
+def test_a_socket_read_right_from_the_programs_code_is_found_at_its_frame():
+    stack = [RECV_INTO, READINTO, "/srv/store.py:34:handle", STREAM_HANDLER]
+    assert frames.socket_read_depth(stack) == 2
+    # the program's own frame innermost (a compiled primitive's wait), a read through a
+    # library, only library frames: no socket read of the program's
+    assert frames.socket_read_depth(["/srv/app.py:40:job", STREAM_HANDLER]) is None
+    assert frames.socket_read_depth(
+        [RECV_INTO, READINTO, f"{STDLIB}/http/client.py:286:HTTPResponse._read_status",
+         "/srv/app.py:40:job"]) is None
+    assert frames.socket_read_depth([RECV_INTO, READINTO]) is None

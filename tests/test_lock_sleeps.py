@@ -82,3 +82,6 @@ def test_gevents_own_rlock_is_named_as_such():
         gevent.joinall([gevent.spawn(worker, n) for n in range(WORKERS)])
     [found] = [f for f in tracer.profile.findings if f.kind == findings.LOCK_CONTENDED]
     assert "to take a gevent RLock" in found.message
+    # its holders wait for an answer another greenlet sets, no socket of theirs: no
+    # shared connection is told
+    assert "a connection per greenlet" not in found.message

@@ -81,11 +81,10 @@ from geventperf.findings.loop import (
 from geventperf.formats._frames import is_library_frame
 from geventperf.frames import (
     PATCHED_RLOCK_FRAME,
-    SOCKET_READ_FRAME,
     blocks_taking_the_same,
     is_idle_server_wait,
-    is_machinery,
     parse_frame,
+    socket_read_depth,
     user_site,
     with_block_lines,
 )
@@ -928,14 +927,9 @@ def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
     waited = sum(t for _n, t, _c in by_caller.values())
     slept = _sleeps_inside(profile, rows, lock, under, waited) if block is not None else None
     socket_s = sum(event_wait(w) for w, _i in _waits_under(profile, rows, lock, under)
-                   if all(SOCKET_READ_FRAME.search(f) for f in w.stack[:_depth_of(w.stack)]))
+                   if socket_read_depth(w.stack) is not None)
     return Holding(lock, by_caller, _cpu_inside(profile, lock, under), slept, block,
                    socket_s)
-
-
-def _depth_of(stack: list[str]) -> int:
-    """How many library frames a stack has inside the program's innermost one."""
-    return next((i for i, f in enumerate(stack) if not is_machinery(f)), 0)
 
 
 def _lines(block: range) -> str:
