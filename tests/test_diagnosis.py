@@ -40,6 +40,7 @@ import pytest
 
 from geventperf import Profile
 from geventperf.findings import pool_full
+from geventperf.findings.handoff import shared_result
 from geventperf.profile import Finding
 from tests.servers import RawServer, http_response, pieces_of
 
@@ -703,6 +704,54 @@ def test_a_value_swapped_in_gates_nobody(kept_server, tmp_path):
     profile = run_cli(GATE, tmp_path, *(u.format(kept_server.url) for u in GATE_URLS),
                       "mode=swap")
     assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
+SHARED_RESULT = Workload("shared_result.py")
+SHARED_URLS = ("token={}/slow?delay=0.15", "kept={}/slow?delay=0.01")
+
+
+def test_a_renewal_every_caller_waits_for_is_told_as_a_result_awaited_together(
+        kept_server, tmp_path):
+    """Before (an unseen quote client whose callers all waited on a single-flight token
+    renewal's AsyncResult while their token was still valid): "FINDINGS: none" beside
+    an in-process token server; alone, critical-path told the renewals' calls to be
+    made together."""
+    profile = run_cli(SHARED_RESULT, tmp_path,
+                      *(u.format(kept_server.url) for u in SHARED_URLS))
+    first = assert_first(profile, SHARED_RESULT, SERIAL_BOTTLENECK)
+    [feeder] = SHARED_RESULT.lines("feeder")
+    assert first.extra["setter_site"].endswith(f"{SHARED_RESULT.name}:{feeder}:Tokens._fetch"), \
+        listing(profile)
+    assert "'renew'" in first.message and "refresh ahead" in first.message, first.message
+    assert not findings_of(profile, CRITICAL_PATH), listing(profile)
+
+
+def test_a_renewal_nobody_waits_for_is_no_result_awaited_together(kept_server, tmp_path):
+    profile = run_cli(SHARED_RESULT, tmp_path,
+                      *(u.format(kept_server.url) for u in SHARED_URLS), "mode=ahead")
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
+def test_a_fetch_each_caller_awaits_alone_is_no_result_awaited_together(kept_server,
+                                                                          tmp_path):
+    """One waiter per call: each job's own sub-task, nothing shared to refresh ahead."""
+    profile = run_cli(SHARED_RESULT, tmp_path,
+                      *(u.format(kept_server.url) for u in SHARED_URLS), "mode=own", "jobs=300")
+    assert not [f for f in findings_of(profile, SERIAL_BOTTLENECK)
+                if "one result another greenlet computes" in f.message], listing(profile)
+
+
+OUTBOXES = Workload("outbox_subscribers.py")
+
+
+def test_waiters_woken_more_often_than_the_calls_beside_them_await_no_shared_result(
+        kept_server, tmp_path):
+    """Before (an unseen notification hub, healthy: 400 subscribers' 16 400 waits at their
+    outboxes beside four replicators' four long calls): told as a result awaited
+    together, "refresh ahead"."""
+    profile = run_cli(OUTBOXES, tmp_path, f"slow={kept_server.url}/slow?delay=1.0")
+    # the rule itself, as serial-bottleneck's busy-feeder story may come first here
+    assert shared_result(profile) == [], listing(profile)
 
 
 SLOW_LOG = Workload("slow_log_handler.py")

@@ -234,14 +234,17 @@ def without_reads_told(found: list[Finding]) -> list[Finding]:
 def without_stretches_told(found: list[Finding]) -> list[Finding]:
     """*found* without the critical-path findings whose line another finding tells for
     the same greenlet (a job's calls in turn: ``sequential-calls`` tells the calls, with
-    the pool's size as how many at once).  That finding inherits the place at the front:
-    its time was the run's wall clock all the same."""
+    the pool's size as how many at once), or tells as the calls of a setter the others
+    awaited (a refresh the workers all waited for: not calls to make together, but
+    calls nobody should wait for).  That finding inherits the place at the front: its
+    time was the run's wall clock all the same."""
     kept = []
     for f in found:
         if f.kind == CRITICAL_PATH:
-            other = next((o for o in found if o.kind != CRITICAL_PATH
-                          and o.extra.get("site") == f.extra.get("site")
-                          and o.greenlet in (None, f.greenlet)), None)
+            other = next((o for o in found if o.kind != CRITICAL_PATH and (
+                (o.extra.get("site") == f.extra.get("site")
+                 and o.greenlet in (None, f.greenlet))
+                or o.extra.get("setter_site") == f.extra.get("site"))), None)
             if other is not None and f.extra.get("site") is not None:
                 other.extra["ranks_first"] = other.extra.get("ranks_first") \
                     or f.extra["ranks_first"]

@@ -197,9 +197,11 @@ def handoff_share(profile: Profile) -> float | None:
 def serial_bottleneck(profile: Profile) -> list[Finding]:
     """Greenlets that waited on hand-offs for most of the run's event wait while the
     loop idled and a few others were busy throughout: one finding naming those few.
-    Else an event closed like a gate around another greenlet's calls (_gate_alone).
-    ``cost_s``: the greenlet-seconds the waiting greenlets spent in hand-offs."""
-    return _bottleneck(profile) or _gate_alone(profile)
+    Else an event closed like a gate around another greenlet's calls (_gate_alone), or
+    one result awaited together again and again while another greenlet computed it
+    (shared_result).  ``cost_s``: the greenlet-seconds the waiting greenlets spent in
+    hand-offs."""
+    return _bottleneck(profile) or _gate_alone(profile) or shared_result(profile)
 
 
 # A gate (an event waited on again and again, GATE_WAITS_EACH) is told on its own from
@@ -250,6 +252,70 @@ def _gate_alone(profile: Profile) -> list[Finding]:
 
 
 GATE_COST = "greenlet-seconds the waiting greenlets spent in wait() at the event"
+
+# A result awaited together (an AsyncResult's get(), one set waking every waiter) is
+# told when each of the setter's calls had at least this many waiters on average (one
+# waiter per call is a greenlet awaiting its own sub-task, no shared refresh), and no
+# more than the waiters' greenlets (a set wakes each waiter once: 400 subscribers'
+# 16 400 waits at their outboxes' get() were no result of four replicators' 4 calls) ...
+RESULT_WAITERS_PER_CALL = 2
+# ... again and again: at least this many calls ...
+RESULT_MIN_CALLS = 3
+# ... and the waits took at least this share of the waiters' own event wait (an unseen
+# quote client's 30 workers waited 30 % of theirs on a token renewal they did not need,
+# 18 % of the run's event wait, most of the rest being its in-process stand-in
+# server's; serving the still-valid token during the renewal saved 23 % of the run).
+RESULT_SHARE = 0.2
+RESULT_FIX = ("If they hold a usable value meanwhile (a token still valid, a cached entry "
+              "not yet expired), return it and let the refresh finish in the background "
+              "(refresh ahead); else start each refresh before the value is needed, so "
+              "that no caller waits for it.")
+RESULT_COST = "greenlet-seconds the waiting greenlets spent in get() at the result"
+
+
+def shared_result(profile: Profile) -> list[Finding]:
+    """A result many greenlets awaited together in get() at one line of the program's,
+    again and again, while greenlets of another name made requests lasting about as
+    long as a wait (see RESULT_WAITERS_PER_CALL and after)."""
+    by_line: dict[str, list[Any]] = {}
+    for w in handoffs(profile):
+        if w.call == "get" and is_handoff(w) and (line := user_site(w.stack).user):
+            by_line.setdefault(line, []).append(w)
+    if not by_line:
+        return []
+    rows = max(by_line.values(), key=lambda rs: sum(event_wait(w) for w in rs))
+    seen = waiters(profile, rows, weight=event_wait)
+    waited = sum(event_wait(w) for w in rows)
+    own = _event_wait_of(profile, seen.names)
+    if not own or waited < RESULT_SHARE * own or waited < block_threshold(profile):
+        return []
+    setter = _slow_caller(profile, seen.names, waited / seen.count / 2)
+    if setter is None:
+        return []
+    name, line, calls, mean_call = setter
+    if calls < RESULT_MIN_CALLS or not RESULT_WAITERS_PER_CALL * calls <= seen.count \
+            <= calls * _greenlets_named(profile, set(seen.names)):
+        return []
+    message = (
+        f"Many greenlets waited together for one result another greenlet computes, again "
+        f"and again: {seen.who} waited {waited:.3f} s in all in get() at {seen.where} "
+        f"({seen.count} waits, {seen.count / calls:.0f} per call, {waited / own:.0%} of "
+        f"their event wait), {waited / seen.count * 1e3:.0f} ms each on average, about as "
+        f"long as '{name}' took over its calls at {line} ({calls} calls of "
+        f"{mean_call * 1e3:.0f} ms). {RESULT_FIX}")
+    return [_finding(SERIAL_BOTTLENECK, message, waited, list(seen.worst.stack),
+                     greenlet=seen.greenlet, waits=seen.count, peers=False, gate=True,
+                     handoff_wait_s=waited, handoff_share=waited / own, setter=name,
+                     setter_site=line, site=seen.where, cost_meaning=RESULT_COST)]
+
+
+def _event_wait_of(profile: Profile, names: frozenset[str]) -> float:
+    """The event wait of the working waits (_working_waits) whose stacks greenlets of
+    *names* last left."""
+    ended = switched_out_at(profile)
+    named = {g.id: _base_name(g.name) for g in profile.greenlets}
+    return sum(event_wait(w) for w in _working_waits(profile)
+               if named.get(ended.get(tuple(w.stack))) in names)
 
 
 def _slow_caller(profile: Profile, waiting: frozenset[str], at_least: float
