@@ -741,15 +741,16 @@ def test_a_fetch_each_caller_awaits_alone_is_no_result_awaited_together(kept_ser
                 if "one result another greenlet computes" in f.message], listing(profile)
 
 
-OUTBOXES = Workload("outbox_subscribers.py")
-
-
-def test_waiters_woken_more_often_than_the_calls_beside_them_await_no_shared_result(
-        kept_server, tmp_path):
-    """Before (an unseen notification hub, healthy: 400 subscribers' 16 400 waits at their
-    outboxes beside four replicators' four long calls): told as a result awaited
-    together, "refresh ahead"."""
-    profile = run_cli(OUTBOXES, tmp_path, f"slow={kept_server.url}/slow?delay=1.0")
+@pytest.mark.parametrize("workload, arg", [
+    # an unseen notification hub, healthy: 400 subscribers' 16 400 waits at their
+    # outboxes beside four replicators' four long calls
+    (Workload("outbox_subscribers.py"), "slow={}/slow?delay=1.0"),
+    # an unseen ingest's 6 index writers woken 2.3 times per page call of 16 fetchers
+    (Workload("paged_queue.py"), "page={}/slow?delay=0.05"),
+], ids=["woken-more-often-than-the-calls", "fed-by-producers-making-many-calls"])
+def test_waiters_at_a_queue_await_no_shared_result(kept_server, tmp_path, workload, arg):
+    """Before: both told as a result awaited together, "refresh ahead"."""
+    profile = run_cli(workload, tmp_path, arg.format(kept_server.url))
     # the rule itself, as serial-bottleneck's busy-feeder story may come first here
     assert shared_result(profile) == [], listing(profile)
 

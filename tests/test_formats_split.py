@@ -11,7 +11,7 @@ import pstats
 import pytest
 
 from geventperf.formats import _tables, render
-from geventperf.formats._frames import format_seconds
+from geventperf.formats._frames import format_seconds, frame_label
 from geventperf.frames import is_machinery, user_site
 from geventperf.profile import Finding, StackTime
 from tests.profile_factory import APP_PATH, legacy_profile, small_profile, split_profile
@@ -250,9 +250,19 @@ def test_no_findings_says_how_many_calls_each_greenlet_made_in_turn_at_the_top_l
     profile.runs[1].greenlet = 2  # worker-a left that stack: it waited there
     profile.waits[0].count = CALLS_EACH_TOLD  # all made by worker-a, the only one so named
     where = dict(at_a_glance(profile))["Where was the waiting?"]
-    assert f"That is {CALLS_EACH_TOLD} calls per job at that line, one after another" \
-        in where and "ask for larger pages" in where \
+    line = frame_label(user_site(profile.waits[0].stack).user)
+    assert f"At {line}, that is {CALLS_EACH_TOLD} calls per job at that line, one after " \
+        "another" in where and "ask for larger pages" in where \
         and "each greenlet waits through fewer round trips" in where, where
+    # ... not when the program's own server answered as many: its load generator (an
+    # unseen price service's 16 in-process clients were told "ask for larger pages")
+    served = {"kind": "pywsgi-responses", "responses": CALLS_EACH_TOLD, "kept": 0,
+              "nagle": 0, "connections": 1, "servers": 1}
+    profile.events = [dict(served, served=CALLS_EACH_TOLD)]
+    assert "calls per job" not in dict(at_a_glance(profile))["Where was the waiting?"]
+    profile.events = [dict(served, served=CALLS_EACH_TOLD - 1)]
+    assert "calls per job" in dict(at_a_glance(profile))["Where was the waiting?"]
+    profile.events = []
     profile.waits[0].count = CALLS_EACH_TOLD - 1
     where = dict(at_a_glance(profile))["Where was the waiting?"]
     assert "calls per job" not in where, where
@@ -282,7 +292,7 @@ def test_no_findings_counts_a_server_connections_calls_per_request_served():
         return dict(at_a_glance(profile))["Where was the waiting?"]
 
     told = where(4)
-    assert (f"That is {CALLS_EACH_TOLD} calls per request served at that line, one after "
+    assert (f"that is {CALLS_EACH_TOLD} calls per request served at that line, one after "
             "another") in told and "fetch them together inside the request" in told, told
     assert "calls per" not in where(5)  # 8 per request: under CALLS_EACH_TOLD
     assert "calls per" not in where(4, servers=2)

@@ -261,6 +261,11 @@ GATE_COST = "greenlet-seconds the waiting greenlets spent in wait() at the event
 RESULT_WAITERS_PER_CALL = 2
 # ... again and again: at least this many calls ...
 RESULT_MIN_CALLS = 3
+# ... by greenlets started for them, at least this many per call: a single-flight
+# refresh starts one per refresh, while a queue's producers make many calls each and
+# wake a consumer per item they put (an unseen ingest's 16 fetchers, 80 page calls,
+# woke its 6 index writers 2.3 times a call at their queue's get()) ...
+RESULT_STARTED_PER_CALL = 0.5
 # ... and the waits took at least this share of the waiters' own event wait (an unseen
 # quote client's 30 workers waited 30 % of theirs on a token renewal they did not need,
 # 18 % of the run's event wait, most of the rest being its in-process stand-in
@@ -275,8 +280,9 @@ RESULT_COST = "greenlet-seconds the waiting greenlets spent in get() at the resu
 
 def shared_result(profile: Profile) -> list[Finding]:
     """A result many greenlets awaited together in get() at one line of the program's,
-    again and again, while greenlets of another name made requests lasting about as
-    long as a wait (see RESULT_WAITERS_PER_CALL and after)."""
+    again and again, while greenlets of another name, each started for about one call,
+    made requests lasting about as long as a wait (see RESULT_WAITERS_PER_CALL and
+    after)."""
     by_line: dict[str, list[Any]] = {}
     for w in handoffs(profile):
         if w.call == "get" and is_handoff(w) and (line := user_site(w.stack).user):
@@ -293,7 +299,9 @@ def shared_result(profile: Profile) -> list[Finding]:
     if setter is None:
         return []
     name, line, calls, mean_call = setter
-    if calls < RESULT_MIN_CALLS or not RESULT_WAITERS_PER_CALL * calls <= seen.count \
+    started = _greenlets_named(profile, {name})
+    if calls < RESULT_MIN_CALLS or started < RESULT_STARTED_PER_CALL * calls \
+            or not RESULT_WAITERS_PER_CALL * calls <= seen.count \
             <= calls * _greenlets_named(profile, set(seen.names)):
         return []
     message = (
@@ -302,7 +310,7 @@ def shared_result(profile: Profile) -> list[Finding]:
         f"({seen.count} waits, {seen.count / calls:.0f} per call, {waited / own:.0%} of "
         f"their event wait), {waited / seen.count * 1e3:.0f} ms each on average, about as "
         f"long as '{name}' took over its calls at {line} ({calls} calls of "
-        f"{mean_call * 1e3:.0f} ms). {RESULT_FIX}")
+        f"{mean_call * 1e3:.0f} ms, a greenlet started for each). {RESULT_FIX}")
     return [_finding(SERIAL_BOTTLENECK, message, waited, list(seen.worst.stack),
                      greenlet=seen.greenlet, waits=seen.count, peers=False, gate=True,
                      handoff_wait_s=waited, handoff_share=waited / own, setter=name,

@@ -338,6 +338,12 @@ def jobs_done(profile: Profile, names: Iterable[str]) -> tuple[int, str]:
     return _greenlets_named(profile, names), "job"
 
 
+def served_in_process(profile: Profile) -> int:
+    """The requests the program's own pywsgi servers answered (0 when it ran none)."""
+    return sum(count for e in _events(profile, SERVER_EVENT)
+               if isinstance(count := e.get("served"), int))
+
+
 def calls_at(rows: Iterable[Any], line: str | None) -> int:
     """The calls made at the program's *line* whose answers were awaited (the heads of
     responses), from the ``waits`` rows *rows*."""
@@ -346,15 +352,16 @@ def calls_at(rows: Iterable[Any], line: str | None) -> int:
 
 
 def _calls_each(profile: Profile, names: list[str], rows: list[Any], line: str | None,
-                gain: str = "every slot is held for fewer round trips") -> str:
-    """A sentence when the greenlets of *names* made at least CALLS_EACH_TOLD calls per
-    job on average (jobs_done) at the program's *line*, one after another: the lever is
-    fewer, larger calls, with *gain*; "" otherwise."""
+                gain: str = "every slot is held for fewer round trips",
+                subject: str = "That is") -> str:
+    """A sentence starting with *subject* when the greenlets of *names* made at least
+    CALLS_EACH_TOLD calls per job on average (jobs_done) at the program's *line*, one
+    after another: the lever is fewer, larger calls, with *gain*; "" otherwise."""
     jobs, unit = jobs_done(profile, names)
     calls = calls_at(rows, line)
     if not jobs or calls < CALLS_EACH_TOLD * jobs:
         return ""
-    return (f" That is {calls / jobs:.0f} calls per {unit} {CALLS_EACH_TOLD_WORDS} (a "
+    return (f" {subject} {calls / jobs:.0f} calls per {unit} {CALLS_EACH_TOLD_WORDS} (a "
             "greenlet waits on one call at a time): if they walk pages of a listing "
             "(each cursor from the answer before), ask for larger pages (a limit= or "
             f"page_size= parameter) or use a batch endpoint, and {gain}; if the items are "

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from geventperf.findings.common import _base_name
+from geventperf.findings.common import CONNECTION_GREENLET, _base_name
 from geventperf.findings.cpuhot import hot_code
 from geventperf.findings.handoff import HANDOFF_SHARE, handoff_share
-from geventperf.findings.held import _calls_each
+from geventperf.findings.held import _calls_each, calls_at, served_in_process
 from geventperf.findings.limits import switched_out_at
 from geventperf.formats._fields import num, utilization
 from geventperf.formats._frames import format_seconds, frame_label
@@ -68,14 +68,22 @@ def calls_each_at(profile: Profile, line: str) -> str:
     sync's 10 tenant greenlets walked a cursor in pages of 25, 160 calls each at one
     line, and the report said only where they waited; pages of 1 000 took 10x less.
     Not a finding: the profile cannot tell such a walk from workers taking independent
-    items one at a time by design, so the reader is given the figure and both levers."""
+    items one at a time by design, so the reader is given the figure and both levers.
+    Nor for greenlets other than a server's connections whose calls there were no more
+    than the requests the program's own servers answered: most likely its load
+    generator, making calls one after another by design (an unseen price service's 16
+    in-process clients were told "75 calls per job ... ask for larger pages")."""
     ended = switched_out_at(profile)
     rows = [w for w in profile.waits if user_site(w.stack).user == line]
     names = {_base_name(g.name) for w in rows
              if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None
              and g.id != profile.hub.get("id")}
+    if not all(CONNECTION_GREENLET in name for name in names) \
+            and calls_at(rows, line) <= served_in_process(profile):
+        return ""
     return _calls_each(profile, sorted(names), rows, line,
-                       gain="each greenlet waits through fewer round trips")
+                       gain="each greenlet waits through fewer round trips",
+                       subject=f"At {frame_label(line)}, that is")
 
 
 def at_a_glance(profile: Profile) -> list[list[str]]:
