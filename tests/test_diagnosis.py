@@ -659,6 +659,13 @@ def test_a_back_off_from_429s_is_told_to_send_fewer_at_once(kept_server, tmp_pat
     assert "Fix: send fewer at once" in first.message, first.message
 
 
+def test_a_back_off_from_404s_is_told_to_stop_retrying_them(kept_server, tmp_path):
+    profile = run_cli(BACKOFF, tmp_path, BACKOFF_URL.format(kept_server.url), "status=404")
+    first = assert_first(profile, BACKOFF, RETRY_BACKOFF, marker="backoff")
+    assert "20 of the 20 error answers were 404, which no retry changes" in first.message \
+        and "Fix: stop retrying it" in first.message, first.message
+
+
 def test_jobs_that_back_off_briefly_are_not_told_as_asleep(kept_server, tmp_path):
     profile = run_cli(BACKOFF, tmp_path, BACKOFF_URL.format(kept_server.url),
                       "backoff=0.01")
@@ -1981,6 +1988,20 @@ def test_requests_retried_after_back_off_is_retry_backoff(server, tmp_path):
     profile = run_cli(RETRYING, tmp_path, f"busy={server.url}/busy")
     first = assert_first(profile, RETRYING, RETRY_BACKOFF, greenlet="caller")
     assert first.extra["sleeps"] >= 8, listing(profile)
+    assert "answers of 503 x" in first.message, first.message
+    assert "which no retry changes" not in first.message, first.message
+
+
+def test_a_404_retried_is_told_to_be_taken_out_of_the_retried_statuses(kept_server,
+                                                                      tmp_path):
+    """Before (an unseen account service retrying its "no profile" 404s): "the upstream
+    failed them (503, 429) -- find why the upstream fails"."""
+    profile = run_cli(RETRYING, tmp_path, f"busy={kept_server.url}/slow?delay=0&status=404",
+                      "status=404")
+    first = assert_first(profile, RETRYING, RETRY_BACKOFF, greenlet="caller")
+    assert "answers of 404 x" in first.message, first.message
+    assert "were 404, which no retry changes" in first.message, first.message
+    assert "take it out of the Retry's status_forcelist" in first.message, first.message
 
 
 def test_requests_not_retried_are_no_retry_backoff(server, tmp_path):

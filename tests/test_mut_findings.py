@@ -8439,17 +8439,17 @@ EXPECTED = {
       'greenlet': None,
       'hazard': False,
       'kind': 'retry-backoff',
-      'message': 'Requests were retried: greenlets waited 0.062 s in all sleeping in '
-                 "urllib3's retry back-off (1 sleep of 0.062 s on average, most under "
+      'message': "Requests were retried: greenlets waited 0.062 s in all sleeping in urllib3's "
+                 'retry back-off (1 sleep of 0.062 s on average, most under '
                  '/srv/app/worker.py:23:worker): the upstream failed them -- a status in the '
-                 "Retry's status_forcelist (503, 429), a refused or reset connection -- and "
-                 "the adapter's Retry slept before each new attempt, growing with "
-                 "backoff_factor. That time went to the upstream's failures, not to its "
-                 'answers. Fix: find why the upstream fails (its status codes and logs); if '
-                 'latency matters more than eventual success, cap the back-off '
-                 '(Retry(backoff_max=...)) and the attempts (Retry(total=...)), or fail fast '
-                 'and let the caller decide. [cost 0.062 s: greenlet-seconds spent sleeping '
-                 "in urllib3's retry back-off before retrying failed requests]",
+                 "Retry's status_forcelist, a refused or reset connection -- and the adapter's "
+                 'Retry slept before each new attempt, growing with backoff_factor. That time '
+                 "went to the upstream's failures, not to its answers. Fix: find why the "
+                 'upstream fails (its status codes and logs); if latency matters more than '
+                 'eventual success, cap the back-off (Retry(backoff_max=...)) and the attempts '
+                 '(Retry(total=...)), or fail fast and let the caller decide. [cost 0.062 s: '
+                 "greenlet-seconds spent sleeping in urllib3's retry back-off before retrying "
+                 'failed requests]',
       'retry_after_s': 0,
       'section': None,
       'site': '/srv/app/worker.py:23:worker',
@@ -8468,15 +8468,15 @@ EXPECTED = {
       'kind': 'retry-backoff',
       'message': "Requests were retried: greenlets such as 'app.fetch' waited 0.750 s in all "
                  "sleeping in urllib3's retry back-off (6 sleeps of 0.125 s on average, most "
-                 'under /srv/app/worker.py:23:worker): the upstream failed them -- a status '
-                 "in the Retry's status_forcelist (503, 429), a refused or reset connection "
-                 "-- and the adapter's Retry slept before each new attempt, growing with "
-                 "backoff_factor. That time went to the upstream's failures, not to its "
-                 'answers. Fix: find why the upstream fails (its status codes and logs); if '
-                 'latency matters more than eventual success, cap the back-off '
-                 '(Retry(backoff_max=...)) and the attempts (Retry(total=...)), or fail fast '
-                 'and let the caller decide. [cost 0.750 s: greenlet-seconds spent sleeping '
-                 "in urllib3's retry back-off before retrying failed requests]",
+                 'under /srv/app/worker.py:23:worker): the upstream failed them -- a status in '
+                 "the Retry's status_forcelist, a refused or reset connection -- and the "
+                 "adapter's Retry slept before each new attempt, growing with backoff_factor. "
+                 "That time went to the upstream's failures, not to its answers. Fix: find why "
+                 'the upstream fails (its status codes and logs); if latency matters more than '
+                 'eventual success, cap the back-off (Retry(backoff_max=...)) and the attempts '
+                 '(Retry(total=...)), or fail fast and let the caller decide. [cost 0.750 s: '
+                 "greenlet-seconds spent sleeping in urllib3's retry back-off before retrying "
+                 'failed requests]',
       'retry_after_s': 0.25,
       'section': None,
       'site': '/srv/app/worker.py:23:worker',
@@ -8495,21 +8495,20 @@ EXPECTED = {
       'kind': 'retry-backoff',
       'message': "Requests were retried: greenlets such as 'app.fetch' waited 1.000 s in all "
                  "sleeping in urllib3's retry back-off (6 sleeps of 0.167 s on average, most "
-                 'under /srv/app/worker.py:23:worker): the upstream failed them -- a status '
-                 "in the Retry's status_forcelist (503, 429), a refused or reset connection "
-                 "-- and 50% of that time slept for the upstream's Retry-After header "
-                 '(urllib3 sleeps as long as a 503, 429 or 413 answer asks, and backoff_max '
-                 "does not cap it). That time went to the upstream's failures, not to its "
-                 'answers. Fix: find why the upstream fails (its status codes and logs); if '
-                 "latency matters more than the upstream's request to slow down, "
-                 'Retry(respect_retry_after_header=False) retries the statuses in '
-                 'status_forcelist on the back-off instead (capped by backoff_max; with '
-                 'backoff_factor=0, at once; a status retried only for its Retry-After is '
-                 'then not retried), or, in urllib3 releases that have it, '
+                 'under /srv/app/worker.py:23:worker): the upstream failed them -- a status in '
+                 "the Retry's status_forcelist, a refused or reset connection -- and 50% of "
+                 "that time slept for the upstream's Retry-After header (urllib3 sleeps as "
+                 'long as a 503, 429 or 413 answer asks, and backoff_max does not cap it). '
+                 "That time went to the upstream's failures, not to its answers. Fix: find why "
+                 'the upstream fails (its status codes and logs); if latency matters more than '
+                 "the upstream's request to slow down, Retry(respect_retry_after_header=False) "
+                 'retries the statuses in status_forcelist on the back-off instead (capped by '
+                 'backoff_max; with backoff_factor=0, at once; a status retried only for its '
+                 'Retry-After is then not retried), or, in urllib3 releases that have it, '
                  "Retry(retry_after_max=...) caps the header's wait; and cap the attempts "
                  '(Retry(total=...)), or fail fast and let the caller decide. [cost 1.000 s: '
-                 "greenlet-seconds spent sleeping in urllib3's retry back-off before "
-                 'retrying failed requests]',
+                 "greenlet-seconds spent sleeping in urllib3's retry back-off before retrying "
+                 'failed requests]',
       'retry_after_s': 0.5,
       'section': None,
       'site': '/srv/app/worker.py:23:worker',

@@ -152,9 +152,13 @@ def error_counts(profile: Profile) -> ErrorAnswers | None:
     errors = sum(statuses.values())
     if not calls or errors < ERROR_ANSWERS_TOLD * calls:
         return None
-    shown = ", ".join(f"{status} x{n}" for status, n in
-                      sorted(statuses.items(), key=lambda kv: -kv[1])[:3])
-    return ErrorAnswers(errors, calls, shown)
+    return ErrorAnswers(errors, calls, shown_statuses(statuses))
+
+
+def shown_statuses(statuses: dict[str, int]) -> str:
+    """``404 x190, 503 x2``: the three commonest error statuses with their counts."""
+    return ", ".join(f"{status} x{n}" for status, n in
+                     sorted(statuses.items(), key=lambda kv: -kv[1])[:3])
 
 
 def error_answers(profile: Profile) -> str:

@@ -7,7 +7,8 @@ backoff``), holding its slot asleep.  Expected first finding ``retry-backoff``, 
 program's own (a sleep per 503), naming the sleep's line and the 503s, and no
 ``pool-full``.  With ``backoff=0.01`` the jobs hold their slots on the server's answers
 instead: no ``pool-full`` told as a timer.  With ``status=429`` the server refuses with
-429 (Too Many Requests): a throttled upstream, whose fix is fewer calls at once.
+429 (Too Many Requests): a throttled upstream, whose fix is fewer calls at once; with
+``status=404``, an answer no retry changes, whose fix is to stop retrying it.
 """
 
 import sys
