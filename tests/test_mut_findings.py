@@ -2549,10 +2549,12 @@ def lock_contended_by_a_semaphore_letting_few_calls_through():
     # the holders' calls inside lookup (lock_contended_names_the_calls_inside_the_
     # function_that_takes_it's resolve calls), and the pool never had more than 2 of
     # its 10 connections in use: a Semaphore(2), a deliberate limit's cost first; a peak
-    # of 1 (a mutex), or of the pool's size (the lock did not hold them back): the
-    # lock's story as before
-    def run(peak):
+    # of 1 (a mutex), or of the pool's size (the lock did not hold them back), or of
+    # as many as the greenlets that contended for it (all holding at once, none would
+    # have waited: their calls outside the lock): the lock's story as before
+    def run(peak, fetchers=12):
         p = pool_profile(1.5, [([f"{APP}:66:lookup"], 2.0)])
+        contend(p, fetchers)
         p.waits[0].call = "with"
         p.runs[0].greenlet = 3
         p.waits.append(StackTime(stack=[f"{GEVENT}:687:SocketMixin.recv_into",
@@ -2561,7 +2563,13 @@ def lock_contended_by_a_semaphore_letting_few_calls_through():
         p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "calls": 10,
                      "maxsize": 10, "peak_in_use": peak}]
         return findings.lock_contended(p)
-    return [*run(2), *run(1), *run(10)]
+    return [*run(2), *run(1), *run(10), *run(2, fetchers=2)]
+
+
+def contend(p, fetchers):
+    """*p* with *fetchers* greenlets named app.fetch in all (#3 and #4 among them)."""
+    p.greenlets += [GreenletStats(id=100 + n, name="app.fetch", parent=1)
+                    for n in range(fetchers - 2)]
 
 
 @scenario
@@ -2572,6 +2580,7 @@ def lock_contended_by_a_semaphore_on_one_of_two_hosts():
     # with the most calls is named: c
     def run(b_calls, third):
         p = pool_profile(1.5, [([f"{APP}:66:lookup"], 2.0)])
+        contend(p, 12)
         p.waits[0].call = "with"
         p.runs[0].greenlet = 3
         p.waits.append(StackTime(stack=[f"{GEVENT}:687:SocketMixin.recv_into",
@@ -15301,6 +15310,35 @@ EXPECTED = {
                  'it. Otherwise, fix: a larger n for that semaphore if what it guards can take '
                  'more calls at once (the pool holds 10); a lock guarding shared state is held '
                  'for less by making slow calls outside the locked block. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                      '(mostly idle, or queueing little)',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 1.25,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all to "
+                 'take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Inside lookup, '
+                 'which takes it, the work done under it (if the lock is held across it) '
+                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:90:resolve: '
+                 '10 waits of 125 ms: what each holder held it for. If it is a Semaphore(n) '
+                 'that limits concurrency on purpose (the calls an upstream or a tenant is '
+                 'allowed at once), this is what the limit costs: a larger n only if what it '
+                 'guards can take more calls at once. Otherwise, fix: hold it for less -- make '
+                 'slow calls (the network, the disk) outside the locked block and lock only '
+                 'the shared state -- or use one lock per resource. [cost 2.000 s: '
                  'greenlet-seconds spent waiting to take a lock while the loop had room '
                  '(mostly idle, or queueing little)]',
       'section': None,

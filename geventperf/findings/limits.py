@@ -68,6 +68,7 @@ from geventperf.findings.common import (
     _events,
     _f,
     _finding,
+    _greenlets_named,
     _names,
 )
 from geventperf.findings.cpuhot import hot_code
@@ -616,7 +617,8 @@ def _held_too_long(profile: Profile, rows: list[Any], seen: Waiters, waited: flo
                "took it again and again (gevent's locks are not fair: a greenlet that "
                "releases one and takes it again before a waiter has run keeps it)."
                if mean >= STARVED_SHARE * profile.duration_s else "")
-    peak = _holders_at_once(profile, holding) if compiled and not patched else None
+    peak = _holders_at_once(profile, holding, _greenlets_named(profile, set(seen.names))) \
+        if compiled and not patched else None
     at_once = "" if peak is None else (
         f" The connection pool of {peak[2]} never had more than {peak[0]} connections in "
         f"use at once though it holds {peak[1]}: most likely at most {peak[0]} holders at a "
@@ -845,13 +847,18 @@ def requests_of_others(profile: Profile, names: frozenset[str],
     return calls
 
 
-def _holders_at_once(profile: Profile,
-                     holding: Holding | None) -> tuple[int, int, str] | None:
+def _holders_at_once(profile: Profile, holding: Holding | None,
+                     contenders: int) -> tuple[int, int, str] | None:
     """(peak, size, host) when the holders made their calls under the lock (Holding)
     and a host's connection pool never had more than *peak* connections in use at once,
-    between 2 and short of its *size*: a semaphore letting that many through (an unseen
+    between 2 and short of its *size* and of the *contenders* (the greenlets of the
+    names that waited for the lock): a semaphore letting that many through (an unseen
     report job behind BoundedSemaphore(2) peaked at 2 of a pool of 40); of several such
-    hosts, the one with the most calls; None otherwise (a mutex peaks at 1)."""
+    hosts, the one with the most calls; None otherwise (a mutex peaks at 1).  As many
+    holders at once as contenders would have kept anyone from waiting: the peak is then
+    their calls outside the lock (an unseen inventory sync's 16 workers filled 16
+    connections with their reads while a BoundedSemaphore(1) let one write through at a
+    time, told "a Semaphore(16)")."""
     if holding is None or not holding.by_caller:
         return None
     # per host: a semaphore around one upstream's calls caps that host's pool, while the
@@ -859,7 +866,7 @@ def _holders_at_once(profile: Profile,
     # BoundedSemaphore(4) peaked at 4 of 40 beside its GETs' 40 of 40, and was told to
     # make its calls outside the lock, which broke the partner's cap)
     capped = [e for e in _events(profile, POOL_EVENT) if _count(e, "calls")
-              and 2 <= _count(e, "peak_in_use") < _count(e, "maxsize")]
+              and 2 <= _count(e, "peak_in_use") < min(_count(e, "maxsize"), contenders)]
     if not capped:
         return None
     # the most calls; of as many, the narrowest
