@@ -1982,9 +1982,10 @@ def serial_bottleneck_told_as_a_gate_at_its_edge():
     return [*gate(6), *gate(5)]
 
 
-def lockstep_profile(put=0.5, get=0.75, consumer="app.load"):
-    """A 2 s run: app.extract (#3) waited *put* s in put() at its line (40 times), and
-    *consumer* (#4) *get* s in get() at its own (4 times)."""
+def lockstep_profile(put=0.5, get=0.75, consumer="app.load", fetched=0.75):
+    """A 2 s run: app.extract (#3) waited *put* s in put() at its line (40 times) and
+    *fetched* s elsewhere (its pages), and *consumer* (#4) *get* s in get() at its own
+    (4 times)."""
     p = profile(waits=[
         StackTime(stack=[f"{APP}:34:extract"], count=40, wait_s=put, event_wait_s=put,
                   ready_wait_s=0.0, call="put"),
@@ -1993,6 +1994,7 @@ def lockstep_profile(put=0.5, get=0.75, consumer="app.load"):
     p.runs = [StackTime(stack=[f"{APP}:34:extract"], count=40, greenlet=3),
               StackTime(stack=[f"{APP}:40:load"], count=4, greenlet=4)]
     p.greenlet(3).name, p.greenlet(4).name = "app.extract", consumer
+    p.greenlet(3).event_wait_s = put + fetched
     return p
 
 
@@ -2000,10 +2002,13 @@ def lockstep_profile(put=0.5, get=0.75, consumer="app.load"):
 def queue_lockstep_at_its_edges():
     # each side waited at least a quarter of the 2 s run (put 0.5 s exactly): one,
     # costing the smaller side (0.5 s); put 0.5 - 2**-16 s, or both sides of one name
-    # (a middle stage waiting on both its queues): none
+    # (a middle stage waiting on both its queues), or a producer that did nothing else
+    # but put (its work 0.125 - 2**-16 s, under a quarter of its 0.5 s in put(): a feed
+    # from memory, backpressure): none
     return [*findings.queue_lockstep(lockstep_profile()),
             *findings.queue_lockstep(lockstep_profile(put=0.5 - 2 ** -16)),
-            *findings.queue_lockstep(lockstep_profile(consumer="app.extract"))]
+            *findings.queue_lockstep(lockstep_profile(consumer="app.extract")),
+            *findings.queue_lockstep(lockstep_profile(fetched=0.125 - 2 ** -16))]
 
 
 @scenario
