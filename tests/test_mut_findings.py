@@ -4694,30 +4694,30 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/worker.py:28:_revive; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: The hot code is a hook json.loads '
-                 'calls for every object it decodes (object_hook, object_pairs_hook, '
-                 'parse_float): its Python runs once per object; convert only the fields known '
-                 'to need it, by key, after the parse (faster decoders such as ujson and '
-                 'orjson take no hooks). Beyond that: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+      'message': 'The loop was saturated by the code at /srv/app/worker.py:28:_revive, 100% of '
+                 'the sampled CPU: it is a hook json.loads calls for every object it decodes '
+                 '(object_hook, object_pairs_hook, parse_float): its Python runs once per '
+                 'object; convert only the fields known to need it, by key, after the parse '
+                 '(faster decoders such as ujson and orjson take no hooks). In figures: busy '
+                 '97% of the run, and greenlets waited 3.500 greenlet-seconds ready to run but '
+                 'queued, against 0.500 s waiting for I/O, timers or locks. Who held the loop: '
+                 "'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on average, 2.000 "
+                 "greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others "
+                 "were ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
+                 'CPU (8 samples in all) at /srv/app/worker.py:28:_revive; the slices then '
+                 'yielded at /srv/app/worker.py:30:crunch, where the work stopped, not where '
+                 'it ran. Beyond that, the cure is on the CPU side: less work per request in '
+                 'these greenlets, fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that releases '
+                 "the GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
+                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
+                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
+                 'slow-path or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in the "
+                 'same code (no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4742,7 +4742,11 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+      'message': 'The loop was saturated by the code at /srv/app/worker.py:46:decode_orders, '
+                 '100% of the sampled CPU: it is parsing JSON: ask the upstream for less -- '
+                 'only the fields, the page or the summary this code uses -- rather than '
+                 'parsing a large document whole, or parse with a faster decoder (orjson, '
+                 'ujson). In figures: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
@@ -4752,11 +4756,8 @@ EXPECTED = {
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
                  '/srv/app/worker.py:46:decode_orders; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: The hot code is parsing JSON: ask '
-                 'the upstream for less -- only the fields, the page or the summary this code '
-                 'uses -- rather than parsing a large document whole, or parse with a faster '
-                 'decoder (orjson, ujson). Beyond that: less work per request in these '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 'Beyond that, the cure is on the CPU side: less work per request in these '
                  'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
                  'moved out of the loop (a process pool; a C call that releases the GIL, such '
                  "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
@@ -16261,25 +16262,25 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/worker.py:23:app; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: The hot code pretty-prints an '
-                 'object (pprint.pformat: Python code walking every element); for a log '
-                 "record, pass the object as an argument (log.debug('%s', obj)) or check "
-                 'log.isEnabledFor(logging.DEBUG) first, so it is formatted only when the '
-                 'record is emitted. Beyond that: less work per request in these greenlets, '
-                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
-                 'of the loop (a process pool; a C call that releases the GIL, such as '
-                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+      'message': 'The loop was saturated by the code at /srv/app/worker.py:23:app, 100% of the '
+                 'sampled CPU: it pretty-prints an object (pprint.pformat: Python code walking '
+                 'every element); for a log record, pass the object as an argument '
+                 "(log.debug('%s', obj)) or check log.isEnabledFor(logging.DEBUG) first, so it "
+                 'is formatted only when the record is emitted. In figures: busy 97% of the '
+                 'run, and greenlets waited 3.500 greenlet-seconds ready to run but queued, '
+                 'against 0.500 s waiting for I/O, timers or locks. Who held the loop: '
+                 "'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on average, 2.000 "
+                 "greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others "
+                 "were ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
+                 'CPU (8 samples in all) at /srv/app/worker.py:23:app; the slices then yielded '
+                 'at /srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 'Beyond that, the cure is on the CPU side: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
                  'greenlet-seconds greenlets spent ready to run but queued behind others (the '
                  "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
                  "cpu-starved finding explains), plus the queueing behind the top holder's own "
@@ -16308,29 +16309,30 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/worker.py:23:app; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: The hot code parses dates with '
-                 'datetime.strptime (Python code, slow per call): datetime.fromisoformat (C) '
-                 'parses ISO 8601 several times faster; for another fixed layout, slice the '
-                 'fields and build the datetime from them. Beyond that: less work per request '
-                 'in these greenlets, fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that releases '
-                 "the GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in the "
-                 'same code (no loop-blocked finding then tells them)]',
+      'message': 'The loop was saturated by the code at /srv/app/worker.py:23:app, 100% of the '
+                 'sampled CPU: it parses dates with datetime.strptime (Python code, slow per '
+                 'call): datetime.fromisoformat (C) parses ISO 8601 several times faster; for '
+                 'another fixed layout, slice the fields and build the datetime from them. In '
+                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
+                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
+                 "Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready "
+                 "on average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s "
+                 'while 2.0 others were ready on average, 0.250 greenlet-s of their waiting); '
+                 "'main' (x1: ran 0.250 s while 0.5 others were ready on average, 0.125 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of "
+                 'their sampled CPU (8 samples in all) at /srv/app/worker.py:23:app; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. Beyond that, the cure is on the CPU side: less work per '
+                 'request in these greenlets, fewer greenlets per process and more processes, '
+                 'or CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -16353,7 +16355,10 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+      'message': 'The loop was saturated by the code at /srv/app/worker.py:23:app, 100% of the '
+                 'sampled CPU: it deep-copies an object (copy.deepcopy: Python code visiting '
+                 'every element): copy only the part that changes, or share the object '
+                 'read-only. In figures: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
@@ -16363,19 +16368,16 @@ EXPECTED = {
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
                  '/srv/app/worker.py:23:app; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: The hot code deep-copies an '
-                 'object (copy.deepcopy: Python code visiting every element): copy only the '
-                 'part that changes, or share the object read-only. Beyond that: less work per '
-                 'request in these greenlets, fewer greenlets per process and more processes, '
-                 'or CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 'Beyond that, the cure is on the CPU side: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -16398,26 +16400,27 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/db.py:34:Connection.__init__; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: The hot code builds a connection '
-                 'or client for each call (its constructor is on the hot stack), and each new '
-                 'one pays its set-up again: the connect, a TLS handshake, a login and its key '
-                 'derivation; build them once and reuse them (a pool of connections as large '
-                 'as the greenlets that use them at once, or one client for the process). '
-                 'Beyond that: less work per request in these greenlets, fewer greenlets per '
-                 'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+      'message': 'The loop was saturated by the code at /srv/app/db.py:34:Connection.__init__, '
+                 '100% of the sampled CPU: it builds a connection or client for each call (its '
+                 'constructor is on the hot stack), and each new one pays its set-up again: '
+                 'the connect, a TLS handshake, a login and its key derivation; build them '
+                 'once and reuse them (a pool of connections as large as the greenlets that '
+                 'use them at once, or one client for the process). In figures: busy 97% of '
+                 'the run, and greenlets waited 3.500 greenlet-seconds ready to run but '
+                 'queued, against 0.500 s waiting for I/O, timers or locks. Who held the loop: '
+                 "'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on average, 2.000 "
+                 "greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others "
+                 "were ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
+                 'CPU (8 samples in all) at /srv/app/db.py:34:Connection.__init__; the slices '
+                 'then yielded at /srv/app/worker.py:30:crunch, where the work stopped, not '
+                 'where it ran. Beyond that, the cure is on the CPU side: less work per '
+                 'request in these greenlets, fewer greenlets per process and more processes, '
+                 'or CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
                  'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
                  "plus the queueing behind the top holder's own slices over the block "
@@ -16445,7 +16448,12 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+      'message': 'The loop was saturated by the code at /srv/app/worker.py:23:app, 100% of the '
+                 'sampled CPU: it compresses with gzip, whose default level (9) is its '
+                 'slowest: level 6 or lower (gzip.compress(data, compresslevel=6), or 1 for '
+                 'bodies sent once) costs a fraction of the CPU for output a few percent '
+                 'larger; compress a body once where many get it, and leave small bodies '
+                 'uncompressed. In figures: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
@@ -16455,21 +16463,16 @@ EXPECTED = {
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 100% of their sampled CPU (8 samples in all) at '
                  '/srv/app/worker.py:23:app; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: The hot code compresses with '
-                 'gzip, whose default level (9) is its slowest: level 6 or lower '
-                 '(gzip.compress(data, compresslevel=6), or 1 for bodies sent once) costs a '
-                 'fraction of the CPU for output a few percent larger; compress a body once '
-                 'where many get it, and leave small bodies uncompressed. Beyond that: less '
-                 'work per request in these greenlets, fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 'Beyond that, the cure is on the CPU side: less work per request in these '
+                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -16492,22 +16495,24 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 100% of their sampled CPU (8 samples in all) at '
+      'message': 'The loop was saturated by the code at '
+                 '/srv/app/worker.py:83:category_path.<locals>.<dictcomp>, 100% of the sampled '
+                 'CPU: it builds a dict or set by comprehension on every call: when what it '
+                 'reads is the same from call to call (a table, a configuration, an index of '
+                 'something loaded once), build it once and keep it -- at load, or cached per '
+                 'version of its input -- and only look it up per call. In figures: busy 97% '
+                 'of the run, and greenlets waited 3.500 greenlet-seconds ready to run but '
+                 'queued, against 0.500 s waiting for I/O, timers or locks. Who held the loop: '
+                 "'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on average, 2.000 "
+                 "greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others "
+                 "were ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
+                 'CPU (8 samples in all) at '
                  '/srv/app/worker.py:83:category_path.<locals>.<dictcomp>; the slices then '
                  'yielded at /srv/app/worker.py:30:crunch, where the work stopped, not where '
-                 'it ran. The cure is on the CPU side, not the I/O side: The hot code builds a '
-                 'dict or set by comprehension on every call: when what it reads is the same '
-                 'from call to call (a table, a configuration, an index of something loaded '
-                 'once), build it once and keep it -- at load, or cached per version of its '
-                 'input -- and only look it up per call. Beyond that: less work per request in '
+                 'it ran. Beyond that, the cure is on the CPU side: less work per request in '
                  'these greenlets, fewer greenlets per process and more processes, or '
                  'CPU-heavy work moved out of the loop (a process pool; a C call that releases '
                  "the GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
