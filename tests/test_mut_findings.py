@@ -4201,28 +4201,80 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 'timers or locks. Who held the loop: '
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: '
+                 '/srv/app/worker.py:30:crunch made 4 calls for 2 requests served (2.0 per '
+                 "request served), one after another: requests' CPU grows with the calls, so "
+                 'fewer calls per request -- one call for all of its items (a batch endpoint), '
+                 'or a cache of the answers -- cuts it in proportion. 50% of the sampled CPU '
+                 'ran inside requests, urllib3 and http.client themselves: their per-request '
+                 'work (proxy settings read from the environment, URL parsing, header checks) '
+                 'is a cause of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). In figures: busy 97% of the run, "
+                 'and greenlets waited 3.500 greenlet-seconds ready to run but queued, against '
+                 '0.500 s waiting for I/O, timers or locks. Who held the loop: '
                  "'gevent.baseserver._handle_and_close_when_done' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
                  "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
-                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is '
-                 'on the CPU side, not the I/O side: /srv/app/worker.py:30:crunch made 4 calls '
-                 "for 2 requests served (2.0 per request served), one after another: requests' "
-                 'CPU grows with the calls, so fewer calls per request -- one call for all of '
-                 'its items (a batch endpoint), or a cache of the answers -- cuts it in '
-                 'proportion. 50% of the sampled CPU ran inside requests, urllib3 and '
-                 'http.client themselves: their per-request work (proxy settings read from the '
-                 'environment, URL parsing, header checks) is a cause of its own. '
-                 'geventperf.Session(), or geventperf.mount(session, fast_path=True), does '
-                 "that work once per session (about half of requests' CPU per call in this "
-                 "project's benchmarks). Beyond that: less work per request in these greenlets "
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. Beyond that: '
+                 'less work per request in these greenlets (compute once what is the same from '
+                 'request to request and keep it: a verified credential or key, a compiled '
+                 'pattern or template, a parsed configuration; and look for work that grows '
+                 'with the square of its input: += on bytes or str in a loop, a list searched '
+                 'inside a loop, a sort or copy repeated), fewer greenlets per process and '
+                 'more processes, or CPU-heavy work moved out of the loop (a process pool; a C '
+                 "call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:30:crunch'],
+      'stack_is': 'slice-end',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.parse': 0.25,
+                  'gevent.baseserver._handle_and_close_when_done': 2.0,
+                  'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
+                 'of the sampled CPU ran inside requests, urllib3 and http.client themselves: '
+                 'their per-request work (proxy settings read from the environment, URL '
+                 'parsing, header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). In "
+                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
+                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
+                 "Who held the loop: 'gevent.baseserver._handle_and_close_when_done' (x2: ran "
+                 '1.500 s while 1.3 others were ready on average, 2.000 greenlet-s of their '
+                 "waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others were ready on "
+                 "average, 0.250 greenlet-s of their waiting); 'main' (x1: ran 0.250 s while "
+                 '0.5 others were ready on average, 0.125 greenlet-s of their waiting); inside '
+                 "sections 'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); the slices that delayed most ended at '
+                 '/srv/app/worker.py:30:crunch. Beyond that: less work per request in these '
+                 'greenlets (compute once what is the same from request to request and keep '
+                 'it: a verified credential or key, a compiled pattern or template, a parsed '
                  'configuration; and look for work that grows with the square of its input: += '
                  'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
                  'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
@@ -4250,94 +4302,40 @@ EXPECTED = {
       'event_wait_s': 0.5,
       'greenlet': 3,
       'hazard': False,
-      'holders': {'app.parse': 0.25,
-                  'gevent.baseserver._handle_and_close_when_done': 2.0,
-                  'main': 0.125},
-      'holders_off_cpu_s': 0.0,
-      'kind': 'loop-saturated',
-      'long_slices_of': [],
-      'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 'timers or locks. Who held the loop: '
-                 "'gevent.baseserver._handle_and_close_when_done' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
-                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is '
-                 'on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
-                 'settings read from the environment, URL parsing, header checks) is a cause '
-                 'of its own. geventperf.Session(), or geventperf.mount(session, '
-                 "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside a '
-                 'loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
-      'ready_wait_s': 3.5,
-      'section': None,
-      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
-      'small_reads_site': None,
-      'stack': ['/srv/app/worker.py:30:crunch'],
-      'stack_is': 'slice-end',
-      'utilization': 0.96875},
-     {'active_s': 1.9375,
-      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
-                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
-                      'slow-path or cpu-starved finding explains), plus the queueing behind '
-                      "the top holder's own slices over the block threshold when they burned "
-                      'the CPU in the same code (no loop-blocked finding then tells them)',
-      'cost_s': 3.5,
-      'event_wait_s': 0.5,
-      'greenlet': 3,
-      'hazard': False,
       'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
       'holders_off_cpu_s': 0.0,
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
-                 'settings read from the environment, URL parsing, header checks) is a cause '
-                 'of its own. geventperf.Session(), or geventperf.mount(session, '
-                 "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside a '
-                 'loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
+                 'of the sampled CPU ran inside requests, urllib3 and http.client themselves: '
+                 'their per-request work (proxy settings read from the environment, URL '
+                 'parsing, header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). In "
+                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
+                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
+                 "Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready "
+                 "on average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s "
+                 'while 2.0 others were ready on average, 0.250 greenlet-s of their waiting); '
+                 "'main' (x1: ran 0.250 s while 0.5 others were ready on average, 0.125 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 57% of "
+                 'their sampled CPU (7 samples in all) at /srv/app/worker.py:40:handler; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. Beyond that: less work per request in these greenlets '
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4507,37 +4505,37 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 "others were ready on average, 2.000 greenlet-s of their waiting); 'main' "
-                 '(x1: ran 0.250 s while 4.0 others were ready on average, 1.000 greenlet-s of '
-                 "their waiting); 'app.parse' (x1: ran 0.125 s while 8.0 others were ready on "
-                 "average, 1.000 greenlet-s of their waiting); inside sections 'xml' (0.500 "
-                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 50% of their sampled CPU (9 samples in all) at '
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: The '
+                 'hottest code (/srv/app/worker.py:87:write_snapshot, 50% of the sampled CPU) '
+                 "ran in one greenlet, 'main': a background job of the program's, whose CPU "
+                 'does not shrink with any per-request cure. Run it less often (coalesce the '
+                 'changes: at most once an interval, or once per batch of them), make each run '
+                 'cheaper (write what changed, not the whole), or move it off the loop (a '
+                 'process; a thread only for C code that releases the GIL). 50% of the sampled '
+                 'CPU ran inside requests, urllib3 and http.client themselves: their '
+                 'per-request work (proxy settings read from the environment, URL parsing, '
+                 'header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). In "
+                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
+                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
+                 "Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready "
+                 "on average, 2.000 greenlet-s of their waiting); 'main' (x1: ran 0.250 s "
+                 'while 4.0 others were ready on average, 1.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 8.0 others were ready on average, 1.000 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% of "
+                 'their sampled CPU (9 samples in all) at '
                  '/srv/app/worker.py:87:write_snapshot; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: That code '
-                 "(/srv/app/worker.py:87:write_snapshot) ran in one greenlet, 'main': a "
-                 "background job of the program's, whose CPU does not shrink with any "
-                 'per-request cure. Run it less often (coalesce the changes: at most once an '
-                 'interval, or once per batch of them), make each run cheaper (write what '
-                 'changed, not the whole), or move it off the loop (a process; a thread only '
-                 'for C code that releases the GIL). 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
-                 'settings read from the environment, URL parsing, header checks) is a cause '
-                 'of its own. geventperf.Session(), or geventperf.mount(session, '
-                 "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside a '
-                 'loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 'Beyond that: less work per request in these greenlets (compute once what is '
+                 'the same from request to request and keep it: a verified credential or key, '
+                 'a compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
                  'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
                  "plus the queueing behind the top holder's own slices over the block "
@@ -4565,31 +4563,31 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 "others were ready on average, 2.000 greenlet-s of their waiting); 'main' "
-                 '(x1: ran 0.250 s while 4.0 others were ready on average, 1.000 greenlet-s of '
-                 "their waiting); 'app.parse' (x1: ran 0.125 s while 8.0 others were ready on "
-                 "average, 1.000 greenlet-s of their waiting); inside sections 'xml' (0.500 "
-                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 50% of their sampled CPU (9 samples in all) at '
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
+                 'of the sampled CPU ran inside requests, urllib3 and http.client themselves: '
+                 'their per-request work (proxy settings read from the environment, URL '
+                 'parsing, header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). In "
+                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
+                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
+                 "Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready "
+                 "on average, 2.000 greenlet-s of their waiting); 'main' (x1: ran 0.250 s "
+                 'while 4.0 others were ready on average, 1.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 8.0 others were ready on average, 1.000 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% of "
+                 'their sampled CPU (9 samples in all) at '
                  '/srv/app/worker.py:87:write_snapshot; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
-                 'settings read from the environment, URL parsing, header checks) is a cause '
-                 'of its own. geventperf.Session(), or geventperf.mount(session, '
-                 "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside a '
-                 'loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 'Beyond that: less work per request in these greenlets (compute once what is '
+                 'the same from request to request and keep it: a verified credential or key, '
+                 'a compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
                  'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
                  "plus the queueing behind the top holder's own slices over the block "
@@ -4617,31 +4615,31 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 "others were ready on average, 2.000 greenlet-s of their waiting); 'main' "
-                 '(x1: ran 0.250 s while 4.0 others were ready on average, 1.000 greenlet-s of '
-                 "their waiting); 'app.parse' (x1: ran 0.125 s while 8.0 others were ready on "
-                 "average, 1.000 greenlet-s of their waiting); inside sections 'xml' (0.500 "
-                 "greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 50% of their sampled CPU (9 samples in all) at '
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
+                 'of the sampled CPU ran inside requests, urllib3 and http.client themselves: '
+                 'their per-request work (proxy settings read from the environment, URL '
+                 'parsing, header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). In "
+                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
+                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
+                 "Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready "
+                 "on average, 2.000 greenlet-s of their waiting); 'main' (x1: ran 0.250 s "
+                 'while 4.0 others were ready on average, 1.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 8.0 others were ready on average, 1.000 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% of "
+                 'their sampled CPU (9 samples in all) at '
                  '/srv/app/worker.py:87:write_snapshot; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
-                 'settings read from the environment, URL parsing, header checks) is a cause '
-                 'of its own. geventperf.Session(), or geventperf.mount(session, '
-                 "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside a '
-                 'loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 'Beyond that: less work per request in these greenlets (compute once what is '
+                 'the same from request to request and keep it: a verified credential or key, '
+                 'a compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
                  'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
                  "plus the queueing behind the top holder's own slices over the block "
@@ -4709,15 +4707,15 @@ EXPECTED = {
                  "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
                  'CPU (8 samples in all) at /srv/app/worker.py:28:_revive; the slices then '
                  'yielded at /srv/app/worker.py:30:crunch, where the work stopped, not where '
-                 'it ran. Beyond that, the cure is on the CPU side: less work per request in '
-                 'these greenlets, fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that releases '
-                 "the GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in the "
-                 'same code (no loop-blocked finding then tells them)]',
+                 'it ran. Beyond that: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
+                 "loop (a process pool; a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds "
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -4757,15 +4755,15 @@ EXPECTED = {
                  'samples put 100% of their sampled CPU (8 samples in all) at '
                  '/srv/app/worker.py:46:decode_orders; the slices then yielded at '
                  '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
-                 'Beyond that, the cure is on the CPU side: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 'Beyond that: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -7493,36 +7491,35 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
-                 'settings read from the environment, URL parsing, header checks) is a cause '
-                 'of its own. geventperf.Session(), or geventperf.mount(session, '
-                 "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside a '
-                 'loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
+                 'of the sampled CPU ran inside requests, urllib3 and http.client themselves: '
+                 'their per-request work (proxy settings read from the environment, URL '
+                 'parsing, header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). In "
+                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
+                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
+                 "Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready "
+                 "on average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s "
+                 'while 2.0 others were ready on average, 0.250 greenlet-s of their waiting); '
+                 "'main' (x1: ran 0.250 s while 0.5 others were ready on average, 0.125 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 57% of "
+                 'their sampled CPU (7 samples in all) at /srv/app/worker.py:40:handler; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. Beyond that: less work per request in these greenlets '
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -7591,7 +7588,11 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
+                 'of the sampled CPU ran inside requests, urllib3 and http.client themselves, '
+                 'most of it per read, not per request: 80 reads for 4 bodies '
+                 '(small-body-reads): read in large pieces, and the per-read work goes with '
+                 'the reads. In figures: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
@@ -7601,23 +7602,20 @@ EXPECTED = {
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
                  'samples put 57% of their sampled CPU (7 samples in all) at '
                  '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client themselves, most of it per read, not per '
-                 'request: 80 reads for 4 bodies (small-body-reads): read in large pieces, and '
-                 'the per-read work goes with the reads. Beyond that: less work per request in '
-                 'these greenlets (compute once what is the same from request to request and '
-                 'keep it: a verified credential or key, a compiled pattern or template, a '
-                 'parsed configuration; and look for work that grows with the square of its '
-                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
-                 'or copy repeated), fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that releases '
-                 "the GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in the "
-                 'same code (no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 'Beyond that: less work per request in these greenlets (compute once what is '
+                 'the same from request to request and keep it: a verified credential or key, '
+                 'a compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -7640,36 +7638,35 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
-                 'settings read from the environment, URL parsing, header checks) is a cause '
-                 'of its own. geventperf.Session(), or geventperf.mount(session, '
-                 "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside a '
-                 'loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
+                 'of the sampled CPU ran inside requests, urllib3 and http.client themselves: '
+                 'their per-request work (proxy settings read from the environment, URL '
+                 'parsing, header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). In "
+                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
+                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
+                 "Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready "
+                 "on average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s "
+                 'while 2.0 others were ready on average, 0.250 greenlet-s of their waiting); '
+                 "'main' (x1: ran 0.250 s while 0.5 others were ready on average, 0.125 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 57% of "
+                 'their sampled CPU (7 samples in all) at /srv/app/worker.py:40:handler; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. Beyond that: less work per request in these greenlets '
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12490,36 +12487,35 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 50% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
-                 'settings read from the environment, URL parsing, header checks) is a cause '
-                 'of its own, and here 25% of the sampled CPU read the proxy settings and '
-                 '.netrc from the environment at each request (its cost grows with the '
-                 "environment's size: a container with many service variables): "
-                 'session.trust_env = False skips that where no proxy or .netrc is needed (it '
-                 'also ignores REQUESTS_CA_BUNDLE: set session.verify to a bundle the service '
-                 'relies on). geventperf.Session(), or geventperf.mount(session, '
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
+                 'of the sampled CPU ran inside requests, urllib3 and http.client themselves: '
+                 'their per-request work (proxy settings read from the environment, URL '
+                 'parsing, header checks) is a cause of its own, and here 25% of the sampled '
+                 'CPU read the proxy settings and .netrc from the environment at each request '
+                 "(its cost grows with the environment's size: a container with many service "
+                 'variables): session.trust_env = False skips that where no proxy or .netrc is '
+                 'needed (it also ignores REQUESTS_CA_BUNDLE: set session.verify to a bundle '
+                 'the service relies on). geventperf.Session(), or geventperf.mount(session, '
                  "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside a '
-                 'loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "CPU per call in this project's benchmarks). In figures: busy 97% of the run, "
+                 'and greenlets waited 3.500 greenlet-seconds ready to run but queued, against '
+                 "0.500 s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' "
+                 '(x2: ran 1.500 s while 1.3 others were ready on average, 2.000 greenlet-s of '
+                 "their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others were ready on "
+                 "average, 0.250 greenlet-s of their waiting); 'main' (x1: ran 0.250 s while "
+                 '0.5 others were ready on average, 0.125 greenlet-s of their waiting); inside '
+                 "sections 'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in all) at '
+                 '/srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 'Beyond that: less work per request in these greenlets (compute once what is '
+                 'the same from request to request and keep it: a verified credential or key, '
+                 'a compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
                  'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
                  "plus the queueing behind the top holder's own slices over the block "
@@ -12547,36 +12543,35 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 50% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
-                 'settings read from the environment, URL parsing, header checks) is a cause '
-                 'of its own. geventperf.Session(), or geventperf.mount(session, '
-                 "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside a '
-                 'loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
+                 'of the sampled CPU ran inside requests, urllib3 and http.client themselves: '
+                 'their per-request work (proxy settings read from the environment, URL '
+                 'parsing, header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). In "
+                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
+                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
+                 "Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready "
+                 "on average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s "
+                 'while 2.0 others were ready on average, 0.250 greenlet-s of their waiting); '
+                 "'main' (x1: ran 0.250 s while 0.5 others were ready on average, 0.125 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% of "
+                 'their sampled CPU (9 samples in all) at /srv/app/worker.py:40:handler; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. Beyond that: less work per request in these greenlets '
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -12780,35 +12775,35 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 100% of their sampled CPU (5 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 41% of the sampled CPU wrote '
-                 "responses piece by piece through gevent's pywsgi (WSGIHandler.write: a chunk "
-                 "and a send per item the application's iterable yields): yield fewer, larger "
-                 'pieces (rows joined into pieces of some 64 KiB), or return the body whole as '
-                 "a list of one item ([b''.join(rows)]): a list of many items is written an "
-                 'item at a time too. Beyond that: less work per request in these greenlets '
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += '
-                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 41% '
+                 "of the sampled CPU wrote responses piece by piece through gevent's pywsgi "
+                 "(WSGIHandler.write: a chunk and a send per item the application's iterable "
+                 'yields): yield fewer, larger pieces (rows joined into pieces of some 64 '
+                 "KiB), or return the body whole as a list of one item ([b''.join(rows)]): a "
+                 'list of many items is written an item at a time too. In figures: busy 97% of '
+                 'the run, and greenlets waited 3.500 greenlet-seconds ready to run but '
+                 'queued, against 0.500 s waiting for I/O, timers or locks. Who held the loop: '
+                 "'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on average, 2.000 "
+                 "greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others "
+                 "were ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
+                 'CPU (5 samples in all) at /srv/app/worker.py:40:handler; the slices then '
+                 'yielded at /srv/app/worker.py:30:crunch, where the work stopped, not where '
+                 'it ran. Beyond that: less work per request in these greenlets (compute once '
+                 'what is the same from request to request and keep it: a verified credential '
+                 'or key, a compiled pattern or template, a parsed configuration; and look for '
+                 'work that grows with the square of its input: += on bytes or str in a loop, '
+                 'a list searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -13742,24 +13737,24 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: it hands tiny tasks to a '
-                 'threadpool: 1000 json.loads tasks from this line did 100 us of work each on '
-                 'average, while their callers waited 500 us for each result: each hand-off (a '
-                 "queue, a worker thread's wake-up, the loop's wake-up for the result) costs "
-                 'the loop far more than the work, so the threadpool is the cost here, not the '
-                 'cure; call json.loads inline, or hand over whole batches (a body, not its '
-                 'lines). [cost 3.500 s: greenlet-seconds greenlets spent ready to run but '
+      'message': 'The loop was saturated by the code at /srv/app/worker.py:40:handler, 100% of '
+                 'the sampled CPU: it hands tiny tasks to a threadpool: 1000 json.loads tasks '
+                 'from this line did 100 us of work each on average, while their callers '
+                 "waited 500 us for each result: each hand-off (a queue, a worker thread's "
+                 "wake-up, the loop's wake-up for the result) costs the loop far more than the "
+                 'work, so the threadpool is the cost here, not the cure; call json.loads '
+                 'inline, or hand over whole batches (a body, not its lines). In figures: busy '
+                 '97% of the run, and greenlets waited 3.500 greenlet-seconds ready to run but '
+                 'queued, against 0.500 s waiting for I/O, timers or locks. Who held the loop: '
+                 "'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on average, 2.000 "
+                 "greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others "
+                 "were ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
+                 'CPU (9 samples in all) at /srv/app/worker.py:40:handler; the slices then '
+                 'yielded at /srv/app/worker.py:30:crunch, where the work stopped, not where '
+                 'it ran. [cost 3.500 s: greenlet-seconds greenlets spent ready to run but '
                  "queued behind others (the run's ready wait, less what a loop-blocked, "
                  'blocking-call, slow-path or cpu-starved finding explains), plus the queueing '
                  "behind the top holder's own slices over the block threshold when they burned "
@@ -13925,30 +13920,31 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 100% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: it opens a new connection per '
-                 "call: 1000 name lookups (getaddrinfo, sent to the threadpool by gevent's "
-                 'resolver) from this line did 100 us of work each on average, while their '
-                 'callers waited 500 us for each result, and each was followed by a connect '
-                 'and whatever the protocol does on a new connection (a handshake, a login); '
-                 'keep connections open and reuse them (one per greenlet, or a pool), and the '
-                 'lookups, connects and handshakes go; only where a connection per call must '
-                 'stay, connect to an address, not a name (or GEVENT_RESOLVER=block: lookups '
-                 'inline). [cost 3.500 s: greenlet-seconds greenlets spent ready to run but '
-                 "queued behind others (the run's ready wait, less what a loop-blocked, "
-                 'blocking-call, slow-path or cpu-starved finding explains), plus the queueing '
-                 "behind the top holder's own slices over the block threshold when they burned "
-                 'the CPU in the same code (no loop-blocked finding then tells them)]',
+      'message': 'The loop was saturated by the code at /srv/app/worker.py:40:handler, 100% of '
+                 'the sampled CPU: it opens a new connection per call: 1000 name lookups '
+                 "(getaddrinfo, sent to the threadpool by gevent's resolver) from this line "
+                 'did 100 us of work each on average, while their callers waited 500 us for '
+                 'each result, and each was followed by a connect and whatever the protocol '
+                 'does on a new connection (a handshake, a login); keep connections open and '
+                 'reuse them (one per greenlet, or a pool), and the lookups, connects and '
+                 'handshakes go; only where a connection per call must stay, connect to an '
+                 'address, not a name (or GEVENT_RESOLVER=block: lookups inline). In figures: '
+                 'busy 97% of the run, and greenlets waited 3.500 greenlet-seconds ready to '
+                 'run but queued, against 0.500 s waiting for I/O, timers or locks. Who held '
+                 "the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on "
+                 "average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s "
+                 'while 2.0 others were ready on average, 0.250 greenlet-s of their waiting); '
+                 "'main' (x1: ran 0.250 s while 0.5 others were ready on average, 0.125 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of "
+                 'their sampled CPU (9 samples in all) at /srv/app/worker.py:40:handler; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. [cost 3.500 s: greenlet-seconds greenlets spent ready to '
+                 "run but queued behind others (the run's ready wait, less what a "
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -15926,7 +15922,13 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 44% '
+                 "of the sampled CPU wrote responses piece by piece through gevent's pywsgi "
+                 "(WSGIHandler.write: a chunk and a send per item the application's iterable "
+                 'yields, here /srv/app/worker.py:18:csv_rows): yield fewer, larger pieces '
+                 '(rows joined into pieces of some 64 KiB), or return the body whole as a list '
+                 "of one item ([b''.join(rows)]): a list of many items is written an item at a "
+                 'time too. In figures: busy 97% of the run, and greenlets waited 3.500 '
                  'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
                  "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
                  'others were ready on average, 2.000 greenlet-s of their waiting); '
@@ -15934,21 +15936,15 @@ EXPECTED = {
                  "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
                  "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
                  "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); the "
-                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. The cure is '
-                 'on the CPU side, not the I/O side: 44% of the sampled CPU wrote responses '
-                 "piece by piece through gevent's pywsgi (WSGIHandler.write: a chunk and a "
-                 "send per item the application's iterable yields, here "
-                 '/srv/app/worker.py:18:csv_rows): yield fewer, larger pieces (rows joined '
-                 'into pieces of some 64 KiB), or return the body whole as a list of one item '
-                 "([b''.join(rows)]): a list of many items is written an item at a time too. "
-                 'Beyond that: less work per request in these greenlets (compute once what is '
-                 'the same from request to request and keep it: a verified credential or key, '
-                 'a compiled pattern or template, a parsed configuration; and look for work '
-                 'that grows with the square of its input: += on bytes or str in a loop, a '
-                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
-                 'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 'slices that delayed most ended at /srv/app/worker.py:30:crunch. Beyond that: '
+                 'less work per request in these greenlets (compute once what is the same from '
+                 'request to request and keep it: a verified credential or key, a compiled '
+                 'pattern or template, a parsed configuration; and look for work that grows '
+                 'with the square of its input: += on bytes or str in a loop, a list searched '
+                 'inside a loop, a sort or copy repeated), fewer greenlets per process and '
+                 'more processes, or CPU-heavy work moved out of the loop (a process pool; a C '
+                 "call that releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less what "
                  'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
                  "plus the queueing behind the top holder's own slices over the block "
@@ -16277,15 +16273,15 @@ EXPECTED = {
                  "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
                  'CPU (8 samples in all) at /srv/app/worker.py:23:app; the slices then yielded '
                  'at /srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
-                 'Beyond that, the cure is on the CPU side: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 'Beyond that: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -16323,16 +16319,15 @@ EXPECTED = {
                  "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of "
                  'their sampled CPU (8 samples in all) at /srv/app/worker.py:23:app; the '
                  'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
-                 'not where it ran. Beyond that, the cure is on the CPU side: less work per '
-                 'request in these greenlets, fewer greenlets per process and more processes, '
-                 'or CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+                 'not where it ran. Beyond that: less work per request in these greenlets, '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -16369,15 +16364,15 @@ EXPECTED = {
                  'samples put 100% of their sampled CPU (8 samples in all) at '
                  '/srv/app/worker.py:23:app; the slices then yielded at '
                  '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
-                 'Beyond that, the cure is on the CPU side: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 'Beyond that: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -16416,16 +16411,15 @@ EXPECTED = {
                  "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
                  'CPU (8 samples in all) at /srv/app/db.py:34:Connection.__init__; the slices '
                  'then yielded at /srv/app/worker.py:30:crunch, where the work stopped, not '
-                 'where it ran. Beyond that, the cure is on the CPU side: less work per '
-                 'request in these greenlets, fewer greenlets per process and more processes, '
-                 'or CPU-heavy work moved out of the loop (a process pool; a C call that '
-                 "releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+                 'where it ran. Beyond that: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
+                 "loop (a process pool; a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds "
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -16464,15 +16458,15 @@ EXPECTED = {
                  'samples put 100% of their sampled CPU (8 samples in all) at '
                  '/srv/app/worker.py:23:app; the slices then yielded at '
                  '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
-                 'Beyond that, the cure is on the CPU side: less work per request in these '
-                 'greenlets, fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 'Beyond that: less work per request in these greenlets, fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -16512,15 +16506,15 @@ EXPECTED = {
                  'CPU (8 samples in all) at '
                  '/srv/app/worker.py:83:category_path.<locals>.<dictcomp>; the slices then '
                  'yielded at /srv/app/worker.py:30:crunch, where the work stopped, not where '
-                 'it ran. Beyond that, the cure is on the CPU side: less work per request in '
-                 'these greenlets, fewer greenlets per process and more processes, or '
-                 'CPU-heavy work moved out of the loop (a process pool; a C call that releases '
-                 "the GIL, such as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost "
-                 '3.500 s: greenlet-seconds greenlets spent ready to run but queued behind '
-                 "others (the run's ready wait, less what a loop-blocked, blocking-call, "
-                 'slow-path or cpu-starved finding explains), plus the queueing behind the top '
-                 "holder's own slices over the block threshold when they burned the CPU in the "
-                 'same code (no loop-blocked finding then tells them)]',
+                 'it ran. Beyond that: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
+                 "loop (a process pool; a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds "
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -16866,36 +16860,36 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 56% of their sampled CPU (13 samples in all) at '
-                 '/srv/app/worker.py:32:ship; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 41% of the sampled CPU sent '
-                 'request bodies a piece at a time: urllib3 sends each piece an iterable body '
-                 'yields as a chunk of its own, a send each (here the pieces came from '
-                 '/srv/app/worker.py:23:lines): pass the body whole (bytes), or yield fewer, '
-                 'larger pieces (some 64 KiB). Beyond that: less work per request in these '
-                 'greenlets (compute once what is the same from request to request and keep '
-                 'it: a verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += '
-                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). Which functions "
-                 'used the CPU: profile with CPU samples (Tracer(cpu_samples=True); geventperf '
-                 'run takes them unless --no-cpu-samples). [cost 3.500 s: greenlet-seconds '
-                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
-                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
-                 "explains), plus the queueing behind the top holder's own slices over the "
-                 'block threshold when they burned the CPU in the same code (no loop-blocked '
-                 'finding then tells them)]',
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 41% '
+                 'of the sampled CPU sent request bodies a piece at a time: urllib3 sends each '
+                 'piece an iterable body yields as a chunk of its own, a send each (here the '
+                 'pieces came from /srv/app/worker.py:23:lines): pass the body whole (bytes), '
+                 'or yield fewer, larger pieces (some 64 KiB). In figures: busy 97% of the '
+                 'run, and greenlets waited 3.500 greenlet-seconds ready to run but queued, '
+                 'against 0.500 s waiting for I/O, timers or locks. Who held the loop: '
+                 "'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on average, 2.000 "
+                 "greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others "
+                 "were ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 56% of their sampled "
+                 'CPU (13 samples in all) at /srv/app/worker.py:32:ship; the slices then '
+                 'yielded at /srv/app/worker.py:30:crunch, where the work stopped, not where '
+                 'it ran. Beyond that: less work per request in these greenlets (compute once '
+                 'what is the same from request to request and keep it: a verified credential '
+                 'or key, a compiled pattern or template, a parsed configuration; and look for '
+                 'work that grows with the square of its input: += on bytes or str in a loop, '
+                 'a list searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). Which functions used the CPU: profile with '
+                 'CPU samples (Tracer(cpu_samples=True); geventperf run takes them unless '
+                 '--no-cpu-samples). [cost 3.500 s: greenlet-seconds greenlets spent ready to '
+                 "run but queued behind others (the run's ready wait, less what a "
+                 'loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -17035,41 +17029,41 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 50% of their sampled CPU (9 samples in all) at '
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
+                 'of the sampled CPU ran inside requests, urllib3 and http.client, and 25% of '
+                 "the sampled CPU handled cookies there: requests merges the session's cookie "
+                 'jar into every request, scans it for the cookies each request carries '
+                 "(merge_cookies, get_cookie_header) and stores every answer's Set-Cookie in "
+                 'it, so a jar grown large (a shared Session collecting a cookie per user or '
+                 'per path from an upstream that sets them) costs every call. Fix: keep only '
+                 'the cookies the calls need -- a cookie policy on the jar that refuses the '
+                 'rest (session.cookies.set_policy() with an http.cookiejar policy whose '
+                 'set_ok and return_ok say no), cookies= per call instead of a shared jar, or '
+                 "a Session per user. geventperf's fast path skips cookie work only for an "
+                 'empty jar: it does not cure this. In figures: busy 97% of the run, and '
+                 'greenlets waited 3.500 greenlet-seconds ready to run but queued, against '
+                 "0.500 s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' "
+                 '(x2: ran 1.500 s while 1.3 others were ready on average, 2.000 greenlet-s of '
+                 "their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others were ready on "
+                 "average, 0.250 greenlet-s of their waiting); 'main' (x1: ran 0.250 s while "
+                 '0.5 others were ready on average, 0.125 greenlet-s of their waiting); inside '
+                 "sections 'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in all) at '
                  '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client, and 25% of the sampled CPU handled '
-                 "cookies there: requests merges the session's cookie jar into every request, "
-                 'scans it for the cookies each request carries (merge_cookies, '
-                 "get_cookie_header) and stores every answer's Set-Cookie in it, so a jar "
-                 'grown large (a shared Session collecting a cookie per user or per path from '
-                 'an upstream that sets them) costs every call. Fix: keep only the cookies the '
-                 'calls need -- a cookie policy on the jar that refuses the rest '
-                 '(session.cookies.set_policy() with an http.cookiejar policy whose set_ok and '
-                 'return_ok say no), cookies= per call instead of a shared jar, or a Session '
-                 "per user. geventperf's fast path skips cookie work only for an empty jar: it "
-                 'does not cure this. Beyond that: less work per request in these greenlets '
-                 '(compute once what is the same from request to request and keep it: a '
-                 'verified credential or key, a compiled pattern or template, a parsed '
-                 'configuration; and look for work that grows with the square of its input: += '
-                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
-                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
-                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
-                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
-                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
-                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
-                 'slices over the block threshold when they burned the CPU in the same code '
-                 '(no loop-blocked finding then tells them)]',
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 'Beyond that: less work per request in these greenlets (compute once what is '
+                 'the same from request to request and keep it: a verified credential or key, '
+                 'a compiled pattern or template, a parsed configuration; and look for work '
+                 'that grows with the square of its input: += on bytes or str in a loop, a '
+                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
+                 'process and more processes, or CPU-heavy work moved out of the loop (a '
+                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
+                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less what "
+                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
+                 "plus the queueing behind the top holder's own slices over the block "
+                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
+                 'then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
@@ -17092,36 +17086,35 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 50% of their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. The '
-                 'cure is on the CPU side, not the I/O side: 50% of the sampled CPU ran inside '
-                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
-                 'settings read from the environment, URL parsing, header checks) is a cause '
-                 'of its own. geventperf.Session(), or geventperf.mount(session, '
-                 "fast_path=True), does that work once per session (about half of requests' "
-                 "CPU per call in this project's benchmarks). Beyond that: less work per "
-                 'request in these greenlets (compute once what is the same from request to '
-                 'request and keep it: a verified credential or key, a compiled pattern or '
-                 'template, a parsed configuration; and look for work that grows with the '
-                 'square of its input: += on bytes or str in a loop, a list searched inside a '
-                 'loop, a sort or copy repeated), fewer greenlets per process and more '
-                 'processes, or CPU-heavy work moved out of the loop (a process pool; a C call '
-                 "that releases the GIL, such as hashlib's or zlib's, to "
-                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
+                 'of the sampled CPU ran inside requests, urllib3 and http.client themselves: '
+                 'their per-request work (proxy settings read from the environment, URL '
+                 'parsing, header checks) is a cause of its own. geventperf.Session(), or '
+                 'geventperf.mount(session, fast_path=True), does that work once per session '
+                 "(about half of requests' CPU per call in this project's benchmarks). In "
+                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
+                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
+                 "Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready "
+                 "on average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s "
+                 'while 2.0 others were ready on average, 0.250 greenlet-s of their waiting); '
+                 "'main' (x1: ran 0.250 s while 0.5 others were ready on average, 0.125 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% of "
+                 'their sampled CPU (9 samples in all) at /srv/app/worker.py:40:handler; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. Beyond that: less work per request in these greenlets '
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},

@@ -988,11 +988,12 @@ def _lone_burner(profile: Profile, hot: Any, holders: set[str]) -> str:
             or CONNECTION_GREENLET in owner \
             or _greenlets_named(profile, {owner}) != 1:
         return ""
-    return (f" That code ({hot.line}) ran in one greenlet, '{owner}': a background job "
-            "of the program's, whose CPU does not shrink with any per-request cure. Run it "
-            "less often (coalesce the changes: at most once an interval, or once per batch "
-            "of them), make each run cheaper (write what changed, not the whole), or move "
-            "it off the loop (a process; a thread only for C code that releases the GIL).")
+    return (f" The hottest code ({hot.line}, {hot.share:.0%} of the sampled CPU) ran in "
+            f"one greenlet, '{owner}': a background job of the program's, whose CPU does "
+            "not shrink with any per-request cure. Run it less often (coalesce the changes: "
+            "at most once an interval, or once per batch of them), make each run cheaper "
+            "(write what changed, not the whole), or move it off the loop (a process; a "
+            "thread only for C code that releases the GIL).")
 
 
 def _in_a_row(profile: Profile, gids: set[int], slices: int) -> tuple[int, float]:
@@ -1380,6 +1381,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     ready += absorbed  # (after the tests: they decide without the long slices)
     seen = does = None
     tiny_told = False  # its cure tells threadpool tasks too tiny to hand over
+    # a specific cure on the CPU side, told before the figures (see the message's lead)
+    first = ""
     if blocking:
         # CPU samples see none of that time; the stall watch's looks at the slices may
         # (the story then says where the slices ended)
@@ -1406,7 +1409,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                 f"s), {_blocking_story(profile, where or 'an unrecorded place', seen, 2, longest)}")
     elif (tiny := _tiny_tasks(profile, hot)) is not None:
         tiny_told = True
-        cure = f" The cure is on the CPU side, not the I/O side: {tiny}."
+        first, cure = f" {tiny}.", ""
     else:
         does = _what_it_does(profile, hot)
         generic = ("less work per request in these greenlets"
@@ -1504,19 +1507,22 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      + (": for a Session shared by the calls, not one made per call "
                         "(session-per-request)." if new_sessions else "."))
         # the specific cause first: a reader under pressure acts on the first cure told
-        cure = (" The cure is on the CPU side, not the I/O side:" + cure + " Beyond that: "
-                + generic if cure else " Beyond that, the cure is on the CPU side: " + generic
-                if does else " The cure is on the CPU side, not the I/O side: " + generic)
+        first, cure = (cure, " Beyond that: " + generic) if cure or does else \
+            ("", " The cure is on the CPU side, not the I/O side: " + generic)
         if in_requests is None:
             cure += (" Which functions used the CPU: profile with CPU samples "
                      "(Tracer(cpu_samples=True); geventperf run takes them unless "
                      "--no-cpu-samples).")
-    # what the hot code does that has a cheaper way leads: a reader under pressure acts
-    # on the first sentence (three unseen programs' regex, store rewrite and fork per
-    # call were told right, 5 to 7 lines into the paragraph)
+    # the specific cure leads, the figures after: a reader under pressure acts on the
+    # first sentence (three unseen programs' regex, store rewrite and fork per call, and
+    # another's connection per command, were told right 5 to 7 lines into the paragraph)
     lead = (f"The loop was saturated by the code at {hot.line}, {hot.share:.0%} of the "
-            f"sampled CPU: it {does.removeprefix('it ')}. In figures: busy" if does and hot
-            else "The loop was saturated: busy")
+            f"sampled CPU: it {does.removeprefix('it ')}.{first} In figures: busy"
+            if does and hot else
+            f"The loop was saturated by the code at {hot.line}, {hot.share:.0%} of the "
+            f"sampled CPU:{first} In figures: busy" if tiny_told and hot else
+            f"The loop was saturated; the cure is on the CPU side, not the I/O side:{first} "
+            "In figures: busy" if first else "The loop was saturated: busy")
     message = (
         f"{lead} {util:.0%} of the run, and greenlets waited "
         f"{ready:.3f} greenlet-seconds ready to run but queued"
