@@ -8847,10 +8847,14 @@ EXPECTED = {
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 75% '
                  'of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; the '
                  'slice then yielded at /srv/app/worker.py:20:job, where the work stopped, not '
-                 'where it ran. Fix: first make that code cheaper (one line burning the CPU '
-                 'this long is often work that grows with the square of its input: += on bytes '
-                 'or str in a loop, a list searched inside a loop, a sort or copy repeated); '
-                 'then split what must stay expensive and yield between pieces of a '
+                 'where it ran. Fix: first make that code cheaper (it encodes JSON '
+                 '(json.dumps): if it dumps a whole document that grows over the run (a store '
+                 "or state saved after every change, a snapshot), each call's work grows with "
+                 "the document and the run's with its square: write what changed (append a "
+                 'line per record, a journal replayed at start) or save once per interval or '
+                 'batch, not per change; if each call dumps a small object of its own, a '
+                 'faster encoder (ujson, orjson) or dumps without indent= and sort_keys= is '
+                 'the cure); then split what must stay expensive and yield between pieces of a '
                  'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
                  'before it fires, and it always resumes) or, for work that can wait '
                  'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
@@ -8931,10 +8935,14 @@ EXPECTED = {
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 25% '
                  'of their sampled CPU (7 samples in all) in job (/srv/app/worker.py), 50% of '
                  'that at line 24; the slice then yielded at /srv/app/worker.py:20:job, where '
-                 'the work stopped, not where it ran. Fix: first make that code cheaper (one '
-                 'line burning the CPU this long is often work that grows with the square of '
-                 'its input: += on bytes or str in a loop, a list searched inside a loop, a '
-                 'sort or copy repeated); then split what must stay expensive and yield '
+                 'the work stopped, not where it ran. Fix: first make that code cheaper (it '
+                 'encodes JSON (json.dumps): if it dumps a whole document that grows over the '
+                 "run (a store or state saved after every change, a snapshot), each call's "
+                 "work grows with the document and the run's with its square: write what "
+                 'changed (append a line per record, a journal replayed at start) or save once '
+                 'per interval or batch, not per change; if each call dumps a small object of '
+                 'its own, a faster encoder (ujson, orjson) or dumps without indent= and '
+                 'sort_keys= is the cure); then split what must stay expensive and yield '
                  'between pieces of a millisecond or two with gevent.sleep(0.001) (a timer: '
                  'the loop polls for I/O before it fires, and it always resumes) or, for work '
                  'that can wait indefinitely, gevent.idle() (it resumes only once the loop has '
@@ -9015,10 +9023,14 @@ EXPECTED = {
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 60% '
                  'of their sampled CPU (6 samples in all) at /srv/app/worker.py:24:job; the '
                  'slice then yielded at /srv/app/worker.py:20:job, where the work stopped, not '
-                 'where it ran. Fix: first make that code cheaper (one line burning the CPU '
-                 'this long is often work that grows with the square of its input: += on bytes '
-                 'or str in a loop, a list searched inside a loop, a sort or copy repeated); '
-                 'then split what must stay expensive and yield between pieces of a '
+                 'where it ran. Fix: first make that code cheaper (it encodes JSON '
+                 '(json.dumps): if it dumps a whole document that grows over the run (a store '
+                 "or state saved after every change, a snapshot), each call's work grows with "
+                 "the document and the run's with its square: write what changed (append a "
+                 'line per record, a journal replayed at start) or save once per interval or '
+                 'batch, not per change; if each call dumps a small object of its own, a '
+                 'faster encoder (ujson, orjson) or dumps without indent= and sort_keys= is '
+                 'the cure); then split what must stay expensive and yield between pieces of a '
                  'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
                  'before it fires, and it always resumes) or, for work that can wait '
                  'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
@@ -9059,10 +9071,14 @@ EXPECTED = {
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 80% '
                  'of their sampled CPU (6 samples in all) in job (/srv/app/worker.py), 75% of '
                  'that at line 24; the slice then yielded at /srv/app/worker.py:20:job, where '
-                 'the work stopped, not where it ran. Fix: first make that code cheaper (one '
-                 'line burning the CPU this long is often work that grows with the square of '
-                 'its input: += on bytes or str in a loop, a list searched inside a loop, a '
-                 'sort or copy repeated); then split what must stay expensive and yield '
+                 'the work stopped, not where it ran. Fix: first make that code cheaper (it '
+                 'encodes JSON (json.dumps): if it dumps a whole document that grows over the '
+                 "run (a store or state saved after every change, a snapshot), each call's "
+                 "work grows with the document and the run's with its square: write what "
+                 'changed (append a line per record, a journal replayed at start) or save once '
+                 'per interval or batch, not per change; if each call dumps a small object of '
+                 'its own, a faster encoder (ujson, orjson) or dumps without indent= and '
+                 'sort_keys= is the cure); then split what must stay expensive and yield '
                  'between pieces of a millisecond or two with gevent.sleep(0.001) (a timer: '
                  'the loop polls for I/O before it fires, and it always resumes) or, for work '
                  'that can wait indefinitely, gevent.idle() (it resumes only once the loop has '
@@ -9103,10 +9119,14 @@ EXPECTED = {
                  '1.500 greenlet-seconds of their waiting (one waited up to 0.500 s). It was '
                  'CPU work (1.000 s of CPU); CPU samples put 75% of their sampled CPU (5 '
                  'samples in all) at /srv/app/worker.py:24:job; the slices ended as their '
-                 'greenlets exited. Fix: first make that code cheaper (one line burning the '
-                 'CPU this long is often work that grows with the square of its input: += on '
-                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield between pieces of a '
+                 'greenlets exited. Fix: first make that code cheaper (it encodes JSON '
+                 '(json.dumps): if it dumps a whole document that grows over the run (a store '
+                 "or state saved after every change, a snapshot), each call's work grows with "
+                 "the document and the run's with its square: write what changed (append a "
+                 'line per record, a journal replayed at start) or save once per interval or '
+                 'batch, not per change; if each call dumps a small object of its own, a '
+                 'faster encoder (ujson, orjson) or dumps without indent= and sort_keys= is '
+                 'the cure); then split what must stay expensive and yield between pieces of a '
                  'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
                  'before it fires, and it always resumes) or, for work that can wait '
                  'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
@@ -9761,10 +9781,14 @@ EXPECTED = {
                  'waited up to 0.500 s). It was CPU work (0.500 s of CPU); CPU samples put 75% '
                  'of their sampled CPU (5 samples in all) at /srv/app/worker.py:24:job; the '
                  'slice then yielded at /srv/app/worker.py:31:keeper, where the work stopped, '
-                 'not where it ran. Fix: first make that code cheaper (one line burning the '
-                 'CPU this long is often work that grows with the square of its input: += on '
-                 'bytes or str in a loop, a list searched inside a loop, a sort or copy '
-                 'repeated); then split what must stay expensive and yield between pieces of a '
+                 'not where it ran. Fix: first make that code cheaper (it encodes JSON '
+                 '(json.dumps): if it dumps a whole document that grows over the run (a store '
+                 "or state saved after every change, a snapshot), each call's work grows with "
+                 "the document and the run's with its square: write what changed (append a "
+                 'line per record, a journal replayed at start) or save once per interval or '
+                 'batch, not per change; if each call dumps a small object of its own, a '
+                 'faster encoder (ujson, orjson) or dumps without indent= and sort_keys= is '
+                 'the cure); then split what must stay expensive and yield between pieces of a '
                  'millisecond or two with gevent.sleep(0.001) (a timer: the loop polls for I/O '
                  'before it fires, and it always resumes) or, for work that can wait '
                  'indefinitely, gevent.idle() (it resumes only once the loop has nothing '
@@ -11944,9 +11968,9 @@ EXPECTED = {
       'backlog_s': 0.0,
       'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
                       'these slices, which the garbage collector mostly filled, and in the '
-                      'backlog they left (the ready queue above its usual length until it '
-                      "next emptied), plus the collector's share of the rest of the queueing "
-                      "(its time in shorter slices over the loop's busy time)",
+                      'backlog they left (the ready queue above its usual length until it next '
+                      "emptied), plus the collector's share of the rest of the queueing (its "
+                      "time in shorter slices over the loop's busy time)",
       'cost_s': 0.75,
       'count': 2,
       'gc_s': 0.625,
@@ -11957,28 +11981,34 @@ EXPECTED = {
       'kind': 'gc-pause',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s '
-                 '(1.000 s in all, longest 0.500 s) were 0.625 s of collection (generation '
-                 '2; a generation 2 collection is a full one: it walks every tracked '
-                 'object), while others were ready to run: 0.750 greenlet-seconds of their '
-                 'waiting (one waited up to 0.500 s). It ran inside 2 greenlets named '
-                 "'app.fetch', whichever allocated when a collection fell due. CPU samples "
-                 'put 75% of their sampled CPU (5 samples in all) at '
-                 '/srv/app/worker.py:24:job (collections fall due where most is allocated): '
-                 'most likely the code that makes the objects it walks (a large document '
-                 'parsed whole, a big result built in memory), whose CPU the collections add '
-                 'to. The objects it walks were made during the run, not at start-up: the '
-                 "heap held 1,024 memory blocks when start-up ended (the program's first "
-                 'yield to the loop) and up to 4,096 when full collections began, as data in '
-                 'flight (parsed documents, request state) piled up, which gc.freeze() at '
-                 'start-up cannot reach. Fix: hold fewer of them at once (fewer big '
-                 'documents in flight together, keep only what you need of each and drop the '
-                 'rest), or collect less often (gc.set_threshold with larger thresholds). '
-                 '[cost 0.750 s: greenlet-seconds other greenlets spent ready to run but '
-                 'held up by these slices, which the garbage collector mostly filled, and in '
-                 'the backlog they left (the ready queue above its usual length until it '
-                 "next emptied), plus the collector's share of the rest of the queueing (its "
-                 "time in shorter slices over the loop's busy time)]",
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s (1.000 '
+                 's in all, longest 0.500 s) were 0.625 s of collection (generation 2; a '
+                 'generation 2 collection is a full one: it walks every tracked object), while '
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 "waited up to 0.500 s). It ran inside 2 greenlets named 'app.fetch', "
+                 'whichever allocated when a collection fell due. CPU samples put 75% of their '
+                 'sampled CPU (5 samples in all) at /srv/app/worker.py:24:job (collections '
+                 'fall due where most is allocated): most likely the code that makes the '
+                 'objects it walks (a large document parsed whole, a big result built in '
+                 'memory), whose CPU the collections add to. The cheaper code comes first: it '
+                 'encodes JSON (json.dumps): if it dumps a whole document that grows over the '
+                 "run (a store or state saved after every change, a snapshot), each call's "
+                 "work grows with the document and the run's with its square: write what "
+                 'changed (append a line per record, a journal replayed at start) or save once '
+                 'per interval or batch, not per change; if each call dumps a small object of '
+                 'its own, a faster encoder (ujson, orjson) or dumps without indent= and '
+                 'sort_keys= is the cure. The objects it walks were made during the run, not '
+                 'at start-up: the heap held 1,024 memory blocks when start-up ended (the '
+                 "program's first yield to the loop) and up to 4,096 when full collections "
+                 'began, as data in flight (parsed documents, request state) piled up, which '
+                 'gc.freeze() at start-up cannot reach. Fix: hold fewer of them at once (fewer '
+                 'big documents in flight together, keep only what you need of each and drop '
+                 'the rest), or collect less often (gc.set_threshold with larger thresholds). '
+                 '[cost 0.750 s: greenlet-seconds other greenlets spent ready to run but held '
+                 'up by these slices, which the garbage collector mostly filled, and in the '
+                 'backlog they left (the ready queue above its usual length until it next '
+                 "emptied), plus the collector's share of the rest of the queueing (its time "
+                 "in shorter slices over the loop's busy time)]",
       'run_s': 1.0,
       'section': 'sec',
       'short_gc_queued_s': 0.0,
@@ -11992,9 +12022,9 @@ EXPECTED = {
       'backlog_s': 0.0,
       'cost_meaning': 'greenlet-seconds other greenlets spent ready to run but held up by '
                       'these slices, which the garbage collector mostly filled, and in the '
-                      'backlog they left (the ready queue above its usual length until it '
-                      "next emptied), plus the collector's share of the rest of the queueing "
-                      "(its time in shorter slices over the loop's busy time)",
+                      'backlog they left (the ready queue above its usual length until it next '
+                      "emptied), plus the collector's share of the rest of the queueing (its "
+                      "time in shorter slices over the loop's busy time)",
       'cost_s': 0.75,
       'count': 2,
       'gc_s': 0.625,
@@ -12005,24 +12035,23 @@ EXPECTED = {
       'kind': 'gc-pause',
       'longest_s': 0.5,
       'longest_wait_s': 0.5,
-      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s '
-                 '(1.000 s in all, longest 0.500 s) were 0.625 s of collection (generation '
-                 '2; a generation 2 collection is a full one: it walks every tracked '
-                 'object), while others were ready to run: 0.750 greenlet-seconds of their '
-                 'waiting (one waited up to 0.500 s). It ran inside 2 greenlets named '
-                 "'app.fetch', whichever allocated when a collection fell due: that code is "
-                 'not the cause, the number of long-lived objects the collector walks is. '
-                 'Fix: call gc.freeze() once start-up has built its long-lived objects '
-                 '(caches, parsed configuration, imported modules; in a pre-fork server, '
-                 'before forking): later collections skip them. Or collect less often '
-                 '(gc.set_threshold with a larger first threshold), or keep big caches out '
-                 "of the collector's sight (fewer, larger objects: bytes or arrays rather "
-                 'than dicts and lists). [cost 0.750 s: greenlet-seconds other greenlets '
-                 'spent ready to run but held up by these slices, which the garbage '
-                 'collector mostly filled, and in the backlog they left (the ready queue '
-                 "above its usual length until it next emptied), plus the collector's share "
-                 "of the rest of the queueing (its time in shorter slices over the loop's "
-                 'busy time)]',
+      'message': 'The cyclic garbage collector held the loop: 2 slice(s) over 0.0625 s (1.000 '
+                 's in all, longest 0.500 s) were 0.625 s of collection (generation 2; a '
+                 'generation 2 collection is a full one: it walks every tracked object), while '
+                 'others were ready to run: 0.750 greenlet-seconds of their waiting (one '
+                 "waited up to 0.500 s). It ran inside 2 greenlets named 'app.fetch', "
+                 'whichever allocated when a collection fell due: that code is not the cause, '
+                 'the number of long-lived objects the collector walks is. Fix: call '
+                 'gc.freeze() once start-up has built its long-lived objects (caches, parsed '
+                 'configuration, imported modules; in a pre-fork server, before forking): '
+                 'later collections skip them. Or collect less often (gc.set_threshold with a '
+                 "larger first threshold), or keep big caches out of the collector's sight "
+                 '(fewer, larger objects: bytes or arrays rather than dicts and lists). [cost '
+                 '0.750 s: greenlet-seconds other greenlets spent ready to run but held up by '
+                 'these slices, which the garbage collector mostly filled, and in the backlog '
+                 'they left (the ready queue above its usual length until it next emptied), '
+                 "plus the collector's share of the rest of the queueing (its time in shorter "
+                 "slices over the loop's busy time)]",
       'run_s': 1.0,
       'section': 'sec',
       'short_gc_queued_s': 0.0,

@@ -434,6 +434,18 @@ JSON_ENCODE_CHEAPER = (
     "even when the record is dropped (a debug dump at INFO level): build it only when it "
     "is logged (if log.isEnabledFor(logging.DEBUG): ...)")
 
+# ... and when its heaviest stack encodes: the growth's story first, as a document
+# saved whole after every change is the commonest cause (an unseen catalog indexer
+# rewrote its whole state file with json.dumps after each of 600 records, 60 % of the
+# CPU, and was given the generic menu; a journal of one line per record cut its run
+# 5x), the encoder's for small dumps of their own.
+JSON_DUMP_CHEAPER = (
+    "it encodes JSON (json.dumps): if it dumps a whole document that grows over the run "
+    "(a store or state saved after every change, a snapshot), each call's work grows with "
+    "the document and the run's with its square: write what changed (append a line per "
+    "record, a journal replayed at start) or save once per interval or batch, not per "
+    "change; if each call dumps a small object of its own, a faster encoder (ujson, "
+    "orjson) or dumps without indent= and sort_keys= is the cure")
 
 # Frames of starting a child process (the standard library's subprocess or gevent's):
 # the CPU went into forking, which copies the parent's memory map (page tables) in the
@@ -721,7 +733,7 @@ def _on_a_timer(evs: list[dict[str, Any]]) -> str:
 
 def _what_it_does(profile: Profile, hot: Any) -> str | None:
     """What the hot code's heaviest sampled stack shows it doing that has a cheaper
-    way (CHARSET_CHEAPER, JSON_CHEAPER, PY_PARSER_CHEAPER, CHEAPER_WAYS's,
+    way (CHARSET_CHEAPER, JSON_CHEAPER, JSON_DUMP_CHEAPER, PY_PARSER_CHEAPER, CHEAPER_WAYS's,
     ITERATE_CHEAPER, SPAWN_CHEAPER), else None."""
     if hot is None:
         return None
@@ -732,6 +744,7 @@ def _what_it_does(profile: Profile, hot: Any) -> str | None:
         JSON_HOOK_CHEAPER if _json_hook(hot) else
         JSON_ENCODE_CHEAPER if _serializes_json(profile, hot) else
         _json_cheaper(profile) if _parses_json(hot) else
+        JSON_DUMP_CHEAPER if any(JSON_ENCODE.search(f) for f in hot.stack) else
         PY_PARSER_CHEAPER if any(PY_PARSER_FRAME.search(f) for f in hot.stack) else
         known if known is not None else
         ITERATE_CHEAPER if iterated_in_small_pieces(hot.stack,
