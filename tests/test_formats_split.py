@@ -360,3 +360,17 @@ def test_a_stack_that_is_where_slices_ended_is_said_to_be():
     assert sum(line.startswith("       at ") for line in lines) == 1
     data, _shown, _folded = findings_data(profile, {})
     assert [f["slice_end"] for f in data] == [True, False]
+
+
+def test_a_finding_of_a_kind_with_several_stories_says_which_in_its_title():
+    """Two unseen testers skimming the kinds took serial-bottleneck for one slow consumer
+    where its message told a batcher that lingers: the title names the story."""
+    profile = split_profile()
+    linger = Finding(kind="serial-bottleneck", message="m", cost_s=1.0, stack=[],
+                     extra={"linger": "app.py:9:run", "gate": False, "peers": False})
+    feeder = Finding(kind="serial-bottleneck", message="m", cost_s=0.5, stack=[],
+                     extra={"gate": False, "peers": False})
+    profile.findings = [linger, feeder]
+    text = render(profile, "text")
+    assert "1. serial-bottleneck (a batcher that lingers)  cost" in text, text
+    assert "2. serial-bottleneck  cost" in text, text

@@ -313,7 +313,7 @@ def shared_result(profile: Profile) -> list[Finding]:
         f"{mean_call * 1e3:.0f} ms, a greenlet started for each). {RESULT_FIX}")
     return [_finding(SERIAL_BOTTLENECK, message, waited, list(seen.worst.stack),
                      greenlet=seen.greenlet, waits=seen.count, peers=False, gate=True,
-                     handoff_wait_s=waited, handoff_share=waited / own, setter=name,
+                     result=True, handoff_wait_s=waited, handoff_share=waited / own, setter=name,
                      setter_site=line, site=seen.where, cost_meaning=RESULT_COST)]
 
 

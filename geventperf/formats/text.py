@@ -289,6 +289,28 @@ def is_hazard(finding: Finding) -> bool:
     return finding.extra.get("hazard") is True
 
 
+# Which of its stories a finding of a kind that tells several is, for its title: readers
+# skimming the kinds took "serial-bottleneck" for one slow consumer when its message
+# told a batcher that lingers (two unseen testers).  The first flag set wins.
+STORIES = {
+    "serial-bottleneck": (("linger", "a batcher that lingers"),
+                          ("result", "a result awaited together"),
+                          ("gate", "a gate closed around each refresh"),
+                          ("dealt_out", "work dealt out in advance"),
+                          ("peers", "peers sharing a pool of items")),
+    "lock-contended": (("permits_leaked", "permits leaked"),
+                       ("rate_limit", "a rate limit"),
+                       ("logging_lock", "a slow log handler"),
+                       ("held_across_s", "held across waits")),
+}
+
+
+def story_of(finding: Finding) -> str | None:
+    """The story of *finding* among its kind's (STORIES), from its extra's flags."""
+    return next((story for flag, story in STORIES.get(finding.kind, ())
+                 if finding.extra.get(flag)), None)
+
+
 def cost_meaning(finding: Finding) -> str:
     """``cost 31.4 s: time this cause added to the run, ...`` for every finding; a
     finding written before findings said so gets the generic meaning."""
@@ -349,7 +371,9 @@ def _findings(profile: Profile) -> str:
                  "the run it comes first.")
     lines.extend(textwrap.wrap(note, WIDTH, initial_indent=INDENT, subsequent_indent=INDENT))
     for number, finding in enumerate(shown, start=1):
-        title = f"{number:>3}. {finding.kind}{'  HAZARD' if is_hazard(finding) else ''}  " \
+        story = story_of(finding)
+        title = f"{number:>3}. {finding.kind}{f' ({story})' if story else ''}" \
+                f"{'  HAZARD' if is_hazard(finding) else ''}  " \
                 f"cost {format_seconds(finding.cost_s)}"
         place = finding_place(profile, finding)
         if len(title) + 2 + len(place) <= WIDTH:
