@@ -1589,7 +1589,8 @@ def test_a_pool_smaller_than_the_requests_in_flight_is_connection_churn(kept_ser
                                                                          tmp_path):
     accepted = kept_server.connections
     # (answers in 0.1 s: at 0.05 s, beside two CPU hogs, 80 fetches a round kept the loop
-    # busy enough that loop-saturated came first in 2 of 6 runs; none of 14 at 0.1 s)
+    # busy enough that loop-saturated came first in 2 of 6 runs; none of 14 at 0.1 s,
+    # and the workload's 16 rounds keep the churn above the first round's burst)
     profile = run_cli(POOL_CHURN, tmp_path, f"kept={kept_server.url}/slow?delay=0.1")
     accepted = kept_server.connections - accepted
     first = assert_first(profile, POOL_CHURN, CONNECTION_CHURN, greenlet="fetch")

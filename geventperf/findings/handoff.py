@@ -313,8 +313,9 @@ def shared_result(profile: Profile) -> list[Finding]:
         f"{mean_call * 1e3:.0f} ms, a greenlet started for each). {RESULT_FIX}")
     return [_finding(SERIAL_BOTTLENECK, message, waited, list(seen.worst.stack),
                      greenlet=seen.greenlet, waits=seen.count, peers=False, gate=True,
-                     result=True, handoff_wait_s=waited, handoff_share=waited / own, setter=name,
-                     setter_site=line, site=seen.where, cost_meaning=RESULT_COST)]
+                     result=True, handoff_wait_s=waited, handoff_share=waited / own,
+                     setter=name, setter_site=line, site=seen.where,
+                     cost_meaning=RESULT_COST)]
 
 
 def _event_wait_of(profile: Profile, names: frozenset[str]) -> float:

@@ -1435,8 +1435,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                    "releases the GIL, such as hashlib's or zlib's, to "
                    "gevent.get_hub().threadpool)."
                    + _threads_story({name for name, _acc in top}))
-        # what the hot code does that has a cheaper way: the specific cure, told first
-        # (told first of all, in the message's lead, when known)
+        # the specific cures besides what the hot code does (which leads the message)
         cure = _sleep0_holder(profile, top, delayed_top) + _lone_burner(profile, hot, hot_names)
         shares = _client_cpu_shares(profile)
         in_tls, in_requests = shares if shares is not None else (None, None)

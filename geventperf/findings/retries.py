@@ -52,10 +52,10 @@ THROTTLED_FIX = (
     "what the upstream takes (a rate limiter at its rate, where it counts per second), "
     "and the 429s and their back-offs go away; honour a Retry-After it sends.")
 
-# The error answers are the program retrying what no retry changes when at least this
-# share of them had one client-error status that says the request itself is wrong or
-# its object missing (a 404, 400, 401, 403, 409, 422...; not the transient 408, 413,
-# 425 or 429): each such answer waits out every back-off, then fails all the same.  An
+# The program retries what no retry changes when at least this share of the error
+# answers had one client-error status that says the request itself is wrong or its
+# object missing (a 404, 400, 401, 403, 409, 422...; not the transient 408, 413, 425 or
+# 429): each such answer waits out every back-off, then fails all the same.  An
 # unseen account service listed 404 in its Retry's status_forcelist ("right after
 # signup a profile can 404"): 190 of its 192 error answers, told "the upstream failed
 # them (503, 429) -- find why the upstream fails"; taking 404 out gained 71 %.
