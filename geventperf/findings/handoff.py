@@ -238,17 +238,31 @@ def _gate_alone(profile: Profile) -> list[Finding]:
     setter = _slow_caller(profile, seen.names, mean_wait / 2)
     if setter is None:
         return []
-    name, line, calls, mean_call = setter
     message = (
         f"Many greenlets waited at an event another greenlet sets: {seen.who} waited "
         f"{waited:.3f} s in all in wait() at {seen.where} ({seen.count} waits by {gated} "
         f"greenlets, {waited / total:.0%} of all event wait), {mean_wait * 1e3:.0f} ms each "
-        f"on average, about as long as '{name}' took over its calls at {line} ({calls} "
-        f"calls of {mean_call * 1e3:.0f} ms). {GATE_FIX}")
+        f"on average, {_as_long_as(setter)}). {GATE_FIX}")
+    return _setter_awaited(message, seen, waited, waited / total, setter, GATE_COST)
+
+
+def _as_long_as(setter: tuple[str, str, int, float]) -> str:
+    """"about as long as 'name' took over its calls at line (n calls of m ms" for
+    _slow_caller's *setter* (the caller closes the parenthesis)."""
+    name, line, calls, mean_call = setter
+    return (f"about as long as '{name}' took over its calls at {line} ({calls} calls of "
+            f"{mean_call * 1e3:.0f} ms")
+
+
+def _setter_awaited(message: str, seen: Any, waited: float, share: float,
+                    setter: tuple[str, str, int, float], meaning: str,
+                    **extra: Any) -> list[Finding]:
+    """The serial-bottleneck finding of waiters (*seen*) at a gate or result that
+    _slow_caller's *setter* set, costing their *waited* seconds there."""
     return [_finding(SERIAL_BOTTLENECK, message, waited, list(seen.worst.stack),
                      greenlet=seen.greenlet, waits=seen.count, peers=False, gate=True,
-                     handoff_wait_s=waited, handoff_share=waited / total, setter=name,
-                     setter_site=line, site=seen.where, cost_meaning=GATE_COST)]
+                     handoff_wait_s=waited, handoff_share=share, setter=setter[0],
+                     setter_site=setter[1], site=seen.where, cost_meaning=meaning, **extra)]
 
 
 GATE_COST = "greenlet-seconds the waiting greenlets spent in wait() at the event"
@@ -298,7 +312,7 @@ def shared_result(profile: Profile) -> list[Finding]:
     setter = _slow_caller(profile, seen.names, waited / seen.count / 2)
     if setter is None:
         return []
-    name, line, calls, mean_call = setter
+    name, _line, calls, _mean_call = setter
     started = _greenlets_named(profile, {name})
     if calls < RESULT_MIN_CALLS or started < RESULT_STARTED_PER_CALL * calls \
             or not RESULT_WAITERS_PER_CALL * calls <= seen.count \
@@ -308,14 +322,10 @@ def shared_result(profile: Profile) -> list[Finding]:
         f"Many greenlets waited together for one result another greenlet computes, again "
         f"and again: {seen.who} waited {waited:.3f} s in all in get() at {seen.where} "
         f"({seen.count} waits, {seen.count / calls:.0f} per call, {waited / own:.0%} of "
-        f"their event wait), {waited / seen.count * 1e3:.0f} ms each on average, about as "
-        f"long as '{name}' took over its calls at {line} ({calls} calls of "
-        f"{mean_call * 1e3:.0f} ms, a greenlet started for each). {RESULT_FIX}")
-    return [_finding(SERIAL_BOTTLENECK, message, waited, list(seen.worst.stack),
-                     greenlet=seen.greenlet, waits=seen.count, peers=False, gate=True,
-                     result=True, handoff_wait_s=waited, handoff_share=waited / own,
-                     setter=name, setter_site=line, site=seen.where,
-                     cost_meaning=RESULT_COST)]
+        f"their event wait), {waited / seen.count * 1e3:.0f} ms each on average, "
+        f"{_as_long_as(setter)}, a greenlet started for each). {RESULT_FIX}")
+    return _setter_awaited(message, seen, waited, waited / own, setter, RESULT_COST,
+                           result=True)
 
 
 def _event_wait_of(profile: Profile, names: frozenset[str]) -> float:
