@@ -95,6 +95,7 @@ GIL_CONTENDED = "gil-contended"
 SWITCH_STORM = "switch-storm"
 THREADPOOL_SATURATED = "threadpool-saturated"
 SMALL_BODY_READS = "small-body-reads"
+DUPLICATE_IN_FLIGHT = "duplicate-in-flight"
 
 # Phrases of the small-chunk *read* story: a finding about something that is not a
 # read (a sleep(0) loop, a queue) must not tell it.
@@ -760,6 +761,26 @@ def test_waiters_at_a_queue_await_no_shared_result(kept_server, tmp_path, worklo
     profile = run_cli(workload, tmp_path, arg.format(kept_server.url))
     # the rule itself, as serial-bottleneck's busy-feeder story may come first here
     assert shared_result(profile) == [], listing(profile)
+
+
+HANDLER_STAMPEDE = Workload("handler_stampede.py")
+
+
+def test_handlers_refilling_a_cache_of_few_keys_are_a_duplicate_in_flight(kept_server,
+                                                                          tmp_path):
+    """Before (an unseen quote gateway's 64 handlers refilling a 1 s cache of 6 symbols):
+    "FINDINGS: none", as a program asking few URLs and nothing else was taken for a load
+    test."""
+    profile = run_cli(HANDLER_STAMPEDE, tmp_path, f"price={kept_server.url}/slow?delay=0.15")
+    first = assert_first(profile, HANDLER_STAMPEDE, DUPLICATE_IN_FLIGHT)
+    assert "such requests in all, for this URL and others" in first.message, first.message
+
+
+def test_handlers_fetching_one_key_at_a_time_are_no_duplicate_in_flight(kept_server,
+                                                                        tmp_path):
+    profile = run_cli(HANDLER_STAMPEDE, tmp_path, f"price={kept_server.url}/slow?delay=0.15",
+                      "mode=single")
+    assert not findings_of(profile, DUPLICATE_IN_FLIGHT), listing(profile)
 
 
 SLOW_LOG = Workload("slow_log_handler.py")

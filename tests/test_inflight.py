@@ -13,6 +13,7 @@ import pytest
 
 from geventperf import Profile, findings
 from geventperf.findings.inflight import DUPLICATES_MIN
+from geventperf.profile import Finding
 from tests.servers import RawServer
 from tests.test_diagnosis import (
     Workload,
@@ -77,3 +78,20 @@ def test_no_cache_at_all_is_told_as_a_repeated_request_only(tmp_path, store):
     kinds = [f.kind for f in profile.findings]
     assert findings.REPEATED_REQUEST in kinds, listing(profile)
     assert findings.DUPLICATE_IN_FLIGHT not in kinds, listing(profile)
+
+
+def test_a_hosts_few_urls_fetched_again_and_again_tell_their_duplicates_too():
+    """An unseen pricing API's 1 600 calls for 4 URLs with no cache, 1 537 of them while
+    one alike was in flight: repeated-request (no cache at all) tells them; the
+    duplicates from the same line at the same host are not a second finding."""
+    from geventperf.findings.inflight import without_repeats_told
+    host, site = "http://127.0.0.1:9", "app.py:110:price"
+    repeats = Finding(kind="repeated-request", message="r", cost_s=62.0, stack=[],
+                      extra={"host": host, "site": site, "few_urls": True})
+    duplicates = Finding(kind="duplicate-in-flight", message="d", cost_s=18.0, stack=[],
+                         extra={"host": host, "site": site, "request": "GET /rate?c=1",
+                                "duplicates": 410, "asked": 426})
+    elsewhere = Finding(kind="duplicate-in-flight", message="e", cost_s=5.0, stack=[],
+                        extra={"host": host, "site": "app.py:7:other", "request": "GET /x",
+                               "duplicates": 40, "asked": 40})
+    assert without_repeats_told([repeats, duplicates, elsewhere]) == [repeats, elsewhere]

@@ -16,12 +16,17 @@ The pool watch counts, per host, the GET and HEAD requests sent while one for th
 URL waited for its answer (``urllib3-pool`` events' ``duplicates``, ``duplicated``,
 ``duplicate_peak``, ``duplicate_sites``).  A program asking one URL only (a load test, a
 health check) is not told, as for ``repeated-request``, which tells a request repeated
-with no cache at all and takes the place of this finding for the same request.
+with no cache at all and takes the place of this finding for the same request -- unless
+a server's connections made those calls: a service calling its upstream for each
+request it serves, whose few keys are what the cache holds (an unseen quote gateway's
+64 handlers refilled a 1 s cache of 6 symbols with 447 duplicate calls, up to 61 at
+once: "FINDINGS: none"; one fetch per key at a time gave 2.8x the requests per second).
 """
 
 from __future__ import annotations
 
 from geventperf.findings.common import (
+    CONNECTION_GREENLET,
     DUPLICATE_IN_FLIGHT,
     REPEATED_REQUEST,
     _count,
@@ -29,12 +34,14 @@ from geventperf.findings.common import (
     _finding,
     block_threshold,
 )
+from geventperf.findings.limits import awaits_answer, switched_out_at
 from geventperf.findings.repeated import (
     OTHERS_SHARE,
     VARIED_SHARE,
     varied_requests,
     waited_at,
 )
+from geventperf.frames import user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import OTHER_POOLS, count_rows
 from geventperf.profile import Finding, Profile
@@ -57,6 +64,19 @@ FIX = (
     "a fan-out fetches each different thing once.")
 
 
+def _made_by_handlers(profile: Profile, sites: list[tuple[str, int]]) -> bool:
+    """Whether the calls at the program's line that sent most duplicates (*sites*) were
+    all made by a server's connections: a service calling its upstream per request."""
+    if not sites:
+        return False
+    line = sites[0][0].rsplit(":", 1)[0]  # by file and line, as repeated.waited_at
+    ended = switched_out_at(profile)
+    names = {g.name for w in profile.waits if w.stack and awaits_answer(w)
+             and (user_site(w.stack).user or "").rsplit(":", 1)[0] == line
+             and (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None}
+    return bool(names) and all(CONNECTION_GREENLET in name for name in names)
+
+
 def duplicates_in_flight(profile: Profile) -> list[Finding]:
     """The URL most often asked for while a request alike waited for its answer (see
     the module's text).  ``cost_s``: the event wait at the line that sent those
@@ -73,8 +93,10 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
         url, duplicates = duplicated[0]
         asked = max(duplicates, dict(count_rows(e.get("top_gets"))).get(url, 0))
         others = calls - asked
+        sites = count_rows(e.get("duplicate_sites"))
         if others < OTHERS_SHARE * asked or (varied < VARIED_SHARE * others
-                                             and not countless):
+                                             and not countless
+                                             and not _made_by_handlers(profile, sites)):
             continue  # one URL asked, and little else: a load test, a health check
         if best is None or duplicates > best[2]:
             best = (e, url, duplicates, asked)
@@ -83,8 +105,10 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
     e, url, duplicates, asked = best
     sites = count_rows(e.get("duplicate_sites"))
     site = sites[0][0] if sites else None
+    # every duplicate that line sent, whatever its URL (a cache of several keys)
+    from_site = max(duplicates, sites[0][1] if sites else 0)
     waited, made, stack = waited_at(profile, site)
-    cost = waited * min(1.0, duplicates / made) if made else 0.0
+    cost = waited * min(1.0, from_site / made) if made else 0.0
     hub = profile.hub.get("id")
     waited_all = sum(g.event_wait_s if g.event_wait_s is not None else g.wait_s
                      for g in profile.greenlets if g.id != hub)
@@ -96,6 +120,8 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
         f"{e['pool']}{url} were sent while one alike was still waiting for its answer"
         + (f" (up to {peak} at once)" if peak else "")
         + (f", from {site}" if site else "")
+        + (f" (which sent {from_site} such requests in all, for this URL and others)"
+           if from_site > duplicates else "")
         + f"; it was asked {asked} times among {calls} requests. Each caller fetched for "
         "itself what a call in flight was already fetching: most often a cache that every "
         "caller refills when it finds the value expired or missing (a stampede at each "
@@ -128,13 +154,20 @@ def without_repeats_told(found: list[Finding]) -> list[Finding]:
     in flight together and far less than once per other request (a cache refilled by
     every caller at its expiry: its fix, one refill at a time, comes first), else the
     repeats (sent again and again with no cache at all: its fix, a cache, comes
-    first)."""
+    first).  A repeated-request finding of a host's few URLs fetched again and again
+    (``few_urls``) tells the duplicates its line sent as well: no cache at all, the first
+    fix (an unseen pricing API's 1 600 calls for 4 URLs, 1 537 of them while one alike
+    was in flight)."""
     repeats = {(f.extra.get("host"), f.extra.get("request")): f for f in found
                if f.kind == REPEATED_REQUEST}
+    few = {(f.extra.get("host"), f.extra.get("site")) for f in found
+           if f.kind == REPEATED_REQUEST and f.extra.get("few_urls")}
     dropped = set()
     for f in found:
         key = (f.extra.get("host"), f.extra.get("request"))
         rep = repeats.get(key) if f.kind == DUPLICATE_IN_FLIGHT else None
+        if f.kind == DUPLICATE_IN_FLIGHT and (f.extra.get("host"), f.extra.get("site")) in few:
+            dropped.add(id(f))
         if rep is None:
             continue
         count, calls = rep.extra.get("count") or 0, rep.extra.get("calls") or 0
