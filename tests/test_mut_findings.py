@@ -3099,15 +3099,17 @@ def loop_saturated_tells_the_cheaper_way_of_standard_library_hot_code():
     # _strptime, then copy.deepcopy, then a database connection's constructor (its
     # login's key derivation, a connection per request), then gzip's compress (its
     # default level 9), then a dict built by comprehension (a lookup rebuilt per call),
-    # then the program's own code only: the first six get their specific cure first,
-    # before the generic ones; the last the generic one with "compute once"
+    # then a list so built (a growing window copied per call), then the program's own
+    # code only: the first seven get their specific cure first, before the generic
+    # ones; the last the generic one with "compute once"
     out = []
     for inner in ("/usr/lib/python3.11/pprint.py:158:PrettyPrinter._format",
                   "/usr/lib/python3.11/_strptime.py:349:_strptime",
                   "/usr/lib/python3.11/copy.py:128:deepcopy",
                   "/srv/app/db.py:34:Connection.__init__",
                   "/usr/lib/python3.11/gzip.py:590:compress",
-                  f"{APP}:83:category_path.<locals>.<dictcomp>", None):
+                  f"{APP}:83:category_path.<locals>.<dictcomp>",
+                  f"{APP}:38:Limiter.allow.<locals>.<listcomp>", None):
         p = saturated()
         for g in (3, 4, 5, 1):
             p.greenlet(g).cpu_s = p.greenlet(g).run_s
@@ -16549,6 +16551,57 @@ EXPECTED = {
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'small_reads_site': None,
       'stack': ['/srv/app/worker.py:83:category_path.<locals>.<dictcomp>',
+                '/srv/app/worker.py:23:app'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated by the code at '
+                 '/srv/app/worker.py:38:Limiter.allow.<locals>.<listcomp>, 100% of the sampled '
+                 'CPU: it builds a list by comprehension on every call: when it filters a '
+                 "collection that grows (a sliding window's timestamps, a history, a queue of "
+                 "pending items), each call copies all of it and the run's work grows with its "
+                 'square -- keep the collection trimmed in place instead (a collections.deque, '
+                 'expired entries popped from the left) or keep a running count; when what it '
+                 'reads is the same from call to call, build it once and keep it. In figures: '
+                 'busy 97% of the run, and greenlets waited 3.500 greenlet-seconds ready to '
+                 'run but queued, against 0.500 s waiting for I/O, timers or locks. Who held '
+                 "the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on "
+                 "average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s "
+                 'while 2.0 others were ready on average, 0.250 greenlet-s of their waiting); '
+                 "'main' (x1: ran 0.250 s while 0.5 others were ready on average, 0.125 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of "
+                 'their sampled CPU (8 samples in all) at '
+                 '/srv/app/worker.py:38:Limiter.allow.<locals>.<listcomp>; the slices then '
+                 'yielded at /srv/app/worker.py:30:crunch, where the work stopped, not where '
+                 'it ran. Beyond that: less work per request in these greenlets, fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of the '
+                 "loop (a process pool; a C call that releases the GIL, such as hashlib's or "
+                 "zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds "
+                 "greenlets spent ready to run but queued behind others (the run's ready wait, "
+                 'less what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:38:Limiter.allow.<locals>.<listcomp>',
                 '/srv/app/worker.py:23:app'],
       'stack_is': 'cpu-samples',
       'utilization': 0.96875},
