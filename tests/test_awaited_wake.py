@@ -132,3 +132,39 @@ def test_a_connection_spawning_per_frame_while_it_reads_on_is_no_batch_barrier()
 def test_a_connection_joining_each_burst_is_a_batch_barrier():
     p = _frame_server(join_batches=True)
     assert [f for f in p.findings if f.kind == findings.BATCH_BARRIER]
+
+
+def _line_reader(interval: float, life: float) -> Profile:
+    """A connection reads its peer's lines, sent in bursts of BURST every *interval*,
+    and spawns one webhook greenlet (living *life*) per burst, never waiting for it:
+    each ends just before the next burst wakes the reader, which reads the burst from
+    its buffer without waiting again and spawns the next."""
+    import gevent.socket
+
+    server_end, client_end = gevent.socket.socketpair()
+
+    def connection() -> None:
+        for number, line in enumerate(server_end.makefile("rb")):  # the peer's next line
+            if line == b"end\n":
+                break
+            if number % BURST == 0:
+                gevent.spawn(gevent.sleep, life)  # a webhook, never awaited
+
+    with geventperf.Tracer() as tracer:
+        conn = gevent.spawn(connection)
+        for _ in range(BURSTS):
+            client_end.sendall(b"x\n" * BURST)
+            gevent.sleep(interval)
+        client_end.sendall(b"end\n")
+        conn.join()
+    server_end.close()
+    client_end.close()
+    return tracer.profile
+
+
+def test_a_connection_reading_its_peer_while_a_greenlet_it_spawned_ends_awaits_none():
+    """Before (an unseen hub's publisher handler, its digest webhooks spawned every 250
+    events and never awaited): told it waited for each in turn, as it woke soon after
+    each one ended -- for its peer's next line."""
+    p = _line_reader(0.01, 0.0095)
+    assert not _awaited(p)

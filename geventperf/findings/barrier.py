@@ -36,7 +36,7 @@ from geventperf.findings.handoff import is_handoff, stacks_left
 from geventperf.findings.held import asleep_in_program
 from geventperf.findings.limits import event_wait, is_limit_wait
 from geventperf.findings.loop import block_threshold
-from geventperf.frames import user_site
+from geventperf.frames import socket_read_depth, user_site
 from geventperf.profile import Finding, Profile, greenlet_label
 
 # At least this many of a spawner's greenlets alive at once: a batch, not a helper or two.
@@ -180,6 +180,16 @@ def _woken_by_end(profile: Profile, woke: float, ended: float,
         else woke - ended <= block_threshold(profile)
 
 
+def _reading_gaps(profile: Profile, runs: list[Run]) -> list[bool]:
+    """For each of _gaps(runs), whether that wait read a socket right from the
+    program's code (frames.socket_read_depth): its own input, not another greenlet."""
+    runs = sorted(runs, key=lambda r: r[0])
+    waits = profile.waits
+    return [isinstance(w := a[3], int) and 0 <= w < len(waits)
+            and socket_read_depth(waits[w].stack) is not None
+            for a, b in zip(runs, runs[1:]) if b[0] > a[1]]
+
+
 def _gaps(runs: list[Run]) -> list[tuple[float, float]]:
     """The waits between a greenlet's sorted run slices."""
     runs = sorted(runs, key=lambda r: r[0])
@@ -228,6 +238,7 @@ def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[f
     each spawn one greenlet waits on its queue or its next call in between: no chain)."""
     gaps = _gaps(runs)
     starts = [g0 for g0, _g1 in gaps]
+    reading = _reading_gaps(profile, runs)
     # when it was made ready to run at the end of each wait (its run's start less its
     # ready wait), by the run's start: when recorded, a wake-up that came later than
     # JOIN_WAKE_S after a greenlet's end was no join's
@@ -239,7 +250,12 @@ def _in_turn(profile: Profile, spawner: Any, kids: list[int], lives: list[list[f
         # the wait it was in when the greenlet ended: it waited for that end when it woke
         # soon after (a scheduler sleeping its period out woke for its timer instead)
         at = bisect.bisect_right(starts, ended) - 1
-        awaited = at >= 0 and _woken_by_end(profile, gaps[at][1], ended, ready_at)
+        # (not while it read its own socket: a connection awaiting its peer's next line
+        # wakes so often that some wake-up follows every end -- an unseen hub's handler
+        # reading its publisher's lines, its webhooks spawned and never awaited, was told
+        # it waited for each in turn)
+        awaited = at >= 0 and not reading[at] \
+            and _woken_by_end(profile, gaps[at][1], ended, ready_at)
         after = at + 1  # its first wait begun after the end
         waited_between = after < len(gaps) and gaps[after][1] <= born
         if born >= ended and awaited and not waited_between:

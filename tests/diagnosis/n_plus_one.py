@@ -14,6 +14,7 @@ finding, told as a few calls that may need each other's answers.  With
 finding.
 """
 
+import itertools
 import subprocess
 import sys
 
@@ -24,6 +25,9 @@ from gevent.pywsgi import WSGIServer
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 ITEMS = 8
 session = requests.Session()
+# Each request is a different user's page: its calls ask for that user's parts and items
+# (the same URL from every handler at once would be a duplicate-in-flight of its own).
+users = itertools.count()
 
 CLIENTS = """
 import sys, threading, requests
@@ -37,28 +41,31 @@ for t in threads: t.join()
 """
 
 
-def fetch(part):
-    return session.get(f"{ARGS['slow']}&part={part}", timeout=30).content  # diag: three
+def fetch(part, user):
+    return session.get(f"{ARGS['slow']}&part={part}&user={user}",  # diag: three
+                       timeout=30).content
 
 
-def page():
+def page(user):
     """The profile page's three parts, in turn or at once."""
     parts = ("user", "orders", "recommendations")
     if ARGS.get("mode") == "together":
-        jobs = [gevent.spawn(fetch, part) for part in parts]
+        jobs = [gevent.spawn(fetch, part, user) for part in parts]
         gevent.joinall(jobs, raise_error=True)
         return [job.value for job in jobs]
-    return [fetch(part) for part in parts]
+    return [fetch(part, user) for part in parts]
 
 
 def app(environ, start_response):
+    user = next(users)
     if ARGS.get("mode") == "batch":
-        bodies = [session.get(ARGS["slow"], timeout=30).content]
+        bodies = [session.get(f"{ARGS['slow']}&user={user}", timeout=30).content]
     elif ARGS.get("mode") in ("three", "together"):
-        bodies = page()
+        bodies = page(user)
     else:
-        bodies = [session.get(ARGS["slow"], timeout=30).content  # diag: culprit
-                  for _ in range(ITEMS)]
+        bodies = [session.get(f"{ARGS['slow']}&user={user}&item={item}",  # diag: culprit
+                              timeout=30).content
+                  for item in range(ITEMS)]
     body = b"".join(bodies)
     start_response("200 OK", [("Content-Length", str(len(body)))])
     return [body]
