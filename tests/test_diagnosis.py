@@ -654,10 +654,22 @@ def test_jobs_asleep_in_their_slots_after_each_failure_are_a_retry_back_off(kept
 def test_a_back_off_from_429s_is_told_to_send_fewer_at_once(kept_server, tmp_path):
     """Before (two unseen clients spawning hundreds of calls at an upstream that takes
     a few): "keep the back-off short", which made more 429s; a Pool(8) was the cure."""
-    profile = run_cli(BACKOFF, tmp_path, BACKOFF_URL.format(kept_server.url), "status=429")
+    profile = run_cli(BACKOFF, tmp_path, BACKOFF_URL.format(kept_server.url), "status=429",
+                      "slots=30")
     first = assert_first(profile, BACKOFF, RETRY_BACKOFF, marker="backoff")
     assert "20 of the 20 were 429 (Too Many Requests)" in first.message, first.message
     assert "Fix: send fewer at once" in first.message, first.message
+
+
+def test_a_back_off_from_429s_with_few_in_flight_is_told_to_pace_the_calls(kept_server,
+                                                                          tmp_path):
+    """Before (an unseen warehouse sync's 4 workers backing off 0.5-2 s after each 429):
+    "send fewer at once", which ran slower; pacing the calls at the API's rate and
+    sleeping its reset hint took 36 % off the run."""
+    profile = run_cli(BACKOFF, tmp_path, BACKOFF_URL.format(kept_server.url), "status=429")
+    first = assert_first(profile, BACKOFF, RETRY_BACKOFF, marker="backoff")
+    assert "with up to 6 requests in flight at once" in first.message, first.message
+    assert "Fix: pace the calls at the upstream's rate" in first.message, first.message
 
 
 def test_a_back_off_from_404s_is_told_to_stop_retrying_them(kept_server, tmp_path):

@@ -8,7 +8,9 @@ program's own (a sleep per 503), naming the sleep's line and the 503s, and no
 ``pool-full``.  With ``backoff=0.01`` the jobs hold their slots on the server's answers
 instead: no ``pool-full`` told as a timer.  With ``status=429`` the server refuses with
 429 (Too Many Requests): a throttled upstream, whose fix is fewer calls at once; with
-``status=404``, an answer no retry changes, whose fix is to stop retrying it.
+``status=404``, an answer no retry changes, whose fix is to stop retrying it.  With
+``slots=30`` (and 429s) more calls are in flight at once than a paced upstream takes:
+the fix is fewer at once; with the Pool(6), calls paced at the upstream's rate.
 """
 
 import sys
@@ -18,7 +20,8 @@ import gevent.pool
 import requests
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
-JOBS, SLOTS, REFUSED_EVERY = 60, 6, 3
+JOBS, REFUSED_EVERY = 60, 3
+SLOTS = int(ARGS.get("slots", "6"))
 BACKOFF = float(ARGS.get("backoff", "1.0"))
 REFUSAL = int(ARGS.get("status", "503"))
 session = requests.Session()
