@@ -183,17 +183,26 @@ def _woken_by_end(profile: Profile, woke: float, ended: float,
 def _reading_gaps(profile: Profile, runs: list[Run]) -> list[bool]:
     """For each of _gaps(runs), whether that wait read a socket right from the
     program's code (frames.socket_read_depth): its own input, not another greenlet."""
-    runs = sorted(runs, key=lambda r: r[0])
     waits = profile.waits
-    return [isinstance(w := a[3], int) and 0 <= w < len(waits)
-            and socket_read_depth(waits[w].stack) is not None
-            for a, b in zip(runs, runs[1:]) if b[0] > a[1]]
+    return [isinstance(w, int) and 0 <= w < len(waits)
+            and socket_read_depth(waits[w].stack) is not None for w in _gap_waits(runs)]
 
 
 def _gaps(runs: list[Run]) -> list[tuple[float, float]]:
     """The waits between a greenlet's sorted run slices."""
+    return [(a[1], b[0]) for a, b in _gap_pairs(runs)]
+
+
+def _gap_waits(runs: list[Run]) -> list[int | None]:
+    """For each of _gaps(runs), where that wait was: the ``waits`` row its run slice
+    went on to (the slice's ``wait``), None where not recorded."""
+    return [a[3] for a, _b in _gap_pairs(runs)]
+
+
+def _gap_pairs(runs: list[Run]) -> list[tuple[Run, Run]]:
+    """The greenlet's sorted run slices that a wait separates, in pairs."""
     runs = sorted(runs, key=lambda r: r[0])
-    return [(a[1], b[0]) for a, b in zip(runs, runs[1:]) if b[0] > a[1]]
+    return [(a, b) for a, b in zip(runs, runs[1:]) if b[0] > a[1]]
 
 
 def awaited_in_turn(profile: Profile) -> list[Finding]:
@@ -339,9 +348,7 @@ def _batches(profile: Profile, spawner: Any, lives: list[list[float]],
             low = True
     if batches < MIN_BATCHES:
         return None
-    runs = sorted(runs, key=lambda r: r[0])
-    gaps = _gaps(runs)  # the spawner's waits, and where each was (its run's ``wait``)
-    at = [a[3] for a, b in zip(runs, runs[1:]) if b[0] > a[1]]
+    gaps, at = _gaps(runs), _gap_waits(runs)  # the spawner's waits, and where each was
     handoffs = {i for i, w in enumerate(profile.waits) if is_handoff(w)}
     waited = alive_time = for_them = 0.0
     for (g0, g1), overlap, row in zip(gaps, _alive_over(edges, gaps), at):

@@ -38,10 +38,10 @@ from geventperf.findings.limits import awaits_answer, switched_out_at
 from geventperf.findings.repeated import (
     OTHERS_SHARE,
     VARIED_SHARE,
+    rows_at,
     varied_requests,
     waited_at,
 )
-from geventperf.frames import user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import OTHER_POOLS, count_rows
 from geventperf.profile import Finding, Profile
@@ -76,13 +76,12 @@ def _handlers_stampede(profile: Profile, sites: list[tuple[str, int]]) -> bool:
     """Whether the calls at the program's line that sent most duplicates (*sites*) were
     all made by a server's connections (a service calling its upstream per request),
     duplicates for HANDLER_STAMPEDE_SHARE of them."""
-    if not sites or sites[0][1] < HANDLER_STAMPEDE_SHARE * waited_at(profile, sites[0][0])[1]:
+    calls = [w for w in rows_at(profile, sites[0][0] if sites else None) if awaits_answer(w)]
+    if not calls or sites[0][1] < HANDLER_STAMPEDE_SHARE * sum(w.count for w in calls):
         return False
-    line = sites[0][0].rsplit(":", 1)[0]  # by file and line, as repeated.waited_at
     ended = switched_out_at(profile)
-    names = {g.name for w in profile.waits if w.stack and awaits_answer(w)
-             and (user_site(w.stack).user or "").rsplit(":", 1)[0] == line
-             and (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None}
+    names = {g.name for w in calls
+             if (g := profile.greenlet(ended.get(tuple(w.stack)))) is not None}
     return bool(names) and all(CONNECTION_GREENLET in name for name in names)
 
 

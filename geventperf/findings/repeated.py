@@ -216,14 +216,19 @@ def _different(varied: int, countless: bool) -> str:
 def waited_at(profile: Profile, site: Any) -> tuple[float, int, list[str]]:
     """(event wait, calls (responses' heads awaited), the heaviest stack) of the waits
     at the program's line *site*."""
-    if not isinstance(site, str):
-        return 0.0, 0, []
-    # by file and line: the pool watch names the function by its code's name, stacks by
-    # its qualified name
-    line = site.rsplit(":", 1)[0]
-    rows = [w for w in profile.waits if w.stack
-            and (user_site(w.stack).user or "").rsplit(":", 1)[0] == line]
+    rows = rows_at(profile, site)
     if not rows:
         return 0.0, 0, []
     made = sum(w.count for w in rows if awaits_answer(w))
     return sum(event_wait(w) for w in rows), made, list(max(rows, key=event_wait).stack)
+
+
+def rows_at(profile: Profile, site: Any) -> list[Any]:
+    """The ``waits`` rows at the program's line *site* (a pool watch's ``path:line:name``),
+    matched by file and line: the pool watch names the function by its code's name,
+    stacks by its qualified name."""
+    if not isinstance(site, str):
+        return []
+    line = site.rsplit(":", 1)[0]
+    return [w for w in profile.waits if w.stack
+            and (user_site(w.stack).user or "").rsplit(":", 1)[0] == line]
