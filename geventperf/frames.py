@@ -86,6 +86,23 @@ def socket_read_depth(stack: list[str]) -> int | None:
     return depth if all(SOCKET_READ_FRAME.search(f) for f in stack[:depth]) else None
 
 
+# gevent's and the standard library's socket writes (``sendall``, ``send``, ``write`` on
+# a makefile or an SSL socket) down to their wait for the buffer to drain.
+SOCKET_WRITE_FRAME = re.compile(r"[/\\](?:gevent[/\\]_(?:socket(?:common|3)|ssl3)|socket|ssl)\.py:"
+                                r"\d+:(?:\w+\.)?(?:sendall|_sendall|send|__send_chunk|write|"
+                                r"_wait|wait_write)$")
+
+
+def socket_write_depth(stack: list[str]) -> int | None:
+    """The index of the program's innermost frame when the stack waits in a socket write
+    made right from it (every frame inside it one of SOCKET_WRITE_FRAME's), else None."""
+    depth = next((i for i, f in enumerate(stack)
+                  if not isinstance(f, str) or not is_machinery(f)), None)
+    if not depth or not isinstance(stack[depth], str):
+        return None
+    return depth if all(SOCKET_WRITE_FRAME.search(f) for f in stack[:depth]) else None
+
+
 class UserSite(NamedTuple):
     """Where a stack leaves the user's code.
 

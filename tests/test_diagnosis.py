@@ -96,6 +96,7 @@ SWITCH_STORM = "switch-storm"
 THREADPOOL_SATURATED = "threadpool-saturated"
 SMALL_BODY_READS = "small-body-reads"
 DUPLICATE_IN_FLIGHT = "duplicate-in-flight"
+WRITE_BLOCKED = "write-blocked"
 
 # Phrases of the small-chunk *read* story: a finding about something that is not a
 # read (a sleep(0) loop, a queue) must not tell it.
@@ -773,6 +774,29 @@ def test_waiters_at_a_queue_await_no_shared_result(kept_server, tmp_path, worklo
     profile = run_cli(workload, tmp_path, arg.format(kept_server.url))
     # the rule itself, as serial-bottleneck's busy-feeder story may come first here
     assert shared_result(profile) == [], listing(profile)
+
+
+FANOUT_RELAY = Workload("fanout_relay.py")
+
+
+def test_a_relay_writing_to_its_subscribers_in_turn_is_write_blocked(tmp_path):
+    """Before (an unseen pub/sub relay, 94 % of its run in sendall inside its loop over
+    the subscribers): the subscribers' socket reads told as too few workers, with their
+    kill() of a heartbeat greenlet taken for their queue."""
+    profile = run_cli(FANOUT_RELAY, tmp_path, "mode=fanout")
+    first = assert_first(profile, FANOUT_RELAY, WRITE_BLOCKED,
+                         greenlet="gevent.baseserver._handle_and_close_when_done")
+    assert "called from" in first.message and ":handle," in first.message, first.message
+    assert first.extra["ranks_first"], listing(profile)
+    assert WORKERS_SATURATED not in {f.kind for f in profile.findings}, listing(profile)
+
+
+def test_a_writer_per_subscriber_is_not_write_blocked(tmp_path):
+    """The fix: each subscriber's own greenlet blocks only for its own pauses, and the
+    subscribers are still no workers short of input."""
+    profile = run_cli(FANOUT_RELAY, tmp_path, "mode=queues")
+    kinds = {f.kind for f in profile.findings}
+    assert not kinds & {WRITE_BLOCKED, WORKERS_SATURATED}, listing(profile)
 
 
 HANDLER_STAMPEDE = Workload("handler_stampede.py")

@@ -18266,7 +18266,7 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.server_nagle, findings.server_pool_full, findings.retry_backoff,
         findings.repeated_requests, findings.duplicates_in_flight, findings.proxied_internal,
         findings.redirects_followed, findings.uncompressed_bodies, findings.slow_paths,
-        findings.cpu_starved, findings.critical_path)
+        findings.cpu_starved, findings.write_blocked, findings.critical_path)
     # (greenlet_leaks runs after them: the others' findings about the leaked greenlets
     # are its consequences)
 

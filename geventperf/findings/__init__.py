@@ -71,6 +71,7 @@ from geventperf.findings.common import (
     THREADPOOL_TINY_TASKS,
     UNCOMPRESSED_BODIES,
     WORKERS_SATURATED,
+    WRITE_BLOCKED,
 )
 from geventperf.findings.compression import uncompressed_bodies
 from geventperf.findings.connections import (
@@ -155,6 +156,7 @@ from geventperf.findings.workers import (
     WORKERS_INPUT_SHARE,
     workers_saturated,
 )
+from geventperf.findings.writes import write_blocked
 from geventperf.profile import Finding, Profile
 
 __all__ = [
@@ -175,7 +177,7 @@ __all__ = [
     "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
     "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
     "THREADPOOL_SATURATED", "THREADPOOL_TINY_TASKS", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
-    "WORKERS_SATURATED", "blocked_reads_in_c_sections", "compute",
+    "WORKERS_SATURATED", "WRITE_BLOCKED", "blocked_reads_in_c_sections", "compute",
     "connection_churn", "connection_leak", "connection_pool_full", "cpu_starved",
     "critical_path",
     "deadlock_risks", "delayed_ack_stall", "duplicates_in_flight", "gil_contended", "greenlet_leaks",
@@ -189,7 +191,7 @@ __all__ = [
     "switch_storms", "threadpool_saturated", "threadpool_tiny_tasks", "without_outweighed_limits",
     "without_caches_told", "without_calls_told", "without_lingers_told", "without_polls_told", "without_reads_told", "without_repeats_told", "without_slices_told",
     "without_stretches_told",
-    "workers_saturated",
+    "workers_saturated", "write_blocked",
 ]
 
 
@@ -269,12 +271,13 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     requests_failed, delayed_ack_stall,
     request_body_stall, server_nagle, server_pool_full, retry_backoff, repeated_requests,
     duplicates_in_flight, proxied_internal, redirects_followed, uncompressed_bodies, slow_paths, cpu_starved,
-    critical_path)
+    write_blocked, critical_path)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).
 KINDS = (DEADLOCK_RISK, GREENLET_LEAK, CRITICAL_PATH, LOOP_SATURATED, BLOCKED_READ, BLOCKING_CALL, GIL_CONTENDED, GC_PAUSE,
          LOOP_BLOCKED, LOOP_HELD, THREADPOOL_SATURATED, THREADPOOL_TINY_TASKS, POOL_FULL,
          CONNECTION_POOL_FULL,
-         LOCK_CONTENDED, SERIAL_BOTTLENECK, WORKERS_SATURATED, QUEUE_LOCKSTEP, QUEUE_FULL,
+         LOCK_CONTENDED, SERIAL_BOTTLENECK, WRITE_BLOCKED, WORKERS_SATURATED, QUEUE_LOCKSTEP,
+         QUEUE_FULL,
          SLEEP_POLL,
          SEQUENTIAL_CALLS, AWAITED_IN_TURN, BATCH_BARRIER, SESSION_PER_REQUEST,
          CONNECTION_CHURN, NOT_KEPT_ALIVE, NEW_CONNECTIONS_QUEUED,

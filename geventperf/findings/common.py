@@ -52,6 +52,7 @@ QUEUE_LOCKSTEP = "queue-lockstep"
 QUEUE_FULL = "queue-full"
 CRITICAL_PATH = "critical-path"
 SLEEP_POLL = "sleep-poll"
+WRITE_BLOCKED = "write-blocked"
 
 # More calls at once to one upstream than most serve at once (a deployment of tens of
 # server workers; a listen backlog of 128 by default): past it, a pool or threadpool as
@@ -197,6 +198,9 @@ COST_MEANING = {
                   "time per switch), plus the greenlet-seconds others spent ready to run "
                   "behind these slices and the hub's share of their wait that these "
                   "switches made (its switches from here over all its switches)",
+    WRITE_BLOCKED: "seconds one greenlet waited in socket sends at the line, its send "
+                   "buffer full: time it wrote to none of its peers (one greenlet, so "
+                   "greenlet-seconds and wall seconds are the same)",
     SMALL_BODY_READS: "seconds the reading greenlets spent inside the reads, network waits "
                       "left out (a large read waits for the network as long)",
 }
@@ -247,6 +251,8 @@ def _figures(value: Any, size: int) -> list[float] | None:
 
 # The tracer's default block threshold, for profiles that do not record theirs.
 DEFAULT_BLOCK_THRESHOLD_S = 0.05
+# The calls of the program's that wait for greenlets to end (a ``waits`` row's call).
+END_CALLS = frozenset({"join", "joinall", "kill"})
 # The greenlet gevent's servers run a connection in.
 CONNECTION_GREENLET = "baseserver._handle_and_close_when_done"
 # Frames of requests or urllib3: a request in flight (an upstream call: what a lock is

@@ -36,7 +36,7 @@ import re
 from collections import defaultdict
 from typing import Any, NamedTuple
 
-from geventperf.findings.common import CONNECTION_GREENLET, CRITICAL_PATH, _finding
+from geventperf.findings.common import CONNECTION_GREENLET, CRITICAL_PATH, END_CALLS, _finding
 from geventperf.findings.cpuhot import _in_client, hot_code
 from geventperf.findings.limits import awaits_answer
 from geventperf.findings.loop import SLEEP_FRAME, block_threshold
@@ -86,7 +86,6 @@ IN_FLIGHT = frozenset({RUN, OWN, SOCKET})
 _DRIVE_FRAME = re.compile(r"[/\\]gevent[/\\](greenlet\.py:\d+:Greenlet\.(join|get|kill)|"
                           r"_hub_primitives\.py:\d+:\w+|pool\.py:\d+:(Group\.join|"
                           r"Group\.kill|GroupMappingMixin\.\w+))")
-_DRIVE_CALLS = frozenset({"join", "joinall", "kill"})
 # Waits on other greenlets: gevent's pools, queues, events, locks.
 _DEP_FRAME = re.compile(r"[/\\]gevent[/\\](pool|queue|event|lock|_semaphore|greenlet|"
                         r"_hub_primitives|_abstract_linkable|baseserver)\.py:")
@@ -128,7 +127,7 @@ def wait_class(wait: StackTime) -> str:
         # for loop over a queue, a join
         if wait.call in ("get", CALL_FOR):
             return FOR_WORK
-        return DRIVE if wait.call in _DRIVE_CALLS else DEP
+        return DRIVE if wait.call in END_CALLS else DEP
     return OWN
 
 

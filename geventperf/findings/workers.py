@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from geventperf.findings.common import WORKERS_SATURATED, _base_name, _finding
+from geventperf.findings.common import END_CALLS, WORKERS_SATURATED, _base_name, _finding
 from geventperf.findings.handoff import (
     _feeders,
     _polled,
@@ -76,7 +76,10 @@ def workers_saturated(profile: Profile) -> list[Finding]:
     found = []
     for name, group in members.items():
         mine = set().union(*(left.get(g.id, set()) for g in group))
-        gets = [w for w in rows if tuple(w.stack) in mine]
+        # waiting for a greenlet to end (a helper killed when the worker is done) takes
+        # no input: an unseen relay's subscribers' kill() of their heartbeat was taken
+        # for their queue, and their socket reads for calls to serve its items
+        gets = [w for w in rows if tuple(w.stack) in mine and w.call not in END_CALLS]
         feeder = next((f for f in feeders if _base_name(f[0].name) != name), None)
         if len(group) < MIN_WORKERS or not gets or feeder is None \
                 or any(g.name != name for g in group) \
