@@ -107,6 +107,10 @@ COMPRESSIBLE_TYPES = ("text/", "json", "xml", "javascript", "csv", "yaml",
 # none of them, or sending no Accept-Encoding at all (http.client then sends
 # "identity"), asks for its body as it is.
 COMPRESSED_CODINGS = ("gzip", "deflate", "br", "zstd", "compress")
+# Buckets of heads_by_load: powers of two of the requests in flight to a host, the last
+# one holding 1025 and more (a program past a thousand at once is told by the pools'
+# own findings long before this matters).
+LOAD_BUCKETS = 11
 # The lines that made requests asking for plain bodies, kept per host: a few.
 MAX_PLAIN_SITES = 4
 
@@ -123,7 +127,7 @@ class _Pool:
                  "urls_over", "sent_over", "in_flight", "duplicates", "duplicated",
                  "duplicate_peak", "duplicate_sites",
                  "proxy", "proxied", "redirects", "redirected_to", "bodies", "plain_types",
-                 "plain_asked", "plain_sites")
+                 "plain_asked", "plain_sites", "heads_by_load")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -184,6 +188,12 @@ class _Pool:
         # connection's set-up)]
         self.trails: dict[str, list[float]] = {"new": [0, 0, 0.0, 0.0, 0.0],
                                                "reused": [0, 0, 0.0, 0.0, 0.0]}
+        # the time to each response's head by how many requests to the host were in
+        # flight when it was sent (its connection's checkout, itself counted), in
+        # LOAD_BUCKETS powers of two (1, 2, 3-4, 5-8, ...): [responses, seconds].  An
+        # upstream that queues what it cannot serve at once answers later the more are
+        # in flight; one with room, as fast (whether a larger client pool can help)
+        self.heads_by_load = [[0, 0.0] for _ in range(LOAD_BUCKETS)]
         # connections made without TCP_NODELAY (Nagle's algorithm on: socket_options
         # given without it replace urllib3's default, and urllib3 leaves it on towards a
         # proxy), and the requests that sent a body, per connection kind: [requests,
@@ -300,10 +310,12 @@ class PoolWatch:
             record.in_use -= 1
         record.discarded += discarded
 
-    def lent(self, conn: Any) -> None:
-        """*conn* was just checked out for a request: new if it has no socket yet."""
+    def lent(self, conn: Any, mark: list[Any]) -> None:
+        """*conn* was just checked out (by checked_out, with its pool's *mark*) for a
+        request: new if it has no socket yet."""
+        record = self._hosts.get(mark[2])
         setattr(conn, _TRAIL, [self._token, getattr(conn, "sock", None) is None, None, 0.0,
-                               None, None])
+                               None, None, record.in_use if record is not None else 0])
 
     def connected(self, conn: Any, now: float) -> None:
         """*conn* finished its set-up at *now* (a new connection, or one made again)."""
@@ -320,6 +332,10 @@ class PoolWatch:
         if not isinstance(trail, list) or trail[0] is not self._token:
             return
         waited = now - (trail[4] if trail[4] is not None else started)
+        if len(trail) > 6 and trail[6] > 0:
+            heads = self._record(pool).heads_by_load[load_bucket(trail[6])]
+            heads[0] += 1
+            heads[1] += waited
         if sent_body:
             sends = self._record(pool).sends[_kind(trail)]
             sends[0] += 1
@@ -467,6 +483,7 @@ class PoolWatch:
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
                  "statuses": _most_first(r.statuses),
                  "trails": {kind: list(counts) for kind, counts in r.trails.items()},
+                 "heads_by_load": [list(b) for b in r.heads_by_load],
                  "nagle": r.nagle,
                  "sends": {kind: list(counts) for kind, counts in r.sends.items()},
                  "proxy": r.proxy, "proxied": _most_first(r.proxied),
@@ -646,6 +663,12 @@ def _offers_compression(headers: Any) -> bool:
     return offers
 
 
+def load_bucket(in_flight: int) -> int:
+    """The heads_by_load bucket of a request sent with *in_flight* requests to its host
+    (itself counted): 0 for 1, 1 for 2, 2 for 3-4, 3 for 5-8, ... up to the last."""
+    return min(max(in_flight - 1, 0).bit_length(), LOAD_BUCKETS - 1)
+
+
 def _kind(trail: list[Any]) -> str:
     return "new" if trail[1] else "reused"
 
@@ -776,7 +799,7 @@ def _get_conn(original: Any) -> Any:
         conn = original(self, *args, **kwargs)
         try:
             tracer._pool_watch.checked_out(mark, self.num_connections)
-            tracer._pool_watch.lent(conn)
+            tracer._pool_watch.lent(conn, mark)
         except Exception as exc:  # noqa: BLE001
             tracer._trace_error(exc)
         return conn

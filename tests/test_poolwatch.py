@@ -22,6 +22,7 @@ from urllib3.connectionpool import HTTPConnectionPool
 
 import geventperf
 from geventperf import poolwatch
+from geventperf.poolwatch import LOAD_BUCKETS
 from tests.servers import RawServer, http_response
 
 
@@ -59,6 +60,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "trails": {"new": [0, 0, 0.0, 0.0, 0.0],
                                 "reused": [0, 0, 0.0, 0.0, 0.0]},
                      "nagle": False, "sends": {"new": [0, 0.0], "reused": [0, 0.0]},
+                     "heads_by_load": [[0, 0.0]] * LOAD_BUCKETS,
                      "proxy": None, "proxied": [], "redirects": 0, "redirected_to": [],
                      "duplicates": 0, "duplicated": [], "duplicate_peak": 0,
                      "duplicate_sites": [], "bodies": [0, 0, 0, 0, 0.0], "plain_types": [], "plain_asked": 0,
@@ -77,6 +79,26 @@ def test_requests_on_kept_alive_connections_open_one_each_in_flight(kept):
     assert kept.connections == 1
     # each body timed after its head: the first on the connection made for it
     assert [event["trails"][kind][0] for kind in ("new", "reused")] == [1, 4]
+    # each head timed, sent with itself alone in flight
+    assert [n for n, _ in event["heads_by_load"]] == [5] + [0] * (LOAD_BUCKETS - 1)
+
+
+def test_heads_are_counted_by_the_requests_in_flight_when_sent():
+    """Eight connections checked out at once: the first was sent with itself alone in
+    flight, the eighth with eight; each head's time lands in its bucket (the heads come
+    as urllib3's urlopen reports them, here by hand: 10 ms apart)."""
+    pool = HTTPConnectionPool("127.0.0.1", 9, maxsize=8)
+    with geventperf.Tracer(sections=None) as tracer:
+        conns = [pool._get_conn() for _ in range(8)]
+        for i, conn in enumerate(conns):
+            tracer._pool_watch.head_arrived(pool, conn, 2, False, 0.0, 0.01 * (i + 1))
+        for conn in conns:
+            pool._put_conn(conn)
+    [event] = _pools(tracer.profile)
+    # 1, 2, 3-4, 5-8 in flight
+    assert event["heads_by_load"][:5] == [
+        [1, pytest.approx(0.01)], [1, pytest.approx(0.02)], [2, pytest.approx(0.07)],
+        [4, pytest.approx(0.26)], [0, 0.0]], event["heads_by_load"]
 
 
 def test_requests_through_a_proxy_record_it_and_where_they_went(kept, monkeypatch):

@@ -17,6 +17,7 @@ share their stacks, and any one of them stands for all.
 from __future__ import annotations
 
 import keyword
+import math
 from typing import Any, Iterable, NamedTuple
 
 from geventperf.findings.common import (
@@ -36,6 +37,16 @@ from geventperf.poolwatch import OTHER_POOLS, status_pairs
 from geventperf.profile import CALL_FOR, Profile
 from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 
+# An upstream queues what it cannot serve at once when its answers' heads came at
+# least this many times later with the most requests in flight than with at most a
+# quarter as many (one with room answers about as fast; strict queueing, 4x slower):
+# an unseen digest's 40 fetches in flight waited 103 ms for heads that came in 15 ms
+# while its pool filled, and a larger pool, the report's fix, gained nothing.
+QUEUED_RATIO = 2.0
+# ... from at least this many heads at the most in flight, and this many at a quarter
+# or less (a pool of 16 filling at once sends 4 with at most 4 in flight).
+QUEUED_MIN_LOADED = 10
+QUEUED_MIN_LIGHT = 3
 # Responses timed to their head below which a host's mean is no figure to quote.
 MIN_TIMED = 5
 # ... and the share of all timed responses that host must have: the jobs' requests
@@ -220,9 +231,7 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
     text = (f" {who} ({', '.join(repr(n) for n in names[:2])}) {held} "
             f"at {where}{call}: {heaviest.count} {waits_word} of "
             f"{event_wait(heaviest) / heaviest.count * 1e3:.0f} ms on average")
-    line_waited = sum(w.wait_s for w in rows if user_site(w.stack).user == site.user)
-    upstream = _upstream(profile, heaviest.count, line_waited) \
-        if any(REQUEST_FRAME.search(f) for f in heaviest.stack) else None
+    upstream = line_upstream(profile, rows, heaviest)
     each_made = _calls_each(profile, names, rows, site.user) if per_job else ""
     if upstream is None:
         return text + "." + each_made
@@ -417,6 +426,60 @@ def most_asked(event: dict[str, Any]) -> str:
     top = event.get("top_gets") or []
     return (f"; the most asked, {top[0][0]}, {top[0][1]} times"
             if top and isinstance(top[0], list) and len(top[0]) == 2 else "")
+
+
+def line_upstream(profile: Profile, rows: list[Any],
+                  heaviest: Any) -> tuple[str, int, float] | None:
+    """_upstream for the line of *heaviest*, the jobs' heaviest of their wait *rows*,
+    when it waited inside a request; None otherwise."""
+    if not any(REQUEST_FRAME.search(f) for f in heaviest.stack):
+        return None
+    line = user_site(heaviest.stack).user
+    return _upstream(profile, heaviest.count,
+                     sum(w.wait_s for w in rows if user_site(w.stack).user == line))
+
+
+class Queued(NamedTuple):
+    """A host that answered later the more requests were in flight to it: its mean
+    time to a head with few in flight (at most *light_in_flight*) and with many."""
+
+    host: str
+    light_in_flight: int
+    light_ms: float
+    loaded_in_flight: tuple[int, int]
+    loaded_ms: float
+
+
+def upstream_queued(profile: Profile, host: str) -> Queued | None:
+    """Whether *host* queued what it could not serve at once, from its pool watch
+    record's ``heads_by_load``: the heads of the requests sent with the most in flight
+    (a bucket of at least QUEUED_MIN_LOADED) came at least QUEUED_RATIO times later
+    than those sent with at most a quarter as many (at least QUEUED_MIN_LIGHT: a pool's
+    first requests, as it fills).  None when they did not, or the record cannot say."""
+    event = next((e for e in _events(profile, POOL_EVENT) if e.get("pool") == host), None)
+    buckets = event.get("heads_by_load") if event is not None else None
+    if not isinstance(buckets, list) or not all(
+            isinstance(b, list) and len(b) == 2 and all(_finite(v) for v in b)
+            for b in buckets):
+        return None
+    loaded = next((i for i in range(len(buckets) - 1, -1, -1)
+                   if buckets[i][0] >= QUEUED_MIN_LOADED), None)
+    if loaded is None or loaded < 2:
+        return None
+    # buckets hold 1, 2, 3-4, 5-8, ...: two below, at most a quarter as many in flight
+    light = buckets[:loaded - 1]
+    light_n, light_s = sum(b[0] for b in light), sum(b[1] for b in light)
+    loaded_n, loaded_s = buckets[loaded]
+    if light_n < QUEUED_MIN_LIGHT or not light_s > 0 \
+            or loaded_s / loaded_n < QUEUED_RATIO * light_s / light_n:
+        return None
+    return Queued(host, 1 << (loaded - 2), light_s / light_n * 1e3,
+                  ((1 << (loaded - 1)) + 1, 1 << loaded), loaded_s / loaded_n * 1e3)
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value) and value >= 0
 
 
 def _upstream(profile: Profile, waits: int, waited: float) -> tuple[str, int, float] | None:

@@ -163,8 +163,10 @@ def pool_full(profile: Profile) -> list[Finding]:
         jobs_waited,
         jobs_waits,
         joined_in_program,
+        line_upstream,
         lingering_setter,
         pacing_sleeper,
+        upstream_queued,
     )
     job_ids = [g.id for g in job_greenlets]
     own_stacks = {tuple(w.stack) for w in rows}
@@ -191,6 +193,11 @@ def pool_full(profile: Profile) -> list[Finding]:
     if pacer is not None:
         held += PACED.format(name=pacer.name, life=pacer.life, waited=pacer.waited,
                              line=pacer.line, count=pacer.count)
+    upstream = None if asleep or joined or linger or pacer or heaviest is None \
+        else line_upstream(profile, job_rows, heaviest)
+    if upstream is not None and upstream_queued(profile, upstream[0]) is not None:
+        return []  # the upstream paced the work, not the pool: a larger one lengthens
+        # each answer (an unseen digest's 40 fetches in flight; see held.QUEUED_RATIO)
     if asleep and slept.line != user_site(heaviest.stack).user:  # (held named another)
         held += (f" They also slept at {slept.line}: {slept.count} sleeps of "
                  f"{slept.waited / slept.count * 1e3:.0f} ms on average.")
