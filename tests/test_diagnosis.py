@@ -214,9 +214,6 @@ def slow(server, delay: float = 0.3) -> str:
     return f"slow={server.url}/slow?delay={delay}"
 
 
-# /queued?capacity=C&service=S: the requests being served, by capacity (the server's
-# connection threads take turns at them).
-_QUEUES: dict[int, threading.BoundedSemaphore] = {}
 # Answers of /slow?events=1: each one's length differs from the one before.
 _EVENTS = itertools.count()
 
@@ -227,9 +224,7 @@ def _respond_kept(head: bytes) -> list:
     default); with split=1 the head and the body in two sends, on a socket with Nagle's
     algorithm on (the server's default), as some servers write them; with cookie=1 a
     cookie scoped to the request's path (any path ending in /slow); with events=1 a
-    body of 1 to 7 bytes, another length each time (a poll's new events).
-    /queued?capacity=C&service=S: "ok" after S s of service, at most C served at once
-    and the others queued (an upstream with a fixed number of workers)."""
+    body of 1 to 7 bytes, another length each time (a poll's new events)."""
     url = urllib.parse.urlsplit(head.split()[1].decode())
     q = urllib.parse.parse_qs(url.query)
     size = int(q.get("size", ["0"])[0])
@@ -238,11 +233,6 @@ def _respond_kept(head: bytes) -> list:
               if q.get("cookie") == ["1"] else [])
     if q.get("events") == ["1"]:  # a poll: each answer holds other events
         size = 1 + next(_EVENTS) % 7
-    if url.path.endswith("/queued"):  # an upstream serving so many at once, in turn
-        capacity, service = int(q["capacity"][0]), float(q["service"][0])
-        with _QUEUES.setdefault(capacity, threading.BoundedSemaphore(capacity)):
-            time.sleep(service)
-        return [http_response(b"ok")]
     response = http_response(b"x" * size if size else b"ok", headers=cookie,
                              status=f"{status} {'OK' if status == '200' else 'Error'}")
     if q.get("split") == ["1"]:
@@ -1193,29 +1183,6 @@ def test_small_bodies_read_whole_are_no_small_reads(server, tmp_path):
 
 
 SMALL_POOL = Workload("small_pool.py")
-QUEUED_UPSTREAM = Workload("queued_upstream.py")
-
-
-def test_a_full_pool_in_front_of_an_upstream_with_room_is_pool_full(kept_server, tmp_path):
-    """The control for the next test: answers after a fixed 0.16 s, however many are
-    in flight (about what the queued upstream takes with 16), so the pool paces."""
-    profile = run_cli(QUEUED_UPSTREAM, tmp_path, f"up={kept_server.url}/slow?delay=0.16")
-    assert_first(profile, QUEUED_UPSTREAM, POOL_FULL, greenlet="main")
-
-
-def test_a_full_pool_in_front_of_an_upstream_that_queues_is_no_pool_full(kept_server,
-                                                                          tmp_path):
-    """Before (an unseen digest keeping 40 fetches in flight to an origin serving 6 at
-    once): pool-full, whose larger Pool gained nothing: the answers came 15 ms after
-    the first requests, and 103 ms with 40 in flight."""
-    profile = run_cli(QUEUED_UPSTREAM, tmp_path,
-                      f"up={kept_server.url}/queued?capacity=2&service=0.02")
-    assert not findings_of(profile, POOL_FULL), listing(profile)
-    [pool] = [e for e in profile.events if e["kind"] == "urllib3-pool"]
-    light, loaded = pool["heads_by_load"][0], pool["heads_by_load"][4]  # 1, 9-16 in flight
-    assert light[0] >= 1 and loaded[0] >= 100, pool["heads_by_load"]
-    assert loaded[1] / loaded[0] > 2 * light[1] / light[0], pool["heads_by_load"]
-
 
 def test_a_pool_too_small_for_an_idle_loop_is_pool_full(server, tmp_path):
     profile = run_cli(SMALL_POOL, tmp_path, slow(server, 0.1))

@@ -1,12 +1,19 @@
 """An upstream that queues what it cannot serve at once (held.upstream_queued), from the
 pool watch's ``heads_by_load``.
 
-End to end, ``tests/diagnosis/queued_upstream.py`` runs a Pool of 16 against an
-upstream serving 2 at a time and against one with room (``tests/test_diagnosis.py``).
-Here each condition is moved past its edge on a record built by hand.
+End to end, ``tests/diagnosis/queued_upstream.py`` (run through the real CLI, as the
+diagnosis suite runs its workloads) puts a Pool of 16 in front of an upstream on
+127.0.0.1 that serves one request at a time, in the order they came, and in front of
+one that answers every request after a fixed delay.  Then each condition of the rule
+is moved past its edge on a record built by hand.
 """
 
 from __future__ import annotations
+
+import queue
+import socket
+import threading
+import time
 
 import pytest
 
@@ -18,6 +25,108 @@ from geventperf.findings.held import (
 )
 from geventperf.poolwatch import LOAD_BUCKETS, load_bucket
 from geventperf.profile import Profile
+from tests.servers import RawServer, http_response
+from tests.test_diagnosis import (
+    POOL_FULL,
+    Workload,
+    assert_first,
+    findings_of,
+    listing,
+    run_cli,
+)
+
+QUEUED_UPSTREAM = Workload("queued_upstream.py")
+# The queueing upstream's time per request; the one with room answers after about what
+# the queue makes each request wait with 16 in flight.
+SERVICE_S = 0.02
+ROOMY_DELAY_S = 0.3
+ANSWER = http_response(b"ok")
+
+
+class FifoServer:
+    """An upstream with one worker: a thread per kept-alive connection reads requests
+    and queues them; the worker answers them one at a time, SERVICE_S each, in the
+    order they came (a listen backlog's order, or a worker pool's queue)."""
+
+    def __init__(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", 0), backlog=64)
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._requests: queue.Queue[socket.socket | None] = queue.Queue()
+        self._threads = [threading.Thread(target=self._accept, daemon=True),
+                         threading.Thread(target=self._work, daemon=True)]
+
+    def __enter__(self) -> FifoServer:
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._requests.put(None)
+        self._listener.close()  # (the accept thread is a daemon: it dies with the run)
+        self._threads[1].join(5)
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._read, args=(conn,), daemon=True).start()
+
+    def _read(self, conn: socket.socket) -> None:
+        buffered = b""
+        while True:
+            try:
+                data = conn.recv(65536)
+            except OSError:
+                return
+            if not data:
+                return
+            buffered += data
+            while b"\r\n\r\n" in buffered:
+                _head, buffered = buffered.split(b"\r\n\r\n", 1)
+                self._requests.put(conn)
+
+    def _work(self) -> None:
+        for conn in iter(self._requests.get, None):
+            time.sleep(SERVICE_S)
+            try:
+                conn.sendall(ANSWER)
+            except OSError:
+                pass
+
+
+@pytest.fixture(scope="module")
+def fifo_server():
+    with FifoServer() as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def roomy_server():
+    with RawServer(lambda head: [ROOMY_DELAY_S, ANSWER], keep_alive=True) as srv:
+        yield srv
+
+
+def test_a_full_pool_in_front_of_an_upstream_with_room_is_pool_full(roomy_server, tmp_path):
+    """The control: every answer after a fixed delay, however many are in flight."""
+    profile = run_cli(QUEUED_UPSTREAM, tmp_path, f"up={roomy_server.url}/")
+    assert_first(profile, QUEUED_UPSTREAM, POOL_FULL, greenlet="main")
+
+
+def test_a_full_pool_in_front_of_an_upstream_that_queues_is_no_pool_full(fifo_server,
+                                                                          tmp_path):
+    """Before (an unseen digest keeping 40 fetches in flight to an origin serving 6 at
+    once): pool-full, whose larger Pool gained nothing: the answers came 15 ms after
+    the first requests, and 103 ms with 40 in flight."""
+    profile = run_cli(QUEUED_UPSTREAM, tmp_path, f"up={fifo_server.url}/")
+    assert not findings_of(profile, POOL_FULL), listing(profile)
+    [pool] = [e for e in profile.events if e["kind"] == "urllib3-pool"]
+    heads = pool["heads_by_load"]
+    light = [sum(b[i] for b in heads[:3]) for i in (0, 1)]  # 1-4 in flight
+    loaded = heads[4]  # 9-16
+    assert light[0] == 4 and loaded[0] >= 60, heads
+    assert loaded[1] / loaded[0] > 2 * light[1] / light[0], heads
 
 HOST = "http://127.0.0.1:8080"
 LIGHT_MS, LOADED_MS = 20.0, 160.0
