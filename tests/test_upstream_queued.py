@@ -18,9 +18,11 @@ import time
 import pytest
 
 from geventperf.findings.held import (
+    QUEUED_MANY_LIGHT,
     QUEUED_MIN_LIGHT,
     QUEUED_MIN_LOADED,
     QUEUED_RATIO,
+    QUEUED_RATIO_MANY,
     upstream_queued,
 )
 from geventperf.poolwatch import LOAD_BUCKETS, load_bucket
@@ -170,6 +172,16 @@ def test_it_is_no_queue(change):
 
 def test_at_the_ratio_it_is_a_queue():
     assert upstream_queued(record(loaded_ms=QUEUED_RATIO * LIGHT_MS * 1.01), HOST)
+
+
+@pytest.mark.parametrize("light, queued", [
+    (QUEUED_MANY_LIGHT, True), (QUEUED_MANY_LIGHT - 1, False)])
+def test_many_light_heads_make_a_smaller_rise_a_queue(light, queued):
+    """QUEUED_RATIO_MANY from QUEUED_MANY_LIGHT light heads on; under, QUEUED_RATIO."""
+    rise = record(light=light, loaded_ms=QUEUED_RATIO_MANY * LIGHT_MS * 1.01)
+    assert (upstream_queued(rise, HOST) is not None) is queued
+    assert upstream_queued(record(light=light, loaded_ms=QUEUED_RATIO_MANY * LIGHT_MS * 0.99),
+                           HOST) is None
 
 
 @pytest.mark.parametrize("heads", [None, "x", [[1, 2, 3]], [[1, -1.0]], [[True, 0.1]],

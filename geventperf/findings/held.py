@@ -39,10 +39,20 @@ from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 
 # An upstream queues what it cannot serve at once when its answers' heads came at
 # least this many times later with the most requests in flight than with at most a
-# quarter as many (one with room answers about as fast; strict queueing, 4x slower):
-# an unseen digest's 40 fetches in flight waited 103 ms for heads that came in 15 ms
-# while its pool filled, and a larger pool, the report's fix, gained nothing.
+# quarter as many: one with room answers as fast, whatever its latency, while one past
+# its capacity answers later by what is queued ahead (an unseen digest's 40 fetches in
+# flight waited 103 ms for heads that came in 15-38 ms while its pool filled, and a
+# larger pool, the report's fix, gained nothing).  The light heads are few (a pool's
+# first requests, as it fills), so their mean is the noisy side: with 4 of them, a
+# latency spread like a lognormal's of sigma 0.5 puts it under half the true mean
+# about one time in 200 (simulated).
 QUEUED_RATIO = 2.0
+# ... or this many times, from this many light heads on, where the mean is steadier (8
+# of them fall under two thirds of the true mean about one time in 50; an unseen
+# notifier's 32 in flight to an upstream with 4 database connections: 88 ms against
+# 54 ms for 16 light heads, and a larger pool gained nothing).
+QUEUED_RATIO_MANY = 1.5
+QUEUED_MANY_LIGHT = 8
 # ... from at least this many heads at the most in flight, and this many at a quarter
 # or less (a pool of 16 filling at once sends 4 with at most 4 in flight).
 QUEUED_MIN_LOADED = 10
@@ -454,8 +464,9 @@ def upstream_queued(profile: Profile, host: str) -> Queued | None:
     """Whether *host* queued what it could not serve at once, from its pool watch
     record's ``heads_by_load``: the heads of the requests sent with the most in flight
     (a bucket of at least QUEUED_MIN_LOADED) came at least QUEUED_RATIO times later
-    than those sent with at most a quarter as many (at least QUEUED_MIN_LIGHT: a pool's
-    first requests, as it fills).  None when they did not, or the record cannot say."""
+    (QUEUED_RATIO_MANY from QUEUED_MANY_LIGHT on) than those sent with at most a quarter
+    as many (at least QUEUED_MIN_LIGHT: a pool's first requests, as it fills).  None
+    when they did not, or the record cannot say."""
     event = next((e for e in _events(profile, POOL_EVENT) if e.get("pool") == host), None)
     buckets = event.get("heads_by_load") if event is not None else None
     if not isinstance(buckets, list) or not all(
@@ -470,8 +481,9 @@ def upstream_queued(profile: Profile, host: str) -> Queued | None:
     light = buckets[:loaded - 1]
     light_n, light_s = sum(b[0] for b in light), sum(b[1] for b in light)
     loaded_n, loaded_s = buckets[loaded]
+    ratio = QUEUED_RATIO if light_n < QUEUED_MANY_LIGHT else QUEUED_RATIO_MANY
     if light_n < QUEUED_MIN_LIGHT or not light_s > 0 \
-            or loaded_s / loaded_n < QUEUED_RATIO * light_s / light_n:
+            or loaded_s / loaded_n < ratio * light_s / light_n:
         return None
     return Queued(host, 1 << (loaded - 2), light_s / light_n * 1e3,
                   ((1 << (loaded - 1)) + 1, 1 << loaded), loaded_s / loaded_n * 1e3)
