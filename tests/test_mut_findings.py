@@ -3123,6 +3123,26 @@ def loop_saturated_tells_the_cheaper_way_of_standard_library_hot_code():
 
 
 @scenario
+def loop_saturated_parsing_a_file_is_told_to_parse_it_once():
+    # the workers' hot stack decodes JSON under json.load (a file: the same flags file
+    # re-read per call), then under json.loads (a body): the first is told to parse the
+    # file once and re-read it when it changes, the second to parse less or faster
+    out = []
+    decoder = "/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode"
+    for call in ("load", "loads"):
+        p = saturated()
+        for g in (3, 4, 5, 1):
+            p.greenlet(g).cpu_s = p.greenlet(g).run_s
+        frames = [decoder, f"/usr/lib/python3.11/json/__init__.py:293:{call}",
+                  f"{APP}:61:FlagClient._definitions"]
+        p.cpu_samples = CpuSamples(frames=frames, first_lines=[1] * 3, stacks=[
+            SampledStack(frames=[0, 1, 2], greenlet="app.fetch", sections=[], count=8,
+                         cpu_s=1.0, gid=3)])
+        out += findings.loop_saturated(p)
+    return out
+
+
+@scenario
 def loop_saturated_in_a_json_hook_is_told_the_hook():
     # the workers' hot stack is the program's _revive called by json's decoder (an
     # object_hook): told to make the hook cheaper, not a faster decoder; the decoder's
@@ -4679,6 +4699,104 @@ EXPECTED = {
       'site': '/srv/app/worker.py:40:app',
       'stack': ['/srv/app/worker.py:40:app'],
       'waits': 6}],
+    'loop_saturated_parsing_a_file_is_told_to_parse_it_once': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated by the code at '
+                 '/srv/app/worker.py:61:FlagClient._definitions, 100% of the sampled CPU: it '
+                 "parses a file (json.load, yaml's load, tomllib.load, configparser's read): "
+                 'when it is the same file from call to call (a configuration, feature flags, '
+                 'a lookup table), parse it once and keep the result, re-reading it only when '
+                 'it changed (its os.stat().st_mtime_ns checked at most once a second, or on a '
+                 'TTL) -- or have whoever writes it signal the change. In figures: busy 97% of '
+                 'the run, and greenlets waited 3.500 greenlet-seconds ready to run but '
+                 'queued, against 0.500 s waiting for I/O, timers or locks. Who held the loop: '
+                 "'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on average, 2.000 "
+                 "greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others "
+                 "were ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
+                 'CPU (8 samples in all) at /srv/app/worker.py:61:FlagClient._definitions; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. Beyond that: less work per request in these greenlets, '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
+                '/usr/lib/python3.11/json/__init__.py:293:load',
+                '/srv/app/worker.py:61:FlagClient._definitions'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                      "(the run's ready wait, less what a loop-blocked, blocking-call, "
+                      'slow-path or cpu-starved finding explains), plus the queueing behind '
+                      "the top holder's own slices over the block threshold when they burned "
+                      'the CPU in the same code (no loop-blocked finding then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [],
+      'long_slices_s': 0,
+      'message': 'The loop was saturated by the code at '
+                 '/srv/app/worker.py:61:FlagClient._definitions, 100% of the sampled CPU: it '
+                 'is parsing JSON: ask the upstream for less -- only the fields, the page or '
+                 'the summary this code uses -- rather than parsing a large document whole, or '
+                 'parse with a faster decoder (orjson, ujson). In figures: busy 97% of the '
+                 'run, and greenlets waited 3.500 greenlet-seconds ready to run but queued, '
+                 'against 0.500 s waiting for I/O, timers or locks. Who held the loop: '
+                 "'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on average, 2.000 "
+                 "greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s while 2.0 others "
+                 "were ready on average, 0.250 greenlet-s of their waiting); 'main' (x1: ran "
+                 '0.250 s while 0.5 others were ready on average, 0.125 greenlet-s of their '
+                 "waiting); inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 "
+                 "greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of their sampled "
+                 'CPU (8 samples in all) at /srv/app/worker.py:61:FlagClient._definitions; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. Beyond that: less work per request in these greenlets, '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/usr/lib/python3.11/json/decoder.py:353:JSONDecoder.raw_decode',
+                '/usr/lib/python3.11/json/__init__.py:293:loads',
+                '/srv/app/worker.py:61:FlagClient._definitions'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875}],
     'loop_saturated_in_a_json_hook_is_told_the_hook': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
                       "(the run's ready wait, less what a loop-blocked, blocking-call, "
