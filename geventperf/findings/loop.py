@@ -48,6 +48,17 @@ from geventperf.profile import EXIT, THREAD_SUFFIX, Finding, Profile, by_generat
 # A loop-blocking slice is "a blocking call" rather than "CPU" when more than this
 # share of its wall time was off the CPU (and not waiting for a CPU: see runqueue_s).
 BLOCKING_SHARE = 0.5
+# A saturated loop's holders off the CPU for at least this share of their running
+# (short of BLOCKING_SHARE) made blocking calls too, which no CPU cure reaches: told
+# first when the CPU samples name the program's line that makes them (BLOCKING_LINE).
+# An unseen billing worker fsynced its audit file twice per job: 16 % of the holders'
+# running off the CPU, 13 % of the sampled CPU at the fsync's line; told only
+# requests' CPU (whose cure saved 25 %), where a group commit saved 30 %.
+PARTLY_BLOCKING_SHARE = 0.1
+# The text of a program's line that makes a call blocking the loop's thread without
+# yielding: a disk sync (fsync, a file's flush, sqlite's commit) or a sleep unpatched.
+BLOCKING_LINE = re.compile(r"\b(os\.(fsync|fdatasync|sync)|fsync|fdatasync)\(|\.flush\(\)|"
+                           r"\.commit\(\)|\btime\.sleep\(")
 # A CPU slice's message names the time its thread waited for a CPU from this share of
 # the held time on: below it, ordinary scheduling noise not worth a reader's attention.
 # So is the time the garbage collector ran inside it.
@@ -1422,6 +1433,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         return []
     ready += absorbed  # (after the tests: they decide without the long slices)
     seen = does = None
+    partly = ""  # the holders' blocking calls, short of most of their running
     tiny_told = False  # its cure tells threadpool tasks too tiny to hand over
     # a specific cure on the CPU side, told before the figures (see the message's lead)
     first = ""
@@ -1547,6 +1559,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      "requests' CPU per call in this project's benchmarks)"
                      + (": for a Session shared by the calls, not one made per call "
                         "(session-per-request)." if new_sessions else "."))
+        partly = _partly_blocking(profile, off_cpu, held_run)
+        cure = partly + cure
         # the specific cause first: a reader under pressure acts on the first cure told
         first, cure = (cure, " Beyond that: " + generic) if cure or does else \
             ("", " The cure is on the CPU side, not the I/O side: " + generic)
@@ -1562,6 +1576,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
             if does and hot else
             f"The loop was saturated by the code at {hot.line}, {hot.share:.0%} of the "
             f"sampled CPU:{first} In figures: busy" if tiny_told and hot else
+            f"The loop was saturated.{first} In figures: busy" if first and partly else
             f"The loop was saturated; the cure is on the CPU side, not the I/O side:{first} "
             "In figures: busy" if first else "The loop was saturated: busy")
     message = (
@@ -1734,6 +1749,36 @@ def _wsgi_iterable(profile: Profile) -> str | None:
     if applications:
         return f"what the application at {applications.most_common(1)[0][0]} returned"
     return None
+
+
+def _partly_blocking(profile: Profile, off_cpu: float | None, held_run: float) -> str:
+    """A sentence when the holders were off the CPU for PARTLY_BLOCKING_SHARE of their
+    running and the CPU samples name the program's line making a blocking call
+    (BLOCKING_LINE: the syscall's own CPU is sampled at it); "" otherwise."""
+    if off_cpu is None or not held_run > 0 or off_cpu < PARTLY_BLOCKING_SHARE * held_run:
+        return ""
+    samples = profile.cpu_samples
+    if samples is None:
+        return ""
+    lines: dict[str, float] = {}
+    total = 0.0
+    for frames, cpu in greenlet_samples(profile):
+        total += cpu
+        own = next((samples.frames[i] for i in frames
+                    if not is_library_frame(samples.frames[i])), None)
+        if own is not None and BLOCKING_LINE.search(frame_source(own)):
+            lines[own] = lines.get(own, 0.0) + cpu
+    if not lines or not total > 0:
+        return ""
+    line = max(lines, key=lines.__getitem__)
+    return (f" The greenlets holding it were off the CPU for {off_cpu:.3f} s of their "
+            f"{held_run:.3f} s running ({off_cpu / held_run:.0%}): calls that block the "
+            "loop's thread without yielding, which no CPU cure reaches. The CPU samples "
+            f"name {line} ({frame_source(line)}: {lines[line] / total:.0%} of the sampled "
+            "CPU in the call itself). Fix: batch such calls -- one flush and fsync per "
+            "batch of records (a group commit, before the batch is acknowledged) -- or "
+            "hand them to gevent.get_hub().threadpool; an unpatched time.sleep becomes "
+            "gevent.sleep.")
 
 
 def _sampled_share(profile: Profile, endings: tuple[str, ...]) -> float:

@@ -1,0 +1,73 @@
+"""loop-saturated's holders partly off the CPU: blocking calls the CPU samples name.
+
+A saturated loop whose holders spent a part of their running off the CPU (short of
+most of it, which is the blocking story of its own) made calls that block the loop's
+thread; when the CPU samples name the program's line making one (a disk sync, a sleep
+unpatched), the finding leads with it.  The line's source is read where the profile is
+analysed, so each test writes the program's file it names.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from geventperf import findings
+from geventperf.findings.loop import BLOCKING_SHARE, PARTLY_BLOCKING_SHARE
+from geventperf.sampling.model import CpuSamples, SampledStack
+from tests.test_mut_findings import saturated
+
+LINE = 3
+SOURCES = {
+    "fsync": "import os\ndef record(fh):\n    os.fsync(fh.fileno())\n",
+    "flush": "import os\ndef record(fh):\n    fh.flush()\n",
+    "sleep": "import time\ndef record(fh):\n    time.sleep(0.001)\n",
+    "compute": "import os\ndef record(fh):\n    return sum(range(100))\n",
+}
+
+
+def held(tmp_path, off_share: float, source: str = "fsync"):
+    """saturated()'s run with its holders off the CPU for *off_share* of their running
+    and a fifth of the sampled CPU at line LINE of a file holding SOURCES[source]."""
+    path = tmp_path / "audit.py"
+    path.write_text(SOURCES[source])
+    p = saturated()
+    for g in (3, 4, 5, 1):
+        gs = p.greenlet(g)
+        gs.cpu_s = gs.run_s * (1 - off_share)
+    frames = [f"{path}:{LINE}:record", f"{path}:9:handle",
+              "/venv/lib/python3.11/site-packages/requests/sessions.py:500:Session.request"]
+    p.cpu_samples = CpuSamples(frames=frames, first_lines=[1] * 3, stacks=[
+        SampledStack(frames=[0, 1], greenlet="app.fetch", sections=[], count=2,
+                     cpu_s=0.25, gid=3),
+        SampledStack(frames=[2, 1], greenlet="app.fetch", sections=[], count=8,
+                     cpu_s=1.0, gid=3)])
+    return p, path
+
+
+@pytest.mark.parametrize("source", ["fsync", "flush", "sleep"])
+def test_a_blocking_line_in_the_samples_leads(tmp_path, source):
+    p, path = held(tmp_path, 0.25, source)
+    [f] = findings.loop_saturated(p)
+    assert f.message.startswith("The loop was saturated. The greenlets holding it were off "
+                                "the CPU for "), f.message
+    assert f"{path}:{LINE}:record ({SOURCES[source].splitlines()[-1].strip()}: 20% of " \
+        in f.message, f.message
+    assert "group commit" in f.message and "the cure is on the CPU side" not in f.message
+
+
+@pytest.mark.parametrize("off_share, source", [
+    (PARTLY_BLOCKING_SHARE * 0.9, "fsync"),  # a little off the CPU: the CPU's story
+    (0.25, "compute"),  # no line in the samples that blocks: nothing to name
+])
+def test_it_is_not_told(tmp_path, off_share, source):
+    p, _path = held(tmp_path, off_share, source)
+    [f] = findings.loop_saturated(p)
+    assert "The greenlets holding it were off the CPU" not in f.message, f.message
+
+
+def test_mostly_off_the_cpu_is_the_blocking_story(tmp_path):
+    """From BLOCKING_SHARE on, the holders' running is told as blocking calls whole."""
+    p, _path = held(tmp_path, BLOCKING_SHARE + 0.1)
+    [f] = findings.loop_saturated(p)
+    assert "The greenlets holding it were off the CPU" not in f.message, f.message
+    assert "was off the CPU" in f.message, f.message
