@@ -1236,6 +1236,21 @@ def requests_failed_retried_inside_against_the_read_timeout():
             *retried(0.3125, checkouts=20), *retried(0.3125, checkouts=19)]
 
 
+@scenario
+def requests_failed_read_timeouts_that_cut_a_tail():
+    # 5 of 100 calls hit the 0.5 s read timeout (2.5 s); the 95 that answered took
+    # 0.05 s to their heads on average: a tenth of the timeout, and 5 %: the timeout cut
+    # the upstream's stragglers (told so, not "a timeout too short"); 2**-16 s slower on
+    # average, or 6 of 100 timed out, and the timeout story is told as before
+    def cut(heads_s, failed=5):
+        pool = failing_pool("http://a:80", failed, 100, 2.5, [["ReadTimeoutError", failed]],
+                            [[f"{APP}:40:call", failed]], timeout=0.5)
+        pool["trails"] = {"new": [5, 0, 0.0, 0.0, 0.25], "reused": [90, 0, 0.0, 0.0,
+                                                                    heads_s]}
+        return findings.requests_failed(failing_profile([pool]))
+    return [*cut(4.5), *cut(4.5 + 95 * 2 ** -16), *cut(4.5, failed=6)]
+
+
 # The body read of a call made at app line 40: where stalled bodies wait.
 BODY_READ = [f"{GEVENT}:687:SocketMixin.recv_into",
              "/usr/lib/python3.11/http/client.py:473:HTTPResponse.read",
@@ -10527,6 +10542,7 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
+      'tail_cut': False,
       'timeout_near_latency': False}],
     'requests_failed_not_under_the_threshold': [],
     'requests_failed_at_the_edges': [{'calls': 3,
@@ -10554,6 +10570,7 @@ EXPECTED = {
       'section': None,
       'site': None,
       'stack': [],
+      'tail_cut': False,
       'timeout_near_latency': False}],
     'session_per_request_by_new_pools': [{'avoidable': 38,
       'connect_wait_s': 0.5,
@@ -11519,6 +11536,7 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
+      'tail_cut': False,
       'timeout_near_latency': True},
      {'calls': 13,
       'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
@@ -11548,6 +11566,7 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
+      'tail_cut': False,
       'timeout_near_latency': False},
      {'calls': 13,
       'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
@@ -11577,6 +11596,7 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
+      'tail_cut': False,
       'timeout_near_latency': False}],
     'serial_bottleneck_timer_outnumbered_by_its_waiters': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
                       "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
@@ -13555,6 +13575,104 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4}],
+    'requests_failed_read_timeouts_that_cut_a_tail': [{'calls': 100,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
+      'cost_s': 2.5,
+      'errors': {'ReadTimeoutError': 5},
+      'failed': 5,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 5 of 100 requests raised instead of answering '
+                 '(ReadTimeoutError x5), after 0.500 s each on average: 2.500 '
+                 'greenlet-seconds spent in requests that got no answer (http://a:80: 5 of '
+                 '100, 2.500 s), most made at /srv/app/worker.py:40:call. The upstream did '
+                 'not answer within the read timeout (0.5 s). The requests that answered '
+                 'took 50 ms to their response on average (95 timed), under a tenth of the '
+                 "0.5 s read timeout, and 5 of 100 timed out: the timeout cut the upstream's "
+                 'stragglers short, as a per-attempt timeout with a retry does on purpose. '
+                 'Raising it makes each straggler hold its caller longer; what is left is at '
+                 'the upstream (its slow replica, query or lock), or a hedged second request '
+                 'sent once the first has taken a few times the usual answer. [cost 2.500 s: '
+                 'greenlet-seconds spent inside requests that raised (a timeout, a refused '
+                 "or reset connection) instead of answering; urllib3's retry back-off inside "
+                 "them is retry-backoff's figure too]",
+      'pools': ['http://a:80'],
+      'read_timeout_s': 0.5,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call'],
+      'tail_cut': True,
+      'timeout_near_latency': False},
+     {'calls': 100,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
+      'cost_s': 2.5,
+      'errors': {'ReadTimeoutError': 5},
+      'failed': 5,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 5 of 100 requests raised instead of answering '
+                 '(ReadTimeoutError x5), after 0.500 s each on average: 2.500 '
+                 'greenlet-seconds spent in requests that got no answer (http://a:80: 5 of '
+                 '100, 2.500 s), most made at /srv/app/worker.py:40:call. The upstream did '
+                 'not answer within the read timeout (0.5 s): it is slower than the timeout '
+                 'allows (a timeout too short for it, or an upstream that needs fixing) or '
+                 'it is down, and then a circuit breaker stops paying the timeout on every '
+                 "call. That time bought no answer: the fix is on the upstream's side, or in "
+                 'the timeout, retries and fallback the calls give it. [cost 2.500 s: '
+                 'greenlet-seconds spent inside requests that raised (a timeout, a refused '
+                 "or reset connection) instead of answering; urllib3's retry back-off inside "
+                 "them is retry-backoff's figure too]",
+      'pools': ['http://a:80'],
+      'read_timeout_s': 0.5,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call'],
+      'tail_cut': False,
+      'timeout_near_latency': False},
+     {'calls': 100,
+      'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
+                      "refused or reset connection) instead of answering; urllib3's retry "
+                      "back-off inside them is retry-backoff's figure too",
+      'cost_s': 2.5,
+      'errors': {'ReadTimeoutError': 6},
+      'failed': 6,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'requests-failed',
+      'message': 'Requests failed: 6 of 100 requests raised instead of answering '
+                 '(ReadTimeoutError x6), after 0.417 s each on average: 2.500 '
+                 'greenlet-seconds spent in requests that got no answer (http://a:80: 6 of '
+                 '100, 2.500 s), most made at /srv/app/worker.py:40:call. The upstream did '
+                 'not answer within the read timeout (0.5 s): it is slower than the timeout '
+                 'allows (a timeout too short for it, or an upstream that needs fixing) or '
+                 'it is down, and then a circuit breaker stops paying the timeout on every '
+                 "call. That time bought no answer: the fix is on the upstream's side, or in "
+                 'the timeout, retries and fallback the calls give it. [cost 2.500 s: '
+                 'greenlet-seconds spent inside requests that raised (a timeout, a refused '
+                 "or reset connection) instead of answering; urllib3's retry back-off inside "
+                 "them is retry-backoff's figure too]",
+      'pools': ['http://a:80'],
+      'read_timeout_s': 0.5,
+      'section': None,
+      'site': '/srv/app/worker.py:40:call',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
+                '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
+                '/srv/app/worker.py:40:call'],
+      'tail_cut': False,
+      'timeout_near_latency': False}],
     'requests_failed_retried_inside_against_the_read_timeout': [{'calls': 10,
       'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
                       "refused or reset connection) instead of answering; urllib3's retry "
@@ -13593,6 +13711,7 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
+      'tail_cut': False,
       'timeout_near_latency': True},
      {'calls': 10,
       'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
@@ -13628,6 +13747,7 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
+      'tail_cut': False,
       'timeout_near_latency': False},
      {'calls': 10,
       'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
@@ -13663,6 +13783,7 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
+      'tail_cut': False,
       'timeout_near_latency': True},
      {'calls': 10,
       'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
@@ -13702,6 +13823,7 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
+      'tail_cut': False,
       'timeout_near_latency': True},
      {'calls': 10,
       'cost_meaning': 'greenlet-seconds spent inside requests that raised (a timeout, a '
@@ -13737,6 +13859,7 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:793:HTTPConnectionPool.urlopen',
                 '/venv/lib/python3.11/site-packages/requests/adapters.py:696:HTTPAdapter.send',
                 '/srv/app/worker.py:40:call'],
+      'tail_cut': False,
       'timeout_near_latency': True}],
     'lock_contended_names_the_calls_inside_the_function_that_takes_it': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
                       '(mostly idle, or queueing little)',

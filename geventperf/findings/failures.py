@@ -40,6 +40,8 @@ _TIMEOUT = ("the upstream did not answer within the read timeout{timeout}: it is
             "than the timeout allows (a timeout too short for it, or an upstream that needs "
             "fixing) or it is down, and then a circuit breaker stops paying the timeout on "
             "every call")
+# ... when the timeout cut a tail (_tail_cut_story says the rest)
+_TAIL_CUT = "the upstream did not answer within the read timeout{timeout}"
 _STORIES = {
     "ReadTimeoutError": _TIMEOUT,
     "TimeoutError": _TIMEOUT,
@@ -73,6 +75,13 @@ MIN_RETRIES_TOLD = 10
 TIMEOUT_NEAR_LATENCY = 0.5
 # ... told from at least this many answers timed to their response head.
 MIN_ANSWERS_TIMED = 5
+# Read timeouts that cut a tail: the requests that answered took at most this share of
+# the read timeout on average, and at most TAIL_FAILED_SHARE of the calls timed out.
+# An unseen sync set a 0.15 s per-attempt timeout against an upstream answering in 5 ms
+# but stalling 800 ms one call in fifty, and retried: 44 % off its run; the report then
+# led with its 25 timeouts as "a timeout too short for it", whose raising undoes that.
+TAIL_CUT_LATENCY = 0.1
+TAIL_FAILED_SHARE = 0.05
 
 
 def answered(pools: list[dict[str, Any]]) -> tuple[int, float]:
@@ -103,6 +112,24 @@ def _timeout_story(pools: list[dict[str, Any]], gave_up_s: float, timeout_s: flo
             "this upstream's usual latency, so much of what it cut off would have answered, "
             "and trying again only repeats the wait. Fix: raise the timeout above the "
             "slowest answer you accept (or make the upstream faster).")
+
+
+def _tail_cut_story(pools: list[dict[str, Any]], failed: int, calls: int,
+                    timeout_s: float) -> str:
+    """A sentence when the read timeouts cut the upstream's stragglers short: the
+    requests that answered took at most TAIL_CUT_LATENCY of *timeout_s* on average, and
+    at most TAIL_FAILED_SHARE of the *calls* *failed*; "" otherwise."""
+    count, seconds = answered(pools)
+    if not timeout_s or count < MIN_ANSWERS_TIMED or failed > TAIL_FAILED_SHARE * calls \
+            or seconds / count > TAIL_CUT_LATENCY * timeout_s:
+        return ""
+    return (f" The requests that answered took {seconds / count * 1e3:.0f} ms to their "
+            f"response on average ({count} timed), under a tenth of the {timeout_s:g} s "
+            f"read timeout, and {failed} of {calls} timed out: the timeout cut the "
+            "upstream's stragglers short, as a per-attempt timeout with a retry does on "
+            "purpose. Raising it makes each straggler hold its caller longer; what is left "
+            "is at the upstream (its slow replica, query or lock), or a hedged second "
+            "request sent once the first has taken a few times the usual answer.")
 
 
 def _retries_story(pools: list[dict[str, Any]], calls: int, failed: int, lost: float,
@@ -145,7 +172,15 @@ def requests_failed(profile: Profile) -> list[Finding]:
     by_count = sorted(errors.items(), key=lambda kv: -kv[1])
     worst = pools[0]
     timeout = _f(worst, "read_timeout_s")
-    stories = [_STORIES.get(name, f"{name} was raised").format(
+    # every failure a timeout: the mean time to failure is then the time allowed
+    timeouts = bool(by_count) and all(name in TIMEOUT_ERRORS for name, _n in by_count)
+    # the read timeout itself, when every failure was one and the pool recorded it
+    read_timeout = timeout if by_count and all(
+        name in READ_TIMEOUT_ERRORS for name, _n in by_count) else 0.0
+    near = _timeout_story(pools, lost / failed, read_timeout) if timeouts else ""
+    tail = "" if near else _tail_cut_story(pools, failed, calls, read_timeout)
+    stories = [(_TAIL_CUT if tail and name in READ_TIMEOUT_ERRORS else
+                _STORIES.get(name, f"{name} was raised")).format(
         timeout=f" ({timeout:g} s)" if timeout else "") for name, _n in by_count]
     site = max(sites.items(), key=lambda kv: kv[1])[0] if sites else None
     rows = _rows_at(profile, site)
@@ -160,21 +195,16 @@ def requests_failed(profile: Profile) -> list[Finding]:
         f"requests that got no answer ({shown})"
         + (f", most made at {where}" if where else "")
         + ". " + _sentence("; ".join(dict.fromkeys(stories))) + ".")
-    # every failure a timeout: the mean time to failure is then the time allowed
-    timeouts = bool(by_count) and all(name in TIMEOUT_ERRORS for name, _n in by_count)
-    # the read timeout itself, when every failure was one and the pool recorded it
-    read_timeout = timeout if by_count and all(
-        name in READ_TIMEOUT_ERRORS for name, _n in by_count) else 0.0
     message += _retries_story(pools, calls, failed, lost, read_timeout)
-    near = _timeout_story(pools, lost / failed, read_timeout) if timeouts else ""
-    message += near or (" That time bought no answer: the fix is on the upstream's side, "
-                        "or in the timeout, retries and fallback the calls give it.")
+    message += near or tail or (" That time bought no answer: the fix is on the upstream's "
+                                "side, or in the timeout, retries and fallback the calls "
+                                "give it.")
     return [_finding(REQUESTS_FAILED, message, lost,
                      list(seen.worst.stack) if seen else [],
                      greenlet=seen.greenlet if seen else None,
                      failed=failed, calls=calls, errors=dict(by_count),
                      pools=[e["pool"] for e in pools], read_timeout_s=timeout or None,
-                     timeout_near_latency=bool(near), site=where)]
+                     timeout_near_latency=bool(near), tail_cut=bool(tail), site=where)]
 
 
 def _rows_at(profile: Profile, site: str | None) -> list[Any]:
