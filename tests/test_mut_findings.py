@@ -2395,6 +2395,33 @@ def pool_full_quotes_an_upstream_only_for_as_many_answers_as_calls():
 
 
 @scenario
+def pool_full_weighs_how_the_upstream_answered():
+    # the jobs' host (http://a) answered 4 requests sent with 3-4 in flight in 20 ms
+    # and 16 sent with 9-16 in flight in 160 ms: it queued them, and a larger Pool would
+    # only lengthen each answer: no finding.  With a slow tail too (5 of 100 heads
+    # after 0.8 s, against a median of 5 ms: 89 % of the time), the loaded mean is the
+    # stragglers', no queue: told, tail first in the fix.  A tail alone: told so; an
+    # upstream answering as fast loaded as light, without a tail: the plain finding
+    queued = [[0, 0.0], [0, 0.0], [4, 0.08], [0, 0.0], [16, 2.56]]
+    even = [[0, 0.0], [0, 0.0], [4, 0.64], [0, 0.0], [16, 2.56]]
+    tail = [[0, 0.0], [0, 0.0], [0, 0.0], [95, 0.475], [0, 0.0], [0, 0.0], [0, 0.0],
+            [0, 0.0], [0, 0.0], [0, 0.0], [5, 4.0]]
+    smooth = [[0, 0.0], [0, 0.0], [0, 0.0], [100, 0.5]]
+
+    def jobs(by_load, by_time):
+        p = pool_profile(1.5, [(SLOT_STACK, 1.5)])
+        p.waits.append(StackTime(stack=list(FAILING_CALL), count=10, wait_s=1.0,
+                                 event_wait_s=1.0, ready_wait_s=0.0))
+        p.runs.append(StackTime(stack=list(FAILING_CALL), count=10, greenlet=4))
+        p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "pools": 1,
+                     "trails": {"new": [20, 0, 0.0, 0.0, 1.0]},
+                     "heads_by_load": by_load, "heads_by_time": by_time}]
+        return findings.pool_full(p)
+    return [*jobs(queued, smooth), *jobs(queued, tail), *jobs(even, tail),
+            *jobs(even, smooth)]
+
+
+@scenario
 def pool_full_tells_jobs_asleep_or_joining_what_they_started():
     # the jobs' heaviest wait (2 s, beside 1 s of requests): gevent.sleep called at the
     # program's line (a back-off: the timer's story, not a larger Pool); a joinall at
@@ -13241,6 +13268,134 @@ EXPECTED = {
                 '/srv/app/worker.py:27:details',
                 '/srv/app/worker.py:40:main'],
       'waited_s': 1.0}],
+    'pool_full_weighs_how_the_upstream_answered': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
+      'joined_in_slots': False,
+      'joined_s': 0.0,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 '
+                 'waits of 100 ms on average; their requests to http://a:80 took 50 ms to '
+                 "the response head on average (20 timed): the upstream's time to answer "
+                 "(the network's included), and what each slot was held for. But that mean "
+                 'hides a tail: 5 of the 100 answers (5%) took 64 ms or more, 0.800 s on '
+                 'average, against a median of about 5 ms, and were 89% of the time to the '
+                 'heads. Fix: first cut that tail, which holds a slot while each straggler '
+                 "lasts: a read timeout a few times the usual answer with a retry (requests' "
+                 'timeout=(connect, read) and a Retry(read=1) on the adapter) sends a fresh '
+                 'request instead of waiting one out, or hedge (a second request once the '
+                 'first has taken a few times the usual answer, the first answer wins); and '
+                 'find what makes the upstream stall. Then: a larger Pool(size) if what the '
+                 'jobs wait on (a downstream service) can take more requests at once; if it '
+                 "cannot, the time each job waits is the lever (an upstream's latency is its "
+                 'own to cut: its slow query, its capacity); if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long '
+                 'mean it queues them (its own limit), and a larger Pool gains nothing. '
+                 '[cost 1.500 s: greenlet-seconds spent waiting for a free slot of a gevent '
+                 'Pool while the loop had room (mostly idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
+      'joined_in_slots': False,
+      'joined_s': 0.0,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 '
+                 'waits of 100 ms on average; their requests to http://a:80 took 50 ms to '
+                 "the response head on average (20 timed): the upstream's time to answer "
+                 "(the network's included), and what each slot was held for. But that mean "
+                 'hides a tail: 5 of the 100 answers (5%) took 64 ms or more, 0.800 s on '
+                 'average, against a median of about 5 ms, and were 89% of the time to the '
+                 'heads. Fix: first cut that tail, which holds a slot while each straggler '
+                 "lasts: a read timeout a few times the usual answer with a retry (requests' "
+                 'timeout=(connect, read) and a Retry(read=1) on the adapter) sends a fresh '
+                 'request instead of waiting one out, or hedge (a second request once the '
+                 'first has taken a few times the usual answer, the first answer wins); and '
+                 'find what makes the upstream stall. Then: a larger Pool(size) if what the '
+                 'jobs wait on (a downstream service) can take more requests at once; if it '
+                 "cannot, the time each job waits is the lever (an upstream's latency is its "
+                 'own to cut: its slow query, its capacity); if the limit is deliberate (a '
+                 "downstream's rate limit), this is what it costs. To tell which: run once "
+                 'with half the Pool size; answers that take about as long mean the upstream '
+                 'had room, and a larger Pool helps; answers that take about half as long '
+                 'mean it queues them (its own limit), and a larger Pool gains nothing. '
+                 '[cost 1.500 s: greenlet-seconds spent waiting for a free slot of a gevent '
+                 'Pool while the loop had room (mostly idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
+      'cost_s': 1.5,
+      'greenlet': 1,
+      'hazard': False,
+      'idle_share': 0.75,
+      'job_names': ['app.fetch', 'app.parse'],
+      'jobs_site': '/srv/app/worker.py:40:call',
+      'joined_in_slots': False,
+      'joined_s': 0.0,
+      'kind': 'pool-full',
+      'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
+                 "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
+                 '(#1) waited) while the loop sat idle 75% of the run: the jobs were '
+                 'waiting, not computing, and no other finding explains their waits, so the '
+                 "pool's size paced the work. The jobs ('app.fetch', 'app.parse') held their "
+                 'slots mostly waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 10 '
+                 'waits of 100 ms on average; their requests to http://a:80 took 50 ms to '
+                 "the response head on average (20 timed): the upstream's time to answer "
+                 "(the network's included), and what each slot was held for. Fix: a larger "
+                 'Pool(size) if what the jobs wait on (a downstream service) can take more '
+                 'requests at once; if it cannot, the time each job waits is the lever (an '
+                 "upstream's latency is its own to cut: its slow query, its capacity); if "
+                 "the limit is deliberate (a downstream's rate limit), this is what it "
+                 'costs. To tell which: run once with half the Pool size; answers that take '
+                 'about as long mean the upstream had room, and a larger Pool helps; answers '
+                 'that take about half as long mean it queues them (its own limit), and a '
+                 'larger Pool gains nothing. [cost 1.500 s: greenlet-seconds spent waiting '
+                 'for a free slot of a gevent Pool while the loop had room (mostly idle, or '
+                 'queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:40:submit',
+      'slept_in_slots': False,
+      'slot_wait_s': 1.5,
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:636:Pool.add',
+                '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
+                '/srv/app/worker.py:40:submit'],
+      'waits': 4}],
     'pool_full_tells_jobs_asleep_or_joining_what_they_started': [{'cost_meaning': "greenlet-seconds the pool's jobs slept in the program's own "
                       'gevent.sleep while holding their slots',
       'cost_s': 2.0,

@@ -22,7 +22,7 @@ from urllib3.connectionpool import HTTPConnectionPool
 
 import geventperf
 from geventperf import poolwatch
-from geventperf.poolwatch import LOAD_BUCKETS
+from geventperf.poolwatch import LOAD_BUCKETS, TIME_BUCKETS
 from tests.servers import RawServer, http_response
 
 
@@ -61,6 +61,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                                 "reused": [0, 0, 0.0, 0.0, 0.0]},
                      "nagle": False, "sends": {"new": [0, 0.0], "reused": [0, 0.0]},
                      "heads_by_load": [[0, 0.0]] * LOAD_BUCKETS,
+                     "heads_by_time": [[0, 0.0]] * TIME_BUCKETS,
                      "proxy": None, "proxied": [], "redirects": 0, "redirected_to": [],
                      "duplicates": 0, "duplicated": [], "duplicate_peak": 0,
                      "duplicate_sites": [], "bodies": [0, 0, 0, 0, 0.0], "plain_types": [], "plain_asked": 0,
@@ -85,8 +86,8 @@ def test_requests_on_kept_alive_connections_open_one_each_in_flight(kept):
 
 def test_heads_are_counted_by_the_requests_in_flight_when_sent():
     """Eight connections checked out at once: the first was sent with itself alone in
-    flight, the eighth with eight; each head's time lands in its bucket (the heads come
-    as urllib3's urlopen reports them, here by hand: 10 ms apart)."""
+    flight, the eighth with eight; each head's time lands in its buckets of load and of
+    time (the heads come as urllib3's urlopen reports them, here by hand: 10 ms apart)."""
     pool = HTTPConnectionPool("127.0.0.1", 9, maxsize=8)
     with geventperf.Tracer(sections=None) as tracer:
         conns = [pool._get_conn() for _ in range(8)]
@@ -99,6 +100,10 @@ def test_heads_are_counted_by_the_requests_in_flight_when_sent():
     assert event["heads_by_load"][:5] == [
         [1, pytest.approx(0.01)], [1, pytest.approx(0.02)], [2, pytest.approx(0.07)],
         [4, pytest.approx(0.26)], [0, 0.0]], event["heads_by_load"]
+    # and by how long each took: 10 ms (8-16 ms), 20-30 ms (16-32), 40-80 ms (32-64,
+    # 64-128)
+    assert [n for n, _ in event["heads_by_time"][:8]] == [0, 0, 0, 0, 1, 2, 3, 2], \
+        event["heads_by_time"]
 
 
 def test_requests_through_a_proxy_record_it_and_where_they_went(kept, monkeypatch):

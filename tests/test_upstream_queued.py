@@ -1,5 +1,6 @@
 """An upstream that queues what it cannot serve at once (held.upstream_queued), from the
-pool watch's ``heads_by_load``.
+pool watch's ``heads_by_load``; and one whose mean hides a slow tail (held.slow_tail),
+from its ``heads_by_time``.
 
 End to end, ``tests/diagnosis/queued_upstream.py`` (run through the real CLI, as the
 diagnosis suite runs its workloads) puts a Pool of 16 in front of an upstream on
@@ -23,9 +24,15 @@ from geventperf.findings.held import (
     QUEUED_MIN_LOADED,
     QUEUED_RATIO,
     QUEUED_RATIO_MANY,
+    TAIL_COUNT_SHARE,
+    TAIL_FIX,
+    TAIL_MIN,
+    TAIL_MIN_TIMED,
+    TAIL_TOLD,
+    slow_tail,
     upstream_queued,
 )
-from geventperf.poolwatch import LOAD_BUCKETS, load_bucket
+from geventperf.poolwatch import LOAD_BUCKETS, TIME_BUCKETS, load_bucket, time_bucket
 from geventperf.profile import Profile
 from tests.servers import RawServer, http_response
 from tests.test_diagnosis import (
@@ -104,6 +111,23 @@ def fifo_server():
         yield srv
 
 
+class Stragglers:
+    """Answers after USUAL_S, but every STRAGGLE_EVERY-th request after STRAGGLE_S."""
+
+    def __init__(self) -> None:
+        self.served = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, head: bytes) -> list:
+        with self._lock:
+            self.served += 1
+            slow = self.served % STRAGGLE_EVERY == 0
+        return [STRAGGLE_S if slow else USUAL_S, ANSWER]
+
+
+USUAL_S, STRAGGLE_EVERY, STRAGGLE_S = 0.02, 12, 0.5
+
+
 @pytest.fixture(scope="module")
 def roomy_server():
     with RawServer(lambda head: [ROOMY_DELAY_S, ANSWER], keep_alive=True) as srv:
@@ -114,6 +138,17 @@ def test_a_full_pool_in_front_of_an_upstream_with_room_is_pool_full(roomy_server
     """The control: every answer after a fixed delay, however many are in flight."""
     profile = run_cli(QUEUED_UPSTREAM, tmp_path, f"up={roomy_server.url}/")
     assert_first(profile, QUEUED_UPSTREAM, POOL_FULL, greenlet="main")
+
+
+def test_a_full_pool_in_front_of_an_upstream_with_stragglers_is_told_its_tail(tmp_path):
+    """Before (an unseen sync against an upstream answering in 5 ms but stalling 800 ms
+    once in fifty): pool-full with "22 ms on average" and "a larger Pool" first; a
+    per-attempt timeout with a retry took 44 % off the run."""
+    with RawServer(Stragglers(), keep_alive=True) as srv:
+        profile = run_cli(QUEUED_UPSTREAM, tmp_path, f"up={srv.url}/")
+    first = assert_first(profile, QUEUED_UPSTREAM, POOL_FULL, greenlet="main")
+    assert f"But {TAIL_TOLD}: " in first.message, first.message
+    assert TAIL_FIX in first.message, first.message
 
 
 def test_a_full_pool_in_front_of_an_upstream_that_queues_is_no_pool_full(fifo_server,
@@ -182,6 +217,40 @@ def test_many_light_heads_make_a_smaller_rise_a_queue(light, queued):
     assert (upstream_queued(rise, HOST) is not None) is queued
     assert upstream_queued(record(light=light, loaded_ms=QUEUED_RATIO_MANY * LIGHT_MS * 0.99),
                            HOST) is None
+
+
+def tails(fast: int = 95, slow: int = 5, fast_s: float = 0.005, slow_s: float = 0.8,
+          key: str = "heads_by_time") -> Profile:
+    """A host with *fast* heads of *fast_s* and *slow* of *slow_s*."""
+    buckets = [[0, 0.0] for _ in range(TIME_BUCKETS)]
+    for n, each in ((fast, fast_s), (slow, slow_s)):
+        b = buckets[time_bucket(each)]
+        b[0], b[1] = b[0] + n, b[1] + n * each
+    return Profile(duration_s=2.0, events=[{"kind": "urllib3-pool", "pool": HOST,
+                                             key: buckets}])
+
+
+def test_a_few_slow_answers_holding_most_of_the_time_are_a_tail():
+    tail = slow_tail(tails(), HOST)
+    assert tail is not None
+    assert (tail.count, tail.timed) == (5, 100)
+    # the median's bucket is 4-8 ms: the tail starts 8 times above its top
+    assert tail.floor_ms == 64 and tail.mean_s == pytest.approx(0.8)
+    assert tail.median_ms == pytest.approx(5.0)
+
+
+@pytest.mark.parametrize("change", [
+    dict(slow=TAIL_MIN - 1),  # a stray straggler or four: no pattern
+    dict(fast=int(TAIL_MIN / TAIL_COUNT_SHARE) - TAIL_MIN - 1),  # over a tenth: the bulk
+    dict(fast=TAIL_MIN_TIMED - TAIL_MIN - 1),  # too few timed
+    # the slow ones under TAIL_TIME_SHARE of the time: 5 of 64.5 ms (just over the
+    # tail's floor) against 190 of 7 ms, 20 %
+    dict(fast=190, fast_s=0.007, slow_s=0.0645),
+    dict(slow_s=0.03),  # under 8 times the median's bucket: no tail
+    dict(key="heads_by_load"),  # a record without the table
+], ids=["few", "bulk", "few-timed", "light", "close", "no-table"])
+def test_it_is_no_tail(change):
+    assert slow_tail(tails(**change), HOST) is None
 
 
 @pytest.mark.parametrize("heads", [None, "x", [[1, 2, 3]], [[1, -1.0]], [[True, 0.1]],

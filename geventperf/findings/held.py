@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import keyword
 import math
+from itertools import accumulate
 from typing import Any, Iterable, NamedTuple
 
 from geventperf.findings.common import (
@@ -57,6 +58,19 @@ QUEUED_MANY_LIGHT = 8
 # or less (a pool of 16 filling at once sends 4 with at most 4 in flight).
 QUEUED_MIN_LOADED = 10
 QUEUED_MIN_LIGHT = 3
+# A host's slow tail: its heads at least this many times the median's bucket's top
+# (a power of two) ...
+TAIL_FACTOR = 8
+# ... at least this many, at most this share of the heads timed (a tail, not the
+# bulk), from at least this many timed ...
+TAIL_MIN = 5
+TAIL_COUNT_SHARE = 0.1
+TAIL_MIN_TIMED = 20
+# ... and at least this share of their time.  An unseen sync's upstream answered in
+# 5 ms but stalled 800 ms once in fifty: 2 % of the heads, 73 % of their time, averaging
+# 22 ms; told "a larger Pool" (+38 %), where a per-attempt timeout and retry took 44 %
+# off the run without adding load to a stalling upstream.
+TAIL_TIME_SHARE = 0.3
 # Responses timed to their head below which a host's mean is no figure to quote.
 MIN_TIMED = 5
 # ... and the share of all timed responses that host must have: the jobs' requests
@@ -249,7 +263,78 @@ def jobs_waited(profile: Profile, gids: Iterable[Any], exclude: set[tuple[str, .
     return (text + f"; their requests to {host} took {mean_s * 1e3:.0f} ms to the "
             f"response head on average ({answered} timed): the upstream's time to "
             f"answer (the network's included), and {each}." + each_made
-            + repeated_gets(profile, host))
+            + tail_told(profile, host) + repeated_gets(profile, host))
+
+
+class Tail(NamedTuple):
+    """A host's slowest answers: few, and most of the time to its heads."""
+
+    count: int  # heads in the tail
+    timed: int  # heads timed in all
+    floor_ms: float  # the tail's heads took at least this
+    mean_s: float  # ... and this on average
+    median_ms: float  # the middle bucket's mean
+    share: float  # the tail's share of the time to the heads
+
+
+def slow_tail(profile: Profile, host: str) -> Tail | None:
+    """*host*'s tail, from its pool watch record's ``heads_by_time``: the heads at least
+    TAIL_FACTOR times the median's bucket's top, at least TAIL_MIN of them, at most
+    TAIL_COUNT_SHARE of the heads timed (at least TAIL_MIN_TIMED) and at least
+    TAIL_TIME_SHARE of their time.  None when there is no such tail, or the record
+    cannot say."""
+    buckets = _buckets(profile, host, "heads_by_time")
+    timed = sum(b[0] for b in buckets or [])
+    if buckets is None or timed < TAIL_MIN_TIMED:
+        return None
+    middle = next(i for i, seen in enumerate(accumulate(b[0] for b in buckets))
+                  if 2 * seen >= timed)
+    # bucket i holds 2**(i-1) to 2**i ms: the tail starts TAIL_FACTOR times above the
+    # middle bucket's top, 2**middle ms
+    start = middle + 1 + TAIL_FACTOR.bit_length() - 1
+    tail = buckets[start:]
+    count, seconds = sum(b[0] for b in tail), sum(b[1] for b in tail)
+    total = sum(b[1] for b in buckets)
+    if count < TAIL_MIN or count > TAIL_COUNT_SHARE * timed or not total > 0 \
+            or seconds < TAIL_TIME_SHARE * total:
+        return None
+    return Tail(count, timed, float(1 << (start - 1)), seconds / count,
+                buckets[middle][1] / buckets[middle][0] * 1e3, seconds / total)
+
+
+# What tail_told says, found in a message by the fixes that then lead with the tail ...
+TAIL_TOLD = "that mean hides a tail"
+# ... as pool-full's does: each straggler holds a slot while it lasts.
+TAIL_FIX = (
+    "Fix: first cut that tail, which holds a slot while each straggler lasts: a read "
+    "timeout a few times the usual answer with a retry (requests' timeout=(connect, "
+    "read) and a Retry(read=1) on the adapter) sends a fresh request instead of waiting "
+    "one out, or hedge (a second request once the first has taken a few times the usual "
+    "answer, the first answer wins); and find what makes the upstream stall. Then: ")
+
+
+def tail_told(profile: Profile, host: str) -> str:
+    """A sentence on *host*'s slow tail (slow_tail); "" without one."""
+    tail = slow_tail(profile, host)
+    if tail is None:
+        return ""
+    return (f" But {TAIL_TOLD}: {tail.count} of the {tail.timed} answers "
+            f"({tail.count / tail.timed:.0%}) took {tail.floor_ms:g} ms or more, "
+            f"{tail.mean_s:.3f} s on average, against a median of about "
+            f"{tail.median_ms:.0f} ms, and were {tail.share:.0%} of the time to the heads.")
+
+
+def _buckets(profile: Profile, host: str, key: str) -> list[list[float]] | None:
+    """*host*'s pool watch record's *key* table of [count, seconds] buckets; None when
+    there is no such record or table, or a bucket is not two finite, non-negative
+    numbers (profiles are untrusted)."""
+    event = next((e for e in _events(profile, POOL_EVENT) if e.get("pool") == host), None)
+    buckets = event.get(key) if event is not None else None
+    if not isinstance(buckets, list) or not all(
+            isinstance(b, list) and len(b) == 2 and all(_finite(v) for v in b)
+            for b in buckets):
+        return None
+    return buckets
 
 
 # A greenlet of its own (a batcher, a dispatcher) whose waits at one hand-off of the
@@ -467,11 +552,8 @@ def upstream_queued(profile: Profile, host: str) -> Queued | None:
     (QUEUED_RATIO_MANY from QUEUED_MANY_LIGHT on) than those sent with at most a quarter
     as many (at least QUEUED_MIN_LIGHT: a pool's first requests, as it fills).  None
     when they did not, or the record cannot say."""
-    event = next((e for e in _events(profile, POOL_EVENT) if e.get("pool") == host), None)
-    buckets = event.get("heads_by_load") if event is not None else None
-    if not isinstance(buckets, list) or not all(
-            isinstance(b, list) and len(b) == 2 and all(_finite(v) for v in b)
-            for b in buckets):
+    buckets = _buckets(profile, host, "heads_by_load")
+    if buckets is None:
         return None
     loaded = next((i for i in range(len(buckets) - 1, -1, -1)
                    if buckets[i][0] >= QUEUED_MIN_LOADED), None)

@@ -158,6 +158,8 @@ def pool_full(profile: Profile) -> list[Finding]:
     from geventperf.findings.held import (  # (held.py builds on this module)
         CACHE_TOLD,
         CALLS_EACH_TOLD_WORDS,
+        TAIL_FIX,
+        TAIL_TOLD,
         error_answers,
         jobs_asleep,
         jobs_waited,
@@ -166,6 +168,7 @@ def pool_full(profile: Profile) -> list[Finding]:
         line_upstream,
         lingering_setter,
         pacing_sleeper,
+        slow_tail,
         upstream_queued,
     )
     job_ids = [g.id for g in job_greenlets]
@@ -195,7 +198,9 @@ def pool_full(profile: Profile) -> list[Finding]:
                              line=pacer.line, count=pacer.count)
     upstream = None if asleep or joined or linger or pacer or heaviest is None \
         else line_upstream(profile, job_rows, heaviest)
-    if upstream is not None and upstream_queued(profile, upstream[0]) is not None:
+    # (a slow tail, told below, is no queue: a few stragglers lift the loaded mean)
+    if upstream is not None and slow_tail(profile, upstream[0]) is None \
+            and upstream_queued(profile, upstream[0]) is not None:
         return []  # the upstream paced the work, not the pool: a larger one lengthens
         # each answer (an unseen digest's 40 fetches in flight; see held.QUEUED_RATIO)
     if asleep and slept.line != user_site(heaviest.stack).user:  # (held named another)
@@ -221,7 +226,8 @@ def pool_full(profile: Profile) -> list[Finding]:
            JOINED_IN_SLOTS if joined else
            LINGERED_IN_SLOTS if linger else
            PACED_IN_SLOTS if pacer else
-           ("Fix: first that cache: the calls it skips need no slot at all. Then: "
+           (TAIL_FIX if TAIL_TOLD in held else
+            "Fix: first that cache: the calls it skips need no slot at all. Then: "
             if CACHE_TOLD in held else
             "Fix: first fewer, larger calls per job: each slot is held for its job's round "
             "trips. Then: " if CALLS_EACH_TOLD_WORDS in held else "Fix: ")
