@@ -21,6 +21,8 @@ SOURCES = {
     "fsync": "import os\ndef record(fh):\n    os.fsync(fh.fileno())\n",
     "flush": "import os\ndef record(fh):\n    fh.flush()\n",
     "sleep": "import time\ndef record(fh):\n    time.sleep(0.001)\n",
+    "commit": "import os\ndef record(db):\n    db.execute(\"COMMIT\")\n",
+    "select": "import os\ndef record(db):\n    db.execute(\"SELECT 1\")\n",
     "compute": "import os\ndef record(fh):\n    return sum(range(100))\n",
 }
 
@@ -44,7 +46,7 @@ def held(tmp_path, off_share: float, source: str = "fsync"):
     return p, path
 
 
-@pytest.mark.parametrize("source", ["fsync", "flush", "sleep"])
+@pytest.mark.parametrize("source", ["fsync", "flush", "sleep", "commit"])
 def test_a_blocking_line_in_the_samples_leads(tmp_path, source):
     p, path = held(tmp_path, 0.25, source)
     [f] = findings.loop_saturated(p)
@@ -58,6 +60,7 @@ def test_a_blocking_line_in_the_samples_leads(tmp_path, source):
 @pytest.mark.parametrize("off_share, source", [
     (PARTLY_BLOCKING_SHARE * 0.9, "fsync"),  # a little off the CPU: the CPU's story
     (0.25, "compute"),  # no line in the samples that blocks: nothing to name
+    (0.25, "select"),  # a query, not a commit: no disk sync of its own
 ])
 def test_it_is_not_told(tmp_path, off_share, source):
     p, _path = held(tmp_path, off_share, source)
