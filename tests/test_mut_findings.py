@@ -2670,6 +2670,24 @@ def lock_contended_names_the_calls_inside_the_function_that_takes_it():
 
 
 @scenario
+def lock_contended_whose_holders_queued_behind_the_loop():
+    # a with block at app line 66 (lookup) waited 2 s; inside lookup, line 67's calls
+    # waited 1 s for I/O and 0.5 s ready to run (a third of their 1.5 s: the loop's CPU
+    # stretched each hold): told, to rank after a loop-saturated finding; 2**-16 s less
+    # ready: not
+    def run(ready):
+        p = pool_profile(1.5, [([f"{APP}:66:lookup"], 2.0)])
+        p.waits[0].call = "with"
+        p.runs[0].greenlet = 3
+        p.waits.append(StackTime(
+            stack=[f"{GEVENT}:687:SocketMixin.recv_into", f"{APP}:67:lookup",
+                   f"{APP}:90:resolve"], count=10, wait_s=1.0 + ready, event_wait_s=1.0,
+            ready_wait_s=ready))
+        return findings.lock_contended(p)
+    return [*run(0.5), *run(0.5 - 2 ** -16)]
+
+
+@scenario
 def lock_contended_on_a_log_handlers_lock():
     # a patched RLock taken in logging's Handler.acquire (2 s): told at the line that
     # logged, past logging's frames; with no frame of the program's past them (a library
@@ -14380,6 +14398,69 @@ EXPECTED = {
       'stack_is': 'cpu-samples',
       'tiny_tasks_told': True,
       'utilization': 0.96875}],
+    'lock_contended_whose_holders_queued_behind_the_loop': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                      '(mostly idle, or queueing little)',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_ready_share': 0.3333333333333333,
+      'held_wait_s': 1.0,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
+                 'to take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Inside lookup, '
+                 'which takes it, the work done under it (if the lock is held across it) '
+                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:90:resolve: '
+                 '10 waits of 100 ms: what each holder held it for. If it is a Semaphore(n) '
+                 'that limits concurrency on purpose (the calls an upstream or a tenant is '
+                 'allowed at once), this is what the limit costs: a larger n only if what it '
+                 'guards can take more calls at once. Otherwise, fix: hold it for less -- '
+                 'make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource. Its holders also '
+                 'stood 0.500 s ready to run under it but queued behind other greenlets (33% '
+                 "of their waits there): the loop's CPU stretched every hold, so the "
+                 "loop-saturated finding's cure shortens the holds, and the queue, first. "
+                 '[cost 2.000 s: greenlet-seconds spent waiting to take a lock while the '
+                 'loop had room (mostly idle, or queueing little)]',
+      'ranks_after': 'loop-saturated',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4},
+     {'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                      '(mostly idle, or queueing little)',
+      'cost_s': 2.0,
+      'greenlet': 3,
+      'hazard': False,
+      'held_cpu_s': 0.0,
+      'held_wait_s': 1.0,
+      'idle_share': 0.75,
+      'kind': 'lock-contended',
+      'lock_wait_s': 2.0,
+      'message': "A lock was contended: greenlets such as 'app.fetch' waited 2.000 s in all "
+                 'to take a gevent lock or semaphore (4 times, most at '
+                 '/srv/app/worker.py:66:lookup) while the loop sat idle 75% of the run: the '
+                 'lock made them take turns, and no other finding explains their waits, so '
+                 'whatever its holders do while holding it paced the work. Inside lookup, '
+                 'which takes it, the work done under it (if the lock is held across it) '
+                 'waited at /srv/app/worker.py:67:lookup from /srv/app/worker.py:90:resolve: '
+                 '10 waits of 100 ms: what each holder held it for. If it is a Semaphore(n) '
+                 'that limits concurrency on purpose (the calls an upstream or a tenant is '
+                 'allowed at once), this is what the limit costs: a larger n only if what it '
+                 'guards can take more calls at once. Otherwise, fix: hold it for less -- '
+                 'make slow calls (the network, the disk) outside the locked block and lock '
+                 'only the shared state -- or use one lock per resource. [cost 2.000 s: '
+                 'greenlet-seconds spent waiting to take a lock while the loop had room '
+                 '(mostly idle, or queueing little)]',
+      'section': None,
+      'site': '/srv/app/worker.py:66:lookup',
+      'stack': ['/srv/app/worker.py:66:lookup'],
+      'waits': 4}],
     'lock_contended_on_a_log_handlers_lock': [{'cost_meaning': 'greenlet-seconds spent waiting to take a lock while the loop had room '
                       '(mostly idle, or queueing little)',
       'cost_s': 2.0,
@@ -18665,6 +18746,20 @@ def test_compute_runs_every_finder_and_sorts_their_findings():
         findings.cpu_starved, findings.write_blocked, findings.critical_path)
     # (greenlet_leaks runs after them: the others' findings about the leaked greenlets
     # are its consequences)
+
+
+def test_a_finding_ranked_after_a_kind_moves_just_below_its_first():
+    """A lock whose holds the loop's CPU stretched (ranks_after: loop-saturated) goes
+    just below the first loop-saturated finding, whatever its cost; without one below
+    it, or with it above already, the order is the costs'."""
+    lock = Finding(kind="lock-contended", message="l", cost_s=10.0,
+                   extra={"ranks_after": "loop-saturated"})
+    loop = Finding(kind="loop-saturated", message="s", cost_s=2.0)
+    other = Finding(kind="pool-full", message="p", cost_s=1.0)
+    big_loop = Finding(kind="loop-saturated", message="b", cost_s=20.0)
+    assert findings.sort_findings([other, lock, loop]) == [loop, lock, other]
+    assert findings.sort_findings([other, lock]) == [lock, other]
+    assert findings.sort_findings([lock, big_loop, other]) == [big_loop, lock, other]
 
 
 def test_a_greenlet_named_by_an_id_the_profile_lacks():

@@ -17,7 +17,9 @@ queueing that *other* causes made (the wait split of ``geventperf.trace.waits``)
 **Order.**  Hazards (a deadlock risk, guarded or not) come first, then a
 ``critical-path`` finding that held at least a quarter of the run's wall clock (its cost
 is wall time: one greenlet alone, which no fix elsewhere wins back), then cost, largest
-first; ties by kind, then by message, so the order is total.
+first; ties by kind, then by message, so the order is total.  A lock whose holders
+stood queued behind the loop's CPU for a third of their waits under it comes just
+after the loop-saturated finding: that CPU stretched every hold.
 """
 
 from __future__ import annotations
@@ -256,9 +258,21 @@ def without_stretches_told(found: list[Finding]) -> list[Finding]:
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:
-    return sorted(findings, key=lambda f: (not f.extra.get("hazard", f.kind in HAZARDS),
-                                           not f.extra.get("ranks_first", False),
-                                           -f.cost_s, _KIND_ORDER.get(f.kind, 99), f.message))
+    """Hazards first, then ranks_first, then by cost; a finding whose extra names a kind
+    to rank after (``ranks_after``: a lock whose holds the loop's CPU stretched) moves
+    to just after the first finding of that kind, when there is one below it."""
+    ranked = sorted(findings, key=lambda f: (not f.extra.get("hazard", f.kind in HAZARDS),
+                                             not f.extra.get("ranks_first", False),
+                                             -f.cost_s, _KIND_ORDER.get(f.kind, 99),
+                                             f.message))
+    for f in [f for f in ranked if f.extra.get("ranks_after")]:
+        after = next((i for i, o in enumerate(ranked)
+                      if o.kind == f.extra["ranks_after"]), None)
+        if after is not None and after > ranked.index(f) and not f.extra.get(
+                "hazard", f.kind in HAZARDS):
+            ranked.remove(f)
+            ranked.insert(after, f)  # (after the removal, that index is just past it)
+    return ranked
 
 
 FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
