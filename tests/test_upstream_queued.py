@@ -2,10 +2,11 @@
 pool watch's ``heads_by_load``; and one whose mean hides a slow tail (held.slow_tail),
 from its ``heads_by_time``.
 
-End to end, ``tests/diagnosis/queued_upstream.py`` (run through the real CLI, as the
-diagnosis suite runs its workloads) puts a Pool of 16 in front of an upstream on
-127.0.0.1 that serves one request at a time, in the order they came, and in front of
-one that answers every request after a fixed delay.  Then each condition of the rule
+End to end, ``tests/diagnosis/small_pool.py`` (run through the real CLI, as the
+diagnosis suite runs its workloads) puts a Pool of 16 and 80 jobs in front of an
+upstream on 127.0.0.1 that serves one request at a time, in the order they came, in
+front of one that answers every request after a fixed delay, and in front of one whose
+answers come with a slow tail.  Then each condition of the rule
 is moved past its edge on a record built by hand.
 """
 
@@ -44,7 +45,9 @@ from tests.test_diagnosis import (
     run_cli,
 )
 
-QUEUED_UPSTREAM = Workload("queued_upstream.py")
+POOL = Workload("small_pool.py")
+# A Pool of 16 running 80 fetches: about 16 x 20 ms each against the queueing upstream.
+POOL_ARGS = ("size=16", "tasks=80")
 # The queueing upstream's time per request; the one with room answers after about what
 # the queue makes each request wait with 16 in flight.
 SERVICE_S = 0.02
@@ -136,8 +139,8 @@ def roomy_server():
 
 def test_a_full_pool_in_front_of_an_upstream_with_room_is_pool_full(roomy_server, tmp_path):
     """The control: every answer after a fixed delay, however many are in flight."""
-    profile = run_cli(QUEUED_UPSTREAM, tmp_path, f"up={roomy_server.url}/")
-    assert_first(profile, QUEUED_UPSTREAM, POOL_FULL, greenlet="main")
+    profile = run_cli(POOL, tmp_path, f"slow={roomy_server.url}/", *POOL_ARGS)
+    assert_first(profile, POOL, POOL_FULL, greenlet="main")
 
 
 def test_a_full_pool_in_front_of_an_upstream_with_stragglers_is_told_its_tail(tmp_path):
@@ -145,8 +148,8 @@ def test_a_full_pool_in_front_of_an_upstream_with_stragglers_is_told_its_tail(tm
     once in fifty): pool-full with "22 ms on average" and "a larger Pool" first; a
     per-attempt timeout with a retry took 44 % off the run."""
     with RawServer(Stragglers(), keep_alive=True) as srv:
-        profile = run_cli(QUEUED_UPSTREAM, tmp_path, f"up={srv.url}/")
-    first = assert_first(profile, QUEUED_UPSTREAM, POOL_FULL, greenlet="main")
+        profile = run_cli(POOL, tmp_path, f"slow={srv.url}/", *POOL_ARGS)
+    first = assert_first(profile, POOL, POOL_FULL, greenlet="main")
     assert f"But {TAIL_TOLD}: " in first.message, first.message
     assert TAIL_FIX in first.message, first.message
 
@@ -156,7 +159,7 @@ def test_a_full_pool_in_front_of_an_upstream_that_queues_is_no_pool_full(fifo_se
     """Before (an unseen digest keeping 40 fetches in flight to an origin serving 6 at
     once): pool-full, whose larger Pool gained nothing: the answers came 15 ms after
     the first requests, and 103 ms with 40 in flight."""
-    profile = run_cli(QUEUED_UPSTREAM, tmp_path, f"up={fifo_server.url}/")
+    profile = run_cli(POOL, tmp_path, f"slow={fifo_server.url}/", *POOL_ARGS)
     assert not findings_of(profile, POOL_FULL), listing(profile)
     [pool] = [e for e in profile.events if e["kind"] == "urllib3-pool"]
     heads = pool["heads_by_load"]

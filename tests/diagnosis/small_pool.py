@@ -6,6 +6,10 @@ nearly the whole time.  Only two requests are in flight at once, so the run take
 about 8 x 0.1 s: the pool's size paces it, and main waits for a free slot at the
 ``pool.spawn`` line (``diag: culprit``).  Expected first finding ``pool-full`` there,
 naming ``main``; with ``size=16`` nothing waits for a slot: no ``pool-full``.
+
+``size=`` and ``tasks=`` change the pool and the jobs (``tests/test_upstream_queued.py``
+puts a Pool of 16 in front of upstreams that queue, or answer with a slow tail).  The
+Session keeps as many connections as the pool runs jobs: no connection churn beside.
 """
 
 import sys
@@ -15,7 +19,7 @@ import gevent.pool
 import requests
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
-TASKS = 16
+TASKS = int(ARGS.get("tasks", 16))
 POOL_SIZE = int(ARGS.get("size", 2))
 
 
@@ -23,6 +27,7 @@ POOL_SIZE = int(ARGS.get("size", 2))
 # (small) cause whose connect waits cross the block threshold only on a crowded machine
 # (session-per-request, 0.056 s, once in ten runs beside two CPU hogs).
 session = requests.Session()
+session.mount("http://", requests.adapters.HTTPAdapter(pool_maxsize=POOL_SIZE))
 
 
 def fetch():
