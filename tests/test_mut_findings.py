@@ -14423,10 +14423,10 @@ EXPECTED = {
                  'make slow calls (the network, the disk) outside the locked block and lock '
                  'only the shared state -- or use one lock per resource. Its holders also '
                  'stood 0.500 s ready to run under it but queued behind other greenlets (33% '
-                 "of their waits there): the loop's CPU stretched every hold, so the "
-                 "loop-saturated finding's cure shortens the holds, and the queue, first. "
-                 '[cost 2.000 s: greenlet-seconds spent waiting to take a lock while the '
-                 'loop had room (mostly idle, or queueing little)]',
+                 "of their waits there): the loop's CPU stretched every hold, so less of it "
+                 '(a loop-saturated finding says whose) shortens the holds, and the queue, '
+                 'first. [cost 2.000 s: greenlet-seconds spent waiting to take a lock while '
+                 'the loop had room (mostly idle, or queueing little)]',
       'ranks_after': 'loop-saturated',
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',

@@ -983,8 +983,8 @@ def _queued_holding(holding: Holding | None) -> tuple[float, str] | None:
     return share, (
         f" Its holders also stood {holding.ready_s:.3f} s ready to run under it but "
         f"queued behind other greenlets ({share:.0%} of their waits there): the loop's "
-        "CPU stretched every hold, so the loop-saturated finding's cure shortens the "
-        "holds, and the queue, first.")
+        "CPU stretched every hold, so less of it (a loop-saturated finding says whose) "
+        "shortens the holds, and the queue, first.")
 
 
 def _lines(block: range) -> str:
