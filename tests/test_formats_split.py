@@ -374,3 +374,21 @@ def test_a_finding_of_a_kind_with_several_stories_says_which_in_its_title():
     text = render(profile, "text")
     assert "1. serial-bottleneck (a batcher that lingers)  cost" in text, text
     assert "2. serial-bottleneck  cost" in text, text
+
+
+
+def test_a_full_pool_says_its_story_in_its_title():
+    """A full pool whose jobs waited on a slow tail (or slept, joined, ...) is titled so:
+    "pool-full" alone reads as "make the pool larger" to a reader skimming the kinds."""
+    profile = split_profile()
+    profile.findings = [
+        Finding(kind="pool-full", message="m", cost_s=1.0, stack=[],
+                extra={"slow_tail": True, "slept_in_slots": False}),
+        Finding(kind="pool-full", message="m", cost_s=0.75, stack=[],
+                extra={"slept_in_slots": True})]
+    text = render(profile, "text")
+    assert "1. pool-full (a slow tail)  cost" in text, text
+    assert "2. pool-full (jobs asleep in their slots)  cost" in text, text
+    profile.findings = [Finding(kind="pool-full", message="m", cost_s=0.5, stack=[],
+                                extra={"slept_in_slots": False, "joined_in_slots": False})]
+    assert "1. pool-full  cost" in render(profile, "text")

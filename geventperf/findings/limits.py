@@ -254,6 +254,7 @@ def pool_full(profile: Profile) -> list[Finding]:
                      joined_in_slots=joined, joined_s=joined_s,
                      **({"lingered_in_slots": linger.line} if linger else {}),
                      **({"paced_in_slots": pacer.line} if pacer else {}),
+                     **({"slow_tail": True} if TAIL_TOLD in held else {}),
                      jobs_site=user_site(heaviest.stack).user if heaviest else None,
                      **({"cost_meaning": meaning} if meaning else {}))]
 
