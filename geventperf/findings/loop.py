@@ -27,6 +27,7 @@ from geventperf.findings.common import (
     _count,
     _events,
     _f,
+    _figures,
     _finding,
     _greenlets_named,
     _names,
@@ -333,10 +334,12 @@ def loop_blocked(profile: Profile) -> list[Finding]:
                 stack = hot.stack
             where = hot.told() if hot else seen.told() if seen else None
             does = _what_it_does(profile, hot)
+            grew = _growing(evs)
             tail = (f"It was CPU work ({cpu:.3f} s of CPU{starved}){inside}; "
                     + (f"{where}; {_ended(site, len(evs))}" if where
                        else f"the slice ended at {site}")
                     + _on_a_timer(evs)
+                    + (f". {grew[2]}" if grew else "")
                     + ". Fix: first make that code cheaper ("
                     + (does or
                        f"one line burning the CPU this long is often {SQUARE_WORK}")
@@ -360,8 +363,38 @@ def loop_blocked(profile: Profile) -> list[Finding]:
             longest_s=longest, longest_wait_s=kept, threshold_s=threshold, cause=cause,
             blocking_s=None if cpu is None else max(0.0, run - cpu - queued),
             gc_s=collected, active_s=run, greenlets=len({e.get("greenlet") for e in evs}),
-            backlog_s=backlog))
+            backlog_s=backlog,
+            **({"grew": [grew[0], grew[1]]} if cause == "cpu" and grew else {})))
     return out
+
+
+# Slices over the block threshold that grew through the run: at least this many, the
+# later half's mean at least GROWTH_RATIO times the earlier half's.  Work that grows
+# with what the program keeps adding to: an unseen service's /metrics render held the
+# loop 54 ms early in the run and 247 ms at its end, a series per raw URL path in its
+# labels; told to cut the render into pieces (+2 %, its scrapes 2-3x slower), where a
+# route template as the label gained 43 %.
+GROWTH_MIN_SLICES = 6
+GROWTH_RATIO = 1.5
+
+
+def _growing(evs: list[dict[str, Any]]) -> tuple[float, float, str] | None:
+    """(the earlier half's mean run, the later half's, a sentence) when the slices *evs*
+    grew through the run (GROWTH_MIN_SLICES, GROWTH_RATIO); None otherwise."""
+    timed = sorted((_f(e, "start_s"), _f(e, "run_s")) for e in evs)
+    if len(timed) < GROWTH_MIN_SLICES:
+        return None
+    half = len(timed) // 2
+    early = sum(run for _t, run in timed[:half]) / half
+    late = sum(run for _t, run in timed[-half:]) / half
+    if not early > 0 or late < GROWTH_RATIO * early:
+        return None
+    return early, late, (
+        f"Those slices grew through the run: {early:.3f} s on average in its earlier "
+        f"half, {late:.3f} s in its later: the work grows with something the program "
+        "keeps adding to (a registry or cache that is never trimmed, a history, metric "
+        "labels taking new values such as raw paths or ids, a series each); bound what "
+        "grows, and the slices stop growing")
 
 
 def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: str,
@@ -1642,12 +1675,20 @@ def _long_slices_told(same: list[Finding]) -> str:
     count = sum(_count(f.extra, "count") for f in same)
     longest = max(_f(f.extra, "longest_s") for f in same)
     cost = sum(f.cost_s for f in same)
+    grew = next((f.extra["grew"] for f in same if _figures(f.extra.get("grew"), 2)), None)
     return (f" {cost:.3f} greenlet-seconds of that queueing were behind the top holder's "
             f"longest slices, {count} over the block threshold "
             f"({_f(same[0].extra, 'threshold_s'):g} s; the longest {longest:.3f} s), in "
             "the same code: whoever became ready meanwhile (a request's next step, a "
-            "light request behind a heavy one) waited each of them out, so besides less "
-            f"work there, for the others' latency cut it into pieces and {YIELD_BETWEEN_PIECES}.")
+            "light request behind a heavy one) waited each of them out"
+            + (f". They grew through the run, {grew[0]:.3f} s on average in its earlier "
+               f"half and {grew[1]:.3f} s in its later: the work grows with something the "
+               "program keeps adding to (a registry or cache never trimmed, metric labels "
+               "taking new values such as raw paths or ids); bound what grows first. "
+               "Besides, for the others' latency, cut it into pieces and "
+               if grew else ", so besides less work there, for the others' latency cut it "
+               "into pieces and ")
+            + f"{YIELD_BETWEEN_PIECES}.")
 
 
 def without_slices_told(found: list[Finding]) -> list[Finding]:
