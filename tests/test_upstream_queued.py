@@ -12,8 +12,7 @@ is moved past its edge on a record built by hand.
 
 from __future__ import annotations
 
-import queue
-import socket
+import itertools
 import threading
 import time
 
@@ -55,62 +54,30 @@ ROOMY_DELAY_S = 0.3
 ANSWER = http_response(b"ok")
 
 
-class FifoServer:
-    """An upstream with one worker: a thread per kept-alive connection reads requests
-    and queues them; the worker answers them one at a time, SERVICE_S each, in the
-    order they came (a listen backlog's order, or a worker pool's queue)."""
+class OneAtATime:
+    """An upstream with one worker: each request takes a ticket as it comes and is
+    answered, SERVICE_S after the one before it, in the order they came (a listen
+    backlog's order, or a worker pool's queue).  RawServer's connection threads call it."""
 
     def __init__(self) -> None:
-        self._listener = socket.create_server(("127.0.0.1", 0), backlog=64)
-        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
-        self._requests: queue.Queue[socket.socket | None] = queue.Queue()
-        self._threads = [threading.Thread(target=self._accept, daemon=True),
-                         threading.Thread(target=self._work, daemon=True)]
+        self._turn = threading.Condition()
+        self._tickets = itertools.count()
+        self._serving = 0
 
-    def __enter__(self) -> FifoServer:
-        for thread in self._threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._requests.put(None)
-        self._listener.close()  # (the accept thread is a daemon: it dies with the run)
-        self._threads[1].join(5)
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                conn, _ = self._listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._read, args=(conn,), daemon=True).start()
-
-    def _read(self, conn: socket.socket) -> None:
-        buffered = b""
-        while True:
-            try:
-                data = conn.recv(65536)
-            except OSError:
-                return
-            if not data:
-                return
-            buffered += data
-            while b"\r\n\r\n" in buffered:
-                _head, buffered = buffered.split(b"\r\n\r\n", 1)
-                self._requests.put(conn)
-
-    def _work(self) -> None:
-        for conn in iter(self._requests.get, None):
-            time.sleep(SERVICE_S)
-            try:
-                conn.sendall(ANSWER)
-            except OSError:
-                pass
+    def __call__(self, head: bytes) -> list:
+        with self._turn:
+            ticket = next(self._tickets)
+            self._turn.wait_for(lambda: self._serving == ticket)
+        time.sleep(SERVICE_S)
+        with self._turn:
+            self._serving += 1
+            self._turn.notify_all()
+        return [ANSWER]
 
 
 @pytest.fixture(scope="module")
 def fifo_server():
-    with FifoServer() as srv:
+    with RawServer(OneAtATime(), keep_alive=True) as srv:
         yield srv
 
 
