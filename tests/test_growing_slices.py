@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from geventperf import findings
-from geventperf.findings.loop import GROWTH_MIN_SLICES, GROWTH_RATIO, _long_slices_told
+from geventperf.findings.loop import GROWTH_MIN_SLICES, GROWTH_RATIO, _grown_told
 from geventperf.profile import Finding
 from tests.test_mut_findings import blocked_slice, profile
 
@@ -43,11 +43,13 @@ def test_slices_that_do_not_grow_are_not(late_s, count):
 
 
 def test_a_saturated_loop_tells_its_long_slices_growth_first():
+    """loop-saturated leads with the growth of the long slices it counts."""
     same = [Finding(kind="loop-blocked", message="b", cost_s=1.0,
                     extra={"count": 9, "longest_s": 0.25, "threshold_s": 0.05,
                            "grew": [0.1, 0.2]})]
-    told = _long_slices_told(same)
-    assert "They grew through the run, 0.100 s on average in its earlier half and 0.200 s " \
-        "in its later" in told and "bound what grows first" in told, told
+    told = _grown_told(same)
+    assert told.startswith(" the top holder's longest slices grew through the run, 0.100 s "
+                           "on average in its earlier half and 0.200 s in its later"), told
+    assert "bound what grows, first" in told, told
     same[0].extra.pop("grew")
-    assert "grew" not in _long_slices_told(same)
+    assert _grown_told(same) == ""

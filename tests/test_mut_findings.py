@@ -2876,6 +2876,23 @@ def loop_saturated_counts_its_top_holders_long_slices():
 
 
 @scenario
+def loop_saturated_leads_with_its_long_slices_growing():
+    # loop_saturated_counts_its_top_holders_long_slices's first profile, its slice in
+    # app.fetch now six, 0.1 s each early in the run and 0.16 s late (over 1.5x: they
+    # grew, and the saturated loop's finding leads with it); 0.149 s late: they did not
+    out = []
+    for late in (0.16, 0.149):
+        p = saturated()
+        p.events = [blocked_slice(3, run, run, 0.25, start_s=0.25 * i)
+                    for i, run in enumerate([0.1] * 3 + [late] * 3)]
+        p.cpu_samples = cpu_samples([([f"{APP}:40:handler"], "app.fetch", 9, 1.0),
+                                     ([f"{APP}:50:parse"], "app.parse", 9, 1.0)])
+        out += findings.without_slices_told(findings.loop_saturated(p)
+                                            + findings.loop_blocked(p))
+    return out
+
+
+@scenario
 def loop_saturated_tells_the_cpu_of_the_holders_that_queued_others():
     # app.fetch queued others 0.75 s, app.parse 0.25: exactly HOT_HOLDER_SHARE of the
     # 1.0 s, so parse's samples count (handler 0.5 s, parse 0.5 s: 50 % each, the first
@@ -9770,6 +9787,128 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:20:job'],
       'stack_is': 'slice-end',
       'threshold_s': 0.0625}],
+    'loop_saturated_leads_with_its_long_slices_growing': [{'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [3],
+      'long_slices_s': 1.5,
+      'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: the '
+                 "top holder's longest slices grew through the run, 0.100 s on average in "
+                 'its earlier half and 0.160 s in its later: the work grows with something '
+                 'the program keeps adding to (a registry or cache never trimmed, a history, '
+                 'metric labels taking new values such as raw paths or ids); bound what '
+                 'grows, first. In figures: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 "1.500 greenlet-seconds of that queueing were behind the top holder's "
+                 'longest slices, 6 over the block threshold (0.0625 s; the longest 0.160 '
+                 "s), in the same code: whoever became ready meanwhile (a request's next "
+                 'step, a light request behind a heavy one) waited each of them out, so '
+                 "besides less work there, for the others' latency cut it into pieces and "
+                 'yield between pieces of a millisecond or two with gevent.sleep(0.001) (a '
+                 'timer: the loop polls for I/O before it fires, and it always resumes) or, '
+                 'for work that can wait indefinitely, gevent.idle() (it resumes only once '
+                 'the loop has nothing pending: on a loop never idle, never), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O. '
+                 'Beyond that: less work per request in these greenlets (compute once what '
+                 'is the same from request to request and keep it: a verified credential or '
+                 'key, a compiled pattern or template, a parsed configuration; and look for '
+                 'work that grows with the square of its input: += on bytes or str in a '
+                 'loop, a list searched inside a loop, a sort or copy repeated), fewer '
+                 'greenlets per process and more processes, or CPU-heavy work moved out of '
+                 'the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others '
+                 "(the run's ready wait, less what a loop-blocked, blocking-call, slow-path "
+                 'or cpu-starved finding explains), plus the queueing behind the top '
+                 "holder's own slices over the block threshold when they burned the CPU in "
+                 'the same code (no loop-blocked finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875},
+     {'active_s': 1.9375,
+      'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind '
+                      "others (the run's ready wait, less what a loop-blocked, "
+                      'blocking-call, slow-path or cpu-starved finding explains), plus the '
+                      "queueing behind the top holder's own slices over the block threshold "
+                      'when they burned the CPU in the same code (no loop-blocked finding '
+                      'then tells them)',
+      'cost_s': 3.5,
+      'event_wait_s': 0.5,
+      'greenlet': 3,
+      'hazard': False,
+      'holders': {'app.fetch': 2.0, 'app.parse': 0.25, 'main': 0.125},
+      'holders_off_cpu_s': 0.0,
+      'kind': 'loop-saturated',
+      'long_slices_of': [3],
+      'long_slices_s': 1.5,
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.500 '
+                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
+                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
+                 'others were ready on average, 2.000 greenlet-s of their waiting); '
+                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
+                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others "
+                 'were ready on average, 0.125 greenlet-s of their waiting); inside sections '
+                 "'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 "
+                 'greenlet-s); CPU samples put 100% of their sampled CPU (9 samples in all) '
+                 'at /srv/app/worker.py:40:handler; the slices then yielded at '
+                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
+                 "1.500 greenlet-seconds of that queueing were behind the top holder's "
+                 'longest slices, 6 over the block threshold (0.0625 s; the longest 0.149 '
+                 "s), in the same code: whoever became ready meanwhile (a request's next "
+                 'step, a light request behind a heavy one) waited each of them out, so '
+                 "besides less work there, for the others' latency cut it into pieces and "
+                 'yield between pieces of a millisecond or two with gevent.sleep(0.001) (a '
+                 'timer: the loop polls for I/O before it fires, and it always resumes) or, '
+                 'for work that can wait indefinitely, gevent.idle() (it resumes only once '
+                 'the loop has nothing pending: on a loop never idle, never), not '
+                 'gevent.sleep(0): that gives way only to greenlets already ready, and '
+                 'gevent runs up to 50 such wake-ups back to back before it polls for I/O. '
+                 'The cure is on the CPU side, not the I/O side: less work per request in '
+                 'these greenlets (compute once what is the same from request to request and '
+                 'keep it: a verified credential or key, a compiled pattern or template, a '
+                 'parsed configuration; and look for work that grows with the square of its '
+                 'input: += on bytes or str in a loop, a list searched inside a loop, a sort '
+                 'or copy repeated), fewer greenlets per process and more processes, or '
+                 'CPU-heavy work moved out of the loop (a process pool; a C call that '
+                 "releases the GIL, such as hashlib's or zlib's, to "
+                 'gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
+                 "spent ready to run but queued behind others (the run's ready wait, less "
+                 'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
+                 "explains), plus the queueing behind the top holder's own slices over the "
+                 'block threshold when they burned the CPU in the same code (no loop-blocked '
+                 'finding then tells them)]',
+      'ready_wait_s': 3.5,
+      'section': None,
+      'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
+      'small_reads_site': None,
+      'stack': ['/srv/app/worker.py:40:handler'],
+      'stack_is': 'cpu-samples',
+      'utilization': 0.96875}],
     'loop_saturated_tells_the_cpu_of_the_holders_that_queued_others': [{'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '
                       "(the run's ready wait, less what a loop-blocked, blocking-call, "

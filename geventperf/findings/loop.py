@@ -31,6 +31,7 @@ from geventperf.findings.common import (
     _finding,
     _greenlets_named,
     _names,
+    _sentence,
     block_threshold,
 )
 from geventperf.findings.cpuhot import (
@@ -1596,7 +1597,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      + (": for a Session shared by the calls, not one made per call "
                         "(session-per-request)." if new_sessions else "."))
         partly = _partly_blocking(profile, off_cpu, held_run)
-        cure = partly + cure
+        grown = _grown_told(same)
+        cure = partly + (f" {_sentence(grown.strip())}" if partly and grown else grown) + cure
         # the specific cause first: a reader under pressure acts on the first cure told
         first, cure = (cure, " Beyond that: " + generic) if cure or does else \
             ("", " The cure is on the CPU side, not the I/O side: " + generic)
@@ -1675,20 +1677,27 @@ def _long_slices_told(same: list[Finding]) -> str:
     count = sum(_count(f.extra, "count") for f in same)
     longest = max(_f(f.extra, "longest_s") for f in same)
     cost = sum(f.cost_s for f in same)
-    grew = next((f.extra["grew"] for f in same if _figures(f.extra.get("grew"), 2)), None)
     return (f" {cost:.3f} greenlet-seconds of that queueing were behind the top holder's "
             f"longest slices, {count} over the block threshold "
             f"({_f(same[0].extra, 'threshold_s'):g} s; the longest {longest:.3f} s), in "
             "the same code: whoever became ready meanwhile (a request's next step, a "
-            "light request behind a heavy one) waited each of them out"
-            + (f". They grew through the run, {grew[0]:.3f} s on average in its earlier "
-               f"half and {grew[1]:.3f} s in its later: the work grows with something the "
-               "program keeps adding to (a registry or cache never trimmed, metric labels "
-               "taking new values such as raw paths or ids); bound what grows first. "
-               "Besides, for the others' latency, cut it into pieces and "
-               if grew else ", so besides less work there, for the others' latency cut it "
-               "into pieces and ")
-            + f"{YIELD_BETWEEN_PIECES}.")
+            "light request behind a heavy one) waited each of them out, so besides less "
+            f"work there, for the others' latency cut it into pieces and {YIELD_BETWEEN_PIECES}.")
+
+
+def _grown_told(same: list[Finding]) -> str:
+    """The lead sentence of a saturated loop's finding whose long slices (_same_cpu_cause)
+    grew through the run (loop-blocked's ``grew``); "" otherwise.  Told first: cutting
+    growing work into pieces only spreads it (an unseen /metrics render, +2 %)."""
+    grew = next((f.extra["grew"] for f in same if _figures(f.extra.get("grew"), 2)), None)
+    if grew is None:
+        return ""
+    return (f" the top holder's longest slices grew through the run, {grew[0]:.3f} s on "
+            f"average in its earlier half and {grew[1]:.3f} s in its later: the work grows "
+            "with something "
+            "the program keeps adding to (a registry or cache never trimmed, a history, "
+            "metric labels taking new values such as raw paths or ids); bound what grows, "
+            "first.")
 
 
 def without_slices_told(found: list[Finding]) -> list[Finding]:
