@@ -79,11 +79,17 @@ def socket_read_depth(stack: list[str]) -> int | None:
     """The index of the program's innermost frame when the stack reads a socket right
     from it (every frame inside it one of gevent's or the standard library's socket
     reads: ``sock.recv``, ``readline`` on its makefile), else None."""
+    return _called_right_from(stack, SOCKET_READ_FRAME)
+
+
+def _called_right_from(stack: list[str], calls: re.Pattern[str]) -> int | None:
+    """The index of the program's innermost frame of *stack* when every frame inside
+    it matches *calls*, else None."""
     depth = next((i for i, f in enumerate(stack)
                   if not isinstance(f, str) or not is_machinery(f)), None)
     if not depth or not isinstance(stack[depth], str):
         return None
-    return depth if all(SOCKET_READ_FRAME.search(f) for f in stack[:depth]) else None
+    return depth if all(calls.search(f) for f in stack[:depth]) else None
 
 
 # gevent's and the standard library's socket writes (``sendall``, ``send``, ``write`` on
@@ -96,11 +102,7 @@ SOCKET_WRITE_FRAME = re.compile(r"[/\\](?:gevent[/\\]_(?:socket(?:common|3)|ssl3
 def socket_write_depth(stack: list[str]) -> int | None:
     """The index of the program's innermost frame when the stack waits in a socket write
     made right from it (every frame inside it one of SOCKET_WRITE_FRAME's), else None."""
-    depth = next((i for i, f in enumerate(stack)
-                  if not isinstance(f, str) or not is_machinery(f)), None)
-    if not depth or not isinstance(stack[depth], str):
-        return None
-    return depth if all(SOCKET_WRITE_FRAME.search(f) for f in stack[:depth]) else None
+    return _called_right_from(stack, SOCKET_WRITE_FRAME)
 
 
 class UserSite(NamedTuple):
