@@ -96,7 +96,8 @@ TIMED_BODY_MAX = 64 * 1024
 # arrived (None before), how long the request waited for that head, when the connection
 # was set up (None unless it was, for this request), its body as body_begins saw it
 # (None before: [its host's record, plain, a weak reference to the response, when its
-# head arrived])].
+# head arrived]), how many requests to its host awaited their heads when it was sent
+# (itself counted; 0 before it was), its host's record].
 _TRAIL = "_geventperf_trail"
 # Content types that compress well (text: CSV, JSON, XML, HTML, JavaScript, YAML):
 # matched as the type's prefix or a part of it, "application/ld+json" included.
@@ -130,7 +131,7 @@ class _Pool:
                  "urls_over", "sent_over", "in_flight", "duplicates", "duplicated",
                  "duplicate_peak", "duplicate_sites",
                  "proxy", "proxied", "redirects", "redirected_to", "bodies", "plain_types",
-                 "plain_asked", "plain_sites", "heads_by_load", "heads_by_time")
+                 "plain_asked", "plain_sites", "heads_by_load", "heads_by_time", "awaiting")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -139,6 +140,8 @@ class _Pool:
         self.minsize = 0  # the smallest pool_maxsize of its pools (0: none seen yet)
         self.block = False
         self.checkouts = self.in_use = self.peak_in_use = self.opened = self.discarded = 0
+        # requests sent and still waiting for their heads (heads_by_load's count)
+        self.awaiting = 0
         # requests as the caller saw them (urlopen, its own retries inside): how many,
         # how many raised, the time spent in those, and how they failed and where
         self.calls = self.failed = 0
@@ -191,11 +194,15 @@ class _Pool:
         # connection's set-up)]
         self.trails: dict[str, list[float]] = {"new": [0, 0, 0.0, 0.0, 0.0],
                                                "reused": [0, 0, 0.0, 0.0, 0.0]}
-        # the time to each response's head by how many requests to the host were in
-        # flight when it was sent (its connection's checkout, itself counted), in
-        # LOAD_BUCKETS powers of two (1, 2, 3-4, 5-8, ...): [responses, seconds].  An
-        # upstream that queues what it cannot serve at once answers later the more are
-        # in flight; one with room, as fast (whether a larger client pool can help)
+        # the time to each response's head by how many requests to the host awaited
+        # their heads when it was sent (itself counted), in LOAD_BUCKETS powers of two
+        # (1, 2, 3-4, 5-8, ...): [responses, seconds].  An upstream that queues what it
+        # cannot serve at once answers later the more are in flight; one with room, as
+        # fast (whether a larger client pool can help).  Sent: at its checkout on a
+        # reused connection, once its set-up is done on a new one.  Not at a new
+        # connection's checkout: a full Pool's jobs check out all at once, and gevent
+        # resumes their finished connects in another order (the first checked out sent
+        # last, its head after 0.2 s against a one-at-a-time upstream)
         self.heads_by_load = [[0, 0.0] for _ in range(LOAD_BUCKETS)]
         # ... and by how long each took, in TIME_BUCKETS powers of two of a millisecond
         # (under 1 ms, 1-2, 2-4, ... 32.8 s and more): [responses, seconds].  A mean
@@ -259,10 +266,15 @@ class PoolWatch:
         # Greenlets inside a watched urlopen: urllib3 retries by calling urlopen again,
         # and only the outermost call is the request the caller made.
         self.in_urlopen: set[int] = set()
+        # Greenlets whose request was sent and awaits its head: the host's record
+        # counting it (settled when urlopen returns or raises, or at the greenlet's next
+        # send: a retry).
+        self.awaiting: dict[int, _Pool] = {}
 
     def forget(self) -> None:
         """Drop what was recorded so far (Tracer.reset)."""
         self._hosts.clear()
+        self.awaiting.clear()
         self._token = object()
 
     def mark(self, pool: Any) -> list[Any]:
@@ -319,16 +331,40 @@ class PoolWatch:
 
     def lent(self, conn: Any, mark: list[Any]) -> None:
         """*conn* was just checked out (by checked_out, with its pool's *mark*) for a
-        request: new if it has no socket yet."""
+        request: new if it has no socket yet (its request goes out once connected),
+        else its request goes out now."""
         record = self._hosts.get(mark[2])
-        setattr(conn, _TRAIL, [self._token, getattr(conn, "sock", None) is None, None, 0.0,
-                               None, None, record.in_use if record is not None else 0])
+        new = getattr(conn, "sock", None) is None
+        trail = [self._token, new, None, 0.0, None, None, 0, record]
+        setattr(conn, _TRAIL, trail)
+        if not new:
+            self._sends(trail)
 
     def connected(self, conn: Any, now: float) -> None:
         """*conn* finished its set-up at *now* (a new connection, or one made again)."""
         trail = getattr(conn, _TRAIL, None)
         if isinstance(trail, list) and trail[0] is self._token:
             trail[4] = now
+            if not trail[6]:
+                self._sends(trail)
+
+    def _sends(self, trail: list[Any]) -> None:
+        """The request on *trail*'s connection goes out now: counted among its host's
+        requests awaiting their heads, that count kept in the trail (heads_by_load)."""
+        record = trail[7]
+        if record is None:
+            return
+        key = id(greenlet.getcurrent())
+        self.settle(key)  # an earlier attempt of the same call (urllib3's retry)
+        record.awaiting += 1
+        trail[6] = record.awaiting
+        self.awaiting[key] = record
+
+    def settle(self, key: int) -> None:
+        """The request the greenlet of id *key* sent has its head, or failed."""
+        record = self.awaiting.pop(key, None)
+        if record is not None:
+            record.awaiting -= 1
 
     def head_arrived(self, pool: Any, conn: Any, length: Any, sent_body: bool,
                      started: float, now: float) -> None:
@@ -683,8 +719,9 @@ def time_bucket(seconds: float) -> int:
 
 
 def load_bucket(in_flight: int) -> int:
-    """The heads_by_load bucket of a request sent with *in_flight* requests to its host
-    (itself counted): 0 for 1, 1 for 2, 2 for 3-4, 3 for 5-8, ... up to the last."""
+    """The heads_by_load bucket of a request sent while *in_flight* requests to its host
+    awaited their heads (itself counted): 0 for 1, 1 for 2, 2 for 3-4, 3 for 5-8, ... up
+    to the last."""
     return min(max(in_flight - 1, 0).bit_length(), LOAD_BUCKETS - 1)
 
 
@@ -896,6 +933,10 @@ def _urlopen(original: Any) -> Any:
             raise
         finally:
             calling.discard(key)
+            try:
+                watch.settle(key)
+            except Exception as err:  # noqa: BLE001 - never raised into the program
+                tracer._trace_error(err)
             if flight is not None:
                 try:
                     watch.lands(self, flight)

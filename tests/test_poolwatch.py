@@ -14,7 +14,9 @@ import subprocess
 import sys
 import textwrap
 import threading
+from typing import Any
 
+import greenlet
 import pytest
 import requests
 from requests.adapters import HTTPAdapter
@@ -85,12 +87,20 @@ def test_requests_on_kept_alive_connections_open_one_each_in_flight(kept):
 
 
 def test_heads_are_counted_by_the_requests_in_flight_when_sent():
-    """Eight connections checked out at once: the first was sent with itself alone in
-    flight, the eighth with eight; each head's time lands in its buckets of load and of
-    time (the heads come as urllib3's urlopen reports them, here by hand: 10 ms apart)."""
+    """Eight greenlets send a request each on a new connection: the first was sent with
+    itself alone awaiting its head, the eighth with eight; each head's time lands in its
+    buckets of load and of time (the connects end and the heads come as urllib3 reports
+    them, here by hand: 10 ms apart)."""
     pool = HTTPConnectionPool("127.0.0.1", 9, maxsize=8)
+
+    def send() -> Any:
+        conn = pool._get_conn()  # new: sent once connected, not at its checkout
+        tracer._pool_watch.connected(conn, 0.0)
+        return conn
+
     with geventperf.Tracer(sections=None) as tracer:
-        conns = [pool._get_conn() for _ in range(8)]
+        senders = [greenlet.greenlet(send) for _ in range(8)]  # kept: ids stay theirs
+        conns = [g.switch() for g in senders]
         for i, conn in enumerate(conns):
             tracer._pool_watch.head_arrived(pool, conn, 2, False, 0.0, 0.01 * (i + 1))
         for conn in conns:

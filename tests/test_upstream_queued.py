@@ -12,7 +12,11 @@ is moved past its edge on a record built by hand.
 
 from __future__ import annotations
 
+import heapq
 import itertools
+import selectors
+import socket
+import struct
 import threading
 import time
 
@@ -52,32 +56,92 @@ POOL_ARGS = ("size=16", "tasks=80")
 SERVICE_S = 0.02
 ROOMY_DELAY_S = 0.3
 ANSWER = http_response(b"ok")
+POLL_S = 0.05  # how soon the idle upstream sees that the test is done with it
+STOP_TIMEOUT_S = 5.0
+# Linux's SO_TIMESTAMPNS (asm-generic/socket.h), which the socket module does not name.
+SO_TIMESTAMPNS = 35
 
 
 class OneAtATime:
-    """An upstream with one worker: each request takes a ticket as it comes and is
-    answered, SERVICE_S after the one before it, in the order they came (a listen
-    backlog's order, or a worker pool's queue).  RawServer's connection threads call it."""
+    """An upstream with one worker: it answers each request SERVICE_S after the one
+    before it, in the order the requests arrived (by the kernel's receive timestamps), as
+    a single-worker server's queue does.  One thread of its own, not RawServer's thread
+    per connection: those took their turns in the order the GIL woke them, and of the 16
+    requests a full Pool sends at once, the first sent were answered after 0.2 s (3 runs
+    in 8 then told pool-full)."""
 
     def __init__(self) -> None:
-        self._turn = threading.Condition()
-        self._tickets = itertools.count()
-        self._serving = 0
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.setblocking(False)
+        # accepted connections inherit it: each recvmsg says when its bytes arrived
+        self._listener.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="one-at-a-time", daemon=True)
 
-    def __call__(self, head: bytes) -> list:
-        with self._turn:
-            ticket = next(self._tickets)
-            self._turn.wait_for(lambda: self._serving == ticket)
-        time.sleep(SERVICE_S)
-        with self._turn:
-            self._serving += 1
-            self._turn.notify_all()
-        return [ANSWER]
+    def __enter__(self) -> OneAtATime:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stopping.set()
+        self._thread.join(STOP_TIMEOUT_S)
+
+    def _run(self) -> None:
+        with selectors.DefaultSelector() as sel, self._listener:
+            sel.register(self._listener, selectors.EVENT_READ)
+            heads: dict[socket.socket, bytes] = {}  # bytes of a head not complete yet
+            queue: list[tuple[float, int, socket.socket]] = []  # by arrival
+            arrivals = itertools.count()  # ties keep the order read
+            serving, done_at = None, 0.0
+            while not self._stopping.is_set():
+                wait = max(done_at - time.monotonic(), 0.0) if serving else POLL_S
+                for key, _ in sel.select(wait):
+                    if key.fileobj is self._listener:
+                        self._accept_all(sel, heads)
+                        continue
+                    conn = key.fileobj
+                    data, ancillary, _, _ = conn.recvmsg(65536, socket.CMSG_SPACE(16))
+                    if not data:
+                        sel.unregister(conn)
+                        del heads[conn]
+                        conn.close()
+                        continue
+                    heads[conn] += data
+                    if b"\r\n\r\n" in heads[conn]:  # GETs: no body to read
+                        heads[conn] = b""
+                        heapq.heappush(queue, (_arrived(ancillary), next(arrivals), conn))
+                if serving is not None and time.monotonic() >= done_at:
+                    serving.sendall(ANSWER)  # a few bytes: the buffer takes them at once
+                    serving = None
+                if serving is None and queue:
+                    serving, done_at = heapq.heappop(queue)[2], time.monotonic() + SERVICE_S
+            for conn in heads:
+                conn.close()
+
+    def _accept_all(self, sel: selectors.BaseSelector,
+                    heads: dict[socket.socket, bytes]) -> None:
+        while True:
+            try:
+                conn, _ = self._listener.accept()
+            except BlockingIOError:
+                return
+            sel.register(conn, selectors.EVENT_READ)
+            heads[conn] = b""
+
+
+def _arrived(ancillary: list[tuple[int, int, bytes]]) -> float:
+    """The kernel's receive time of the bytes recvmsg read (SO_TIMESTAMPNS)."""
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+            seconds, nanoseconds = struct.unpack("qq", data[:16])
+            return seconds + nanoseconds * 1e-9
+    raise AssertionError("no receive timestamp: SO_TIMESTAMPNS is Linux's")
 
 
 @pytest.fixture(scope="module")
 def fifo_server():
-    with RawServer(OneAtATime(), keep_alive=True) as srv:
+    with OneAtATime() as srv:
         yield srv
 
 

@@ -17,7 +17,6 @@ share their stacks, and any one of them stands for all.
 from __future__ import annotations
 
 import keyword
-import math
 from itertools import accumulate
 from typing import Any, Iterable, NamedTuple
 
@@ -27,6 +26,7 @@ from geventperf.findings.common import (
     _base_name,
     _count,
     _events,
+    _figures,
     _greenlets_named,
 )
 from geventperf.findings.failures import answered
@@ -328,13 +328,16 @@ def _buckets(profile: Profile, host: str, key: str) -> list[list[float]] | None:
     """*host*'s pool watch record's *key* table of [count, seconds] buckets; None when
     there is no such record or table, or a bucket is not two finite, non-negative
     numbers (profiles are untrusted)."""
-    event = next((e for e in _events(profile, POOL_EVENT) if e.get("pool") == host), None)
+    event = _host_event(profile, host)
     buckets = event.get(key) if event is not None else None
-    if not isinstance(buckets, list) or not all(
-            isinstance(b, list) and len(b) == 2 and all(_finite(v) for v in b)
-            for b in buckets):
+    if not isinstance(buckets, list) or any(_figures(b, 2) is None for b in buckets):
         return None
-    return buckets
+    return buckets  # as recorded: the counts stay ints, as the messages show them
+
+
+def _host_event(profile: Profile, host: str) -> dict[str, Any] | None:
+    """*host*'s pool watch record; None without one."""
+    return next((e for e in _events(profile, POOL_EVENT) if e.get("pool") == host), None)
 
 
 # A greenlet of its own (a batcher, a dispatcher) whose waits at one hand-off of the
@@ -496,7 +499,7 @@ def repeats_told(profile: Profile) -> str:
 
 def repeated_gets(profile: Profile, host: str) -> str:
     """_repeats of *host*'s pool watch record; "" without one."""
-    event = next((e for e in _events(profile, POOL_EVENT) if e.get("pool") == host), None)
+    event = _host_event(profile, host)
     return "" if event is None else _repeats(event)
 
 
@@ -569,11 +572,6 @@ def upstream_queued(profile: Profile, host: str) -> Queued | None:
         return None
     return Queued(host, 1 << (loaded - 2), light_s / light_n * 1e3,
                   ((1 << (loaded - 1)) + 1, 1 << loaded), loaded_s / loaded_n * 1e3)
-
-
-def _finite(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and math.isfinite(value) and value >= 0
 
 
 def _upstream(profile: Profile, waits: int, waited: float) -> tuple[str, int, float] | None:
