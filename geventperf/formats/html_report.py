@@ -23,6 +23,7 @@ from geventperf.formats._html_timeline import timeline_data
 from geventperf.formats.text import (
     command_line,
     cost_meaning,
+    cost_with_scale,
     finding_place,
     folded_summary,
     gc_figures,
@@ -118,7 +119,7 @@ def summary(profile: Profile) -> list[list[str]]:
 def findings_data(profile: Profile,
                   time_of: dict[int, float]) -> tuple[list[dict[str, Any]], int, str]:
     shown, folded = select_findings(profile)
-    findings = [{"kind": f.kind, "hazard": is_hazard(f), "cost": format_seconds(f.cost_s),
+    findings = [{"kind": f.kind, "hazard": is_hazard(f), "cost": cost_with_scale(profile, f),
                  "cost_meaning": "" if meaning_in_message(f) else cost_meaning(f),
                  "where": finding_place(profile, f),
                  "message": f.message, "frames": [frame_label(e) for e in f.stack],

@@ -328,6 +328,33 @@ def cost_meaning(finding: Finding) -> str:
     return f"cost {format_seconds(finding.cost_s)} = {meaning}"
 
 
+# From this many times the run's length, a cost reads as greenlets that lost it all run
+# long (a sum over many greenlets); under it, as a share of the run's length (one
+# greenlet's, or the loop's, is the most a cost of wall-clock seconds can be).
+GREENLETS_FROM = 1.5
+
+
+def cost_scale(profile: Profile, finding: Finding) -> str:
+    """*finding*'s cost on the run's scale: "about 40 greenlets the whole run" (182
+    greenlet-seconds over a 4.57 s run), or "31% of the run's length"; "" when the run
+    has no length.  Every unseen tester read "cost 182 s" on a 4.6 s run as time a fix
+    saves, even beside the note saying otherwise; this says what the figure amounts to."""
+    duration = profile.duration_s
+    if not (isinstance(duration, (int, float)) and duration > 0) or not finding.cost_s > 0:
+        return ""
+    ratio = finding.cost_s / duration
+    if ratio >= GREENLETS_FROM:
+        return f"about {ratio:.0f} greenlets the whole run" if ratio >= 10 \
+            else f"about {ratio:.1f} greenlets the whole run"
+    return f"{max(ratio, 0.01):.0%} of the run's length"
+
+
+def cost_with_scale(profile: Profile, finding: Finding) -> str:
+    """"182 s (about 40 greenlets the whole run)": the cost and its cost_scale."""
+    scale = cost_scale(profile, finding)
+    return format_seconds(finding.cost_s) + (f" ({scale})" if scale else "")
+
+
 def meaning_in_message(finding: Finding) -> bool:
     """True when the message already says what its cost means (no second copy)."""
     meaning = finding.extra.get("cost_meaning")
@@ -370,7 +397,8 @@ def _findings(profile: Profile) -> str:
     lines = [f"FINDINGS ({len(profile.findings)}, worst first)"]
     # (every unseen tester read "cost 84 s" on a 6 s run as run time a fix would save)
     note = ("A cost is greenlet-seconds: time summed over the greenlets that lost it, so it "
-            f"can exceed the {format_seconds(profile.duration_s)} run; costs rank the causes, "
+            f"can exceed the {format_seconds(profile.duration_s)} run (in brackets: how many "
+            "greenlets losing it all run long that amounts to); costs rank the causes, "
             "they are not the run time a fix saves.")
     if any(f.extra.get("ranks_first") for f in shown):
         note += (" A critical-path cost is the exception: one greenlet alone, so wall-clock "
@@ -381,7 +409,7 @@ def _findings(profile: Profile) -> str:
         story = story_of(finding)
         title = f"{number:>3}. {finding.kind}{f' ({story})' if story else ''}" \
                 f"{'  HAZARD' if is_hazard(finding) else ''}  " \
-                f"cost {format_seconds(finding.cost_s)}"
+                f"cost {cost_with_scale(profile, finding)}"
         place = finding_place(profile, finding)
         if len(title) + 2 + len(place) <= WIDTH:
             lines.append(f"{title}  {place}".rstrip())
