@@ -371,3 +371,72 @@ def test_a_poll_backing_off_is_costed_at_the_sleeps_that_found():
     assert found.extra["find_sleep_s"] > findings.polling.GROWN_SLEEP * found.extra["interval_s"]
     assert "a back-off" in found.message
     assert found.cost_s > found.extra["finds_seen"] * found.extra["interval_s"] / 2
+
+
+def test_handlers_whose_polls_mostly_find_at_once_are_a_sleep_poll():
+    """Before (an unseen long-poll service: handlers checked a job's state every 50 ms
+    for jobs of 15-55 ms, found it after one sleep 639 times in 645): "FINDINGS: none";
+    an Event took 35 % off the run.  A few empty wake-ups, each a check of microseconds,
+    tell the loop from a fixed pause."""
+    rng = random.Random(5)
+    done: set[int] = set()
+
+    def job(n: int) -> None:
+        gevent.sleep(rng.uniform(0.004, 0.0115))  # mostly shorter than the interval
+        done.add(n)
+
+    def handler(first: int) -> None:
+        for n in range(first, first + 20):
+            gevent.spawn(job, n)
+            while n not in done:
+                gevent.sleep(0.01)  # the job poll
+            gevent.sleep(0.001)  # the answer's write, at another line
+
+    with geventperf.Tracer() as tracer:
+        gevent.joinall([gevent.spawn(handler, 100 * h) for h in range(6)])
+    found = _the_poll(tracer.profile, "# the job poll",
+                      "test_handlers_whose_polls_mostly_find_at_once_are_a_sleep_poll"
+                      ".<locals>.handler")
+    assert found.extra["greenlets"] == 6
+    empties = found.extra["wakes_seen"] - found.extra["finds_seen"]
+    # fewer than a quarter of the wake-ups empty: no poll before
+    assert findings.polling.POLL_MIN_EMPTIES <= empties < found.extra["wakes_seen"] / 4
+
+
+def test_a_stream_paced_by_its_generator_is_no_sleep_poll():
+    """Before (an unseen aggregator's stand-in venue feeds: a pywsgi generator yielding
+    a batch of ticks every 20 ms): sleep-poll, "5767 of the 5807 wake-ups found nothing",
+    though each one yielded a batch that pywsgi wrote at once, without a wait."""
+    import json
+
+    from gevent import pywsgi, socket
+
+    def feed(environ, start_response):
+        start_response("200 OK", [("Content-Type", "application/x-ndjson")])
+
+        def ticks():
+            for n in range(30):
+                gevent.sleep(0.02)  # the feed's pace
+                yield "".join(json.dumps({"seq": n, "px": n * 1.5, "venue": "x" * 40,
+                                          "i": i}) + "\n" for i in range(60)).encode()
+        return ticks()
+
+    server = pywsgi.WSGIServer(("127.0.0.1", 0), feed, log=None)
+    server.start()
+    def follow() -> int:  # a raw client: this process is not monkey-patched
+        with socket.create_connection(("127.0.0.1", server.server_port)) as conn:
+            # kept alive: after its stream, the server's greenlet awaits the next request
+            conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            received = b""
+            while not received.endswith(b"\r\n0\r\n\r\n"):  # the last chunk
+                received += conn.recv(65536)
+        return received.count(b'"seq"')
+
+    try:
+        with geventperf.Tracer() as tracer:
+            followers = [gevent.spawn(follow) for _ in range(8)]
+            gevent.joinall(followers, raise_error=True)
+    finally:
+        server.stop()
+    assert [g.value for g in followers] == [30 * 60] * 8
+    assert not [f for f in tracer.profile.findings if f.kind == findings.SLEEP_POLL]

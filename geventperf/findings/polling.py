@@ -20,10 +20,16 @@ slices (each slice's ``wait`` says where its greenlet went on to wait):
 
 A ticker (a heartbeat, a token refill, a stream's pace) never finds; a pacer that works
 on every tick (a feed follower putting a page per interval) finds nearly every time,
-and its pace is the program's choice: neither is told.  A poll whose work comes about
-as fast as its interval finds at most wake-ups, and is told while a quarter of them
-still find nothing (DENSE_AGAIN_SHARE): a pacer with nothing to do that often is a poll
-too.  Polls of a few milliseconds
+and its pace is the program's choice: neither is told.  A pacer whose work waits
+nowhere (a stream generator yielding a batch per tick, which its server sends at once)
+goes straight back to sleep after every tick, as an empty poll does, but its wake-ups
+work: a poll that found nothing only checked, its slice a few microseconds, a small
+part of what a find runs (CHECK_MAX_S, CHECK_SHARE; an unseen venue feed's pacer was
+told "5767 of 5807 wake-ups found nothing").  A poll whose work comes about as fast as its interval finds at most
+wake-ups, and is told from a few empty ones on (POLL_MIN_EMPTIES: an unseen long-poll
+handler checking a job's state every 50 ms for jobs of 15-55 ms found it after one
+sleep 639 times in 645, "FINDINGS: none"; an Event took 35 % off the run).  Polls of a
+few milliseconds
 are ``serial-bottleneck``'s (handoff.is_poll), where they wait for another greenlet's
 result.
 
@@ -55,12 +61,19 @@ from geventperf.profile import Finding, Profile, greenlet_label
 POLL_MIN_WAKES = 20
 # ... of which at least this many found something: the lateness is summed over finds.
 POLL_MIN_FINDS = 5
-# A greenlet's loop at a sleep line polls while at least this share of its wake-ups
-# found nothing and slept again: replies that mostly come within an interval or two
-# still leave a quarter of the wake-ups empty (an unseen RPC client's callers polled a
-# reply dict every 5 ms: 40 % of 19 841 wake-ups found nothing, "FINDINGS: none"; an
-# AsyncResult per call took 63 % off the run), where a pacer works on every tick.
-DENSE_AGAIN_SHARE = 0.25
+# ... and at least this many found nothing and slept again (at a line where some
+# greenlet both found and slept again: a heartbeat finding on every tick and a watchdog
+# that never finds, at one helper's line, are no poll): replies that mostly come within an
+# interval leave a few empty wake-ups (an unseen long-poll handler's 6 in 645) ...
+POLL_MIN_EMPTIES = 5
+# ... whose slices (the check) were short: their median at most this long, or at most
+# this share of the finds' (the work; where a slower machine stretches both).  The
+# polls told right in unseen programs checked in 2-13 us (0.7-14 % of their finds'
+# slices; a test's callers polling a dict, 3.5 us against finds of 9.8), where a
+# stream's pacer sending a batch per tick ran 78 us at its "empty" wake-ups (59 % of
+# its finds'), and a subscriber's processing pause 486 us (61 %).
+CHECK_MAX_S = 30e-6
+CHECK_SHARE = 1 / 3
 # The sleeps before finds were whole intervals: their median at least this share of
 # the median of all the line's sleeps (a scheduler's sleeps cut to the due time are
 # half an interval on average).
@@ -193,41 +206,49 @@ def _polls(sleeps: set[int], timeline: dict[int, list[Any]]) -> list[Poll]:
     poll's shape, judged greenlet by greenlet: one line can serve several loops (an
     ``every(interval, fn)`` helper running a heartbeat that calls out on every tick
     beside a watchdog that never does: together they looked like one poll)."""
-    # per (row, greenlet): [time asleep per wake-up, asleep before finds, again, finds]
-    seen: dict[tuple[int, int], tuple[list[float], list[float], list[int]]] = {}
+    # per (row, greenlet): time asleep per wake-up, asleep before finds, and the
+    # slices that followed the empty wake-ups and the finds
+    seen: dict[tuple[int, int], tuple[list[float], ...]] = {}
     for gid, slices in timeline.items():
         for before, woke in zip(slices, slices[1:]):
             if before.wait not in sleeps:
                 continue
-            asleep, before_finds, counts = seen.setdefault(
-                (before.wait, gid), ([], [], [0, 0]))
+            asleep, before_finds, checks, works = seen.setdefault(
+                (before.wait, gid), ([], [], [], []))
             slept = woke.start_s - before.start_s - before.duration_s
             asleep.append(slept)
             if woke.wait == before.wait:
-                counts[0] += 1
+                checks.append(woke.duration_s)
             elif woke.wait is not None:
-                counts[1] += 1
+                works.append(woke.duration_s)
                 before_finds.append(slept)
-    rows: dict[int, tuple[list[float], list[float], list[int], dict[int, int]]] = {}
-    for (row, gid), (asleep, before_finds, (again, found)) in seen.items():
-        # this greenlet's loop polls
-        if found and again >= DENSE_AGAIN_SHARE * (again + found):
-            lengths, finds_after, counts, by_greenlet = rows.setdefault(
-                row, ([], [], [0, 0], {}))
+    polling = {row for (row, _gid), (_a, _b, checks, works) in seen.items()
+               if checks and works}  # a greenlet's loop there found, and slept again
+    rows: dict[int, tuple[list[float], list[float], list[float], list[float],
+                          dict[int, int]]] = {}
+    for (row, gid), (asleep, before_finds, checks, works) in seen.items():
+        # at a line some greenlet polls, those that only found there polled too (a
+        # long-poll handler's connections whose jobs were always done after one sleep)
+        if row in polling and works:
+            lengths, finds_after, all_checks, all_works, by_greenlet = rows.setdefault(
+                row, ([], [], [], [], {}))
             lengths.extend(asleep)
             finds_after.extend(before_finds)
-            counts[0] += again
-            counts[1] += found
-            by_greenlet[gid] = found
+            all_checks.extend(checks)
+            all_works.extend(works)
+            by_greenlet[gid] = len(works)
     out = []
-    for row, (lengths, finds_after, (again, found), by_greenlet) in rows.items():
-        if len(lengths) < POLL_MIN_WAKES or found < POLL_MIN_FINDS:
+    for row, (lengths, finds_after, checks, works, by_greenlet) in rows.items():
+        if len(lengths) < POLL_MIN_WAKES or len(works) < POLL_MIN_FINDS \
+                or len(checks) < POLL_MIN_EMPTIES \
+                or statistics.median(checks) > max(CHECK_MAX_S,
+                                                   CHECK_SHARE * statistics.median(works)):
             continue
         interval = statistics.median(lengths)
         if interval > POLL_MAX_SLEEP_S \
                 and statistics.median(finds_after) >= POLL_WHOLE_SHARE * interval:
-            out.append(Poll(row, len(lengths), again, found, interval, by_greenlet,
-                            statistics.median(finds_after)))
+            out.append(Poll(row, len(lengths), len(checks), len(works), interval,
+                            by_greenlet, statistics.median(finds_after)))
     return out
 
 
