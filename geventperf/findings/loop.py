@@ -568,17 +568,31 @@ KDF_CHEAPER = (
     "iterations")
 
 
+# ... or an unpickling (C, inside the line): a cache holding pickled values decodes the
+# whole value on every hit (an unseen timeline cache's pickle.loads per hit of a
+# 900-item document, 54 % of the CPU, got the generic cure; keeping the objects took
+# 66 % off the run).
+UNPICKLE_LINE = re.compile(r"\b(c?pickle|marshal)\.loads?\(")
+UNPICKLE_CHEAPER = (
+    "it unpickles on every call (pickle.loads builds every object of the value again): a "
+    "cache that holds pickled values decodes the whole value on each hit; in one process, "
+    "keep the objects themselves (treated as read-only, or copied only where changed), or "
+    "cache the smaller piece a hit needs; across processes, decode once per process and "
+    "keep the result")
+
+
 def _line_does(hot: Any) -> str | None:
-    """What the hot line's own source says it does (EAGER_LOG_CHEAPER; REGEX_CHEAPER or
-    KDF_CHEAPER when the heaviest stack's CPU ran in the line itself, i.e. in C beneath
-    it); None when it says none of these or is not readable here."""
+    """What the hot line's own source says it does (EAGER_LOG_CHEAPER; REGEX_CHEAPER,
+    KDF_CHEAPER or UNPICKLE_CHEAPER when the heaviest stack's CPU ran in the line itself,
+    i.e. in C beneath it); None when it says none of these or is not readable here."""
     text = frame_source(hot.line)
     if EAGER_LOG_LINE.search(text):
         return EAGER_LOG_CHEAPER
     if hot.stack[:1] != [hot.line]:  # the CPU ran in Python beneath the line
         return None
     return REGEX_CHEAPER if REGEX_LINE.search(text) else \
-        KDF_CHEAPER if KDF_LINE.search(text) else None
+        KDF_CHEAPER if KDF_LINE.search(text) else \
+        UNPICKLE_CHEAPER if UNPICKLE_LINE.search(text) else None
 
 
 # Library code a hot stack runs through that has a cheaper way, frame -> what it does
@@ -602,6 +616,16 @@ CHEAPER_WAYS = (
      "(gzip.compress(data, compresslevel=6), or 1 for bodies sent once) costs a fraction "
      "of the CPU for output a few percent larger; compress a body once where many get it, "
      "and leave small bodies uncompressed"),
+    # a class made per call: namedtuple() compiles one each time, and every class is a
+    # graph of objects the collector walks (an unseen DB driver's row decoder made a
+    # namedtuple class per row: 97 % of the CPU, told as a comprehension and a GC pause;
+    # made once, the run took 65 % less).  Before the comprehensions: it runs inside one.
+    (re.compile(r"[/\\]collections[/\\]__init__\.py:\d+:namedtuple$|"
+                r"[/\\]dataclasses\.py:\d+:make_dataclass$"),
+     "it makes a class on every call (collections.namedtuple or make_dataclass compiles "
+     "a new one each time, and each class is a graph of objects the garbage collector "
+     "walks): make the class once, at import or cached per set of field names, and only "
+     "build instances per call"),
     # a dict or set built by comprehension on the hot stack: most often a lookup rebuilt
     # from the same table on every call (an unseen indexer's enricher built a dict of
     # 2 500 categories per product: 95 % of the CPU; built once, the run took 3.8x
