@@ -19696,3 +19696,53 @@ def test_a_class_made_per_call_is_told_before_the_comprehension_it_runs_in():
         [f] = findings.loop_saturated(p)
         assert "it makes a class on every call" in f.message, f.message
         assert "builds a list by comprehension" not in f.message, f.message
+
+
+def not_found_profile(missed=50, calls=250, top=10, changed=0, status="404"):
+    """A pool that answered *calls* GETs from app line 46 (20 of them waited 2 s for
+    their heads), *missed* of them with *status*, the most asked URL *top* times (its
+    answers' length changing *changed* times): too many URLs to count."""
+    p = repeated_profile()
+    p.events = [{"kind": "urllib3-pool", "pool": "http://users:80", "calls": calls,
+                 "gets": calls, "distinct_gets": None, "statuses": [[status, missed]],
+                 "same_requests": [["GET /users/u9", top, f"{APP}:46:refresh"],
+                                   ["GET /users/u8", 3, f"{APP}:46:refresh"]],
+                 "answers_changed": [["GET /users/u9", changed]]}]
+    return p
+
+
+def test_lookups_not_found_again_and_again_are_told_at_their_edges():
+    """Before (an unseen notifier's cache kept only what it found: 110 unknown handles
+    fetched 2 429 times, 45 % of its requests): only requests' CPU was told; keeping the
+    misses took 32 % off the run."""
+    [f] = findings.repeated_requests(not_found_profile())
+    assert f.kind == findings.REPEATED_REQUEST and f.extra["not_found"] == 50
+    assert "answered 50 of its 250 requests (20%) with not found" in f.message, f.message
+    assert "/users/u9 10 times" in f.message and "/users/u8" not in f.message
+    assert "negative caching" in f.message
+    # 2 s waited at the line for 20 calls, all of its share; 50/250 of 0.5 s queued
+    assert f.cost_s == pytest.approx(2.0 + 0.5 * 50 / 250)
+    assert findings.repeated_requests(not_found_profile(status="410"))
+    for edge in (dict(missed=49, calls=245),  # under NOT_FOUND_MIN
+                 dict(calls=251),  # under NOT_FOUND_SHARE
+                 dict(top=9),  # asked under NOT_FOUND_REPEATS times
+                 dict(changed=1),  # its answers changed: a feed, not a lookup
+                 dict(status="500")):  # failed, not "not there"
+        assert not findings.repeated_requests(not_found_profile(**edge)), edge
+
+
+def test_requests_own_cpu_with_the_fast_path_on_is_told_so():
+    """Before (an unseen notifier, its fast path mounted on the report's advice): told
+    to mount it again."""
+    fast = "/venv/lib/python3.11/site-packages/geventperf/session.py:316:" \
+        "SessionFastPath.prepare_request"
+    told = []
+    for inner in ([fast], []):
+        p = saturated()
+        p.cpu_samples = cpu_samples([([*inner, f"{REQUESTS_PKG}/sessions.py:500:"
+                                       "Session.request", f"{APP}:23:app"], "app.fetch", 9,
+                                      1.0)])
+        [f] = findings.loop_saturated(p)
+        told.append(f.message)
+    assert "fast path is on already" in told[0] and "geventperf.Session()" not in told[0]
+    assert "fast path is on already" not in told[1] and "geventperf.Session()" in told[1]
