@@ -7787,38 +7787,38 @@ EXPECTED = {
       'long_slices_s': 0,
       'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: 50% '
                  'of the sampled CPU ran inside requests, urllib3 and http.client themselves, '
-                 'most of it per read, not per request: 80 reads for 4 bodies '
-                 '(small-body-reads): read in large pieces, and the per-read work goes with '
-                 'the reads. In figures: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 57% of their sampled CPU (7 samples in all) at '
-                 '/srv/app/worker.py:40:handler; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
-                 'Beyond that: less work per request in these greenlets (compute once what is '
-                 'the same from request to request and keep it: a verified credential or key, '
-                 'a compiled pattern or template, a parsed configuration; and look for work '
-                 'that grows with the square of its input: += on bytes or str in a loop, a '
-                 'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
-                 'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+                 'most of it per read, not per request: 80 reads for 4 bodies, most of them '
+                 'asked for at /srv/app/worker.py:40:handler: ask for large pieces there '
+                 '(iter_content(chunk_size=512 * 1024)), or read the body whole '
+                 '(response.content), and the per-read work goes with the reads. In figures: '
+                 'busy 97% of the run, and greenlets waited 3.500 greenlet-seconds ready to '
+                 'run but queued, against 0.500 s waiting for I/O, timers or locks. Who held '
+                 "the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready on "
+                 "average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s "
+                 'while 2.0 others were ready on average, 0.250 greenlet-s of their waiting); '
+                 "'main' (x1: ran 0.250 s while 0.5 others were ready on average, 0.125 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 57% of "
+                 'their sampled CPU (7 samples in all) at /srv/app/worker.py:40:handler; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. Beyond that: less work per request in these greenlets '
+                 '(compute once what is the same from request to request and keep it: a '
+                 'verified credential or key, a compiled pattern or template, a parsed '
+                 'configuration; and look for work that grows with the square of its input: += '
+                 'on bytes or str in a loop, a list searched inside a loop, a sort or copy '
+                 'repeated), fewer greenlets per process and more processes, or CPU-heavy work '
+                 'moved out of the loop (a process pool; a C call that releases the GIL, such '
+                 "as hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
-      'small_reads_site': None,
+      'small_reads_site': '/srv/app/worker.py:40:handler',
       'stack': ['/srv/app/worker.py:40:handler'],
-      'stack_is': 'cpu-samples',
       'utilization': 0.96875},
      {'active_s': 1.9375,
       'cost_meaning': 'greenlet-seconds greenlets spent ready to run but queued behind others '

@@ -1305,6 +1305,16 @@ def _calls_and_opened(profile: Profile) -> tuple[int, int]:
     return int(sum(_f(e, "calls") for e in evs)), int(sum(_f(e, "opened") for e in evs))
 
 
+def _most_read_site(profile: Profile) -> str | None:
+    """The program's line that made the most response body reads (``body-reads``
+    events' ``site``), or None."""
+    reads: dict[str, float] = {}
+    for e in _events(profile, "body-reads"):
+        if isinstance(e.get("site"), str):
+            reads[e["site"]] = reads.get(e["site"], 0.0) + _f(e, "reads")
+    return max(reads, key=reads.__getitem__) if reads else None
+
+
 def _body_reads(profile: Profile) -> tuple[int, int]:
     """(reads, bodies) of the response bodies read through urllib3 (``body-reads``
     events)."""
@@ -1507,6 +1517,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     seen = does = None
     partly = ""  # the holders' blocking calls, short of most of their running
     tiny_told = False  # its cure tells threadpool tasks too tiny to hand over
+    reads_site = None  # the line asking for small body reads, when they are its cure
     # a specific cure on the CPU side, told before the figures (see the message's lead)
     first = ""
     if blocking:
@@ -1593,10 +1604,17 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         reads, bodies = _body_reads(profile)
         if in_requests is not None and in_requests >= REQUESTS_CPU_SHARE \
                 and bodies > 0 and reads >= READS_PER_BODY_TOLD * bodies:
+            # the reads' line is the place to change, and this finding tells them (an
+            # unseen mirror's 1 KiB iter_content was told at its file write, the next
+            # line, and its fix, the threadpool, made the run 6x slower)
+            reads_site = _most_read_site(profile)
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
                      f"and http.client themselves, most of it per read, not per request: "
-                     f"{reads} reads for {bodies} bodies (small-body-reads): read in large "
-                     "pieces, and the per-read work goes with the reads.")
+                     f"{reads} reads for {bodies} bodies"
+                     + (f", most of them asked for at {reads_site}" if reads_site else "")
+                     + ": ask for large pieces there (iter_content(chunk_size=512 * 1024)), "
+                     "or read the body whole (response.content), and the per-read work goes "
+                     "with the reads.")
         elif in_requests is not None and in_requests >= REQUESTS_CPU_SHARE \
                 and (cookies := _sampled_share(profile, COOKIE_WORK)) >= COOKIE_CPU_SHARE:
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
@@ -1669,13 +1687,16 @@ def loop_saturated(profile: Profile) -> list[Finding]:
             else f"; the slices that delayed most ended at {where}") if where and not seen
            and not hot else f"; {_ended(where, 2)}" if where and hot and not seen else "")
         + "." + _long_slices_told(same) + cure)
-    iterated = _small_reads_site(hot, does)
-    return [_finding(LOOP_SATURATED, message, ready, hot.stack if hot else stack,
+    iterated = _small_reads_site(hot, does) or reads_site
+    return [_finding(LOOP_SATURATED, message, ready,
+                     [reads_site] if reads_site else hot.stack if hot else stack,
                      **({"tiny_tasks_told": True} if tiny_told else {}),
                      small_reads_site=iterated, long_slices_s=absorbed,
                      long_slices_of=[f.greenlet for f in same],
-                     greenlet=top_gid, stack_is=STACK_CPU_SAMPLES if hot else
-                     STACK_STALL_LOOK if seen else STACK_SLICE_END,
+                     greenlet=top_gid,
+                     **({} if reads_site else {"stack_is": STACK_CPU_SAMPLES if hot else
+                                               STACK_STALL_LOOK if seen else
+                                               STACK_SLICE_END}),
                      utilization=util, ready_wait_s=ready, event_wait_s=event,
                      active_s=util * duration,
                      holders={name: acc[0] for name, acc in top}, holders_off_cpu_s=off_cpu,
