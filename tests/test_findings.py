@@ -429,3 +429,22 @@ def test_few_urls_repeated_are_told_once_when_a_pool_full_finding_tells_the_cach
     plain = Finding(kind="pool-full", message="a larger pool")
     assert without_caches_told([few, pool]) == [pool]
     assert without_caches_told([few, plain]) == [few, plain]
+
+
+def test_a_bottleneck_whose_calls_stalled_on_the_wire_ranks_after_the_stall():
+    """Before (an unseen service's load clients, every answer 42 ms late on Nagle and a
+    delayed ACK): serial-bottleneck first, "do that work concurrently", the stall second;
+    the stall's cure alone took the run from 3.8 to 1.9 s."""
+    def told(stall_site, kind=findings.DELAYED_ACK_STALL):
+        busy = Finding(kind=findings.SERIAL_BOTTLENECK, message="Many waited.", cost_s=98.7,
+                       stack=[], extra={"site": "app.py:131:client"})
+        stall = Finding(kind=kind, message="Stall.", cost_s=52.9, stack=[],
+                        extra={"site": stall_site})
+        return findings.sort_findings(findings.after_stalls_told([busy, stall]))
+    for kind in (findings.DELAYED_ACK_STALL, findings.REQUEST_BODY_STALL):
+        first, second = told("app.py:131:client", kind)
+        assert (first.kind, second.kind) == (kind, findings.SERIAL_BOTTLENECK)
+        assert f"stalled on the wire (the {kind} finding): cure that first" in second.message
+    for other in ("app.py:77:push", None):  # the stall at another line, or at none
+        first, second = told(other)
+        assert first.kind == findings.SERIAL_BOTTLENECK and "on the wire" not in first.message

@@ -95,6 +95,7 @@ from geventperf.findings.handoff import (
     FEEDER_BUSY_SHARE,
     HANDOFF_MIN_WAITERS,
     HANDOFF_SHARE,
+    after_stalls_told,
     serial_bottleneck,
     without_lingers_told,
 )
@@ -179,7 +180,8 @@ __all__ = [
     "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
     "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
     "THREADPOOL_SATURATED", "THREADPOOL_TINY_TASKS", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
-    "WORKERS_SATURATED", "WRITE_BLOCKED", "blocked_reads_in_c_sections", "compute",
+    "WORKERS_SATURATED", "WRITE_BLOCKED", "after_stalls_told", "blocked_reads_in_c_sections",
+    "compute",
     "connection_churn", "connection_leak", "connection_pool_full", "cpu_starved",
     "critical_path",
     "deadlock_risks", "delayed_ack_stall", "duplicates_in_flight", "gil_contended", "greenlet_leaks",
@@ -219,6 +221,7 @@ def compute(profile: Profile) -> list[Finding]:
             without_slices_told(without_reads_told(without_stretches_told(
                 without_tiny_tasks_told(without_polls_told(without_lingers_told(
                     without_caches_told(out))))))))), profile)
+        out = after_stalls_told(out)
     except Exception as exc:  # noqa: BLE001 - the findings as found, not dropped
         errors.append(f"merging: {type(exc).__name__}: {exc}")
     if errors:

@@ -39,6 +39,8 @@ import re
 from typing import Any, Callable, NamedTuple
 
 from geventperf.findings.common import (
+    DELAYED_ACK_STALL,
+    REQUEST_BODY_STALL,
     SERIAL_BOTTLENECK,
     _base_name,
     _finding,
@@ -581,6 +583,28 @@ def without_lingers_told(found: list[Finding]) -> list[Finding]:
     (its ``linger``): one cause, one finding, the one that names the batcher."""
     told = {f.extra.get("linger") for f in found if f.kind == SERIAL_BOTTLENECK} - {None}
     return [f for f in found if f.extra.get("lingered_in_slots") not in told]
+
+
+# Stalls on the wire that a busy greenlet's calls can wait out: its pace, and everyone's
+# waiting for it, is then theirs.
+STALLS = (DELAYED_ACK_STALL, REQUEST_BODY_STALL)
+
+
+def after_stalls_told(found: list[Finding]) -> list[Finding]:
+    """*found*, with each serial-bottleneck finding whose busy greenlets waited at the
+    line where a stall finding's calls stalled (a delayed ACK on every answer) ranked
+    just after that finding and saying so: the stall set their pace (an unseen service's
+    load clients, their every answer 42 ms late on Nagle and a delayed ACK, were told as
+    a bottleneck to widen first, the stall second)."""
+    for f in found:
+        stall = next((o for o in found if o.kind in STALLS and f.kind == SERIAL_BOTTLENECK
+                      and o.extra.get("site") is not None
+                      and o.extra.get("site") == f.extra.get("site")), None)
+        if stall is not None:
+            f.extra["ranks_after"] = stall.kind
+            f.message += (f" Their calls at {stall.extra['site']} stalled on the wire (the "
+                          f"{stall.kind} finding): cure that first, and their pace with it.")
+    return found
 
 
 LINGER_COST = ("greenlet-seconds the others spent waiting at hand-offs (a queue, an event, a "
