@@ -382,7 +382,10 @@ def pacing_sleeper(profile: Profile, jobs_line: Any, skip: set[Any]) -> Linger |
     best = None
     for gid, stacks in stacks_left(profile).items():
         g = profile.greenlet(gid)
-        if g is None or gid == profile.hub.get("id") or gid in skip:
+        # (a server's connection asleep in its handler is that server's time to answer
+        # a call: an in-process stand-in upstream's latency, not a pacer)
+        if g is None or gid == profile.hub.get("id") or gid in skip \
+                or CONNECTION_GREENLET in (g.name or ""):
             continue
         life = g.run_s + g.wait_s
         slept = heaviest_sleep([rows[s] for s in stacks if s in rows])
