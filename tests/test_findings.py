@@ -448,3 +448,13 @@ def test_a_bottleneck_whose_calls_stalled_on_the_wire_ranks_after_the_stall():
     for other in ("app.py:77:push", None):  # the stall at another line, or at none
         first, second = told(other)
         assert first.kind == findings.SERIAL_BOTTLENECK and "on the wire" not in first.message
+
+
+@pytest.mark.parametrize("pool, literal", [
+    ("http://127.0.0.1:8080", True), ("http://[::1]:80", True), ("https://a:443", False),
+    ("http://example.com:80", False), ("not a url", False)])
+def test_a_connection_to_an_ip_address_pays_no_name_lookup(pool, literal):
+    """An unseen relay's report said each request made again paid a name lookup of
+    127.0.0.1: connection-not-kept-alive names the lookup only for a host name."""
+    from geventperf.findings.connections import _ip_literal
+    assert _ip_literal(pool) is literal

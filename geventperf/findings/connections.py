@@ -26,7 +26,9 @@ asks for at least ``REUSE_RATIO`` times the larger.
 
 from __future__ import annotations
 
+import ipaddress
 import re
+import urllib.parse
 from typing import Any, Callable, NamedTuple
 
 from geventperf.findings.common import (
@@ -329,6 +331,17 @@ def connection_churn(profile: Profile) -> list[Finding]:
                      site=seen.where)]
 
 
+def _ip_literal(pool: str) -> bool:
+    """Whether the host of *pool* (``scheme://host:port``) is an IP address: no name to
+    look up (an unseen relay's report said each request paid a lookup of 127.0.0.1)."""
+    host = urllib.parse.urlsplit(pool).hostname or ""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
 def not_kept_alive(profile: Profile) -> list[Finding]:
     """Pooled connections connected again for nearly every request: the server (or the
     request's own ``Connection: close``) closed each after one response, so urllib3's
@@ -356,8 +369,9 @@ def not_kept_alive(profile: Profile) -> list[Finding]:
         f"responses came on a connection made for that request, though its pool opened "
         f"only {_count(worst, 'opened')}: the same pooled connections were connected "
         f"again and again ({again} times{others}), each closed after one response. "
-        f"{_closer(worst, mine)} Every request then pays a name "
-        f"lookup and a connect{tls} again; most were made under {seen.where} by "
+        f"{_closer(worst, mine)} Every request then pays "
+        f"{'' if _ip_literal(worst['pool']) else 'a name lookup and '}a connect{tls} "
+        f"again; most were made under {seen.where} by "
         f"{seen.who}. {_sentence(opening.told(share, 'the connections made again'))}. "
         + _not_kept_fix(mine)
         + (f" The calls came about {gap:.1f} s apart on each connection, though: a server "
