@@ -87,8 +87,7 @@ def _one_repeated(profile: Profile, events: list[dict[str, Any]],
     # each request also costs the loop its CPU (requests' own work, the answer's parse):
     # the calls past the first take their share of the greenlets' queueing with them (a
     # token before each of 300 lookups made half the CPU of a loop 80 % busy)
-    their_queueing = _queued(profile) * (count - 1) / calls
-    cost = (waited * min(1.0, (count - 1) / made) if made else 0.0) + their_queueing
+    cost, their_queueing = _skipped_cost(profile, events, waited, made, count - 1)
     method, _, rest = key.partition(" ")
     url, _, body = rest.partition(" #")
     message = (
@@ -97,8 +96,7 @@ def _one_repeated(profile: Profile, events: list[dict[str, Any]],
         + f", {count / calls:.0%} of the {calls} requests the pools answered, "
         + (f"first from {site}, " if site else "")
         + f"while the other {others} asked for {_different(varied, countless)}"
-        + (f"; greenlets waited {waited:.3f} s for answers at that line ({made} calls)"
-           if made else "")
+        + _waited_told(waited, made)
         + f". {REPEATED_FIX}")
     return [_finding(REPEATED_REQUEST, message, cost, stack, request=key, host=host,
                      count=count, calls=calls, varied=varied, site=site,
@@ -147,8 +145,7 @@ def _not_found_again(profile: Profile, events: list[dict[str, Any]],
     missed, calls, host, event, repeats = max(candidates, key=lambda c: c[:2])
     site = Counter(row[2] for row in repeats).most_common(1)[0][0]
     waited, made, stack = waited_at(profile, site)
-    cost = (waited * min(1.0, missed / made) if made else 0.0) \
-        + _queued(profile) * missed / max(1, sum(_count(e, "calls") for e in events))
+    cost, their_queueing = _skipped_cost(profile, events, waited, made, missed)
     if cost < block_threshold(profile):
         return []
     asked = ", ".join(f"{row[0].partition(' ')[2]} {row[1]} times" for row in repeats[:3])
@@ -157,13 +154,11 @@ def _not_found_again(profile: Profile, events: list[dict[str, Any]],
         f"{calls} requests ({missed / calls:.0%}) with not found (404 or 410), and the "
         f"URLs asked most were each asked many times with the same answer ({asked}), "
         f"sent from {site}"
-        + (f"; greenlets waited {waited:.3f} s for answers at that line ({made} calls)"
-           if made else "")
+        + _waited_told(waited, made)
         + f". {NOT_FOUND_FIX}")
     return [_finding(REPEATED_REQUEST, message, cost, stack, host=host, not_found=missed,
                      calls=calls, site=site, cost_meaning=NOT_FOUND_COST,
-                     others_ready_wait_s=_queued(profile) * missed / max(
-                         1, sum(_count(e, "calls") for e in events)))]
+                     others_ready_wait_s=their_queueing)]
 
 
 def _few_urls(profile: Profile, events: list[dict[str, Any]],
@@ -202,9 +197,7 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
     skipped, gets, distinct, host, event, site, others = max(candidates, key=lambda c: c[:3])
     waited, made, stack = waited_at(profile, site)
     # (and, as for one request repeated, their share of the greenlets' queueing)
-    calls = sum(_count(e, "calls") for e in events)
-    cost = (waited * min(1.0, skipped / made) if made else 0.0) \
-        + (_queued(profile) * skipped / calls if calls else 0.0)
+    cost, _queueing = _skipped_cost(profile, events, waited, made, skipped)
     if cost < block_threshold(profile):
         return []
     message = (
@@ -212,8 +205,7 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
         f"asked for only {distinct} different URLs ({gets / distinct:.0f} each on "
         f"average{most_asked(event)}), sent from {site}, while the program's other "
         f"requests asked for {_different(*others)}"
-        + (f"; greenlets waited {waited:.3f} s for answers at that line ({made} calls)"
-           if made else "")
+        + _waited_told(waited, made)
         + f": {CACHE_TOLD} would skip {skipped} of them. {REPEATED_FIX}")
     return [_finding(REPEATED_REQUEST, message, cost, stack, host=host, gets=gets,
                      distinct=distinct, site=site, few_urls=True,
@@ -224,6 +216,23 @@ FEW_URLS_COST = ("greenlet-seconds spent waiting for answers at the line that se
                  "repeated GET requests, for the calls past each URL's first, plus their "
                  "share of all requests times the greenlets' ready wait (each request "
                  "costs the loop its CPU)")
+
+
+def _waited_told(waited: float, made: int) -> str:
+    """"; greenlets waited N s for answers at that line (M calls)", or "" for none."""
+    return f"; greenlets waited {waited:.3f} s for answers at that line ({made} calls)" \
+        if made else ""
+
+
+def _skipped_cost(profile: Profile, events: list[dict[str, Any]], waited: float, made: int,
+                  skipped: int) -> tuple[float, float]:
+    """(cost, its queueing part) of *skipped* of the *made* calls at a line that waited
+    *waited* s for answers: their share of that wait, and of the greenlets' queueing
+    their share of all the calls the pools answered (each request costs the loop its
+    CPU)."""
+    calls = sum(_count(e, "calls") for e in events)
+    queueing = _queued(profile) * skipped / calls if calls else 0.0
+    return (waited * min(1.0, skipped / made) if made else 0.0) + queueing, queueing
 
 
 def _queued(profile: Profile) -> float:
