@@ -596,9 +596,8 @@ def after_stalls_told(found: list[Finding]) -> list[Finding]:
     just after that finding and saying so: the stall set their pace (an unseen service's
     load clients, their every answer 42 ms late on Nagle and a delayed ACK, were told as
     a bottleneck to widen first, the stall second)."""
-    for f in found:
-        stall = next((o for o in found if o.kind in STALLS and f.kind == SERIAL_BOTTLENECK
-                      and o.extra.get("site") is not None
+    for f in [f for f in found if f.kind == SERIAL_BOTTLENECK]:
+        stall = next((o for o in found if o.kind in STALLS and o.extra.get("site") is not None
                       and o.extra.get("site") == f.extra.get("site")), None)
         if stall is not None:
             f.extra["ranks_after"] = stall.kind

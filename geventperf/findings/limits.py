@@ -204,7 +204,8 @@ def pool_full(profile: Profile) -> list[Finding]:
                  f"{across.block}, and inside that block the holders also waited "
                  f"{across.inside:.3f} s on other things, most at {across.site}: "
                  f"{across.count} {across.unit} of {_ms(across.seconds / across.count)}: "
-                 "they kept what they took (a connection of the program's own pool) "
+                 "they kept what they took (most likely a connection of the program's "
+                 "own pool) "
                  "across those waits, and the other jobs queued for it meanwhile.")
     upstream = None if asleep or joined or linger or pacer or across or heaviest is None \
         else line_upstream(profile, job_rows, heaviest)
@@ -1100,7 +1101,6 @@ HELD_ACROSS_TAKEN_SHARE = 0.5
 class HeldAcross(NamedTuple):
     """What a pool's jobs held across other waits (held_across_taken)."""
 
-    taken_at: str  # the line whose get() waited for it
     block: str  # the with line that took it
     site: str  # the heaviest other wait inside the block
     count: int  # ... its calls (waits for a response's head), else its waits
@@ -1141,7 +1141,7 @@ def held_across_taken(profile: Profile, job_rows: list[Any],
         if other and (best is None or inside > best.inside):
             site = max(other, key=lambda k: other[k][1])
             waits, seconds, calls = other[site]
-            best = HeldAcross(taken_at or "?", frame, site, int(calls or waits),
+            best = HeldAcross(frame, site, int(calls or waits),
                               "calls" if calls else "waits", seconds, inside)
             share = inside / (inside + used)
     return best if best is not None and share >= HELD_ACROSS_TAKEN_SHARE else None

@@ -25,13 +25,12 @@ nowhere (a stream generator yielding a batch per tick, which its server sends at
 goes straight back to sleep after every tick, as an empty poll does, but its wake-ups
 work: a poll that found nothing only checked, its slice a few microseconds, a small
 part of what a find runs (CHECK_MAX_S, CHECK_SHARE; an unseen venue feed's pacer was
-told "5767 of 5807 wake-ups found nothing").  A poll whose work comes about as fast as its interval finds at most
-wake-ups, and is told from a few empty ones on (POLL_MIN_EMPTIES: an unseen long-poll
-handler checking a job's state every 50 ms for jobs of 15-55 ms found it after one
-sleep 639 times in 645, "FINDINGS: none"; an Event took 35 % off the run).  Polls of a
-few milliseconds
-are ``serial-bottleneck``'s (handoff.is_poll), where they wait for another greenlet's
-result.
+told "5767 of 5807 wake-ups found nothing").  A poll whose work comes about as fast
+as its interval finds at most wake-ups, and is told from a few empty ones on
+(POLL_MIN_EMPTIES: an unseen long-poll handler checking a job's state every 50 ms for
+jobs of 15-55 ms found it after one sleep 639 times in 645, "FINDINGS: none"; an Event
+took 35 % off the run).  Polls of a few milliseconds are ``serial-bottleneck``'s
+(handoff.is_poll), where they wait for another greenlet's result.
 
 A loop can also poll for free capacity: ``while pending: drop the dead; spawn until 24
 run; gevent.sleep(0.1)``.  Its wake-ups all start greenlets, so it has a pacer's shape,

@@ -139,10 +139,10 @@ def _not_found_again(profile: Profile, events: list[dict[str, Any]],
                    and str(row[0]).startswith("GET ") and isinstance(row[2], str)
                    and answers_changed(events, host, row[0]) == 0]
         if repeats:
-            candidates.append((missed, calls, host, e, repeats))
+            candidates.append((missed, calls, host, repeats))
     if not candidates:
         return []
-    missed, calls, host, event, repeats = max(candidates, key=lambda c: c[:2])
+    missed, calls, host, repeats = max(candidates, key=lambda c: c[:2])
     site = Counter(row[2] for row in repeats).most_common(1)[0][0]
     waited, made, stack = waited_at(profile, site)
     cost, their_queueing = _skipped_cost(profile, events, waited, made, missed)
