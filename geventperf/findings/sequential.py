@@ -24,6 +24,7 @@ the heads waited for.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from geventperf.findings.common import (
     CONNECTION_GREENLET,
@@ -42,9 +43,11 @@ from geventperf.findings.limits import (
     awaits_answer,
     event_wait,
     full_pool_jobs,
+    idle_share,
     switched_out_at,
 )
-from geventperf.frames import user_site
+from geventperf.findings.polling import _timeline
+from geventperf.frames import parse_frame, socket_read_depth, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile, greenlet_label
 from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
@@ -116,7 +119,136 @@ def _heaviest_site(rows: list) -> tuple[str | None, object | None]:
 def sequential_calls(profile: Profile) -> list[Finding]:
     """Each served response waited on several upstream calls made in turn by its
     handler.  ``cost_s``: the greenlet-seconds those calls waited, less one call's
-    worth per response (what making them together could save at most)."""
+    worth per response (what making them together could save at most).  Also a query
+    made per item over the program's own connection (round_trips_per_item)."""
+    return _calls_in_turn(profile) + round_trips_per_item(profile)
+
+
+# A query line of the program's whose round trips to its own connection (a socket read
+# right from its code: a database driver's) were at least this many times the median of
+# the other query lines read at the same place, at least PER_ITEM_MIN of them: a query
+# per item of a list, where the others run once per job (an unseen order export's item
+# query made 8 800 round trips where its three other queries made 1 100 each, 67 % of
+# the run's waiting: told only cpu-starved; one IN (...) query took 65 % off the run).
+PER_ITEM_RATIO = 4
+PER_ITEM_MIN = 200
+# ... with at least this many other query lines there, which set the per-job count;
+# told from this share of the run in cost (sleep-poll's and small-body-reads' share).
+PER_ITEM_OTHERS = 2
+PER_ITEM_RUN_SHARE = 0.05
+# ... and made in runs: in the timeline, a greenlet waited at that query line this many
+# times in a row on average, before it waited anywhere else (an item loop's queries go
+# one after another; a service's GET per request, more requests for GET than for the
+# rarer commands, goes once between requests: an unseen session API's was no N+1).
+PER_ITEM_RUN = 3
+PER_ITEM_COST = ("greenlet-seconds the query's round trips waited, less one round trip "
+                 "per call of the other queries (what one query for all the items would "
+                 "leave)")
+
+
+def round_trips_per_item(profile: Profile) -> list[Finding]:
+    """A query made once per item over the program's own connection (PER_ITEM_RATIO),
+    while the loop sat mostly idle: the N+1 pattern of a database driver, one round trip
+    waited out per item.  ``cost_s``: PER_ITEM_COST."""
+    if idle_share(profile) is None:
+        return []  # a busy loop: the CPU findings tell it
+    lines: dict[tuple[str, str], list[Any]] = {}  # (read, query line): its wait rows
+    for read, rows in _own_reads(profile).items():
+        for query, w in _query_lines(rows):
+            lines.setdefault((read, query), []).append(w)
+    out = []
+    for (read, query), rows in lines.items():
+        trips = sum(w.count for w in rows)
+        others = sorted(sum(w.count for w in r) for (rd, q), r in lines.items()
+                        if rd == read and q != query)
+        if len(others) < PER_ITEM_OTHERS or trips < PER_ITEM_MIN:
+            continue
+        per_job = others[len(others) // 2]
+        waited = sum(event_wait(w) for w in rows)
+        cost = waited * (1 - per_job / trips)
+        if trips < PER_ITEM_RATIO * per_job \
+                or cost < max(block_threshold(profile), PER_ITEM_RUN_SHARE * profile.duration_s):
+            continue
+        if _mean_run(profile, rows) < PER_ITEM_RUN:
+            continue
+        heaviest = max(rows, key=event_wait)
+        at = heaviest.stack.index(query)
+        caller = heaviest.stack[at + 1] if at + 1 < len(heaviest.stack) else None
+        message = (
+            f"A query per item: {query}"
+            + (f", called from {caller}," if caller else "")
+            + f" waited {waited:.3f} s over {trips} round trips of "
+            f"{waited / trips * 1e3:.1f} ms on the program's own connection (read at "
+            f"{read}), {trips / per_job:.1f} for each call of the {len(others)} other "
+            f"queries read there ({per_job} each): a query for each item of a list, each "
+            "waiting for its reply before the next is sent (the N+1 pattern), while the "
+            "loop sat mostly idle. Fix: one query for all the items (WHERE id IN (...), a "
+            "join, or the driver's batch call), or the queries sent together (pipelined): "
+            f"about {trips / per_job:.0f} round trips become one.")
+        out.append(_finding(SEQUENTIAL_CALLS, message, cost, heaviest.stack[at:],  # the query
+                            greenlet=switched_out_at(profile).get(tuple(heaviest.stack)),
+                            site=query, read_site=read, round_trips=trips,
+                            per_job=per_job, own_connection=True,
+                            cost_meaning=PER_ITEM_COST))
+    return out
+
+
+def _own_reads(profile: Profile) -> dict[str, list[tuple[Any, int]]]:
+    """The ``waits`` rows that read a socket right from the program's code, by the
+    program's frame that read, each with that frame's depth."""
+    reads: dict[str, list[tuple[Any, int]]] = {}
+    for w in profile.waits:
+        depth = socket_read_depth(w.stack) if w.count else None
+        if depth is not None:
+            reads.setdefault(w.stack[depth], []).append((w, depth))
+    return reads
+
+
+def _query_lines(rows: list[tuple[Any, int]]) -> list[tuple[str, Any]]:
+    """(query line, row) of the rows read at one place: the first frame beneath the read
+    in another file than the read's (a driver's module); for a driver in the program's
+    own file, the first frame where those rows' stacks part (beneath the driver's frames
+    that every query passes through)."""
+    found = []
+    for w, depth in rows:
+        read = parse_frame(w.stack[depth]).path
+        found.append((next((f for f in w.stack[depth + 1:] if parse_frame(f).path != read),
+                           None), w, w.stack[depth + 1:]))
+    inside = [below for query, _w, below in found if query is None]
+    shared = 0
+    while inside and all(len(b) > shared + 1 and b[shared] == inside[0][shared]
+                         for b in inside):
+        shared += 1
+    out = []
+    for query, w, below in found:
+        if query is None and len(below) > shared:
+            query = below[shared]
+        if query is not None:
+            out.append((query, w))
+    return out
+
+
+def _mean_run(profile: Profile, rows: list[Any]) -> float:
+    """How many times in a row, on average, a greenlet went on to wait at one of *rows*
+    (``waits`` rows) before it waited anywhere else, from the timeline; 0 without one."""
+    mine = {id(w) for w in rows}
+    at = {i for i, w in enumerate(profile.waits) if id(w) in mine}
+    runs: list[int] = []
+    for slices in _timeline(profile).values():
+        run = 0
+        for s in slices:
+            if s.wait in at:
+                run += 1
+            elif s.wait is not None and run:
+                runs.append(run)
+                run = 0
+        if run:
+            runs.append(run)
+    return sum(runs) / len(runs) if runs else 0.0
+
+
+def _calls_in_turn(profile: Profile) -> list[Finding]:
+    """sequential_calls' HTTP calls: a served response's, or a job's."""
     responses = sum(_count(e, "served") or _count(e, "responses")
                     for e in _events(profile, SERVER_EVENT))
     client = [w for w in profile.waits if any(is_client_frame(f) for f in w.stack)]
