@@ -128,7 +128,7 @@ def sequential_calls(profile: Profile) -> list[Finding]:
 # right from its code: a database driver's) were at least this many times the median of
 # the other query lines read at the same place, at least PER_ITEM_MIN of them: a query
 # per item of a list, where the others run once per job (an unseen order export's item
-# query made 8 800 round trips where its three other queries made 1 100 each, 67 % of
+# query made 8 800 round trips where its four other queries made 1 100 each, 67 % of
 # the run's waiting: told only cpu-starved; one IN (...) query took 65 % off the run).
 PER_ITEM_RATIO = 4
 PER_ITEM_MIN = 200
