@@ -14565,10 +14565,10 @@ EXPECTED = {
                  'only the shared state -- or use one lock per resource. Its holders also '
                  'stood 0.500 s ready to run under it but queued behind other greenlets (33% '
                  "of their waits there): the loop's CPU stretched every hold, so less of it "
-                 '(a loop-saturated finding says whose) shortens the holds, and the queue, '
-                 'first. [cost 2.000 s: greenlet-seconds spent waiting to take a lock while '
-                 'the loop had room (mostly idle, or queueing little)]',
-      'ranks_after': 'loop-saturated',
+                 "(the finding on the loop's CPU says whose) shortens the holds, and the "
+                 'queue, first. [cost 2.000 s: greenlet-seconds spent waiting to take a lock '
+                 'while the loop had room (mostly idle, or queueing little)]',
+      'ranks_after': ['loop-saturated', 'loop-held', 'loop-blocked'],
       'section': None,
       'site': '/srv/app/worker.py:66:lookup',
       'stack': ['/srv/app/worker.py:66:lookup'],
@@ -18901,6 +18901,11 @@ def test_a_finding_ranked_after_a_kind_moves_just_below_its_first():
     assert findings.sort_findings([other, lock, loop]) == [loop, lock, other]
     assert findings.sort_findings([other, lock]) == [lock, other]
     assert findings.sort_findings([lock, big_loop, other]) == [big_loop, lock, other]
+    # a list of kinds: after the first of any (a patched executor's workers held the loop
+    # in short slices, loop-held's, and its lock came first on a loaded machine)
+    lock.extra["ranks_after"] = ["loop-saturated", "loop-held"]
+    held = Finding(kind="loop-held", message="h", cost_s=3.0)
+    assert findings.sort_findings([other, lock, held]) == [held, lock, other]
 
 
 def test_a_greenlet_named_by_an_id_the_profile_lacks():

@@ -262,15 +262,17 @@ def without_stretches_told(found: list[Finding]) -> list[Finding]:
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:
     """Hazards first, then ranks_first, then by cost; a finding whose extra names a kind
-    to rank after (``ranks_after``: a lock whose holds the loop's CPU stretched) moves
-    to just after the first finding of that kind, when there is one below it."""
+    to rank after, or a list of kinds (``ranks_after``: a lock whose holds the loop's CPU
+    stretched), moves to just after the first finding of one of them, when there is one
+    below it."""
     ranked = sorted(findings, key=lambda f: (not f.extra.get("hazard", f.kind in HAZARDS),
                                              not f.extra.get("ranks_first", False),
                                              -f.cost_s, _KIND_ORDER.get(f.kind, 99),
                                              f.message))
     for f in [f for f in ranked if f.extra.get("ranks_after")]:
-        after = next((i for i, o in enumerate(ranked)
-                      if o.kind == f.extra["ranks_after"]), None)
+        kinds = f.extra["ranks_after"]
+        kinds = {kinds} if isinstance(kinds, str) else set(kinds)
+        after = next((i for i, o in enumerate(ranked) if o.kind in kinds), None)
         if after is not None and after > ranked.index(f) and not f.extra.get(
                 "hazard", f.kind in HAZARDS):
             ranked.remove(f)
