@@ -39,6 +39,7 @@ from geventperf.findings.repeated import (
     OTHERS_SHARE,
     VARIED_SHARE,
     rows_at,
+    skipped_cost,
     varied_requests,
     waited_at,
 )
@@ -88,7 +89,7 @@ def _handlers_stampede(profile: Profile, sites: list[tuple[str, int]]) -> bool:
 def duplicates_in_flight(profile: Profile) -> list[Finding]:
     """The URL most often asked for while a request alike waited for its answer (see
     the module's text).  ``cost_s``: the event wait at the line that sent those
-    requests, for their share of its calls."""
+    requests, for their share of its calls, and their share of the queueing."""
     events = [e for e in _events(profile, POOL_EVENT)
               if isinstance(e.get("pool"), str) and e.get("pool") != OTHER_POOLS]
     calls = sum(_count(e, "calls") for e in events)
@@ -116,11 +117,17 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
     # every duplicate that line sent, whatever its URL (a cache of several keys)
     from_site = max(duplicates, sites[0][1] if sites else 0)
     waited, made, stack = waited_at(profile, site)
-    cost = waited * min(1.0, from_site / made) if made else 0.0
+    # each duplicate also cost the loop its CPU (requests' own work, the answer's parse):
+    # one fetch per key would have spared it, and its share of the greenlets' queueing
+    # (a stampede told after loop-saturated, the saturation its own calls made, failed
+    # tests/test_diagnosis.py's stampede 1 run in 3 on a loaded machine)
+    cost, their_queueing = skipped_cost(profile, events, waited, made, from_site)
+    waited_part = cost - their_queueing
     hub = profile.hub.get("id")
     waited_all = sum(g.event_wait_s if g.event_wait_s is not None else g.wait_s
                      for g in profile.greenlets if g.id != hub)
-    if cost < block_threshold(profile) or cost < DUPLICATES_WAIT_SHARE * waited_all:
+    if waited_part < block_threshold(profile) \
+            or waited_part < DUPLICATES_WAIT_SHARE * waited_all:
         return []
     peak = _count(e, "duplicate_peak")
     message = (
@@ -142,7 +149,7 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
         + f". {FIX}")
     return [_finding(DUPLICATE_IN_FLIGHT, message, cost, stack, host=e["pool"], url=url,
                      duplicates=duplicates, asked=asked, peak=peak, site=site,
-                     request=f"GET {url}")]
+                     request=f"GET {url}", others_ready_wait_s=their_queueing)]
 
 
 # A request told by both findings is a stampede on a cache, not a missing cache, when

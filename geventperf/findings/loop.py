@@ -1392,14 +1392,16 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # saturated it whenever many greenlets queued.
     # So do connection-churn, connection-leak and session-per-request (new pools) for
     # the queueing behind the connections they made open again.  Imported here:
-    # connections.py builds on this module.  So does repeated-request, for the queueing
-    # its calls past the first cost.
+    # connections.py builds on this module.  So do repeated-request and
+    # duplicate-in-flight, for the queueing their needless calls cost (one of them per
+    # request, as the findings keep).
     from geventperf.findings.connections import (
         connection_churn,
         connection_leak,
         not_kept_alive,
         session_per_request,
     )
+    from geventperf.findings.inflight import duplicates_in_flight, without_repeats_told
     from geventperf.findings.repeated import repeated_requests
     new_sessions = session_per_request(profile)
     blocked = loop_blocked(profile)
@@ -1407,7 +1409,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         _f(f.extra, "others_ready_wait_s")
         for f in slow_paths(profile) + connection_churn(profile) + connection_leak(profile)
         + not_kept_alive(profile) + new_sessions + switch_storms(profile)
-        + repeated_requests(profile))
+        + without_repeats_told(repeated_requests(profile) + duplicates_in_flight(profile)))
     # Busy time the thread spent waiting for a CPU is the machine's, not the loop's
     # work (a starved process's loop looks busy whatever it runs): the run as it
     # would have gone with the CPU to itself is that much shorter, and the queueing

@@ -87,7 +87,7 @@ def _one_repeated(profile: Profile, events: list[dict[str, Any]],
     # each request also costs the loop its CPU (requests' own work, the answer's parse):
     # the calls past the first take their share of the greenlets' queueing with them (a
     # token before each of 300 lookups made half the CPU of a loop 80 % busy)
-    cost, their_queueing = _skipped_cost(profile, events, waited, made, count - 1)
+    cost, their_queueing = skipped_cost(profile, events, waited, made, count - 1)
     method, _, rest = key.partition(" ")
     url, _, body = rest.partition(" #")
     message = (
@@ -145,7 +145,7 @@ def _not_found_again(profile: Profile, events: list[dict[str, Any]],
     missed, calls, host, repeats = max(candidates, key=lambda c: c[:2])
     site = Counter(row[2] for row in repeats).most_common(1)[0][0]
     waited, made, stack = waited_at(profile, site)
-    cost, their_queueing = _skipped_cost(profile, events, waited, made, missed)
+    cost, their_queueing = skipped_cost(profile, events, waited, made, missed)
     if cost < block_threshold(profile):
         return []
     asked = ", ".join(f"{row[0].partition(' ')[2]} {row[1]} times" for row in repeats[:3])
@@ -197,7 +197,7 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
     skipped, gets, distinct, host, event, site, others = max(candidates, key=lambda c: c[:3])
     waited, made, stack = waited_at(profile, site)
     # (and, as for one request repeated, their share of the greenlets' queueing)
-    cost, _queueing = _skipped_cost(profile, events, waited, made, skipped)
+    cost, _queueing = skipped_cost(profile, events, waited, made, skipped)
     if cost < block_threshold(profile):
         return []
     message = (
@@ -224,7 +224,7 @@ def _waited_told(waited: float, made: int) -> str:
         if made else ""
 
 
-def _skipped_cost(profile: Profile, events: list[dict[str, Any]], waited: float, made: int,
+def skipped_cost(profile: Profile, events: list[dict[str, Any]], waited: float, made: int,
                   skipped: int) -> tuple[float, float]:
     """(cost, its queueing part) of *skipped* of the *made* calls at a line that waited
     *waited* s for answers: their share of that wait, and of the greenlets' queueing
