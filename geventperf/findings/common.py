@@ -260,6 +260,16 @@ CONNECTION_GREENLET = "baseserver._handle_and_close_when_done"
 REQUEST_FRAME = re.compile(r"[/\\](requests|urllib3)[/\\]")
 
 
+def slice_timeline(profile: Profile) -> dict[int, list[Any]]:
+    """Each greenlet's run slices, in order."""
+    timeline: dict[int, list[Any]] = defaultdict(list)
+    for s in profile.slices:
+        timeline[s.greenlet].append(s)
+    for slices in timeline.values():
+        slices.sort(key=lambda s: s.start_s)
+    return timeline
+
+
 def block_threshold(profile: Profile) -> float:
     """The run's block threshold, as the tracer had it (its default for older profiles)."""
     return _f(profile.meta, "block_threshold_s", DEFAULT_BLOCK_THRESHOLD_S)

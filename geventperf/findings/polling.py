@@ -49,7 +49,13 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from typing import Any, NamedTuple
 
-from geventperf.findings.common import SLEEP_POLL, _base_name, _finding, _names
+from geventperf.findings.common import (
+    SLEEP_POLL,
+    _base_name,
+    _finding,
+    _names,
+    slice_timeline,
+)
 from geventperf.findings.handoff import POLL_MAX_SLEEP_S
 from geventperf.findings.held import asleep_in_program
 from geventperf.findings.loop import block_threshold
@@ -133,7 +139,7 @@ def sleep_polls(profile: Profile) -> list[Finding]:
     sleeps = _sleep_rows(profile)
     if profile.duration_s <= 0 or not sleeps:
         return []
-    timeline = _timeline(profile)
+    timeline = slice_timeline(profile)
     out = []
     floor = max(block_threshold(profile), POLL_RUN_SHARE * profile.duration_s)
     # one finding per line of the program's: a helper polling for its callers sleeps at
@@ -188,16 +194,6 @@ def sleep_polls(profile: Profile) -> list[Finding]:
 def _sleep_rows(profile: Profile) -> set[int]:
     """The ``waits`` rows of gevent.sleep called from the program's own line."""
     return {i for i, w in enumerate(profile.waits) if asleep_in_program(w)}
-
-
-def _timeline(profile: Profile) -> dict[int, list[Any]]:
-    """Each greenlet's run slices, in order."""
-    timeline: dict[int, list[Any]] = defaultdict(list)
-    for s in profile.slices:
-        timeline[s.greenlet].append(s)
-    for slices in timeline.values():
-        slices.sort(key=lambda s: s.start_s)
-    return timeline
 
 
 def _polls(sleeps: set[int], timeline: dict[int, list[Any]]) -> list[Poll]:

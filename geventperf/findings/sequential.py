@@ -35,6 +35,7 @@ from geventperf.findings.common import (
     _finding,
     _greenlets_named,
     block_threshold,
+    slice_timeline,
 )
 from geventperf.findings.cpuhot import is_client_frame
 from geventperf.findings.handoff import stacks_left
@@ -46,7 +47,6 @@ from geventperf.findings.limits import (
     idle_share,
     switched_out_at,
 )
-from geventperf.findings.polling import _timeline
 from geventperf.frames import parse_frame, socket_read_depth, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile, greenlet_label
@@ -152,44 +152,49 @@ def round_trips_per_item(profile: Profile) -> list[Finding]:
     waited out per item.  ``cost_s``: PER_ITEM_COST."""
     if idle_share(profile) is None:
         return []  # a busy loop: the CPU findings tell it
-    lines: dict[tuple[str, str], list[Any]] = {}  # (read, query line): its wait rows
-    for read, rows in _own_reads(profile).items():
-        for query, w in _query_lines(rows):
-            lines.setdefault((read, query), []).append(w)
+    timeline = None  # built once, for the first line worth it
     out = []
-    for (read, query), rows in lines.items():
-        trips = sum(w.count for w in rows)
-        others = sorted(sum(w.count for w in r) for (rd, q), r in lines.items()
-                        if rd == read and q != query)
-        if len(others) < PER_ITEM_OTHERS or trips < PER_ITEM_MIN:
-            continue
-        per_job = others[len(others) // 2]
-        waited = sum(event_wait(w) for w in rows)
-        cost = waited * (1 - per_job / trips)
-        if trips < PER_ITEM_RATIO * per_job \
-                or cost < max(block_threshold(profile), PER_ITEM_RUN_SHARE * profile.duration_s):
-            continue
-        if _mean_run(profile, rows) < PER_ITEM_RUN:
-            continue
-        heaviest = max(rows, key=event_wait)
-        at = heaviest.stack.index(query)
-        caller = heaviest.stack[at + 1] if at + 1 < len(heaviest.stack) else None
-        message = (
-            f"A query per item: {query}"
-            + (f", called from {caller}," if caller else "")
-            + f" waited {waited:.3f} s over {trips} round trips of "
-            f"{waited / trips * 1e3:.1f} ms on the program's own connection (read at "
-            f"{read}), {trips / per_job:.1f} for each call of the {len(others)} other "
-            f"queries read there ({per_job} each): a query for each item of a list, each "
-            "waiting for its reply before the next is sent (the N+1 pattern), while the "
-            "loop sat mostly idle. Fix: one query for all the items (WHERE id IN (...), a "
-            "join, or the driver's batch call), or the queries sent together (pipelined): "
-            f"about {trips / per_job:.0f} round trips become one.")
-        out.append(_finding(SEQUENTIAL_CALLS, message, cost, heaviest.stack[at:],  # the query
-                            greenlet=switched_out_at(profile).get(tuple(heaviest.stack)),
-                            site=query, read_site=read, round_trips=trips,
-                            per_job=per_job, own_connection=True,
-                            cost_meaning=PER_ITEM_COST))
+    for read, read_rows in _own_reads(profile).items():
+        by_query: dict[str, list[Any]] = {}  # the query lines read here: their wait rows
+        for query, w in _query_lines(read_rows):
+            by_query.setdefault(query, []).append(w)
+        trips_at = {query: sum(w.count for w in rows) for query, rows in by_query.items()}
+        for query, rows in by_query.items():
+            trips = trips_at[query]
+            others = sorted(n for q, n in trips_at.items() if q != query)
+            if len(others) < PER_ITEM_OTHERS or trips < PER_ITEM_MIN:
+                continue
+            per_job = others[len(others) // 2]
+            waited = sum(event_wait(w) for w in rows)
+            cost = waited * (1 - per_job / trips)
+            least = max(block_threshold(profile), PER_ITEM_RUN_SHARE * profile.duration_s)
+            if trips < PER_ITEM_RATIO * per_job or cost < least:
+                continue
+            if timeline is None:
+                timeline = slice_timeline(profile)
+            if _mean_run(profile, timeline, rows) < PER_ITEM_RUN:
+                continue
+            heaviest = max(rows, key=event_wait)
+            at = heaviest.stack.index(query)
+            caller = heaviest.stack[at + 1] if at + 1 < len(heaviest.stack) else None
+            message = (
+                f"A query per item: {query}"
+                + (f", called from {caller}," if caller else "")
+                + f" waited {waited:.3f} s over {trips} round trips of "
+                f"{waited / trips * 1e3:.1f} ms on the program's own connection (read at "
+                f"{read}), {trips / per_job:.1f} for each call of the {len(others)} "
+                f"other queries read there ({per_job} each): a query for each item of a "
+                "list, each waiting for its reply before the next is sent (the N+1 "
+                "pattern), while the loop sat mostly idle. Fix: one query for all the items "
+                "(WHERE id IN (...), a join, or the driver's batch call), or the queries "
+                f"sent together (pipelined): about {trips / per_job:.0f} round trips "
+                "become one.")
+            out.append(_finding(SEQUENTIAL_CALLS, message, cost,
+                                heaviest.stack[at:],  # the query
+                                greenlet=switched_out_at(profile).get(tuple(heaviest.stack)),
+                                site=query, read_site=read, round_trips=trips,
+                                per_job=per_job, own_connection=True,
+                                cost_meaning=PER_ITEM_COST))
     return out
 
 
@@ -228,13 +233,14 @@ def _query_lines(rows: list[tuple[Any, int]]) -> list[tuple[str, Any]]:
     return out
 
 
-def _mean_run(profile: Profile, rows: list[Any]) -> float:
+def _mean_run(profile: Profile, timeline: dict[int, list[Any]], rows: list[Any]) -> float:
     """How many times in a row, on average, a greenlet went on to wait at one of *rows*
-    (``waits`` rows) before it waited anywhere else, from the timeline; 0 without one."""
+    (``waits`` rows) before it waited anywhere else, from *timeline*
+    (``slice_timeline``); 0 without one."""
     mine = {id(w) for w in rows}
     at = {i for i, w in enumerate(profile.waits) if id(w) in mine}
     runs: list[int] = []
-    for slices in _timeline(profile).values():
+    for slices in timeline.values():
         run = 0
         for s in slices:
             if s.wait in at:
