@@ -30,14 +30,15 @@ MACHINERY_OWN = frozenset({"sections.py", "tracer.py", "adapter.py", "adapterfas
                            "session.py", "mounting.py", "quickpools.py", "requestlines.py",
                            "responsehead.py", "bodyreader.py", "bytesbuf.py", "readstats.py",
                            "bodyreads.py", "lazywrap.py", "threadpoolwatch.py", "poolwatch.py",
-                           "serverwatch.py", "cli.py", "__init__.py", "__main__.py"})
+                           "serverwatch.py", "writewatch.py", "cli.py", "__init__.py",
+                           "__main__.py"})
 # geventperf's modules that only observe the program (the tracer, its watchers and
 # wrappers that count reads, the sampler): CPU samples in them are the profiler's cost,
 # charged to whichever greenlet they ran in.  The adapter and Session are not here:
 # mounted, they are the program's transport.
 PROFILER_OWN = frozenset({"tracer.py", "sections.py", "readstats.py", "bodyreads.py",
                           "threadpoolwatch.py", "poolwatch.py", "serverwatch.py",
-                          "lazywrap.py"})
+                          "writewatch.py", "lazywrap.py"})
 PROFILER_OWN_DIRS = ("/geventperf/trace/", "/geventperf/sampling/")
 _PACKAGE_DIRS = ("/site-packages/", "/dist-packages/")
 # A monkey-patched threading.RLock is the standard library's Python RLock around
@@ -93,10 +94,12 @@ def _called_right_from(stack: list[str], calls: re.Pattern[str]) -> int | None:
 
 
 # gevent's and the standard library's socket writes (``sendall``, ``send``, ``write`` on
-# a makefile or an SSL socket) down to their wait for the buffer to drain.
+# a makefile or an SSL socket) down to their wait for the buffer to drain; and the
+# tracer's own wrapper of gevent's sendall (writewatch.py), between them and the program.
 SOCKET_WRITE_FRAME = re.compile(r"[/\\](?:gevent[/\\]_(?:socket(?:common|3)|ssl3)|socket|ssl)\.py:"
                                 r"\d+:(?:\w+\.)?(?:sendall|_sendall|send|__send_chunk|write|"
-                                r"_wait|wait_write)$")
+                                r"_wait|wait_write)$|"
+                                r"[/\\]geventperf[/\\]writewatch\.py:\d+:_make\.<locals>\.sendall$")
 
 
 def socket_write_depth(stack: list[str]) -> int | None:

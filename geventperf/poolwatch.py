@@ -117,6 +117,10 @@ LOAD_BUCKETS = 11
 TIME_BUCKETS = 17
 # The lines that made requests asking for plain bodies, kept per host: a few.
 MAX_PLAIN_SITES = 4
+# The lines that call a host, tallied from its first calls only (a frame walk each, a
+# few microseconds: bounded, not paid on every request): enough to tell which of the
+# program's lines call which host (its own in-process server's clients, say).
+CALL_SITES_SAMPLED = 64
 
 
 class _Pool:
@@ -131,7 +135,8 @@ class _Pool:
                  "urls_over", "sent_over", "in_flight", "duplicates", "duplicated",
                  "duplicate_peak", "duplicate_sites",
                  "proxy", "proxied", "redirects", "redirected_to", "bodies", "plain_types",
-                 "plain_asked", "plain_sites", "heads_by_load", "heads_by_time", "awaiting")
+                 "plain_asked", "plain_sites", "heads_by_load", "heads_by_time", "awaiting",
+                 "call_sites", "sites_sampled")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -180,6 +185,9 @@ class _Pool:
         self.duplicated: dict[str, int] = {}
         self.duplicate_peak = 0
         self.duplicate_sites: dict[str, int] = {}
+        # the lines that made its first CALL_SITES_SAMPLED calls, and how many were seen
+        self.call_sites: dict[str, int] = {}
+        self.sites_sampled = 0
         self.failed_s = 0.0
         self.read_timeout_s: float | None = None  # the largest given to a failed call
         self.errors: dict[str, int] = {}
@@ -475,9 +483,12 @@ class PoolWatch:
         that called urlopen): counted as a duplicate when one alike waits for its answer
         already.  Returns the key to give ``lands`` when its answer came (None: a
         request not counted so, a method other than GET or HEAD)."""
+        record = self._record(pool)
+        if record.sites_sampled < CALL_SITES_SAMPLED:
+            record.sites_sampled += 1
+            _tally(record.call_sites, call_site(caller), MAX_SITES)
         if method not in CACHEABLE_METHODS or not isinstance(url, str):
             return None
-        record = self._record(pool)
         url = url if len(url) <= URL_KEPT else url[:URL_KEPT]
         waiting = record.in_flight.get(url, 0)
         record.in_flight[url] = waiting + 1
@@ -538,6 +549,7 @@ class PoolWatch:
                  "duplicates": r.duplicates, "duplicated": _most_first(r.duplicated),
                  "duplicate_peak": r.duplicate_peak,
                  "duplicate_sites": _most_first(r.duplicate_sites),
+                 "call_sites": _most_first(r.call_sites),
                  "bodies": list(r.bodies), "plain_types": _most_first(r.plain_types),
                  "plain_asked": r.plain_asked, "plain_sites": _most_first(r.plain_sites),
                  **({"no_proxy": _no_proxy()} if r.proxy is not None else {})}

@@ -53,6 +53,9 @@ class ServerWatch:
         self.nagle_by_port: dict[int, int] = {}
         self.connections = 0  # connections seen writing a response
         self._servers: set[int] = set()  # ids of the servers they came to
+        # the ports those servers listen on (the program's own clients of them are
+        # found by their pools' hosts)
+        self._ports: set[int] = set()
         # connections that took the last free slot of their server's spawn pool
         self.pool_filled = 0
         # the largest spawn pool a server ran its connections in (WSGIServer(spawn=N)),
@@ -84,6 +87,9 @@ class ServerWatch:
         self.connections += 1
         server = getattr(handler, "server", None)
         self._servers.add(id(server))
+        port = _port(server)
+        if port is not None:
+            self._ports.add(port)
         pool = getattr(server, "pool", None)
         size = getattr(pool, "size", None)
         if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
@@ -104,6 +110,8 @@ class ServerWatch:
         if self.pool_size is not None:
             event.update(pool_size=self.pool_size, pool_filled=self.pool_filled)
         event["servers"] = len(self._servers)
+        if self._ports:
+            event["ports"] = sorted(self._ports)
         return [event]
 
 

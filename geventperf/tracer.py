@@ -68,6 +68,7 @@ from geventperf.trace.waits import (
     POLL_BLOCKED_MIN_S,
 )
 from geventperf.trace.wallclock import tsc_allowed
+from geventperf.writewatch import WriteWatch, wrap_socket_writes
 
 # Frames kept per switch-out stack.  gevent's own blocking path (socket.recv ->
 # _wait -> hub.wait -> Waiter.get) is ~6 Python frames and requests/urllib3/http.client
@@ -234,6 +235,7 @@ class Tracer(SectionAccounting):
         self._threadpool = ThreadpoolWatch(greenlet_id=self._gid_of)
         self._pool_watch = PoolWatch()
         self._server_watch = ServerWatch()
+        self._write_watch = WriteWatch(lambda: self._st.switches)
         self._snap_cache = SnapshotCache()
         self._run_delay: float | None = None
         self._run_delay_t0: float | None = None
@@ -272,6 +274,7 @@ class Tracer(SectionAccounting):
         self._patches += self._threadpool.wrap()
         self._patches += wrap_pool_use()
         self._patches += wrap_server_writes()
+        self._patches += wrap_socket_writes()
 
         try:
             self._install(ident)
@@ -390,6 +393,7 @@ class Tracer(SectionAccounting):
         threadpool.forget()
         self._pool_watch.forget()
         self._server_watch.forget()
+        self._write_watch.forget()
         self._st = State()
         self._install(self._thread)  # type: ignore[arg-type]
 
@@ -677,11 +681,12 @@ class Tracer(SectionAccounting):
 
     def _extra_events(self) -> list[dict[str, Any]]:
         """Events of the watchers beside the switch trace: gevent's threadpool, urllib3's
-        connection pools, gevent's WSGI server's responses, and the
+        connection pools, gevent's WSGI server's responses, requests written to sockets
+        in pieces, and the
         stall watch's looks at slices shorter than the threshold (one ``stall-looks``
         event: stacks with their looks, most first)."""
         events = self._threadpool.events() + self._pool_watch.events() \
-            + self._server_watch.events()
+            + self._server_watch.events() + self._write_watch.events()
         short, dropped = self._stall.short_looks() if self._stall is not None \
             else self._stall_short
         if short:

@@ -575,6 +575,24 @@ def test_a_handlers_three_calls_made_together_are_no_sequential_calls(server, tm
     assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
 
 
+def test_three_calls_in_turn_under_in_process_load_clients_are_sequential_calls(server,
+                                                                                tmp_path):
+    """Before (an unseen gateway's in-process load clients): no sequential-calls, the
+    clients' waits for the pages taken for the handlers' calls made elsewhere, at
+    once."""
+    profile = run_cli(N_PLUS_ONE, tmp_path, slow(server, 0.05), "mode=three",
+                      "clients=here")
+    first = assert_first(profile, N_PLUS_ONE, SEQUENTIAL_CALLS, marker="three")
+    assert first.extra["responses"] == 48, listing(profile)
+
+
+def test_three_calls_together_under_in_process_load_clients_are_no_sequential_calls(
+        server, tmp_path):
+    profile = run_cli(N_PLUS_ONE, tmp_path, slow(server, 0.05), "mode=together",
+                      "clients=here")
+    assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
+
+
 BATCH_BARRIER_JOB = Workload("batch_barrier.py")
 
 
@@ -2141,6 +2159,8 @@ def test_a_pywsgi_service_with_tcp_nodelay_is_no_server_nagle(tmp_path):
     profile = run_cli(PYWSGI_SERVICE, tmp_path, "nodelay=1")
     assert not findings_of(profile, SERVER_NAGLE), listing(profile)
     (event,) = [e for e in profile.events if e.get("kind") == "pywsgi-responses"]
+    [port] = event.pop("ports")
+    assert isinstance(port, int) and port > 0, event
     assert event == {"kind": "pywsgi-responses", "served": 30, "responses": 30, "kept": 25,
                      "nagle": 0, "connections": 5, "servers": 1}
 

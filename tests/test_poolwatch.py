@@ -24,7 +24,7 @@ from urllib3.connectionpool import HTTPConnectionPool
 
 import geventperf
 from geventperf import poolwatch
-from geventperf.poolwatch import LOAD_BUCKETS, TIME_BUCKETS
+from geventperf.poolwatch import CALL_SITES_SAMPLED, LOAD_BUCKETS, TIME_BUCKETS
 from tests.servers import RawServer, http_response
 
 
@@ -66,8 +66,8 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "heads_by_time": [[0, 0.0]] * TIME_BUCKETS,
                      "proxy": None, "proxied": [], "redirects": 0, "redirected_to": [],
                      "duplicates": 0, "duplicated": [], "duplicate_peak": 0,
-                     "duplicate_sites": [], "bodies": [0, 0, 0, 0, 0.0], "plain_types": [], "plain_asked": 0,
-                     "plain_sites": []}
+                     "duplicate_sites": [], "call_sites": [], "bodies": [0, 0, 0, 0, 0.0],
+                     "plain_types": [], "plain_asked": 0, "plain_sites": []}
     assert pool.num_connections == 6  # urllib3's own count agrees
 
 
@@ -248,6 +248,19 @@ def test_requests_sent_alike_are_counted_with_the_line_that_sent_them(kept):
     assert top[0].startswith("POST /token #") and top[1] == 4, event
     assert top[2].endswith(f"test_poolwatch.py:{token.__code__.co_firstlineno + 1}:token"), top
     assert [n for _key, n, _site in rest] == [1, 1], event
+    # the lines that made the host's first calls, whatever their method
+    sites = dict(event["call_sites"])
+    assert sites[top[2]] == 4 and sum(sites.values()) == 13 and len(sites) == 4, event
+
+
+def test_a_hosts_call_sites_are_tallied_from_its_first_calls_only(kept):
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        for _ in range(CALL_SITES_SAMPLED + 10):
+            session.get(f"{kept.url}/item", timeout=10).raise_for_status()
+    [event] = _pools(tracer.profile)
+    [(site, n)] = event["call_sites"]
+    assert n == CALL_SITES_SAMPLED and site.endswith(
+        "test_a_hosts_call_sites_are_tallied_from_its_first_calls_only"), event
 
 
 def test_a_body_over_the_timed_size_is_not_timed():

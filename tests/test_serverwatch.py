@@ -53,6 +53,7 @@ def test_held_responses_are_counted_per_server_port():
             watch.wrote(handler, b"ok")
     [event] = watch.events()
     assert event["nagle"] == 4 and event["nagle_ports"] == {"8080": 2}
+    assert event["ports"] == [8080]  # (its own clients are found by it: ownclients.py)
     watch.forget()
     watch.wrote(nagle, b"ok")
     watch.wrote(nagle, b"ok")

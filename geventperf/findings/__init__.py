@@ -87,6 +87,7 @@ from geventperf.findings.critical import ALONE_FIRST_SHARE, critical_path
 from geventperf.findings.delayedack import (
     delayed_ack_stall,
     request_body_stall,
+    request_pieces_stall,
     server_nagle,
 )
 from geventperf.findings.failures import requests_failed
@@ -139,7 +140,11 @@ from geventperf.findings.reading import (
     switch_storms,
 )
 from geventperf.findings.redirects import redirects_followed
-from geventperf.findings.repeated import repeated_requests, without_caches_told
+from geventperf.findings.repeated import (
+    after_repeats_told,
+    repeated_requests,
+    without_caches_told,
+)
 from geventperf.findings.retries import retry_backoff
 from geventperf.findings.sequential import sequential_calls
 from geventperf.findings.serverpool import server_pool_full
@@ -188,7 +193,7 @@ __all__ = [
     "lock_contended",
     "loop_blocked", "loop_held", "loop_saturated", "new_connections_queued", "not_kept_alive",
     "pool_full",
-    "queue_lockstep", "request_body_stall",
+    "queue_lockstep", "request_body_stall", "request_pieces_stall",
     "proxied_internal", "redirects_followed", "uncompressed_bodies", "repeated_requests", "requests_failed", "retry_backoff", "serial_bottleneck", "server_nagle",
     "sequential_calls", "awaited_in_turn", "batch_barrier", "server_pool_full",
     "session_per_request", "sleep_polls", "slow_paths", "small_body_reads", "sort_findings",
@@ -221,7 +226,7 @@ def compute(profile: Profile) -> list[Finding]:
             without_slices_told(without_reads_told(without_stretches_told(
                 without_tiny_tasks_told(without_polls_told(without_lingers_told(
                     without_caches_told(out))))))))), profile)
-        out = after_stalls_told(out)
+        out = after_repeats_told(after_stalls_told(out))
     except Exception as exc:  # noqa: BLE001 - the findings as found, not dropped
         errors.append(f"merging: {type(exc).__name__}: {exc}")
     if errors:
@@ -288,7 +293,7 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     queue_lockstep, sleep_polls, sequential_calls, awaited_in_turn, batch_barrier, session_per_request,
     connection_churn, not_kept_alive, connection_leak, new_connections_queued,
     requests_failed, delayed_ack_stall,
-    request_body_stall, server_nagle, server_pool_full, retry_backoff, repeated_requests,
+    request_body_stall, request_pieces_stall, server_nagle, server_pool_full, retry_backoff, repeated_requests,
     duplicates_in_flight, proxied_internal, redirects_followed, uncompressed_bodies, slow_paths, cpu_starved,
     write_blocked, critical_path)
 # Every kind, in their order at equal cost (the metrics publish each one, 0 when absent).

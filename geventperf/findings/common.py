@@ -135,8 +135,10 @@ COST_MEANING = {
                             "connections (the connect and TLS set-up not counted)",
     DUPLICATE_IN_FLIGHT: "greenlet-seconds spent waiting for answers at the line that sent "
                          "requests while one alike waited for its answer, for their share "
-                         "of its calls (the waits they added to the program's other calls "
-                         "at the upstream are not counted)",
+                         "of its calls, plus their share of all requests times the "
+                         "greenlets' ready wait (each request costs the loop its CPU; the "
+                         "waits they added to the program's other calls at the upstream "
+                         "are not counted)",
     UNCOMPRESSED_BODIES: "greenlet-seconds spent waiting inside response body reads, for "
                          "the share of the bytes that were compressible bodies sent "
                          "uncompressed (compressed, most of those bytes would not have "

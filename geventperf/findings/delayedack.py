@@ -42,10 +42,12 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.limits import Waiters, waiters
 from geventperf.findings.loop import block_threshold
+from geventperf.frames import parse_frame, socket_read_depth, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import STALL_MAX_S, STALL_MIN_S
 from geventperf.profile import Finding, Profile
 from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
+from geventperf.writewatch import EVENT_KIND as WRITE_EVENT
 
 # Stalls on reused connections before it is a pattern, not a few slow bodies.
 MIN_STALLS = 10
@@ -220,6 +222,75 @@ def request_body_stall(profile: Profile) -> list[Finding]:
         f"socket_options=urllib3.connection.HTTPConnection.default_socket_options + "
         f"[your options].")
     return [_hosts_finding(REQUEST_BODY_STALL, message, lost, hosts, seen)]
+
+
+def request_pieces_stall(profile: Profile) -> list[Finding]:
+    """Requests of a protocol of the program's own written in two pieces on sockets with
+    Nagle's algorithm on (:mod:`geventperf.writewatch`), whose replies, read within the
+    function that wrote them, waited a delayed ACK's time on average: the raw-socket side
+    of request-body-stall, one finding per line that wrote the second pieces.
+    ``cost_s``: those reads' event wait, at most CLIENT_DELAYED_ACK_S per piece held."""
+    out = []
+    for e in _events(profile, WRITE_EVENT):
+        for row in e.get("pieces") or []:
+            if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)
+                    and all(isinstance(n, int) and not isinstance(n, bool) for n in row[1:])):
+                continue
+            site, pieces, held = row
+            if held < MIN_STALLS or held < STALL_SHARE * pieces:
+                continue
+            reads = _reads_within(profile, site)
+            count = sum(w.count for w in reads)
+            waited = sum(w.event_wait_s if w.event_wait_s is not None else w.wait_s
+                         for w in reads)
+            if count < MIN_STALLS or not STALL_MIN_S <= waited / count <= STALL_MAX_S:
+                continue
+            cost = min(waited, held * CLIENT_DELAYED_ACK_S)
+            if cost < block_threshold(profile):
+                continue
+            worst = max(reads, key=lambda w: w.count)
+            read_at = user_site(worst.stack).user
+            message = (
+                f"Requests written in pieces, held by Nagle's algorithm: {site} wrote the "
+                f"second piece of {held} requests right after the first (two sendall calls "
+                "with no reply between) on sockets without TCP_NODELAY, and their replies, "
+                f"read at {read_at}, waited {waited / count * 1e3:.0f} ms each on average "
+                f"({count} reads, {waited:.3f} s). The kernel holds a small second piece "
+                "until the peer acknowledges the first, and a peer waiting for the whole "
+                f"request delays that ACK ({CLIENT_DELAYED_ACK_S * 1e3:.0f} ms on Linux): "
+                "each request pays it. Fix: write each request in one sendall (join its "
+                "pieces: b''.join(parts)), or set TCP_NODELAY on the socket once connected "
+                "(sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)).")
+            out.append(_finding(REQUEST_BODY_STALL, message, cost, list(worst.stack),
+                                site=site, pieces=pieces, held=held, reads=count,
+                                read_site=read_at, waited_s=waited,
+                                client_delayed_ack_s=CLIENT_DELAYED_ACK_S,
+                                cost_meaning=PIECES_COST))
+    return out
+
+
+PIECES_COST = ("greenlet-seconds the replies to requests written in pieces waited, at most "
+               "a delayed ACK (40 ms) per request held")
+
+
+def _reads_within(profile: Profile, site: str) -> list[Any]:
+    """The ``waits`` rows reading a socket right from the program's code (its own
+    protocol client) with a frame of the function of *site* (``path:line:function``, a
+    call site: the function without its class) in their stacks: replies read where the
+    requests were written, or beneath."""
+    wrote = parse_frame(site)
+    out = []
+    for w in profile.waits:
+        if not w.count or socket_read_depth(w.stack) is None:
+            continue
+        for frame in w.stack:
+            f = parse_frame(frame) if isinstance(frame, str) else None
+            if f is not None and f.path == wrote.path and (
+                    f.function == wrote.function
+                    or f.function.endswith("." + wrote.function)):
+                out.append(w)
+                break
+    return out
 
 
 def server_nagle(profile: Profile) -> list[Finding]:

@@ -85,6 +85,7 @@ from geventperf.frames import (
     PATCHED_RLOCK_FRAME,
     blocks_taking_the_same,
     is_idle_server_wait,
+    is_machinery,
     parse_frame,
     socket_read_depth,
     user_site,
@@ -525,6 +526,8 @@ def lock_contended(profile: Profile) -> list[Finding]:
         held["ranks_after"] = [LOOP_SATURATED, LOOP_HELD, LOOP_BLOCKED]
     if across >= HELD_ACROSS_SHARE * profile.duration_s:
         held["held_across_s"] = across
+    if holding is not None and holding.mostly_at:
+        held["held_mostly_at"] = sorted(holding.mostly_at)
     if busy_loop:
         held["cost_meaning"] = HELD_ACROSS_COST
     return [_finding(LOCK_CONTENDED, message, waited, list(seen.worst.stack),
@@ -977,6 +980,9 @@ class Holding(NamedTuple):
     # seconds of those waits that were ready to run but queued behind other greenlets
     # (the loop busy with their CPU while the holders held it)
     ready_s: float = 0.0
+    # the program's frames beneath which at least half of those waits' event wait went
+    # (HELD_MOSTLY_SHARE): where the holders mostly waited, whatever the depth
+    mostly_at: frozenset[str] = frozenset()
 
 
 def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
@@ -994,7 +1000,24 @@ def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
     socket_s = sum(event_wait(w) for w in under_rows if socket_read_depth(w.stack) is not None)
     ready_s = sum(w.ready_wait_s or 0.0 for w in under_rows)
     return Holding(lock, by_caller, _cpu_inside(profile, lock, under), slept, block,
-                   socket_s, ready_s)
+                   socket_s, ready_s, _mostly_at(under_rows))
+
+
+# A frame of the program's carries the holders' waiting under a lock from this share of
+# it on: the call that most of each hold was spent in.
+HELD_MOSTLY_SHARE = 0.5
+
+
+def _mostly_at(rows: list[Any]) -> frozenset[str]:
+    """The program's frames found in the stacks of *rows* (waits under a lock) that at
+    least HELD_MOSTLY_SHARE of their event wait went beneath."""
+    total = sum(event_wait(w) for w in rows)
+    beneath: dict[str, float] = {}
+    for w in rows:
+        for frame in set(w.stack):
+            if isinstance(frame, str) and not is_machinery(frame):
+                beneath[frame] = beneath.get(frame, 0.0) + event_wait(w)
+    return frozenset(f for f, t in beneath.items() if total and t >= HELD_MOSTLY_SHARE * total)
 
 
 def _queued_holding(holding: Holding | None) -> tuple[float, str] | None:
@@ -1036,7 +1059,7 @@ def _held_inside(holding: Holding | None, shared_connection: bool = False) -> st
     own: _shares_a_connection), that one connection is told as what they queue for."""
     if holding is None or (not holding.by_caller and holding.cpu is None):
         return ""
-    lock, by_caller, cpu, slept, _block, _socket_s, _ready_s = holding
+    lock, by_caller, cpu, slept = holding.lock, holding.by_caller, holding.cpu, holding.slept
     # per call where heads were waited for, else per wait
     ranked = sorted(((key, (calls or n, t, "calls" if calls else "waits"))
                      for key, (n, t, calls) in by_caller.items()), key=lambda kv: -kv[1][1])

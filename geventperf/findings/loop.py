@@ -1446,7 +1446,11 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # requests waiting for I/O the loop competed with: idle capacity (an unseen digest
     # sender's own WSGI upstreams idled 220 greenlet-s beside its jobs' 64 s of I/O,
     # and hid a loop 99.8 % busy, 53 % of the jobs' waiting queued)
-    event = sum(g.event_wait_s or 0.0 for g in workers) - at_limits - idle_server_wait(profile)
+    # nor is the program's own clients' wait for its in-process servers' answers: that
+    # is the servers' work, counted in their greenlets already (ownclients.py)
+    from geventperf.findings.ownclients import own_client_wait  # (builds on limits.py)
+    event = sum(g.event_wait_s or 0.0 for g in workers) - at_limits \
+        - idle_server_wait(profile) - own_client_wait(profile)
     holders_queued = _holders_queued(profile, workers,
                                      min(1.0, max(0.0, ready / ready_all)) if ready_all > 0
                                      else 0.0)

@@ -47,6 +47,7 @@ from geventperf.findings.limits import (
     idle_share,
     switched_out_at,
 )
+from geventperf.findings.ownclients import own_client_rows
 from geventperf.frames import parse_frame, socket_read_depth, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile, greenlet_label
@@ -262,7 +263,10 @@ def _calls_in_turn(profile: Profile) -> list[Finding]:
         return _job_calls_in_turn(profile, client) or _pool_jobs_in_turn(profile, client)
     if responses < MIN_RESPONSES:
         return []
-    waited = sum(event_wait(w) for w in client)
+    # (the program's own load clients' calls to its server are not the handlers': their
+    # waits are the responses' whole time)
+    own = {id(w) for w in own_client_rows(profile)}
+    waited = sum(event_wait(w) for w in client if id(w) not in own)
     handlers = _handler_stacks(profile)
     mine = [w for w in client if _in_handler(w.stack) or tuple(w.stack) in handlers]
     in_turn = sum(event_wait(w) for w in mine)

@@ -12,6 +12,10 @@ the user, their orders, their recommendations), three round trips a response: th
 finding, told as a few calls that may need each other's answers.  With
 ``mode=together`` it makes the three at once (a greenlet each, then joinall): no such
 finding.
+
+With ``clients=here`` the clients are greenlets of this process, each with a Session
+(a load test beside the service, as many programs run): their waits for the pages are
+the handlers' work, not calls of their own, and the findings are the same.
 """
 
 import itertools
@@ -71,8 +75,17 @@ def app(environ, start_response):
     return [body]
 
 
+def client(url):
+    with requests.Session() as own:
+        for _ in range(8):
+            own.get(url, timeout=30).raise_for_status()
+
+
 server = WSGIServer(("127.0.0.1", 0), app, log=None)
 server.start()
-subprocess.run([sys.executable, "-c", CLIENTS, f"http://127.0.0.1:{server.server_port}/"],
-               check=True, timeout=60)
+url = f"http://127.0.0.1:{server.server_port}/"
+if ARGS.get("clients") == "here":
+    gevent.joinall([gevent.spawn(client, url) for _ in range(6)], raise_error=True)
+else:
+    subprocess.run([sys.executable, "-c", CLIENTS, url], check=True, timeout=60)
 server.stop()

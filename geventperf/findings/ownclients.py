@@ -1,0 +1,74 @@
+"""The program's own clients of its own servers: greenlets that call, through requests,
+a gevent ``pywsgi`` server running in the same process (a load generator beside the
+service it drives, a service calling itself).
+
+Their wait for an answer is no I/O of the program: it is the server's work (its CPU,
+its queueing behind the loop, its own calls), which the server's greenlets already
+count.  Weighed as I/O, it hid what the program waited on: an unseen job queue's
+workers waited 83 greenlet-s on its in-process enrichment server whose handlers slept
+67 of them, and a loop 99 % busy re-sorting its queue on every fetch, queueing 43 % of
+the waiting, was not told; an unseen gateway's in-process load clients waited 66 s for
+its handlers' answers, and its handlers' three upstream calls in turn, 59 s, were taken
+for calls made concurrently (under the share of the client's waiting they must hold).
+
+The server's ports come from the ``pywsgi-responses`` event (``ports``), the lines that
+called each host from the ``urllib3-pool`` events (``call_sites``, from a host's first
+calls): a host on loopback at one of those ports is the program's own server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from geventperf.findings.common import _events
+from geventperf.findings.cpuhot import is_client_frame
+from geventperf.findings.limits import event_wait
+from geventperf.frames import user_site
+from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.poolwatch import count_rows
+from geventperf.profile import Profile
+from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def own_server_hosts(profile: Profile) -> list[dict[str, Any]]:
+    """The ``urllib3-pool`` events of the hosts that are the program's own pywsgi
+    servers: the requests a load generator beside them sent (asking one URL again and
+    again, many alike in flight at once, by design: no cache is missing)."""
+    ports = {port for e in _events(profile, SERVER_EVENT)
+             for port in e.get("ports") or [] if isinstance(port, int)}
+    if not ports:
+        return []
+    own = []
+    for e in _events(profile, POOL_EVENT):
+        try:
+            host = urlsplit(e.get("pool") or "")
+            port = host.port
+        except ValueError:  # a folded row ("<other pools>") or a broken label
+            continue
+        if host.hostname in LOOPBACK and port in ports:
+            own.append(e)
+    return own
+
+
+def own_server_callers(profile: Profile) -> set[str]:
+    """The program's lines (``path:line:function``) that called its own pywsgi servers
+    through requests; empty when it ran none, or none of its pools reached one."""
+    return {site for e in own_server_hosts(profile)
+            for site, _n in count_rows(e.get("call_sites"))}
+
+
+def own_client_rows(profile: Profile) -> list[Any]:
+    """The ``waits`` rows of HTTP calls made at those lines (own_server_callers)."""
+    callers = own_server_callers(profile)
+    if not callers:
+        return []
+    return [w for w in profile.waits if user_site(w.stack).user in callers
+            and any(is_client_frame(f) for f in w.stack if isinstance(f, str))]
+
+
+def own_client_wait(profile: Profile) -> float:
+    """The event wait of those rows."""
+    return sum(event_wait(w) for w in own_client_rows(profile))
