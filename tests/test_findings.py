@@ -458,3 +458,16 @@ def test_a_connection_to_an_ip_address_pays_no_name_lookup(pool, literal):
     127.0.0.1: connection-not-kept-alive names the lookup only for a host name."""
     from geventperf.findings.connections import _ip_literal
     assert _ip_literal(pool) is literal
+
+
+def test_a_saturated_loop_ranks_after_a_slow_path_holding_much_of_its_cpu():
+    from geventperf.findings import loop
+    lead = loop.SLOW_PATH_LEADS_SHARE
+    slow = [Finding(kind="pure-python-fallback", message="m", extra={"cpu_share": lead}),
+            Finding(kind="charset-detection", message="m", extra={"cpu_share": lead - 1e-6})]
+    assert loop._after_slow_paths(slow) == {"ranks_after": ["pure-python-fallback"]}
+    assert loop._after_slow_paths(slow[1:]) == {}
+    saturated = Finding(kind="loop-saturated", message="m", cost_s=1.698,
+                        extra={"ranks_after": ["pure-python-fallback"]})
+    fallback = Finding(kind="pure-python-fallback", message="m", cost_s=1.641)
+    assert findings.sort_findings([saturated, fallback]) == [fallback, saturated]

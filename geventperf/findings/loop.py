@@ -1405,9 +1405,10 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     from geventperf.findings.repeated import repeated_requests
     new_sessions = session_per_request(profile)
     blocked = loop_blocked(profile)
+    slow = slow_paths(profile)
     explained = sum(f.cost_s for f in blocked) + sum(
         _f(f.extra, "others_ready_wait_s")
-        for f in slow_paths(profile) + connection_churn(profile) + connection_leak(profile)
+        for f in slow + connection_churn(profile) + connection_leak(profile)
         + not_kept_alive(profile) + new_sessions + switch_storms(profile)
         + without_repeats_told(repeated_requests(profile) + duplicates_in_flight(profile)))
     # Busy time the thread spent waiting for a CPU is the machine's, not the loop's
@@ -1706,7 +1707,22 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      utilization=util, ready_wait_s=ready, event_wait_s=event,
                      active_s=util * duration,
                      holders={name: acc[0] for name, acc in top}, holders_off_cpu_s=off_cpu,
-                     sections={s.name: s.delayed_others_s for s in sections})]
+                     sections={s.name: s.delayed_others_s for s in sections},
+                     **_after_slow_paths(slow))]
+
+
+# A slow path holding at least this share of the sampled CPU is the saturation's cause,
+# and its finding comes first whatever the costs: the code it drives (thrift's generated
+# read() loop calling its pure-Python protocol, a third of the CPU outside thrift's
+# files) runs fast with it, and on a loaded machine the two costs came within 4 %
+# (tests/test_slowpaths.py's thrift workers: 1.698 against 1.641).
+SLOW_PATH_LEADS_SHARE = 0.4
+
+
+def _after_slow_paths(slow: list[Finding]) -> dict[str, Any]:
+    """``ranks_after`` the kinds of the slow paths (*slow*) that lead, or nothing."""
+    kinds = sorted({f.kind for f in slow if _f(f.extra, "cpu_share") >= SLOW_PATH_LEADS_SHARE})
+    return {"ranks_after": kinds} if kinds else {}
 
 
 def _same_cpu_cause(profile: Profile, blocked: list[Finding], top: list[Any],
