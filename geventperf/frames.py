@@ -206,6 +206,49 @@ def _with_blocks(source: str) -> dict[int, WithBlock]:
             for node in ast.walk(tree) if isinstance(node, (ast.With, ast.AsyncWith))}
 
 
+def gives_back(entry: str) -> bool | None:
+    """Whether the ``get()`` (or ``get_nowait()``) call at the line of
+    ``path:line:function`` takes an item that the same function puts back into the same
+    object (``client = pool.get()`` ... ``pool.put(client)``: a pool of items), from the
+    source where the profile is analysed; False when it does not (``job =
+    queue.get()``: work taken from a queue); None when the source is not there, does not
+    parse, or has no such call at that line."""
+    frame = parse_frame(entry)
+    if not frame.path or frame.line <= 0 or frame.path.startswith("<"):
+        return None
+    try:
+        source = "".join(linecache.getlines(frame.path))
+    except (OSError, UnicodeError, ValueError):
+        return None
+    return _gives_back(source, frame.line) if source else None
+
+
+_TAKES = frozenset({"get", "get_nowait"})
+_GIVES = frozenset({"put", "put_nowait"})
+
+
+@functools.lru_cache(maxsize=32)
+def _gives_back(source: str, line: int) -> bool | None:
+    """gives_back's answer for the call at *line* of *source*."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    functions = [node for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and node.lineno <= line <= (node.end_lineno or node.lineno)]
+    if not functions:
+        return None
+    function = max(functions, key=lambda node: node.lineno)  # the innermost
+    calls = [node for node in ast.walk(function) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Attribute)]
+    taken = {ast.unparse(c.func.value) for c in calls
+             if c.lineno == line and c.func.attr in _TAKES}
+    if not taken:
+        return None
+    return any(c.func.attr in _GIVES and ast.unparse(c.func.value) in taken for c in calls)
+
+
 def frame_path(entry: str) -> str:
     """The path part of ``path:line:function`` (``""`` when it does not parse)."""
     return parse_frame(entry).path

@@ -67,7 +67,7 @@ class ServerWatch:
         self.served += 1
         seen = getattr(handler, _SEEN, None)
         if not isinstance(seen, list) or seen[0] is not self._token:
-            seen = [self._token, 0, _without_nodelay(getattr(handler, "socket", None)),
+            seen = [self._token, 0, without_nodelay(getattr(handler, "socket", None)),
                     _port(getattr(handler, "server", None))]
             setattr(handler, _SEEN, seen)
             self._new_connection(handler)
@@ -121,7 +121,7 @@ def _port(server: Any) -> int | None:
     return port if isinstance(port, int) and not isinstance(port, bool) else None
 
 
-def _without_nodelay(sock: Any) -> bool:
+def without_nodelay(sock: Any) -> bool:
     """Whether *sock* (gevent's socket) sends with Nagle's algorithm on; False when that
     cannot be read (not a TCP socket, closed)."""
     try:

@@ -23,13 +23,13 @@ then body: ``server-nagle``'s) are not counted here.
 
 from __future__ import annotations
 
-import socket
 import sys
 from typing import Any, Callable
 
 from geventperf.bodyreads import call_site
 from geventperf.lazywrap import Patch, is_ours, mark_wrapper, wrap_when_loaded
 from geventperf.sections import _tracers, get_ident
+from geventperf.serverwatch import without_nodelay
 
 EVENT_KIND = "socket-writes"
 SENDALL = "gevent._socketcommon.SocketMixin.sendall"
@@ -71,7 +71,7 @@ class WriteWatch:
                 _TOLD_ELSEWHERE):
             return
         if last[2] is None:
-            last[2] = _nagle_on(sock)
+            last[2] = without_nodelay(sock)
         # (the site's text made once per line: a protocol client writes in pieces on
         # every request)
         key = (caller.f_code, caller.f_lineno)
@@ -92,15 +92,6 @@ class WriteWatch:
         rows = sorted(([site, n, nagle] for site, (n, nagle) in self.sites.items()),
                       key=lambda row: -row[1])
         return [{"kind": EVENT_KIND, "pieces": rows}]
-
-
-def _nagle_on(sock: Any) -> bool:
-    """Whether *sock* sends with Nagle's algorithm on; False when that cannot be read
-    (not a TCP socket: a Unix socket has no such delay)."""
-    try:
-        return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
-    except (OSError, AttributeError, TypeError):
-        return False
 
 
 def wrap_socket_writes() -> list[Patch]:

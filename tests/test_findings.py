@@ -471,3 +471,55 @@ def test_a_saturated_loop_ranks_after_a_slow_path_holding_much_of_its_cpu():
                         extra={"ranks_after": ["pure-python-fallback"]})
     fallback = Finding(kind="pure-python-fallback", message="m", cost_s=1.641)
     assert findings.sort_findings([saturated, fallback]) == [fallback, saturated]
+
+
+@pytest.mark.parametrize("source, told", [
+    ("        with self.conn:", True), ("    db.commit()", True),
+    ('    cur.execute("COMMIT")', True), ("    with self.lock:", False),
+    ("    os.system('sync')", False)])
+def test_a_blocking_call_found_committing_is_told_to_commit_per_batch(tmp_path, source, told):
+    from geventperf.findings import loop
+    from geventperf.profile import Profile
+    path = tmp_path / "store.py"
+    path.write_text("class Store:\n    def upsert(self, row):\n" + source + "\n")
+    line = f"{path}:3:Store.upsert"
+    seen = loop.Seen(line=line, looks=48, total=53, stack=[line])
+    story = loop._blocking_story(Profile(duration_s=1.0), line, seen)
+    assert ("committing a database transaction" in story
+            and "one transaction per batch of records" in story) is told, story
+
+
+def test_a_loop_saturated_by_requests_tells_the_same_answers_fetched_again_first():
+    # requests_saturated's loop (half its CPU in requests' layers), its one host's 400
+    # GETs asking for 20 URLs: a cache comes before a cheaper Session
+    from tests.test_mut_findings import requests_saturated
+    p = requests_saturated()
+    p.events = [{"kind": "urllib3-pool", "pool": "http://fx:80", "calls": 400, "gets": 400,
+                 "distinct_gets": 20, "top_gets": [["/rate?d=1", 30]]}]
+    [found] = findings.loop_saturated(p)
+    cache = found.message.index("Those 400 GET requests asked for only 20 different URLs")
+    assert cache < found.message.index("geventperf.Session()"), found.message
+    p.events[0]["distinct_gets"] = 101  # under 4 each: no such sentence
+    [found] = findings.loop_saturated(p)
+    assert "different URLs" not in found.message
+
+
+@pytest.mark.parametrize("line, after, told", [
+    ("        job = lane.get()", "        results.put(job())", False),
+    ("        client = lane.get()", "        lane.put(client)", True)])
+def test_peers_taking_work_nobody_puts_back_are_no_pool_too_small(tmp_path, line, after,
+                                                                   told):
+    # handoff_profile's peers (test_mut_findings), their get() at a real line: a worker
+    # taking jobs from its lane, fed from elsewhere, is idle capacity; one giving the
+    # item back is a pool of items
+    from tests.test_mut_findings import handoff_profile
+    path = tmp_path / "dispatch.py"
+    path.write_text("\n" * 77 + "def consume(lane, results):\n    while True:\n" + line +
+                    "\n" + after + "\n")
+    p = handoff_profile()
+    p.greenlet(3).name = "app.fetch"
+    consume = f"{path}:80:consume"
+    for rows in (p.waits, p.runs):
+        for w in rows:
+            w.stack = [consume if f.endswith(":80:consume") else f for f in w.stack]
+    assert bool(findings.serial_bottleneck(p)) is told

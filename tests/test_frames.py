@@ -127,3 +127,25 @@ def test_a_socket_read_right_from_the_programs_code_is_found_at_its_frame():
         [RECV_INTO, READINTO, f"{STDLIB}/http/client.py:286:HTTPResponse._read_status",
          "/srv/app.py:40:job"]) is None
     assert frames.socket_read_depth([RECV_INTO, READINTO]) is None
+
+
+def test_a_get_whose_function_puts_back_into_the_same_object_gives_back(tmp_path):
+    from geventperf.frames import gives_back
+    path = tmp_path / "workers.py"
+    path.write_text(
+        "def handler(pool):\n"
+        "    client = pool.get(timeout=60)\n"          # 2: a pool of items
+        "    try:\n"
+        "        return client.call()\n"
+        "    finally:\n"
+        "        pool.put(client)\n"
+        "def worker(self, lane):\n"
+        "    while True:\n"
+        "        job = lane.get()\n"                  # 9: work from a queue
+        "        self.results.put(job())\n"
+        "def other(self):\n"
+        "    return 1\n")
+    assert gives_back(f"{path}:2:handler") is True
+    assert gives_back(f"{path}:9:worker") is False  # (results is another object)
+    assert gives_back(f"{path}:12:other") is None  # no get() there
+    assert gives_back(f"{tmp_path}/missing.py:2:handler") is None

@@ -19336,7 +19336,9 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
                    "def check(key):\n"
                    "    return hashlib.pbkdf2_hmac('sha256', key, b'salt', 600000)\n"
                    "def get(raw):\n"
-                   "    return pickle.loads(raw)\n")
+                   "    return pickle.loads(raw)\n"
+                   "def recent(db, room):\n"
+                   "    return db.execute('SELECT body FROM m WHERE room = ?', (room,))\n")
     encoder = "/usr/lib/python3.11/json/encoder.py:200:JSONEncoder.encode"
 
     def cure(line, beneath=(), path=str(app)):
@@ -19351,6 +19353,9 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
     # (unseen: a cache holding pickled values, unpickled on every hit)
     assert "it unpickles on every call" in cure(10)
     assert "unpickles" not in cure(10, ["/usr/lib/python3.11/copy.py:128:deepcopy"])
+    # (unseen: a history SELECT without an index, in sqlite3's C, 13 ms a call)
+    assert "runs a database query in the loop's thread" in cure(12)
+    assert "EXPLAIN QUERY PLAN" in cure(12)
     for told in (cure(5, ["/usr/lib/python3.11/re/_parser.py:10:parse"]), cure(6),
                  cure(4, [encoder], path=str(tmp_path / "gone.py"))):
         assert "log message" not in told and "regular expression" not in told, told

@@ -59,7 +59,13 @@ from geventperf.findings.limits import (
     waiters,
 )
 from geventperf.findings.loop import SLEEP_FRAME, block_threshold
-from geventperf.frames import frame_source, is_idle_server_wait, parse_frame, user_site
+from geventperf.frames import (
+    frame_source,
+    gives_back,
+    is_idle_server_wait,
+    parse_frame,
+    user_site,
+)
 from geventperf.profile import LOCK_CALLS, Finding, Profile, greenlet_label
 
 # Hand-offs hold at least this share of all event wait: the waiting is mostly for
@@ -401,6 +407,13 @@ def _bottleneck(profile: Profile) -> list[Finding]:
     # (not merely some waiter: a single writer draining a queue waits at its get too)
     peers = waiter is not None and _base_name(waiter.name) == _base_name(lead.name)
     if peers and _waited_together(profile, _base_name(lead.name), rows) >= PEERS_TOGETHER_SHARE:
+        return []
+    # peers taking work from a queue that nobody among them puts back into: workers
+    # awaiting work, fed from elsewhere, idle capacity and no pool of items (an unseen
+    # webhook dispatcher's workers, several per subscriber's lane, waited 379 s at their
+    # lanes' get() while a publisher and retry timers fed them: a healthy run was told
+    # as peers sharing a pool too small, and so were two planted causes, second)
+    if peers and worst.call in ("get", "get_nowait") and gives_back(seen.where or "") is False:
         return []
     # (a put() waits for room in a full queue: its consumer is behind, never spare)
     if not peers and asleep is not None and worst.call != "put" \

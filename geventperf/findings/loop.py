@@ -64,6 +64,13 @@ PARTLY_BLOCKING_SHARE = 0.1
 BLOCKING_LINE = re.compile(r"\b(os\.(fsync|fdatasync|sync)|fsync|fdatasync)\(|\.flush\(\)|"
                            r"\.commit\(\)|\bexecute\(\s*[rbuRBU]?['\"]\s*(?i:commit|end)\b|"
                            r"\btime\.sleep\(")
+# The text of a program's line that commits a database transaction: by call, by
+# statement, or on leaving a connection's with block (sqlite3's and most DB-API drivers'
+# connections commit there).  An unseen order sync committed each row in `with
+# self.conn:`, 90 % of its run: told the generic blocking cures, and the threadpool it
+# offered first gained nothing, where one transaction per batch took 90 % off.
+COMMIT_LINE = re.compile(r"\.commit\(\)|\bexecute\(\s*[rbuRBU]?['\"]\s*(?i:commit|end)\b|"
+                         r"^\s*(async\s+)?with\s+[\w.]*conn\w*\s*(\bas\s+\w+\s*)?:")
 # A CPU slice's message names the time its thread waited for a CPU from this share of
 # the held time on: below it, ordinary scheduling noise not worth a reader's attention.
 # So is the time the garbage collector ran inside it.
@@ -581,10 +588,22 @@ UNPICKLE_CHEAPER = (
     "keep the result")
 
 
+# ... or a database query (a C driver's execute, sqlite3's, inside the line): the loop
+# waits for the whole query (an unseen chat service's history SELECT without an index,
+# 13 ms a call, 78 % of the CPU, got the generic cure; an index halved its run).
+QUERY_LINE = re.compile(r"\.(execute|executemany|executescript)\(")
+QUERY_CHEAPER = (
+    "it runs a database query in the loop's thread (the driver's C code: the loop waits "
+    "for the whole query): read its plan (EXPLAIN QUERY PLAN) and index the columns it "
+    "filters and sorts on, fetch only the rows it needs, keep what repeats, or run it in "
+    "gevent.get_hub().threadpool with a connection per thread")
+
+
 def _line_does(hot: Any) -> str | None:
     """What the hot line's own source says it does (EAGER_LOG_CHEAPER; REGEX_CHEAPER,
-    KDF_CHEAPER or UNPICKLE_CHEAPER when the heaviest stack's CPU ran in the line itself,
-    i.e. in C beneath it); None when it says none of these or is not readable here."""
+    KDF_CHEAPER, UNPICKLE_CHEAPER or QUERY_CHEAPER when the heaviest stack's CPU ran in
+    the line itself, i.e. in C beneath it); None when it says none of these or is not
+    readable here."""
     text = frame_source(hot.line)
     if EAGER_LOG_LINE.search(text):
         return EAGER_LOG_CHEAPER
@@ -592,7 +611,8 @@ def _line_does(hot: Any) -> str | None:
         return None
     return REGEX_CHEAPER if REGEX_LINE.search(text) else \
         KDF_CHEAPER if KDF_LINE.search(text) else \
-        UNPICKLE_CHEAPER if UNPICKLE_LINE.search(text) else None
+        UNPICKLE_CHEAPER if UNPICKLE_LINE.search(text) else \
+        QUERY_CHEAPER if QUERY_LINE.search(text) else None
 
 
 # Library code a hot stack runs through that has a cheaper way, frame -> what it does
@@ -1449,9 +1469,16 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     # and hid a loop 99.8 % busy, 53 % of the jobs' waiting queued)
     # nor is the program's own clients' wait for its in-process servers' answers: that
     # is the servers' work, counted in their greenlets already (ownclients.py)
+    # nor is a consumer's wait for work in a queue's get(): idle until fed, whoever
+    # feeds it (an unseen webhook dispatcher's workers idled 588 greenlet-s at their
+    # lanes' get() beside 29 s of I/O, and hid a loop 79 % busy, 76 % of its CPU in a
+    # key derivation per delivery: "FINDINGS: none")
+    from geventperf.findings.critical import FOR_WORK, wait_class  # (builds on this)
     from geventperf.findings.ownclients import own_client_wait  # (builds on limits.py)
+    for_work = sum(w.event_wait_s or 0.0 for w in profile.waits
+                   if w.count and wait_class(w) == FOR_WORK)
     event = sum(g.event_wait_s or 0.0 for g in workers) - at_limits \
-        - idle_server_wait(profile) - own_client_wait(profile)
+        - idle_server_wait(profile) - own_client_wait(profile) - for_work
     holders_queued = _holders_queued(profile, workers,
                                      min(1.0, max(0.0, ready / ready_all)) if ready_all > 0
                                      else 0.0)
@@ -1640,6 +1667,13 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         elif in_requests is not None and in_requests >= REQUESTS_CPU_SHARE:
             env = _sampled_share(profile, ENV_SCAN)
             cure += _calls_per_request(profile, [name for name, _acc in top[:1]], where)
+            # fewer requests first, where the same answers were fetched again and again
+            # (an unseen payments sync looked up 210 exchange rates 4 869 times, its
+            # cache keyed on a timestamp, and was told a cheaper Session first: 42 % off
+            # the run, where a cache that hit took 80 %).  Imported here: held.py builds
+            # on this module.
+            from geventperf.findings.held import repeats_told
+            cure += repeats_told(profile)
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
                      "and http.client themselves: their per-request work (proxy settings "
                      "read from the environment, URL parsing, header checks) is a cause "
@@ -1686,6 +1720,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
         + f", against {event:.3f} s waiting for I/O, timers or locks"
         + (f" (besides {at_limits:.3f} s for a free slot of a lock, semaphore or pool: "
            "waits for its holders, who queued too)" if at_limits > EPSILON_S else "")
+        + (f" (and {for_work:.3f} s of consumers idle in a queue's get(), awaiting work)"
+           if for_work > EPSILON_S else "")
         + ". Who held the loop: "
         f"{named}"
         + (f"; inside sections {inside}" if inside else "")
@@ -2185,6 +2221,15 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                 + (", and monkey-patch first for a handler that logs over the network."
                    if network else "."))
     threads = _busy_threads(profile)
+    if seen is not None and COMMIT_LINE.search(frame_source(seen.line)):
+        return (f"committing a database transaction{made}.{threads} Each commit waits for "
+                "the disk (an fsync) inside the driver's C code, holding the whole loop, "
+                "and a commit per record pays that for every record. Fix: one transaction "
+                "per batch of records (a group commit: collect the rows, or commit every "
+                "N rows or every interval, before the batch is acknowledged), not one per "
+                "record; gevent.get_hub().threadpool frees the loop but not the greenlet "
+                "waiting for each commit, and a sqlite connection must stay on one thread "
+                "(a pool of one).")
     if isinstance(patched, list) \
             and PATCHED_FOR_BLOCKING <= {m for m in patched if isinstance(m, str)}:
         # "monkey-patch first" would send the reader to what is done already
