@@ -408,19 +408,21 @@ def _bottleneck(profile: Profile) -> list[Finding]:
     peers = waiter is not None and _base_name(waiter.name) == _base_name(lead.name)
     if peers and _waited_together(profile, _base_name(lead.name), rows) >= PEERS_TOGETHER_SHARE:
         return []
-    # peers taking work from a queue that nobody among them puts back into: workers
-    # awaiting work, fed from elsewhere, idle capacity and no pool of items (an unseen
-    # webhook dispatcher's workers, several per subscriber's lane, waited 379 s at their
-    # lanes' get() while a publisher and retry timers fed them: a healthy run was told
-    # as peers sharing a pool too small, and so were two planted causes, second)
-    if peers and worst.call in ("get", "get_nowait") and gives_back(seen.where or "") is False:
-        return []
     # (a put() waits for room in a full queue: its consumer is behind, never spare)
     if not peers and asleep is not None and worst.call != "put" \
             and _ticks_per_wait(worst, asleep) >= SPARE_TICKS:
         return []
     gated = not peers and asleep is None and not worst_polled and _gated(profile, worst, seen)
     dealt = _dealt_out(profile, worst, waiter, rows)
+    # peers taking work from a queue that nobody among them puts back into, and not
+    # dealt out to them: workers awaiting work, fed from elsewhere, idle capacity and no
+    # pool of items (an unseen webhook dispatcher's workers, several per subscriber's
+    # lane, waited 379 s at their lanes' get() while a publisher and retry timers fed
+    # them: a healthy run was told as peers sharing a pool too small, and so were two
+    # planted causes, second)
+    if peers and dealt is None and worst.call in ("get", "get_nowait") \
+            and gives_back(seen.where or "") is False:
+        return []
     if dealt is not None:
         story = (
             f"The work was dealt out in advance: {dealt.who} waited {dealt.put_s:.3f} s "
