@@ -523,3 +523,18 @@ def test_peers_taking_work_nobody_puts_back_are_no_pool_too_small(tmp_path, line
         for w in rows:
             w.stack = [consume if f.endswith(":80:consume") else f for f in w.stack]
     assert bool(findings.serial_bottleneck(p)) is told
+
+
+def test_the_same_answers_fetched_again_come_right_after_the_calls_in_turns_figures():
+    from geventperf.findings.sequential import _repeats_first
+    repeats = " Those 40 GET requests asked for only 2 different URLs."
+    told = "Figures (3 ms per call). A greenlet waits on one thing at a time, so..."
+    assert _repeats_first(told, repeats) == (
+        "Figures (3 ms per call). Those 40 GET requests asked for only 2 different URLs. "
+        "A greenlet waits on one thing at a time, so...")
+    assert _repeats_first("Figures, 3 ms each. A greenlet waits on one thing at a time",
+                          "") == "Figures, 3 ms each. A greenlet waits on one thing at a time"
+    # a figure without its period before the sentence gets one; no such sentence: at the end
+    assert _repeats_first("Figures A greenlet waits on one thing at a time", repeats) \
+        .startswith("Figures. Those 40")
+    assert _repeats_first("Figures.", repeats) == "Figures." + repeats

@@ -57,13 +57,6 @@ BLOCKING_SHARE = 0.5
 # running off the CPU, 13 % of the sampled CPU at the fsync's line; told only
 # requests' CPU (whose cure saved 25 %), where a group commit saved 30 %.
 PARTLY_BLOCKING_SHARE = 0.1
-# The text of a program's line that makes a call blocking the loop's thread without
-# yielding: a disk sync (fsync, a file's flush, a database's commit, by call or by
-# statement: an unseen sitemap sync's sqlite COMMIT per page, 22 % of its holders'
-# running off the CPU) or a sleep unpatched.
-BLOCKING_LINE = re.compile(r"\b(os\.(fsync|fdatasync|sync)|fsync|fdatasync)\(|\.flush\(\)|"
-                           r"\.commit\(\)|\bexecute\(\s*[rbuRBU]?['\"]\s*(?i:commit|end)\b|"
-                           r"\btime\.sleep\(")
 # The text of a program's line that commits a database transaction: by call, by
 # statement, or on leaving a connection's with block (sqlite3's and most DB-API drivers'
 # connections commit there).  An unseen order sync committed each row in `with
@@ -71,6 +64,12 @@ BLOCKING_LINE = re.compile(r"\b(os\.(fsync|fdatasync|sync)|fsync|fdatasync)\(|\.
 # offered first gained nothing, where one transaction per batch took 90 % off.
 COMMIT_LINE = re.compile(r"\.commit\(\)|\bexecute\(\s*[rbuRBU]?['\"]\s*(?i:commit|end)\b|"
                          r"^\s*(async\s+)?with\s+[\w.]*conn\w*\s*(\bas\s+\w+\s*)?:")
+# The text of a program's line that makes a call blocking the loop's thread without
+# yielding: a disk sync (fsync, a file's flush, a database's commit, by call, by
+# statement or on leaving a connection's with block: an unseen sitemap sync's sqlite
+# COMMIT per page, 22 % of its holders' running off the CPU) or a sleep unpatched.
+BLOCKING_LINE = re.compile(r"\b(os\.(fsync|fdatasync|sync)|fsync|fdatasync)\(|\.flush\(\)|"
+                           r"\btime\.sleep\(|" + COMMIT_LINE.pattern)
 # A CPU slice's message names the time its thread waited for a CPU from this share of
 # the held time on: below it, ordinary scheduling noise not worth a reader's attention.
 # So is the time the garbage collector ran inside it.
@@ -1578,6 +1577,10 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                           and _base_name(g.name) in {name for name, _acc in top}] or [0.0])
         cure = (f" Most of {whose} was off the CPU ({off_cpu:.3f} s of {held_run:.3f} "
                 f"s), {_blocking_story(profile, where or 'an unrecorded place', seen, 2, longest)}")
+        if seen is not None and COMMIT_LINE.search(frame_source(seen.line)):
+            # a commit per record leads: its cure is the first thing to read (an unseen
+            # order sync's, told at the message's end after the long slices' advice)
+            first, cure = cure, ""
     elif (tiny := _tiny_tasks(profile, hot)) is not None:
         tiny_told = True
         first, cure = f" {tiny}.", ""
@@ -1709,7 +1712,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
             if does and hot else
             f"The loop was saturated by the code at {hot.line}, {hot.share:.0%} of the "
             f"sampled CPU:{first} In figures: busy" if tiny_told and hot else
-            f"The loop was saturated.{first} In figures: busy" if first and partly else
+            f"The loop was saturated.{first} In figures: busy" if first and (partly or blocking)
+            else
             f"The loop was saturated; the cure is on the CPU side, not the I/O side:{first} "
             "In figures: busy" if first else "The loop was saturated: busy")
     message = (

@@ -300,7 +300,7 @@ def _calls_in_turn(profile: Profile) -> list[Finding]:
         "response). A greenlet waits on one thing at a time, so they were made in turn, "
         "and every response took that many round trips; the upstream answered each in "
         f"its usual time. {fix}")
-    return [_finding(SEQUENTIAL_CALLS, message + repeats_told(profile), cost, list(worst.stack), calls=calls,
+    return [_finding(SEQUENTIAL_CALLS, _repeats_first(message, repeats_told(profile)), cost, list(worst.stack), calls=calls,
                      responses=responses, calls_per_response=per, waited_s=in_turn,
                      site=where)]
 
@@ -364,7 +364,7 @@ def _job_calls_in_turn(profile: Profile, client: list) -> list[Finding]:
            f"connection{'s' if kept != 1 else ''})")
         + ", or one call for the lot where the upstream has a batch or "
         "bulk endpoint.")
-    return [_finding(SEQUENTIAL_CALLS, message + repeats_told(profile), cost, list(worst.stack), greenlet=owner,
+    return [_finding(SEQUENTIAL_CALLS, _repeats_first(message, repeats_told(profile)), cost, list(worst.stack), greenlet=owner,
                      calls=calls, waited_s=waited, site=where, peak_in_use=peak,
                      pool_maxsize=size,
                      cost_meaning="greenlet-seconds the calls waited, less what as many "
@@ -420,10 +420,23 @@ def _pool_jobs_in_turn(profile: Profile, client: list) -> list[Finding]:
         "then gevent.joinall): a job then holds its slot for its slowest call. If each "
         "call needs the one before it (its address or arguments come from that answer), "
         "that is the job's floor, and a larger Pool is the lever.")
-    return [_finding(SEQUENTIAL_CALLS, message + repeats_told(profile), saved, list(worst.stack),
+    return [_finding(SEQUENTIAL_CALLS, _repeats_first(message, repeats_told(profile)), saved, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)), calls=calls,
                      responses=n_jobs, calls_per_response=per, waited_s=in_turn,
                      site=where, cost_meaning=JOBS_IN_TURN_COST)]
+
+
+def _repeats_first(message: str, repeats: str) -> str:
+    """*message* with *repeats* (held.repeats_told: the same answers fetched again and
+    again, a cache as the fix) right after its figures: calls a cache skips need not be
+    made at all, together or not (an unseen payments sync's 4 869 rate lookups for 210
+    URLs were told to be made together first, the cache last: 80 % off the run with a
+    cache that hit)."""
+    at = message.find("A greenlet waits on one thing at a time")
+    if not repeats or at < 0:
+        return message + repeats
+    head = message[:at].rstrip()
+    return f"{head if head.endswith('.') else head + '.'}{repeats} {message[at:]}"
 
 
 def _calls_made(profile: Profile, heads: int) -> int:
