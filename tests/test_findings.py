@@ -538,3 +538,16 @@ def test_the_same_answers_fetched_again_come_right_after_the_calls_in_turns_figu
     assert _repeats_first("Figures A greenlet waits on one thing at a time", repeats) \
         .startswith("Figures. Those 40")
     assert _repeats_first("Figures.", repeats) == "Figures." + repeats
+
+
+@pytest.mark.parametrize("calls, held_s, once", [(1, 0.031, True), (2, 0.4, True),
+                                                  (3, 0.031, False), (1, 0.5, False),
+                                                  (0, 0.031, False)])
+def test_a_lock_held_for_a_call_or_two_in_all_is_a_one_time_set_up(calls, held_s, once):
+    # a 5 s run: its first token fetched under a single flight (waits: connect, head,
+    # body) is no pace, under a tenth of the run and two calls; more, longer, or no call
+    from geventperf.findings import limits
+    holding = limits.Holding(lock=None, by_caller={("app.py:170:get", "app.py:189:call"):
+                                                   [3, held_s, calls]},
+                             cpu=None, slept=None, block=None)
+    assert limits._held_once(Profile(duration_s=5.0), holding) is once

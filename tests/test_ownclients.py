@@ -64,14 +64,31 @@ def test_own_clients_wait_is_their_http_waits_at_those_lines():
     assert own_client_wait(p) == 2.5
 
 
-def test_a_load_test_asking_the_programs_own_server_alike_is_no_missing_cache():
+HANDLER_CALL = StackTime(stack=[*HEAD, f"{APP}:30:handler",
+                                "/venv/lib/python3.11/site-packages/gevent/pywsgi.py:1000:"
+                                "WSGIHandler.run_application"],
+                         count=5, wait_s=0.5, event_wait_s=0.5)
+
+
+def test_a_load_test_asking_the_programs_own_service_alike_is_no_missing_cache():
     # the same POST 20 times of 80 (repeated_profile's, told), but to the program's own
-    # server: a load generator's by design
+    # server, whose handlers call out: a service under its load generator, asking alike
+    # by design
     p = repeated_profile()
     assert repeated_requests(p)
     p.events[0]["pool"] = "http://127.0.0.1:8080"
     p.events = served(8080, *p.events)
+    p.waits.append(HANDLER_CALL)
     assert repeated_requests(p) == []
+
+
+def test_repeats_to_in_process_stand_ins_for_upstreams_are_told():
+    # the same, the program's servers only answering (no handler calls out): stand-ins for
+    # the upstreams it calls (an unseen crawler's in-process sites), its real work
+    p = repeated_profile()
+    p.events[0]["pool"] = "http://127.0.0.1:8080"
+    p.events = served(8080, *p.events)
+    assert repeated_requests(p)
 
 
 def test_one_request_from_one_line_to_several_hosts_is_told_as_one():

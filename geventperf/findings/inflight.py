@@ -35,7 +35,7 @@ from geventperf.findings.common import (
     block_threshold,
 )
 from geventperf.findings.limits import awaits_answer, switched_out_at
-from geventperf.findings.ownclients import own_server_hosts
+from geventperf.findings.ownclients import load_test_hosts
 from geventperf.findings.repeated import (
     OTHERS_SHARE,
     VARIED_SHARE,
@@ -95,7 +95,7 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
               if isinstance(e.get("pool"), str) and e.get("pool") != OTHER_POOLS]
     calls = sum(_count(e, "calls") for e in events)
     varied, countless = varied_requests(events)
-    own = [id(e) for e in own_server_hosts(profile)]  # a load test's, by design
+    own = [id(e) for e in load_test_hosts(profile)]  # a load test's, by design
     best = None
     for e in events:
         if id(e) in own:

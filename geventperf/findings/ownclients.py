@@ -18,6 +18,7 @@ calls): a host on loopback at one of those ports is the program's own server.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -33,10 +34,33 @@ from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
+# gevent's WSGI server running the application: a wait beneath it is a handler's.
+RUN_APPLICATION = re.compile(r"/gevent/pywsgi\.py:\d+:WSGIHandler\.run_application$")
+
+
+def in_handler(stack: list[str]) -> bool:
+    """Whether a wait's stack is a pywsgi handler's (beneath run_application)."""
+    return any(RUN_APPLICATION.search(frame.replace("\\", "/")) for frame in stack
+               if isinstance(frame, str))
+
+
+def load_test_hosts(profile: Profile) -> list[dict[str, Any]]:
+    """own_server_hosts, when the program's servers are a service that calls out (its
+    handlers waited on HTTP calls of their own): the requests sent to it are a load
+    generator's, asking one URL again and again and many alike at once by design, no
+    cache missing.  None when its servers only answer: stand-ins for the upstreams the
+    program calls (an unseen crawler's five in-process sites, whose robots.txt it
+    fetched again for every page, are the program's real work)."""
+    if not any(in_handler(w.stack) and any(is_client_frame(f) for f in w.stack
+                                           if isinstance(f, str))
+               for w in profile.waits if w.count):
+        return []
+    return own_server_hosts(profile)
+
+
 def own_server_hosts(profile: Profile) -> list[dict[str, Any]]:
     """The ``urllib3-pool`` events of the hosts that are the program's own pywsgi
-    servers: the requests a load generator beside them sent (asking one URL again and
-    again, many alike in flight at once, by design: no cache is missing)."""
+    servers (a loopback host at one of their ports)."""
     ports = {port for e in _events(profile, SERVER_EVENT)
              for port in e.get("ports") or [] if isinstance(port, int)}
     if not ports:

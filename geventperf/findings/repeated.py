@@ -30,7 +30,7 @@ from geventperf.findings.common import (
 from geventperf.findings.held import CACHE_TOLD, REPEATS_MIN_GETS, REPEATS_TOLD, most_asked
 from geventperf.findings.limits import awaits_answer, event_wait
 from geventperf.findings.loop import block_threshold
-from geventperf.findings.ownclients import own_server_hosts
+from geventperf.findings.ownclients import load_test_hosts
 from geventperf.frames import parse_frame, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import MAX_URLS, OTHER_POOLS, status_pairs
@@ -71,7 +71,7 @@ def repeated_requests(profile: Profile) -> list[Finding]:
     again (_few_urls).  ``cost_s``: the event wait at the line that sends it for the
     calls past the first, and their share of the queueing."""
     events = [e for e in _events(profile, POOL_EVENT) if e.get("pool") != OTHER_POOLS]
-    own = [id(e) for e in own_server_hosts(profile)]  # a load test asks alike by design
+    own = [id(e) for e in load_test_hosts(profile)]  # a load test asks alike by design
     rows = [(row, e["pool"]) for e in events if id(e) not in own
             for row in e.get("same_requests") or []
             if isinstance(row, list) and len(row) == 3 and isinstance(row[1], int)

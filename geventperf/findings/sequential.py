@@ -23,7 +23,6 @@ the heads waited for.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from geventperf.findings.common import (
@@ -47,7 +46,7 @@ from geventperf.findings.limits import (
     idle_share,
     switched_out_at,
 )
-from geventperf.findings.ownclients import own_client_rows
+from geventperf.findings.ownclients import in_handler, own_client_rows
 from geventperf.frames import parse_frame, socket_read_depth, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile, greenlet_label
@@ -66,7 +65,6 @@ MIN_RESPONSES = 20
 # The calls' waiting on the handlers' own stacks: at least this share of all the
 # waiting inside the HTTP client (the rest in greenlets of their own: concurrent).
 IN_HANDLER_SHARE = 0.8
-_RUN_APPLICATION = re.compile(r"/gevent/pywsgi\.py:\d+:WSGIHandler\.run_application$")
 # How many at once the fix names when the busiest pool keeps one connection or an
 # unknown number: requests' default pool_maxsize.
 DEFAULT_AT_ONCE = 10
@@ -89,10 +87,6 @@ JOB_MAX_IN_FLIGHT = 1.5
 # and a response streamed beside it (an index read line by line while each line's
 # detail is fetched).  A pool of workers fed slowly peaks higher in its bursts.
 JOB_MAX_PEAK = 2
-
-
-def _in_handler(stack: list[str]) -> bool:
-    return any(_RUN_APPLICATION.search(frame.replace("\\", "/")) for frame in stack)
 
 
 def _handler_stacks(profile: Profile) -> set[tuple[str, ...]]:
@@ -268,7 +262,7 @@ def _calls_in_turn(profile: Profile) -> list[Finding]:
     own = {id(w) for w in own_client_rows(profile)}
     waited = sum(event_wait(w) for w in client if id(w) not in own)
     handlers = _handler_stacks(profile)
-    mine = [w for w in client if _in_handler(w.stack) or tuple(w.stack) in handlers]
+    mine = [w for w in client if in_handler(w.stack) or tuple(w.stack) in handlers]
     in_turn = sum(event_wait(w) for w in mine)
     # the calls the handlers made: their waits for a response's head (a call answered
     # before it was waited for is not counted: fewer, never more)
