@@ -248,7 +248,7 @@ def _waited_told(waited: float, made: int) -> str:
 
 
 def skipped_cost(profile: Profile, events: list[dict[str, Any]], waited: float, made: int,
-                  skipped: int) -> tuple[float, float]:
+                 skipped: int) -> tuple[float, float]:
     """(cost, its queueing part) of *skipped* of the *made* calls at a line that waited
     *waited* s for answers: their share of that wait, and of the greenlets' queueing
     their share of all the calls the pools answered (each request costs the loop its
