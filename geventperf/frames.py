@@ -183,14 +183,20 @@ class WithBlock(NamedTuple):
 def _with_blocks_of(entry: str) -> dict[int, WithBlock]:
     """The ``with`` statements of the file of ``path:line:function``, by line, from the
     source where the profile is analysed (as frame_source reads it)."""
+    source = _source_of(entry)
+    return _with_blocks(source) if source else {}
+
+
+def _source_of(entry: str) -> str:
+    """The whole source of the file of ``path:line:function``, as frame_source reads it
+    where the profile is analysed; "" when it is not there or the entry does not parse."""
     frame = parse_frame(entry)
     if not frame.path or frame.line <= 0 or frame.path.startswith("<"):
-        return {}
+        return ""
     try:
-        source = "".join(linecache.getlines(frame.path))
+        return "".join(linecache.getlines(frame.path))
     except (OSError, UnicodeError, ValueError):
-        return {}
-    return _with_blocks(source) if source else {}
+        return ""
 
 
 @functools.lru_cache(maxsize=32)
@@ -213,14 +219,8 @@ def gives_back(entry: str) -> bool | None:
     source where the profile is analysed; False when it does not (``job =
     queue.get()``: work taken from a queue); None when the source is not there, does not
     parse, or has no such call at that line."""
-    frame = parse_frame(entry)
-    if not frame.path or frame.line <= 0 or frame.path.startswith("<"):
-        return None
-    try:
-        source = "".join(linecache.getlines(frame.path))
-    except (OSError, UnicodeError, ValueError):
-        return None
-    return _gives_back(source, frame.line) if source else None
+    source = _source_of(entry)
+    return _gives_back(source, parse_frame(entry).line) if source else None
 
 
 _TAKES = frozenset({"get", "get_nowait"})

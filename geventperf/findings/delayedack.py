@@ -40,7 +40,7 @@ from geventperf.findings.common import (
     _figures,
     _finding,
 )
-from geventperf.findings.limits import Waiters, waiters
+from geventperf.findings.limits import Waiters, event_wait, waiters
 from geventperf.findings.loop import block_threshold
 from geventperf.frames import parse_frame, socket_read_depth, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
@@ -241,8 +241,7 @@ def request_pieces_stall(profile: Profile) -> list[Finding]:
                 continue
             reads = _reads_within(profile, site)
             count = sum(w.count for w in reads)
-            waited = sum(w.event_wait_s if w.event_wait_s is not None else w.wait_s
-                         for w in reads)
+            waited = sum(event_wait(w) for w in reads)
             if count < MIN_STALLS or not STALL_MIN_S <= waited / count <= STALL_MAX_S:
                 continue
             cost = min(waited, held * CLIENT_DELAYED_ACK_S)

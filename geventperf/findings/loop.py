@@ -1577,7 +1577,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                           and _base_name(g.name) in {name for name, _acc in top}] or [0.0])
         cure = (f" Most of {whose} was off the CPU ({off_cpu:.3f} s of {held_run:.3f} "
                 f"s), {_blocking_story(profile, where or 'an unrecorded place', seen, 2, longest)}")
-        if seen is not None and COMMIT_LINE.search(frame_source(seen.line)):
+        if _committing(seen):
             # a commit per record leads: its cure is the first thing to read (an unseen
             # order sync's, told at the message's end after the long slices' advice)
             first, cure = cure, ""
@@ -2186,6 +2186,12 @@ def _where_hint(profile: Profile, longest: float = 0.0) -> str:
             "watch looks at every slice past half of it")
 
 
+def _committing(seen: Seen | None) -> bool:
+    """Whether the stall watch's looks found the thread at a line that commits a database
+    transaction (COMMIT_LINE)."""
+    return seen is not None and bool(COMMIT_LINE.search(frame_source(seen.line)))
+
+
 def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                     slices: int = 1, longest: float = 0.0) -> str:
     """What a slice spent off the CPU was, and its fix: the tail of a sentence."""
@@ -2225,7 +2231,7 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                 + (", and monkey-patch first for a handler that logs over the network."
                    if network else "."))
     threads = _busy_threads(profile)
-    if seen is not None and COMMIT_LINE.search(frame_source(seen.line)):
+    if _committing(seen):
         return (f"committing a database transaction{made}.{threads} Each commit waits for "
                 "the disk (an fsync) inside the driver's C code, holding the whole loop, "
                 "and a commit per record pays that for every record. Fix: one transaction "

@@ -44,6 +44,11 @@ def in_handler(stack: list[str]) -> bool:
                if isinstance(frame, str))
 
 
+def _calls_http(stack: list[str]) -> bool:
+    """Whether a wait's stack is in the HTTP client (requests, urllib3, http.client)."""
+    return any(is_client_frame(f) for f in stack if isinstance(f, str))
+
+
 def load_test_hosts(profile: Profile) -> list[dict[str, Any]]:
     """own_server_hosts, when the program's servers are a service that calls out (its
     handlers waited on HTTP calls of their own): the requests sent to it are a load
@@ -51,9 +56,7 @@ def load_test_hosts(profile: Profile) -> list[dict[str, Any]]:
     cache missing.  None when its servers only answer: stand-ins for the upstreams the
     program calls (an unseen crawler's five in-process sites, whose robots.txt it
     fetched again for every page, are the program's real work)."""
-    if not any(in_handler(w.stack) and any(is_client_frame(f) for f in w.stack
-                                           if isinstance(f, str))
-               for w in profile.waits if w.count):
+    if not any(in_handler(w.stack) and _calls_http(w.stack) for w in profile.waits if w.count):
         return []
     return own_server_hosts(profile)
 
@@ -90,7 +93,7 @@ def own_client_rows(profile: Profile) -> list[Any]:
     if not callers:
         return []
     return [w for w in profile.waits if user_site(w.stack).user in callers
-            and any(is_client_frame(f) for f in w.stack if isinstance(f, str))]
+            and _calls_http(w.stack)]
 
 
 def own_client_wait(profile: Profile) -> float:
