@@ -167,6 +167,24 @@ def test_switch_storm_thresholds():
     assert "round trip" in f.message and "GeventAdapter" not in f.message
 
 
+@pytest.mark.parametrize("idle_s, cpu_wait_s, told", [
+    # the queue ping-pong's figures: 10 000 switches at 0.75 us of the hub's time each,
+    # 5 000 of them at one site (0.00375 s), in a 0.36 s run that also waited 0.30 s on
+    # a slow server: 1 % of the run's length, 6 % of the loop's busy time
+    (0.30, None, True),
+    # the same switching in a loop busy all along: under 2 % of its busy time
+    (0.0, None, False),
+    # ... busy "all along" only because the thread waited for a CPU: it is not the
+    # loop's time, and the switching is 6 % of what is
+    (0.0, 0.30, True)])
+def test_a_storm_is_weighed_against_the_loops_busy_time(idle_s, cpu_wait_s, told):
+    p = storm_profile(5000, 5000 * 1.5e-6)
+    p.duration_s = 0.36
+    p.hub = {"id": 2, "idle_s": idle_s, "cpu_wait_s": cpu_wait_s}
+    p.greenlets[1].run_s, p.greenlets[1].switches = idle_s + 10000 * 0.75e-6, 10000
+    assert bool(findings.switch_storms(p)) is told
+
+
 HTTP_CLIENT = "/usr/lib/python3.11/http/client.py"
 
 

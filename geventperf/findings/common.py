@@ -378,3 +378,13 @@ def heads_waited(pool: dict[str, Any]) -> float:
     return sum(float(t[4]) for t in trails.values()
                if isinstance(t, list) and len(t) > 4 and isinstance(t[4], (int, float))
                and not isinstance(t[4], bool) and math.isfinite(t[4]) and t[4] > 0)
+
+
+def cpu_wait(profile: Profile) -> float:
+    """The seconds the traced thread waited for a CPU while the loop was busy (0 where
+    the profile does not say)."""
+    wait, idle = profile.hub.get("cpu_wait_s"), profile.hub.get("idle_s")
+    if not isinstance(wait, (int, float)) or isinstance(wait, bool) or wait <= 0 \
+            or not isinstance(idle, (int, float)):
+        return 0.0
+    return min(float(wait), max(0.0, profile.duration_s - idle))

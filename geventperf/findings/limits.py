@@ -71,6 +71,7 @@ from geventperf.findings.common import (
     _finding,
     _greenlets_named,
     _names,
+    cpu_wait,
 )
 from geventperf.findings.cpuhot import hot_code
 from geventperf.findings.loop import (
@@ -1309,16 +1310,6 @@ def idle_share(profile: Profile) -> float | None:
     if not idle >= POOL_IDLE_SHARE * duration:
         return None
     return idle / duration
-
-
-def cpu_wait(profile: Profile) -> float:
-    """The seconds the traced thread waited for a CPU while the loop was busy (0 where
-    the profile does not say)."""
-    wait, idle = profile.hub.get("cpu_wait_s"), profile.hub.get("idle_s")
-    if not isinstance(wait, (int, float)) or isinstance(wait, bool) or wait <= 0 \
-            or not isinstance(idle, (int, float)):
-        return 0.0
-    return min(float(wait), max(0.0, profile.duration_s - idle))
 
 
 def full_pool_jobs(profile: Profile) -> list[Any]:
