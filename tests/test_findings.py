@@ -348,6 +348,29 @@ def held_profile(hasher_run=0.5, hasher_slices=20, hasher_delayed=4.0, fetch_del
     return p
 
 
+@pytest.mark.parametrize("queued, told", [(0.0175, True), (0.0, False)])
+def test_slices_over_the_threshold_only_for_want_of_a_cpu_stay_loop_helds(queued, told):
+    # the hasher's 20 slices are 50 ms here, over the 0.05 s threshold: with 17.5 ms of
+    # each spent waiting for a CPU (two hogs) they had a CPU 32.5 ms, which loop-blocked
+    # leaves to a crowded machine, so loop-held weighs them; without that wait they are
+    # loop-blocked's and none are left here
+    from tests.test_mut_findings import blocked_slice
+    p = held_profile(hasher_run=1.0)
+    p.events = [blocked_slice(5, 0.05, 0.05 - queued, 0.2, runqueue_s=queued)
+                for _ in range(20)]
+    assert (not findings.loop_blocked(p)) is told
+    assert bool(findings.loop_held(p)) is told
+
+
+def test_the_gil_is_weighed_against_the_run_a_cpu_would_have_given():
+    # off the CPU 0.1875 s (cpu_wait 0.8125 of gil_profile's 1.0 s): an eighth of the 2 s
+    # run is 0.25, but of the 1.1875 s it would have taken with a CPU to itself, 0.148;
+    # the threads' 0.3125 s of CPU trade the lock with it (at most twice it)
+    from tests.test_mut_findings import gil_profile
+    [f] = findings.gil_contended(gil_profile(cpu_wait=0.8125, checksum_cpu=0.0625))
+    assert f.extra["off_cpu_s"] == 0.1875
+
+
 def test_loop_held_names_the_greenlet_whose_shorter_slices_others_queued_behind():
     [f] = findings.loop_held(held_profile())
     assert f.kind == "loop-held" and f.greenlet == 5 and f.stack == HASH_STACK

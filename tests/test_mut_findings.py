@@ -1840,14 +1840,15 @@ def gil_contended_when_threadpool_python_held_the_lock():
 
 @scenario
 def gil_contended_not_past_each_guard():
-    # off just under a quarter of the run (cpu_wait 0.5 + 2**-16) while the threads' CPU
-    # (0.75 + 2**-16 + 0.25) is over twice it: C beside the loop, not Python trading the
-    # lock; threads' CPU just under half the off time (0.1875 - 2**-16 + 0.25 of 0.875); a
-    # cost under the threshold; a greenlet without a CPU figure; no threadpool at all
+    # off under a quarter of the run less the waits for a CPU (cpu_wait 0.6875: 0.3125 of
+    # 1.3125 s) while the threads' CPU (0.375 + 2**-16 + 0.25) is just over twice it: C
+    # beside the loop, not Python trading the lock; threads' CPU just under half the off
+    # time (0.1875 - 2**-16 + 0.25 of 0.875); a cost under the threshold; a greenlet
+    # without a CPU figure; no threadpool at all
     no_cpu = gil_profile()
     no_cpu.greenlet(5).cpu_s = None
-    return [*findings.gil_contended(gil_profile(cpu_wait=0.5 + 2 ** -16,
-                                                checksum_cpu=0.75 + 2 ** -16)),
+    return [*findings.gil_contended(gil_profile(cpu_wait=0.6875,
+                                                checksum_cpu=0.375 + 2 ** -16)),
             *findings.gil_contended(gil_profile(checksum_cpu=0.1875 - 2 ** -16)),
             *findings.gil_contended(gil_profile(ready=(0.0625 - 2 ** -16, 0.0))),
             *findings.gil_contended(no_cpu),
@@ -1856,9 +1857,10 @@ def gil_contended_not_past_each_guard():
 
 @scenario
 def gil_contended_when_python_threads_trade_the_lock():
-    # off an eighth of the run (cpu_wait 0.75: 0.25 of 2 s), under a quarter, while the
-    # threads' CPU (0.25 + 0.25) is at most twice it (Python trading the lock): a
-    # finding; 2**-16 s less off, or 2**-16 s more of the threads' CPU: none
+    # off a fifth of the run less its waits for a CPU (cpu_wait 0.75: 0.25 of 1.25 s),
+    # under a quarter, while the threads' CPU (0.25 + 0.25) is at most twice it (Python
+    # trading the lock): a finding; 2**-16 s less off, or 2**-16 s more of the threads'
+    # CPU: none
     return [*findings.gil_contended(gil_profile(cpu_wait=0.75, checksum_cpu=0.25)),
             *findings.gil_contended(gil_profile(cpu_wait=0.75 + 2 ** -16, checksum_cpu=0.25)),
             *findings.gil_contended(gil_profile(cpu_wait=0.75, checksum_cpu=0.25 + 2 ** -16))]

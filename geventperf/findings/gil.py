@@ -15,9 +15,9 @@ The threadpool watch measures the CPU each task used in its worker thread.  When
 CPU (name lookups apart: they release the lock) is at least ``GIL_SHARE`` of the time
 the loop's thread spent off the CPU while running (less the time it waited for a CPU
 the machine did not have, ``cpu-starved``'s story), and that off-CPU time is at least
-``GIL_MIN_OFF_SHARE`` of the run, the lock is the likely wait: one finding, costed by
-the ready wait the loop's lost time made others queue (its share of the loop's busy
-time).
+``GIL_MIN_OFF_SHARE`` of the run (less those waits for a CPU), the lock is the likely
+wait: one finding, costed by the ready wait the loop's lost time made others queue (its
+share of the loop's busy time).
 
 Threads the program (or a library) starts itself hold the lock the same way, but no
 task records their CPU.  The profile's ``hub["process_cpu_s"]`` (every thread's CPU over
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from geventperf.findings.common import GIL_CONTENDED, _events, _f, _finding, _names
+from geventperf.findings.common import GIL_CONTENDED, _events, _f, _finding, _names, cpu_wait
 from geventperf.findings.loop import block_threshold, other_threads_cpu
 from geventperf.profile import Finding, Profile
 
@@ -68,11 +68,15 @@ def gil_evidence(profile: Profile) -> tuple[float, float, list[dict[str, Any]]] 
     if not profile.duration_s or any(cpu is None for _run, cpu in runs):
         return None
     off = sum(max(0.0, run - cpu) for run, cpu in runs) - _f(hub, "cpu_wait_s")
-    if off < GIL_TRADED_OFF_SHARE * profile.duration_s:
+    # shares of the run as it would have gone with a CPU to itself: a crowded machine's
+    # waits for one are neither the lock's nor the run's (two CPU hogs stretched a 0.45 s
+    # run to 0.70 s, and the lock's 0.12 s fell under a share of the longer run)
+    run = profile.duration_s - cpu_wait(profile)
+    if off < GIL_TRADED_OFF_SHARE * run:
         return None
 
     def explains(cpu: float) -> bool:
-        return cpu >= GIL_SHARE * off and (off >= GIL_MIN_OFF_SHARE * profile.duration_s
+        return cpu >= GIL_SHARE * off and (off >= GIL_MIN_OFF_SHARE * run
                                            or cpu <= GIL_TRADED_RATIO * off)
 
     threads_cpu = sum(_f(e, "cpu_s") for e in tasks)
