@@ -592,3 +592,28 @@ def test_a_lock_held_for_a_call_or_two_in_all_is_a_one_time_set_up(calls, held_s
                                                    [3, held_s, calls]},
                              cpu=None, slept=None, block=None)
     assert limits._held_once(Profile(duration_s=5.0), holding) is once
+
+
+@pytest.mark.parametrize("sites, guessed", [
+    (None, True),  # an older profile: no call sites to check
+    ([[f"{APP}:67:lookup", 10]], True),  # the holders' line
+    ([[f"{APP}:67:lookup", 6], [f"{APP}:120:poll", 4]], False)])
+def test_a_semaphores_width_is_guessed_only_from_a_pool_its_holders_alone_used(sites,
+                                                                             guessed):
+    # lock_contended_by_a_semaphore_letting_few_calls_through's profile, its pool's peak
+    # of 2 of 10: a poller's calls outside the lock make that peak no holders' count
+    from tests.test_mut_findings import contend, pool_profile
+    p = pool_profile(1.5, [([f"{APP}:66:lookup"], 2.0)])
+    contend(p, 12)
+    p.waits[0].call = "with"
+    p.runs[0].greenlet = 3
+    p.waits.append(StackTime(stack=[f"{GEVENT}:687:SocketMixin.recv_into",
+                                    f"{APP}:67:lookup", f"{APP}:90:resolve"],
+                             count=10, wait_s=1.25, event_wait_s=1.25, ready_wait_s=0.0))
+    p.events = [{"kind": "urllib3-pool", "pool": "http://a:80", "calls": 10,
+                 "maxsize": 10, "peak_in_use": 2}]
+    if sites is not None:
+        p.events[0]["call_sites"] = sites
+    [f] = findings.lock_contended(p)
+    assert ("a Semaphore(2) limiting" in f.message) is guessed, f.message
+

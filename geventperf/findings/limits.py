@@ -926,12 +926,26 @@ def _holders_at_once(profile: Profile, holding: Holding | None,
     # BoundedSemaphore(4) peaked at 4 of 40 beside its GETs' 40 of 40, and was told to
     # make its calls outside the lock, which broke the partner's cap)
     capped = [e for e in _events(profile, POOL_EVENT) if _count(e, "calls")
-              and 2 <= _count(e, "peak_in_use") < min(_count(e, "maxsize"), contenders)]
+              and 2 <= _count(e, "peak_in_use") < min(_count(e, "maxsize"), contenders)
+              and _called_under(e, holding)]
     if not capped:
         return None
     # the most calls; of as many, the narrowest
     host = max(capped, key=lambda e: (_count(e, "calls"), -_count(e, "peak_in_use")))
     return _count(host, "peak_in_use"), _count(host, "maxsize"), str(host.get("pool"))
+
+
+def _called_under(pool: dict[str, Any], holding: Holding) -> bool:
+    """Whether every call to *pool*'s host that poolwatch placed (its call_sites) came
+    from a line whose calls waited under the lock: only then is its peak of connections
+    in use the holders' (an unseen chat server's Semaphore() of one around its token
+    checks was told "a Semaphore(9)" from that host's peak, which its profile lookups
+    outside the lock made).  A pool event without call sites (older profiles): yes."""
+    sites = pool.get("call_sites")
+    if not isinstance(sites, list) or not sites:
+        return True
+    return all(isinstance(s, list) and s and isinstance(s[0], str)
+               and _line_of(s[0]) in holding.call_lines for s in sites)
 
 
 def _besides_the_lock(profile: Profile, rows: list[Any], each: str) -> str:
@@ -986,6 +1000,8 @@ class Holding(NamedTuple):
     # the program's frames beneath which at least half of those waits' event wait went
     # (HELD_MOSTLY_SHARE): where the holders mostly waited, whatever the depth
     mostly_at: frozenset[str] = frozenset()
+    # (path, line) of the program's lines whose calls waited under the lock
+    call_lines: frozenset[tuple[str, int]] = frozenset()
 
 
 def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
@@ -1003,7 +1019,15 @@ def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
     socket_s = sum(event_wait(w) for w in under_rows if socket_read_depth(w.stack) is not None)
     ready_s = sum(w.ready_wait_s or 0.0 for w in under_rows)
     return Holding(lock, by_caller, _cpu_inside(profile, lock, under), slept, block,
-                   socket_s, ready_s, _mostly_at(under_rows))
+                   socket_s, ready_s, _mostly_at(under_rows),
+                   frozenset(_line_of(user_site(w.stack).user) for w in under_rows))
+
+
+def _line_of(frame: str | None) -> tuple[str, int]:
+    """(path, line) of a ``path:line:function`` frame: the tracer names functions by
+    their qualified name, poolwatch's call sites by their code's."""
+    parsed = parse_frame(frame or "")
+    return parsed.path, parsed.line
 
 
 # Holders that made at most this many calls under the lock in all ...
