@@ -26,6 +26,8 @@ from tests.test_diagnosis import (
 
 STAMPEDE = Workload("flag_stampede.py")
 HANDLERS = 30
+# render_stampede.py's items
+ITEMS_RENDERED = 24
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +97,27 @@ def test_a_hosts_few_urls_fetched_again_and_again_tell_their_duplicates_too():
                         extra={"host": host, "site": "app.py:7:other", "request": "GET /x",
                                "duplicates": 40, "asked": 40})
     assert without_repeats_told([repeats, duplicates, elsewhere]) == [repeats, elsewhere]
+
+
+RENDERS = Workload("render_stampede.py")
+
+
+def test_a_cache_of_many_keys_each_missed_together_is_told_first(tmp_path, store):
+    # 16 edges ask for each of 24 new items at once: each item's original is fetched up
+    # to 16 times together, no URL near DUPLICATES_MIN, hundreds in all
+    profile = run_cli(RENDERS, tmp_path, f"store={store.url}/slow?delay=0.06&size=20000")
+    pool = _pool(profile)
+    assert pool["duplicated"][0][1] < DUPLICATES_MIN <= pool["duplicates"], pool
+    first = assert_first(profile, RENDERS, findings.DUPLICATE_IN_FLIGHT)
+    assert f"{pool['duplicates']} of the {pool['gets']} GET requests to {pool['pool']} " \
+        f"(for {ITEMS_RENDERED} different URLs)" in first.message, first.message
+    assert first.extra["host_duplicates"] == pool["duplicates"]
+
+
+def test_one_render_per_key_at_a_time_is_not_told(tmp_path, store):
+    profile = run_cli(RENDERS, tmp_path, f"store={store.url}/slow?delay=0.06&size=20000",
+                      "flight=single")
+    assert _pool(profile)["duplicates"] == 0, _pool(profile)
+    assert not [f for f in profile.findings if f.kind == findings.DUPLICATE_IN_FLIGHT], \
+        listing(profile)
+

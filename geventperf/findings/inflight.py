@@ -51,6 +51,12 @@ from geventperf.profile import Finding, Profile
 # Requests for one URL sent while one alike was in flight, from which it is a pattern
 # (a stampede at each of a cache's expiries), not two callers meeting now and then.
 DUPLICATES_MIN = 20
+# ... or as many to one host over several URLs, at least this many alike at once: a
+# stampede at each first ask of a cache of many keys, each key's once (an unseen
+# thumbnail origin rendered each of 46 renditions for 16 callers at once on its first
+# ask, 15 duplicates a URL and 641 in all, and was told only its CPU; one render per
+# key at a time cut its run 78 %).  Callers meeting by chance are two or three at once.
+STAMPEDE_PEAK_MIN = 4
 # ... and their waits a tenth of all the greenlets' event wait: several requests in
 # flight for the same thing is common in any busy service (an unseen ad server fetched
 # one region's inventory per request, 10 alike at once: 1.7 s of its 200 s of waiting,
@@ -101,21 +107,26 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
         if id(e) in own:
             continue
         duplicated = count_rows(e.get("duplicated"))
-        if not duplicated or duplicated[0][1] < DUPLICATES_MIN:
+        if not duplicated or duplicated[0][1] < DUPLICATES_MIN and not (
+                _count(e, "duplicates") >= DUPLICATES_MIN
+                and _count(e, "duplicate_peak") >= STAMPEDE_PEAK_MIN):
             continue
         url, duplicates = duplicated[0]
         asked = max(duplicates, dict(count_rows(e.get("top_gets"))).get(url, 0))
         others = calls - asked
         sites = count_rows(e.get("duplicate_sites"))
+        # (duplicates spread over several URLs are no program asking one thing only)
+        spread = duplicates < DUPLICATES_MIN and len(duplicated) >= 2
         if others < OTHERS_SHARE * asked or (varied < VARIED_SHARE * others
-                                             and not countless
+                                             and not countless and not spread
                                              and not _handlers_stampede(profile, sites)):
             continue  # one URL asked, and little else: a load test, a health check
-        if best is None or duplicates > best[2]:
+        if best is None or _count(e, "duplicates") > _count(best[0], "duplicates"):
             best = (e, url, duplicates, asked)
     if best is None:
         return []
     e, url, duplicates, asked = best
+    host_duplicates = max(duplicates, _count(e, "duplicates"))
     sites = count_rows(e.get("duplicate_sites"))
     site = sites[0][0] if sites else None
     # every duplicate that line sent, whatever its URL (a cache of several keys)
@@ -134,25 +145,36 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
             or waited_part < DUPLICATES_WAIT_SHARE * waited_all:
         return []
     peak = _count(e, "duplicate_peak")
+    # (a cache of many keys: each key's few duplicates, many in all)
+    spread = duplicates < DUPLICATES_MIN
     message = (
-        f"Identical requests in flight together: {duplicates} GET requests for "
-        f"{e['pool']}{url} were sent while one alike was still waiting for its answer"
+        (f"Identical requests in flight together: {host_duplicates} of the "
+         f"{_count(e, 'gets')} GET requests to {e['pool']} (for "
+         f"{_count(e, 'distinct_gets')} different URLs) were sent while one for the same "
+         f"URL was still waiting for its answer, each URL's few together ({url}: "
+         f"{duplicates} of its {asked})" if spread else
+         f"Identical requests in flight together: {duplicates} GET requests for "
+         f"{e['pool']}{url} were sent while one alike was still waiting for its answer")
         + (f" (up to {peak} at once)" if peak else "")
         + (f", from {site}" if site else "")
         + (f" (which sent {from_site} such requests in all, for this URL and others)"
-           if from_site > duplicates else "")
-        + f"; it was asked {asked} times among {calls} requests. Each caller fetched for "
-        "itself what a call in flight was already fetching: most often a cache that every "
-        "caller refills when it finds the value expired or missing (a stampede at each "
-        "expiry), a fan-out asking the same thing for several items at once, or requests in "
-        "flight together each fetching a value they share. They also "
+           if from_site > host_duplicates or from_site > duplicates and not spread else "")
+        + ("" if spread else f"; it was asked {asked} times among {calls} requests")
+        + ". Each caller fetched for "
+        "itself what a call in flight was already fetching, and did with the answer what "
+        "the others did with theirs (parsed it, computed from it): most often a cache that "
+        "every caller refills when it finds the value expired or missing (a stampede at "
+        "each expiry, or at each key's first ask), a fan-out asking the same thing for "
+        "several items at once, or requests in flight together each fetching a value they "
+        "share. They also "
         "take the upstream's capacity from the program's other calls, which then wait "
         "longer at their own lines"
         + (f"; greenlets waited {waited:.3f} s for answers at this one ({made} calls)"
            if made else "")
         + f". {FIX}")
     return [_finding(DUPLICATE_IN_FLIGHT, message, cost, stack, host=e["pool"], url=url,
-                     duplicates=duplicates, asked=asked, peak=peak, site=site,
+                     duplicates=duplicates, host_duplicates=host_duplicates,
+                     asked=asked, peak=peak, site=site,
                      request=f"GET {url}", others_ready_wait_s=their_queueing)]
 
 
