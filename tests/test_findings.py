@@ -617,3 +617,15 @@ def test_a_semaphores_width_is_guessed_only_from_a_pool_its_holders_alone_used(s
     [f] = findings.lock_contended(p)
     assert ("a Semaphore(2) limiting" in f.message) is guessed, f.message
 
+
+def test_needless_calls_take_no_share_of_the_queueing_behind_long_slices():
+    # 4 greenlet-seconds of queueing, 3 of them behind a slice over the threshold (a
+    # blocking call's): half the calls skipped take half of the other 1, with half of
+    # the line's 2 s wait
+    from geventperf.findings.repeated import skipped_cost
+    from tests.test_mut_findings import blocked_slice
+    p = profile(events=[blocked_slice(3, 0.2, 0.0, 3.0)])
+    p.greenlets[2].ready_wait_s, p.greenlets[3].ready_wait_s = 2.5, 1.5
+    pool = {"kind": "urllib3-pool", "pool": "http://a:80", "calls": 10}
+    assert skipped_cost(p, [pool], 2.0, 10, 5) == (1.5, 0.5)
+

@@ -18147,8 +18147,8 @@ EXPECTED = {
     'repeated_request_at_its_edges': [{'calls': 80,
       'cost_meaning': 'greenlet-seconds spent waiting for answers at the line that sent the '
                       'repeated request, for its calls past the first, plus their share of all '
-                      "requests times the greenlets' ready wait (each request costs the loop "
-                      'its CPU)',
+                      "requests times the greenlets' ready wait outside long slices (each "
+                      'request costs the loop its CPU)',
       'cost_s': 2.01875,
       'count': 20,
       'greenlet': None,
@@ -18171,8 +18171,8 @@ EXPECTED = {
                  'gevent has patched it, and each request runs in a new one). [cost 2.019 s: '
                  'greenlet-seconds spent waiting for answers at the line that sent the '
                  'repeated request, for its calls past the first, plus their share of all '
-                 "requests times the greenlets' ready wait (each request costs the loop its "
-                 'CPU)]',
+                 "requests times the greenlets' ready wait outside long slices (each request "
+                 'costs the loop its CPU)]',
       'others_ready_wait_s': 0.11875,  # 19 calls past the first of 80: 19/80 of 0.5 s queued
       'request': 'POST /token #0000abcd',
       'section': None,
@@ -18184,8 +18184,8 @@ EXPECTED = {
      {'calls': 133,
       'cost_meaning': 'greenlet-seconds spent waiting for answers at the line that sent the '
                       'repeated request, for its calls past the first, plus their share of all '
-                      "requests times the greenlets' ready wait (each request costs the loop "
-                      'its CPU)',
+                      "requests times the greenlets' ready wait outside long slices (each "
+                      'request costs the loop its CPU)',
       'cost_s': 1.9714285714285713,
       'count': 20,
       'greenlet': None,
@@ -18208,8 +18208,8 @@ EXPECTED = {
                  'gevent has patched it, and each request runs in a new one). [cost 1.971 s: '
                  'greenlet-seconds spent waiting for answers at the line that sent the '
                  'repeated request, for its calls past the first, plus their share of all '
-                 "requests times the greenlets' ready wait (each request costs the loop its "
-                 'CPU)]',
+                 "requests times the greenlets' ready wait outside long slices (each request "
+                 'costs the loop its CPU)]',
       'others_ready_wait_s': 0.07142857142857142,
       'request': 'POST /token #0000abcd',
       'section': None,
@@ -18221,8 +18221,8 @@ EXPECTED = {
      {'calls': 80,
       'cost_meaning': 'greenlet-seconds spent waiting for answers at the line that sent the '
                       'repeated request, for its calls past the first, plus their share of all '
-                      "requests times the greenlets' ready wait (each request costs the loop "
-                      'its CPU)',
+                      "requests times the greenlets' ready wait outside long slices (each "
+                      'request costs the loop its CPU)',
       'cost_s': 2.01875,
       'count': 20,
       'greenlet': None,
@@ -18245,8 +18245,8 @@ EXPECTED = {
                  'gevent has patched it, and each request runs in a new one). [cost 2.019 s: '
                  'greenlet-seconds spent waiting for answers at the line that sent the '
                  'repeated request, for its calls past the first, plus their share of all '
-                 "requests times the greenlets' ready wait (each request costs the loop its "
-                 'CPU)]',
+                 "requests times the greenlets' ready wait outside long slices (each request "
+                 'costs the loop its CPU)]',
       'others_ready_wait_s': 0.11875,  # 19 calls past the first of 80: 19/80 of 0.5 s queued
       'request': 'POST /token #0000abcd',
       'section': None,

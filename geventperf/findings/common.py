@@ -136,9 +136,9 @@ COST_MEANING = {
     DUPLICATE_IN_FLIGHT: "greenlet-seconds spent waiting for answers at the line that sent "
                          "requests while one alike waited for its answer, for their share "
                          "of its calls, plus their share of all requests times the "
-                         "greenlets' ready wait (each request costs the loop its CPU; the "
-                         "waits they added to the program's other calls at the upstream "
-                         "are not counted)",
+                         "greenlets' ready wait outside long slices (each request costs "
+                         "the loop its CPU; the waits they added to the program's other "
+                         "calls at the upstream are not counted)",
     UNCOMPRESSED_BODIES: "greenlet-seconds spent waiting inside response body reads, for "
                          "the share of the bytes that were compressible bodies sent "
                          "uncompressed (compressed, most of those bytes would not have "
@@ -148,8 +148,8 @@ COST_MEANING = {
                       "it, not measured apart (at most this)",
     REPEATED_REQUEST: "greenlet-seconds spent waiting for answers at the line that sent "
                       "the repeated request, for its calls past the first, plus their share "
-                      "of all requests times the greenlets' ready wait (each request costs "
-                      "the loop its CPU)",
+                      "of all requests times the greenlets' ready wait outside long slices "
+                      "(each request costs the loop its CPU)",
     CONNECTION_LEAK: "the share of connections opened that were never returned to their "
                      "pool (over all opened), of the greenlet-seconds spent waiting to "
                      "open connections plus the run's ready wait times the share of the "

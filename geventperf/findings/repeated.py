@@ -25,6 +25,7 @@ from geventperf.findings.common import (
     REPEATED_REQUEST,
     _count,
     _events,
+    _f,
     _finding,
 )
 from geventperf.findings.held import CACHE_TOLD, REPEATS_MIN_GETS, REPEATS_TOLD, most_asked
@@ -237,8 +238,8 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
 
 FEW_URLS_COST = ("greenlet-seconds spent waiting for answers at the line that sent the "
                  "repeated GET requests, for the calls past each URL's first, plus their "
-                 "share of all requests times the greenlets' ready wait (each request "
-                 "costs the loop its CPU)")
+                 "share of all requests times the greenlets' ready wait outside long "
+                 "slices (each request costs the loop its CPU)")
 
 
 def _waited_told(waited: float, made: int) -> str:
@@ -259,10 +260,16 @@ def skipped_cost(profile: Profile, events: list[dict[str, Any]], waited: float, 
 
 
 def _queued(profile: Profile) -> float:
-    """The greenlets' ready wait (the hub apart): each request costs the loop its CPU,
-    so the calls a cache skips take their share of it with them."""
+    """The greenlets' ready wait (the hub apart), less what they queued behind slices
+    over the block threshold (loop-blocked's and blocking-call's, whoever's calls were
+    in flight): each request costs the loop its CPU, so the calls a cache skips take
+    their share of the rest with them (an unseen thumbnail service's sqlite writes,
+    blocking on another process's lock, made 34 of its 62 greenlet-seconds of queueing,
+    and its duplicate fetches were ranked above them with a share of all 62)."""
     hub = profile.hub.get("id")
-    return sum(g.ready_wait_s or 0.0 for g in profile.greenlets if g.id != hub)
+    ready = sum(g.ready_wait_s or 0.0 for g in profile.greenlets if g.id != hub)
+    stalled = sum(_f(e, "delayed_others_s") for e in _events(profile, "blocked-slice"))
+    return max(0.0, ready - stalled)
 
 
 def after_repeats_told(found: list[Finding]) -> list[Finding]:
