@@ -16,7 +16,7 @@ import ast
 import functools
 import linecache
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 # Installed packages that are plumbing between the user's call and the hub: a wait
 # inside them is caused by whoever called them.  ``greenlet`` and ``gevent`` schedule,
@@ -135,6 +135,14 @@ def parse_frame(entry: str) -> Frame:
     if len(parts) == 3 and parts[1].isdigit():
         return Frame(parts[0], int(parts[1]), parts[2] or "?")
     return Frame("", 0, entry or "?")
+
+
+def frame_line(entry: Any) -> tuple[str, int] | None:
+    """(path, line) of a ``path:line:function`` frame, None for anything else: a
+    call site (poolwatch's, bodyreads') names its function by its code's name, a
+    stack's frame by its qualified name, so lines are compared without it."""
+    parsed = parse_frame(entry) if isinstance(entry, str) else None
+    return (parsed.path, parsed.line) if parsed and parsed.line else None
 
 
 def frame_source(entry: str) -> str:

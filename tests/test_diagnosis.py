@@ -1602,6 +1602,28 @@ def test_a_connection_pool_as_big_as_the_greenlets_is_no_pool_finding(server, tm
     assert not blamed, listing(profile)
 
 
+JOINED_SENDS = Workload("joined_sends.py")
+
+
+def test_jobs_joining_sends_that_wait_for_a_connection_tell_the_connections_first(
+        kept_server, tmp_path):
+    # (an unseen notification service's jobs joined sends waiting on a blocking pool of
+    # 4 connections: "a gevent Pool was full" came first, saying no other finding
+    # explained their waits)
+    profile = run_cli(JOINED_SENDS, tmp_path, slow(kept_server, 0.05))
+    assert_first(profile, JOINED_SENDS, CONNECTION_POOL_FULL, greenlet="send")
+    [pool] = findings_of(profile, POOL_FULL)
+    assert pool.extra["ranks_after"] == CONNECTION_POOL_FULL, listing(profile)
+    assert "which the connection-pool-full finding tells" in pool.message
+    assert "no other finding explains" not in pool.message, pool.message
+
+
+def test_jobs_joining_sends_with_a_connection_each_wait_for_no_connection(kept_server,
+                                                                        tmp_path):
+    profile = run_cli(JOINED_SENDS, tmp_path, slow(kept_server, 0.05), "size=12")
+    assert not findings_of(profile, CONNECTION_POOL_FULL), listing(profile)
+
+
 NOT_KEPT = Workload("not_kept_alive.py")
 
 

@@ -629,3 +629,33 @@ def test_needless_calls_take_no_share_of_the_queueing_behind_long_slices():
     pool = {"kind": "urllib3-pool", "pool": "http://a:80", "calls": 10}
     assert skipped_cost(p, [pool], 2.0, 10, 5) == (1.5, 0.5)
 
+
+def test_jobs_joining_greenlets_another_finding_tells_rank_after_it():
+    # the unseen notification service's figures: the jobs' joins cost 255 s, the sends'
+    # waits for a connection 217 s, beneath the line the joined greenlets mostly
+    # waited at (its function named by its code's name there)
+    from geventperf.findings.limits import JOINED_NOT_EXPLAINED, after_joined_told
+    joined = Finding(kind="pool-full", cost_s=255.0, message=(
+        "Each job waited for the slowest of the greenlets it started, at app.py:380:handle, "
+        "holding its slot meanwhile. A gevent Pool was full: the jobs were waiting, and "
+        + JOINED_NOT_EXPLAINED + "the greenlets paced the work. [cost 255 s]"),
+        extra={"joined_in_slots": True, "joined_mostly_at": [
+            "app.py:317:Providers.send_email", "app.py:391:Dispatcher.deliver"]})
+    connections = Finding(kind="connection-pool-full", message="c", cost_s=217.0,
+                          extra={"site": "app.py:317:send_email"})
+    elsewhere = Finding(kind="repeated-request", message="r", cost_s=240.0,
+                        extra={"site": "app.py:90:other"})
+    ranked = findings.sort_findings(after_joined_told([joined, connections, elsewhere]))
+    assert ranked == [elsewhere, connections, joined]
+    assert joined.message.startswith(
+        "Each job waited for the slowest of the greenlets it started, at app.py:380:handle, "
+        "holding its slot meanwhile. The greenlets the jobs joined mostly waited at "
+        "app.py:317:send_email, which the connection-pool-full finding tells: cure that "
+        "first"), joined.message
+    assert JOINED_NOT_EXPLAINED not in joined.message and joined.message.endswith("[cost 255 s]")
+    # nothing at those lines: the order is the costs'
+    connections.extra["site"] = "app.py:318:send_sms"
+    joined.extra.pop("ranks_after")
+    assert findings.sort_findings(after_joined_told([joined, connections])) == [joined,
+                                                                               connections]
+

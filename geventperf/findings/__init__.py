@@ -104,6 +104,7 @@ from geventperf.findings.hazards import deadlock_risks
 from geventperf.findings.inflight import duplicates_in_flight, without_repeats_told
 from geventperf.findings.limits import (
     POOL_IDLE_SHARE,
+    after_joined_told,
     connection_pool_full,
     lock_contended,
     pool_full,
@@ -226,7 +227,7 @@ def compute(profile: Profile) -> list[Finding]:
             without_slices_told(without_reads_told(without_stretches_told(
                 without_tiny_tasks_told(without_polls_told(without_lingers_told(
                     without_caches_told(out))))))))), profile)
-        out = after_repeats_told(after_stalls_told(out))
+        out = after_joined_told(after_repeats_told(after_stalls_told(out)))
     except Exception as exc:  # noqa: BLE001 - the findings as found, not dropped
         errors.append(f"merging: {type(exc).__name__}: {exc}")
     if errors:

@@ -85,6 +85,7 @@ from geventperf.formats._frames import is_library_frame
 from geventperf.frames import (
     PATCHED_RLOCK_FRAME,
     blocks_taking_the_same,
+    frame_line,
     is_idle_server_wait,
     is_machinery,
     parse_frame,
@@ -134,6 +135,12 @@ CPU_WAIT_TOLD = 0.05
 # get it for most of the run, while its holders took it again and again (29 workers
 # behind a BoundedSemaphore(1) waited 8.3 s each of an 8.6 s run while one worked).
 STARVED_SHARE = 0.5
+
+
+# pool-full's claim, left out when another finding explains what the jobs joined
+JOINED_NOT_EXPLAINED = "no other finding explains their waits, so "
+# ... and the end of its lead sentence on jobs joining what they started
+JOINED_LEAD_END = ", holding its slot meanwhile. "
 
 
 def pool_full(profile: Profile) -> list[Finding]:
@@ -222,15 +229,14 @@ def pool_full(profile: Profile) -> list[Finding]:
     # the join first: the kind reads "pool", and a reader skimming it would enlarge the
     # pool (an unseen quote service's lookups waited for the slowest of four replicas)
     lead = (f"Each job waited for the slowest of the greenlets it started, at "
-            f"{user_site(heaviest.stack).user}, holding its slot meanwhile. "
-            if joined else "")
+            f"{user_site(heaviest.stack).user}{JOINED_LEAD_END}" if joined else "")
     message = lead + (
         f"A gevent Pool was full: spawning into it waited {waited:.3f} s for a free slot "
         f"({count} times"
         + (f", for the pool used at {where}" if where else ", inside gevent's Pool.imap")
         + f"; {who} waited) while the loop sat "
         f"{idle_told(profile, idle)}: the jobs were waiting, not computing, and "
-        "no other finding explains their waits, so "
+        + JOINED_NOT_EXPLAINED
         + ("a timer of the program's own paced the work, not the pool's size." if asleep
            else "the greenlets the jobs waited for paced the work, not the pool's size."
            if joined or linger or pacer else
@@ -263,17 +269,48 @@ def pool_full(profile: Profile) -> list[Finding]:
         if joined and not asleep else 0.0
     cost = slept.waited if asleep else joined_s if joined_s > waited else waited
     meaning = SLEPT_COST if asleep else JOINED_COST if joined_s > waited else None
+    # where the greenlets the jobs joined mostly waited: another finding may tell it
+    # (after_joined_told)
+    started = {g.id for g in profile.greenlets if g.parent in set(job_ids)}
+    joined_at = sorted(_mostly_at(jobs_waits(profile, started, own_stacks)[1])) \
+        if joined and started else []
     return [_finding(POOL_FULL, message, cost, list(worst.stack),
                      greenlet=ended.get(tuple(worst.stack)),
                      waits=count, slot_wait_s=waited, idle_share=idle,
                      site=where, job_names=jobs, slept_in_slots=asleep,
                      joined_in_slots=joined, joined_s=joined_s,
+                     **({"joined_mostly_at": joined_at} if joined_at else {}),
                      **({"lingered_in_slots": linger.line} if linger else {}),
                      **({"paced_in_slots": pacer.line} if pacer else {}),
                      **({"held_across_taken": across.block} if across else {}),
                      **({"slow_tail": True} if TAIL_TOLD in held else {}),
                      jobs_site=user_site(heaviest.stack).user if heaviest else None,
                      **({"cost_meaning": meaning} if meaning else {}))]
+
+
+def after_joined_told(found: list[Finding]) -> list[Finding]:
+    """*found*, with each pool-full finding whose jobs joined greenlets that mostly
+    waited beneath the line of another finding (its ``site``) ranked just after that
+    finding and saying so: the joined greenlets' waits were that finding's, and the
+    jobs held their slots for them (an unseen notification service's jobs joined their
+    sends, which waited for a connection of a blocking pool of 4: told first as "a Pool
+    was full" with "no other finding explains their waits", the pool of connections
+    second; the same with a template cache that never hit)."""
+    for f in [f for f in found if f.kind == POOL_FULL and f.extra.get("joined_mostly_at")]:
+        lines = {frame_line(frame) for frame in f.extra["joined_mostly_at"]} - {None}
+        cause = max((o for o in found if o is not f and o.kind != POOL_FULL
+                     and frame_line(o.extra.get("site")) in lines),
+                    key=lambda o: o.cost_s, default=None)
+        if cause is None:
+            continue
+        f.extra["ranks_after"] = cause.kind
+        told = (f"The greenlets the jobs joined mostly waited at {cause.extra['site']}, "
+                f"which the {cause.kind} finding tells: cure that first, and the joins, "
+                "with the slots held across them, shorten with it. ")
+        lead, sep, rest = f.message.partition(JOINED_LEAD_END)
+        f.message = (lead + sep + told + rest if sep else told + f.message).replace(
+            JOINED_NOT_EXPLAINED, "")
+    return found
 
 
 # How a reader tells whether an upstream can take more requests at once: the profile
@@ -945,7 +982,7 @@ def _called_under(pool: dict[str, Any], holding: Holding) -> bool:
     if not isinstance(sites, list) or not sites:
         return True
     return all(isinstance(s, list) and s and isinstance(s[0], str)
-               and _line_of(s[0]) in holding.call_lines for s in sites)
+               and frame_line(s[0]) in holding.call_lines for s in sites)
 
 
 def _besides_the_lock(profile: Profile, rows: list[Any], each: str) -> str:
@@ -1020,14 +1057,8 @@ def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
     ready_s = sum(w.ready_wait_s or 0.0 for w in under_rows)
     return Holding(lock, by_caller, _cpu_inside(profile, lock, under), slept, block,
                    socket_s, ready_s, _mostly_at(under_rows),
-                   frozenset(_line_of(user_site(w.stack).user) for w in under_rows))
+                   frozenset(frame_line(user_site(w.stack).user) for w in under_rows) - {None})
 
-
-def _line_of(frame: str | None) -> tuple[str, int]:
-    """(path, line) of a ``path:line:function`` frame: the tracer names functions by
-    their qualified name, poolwatch's call sites by their code's."""
-    parsed = parse_frame(frame or "")
-    return parsed.path, parsed.line
 
 
 # Holders that made at most this many calls under the lock in all ...

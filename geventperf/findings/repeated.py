@@ -32,7 +32,7 @@ from geventperf.findings.held import CACHE_TOLD, REPEATS_MIN_GETS, REPEATS_TOLD,
 from geventperf.findings.limits import awaits_answer, event_wait
 from geventperf.findings.loop import block_threshold
 from geventperf.findings.ownclients import load_test_hosts
-from geventperf.frames import parse_frame, user_site
+from geventperf.frames import frame_line, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import MAX_URLS, OTHER_POOLS, status_pairs
 from geventperf.profile import Finding, Profile
@@ -279,15 +279,10 @@ def after_repeats_told(found: list[Finding]) -> list[Finding]:
     and keeping its answer shortens every hold (an unseen crawler's per-host semaphore,
     held across a robots.txt fetched again for every page, was told first, "a larger
     n", which would have broken its politeness)."""
-    def line(frame: Any) -> tuple[str, int] | None:
-        # (a call site names its function without its class, a stack's frame with it)
-        parsed = parse_frame(frame) if isinstance(frame, str) else None
-        return (parsed.path, parsed.line) if parsed and parsed.line else None
-
     for f in [f for f in found if f.kind == LOCK_CONTENDED]:
-        held = {line(frame) for frame in f.extra.get("held_mostly_at") or ()} - {None}
+        held = {frame_line(frame) for frame in f.extra.get("held_mostly_at") or ()} - {None}
         repeat = next((o for o in found if o.kind == REPEATED_REQUEST
-                       and line(o.extra.get("site")) in held), None)
+                       and frame_line(o.extra.get("site")) in held), None)
         if repeat is not None:
             f.extra["ranks_after"] = REPEATED_REQUEST
             # (before the cost's note, which ends the message)
