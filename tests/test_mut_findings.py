@@ -2366,9 +2366,9 @@ def pool_full_tells_gets_asking_for_the_same_urls_again():
 
 @scenario
 def pool_full_tells_jobs_walking_pages_one_call_at_a_time():
-    # the jobs (five: two app.fetch, a folded record of three app.parse) waited for 50
-    # answers' heads at their request line: 10 calls each, told, and the fix starts
-    # with fewer, larger calls; 49: not told
+    # the jobs (five: two app.fetch, a folded record of three app.parse) waited for 20
+    # answers' heads at their request line: 4 calls each, told, and the fix starts
+    # with fewer, larger calls; 19: not told
     head = [ANSWER_WAIT[0], "/py/lib/python3.11/http/client.py:325:HTTPResponse.begin",
             *ANSWER_WAIT[1:]]
 
@@ -2378,7 +2378,7 @@ def pool_full_tells_jobs_walking_pages_one_call_at_a_time():
                                  event_wait_s=1.0, ready_wait_s=0.0))
         p.runs.append(StackTime(stack=list(head), count=calls, greenlet=4))
         return findings.pool_full(p)
-    return [*jobs(50), *jobs(49)]
+    return [*jobs(20), *jobs(19)]
 
 
 @scenario
@@ -17931,8 +17931,8 @@ EXPECTED = {
       'stack': ['/venv/lib/python3.11/site-packages/gevent/hub.py:166:sleep',
                 '/srv/app/worker.py:38:keeper'],
       'wakes': 120}],
-    'pool_full_tells_jobs_walking_pages_one_call_at_a_time': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                      'loop had room (mostly idle, or queueing little)',
+    'pool_full_tells_jobs_walking_pages_one_call_at_a_time': [{'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
       'cost_s': 1.5,
       'greenlet': 1,
       'hazard': False,
@@ -17945,25 +17945,25 @@ EXPECTED = {
       'message': 'A gevent Pool was full: spawning into it waited 1.500 s for a free slot (4 '
                  "times, for the pool used at /srv/app/worker.py:40:submit; greenlet 'main' "
                  '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
-                 "not computing, and no other finding explains their waits, so the pool's size "
-                 "paced the work. The jobs ('app.fetch', 'app.parse') held their slots mostly "
-                 'waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 50 waits of 20 ms '
-                 'on average. That is 10 calls per job at that line, one after another (a '
-                 'greenlet waits on one call at a time): if they walk pages of a listing (each '
-                 'cursor from the answer before), ask for larger pages (a limit= or page_size= '
-                 'parameter) or use a batch endpoint, and every slot is held for fewer round '
-                 'trips; if the items are independent, fetch them together inside the job. '
-                 "Fix: first fewer, larger calls per job: each slot is held for its job's "
-                 'round trips. Then: a larger Pool(size) if what the jobs wait on (a '
-                 'downstream service) can take more requests at once; if it cannot, the time '
-                 "each job waits is the lever (an upstream's latency is its own to cut: its "
-                 "slow query, its capacity); if the limit is deliberate (a downstream's rate "
-                 'limit), this is what it costs. To tell which: run once with half the Pool '
-                 'size; answers that take about as long mean the upstream had room, and a '
-                 'larger Pool helps; answers that take about half as long mean it queues them '
-                 '(its own limit), and a larger Pool gains nothing. [cost 1.500 s: '
-                 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the loop '
-                 'had room (mostly idle, or queueing little)]',
+                 "not computing, and no other finding explains their waits, so each job's "
+                 "calls, one after another, paced the work with the pool's size. The jobs "
+                 "('app.fetch', 'app.parse') held their slots mostly waiting at "
+                 '/srv/app/worker.py:40:call (HTTPAdapter.send): 20 waits of 50 ms on average. '
+                 'That is 4 calls per job at that line, one after another (a greenlet waits on '
+                 'one call at a time): if they walk pages of a listing (each cursor from the '
+                 'answer before), ask for larger pages (a limit= or page_size= parameter) or '
+                 'use a batch endpoint, and every slot is held for fewer round trips; if the '
+                 'items are independent, fetch them together inside the job. Fix: first fewer, '
+                 "larger calls per job: each slot is held for its job's round trips. Then: a "
+                 'larger Pool(size) if what the jobs wait on (a downstream service) can take '
+                 'more requests at once; if it cannot, the time each job waits is the lever '
+                 "(an upstream's latency is its own to cut: its slow query, its capacity); if "
+                 "the limit is deliberate (a downstream's rate limit), this is what it costs. "
+                 'To tell which: run once with half the Pool size; answers that take about as '
+                 'long mean the upstream had room, and a larger Pool helps; answers that take '
+                 'about half as long mean it queues them (its own limit), and a larger Pool '
+                 'gains nothing. [cost 1.500 s: greenlet-seconds spent waiting for a free slot '
+                 'of a gevent Pool while the loop had room (mostly idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,
@@ -17972,8 +17972,8 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:603:Pool.start',
                 '/srv/app/worker.py:40:submit'],
       'waits': 4},
-     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while the '
-                      'loop had room (mostly idle, or queueing little)',
+     {'cost_meaning': 'greenlet-seconds spent waiting for a free slot of a gevent Pool while '
+                      'the loop had room (mostly idle, or queueing little)',
       'cost_s': 1.5,
       'greenlet': 1,
       'hazard': False,
@@ -17988,7 +17988,7 @@ EXPECTED = {
                  '(#1) waited) while the loop sat idle 75% of the run: the jobs were waiting, '
                  "not computing, and no other finding explains their waits, so the pool's size "
                  "paced the work. The jobs ('app.fetch', 'app.parse') held their slots mostly "
-                 'waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 49 waits of 20 ms '
+                 'waiting at /srv/app/worker.py:40:call (HTTPAdapter.send): 19 waits of 53 ms '
                  'on average. Fix: a larger Pool(size) if what the jobs wait on (a downstream '
                  'service) can take more requests at once; if it cannot, the time each job '
                  "waits is the lever (an upstream's latency is its own to cut: its slow query, "
@@ -17997,8 +17997,8 @@ EXPECTED = {
                  'that take about as long mean the upstream had room, and a larger Pool helps; '
                  'answers that take about half as long mean it queues them (its own limit), '
                  'and a larger Pool gains nothing. [cost 1.500 s: greenlet-seconds spent '
-                 'waiting for a free slot of a gevent Pool while the loop had room (mostly idle, or '
-                 'queueing little)]',
+                 'waiting for a free slot of a gevent Pool while the loop had room (mostly '
+                 'idle, or queueing little)]',
       'section': None,
       'site': '/srv/app/worker.py:40:submit',
       'slept_in_slots': False,

@@ -241,7 +241,9 @@ def pool_full(profile: Profile) -> list[Finding]:
            else "the greenlets the jobs waited for paced the work, not the pool's size."
            if joined or linger or pacer else
            "what the jobs held across other calls paced the work, not the pool's size."
-           if across else "the pool's size paced the work.") + held + " "
+           if across else "each job's calls, one after another, paced the work with the "
+           "pool's size." if CALLS_EACH_TOLD_WORDS in held else
+           "the pool's size paced the work.") + held + " "
         + (SLEPT_IN_SLOTS.format(slept=slept.waited, errors=error_answers(profile))
            if asleep else
            JOINED_IN_SLOTS if joined else
