@@ -89,6 +89,21 @@ def test_competitors_of_the_programs_own_are_told_apart_from_the_machine():
     assert "The cure is on the machine" in older.message
 
 
+@pytest.mark.parametrize("cpus, own", [(None, True), (1, True), (2, False)])
+def test_own_competitors_are_told_only_where_they_could_fill_the_cores(cpus, own):
+    # children at 0.5 s of the 2 s run (a quarter), the loop's 0.5 s of CPU and its
+    # 1.2 s wait for one: 2.2 s, over three quarters of one core over the run (1.5 s),
+    # under those of two (3.0 s): other programs filled them; unknown cores: as before
+    p = starved(0.9, 1.2)
+    for g in p.greenlets:
+        g.cpu_s = 0.5 if g.id == 3 else 0.0
+    p.hub.update(cpu_s=0.0, process_cpu_s=0.5, children_cpu_s=0.5)
+    if cpus is not None:
+        p.meta["cpus"] = cpus
+    [f] = findings.cpu_starved(p)
+    assert ("Cure those in the program first" in f.message) is own, f.message
+
+
 def test_children_started_per_call_are_told_at_their_line_and_their_waits_counted():
     """An unseen comment worker ran a Python helper per comment with subprocess.run:
     cpu-starved said "a local server it started, a subprocess per call" and ranked

@@ -372,6 +372,8 @@ def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
         # the run's first slice when it was long: the program starting (imports, set-up)
         "startup_s": tr._startup_s,
         "monkey_patched": sorted(getattr(sys.modules.get("gevent.monkey"), "saved", {})),
+        # the cores the process may run on: what its threads and children compete for
+        "cpus": _cpus(),
         "block_threshold_s": tr.block_threshold, "cpu_clock": tr.cpu_clock,
         "cpu_clock_mode": tr.cpu_mode, "cpu_clock_reads": tr._st.cpu_reads,
         "stacks": tr.stacks, "max_stack_depth": tr.max_stack_depth,
@@ -383,3 +385,12 @@ def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
         "c_switch_records_dropped": tr._c_switch_dropped,
         "sections_left_open": tr._sections_left_open,
         "tracing_aborted": tr._aborted, "first_trace_error": tr._first_error}
+
+
+def _cpus() -> int | None:
+    """The CPUs this process may run on (its affinity where the platform says), None
+    where unknown."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count()
