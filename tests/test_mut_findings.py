@@ -799,6 +799,16 @@ def session_per_request_counts_the_connections_requests_get_opened():
 
 
 @scenario
+def session_per_request_takes_the_queueing_its_set_up_cpu_made():
+    # churn_profile's samples: a quarter of the CPU set connections up, 1 s of the 4 s
+    # of queueing; 16 connections for 1.5625 calls in flight on average: a shared
+    # Session would have opened 1.5625 of them, so 14.4375 / 16 of that 1 s is this
+    # finding's, beside the 0.625 s of waits (an unseen reconciler's 1 200 HTTPS calls,
+    # a handshake each, were ranked under the saturated loop that CPU made)
+    return findings.session_per_request(churn_profile([]))
+
+
+@scenario
 def session_per_request_not_for_a_few_calls_or_short_waits():
     # 9 connections (one fewer than the minimum); waits just under the threshold; 16
     # connections for just over 8 calls in flight ((16 + 2**-16) s inside get over 2 s);
@@ -8255,266 +8265,204 @@ EXPECTED = {
                 '/srv/app/worker.py:18:worker'],
       'waits': 8}],
     'session_per_request_at_the_edges': [{'callers': 0,
-                                          'calls_in_flight': 1.03125,
-                                          'connect_wait_s': 0.0625,
-                                          'connections': 10,
-                                          'cost_meaning': 'greenlet-seconds spent waiting while '
-                                                          "opening the connections requests' "
-                                                          'module-level functions open for every '
-                                                          'call (the name lookup, the connect)',
-                                          'cost_s': 0.0625,
-                                          'greenlet': None,
-                                          'hazard': False,
-                                          'kind': 'session-per-request',
-                                          'message': 'A new connection for every request: '
-                                                     "greenlets called requests' module-level "
-                                                     'functions (requests.get, requests.post, '
-                                                     '...; most at /srv/app/worker.py:15:worker), '
-                                                     'which build a new Session for each call and '
-                                                     'close it after, so nothing is kept alive: '
-                                                     'at least 10 connections were opened, each '
-                                                     'resolving the host name and connecting '
-                                                     'again, 0.062 s of waiting in all. A shared '
-                                                     'Session keeps about as many connections as '
-                                                     'calls are in flight at once (here 1.0 on '
-                                                     'average, made by 0 greenlets). Fix: create '
-                                                     'one requests.Session (or '
-                                                     'geventperf.Session) per worker or per '
-                                                     'process and call its get/post: its '
-                                                     'kept-alive connections skip the lookup, the '
-                                                     'connect and the set-up. [cost 0.062 s: '
-                                                     'greenlet-seconds spent waiting while '
-                                                     "opening the connections requests' "
-                                                     'module-level functions open for every call '
-                                                     '(the name lookup, the connect)]',
-                                          'section': None,
-                                          'setup_cpu_s': None,
-                                          'site': '/srv/app/worker.py:15:worker',
-                                          'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
-                                                    '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
-                                                    '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
-                                                    '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
-                                                    '/srv/app/worker.py:15:worker']},
-                                         {'callers': 2,
-                                          'calls_in_flight': 8.0,
-                                          'connect_wait_s': 0.625,
-                                          'connections': 16,
-                                          'cost_meaning': 'greenlet-seconds spent waiting while '
-                                                          "opening the connections requests' "
-                                                          'module-level functions open for every '
-                                                          'call (the name lookup, the connect)',
-                                          'cost_s': 0.625,
-                                          'greenlet': 3,
-                                          'hazard': False,
-                                          'kind': 'session-per-request',
-                                          'message': 'A new connection for every request: '
-                                                     "greenlets such as 'app.fetch' called "
-                                                     "requests' module-level functions "
-                                                     '(requests.get, requests.post, ...; most at '
-                                                     '/srv/app/worker.py:15:worker), which build '
-                                                     'a new Session for each call and close it '
-                                                     'after, so nothing is kept alive: at least '
-                                                     '16 connections were opened, each resolving '
-                                                     'the host name and connecting again, 0.625 s '
-                                                     'of waiting in all; 0.250 s of CPU ran in '
-                                                     'the slices that ended opening them '
-                                                     '(building a Session, its adapters and pools '
-                                                     'each time). A shared Session keeps about as '
-                                                     'many connections as calls are in flight at '
-                                                     'once (here 8.0 on average, made by 2 '
-                                                     'greenlets). Fix: create one '
-                                                     'requests.Session (or geventperf.Session) '
-                                                     'per worker or per process and call its '
-                                                     'get/post: its kept-alive connections skip '
-                                                     'the lookup, the connect and the set-up. '
-                                                     '[cost 0.625 s: greenlet-seconds spent '
-                                                     'waiting while opening the connections '
-                                                     "requests' module-level functions open for "
-                                                     'every call (the name lookup, the connect)]',
-                                          'section': None,
-                                          'setup_cpu_s': 0.25,
-                                          'site': '/srv/app/worker.py:15:worker',
-                                          'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
-                                                    '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
-                                                    '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
-                                                    '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
-                                                    '/srv/app/worker.py:15:worker']},
-                                         {'callers': 8,
-                                          'calls_in_flight': 1.5625,
-                                          'connect_wait_s': 0.625,
-                                          'connections': 16,
-                                          'cost_meaning': 'greenlet-seconds spent waiting while '
-                                                          "opening the connections requests' "
-                                                          'module-level functions open for every '
-                                                          'call (the name lookup, the connect)',
-                                          'cost_s': 0.625,
-                                          'greenlet': 3,
-                                          'hazard': False,
-                                          'kind': 'session-per-request',
-                                          'message': 'A new connection for every request: '
-                                                     "greenlets such as 'app.fetch' called "
-                                                     "requests' module-level functions "
-                                                     '(requests.get, requests.post, ...; most at '
-                                                     '/srv/app/worker.py:15:worker), which build '
-                                                     'a new Session for each call and close it '
-                                                     'after, so nothing is kept alive: at least '
-                                                     '16 connections were opened, each resolving '
-                                                     'the host name and connecting again, 0.625 s '
-                                                     'of waiting in all; 0.250 s of CPU ran in '
-                                                     'the slices that ended opening them '
-                                                     '(building a Session, its adapters and pools '
-                                                     'each time). A shared Session keeps about as '
-                                                     'many connections as calls are in flight at '
-                                                     'once (here 1.6 on average, made by 8 '
-                                                     'greenlets). Fix: create one '
-                                                     'requests.Session (or geventperf.Session) '
-                                                     'per worker or per process and call its '
-                                                     'get/post: its kept-alive connections skip '
-                                                     'the lookup, the connect and the set-up. '
-                                                     '[cost 0.625 s: greenlet-seconds spent '
-                                                     'waiting while opening the connections '
-                                                     "requests' module-level functions open for "
-                                                     'every call (the name lookup, the connect)]',
-                                          'section': None,
-                                          'setup_cpu_s': 0.25,
-                                          'site': '/srv/app/worker.py:15:worker',
-                                          'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
-                                                    '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
-                                                    '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
-                                                    '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
-                                                    '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
-                                                    '/srv/app/worker.py:15:worker']}],
+      'calls_in_flight': 1.03125,
+      'connect_wait_s': 0.0625,
+      'connections': 10,
+      'cost_meaning': "greenlet-seconds spent waiting while opening the connections requests' "
+                      'module-level functions open for every call (the name lookup, the connect), plus '
+                      "the run's ready wait times the share of the sampled CPU that set connections "
+                      'up, for the connections a shared Session would not have opened',
+      'cost_s': 0.0625,
+      'greenlet': None,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': "A new connection for every request: greenlets called requests' module-level "
+                 'functions (requests.get, requests.post, ...; most at /srv/app/worker.py:15:worker), '
+                 'which build a new Session for each call and close it after, so nothing is kept '
+                 'alive: at least 10 connections were opened, each resolving the host name and '
+                 'connecting again, 0.062 s of waiting in all. A shared Session keeps about as many '
+                 'connections as calls are in flight at once (here 1.0 on average, made by 0 '
+                 'greenlets). Fix: create one requests.Session (or geventperf.Session) per worker or '
+                 'per process and call its get/post: its kept-alive connections skip the lookup, the '
+                 'connect and the set-up. [cost 0.062 s: greenlet-seconds spent waiting while opening '
+                 "the connections requests' module-level functions open for every call (the name "
+                 "lookup, the connect), plus the run's ready wait times the share of the sampled CPU "
+                 'that set connections up, for the connections a shared Session would not have opened]',
+      'others_ready_wait_s': 0.0,
+      'section': None,
+      'setup_cpu_s': None,
+      'setup_cpu_share': None,
+      'site': '/srv/app/worker.py:15:worker',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
+                '/srv/app/worker.py:15:worker']},
+     {'callers': 2,
+      'calls_in_flight': 8.0,
+      'connect_wait_s': 0.625,
+      'connections': 16,
+      'cost_meaning': "greenlet-seconds spent waiting while opening the connections requests' "
+                      'module-level functions open for every call (the name lookup, the connect), plus '
+                      "the run's ready wait times the share of the sampled CPU that set connections "
+                      'up, for the connections a shared Session would not have opened',
+      'cost_s': 0.625,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': "A new connection for every request: greenlets such as 'app.fetch' called requests' "
+                 'module-level functions (requests.get, requests.post, ...; most at '
+                 '/srv/app/worker.py:15:worker), which build a new Session for each call and close it '
+                 'after, so nothing is kept alive: at least 16 connections were opened, each resolving '
+                 'the host name and connecting again, 0.625 s of waiting in all; 0.250 s of CPU ran in '
+                 'the slices that ended opening them (building a Session, its adapters and pools each '
+                 'time). A shared Session keeps about as many connections as calls are in flight at '
+                 'once (here 8.0 on average, made by 2 greenlets). Fix: create one requests.Session '
+                 '(or geventperf.Session) per worker or per process and call its get/post: its '
+                 'kept-alive connections skip the lookup, the connect and the set-up. [cost 0.625 s: '
+                 "greenlet-seconds spent waiting while opening the connections requests' module-level "
+                 "functions open for every call (the name lookup, the connect), plus the run's ready "
+                 'wait times the share of the sampled CPU that set connections up, for the connections '
+                 'a shared Session would not have opened]',
+      'others_ready_wait_s': 0.0,
+      'section': None,
+      'setup_cpu_s': 0.25,
+      'setup_cpu_share': None,
+      'site': '/srv/app/worker.py:15:worker',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
+                '/srv/app/worker.py:15:worker']},
+     {'callers': 8,
+      'calls_in_flight': 1.5625,
+      'connect_wait_s': 0.625,
+      'connections': 16,
+      'cost_meaning': "greenlet-seconds spent waiting while opening the connections requests' "
+                      'module-level functions open for every call (the name lookup, the connect), plus '
+                      "the run's ready wait times the share of the sampled CPU that set connections "
+                      'up, for the connections a shared Session would not have opened',
+      'cost_s': 0.625,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': "A new connection for every request: greenlets such as 'app.fetch' called requests' "
+                 'module-level functions (requests.get, requests.post, ...; most at '
+                 '/srv/app/worker.py:15:worker), which build a new Session for each call and close it '
+                 'after, so nothing is kept alive: at least 16 connections were opened, each resolving '
+                 'the host name and connecting again, 0.625 s of waiting in all; 0.250 s of CPU ran in '
+                 'the slices that ended opening them (building a Session, its adapters and pools each '
+                 'time). A shared Session keeps about as many connections as calls are in flight at '
+                 'once (here 1.6 on average, made by 8 greenlets). Fix: create one requests.Session '
+                 '(or geventperf.Session) per worker or per process and call its get/post: its '
+                 'kept-alive connections skip the lookup, the connect and the set-up. [cost 0.625 s: '
+                 "greenlet-seconds spent waiting while opening the connections requests' module-level "
+                 "functions open for every call (the name lookup, the connect), plus the run's ready "
+                 'wait times the share of the sampled CPU that set connections up, for the connections '
+                 'a shared Session would not have opened]',
+      'others_ready_wait_s': 0.0,
+      'section': None,
+      'setup_cpu_s': 0.25,
+      'setup_cpu_share': None,
+      'site': '/srv/app/worker.py:15:worker',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
+                '/srv/app/worker.py:15:worker']}],
     'session_per_request_counts_the_connections_requests_get_opened': [{'callers': 2,
-                                                                        'calls_in_flight': 1.5625,
-                                                                        'connect_wait_s': 0.625,
-                                                                        'connections': 16,
-                                                                        'cost_meaning': 'greenlet-seconds '
-                                                                                        'spent '
-                                                                                        'waiting '
-                                                                                        'while '
-                                                                                        'opening '
-                                                                                        'the '
-                                                                                        'connections '
-                                                                                        "requests' "
-                                                                                        'module-level '
-                                                                                        'functions '
-                                                                                        'open for '
-                                                                                        'every '
-                                                                                        'call '
-                                                                                        '(the '
-                                                                                        'name '
-                                                                                        'lookup, '
-                                                                                        'the '
-                                                                                        'connect)',
-                                                                        'cost_s': 0.625,
-                                                                        'greenlet': 3,
-                                                                        'hazard': False,
-                                                                        'kind': 'session-per-request',
-                                                                        'message': 'A new '
-                                                                                   'connection '
-                                                                                   'for every '
-                                                                                   'request: '
-                                                                                   'greenlets '
-                                                                                   'such as '
-                                                                                   "'app.fetch' "
-                                                                                   'called '
-                                                                                   "requests' "
-                                                                                   'module-level '
-                                                                                   'functions '
-                                                                                   '(requests.get, '
-                                                                                   'requests.post, '
-                                                                                   '...; most at '
-                                                                                   '/srv/app/worker.py:15:worker), '
-                                                                                   'which build a '
-                                                                                   'new Session '
-                                                                                   'for each call '
-                                                                                   'and close it '
-                                                                                   'after, so '
-                                                                                   'nothing is '
-                                                                                   'kept alive: '
-                                                                                   'at least 16 '
-                                                                                   'connections '
-                                                                                   'were opened, '
-                                                                                   'each '
-                                                                                   'resolving the '
-                                                                                   'host name and '
-                                                                                   'connecting '
-                                                                                   'again, 0.625 '
-                                                                                   's of waiting '
-                                                                                   'in all; 0.250 '
-                                                                                   's of CPU ran '
-                                                                                   'in the slices '
-                                                                                   'that ended '
-                                                                                   'opening them '
-                                                                                   '(building a '
-                                                                                   'Session, its '
-                                                                                   'adapters and '
-                                                                                   'pools each '
-                                                                                   'time). A '
-                                                                                   'shared '
-                                                                                   'Session keeps '
-                                                                                   'about as many '
-                                                                                   'connections '
-                                                                                   'as calls are '
-                                                                                   'in flight at '
-                                                                                   'once (here '
-                                                                                   '1.6 on '
-                                                                                   'average, made '
-                                                                                   'by 2 '
-                                                                                   'greenlets). '
-                                                                                   'Fix: create '
-                                                                                   'one '
-                                                                                   'requests.Session '
-                                                                                   '(or '
-                                                                                   'geventperf.Session) '
-                                                                                   'per worker or '
-                                                                                   'per process '
-                                                                                   'and call its '
-                                                                                   'get/post: its '
-                                                                                   'kept-alive '
-                                                                                   'connections '
-                                                                                   'skip the '
-                                                                                   'lookup, the '
-                                                                                   'connect and '
-                                                                                   'the set-up. '
-                                                                                   '[cost 0.625 '
-                                                                                   's: '
-                                                                                   'greenlet-seconds '
-                                                                                   'spent waiting '
-                                                                                   'while opening '
-                                                                                   'the '
-                                                                                   'connections '
-                                                                                   "requests' "
-                                                                                   'module-level '
-                                                                                   'functions '
-                                                                                   'open for '
-                                                                                   'every call '
-                                                                                   '(the name '
-                                                                                   'lookup, the '
-                                                                                   'connect)]',
-                                                                        'section': None,
-                                                                        'setup_cpu_s': 0.25,
-                                                                        'site': '/srv/app/worker.py:15:worker',
-                                                                        'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
-                                                                                  '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
-                                                                                  '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
-                                                                                  '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
-                                                                                  '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
-                                                                                  '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
-                                                                                  '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
-                                                                                  '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
-                                                                                  '/srv/app/worker.py:15:worker']}],
+      'calls_in_flight': 1.5625,
+      'connect_wait_s': 0.625,
+      'connections': 16,
+      'cost_meaning': "greenlet-seconds spent waiting while opening the connections requests' "
+                      'module-level functions open for every call (the name lookup, the connect), '
+                      "plus the run's ready wait times the share of the sampled CPU that set "
+                      'connections up, for the connections a shared Session would not have opened',
+      'cost_s': 0.625,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': "A new connection for every request: greenlets such as 'app.fetch' called requests' "
+                 'module-level functions (requests.get, requests.post, ...; most at '
+                 '/srv/app/worker.py:15:worker), which build a new Session for each call and close '
+                 'it after, so nothing is kept alive: at least 16 connections were opened, each '
+                 'resolving the host name and connecting again, 0.625 s of waiting in all; 0.250 s '
+                 'of CPU ran in the slices that ended opening them (building a Session, its adapters '
+                 'and pools each time). A shared Session keeps about as many connections as calls '
+                 'are in flight at once (here 1.6 on average, made by 2 greenlets). Fix: create one '
+                 'requests.Session (or geventperf.Session) per worker or per process and call its '
+                 'get/post: its kept-alive connections skip the lookup, the connect and the set-up. '
+                 '[cost 0.625 s: greenlet-seconds spent waiting while opening the connections '
+                 "requests' module-level functions open for every call (the name lookup, the "
+                 "connect), plus the run's ready wait times the share of the sampled CPU that set "
+                 'connections up, for the connections a shared Session would not have opened]',
+      'others_ready_wait_s': 0.0,
+      'section': None,
+      'setup_cpu_s': 0.25,
+      'setup_cpu_share': None,
+      'site': '/srv/app/worker.py:15:worker',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
+                '/srv/app/worker.py:15:worker']}],
+    'session_per_request_takes_the_queueing_its_set_up_cpu_made': [{'callers': 2,
+      'calls_in_flight': 1.5625,
+      'connect_wait_s': 0.625,
+      'connections': 16,
+      'cost_meaning': "greenlet-seconds spent waiting while opening the connections requests' "
+                      'module-level functions open for every call (the name lookup, the connect), plus '
+                      "the run's ready wait times the share of the sampled CPU that set connections "
+                      'up, for the connections a shared Session would not have opened',
+      'cost_s': 1.52734375,
+      'greenlet': 3,
+      'hazard': False,
+      'kind': 'session-per-request',
+      'message': "A new connection for every request: greenlets such as 'app.fetch' called requests' "
+                 'module-level functions (requests.get, requests.post, ...; most at '
+                 '/srv/app/worker.py:15:worker), which build a new Session for each call and close it '
+                 'after, so nothing is kept alive: at least 16 connections were opened, each resolving '
+                 'the host name and connecting again, 0.625 s of waiting in all; 0.250 s of CPU ran in '
+                 'the slices that ended opening them (building a Session, its adapters and pools each '
+                 'time); 25% of the sampled CPU set connections up and closed them, which queued the '
+                 'others about 1.000 greenlet-s. A shared Session keeps about as many connections as '
+                 'calls are in flight at once (here 1.6 on average, made by 2 greenlets). Fix: create '
+                 'one requests.Session (or geventperf.Session) per worker or per process and call its '
+                 'get/post: its kept-alive connections skip the lookup, the connect and the set-up. '
+                 '[cost 1.527 s: greenlet-seconds spent waiting while opening the connections '
+                 "requests' module-level functions open for every call (the name lookup, the connect), "
+                 "plus the run's ready wait times the share of the sampled CPU that set connections "
+                 'up, for the connections a shared Session would not have opened]',
+      'others_ready_wait_s': 0.90234375,
+      'section': None,
+      'setup_cpu_s': 0.25,
+      'setup_cpu_share': 0.25,
+      'site': '/srv/app/worker.py:15:worker',
+      'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
+                '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:239:HTTPConnection._new_conn',
+                '/venv/lib/python3.11/site-packages/urllib3/connection.py:398:HTTPConnection.connect',
+                '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
+                '/venv/lib/python3.11/site-packages/requests/sessions.py:589:Session.request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:59:request',
+                '/venv/lib/python3.11/site-packages/requests/api.py:73:get',
+                '/srv/app/worker.py:15:worker']}],
     'session_per_request_not_for_a_few_calls_or_short_waits': [],
     'gil_contended_at_the_edges': [{'cost_meaning': 'greenlet-seconds other greenlets spent ready '
                                                     "to run but held up while the loop's thread "
@@ -10385,7 +10333,7 @@ EXPECTED = {
                       "queueing behind the top holder's own slices over the block threshold "
                       'when they burned the CPU in the same code (no loop-blocked finding '
                       'then tells them)',
-      'cost_s': 2.953125,
+      'cost_s': 2.14990234375,
       'event_wait_s': 0.5,
       'greenlet': 3,
       'hazard': False,
@@ -10394,8 +10342,8 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 2.953 '
-                 'greenlet-seconds ready to run but queued (besides the 0.547 s the long '
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 2.150 '
+                 'greenlet-seconds ready to run but queued (besides the 1.350 s the long '
                  'slices, slow paths and waits for a CPU reported apart caused), against '
                  "0.500 s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' "
                  '(x2: ran 1.500 s while 1.3 others were ready on average, 2.000 greenlet-s '
@@ -10412,13 +10360,13 @@ EXPECTED = {
                  'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 2.953 s: greenlet-seconds greenlets '
+                 'to gevent.get_hub().threadpool). [cost 2.150 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less "
                  'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
                  "explains), plus the queueing behind the top holder's own slices over the "
                  'block threshold when they burned the CPU in the same code (no loop-blocked '
                  'finding then tells them)]',
-      'ready_wait_s': 2.953125,
+      'ready_wait_s': 2.14990234375,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'small_reads_site': None,
@@ -10654,7 +10602,7 @@ EXPECTED = {
                       "queueing behind the top holder's own slices over the block threshold "
                       'when they burned the CPU in the same code (no loop-blocked finding '
                       'then tells them)',
-      'cost_s': 3.28125,
+      'cost_s': 2.47802734375,
       'event_wait_s': 0.5,
       'greenlet': 3,
       'hazard': False,
@@ -10663,8 +10611,8 @@ EXPECTED = {
       'kind': 'loop-saturated',
       'long_slices_of': [],
       'long_slices_s': 0,
-      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 3.281 '
-                 'greenlet-seconds ready to run but queued (besides the 0.219 s the long '
+      'message': 'The loop was saturated: busy 97% of the run, and greenlets waited 2.478 '
+                 'greenlet-seconds ready to run but queued (besides the 1.022 s the long '
                  'slices, slow paths and waits for a CPU reported apart caused), against '
                  "0.500 s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' "
                  '(x2: ran 1.500 s while 1.3 others were ready on average, 2.000 greenlet-s '
@@ -10681,13 +10629,13 @@ EXPECTED = {
                  'list searched inside a loop, a sort or copy repeated), fewer greenlets per '
                  'process and more processes, or CPU-heavy work moved out of the loop (a '
                  "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 3.281 s: greenlet-seconds greenlets '
+                 'to gevent.get_hub().threadpool). [cost 2.478 s: greenlet-seconds greenlets '
                  "spent ready to run but queued behind others (the run's ready wait, less "
                  'what a loop-blocked, blocking-call, slow-path or cpu-starved finding '
                  "explains), plus the queueing behind the top holder's own slices over the "
                  'block threshold when they burned the CPU in the same code (no loop-blocked '
                  'finding then tells them)]',
-      'ready_wait_s': 3.28125,
+      'ready_wait_s': 2.47802734375,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
       'small_reads_site': None,
@@ -16162,7 +16110,9 @@ EXPECTED = {
       'connections': 16,
       'cost_meaning': "greenlet-seconds spent waiting while opening the connections requests' "
                       'module-level functions open for every call (the name lookup, the '
-                      'connect)',
+                      "connect), plus the run's ready wait times the share of the sampled CPU "
+                      'that set connections up, for the connections a shared Session would '
+                      'not have opened',
       'cost_s': 0.625,
       'greenlet': 3,
       'hazard': False,
@@ -16180,9 +16130,13 @@ EXPECTED = {
                  'kept-alive connections skip the lookup, the connect and the set-up. [cost '
                  '0.625 s: greenlet-seconds spent waiting while opening the connections '
                  "requests' module-level functions open for every call (the name lookup, the "
-                 'connect)]',
+                 "connect), plus the run's ready wait times the share of the sampled CPU that "
+                 'set connections up, for the connections a shared Session would not have '
+                 'opened]',
+      'others_ready_wait_s': 0.0,
       'section': None,
       'setup_cpu_s': 0.25,
+      'setup_cpu_share': None,
       'site': '/srv/app/worker.py:15:worker',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/pool.py:161:GroupMappingMixin.apply',
                 '/venv/lib/python3.11/site-packages/urllib3/util/connection.py:60:create_connection',

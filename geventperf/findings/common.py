@@ -114,7 +114,9 @@ COST_MEANING = {
                 "consumer",
     SESSION_PER_REQUEST: "greenlet-seconds spent waiting while opening the connections "
                          "requests' module-level functions open for every call (the name "
-                         "lookup, the connect)",
+                         "lookup, the connect), plus the run's ready wait times the share "
+                         "of the sampled CPU that set connections up, for the connections "
+                         "a shared Session would not have opened",
     CONNECTION_CHURN: "the share of connection set-up a pool as large as the requests in "
                       "flight would have saved (connections opened past that size over "
                       "all opened), of the greenlet-seconds spent waiting to open "
