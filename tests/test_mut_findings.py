@@ -19306,6 +19306,8 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
     assert "builds a log message before the logging call" in cure(4, [encoder])
     assert "runs a regular expression" in cure(5)
     assert "derives a key" in cure(8) and "threadpool.apply(hashlib.pbkdf2_hmac" in cure(8)
+    # (unseen: a signing key derived per request from a fixed secret: keeping it first)
+    assert cure(8).index("the derived key, once per secret") < cure(8).index("threadpool")
     # (unseen: a cache holding pickled values, unpickled on every hit)
     assert "it unpickles on every call" in cure(10)
     assert "unpickles" not in cure(10, ["/usr/lib/python3.11/copy.py:128:deepcopy"])
