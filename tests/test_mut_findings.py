@@ -4620,26 +4620,28 @@ EXPECTED = {
       'long_slices_s': 0,
       'message': 'The loop was saturated; the cure is on the CPU side, not the I/O side: The '
                  'hottest code (/srv/app/worker.py:87:write_snapshot, 50% of the sampled CPU) '
-                 "ran in one greenlet, 'main': a background job of the program's, whose CPU "
-                 'does not shrink with any per-request cure. Run it less often (coalesce the '
-                 'changes: at most once an interval, or once per batch of them), make each run '
-                 'cheaper (write what changed, not the whole), or move it off the loop (a '
-                 'process; a thread only for C code that releases the GIL). 50% of the sampled '
-                 'CPU ran inside requests, urllib3 and http.client themselves: their '
-                 'per-request work (proxy settings read from the environment, URL parsing, '
-                 'header checks) is a cause of its own. geventperf.Session(), or '
-                 'geventperf.mount(session, fast_path=True), does that work once per session '
-                 "(about half of requests' CPU per call in this project's benchmarks). In "
-                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
-                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
-                 "Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready "
-                 "on average, 2.000 greenlet-s of their waiting); 'main' (x1: ran 0.250 s "
-                 'while 4.0 others were ready on average, 1.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 8.0 others were ready on average, 1.000 "
-                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
-                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 50% of "
-                 'their sampled CPU (9 samples in all) at '
-                 '/srv/app/worker.py:87:write_snapshot; the slices then yielded at '
+                 "ran in one greenlet, 'main': a job of the program's own (a persister, a "
+                 'refresher, one stage that handles every item), whose CPU does not shrink '
+                 'with any per-request cure. Make each run cheaper (write what changed, not '
+                 'the whole; look for work that grows with what it has kept: each item '
+                 'compared with every one before it, a whole state encoded again after each '
+                 'change), run it less often (coalesce the changes: at most once an interval, '
+                 'or once per batch of them), or move it off the loop (a process; a thread '
+                 'only for C code that releases the GIL). 50% of the sampled CPU ran inside '
+                 'requests, urllib3 and http.client themselves: their per-request work (proxy '
+                 'settings read from the environment, URL parsing, header checks) is a cause '
+                 'of its own. geventperf.Session(), or geventperf.mount(session, '
+                 "fast_path=True), does that work once per session (about half of requests' "
+                 "CPU per call in this project's benchmarks). In figures: busy 97% of the run, "
+                 'and greenlets waited 3.500 greenlet-seconds ready to run but queued, against '
+                 "0.500 s waiting for I/O, timers or locks. Who held the loop: 'app.fetch' "
+                 '(x2: ran 1.500 s while 1.3 others were ready on average, 2.000 greenlet-s of '
+                 "their waiting); 'main' (x1: ran 0.250 s while 4.0 others were ready on "
+                 "average, 1.000 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s "
+                 'while 8.0 others were ready on average, 1.000 greenlet-s of their waiting); '
+                 "inside sections 'xml' (0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' "
+                 '(0.250 greenlet-s); CPU samples put 50% of their sampled CPU (9 samples in '
+                 'all) at /srv/app/worker.py:87:write_snapshot; the slices then yielded at '
                  '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
                  'Beyond that: less work per request in these greenlets (compute once what is '
                  'the same from request to request and keep it: a verified credential or key, '

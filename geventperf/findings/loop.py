@@ -1125,8 +1125,10 @@ def _sleep0_holder(profile: Profile, top: list[tuple[str, list[Any]]],
 
 
 def _lone_burner(profile: Profile, hot: Any, holders: set[str]) -> str:
-    """The cure of hot code one background greenlet of the *holders* ran
-    (LONE_BURNER_SHARE), or ""."""
+    """The cure of hot code one greenlet of the *holders* ran alone, a job of the
+    program's own (LONE_BURNER_SHARE), or "" (an unseen indexer's main greenlet compared
+    each document with every one kept, and was told a background job to run less
+    often)."""
     samples = profile.cpu_samples
     if hot is None or samples is None or not samples.stacks:
         return ""
@@ -1144,11 +1146,14 @@ def _lone_burner(profile: Profile, hot: Any, holders: set[str]) -> str:
             or _greenlets_named(profile, {owner}) != 1:
         return ""
     return (f" The hottest code ({hot.line}, {hot.share:.0%} of the sampled CPU) ran in "
-            f"one greenlet, '{owner}': a background job of the program's, whose CPU does "
-            "not shrink with any per-request cure. Run it less often (coalesce the changes: "
-            "at most once an interval, or once per batch of them), make each run cheaper "
-            "(write what changed, not the whole), or move it off the loop (a process; a "
-            "thread only for C code that releases the GIL).")
+            f"one greenlet, '{owner}': a job of the program's own (a persister, a "
+            "refresher, one stage that handles every item), whose CPU does not shrink with "
+            "any per-request cure. Make each run cheaper (write what changed, not the "
+            "whole; look for work that grows with what it has kept: each item compared "
+            "with every one before it, a whole state encoded again after each change), run "
+            "it less often (coalesce the changes: at most once an interval, or once per "
+            "batch of them), or move it off the loop (a process; a thread only for C code "
+            "that releases the GIL).")
 
 
 def _in_a_row(profile: Profile, gids: set[int], slices: int) -> tuple[int, float]:
