@@ -161,7 +161,8 @@ def session_per_request(profile: Profile) -> list[Finding]:
         f"functions (requests.get, requests.post, ...; most at {seen.where}), which build a "
         "new Session for each call and close it after, so nothing is kept alive: at "
         f"least {opened} connections were opened, each resolving the host name and "
-        f"connecting again, {waited:.3f} s of waiting in all{setup}. A shared Session "
+        f"connecting again{_handshaking(profile, rows)}, {waited:.3f} s of waiting in "
+        f"all{setup}. A shared Session "
         "keeps about as many connections as calls are in flight at once (here "
         f"{in_flight:.1f} on average, made by {callers} greenlets). Fix: create one "
         "requests.Session (or geventperf.Session) per worker or per process and call its "
@@ -172,6 +173,18 @@ def session_per_request(profile: Profile) -> list[Finding]:
                      connections=opened, connect_wait_s=waited, setup_cpu_s=cpu,
                      setup_cpu_share=opening.cpu_share, others_ready_wait_s=queued,
                      calls_in_flight=in_flight, callers=callers, site=seen.where)]
+
+
+def _handshaking(profile: Profile, rows: list[Any]) -> str:
+    """", with a TLS handshake each" when the connections *rows* opened did one (a
+    handshake frame in their stacks), or when most of the pools that saw calls were
+    HTTPS; "" otherwise (an unseen scraper's report said "connections opened" where
+    each paid a handshake, seen only in its stack)."""
+    pools = [e for e in _events(profile, POOL_EVENT)
+             if isinstance(e.get("pool"), str) and _count(e, "calls")]
+    tls = sum(e["pool"].startswith("https:") for e in pools)
+    shaken = any(f.endswith(_TLS_SETUP) for w in rows for f in w.stack)
+    return ", with a TLS handshake each" if shaken or pools and tls * 2 > len(pools) else ""
 
 
 def _pool_per_request(profile: Profile) -> list[Finding]:

@@ -256,6 +256,8 @@ _TLS_SETUP = (":SSLSocket.do_handshake", ":SSLSocket.__init__", ":SSLSocket._cre
               ":SSLContext.__new__", ":SSLContext.wrap_socket", ":SSLContext.__init__",
               ":SSLContext.load_verify_locations", ":ssl_wrap_socket",
               ":_ssl_wrap_socket_impl", ":create_urllib3_context")
+
+
 def _stretched_by_starving(slice_event: dict[str, Any], threshold: float) -> bool:
     """Whether a blocked slice was over the threshold only by the thread's waits for a
     CPU: a crowded machine's (cpu-starved tells it), not a block of the slice's own (a
