@@ -74,6 +74,13 @@ MAX_URLS = 256
 URL_KEPT = 200
 # The most asked URLs written per host.
 TOP_URLS = 3
+# Different requests (a GET's URL, another method's URL and body) remembered per host,
+# by their hash, to count the requests that repeat one sent before however many
+# different ones there are: a cache that never hits over more keys than MAX_URLS (an
+# unseen series index's lru_cache of 1 024 entries cycled through 2 484 series, each
+# looked up 6 times: too many to count one by one, and nothing was told).  ~60 bytes a
+# hash: at most ~1 MB per host.
+MAX_KEYS_SEEN = 16_384
 # URLs whose duplicates in flight are counted one by one, per host: a stampede is on a
 # few (a cache's refill); the rest are counted only.
 MAX_DUPLICATED = 8
@@ -136,7 +143,7 @@ class _Pool:
                  "duplicate_peak", "duplicate_sites",
                  "proxy", "proxied", "redirects", "redirected_to", "bodies", "plain_types",
                  "plain_asked", "plain_sites", "heads_by_load", "heads_by_time", "awaiting",
-                 "call_sites", "sites_sampled")
+                 "call_sites", "sites_sampled", "keyed", "keys_seen", "keys_over")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -169,6 +176,12 @@ class _Pool:
         self.others = 0
         self.sent: dict[str, int] = {}
         self.sent_over = False
+        # requests keyed (GET URLs and sent keys alike), and the hashes of the different
+        # keys among them (at most MAX_KEYS_SEEN: past it keys_over says so, and only
+        # repeats of those seen are counted as such)
+        self.keyed = 0
+        self.keys_seen: set[int] = set()
+        self.keys_over = False
         # the program's line that first sent each counted request (GET URLs and sent
         # keys alike): where a request repeated again and again is made
         self.first_sites: dict[str, str] = {}
@@ -461,12 +474,14 @@ class PoolWatch:
                 record.gets += 1
                 record.urls_over |= _count_request(record, record.urls, url, caller)
                 _answer_length(record, url, response)
+                _seen(record, url)
             else:
                 record.others += 1
                 key = _sent_key(method, url, body)
                 if key is not None:
                     record.sent_over |= _count_request(record, record.sent, key, caller)
                     _answer_length(record, key, response)
+                    _seen(record, key)
         status = getattr(response, "status", None)
         if isinstance(status, int) and status >= FIRST_ERROR_STATUS:
             _tally(record.statuses, str(status), MAX_STATUSES)
@@ -535,6 +550,8 @@ class PoolWatch:
                  "others": r.others,
                  "distinct_sent": None if r.sent_over else len(r.sent),
                  "same_requests": _same_requests(r),
+                 "keyed": r.keyed,
+                 "distinct_keys": None if r.keys_over else len(r.keys_seen),
                  "answers_changed": _answers_changed(r),
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
@@ -605,6 +622,18 @@ def _sent_key(method: str, url: str, body: Any) -> str | None:
     if isinstance(body, (bytes, str)) and len(body) <= BODY_KEYED_MAX:
         return f"{method} {url} #{hash(body) & 0xFFFFFFFF:08x}"
     return None
+
+
+def _seen(record: _Pool, key: str) -> None:
+    """*key*'s request counted among the host's keyed ones, its hash remembered while
+    there is room (MAX_KEYS_SEEN)."""
+    record.keyed += 1
+    h = hash(key)
+    if h not in record.keys_seen:
+        if len(record.keys_seen) < MAX_KEYS_SEEN:
+            record.keys_seen.add(h)
+        else:
+            record.keys_over = True
 
 
 def _count_request(record: _Pool, counts: dict[str, int], key: str, caller: Any) -> bool:

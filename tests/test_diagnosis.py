@@ -1624,6 +1624,29 @@ def test_jobs_joining_sends_with_a_connection_each_wait_for_no_connection(kept_s
     assert not findings_of(profile, CONNECTION_POOL_FULL), listing(profile)
 
 
+LRU_CYCLE = Workload("lru_cycle.py")
+
+
+def test_a_cache_smaller_than_the_keys_it_cycles_through_is_a_repeated_request(
+        body_server, tmp_path):
+    profile = run_cli(LRU_CYCLE, tmp_path, f"store={body_server.url}/slow?delay=0.001")
+    [pool] = [e for e in profile.events if e["kind"] == "urllib3-pool"]
+    assert pool["distinct_sent"] is None and (pool["keyed"], pool["distinct_keys"]) == (
+        1500, 300), pool
+    first = assert_first(profile, LRU_CYCLE, REPEATED_REQUEST, greenlet=None)
+    assert "were only 300 different ones, each sent 5 times" in first.message, listing(profile)
+    assert "smaller than the keys it sees in turn" in first.message
+    # its calls are also made in turn: told after the cache, which skips 4 in 5 of them
+    for in_turn in findings_of(profile, SEQUENTIAL_CALLS):
+        assert in_turn.extra["ranks_after"] == REPEATED_REQUEST, listing(profile)
+
+
+def test_a_cache_holding_every_key_asks_each_once(body_server, tmp_path):
+    profile = run_cli(LRU_CYCLE, tmp_path, f"store={body_server.url}/slow?delay=0.001",
+                      "cache=all")
+    assert not findings_of(profile, REPEATED_REQUEST), listing(profile)
+
+
 NOT_KEPT = Workload("not_kept_alive.py")
 
 

@@ -18121,14 +18121,15 @@ EXPECTED = {
                  "cache keyed on what the answer depends on, kept for the answer's lifetime (a "
                  'token until its expiry: store the expiry as an absolute time, now + '
                  'expires_in, and compare it with the same clock). If a cache is there '
-                 'already, find why it misses: a key holding a timestamp or a request id, the '
-                 'object holding it made anew per request (a client or token provider built in '
-                 'each handler), or a cache per greenlet (threading.local is per greenlet once '
-                 'gevent has patched it, and each request runs in a new one). [cost 2.019 s: '
-                 'greenlet-seconds spent waiting for answers at the line that sent the '
-                 'repeated request, for its calls past the first, plus their share of all '
-                 "requests times the greenlets' ready wait outside long slices (each request "
-                 'costs the loop its CPU)]',
+                 'already, find why it misses: smaller than the keys it sees in turn (an LRU '
+                 'cache of fewer entries than a round cycles through keeps none of them), a '
+                 'key holding a timestamp or a request id, the object holding it made anew per '
+                 'request (a client or token provider built in each handler), or a cache per '
+                 'greenlet (threading.local is per greenlet once gevent has patched it, and '
+                 'each request runs in a new one). [cost 2.019 s: greenlet-seconds spent '
+                 'waiting for answers at the line that sent the repeated request, for its '
+                 "calls past the first, plus their share of all requests times the greenlets' "
+                 'ready wait outside long slices (each request costs the loop its CPU)]',
       'others_ready_wait_s': 0.11875,  # 19 calls past the first of 80: 19/80 of 0.5 s queued
       'request': 'POST /token #0000abcd',
       'section': None,
@@ -18158,14 +18159,15 @@ EXPECTED = {
                  "cache keyed on what the answer depends on, kept for the answer's lifetime (a "
                  'token until its expiry: store the expiry as an absolute time, now + '
                  'expires_in, and compare it with the same clock). If a cache is there '
-                 'already, find why it misses: a key holding a timestamp or a request id, the '
-                 'object holding it made anew per request (a client or token provider built in '
-                 'each handler), or a cache per greenlet (threading.local is per greenlet once '
-                 'gevent has patched it, and each request runs in a new one). [cost 1.971 s: '
-                 'greenlet-seconds spent waiting for answers at the line that sent the '
-                 'repeated request, for its calls past the first, plus their share of all '
-                 "requests times the greenlets' ready wait outside long slices (each request "
-                 'costs the loop its CPU)]',
+                 'already, find why it misses: smaller than the keys it sees in turn (an LRU '
+                 'cache of fewer entries than a round cycles through keeps none of them), a '
+                 'key holding a timestamp or a request id, the object holding it made anew per '
+                 'request (a client or token provider built in each handler), or a cache per '
+                 'greenlet (threading.local is per greenlet once gevent has patched it, and '
+                 'each request runs in a new one). [cost 1.971 s: greenlet-seconds spent '
+                 'waiting for answers at the line that sent the repeated request, for its '
+                 "calls past the first, plus their share of all requests times the greenlets' "
+                 'ready wait outside long slices (each request costs the loop its CPU)]',
       'others_ready_wait_s': 0.07142857142857142,
       'request': 'POST /token #0000abcd',
       'section': None,
@@ -18195,14 +18197,15 @@ EXPECTED = {
                  "cache keyed on what the answer depends on, kept for the answer's lifetime (a "
                  'token until its expiry: store the expiry as an absolute time, now + '
                  'expires_in, and compare it with the same clock). If a cache is there '
-                 'already, find why it misses: a key holding a timestamp or a request id, the '
-                 'object holding it made anew per request (a client or token provider built in '
-                 'each handler), or a cache per greenlet (threading.local is per greenlet once '
-                 'gevent has patched it, and each request runs in a new one). [cost 2.019 s: '
-                 'greenlet-seconds spent waiting for answers at the line that sent the '
-                 'repeated request, for its calls past the first, plus their share of all '
-                 "requests times the greenlets' ready wait outside long slices (each request "
-                 'costs the loop its CPU)]',
+                 'already, find why it misses: smaller than the keys it sees in turn (an LRU '
+                 'cache of fewer entries than a round cycles through keeps none of them), a '
+                 'key holding a timestamp or a request id, the object holding it made anew per '
+                 'request (a client or token provider built in each handler), or a cache per '
+                 'greenlet (threading.local is per greenlet once gevent has patched it, and '
+                 'each request runs in a new one). [cost 2.019 s: greenlet-seconds spent '
+                 'waiting for answers at the line that sent the repeated request, for its '
+                 "calls past the first, plus their share of all requests times the greenlets' "
+                 'ready wait outside long slices (each request costs the loop its CPU)]',
       'others_ready_wait_s': 0.11875,  # 19 calls past the first of 80: 19/80 of 0.5 s queued
       'request': 'POST /token #0000abcd',
       'section': None,

@@ -56,7 +56,8 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0, "closing": 0,
                      "asked_close": 0, "gets": 0, "distinct_gets": 0, "top_gets": [],
-                     "others": 0, "distinct_sent": 0, "same_requests": [], "answers_changed": [],
+                     "others": 0, "distinct_sent": 0, "same_requests": [], "keyed": 0,
+                     "distinct_keys": 0, "answers_changed": [],
                      "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
                      "statuses": [],
                      "trails": {"new": [0, 0, 0.0, 0.0, 0.0],
@@ -251,6 +252,28 @@ def test_requests_sent_alike_are_counted_with_the_line_that_sent_them(kept):
     # the lines that made the host's first calls, whatever their method
     sites = dict(event["call_sites"])
     assert sites[top[2]] == 4 and sum(sites.values()) == 13 and len(sites) == 4, event
+    # the keyed requests: 4 GETs, 4 token POSTs alike, 4 acks of different bodies (the
+    # iterator's body is not keyed): 9 different of 12
+    assert (event["keyed"], event["distinct_keys"]) == (12, 9), event
+
+
+def test_different_requests_are_counted_past_the_tables_by_their_hash(kept, monkeypatch):
+    """A cache cycling through more keys than MAX_URLS sends each again: the keyed
+    requests and their different keys still say so; past MAX_KEYS_SEEN, None."""
+    monkeypatch.setattr(poolwatch, "MAX_URLS", 4)
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        for _round in range(3):
+            for n in range(10):
+                session.post(f"{kept.url}/series", data=b"%d" % n, timeout=10)
+    [event] = _pools(tracer.profile)
+    assert event["distinct_sent"] is None, event  # too many for the table
+    assert (event["keyed"], event["distinct_keys"]) == (30, 10), event
+    monkeypatch.setattr(poolwatch, "MAX_KEYS_SEEN", 8)
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        for n in range(10):
+            session.get(f"{kept.url}/item/{n}", timeout=10)
+    [event] = _pools(tracer.profile)
+    assert (event["keyed"], event["distinct_keys"]) == (10, None), event
 
 
 def test_a_hosts_call_sites_are_tallied_from_its_first_calls_only(kept):

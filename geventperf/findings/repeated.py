@@ -23,6 +23,7 @@ from typing import Any
 from geventperf.findings.common import (
     LOCK_CONTENDED,
     REPEATED_REQUEST,
+    SEQUENTIAL_CALLS,
     _count,
     _events,
     _f,
@@ -34,7 +35,7 @@ from geventperf.findings.loop import block_threshold
 from geventperf.findings.ownclients import load_test_hosts
 from geventperf.frames import frame_line, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
-from geventperf.poolwatch import MAX_URLS, OTHER_POOLS, status_pairs
+from geventperf.poolwatch import MAX_URLS, OTHER_POOLS, count_rows, status_pairs
 from geventperf.profile import Finding, Profile
 
 # Sent alike at least this many times ...
@@ -60,7 +61,9 @@ REPEATED_FIX = (
     "calls. Fix: keep the answer and reuse it while it holds -- a cache keyed on what the "
     "answer depends on, kept for the answer's lifetime (a token until its expiry: store "
     "the expiry as an absolute time, now + expires_in, and compare it with the same "
-    "clock). If a cache is there already, find why it misses: a key holding a timestamp "
+    "clock). If a cache is there already, find why it misses: smaller than the keys it "
+    "sees in turn (an LRU cache of fewer entries than a round cycles through keeps none "
+    "of them), a key holding a timestamp "
     "or a request id, the object holding it made anew per request (a client or token "
     "provider built in each handler), or a cache per greenlet (threading.local is per "
     "greenlet once gevent has patched it, and each request runs in a new one).")
@@ -187,9 +190,14 @@ def _not_found_again(profile: Profile, events: list[dict[str, Any]],
 
 def _few_urls(profile: Profile, events: list[dict[str, Any]],
               rows: list[tuple[list[Any], str]]) -> list[Finding]:
-    """A host whose GET requests asked for few URLs, each again and again (at least
-    held.REPEATS_MIN_GETS of them, held.REPEATS_TOLD per URL on average), while the
-    program's other requests varied at least as much, when no one request was told:
+    """A host whose GET requests asked for few URLs, or whose requests of any method
+    were few different ones (by method, URL and body, counted past poolwatch's tables by
+    their hashes), each again and again (at least held.REPEATS_MIN_GETS of them,
+    held.REPEATS_TOLD each on average), while the program's other requests varied at
+    least as much (where the different ones were few enough to count one by one), when
+    no one request was told (an unseen series index's lru_cache of 1 024 entries cycled
+    through 2 484 series, 6 lookups each: its saturated loop was told requests' own
+    work, where a cache that held them all cut the run 46 %):
     many lookups each repeated (a cache per greenlet, or keyed on a request id), not one
     (an unseen invoice worker's profile cache, kept in threading.local, fetched 60
     customers' profiles 2 500 times beside varied tax lookups: "FINDINGS: none"; one
@@ -198,42 +206,79 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
     queueing."""
     candidates = []
     for e in events:
-        gets, distinct, host = e.get("gets"), e.get("distinct_gets"), e.get("pool")
-        # (one URL again and again is _one_repeated's: a refresher reloading it on a
-        # schedule is not a lookup repeated per item)
-        if not isinstance(gets, int) or not isinstance(distinct, int) or distinct < 2 \
-                or gets < REPEATS_MIN_GETS or gets < REPEATS_TOLD * distinct:
-            continue
-        mine = [row for row, pool in rows if pool == host]
-        if sum(answers_changed(events, host, row[0]) for row in mine) \
-                >= ANSWERS_CHANGED_SHARE * sum(row[1] for row in mine):
-            continue  # the answers changed: a poll of something that moves
-        others = varied_requests([o for o in events if o is not e])
-        if not others[1] and others[0] < distinct:
-            continue  # the program asks for few things in all (a load test, a poll)
-        sites = Counter(row[2] for row in mine
-                        if str(row[0]).startswith("GET ") and isinstance(row[2], str))
-        if sites:
-            candidates.append((gets - distinct, gets, distinct, host, e,
-                               sites.most_common(1)[0][0], others))
+        for gets, distinct, only_gets in _asked(e):
+            candidate = _few_asked(events, rows, e, gets, distinct, only_gets)
+            if candidate is not None:
+                candidates.append(candidate)
     if not candidates:
         return []
-    skipped, gets, distinct, host, event, site, others = max(candidates, key=lambda c: c[:3])
+    skipped, gets, distinct, host, event, site, others, only_gets = max(
+        candidates, key=lambda c: c[:3])
     waited, made, stack = waited_at(profile, site)
     # (and, as for one request repeated, their share of the greenlets' queueing)
-    cost, _queueing = skipped_cost(profile, events, waited, made, skipped)
+    cost, queueing = skipped_cost(profile, events, waited, made, skipped)
     if cost < block_threshold(profile):
         return []
     message = (
-        f"The same few answers, fetched again and again: {host}'s {gets} GET requests "
-        f"asked for only {distinct} different URLs ({gets / distinct:.0f} each on "
-        f"average{most_asked(event)}), sent from {site}, while the program's other "
-        f"requests asked for {_different(*others)}"
+        (f"The same few answers, fetched again and again: {host}'s {gets} GET requests "
+         f"asked for only {distinct} different URLs ({gets / distinct:.0f} each on "
+         f"average{most_asked(event)})" if only_gets else
+         f"The same answers, asked for again and again: {host}'s {gets} requests (by "
+         f"method, URL and body) were only {distinct} different ones, each sent "
+         f"{gets / distinct:.0f} times on average")
+        + f", sent from {site}"
+        + (f", while the program's other requests asked for {_different(*others)}"
+           if others != (0, False) else "")
         + _waited_told(waited, made)
         + f": {CACHE_TOLD} would skip {skipped} of them. {REPEATED_FIX}")
     return [_finding(REPEATED_REQUEST, message, cost, stack, host=host, gets=gets,
                      distinct=distinct, site=site, few_urls=True,
+                     **({} if only_gets else {"keyed": True}),
+                     others_ready_wait_s=queueing,
                      cost_meaning=FEW_URLS_COST)]
+
+
+def _asked(pool: dict[str, Any]) -> list[tuple[int, int, bool]]:
+    """(requests, different ones, GETs only?) of a host's urllib3-pool event: its GET
+    requests by URL, and all its keyed requests by method, URL and body (poolwatch's
+    hashes of them, past what its tables count one by one), where the event has
+    them."""
+    out = []
+    for total, distinct, only_gets in ((pool.get("gets"), pool.get("distinct_gets"), True),
+                                       (pool.get("keyed"), pool.get("distinct_keys"), False)):
+        if isinstance(total, int) and isinstance(distinct, int) \
+                and not isinstance(total, bool) and not isinstance(distinct, bool):
+            out.append((total, distinct, only_gets))
+    return out
+
+
+def _few_asked(events: list[dict[str, Any]], rows: list[tuple[list[Any], str]],
+               e: dict[str, Any], gets: int, distinct: int, only_gets: bool
+               ) -> tuple[Any, ...] | None:
+    """_few_urls' candidate of host *e*, its *gets* requests (GETs only, or all keyed)
+    *distinct* different ones: (skipped, gets, distinct, host, e, site, the others'
+    variety, only_gets), or None."""
+    host = e.get("pool")
+    # (one URL again and again is _one_repeated's: a refresher reloading it on a
+    # schedule is not a lookup repeated per item)
+    if distinct < 2 or gets < REPEATS_MIN_GETS or gets < REPEATS_TOLD * distinct:
+        return None
+    mine = [row for row, pool in rows if pool == host]
+    if sum(answers_changed(events, host, row[0]) for row in mine) \
+            >= ANSWERS_CHANGED_SHARE * sum(row[1] for row in mine):
+        return None  # the answers changed: a poll of something that moves
+    others = varied_requests([o for o in events if o is not e])
+    if distinct <= MAX_URLS and not others[1] and others[0] < distinct:
+        return None  # the program asks for few things in all (a load test, a poll)
+    # (all its requests: the lines that made its first calls, sampled; the lines of
+    # the requests counted one by one may be a few of another kind's)
+    sites = Counter(row[2] for row in mine if isinstance(row[2], str)
+                    and str(row[0]).startswith("GET ")) if only_gets \
+        else Counter(dict(count_rows(e.get("call_sites"))))
+    if not sites:
+        return None
+    return (gets - distinct, gets, distinct, host, e, sites.most_common(1)[0][0], others,
+            only_gets)
 
 
 FEW_URLS_COST = ("greenlet-seconds spent waiting for answers at the line that sent the "
@@ -278,7 +323,8 @@ def after_repeats_told(found: list[Finding]) -> list[Finding]:
     saying so: the lock is held for as long as the same request takes, again and again,
     and keeping its answer shortens every hold (an unseen crawler's per-host semaphore,
     held across a robots.txt fetched again for every page, was told first, "a larger
-    n", which would have broken its politeness)."""
+    n", which would have broken its politeness); and each sequential-calls finding at the
+    line of a repeated-request finding the same way."""
     for f in [f for f in found if f.kind == LOCK_CONTENDED]:
         held = {frame_line(frame) for frame in f.extra.get("held_mostly_at") or ()} - {None}
         repeat = next((o for o in found if o.kind == REPEATED_REQUEST
@@ -291,6 +337,21 @@ def after_repeats_told(found: list[Finding]) -> list[Finding]:
                          f"request made again and again at {repeat.extra['site']} (the "
                          "repeated-request finding): keep its answer, and every hold "
                          f"shortens with it.{sep}{note}")
+    # calls made in turn at the line whose requests were mostly asked before: the cache
+    # first, which skips them, then the calls left made together (an unseen indexer's
+    # lookups behind an lru_cache too small for its series: "make them together" came
+    # first, where a cache that held them all left a fifth of them)
+    for f in [f for f in found if f.kind == SEQUENTIAL_CALLS]:
+        repeat = next((o for o in found if o.kind == REPEATED_REQUEST
+                       and frame_line(o.extra.get("site")) is not None
+                       and frame_line(o.extra.get("site")) == frame_line(f.extra.get("site"))),
+                      None)
+        if repeat is not None:
+            f.extra["ranks_after"] = REPEATED_REQUEST
+            text, sep, note = f.message.partition(" [cost ")
+            f.message = (f"{text} Most of these calls asked again what an earlier one had "
+                         "(the repeated-request finding): keep those answers first, then "
+                         f"make the calls left together.{sep}{note}")
     return found
 
 
