@@ -39,11 +39,14 @@ def refresher():
         gevent.sleep(PAUSE)
 
 
-def worker():
+def worker(n):
+    # (each worker's own calls: the same URL from all twelve at once would be a second
+    # cause, identical requests in flight together)
     for call in range(CALLS):
         ready.wait()  # diag: culprit
-        session.get(f"{ARGS['kept']}&version={config['version']}&call={call}", timeout=30)
+        session.get(f"{ARGS['kept']}&version={config['version']}&worker={n}&call={call}",
+                    timeout=30)
 
 
 gevent.joinall([spawn("refresher", refresher)]
-               + [spawn("worker", worker) for _ in range(WORKERS)], raise_error=True)
+               + [spawn("worker", worker, n) for n in range(WORKERS)], raise_error=True)
