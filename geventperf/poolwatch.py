@@ -75,11 +75,10 @@ URL_KEPT = 200
 # The most asked URLs written per host.
 TOP_URLS = 3
 # Different requests (a GET's URL, another method's URL and body) remembered per host,
-# by their hash, to count the requests that repeat one sent before however many
-# different ones there are: a cache that never hits over more keys than MAX_URLS (an
-# unseen series index's lru_cache of 1 024 entries cycled through 2 484 series, each
-# looked up 6 times: too many to count one by one, and nothing was told).  ~60 bytes a
-# hash: at most ~1 MB per host.
+# by their hash, to count how many different ones were sent past what MAX_URLS counts
+# one by one: a cache that never hits over more keys than that (an unseen series
+# index's lru_cache of 1 024 entries cycled through 2 484 series, each looked up 6
+# times, and nothing was told).  ~60 bytes a hash: at most ~1 MB per host.
 MAX_KEYS_SEEN = 16_384
 # URLs whose duplicates in flight are counted one by one, per host: a stampede is on a
 # few (a cache's refill); the rest are counted only.
@@ -177,8 +176,7 @@ class _Pool:
         self.sent: dict[str, int] = {}
         self.sent_over = False
         # requests keyed (GET URLs and sent keys alike), and the hashes of the different
-        # keys among them (at most MAX_KEYS_SEEN: past it keys_over says so, and only
-        # repeats of those seen are counted as such)
+        # keys among them (at most MAX_KEYS_SEEN: past it keys_over says so)
         self.keyed = 0
         self.keys_seen: set[int] = set()
         self.keys_over = False

@@ -115,17 +115,18 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
         asked = max(duplicates, dict(count_rows(e.get("top_gets"))).get(url, 0))
         others = calls - asked
         sites = count_rows(e.get("duplicate_sites"))
-        # (duplicates spread over several URLs are no program asking one thing only)
-        spread = duplicates < DUPLICATES_MIN and len(duplicated) >= 2
+        # (duplicates spread over several URLs, too few for any one to qualify, are no
+        # program asking one thing only)
+        spread = duplicates < DUPLICATES_MIN
         if others < OTHERS_SHARE * asked or (varied < VARIED_SHARE * others
                                              and not countless and not spread
                                              and not _handlers_stampede(profile, sites)):
             continue  # one URL asked, and little else: a load test, a health check
         if best is None or _count(e, "duplicates") > _count(best[0], "duplicates"):
-            best = (e, url, duplicates, asked)
+            best = (e, url, duplicates, asked, spread)
     if best is None:
         return []
-    e, url, duplicates, asked = best
+    e, url, duplicates, asked, spread = best
     host_duplicates = max(duplicates, _count(e, "duplicates"))
     sites = count_rows(e.get("duplicate_sites"))
     site = sites[0][0] if sites else None
@@ -145,9 +146,8 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
             or waited_part < DUPLICATES_WAIT_SHARE * waited_all:
         return []
     peak = _count(e, "duplicate_peak")
-    # (a cache of many keys: each key's few duplicates, many in all)
-    spread = duplicates < DUPLICATES_MIN
     message = (
+        # (a cache of many keys: each key's few duplicates, many in all)
         (f"Identical requests in flight together: {host_duplicates} of the "
          f"{_count(e, 'gets')} GET requests to {e['pool']} (for "
          f"{_count(e, 'distinct_gets')} different URLs) were sent while one for the same "

@@ -1062,7 +1062,6 @@ def _holding(profile: Profile, rows: list[Any], where: str) -> Holding | None:
                    frozenset(frame_line(user_site(w.stack).user) for w in under_rows) - {None})
 
 
-
 # Holders that made at most this many calls under the lock in all ...
 HELD_ONCE_CALLS = 2
 # ... waiting under it less than this share of the run: a one-time set-up (the first

@@ -36,14 +36,14 @@ STORM_MIN_SWITCHES = 1000
 SERVER_SIDE_COST = ("; with the same, for this process's own server reading those requests "
                     "(both ends of the round trips)")
 # ... and the switching itself took at least this share of the loop's busy time (the
-# run less the hub's idle waits and its waits for a CPU): a request/reply protocol's round trips, 20 us of work
-# each, whose switches took 0.019 s of a loop busy 2.3 s (0.8 %), are no storm however
-# many greenlets queued behind the work (an unseen chat service's healthy clients were
-# told one, "45 % of the run", as its only finding; an unseen job queue's healthy
-# workers two, at 0.2-0.3 %).  Two queue-bound greenlets handing items back and forth
-# spend 5-6 % of theirs switching.  Of the busy time, not the run's length: a run that
-# also waits 0.3 s on a slow server hid that ping-pong's 1 % of its length on a slower
-# machine (a flaky test in CI).
+# run less the hub's idle waits and its waits for a CPU): a request/reply protocol's
+# round trips, 20 us of work each, whose switches took 0.019 s of a loop busy 2.3 s
+# (0.8 %), are no storm however many greenlets queued behind the work (an unseen chat
+# service's healthy clients were told one, "45 % of the run", as its only finding; an
+# unseen job queue's healthy workers two, at 0.2-0.3 %).  Two queue-bound greenlets
+# handing items back and forth spend 5-6 % of theirs switching.  Of the busy time, not
+# the run's length: a run that also waits 0.3 s on a slow server hid that ping-pong's
+# 1 % of its length on a slower machine (a flaky test in CI).
 STORM_MIN_SWITCHING_SHARE = 0.02
 # Under ~50 us of work between yields the switching dominates the work itself.
 STORM_MAX_MEAN_RUN_S = 50e-6

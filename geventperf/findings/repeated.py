@@ -342,10 +342,9 @@ def after_repeats_told(found: list[Finding]) -> list[Finding]:
     # lookups behind an lru_cache too small for its series: "make them together" came
     # first, where a cache that held them all left a fifth of them)
     for f in [f for f in found if f.kind == SEQUENTIAL_CALLS]:
-        repeat = next((o for o in found if o.kind == REPEATED_REQUEST
-                       and frame_line(o.extra.get("site")) is not None
-                       and frame_line(o.extra.get("site")) == frame_line(f.extra.get("site"))),
-                      None)
+        line = frame_line(f.extra.get("site"))
+        repeat = next((o for o in found if o.kind == REPEATED_REQUEST and line is not None
+                       and frame_line(o.extra.get("site")) == line), None)
         if repeat is not None:
             f.extra["ranks_after"] = REPEATED_REQUEST
             text, sep, note = f.message.partition(" [cost ")
