@@ -121,3 +121,12 @@ def test_one_render_per_key_at_a_time_is_not_told(tmp_path, store):
     assert not [f for f in profile.findings if f.kind == findings.DUPLICATE_IN_FLIGHT], \
         listing(profile)
 
+
+
+@pytest.mark.parametrize("distinct, told", [(24, "24 different URLs"),
+                                            (None, "more than 256 different URLs")])
+def test_a_spread_stampede_counts_the_urls_only_where_they_were_counted(distinct, told):
+    # (an unseen tile proxy's hosts asked for too many URLs to count: "for 0 different
+    # URLs" was printed)
+    from geventperf.findings.inflight import _urls
+    assert _urls({"distinct_gets": distinct}) == told

@@ -25,6 +25,8 @@ once: "FINDINGS: none"; one fetch per key at a time gave 2.8x the requests per s
 
 from __future__ import annotations
 
+from typing import Any
+
 from geventperf.findings.common import (
     CONNECTION_GREENLET,
     DUPLICATE_IN_FLIGHT,
@@ -45,7 +47,7 @@ from geventperf.findings.repeated import (
     waited_at,
 )
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
-from geventperf.poolwatch import OTHER_POOLS, count_rows
+from geventperf.poolwatch import MAX_URLS, OTHER_POOLS, count_rows
 from geventperf.profile import Finding, Profile
 
 # Requests for one URL sent while one alike was in flight, from which it is a pattern
@@ -149,10 +151,9 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
     message = (
         # (a cache of many keys: each key's few duplicates, many in all)
         (f"Identical requests in flight together: {host_duplicates} of the "
-         f"{_count(e, 'gets')} GET requests to {e['pool']} (for "
-         f"{_count(e, 'distinct_gets')} different URLs) were sent while one for the same "
-         f"URL was still waiting for its answer, each URL's few together ({url}: "
-         f"{duplicates} of its {asked})" if spread else
+         f"{_count(e, 'gets')} GET requests to {e['pool']} (for {_urls(e)}) were sent "
+         f"while one for the same URL was still waiting for its answer, each URL's few "
+         f"together ({url}: {duplicates} of its {asked})" if spread else
          f"Identical requests in flight together: {duplicates} GET requests for "
          f"{e['pool']}{url} were sent while one alike was still waiting for its answer")
         + (f" (up to {peak} at once)" if peak else "")
@@ -176,6 +177,16 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
                      duplicates=duplicates, host_duplicates=host_duplicates,
                      asked=asked, peak=peak, site=site,
                      request=f"GET {url}", others_ready_wait_s=their_queueing)]
+
+
+def _urls(pool: dict[str, Any]) -> str:
+    """How many different URLs a host's GETs asked for: its count where the pool watch
+    counted them one by one, else past that ("for 0 different URLs" was printed where
+    they were too many to count)."""
+    distinct = pool.get("distinct_gets")
+    if isinstance(distinct, int) and not isinstance(distinct, bool):
+        return f"{distinct} different URLs"
+    return f"more than {MAX_URLS} different URLs"
 
 
 # A request told by both findings is a stampede on a cache, not a missing cache, when
