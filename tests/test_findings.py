@@ -659,3 +659,18 @@ def test_jobs_joining_greenlets_another_finding_tells_rank_after_it():
     assert findings.sort_findings(after_joined_told([joined, connections])) == [joined,
                                                                                connections]
 
+
+
+@pytest.mark.parametrize("peak, told", [(None, False), (2, True), (8, True), (9, False)])
+def test_callers_of_requests_get_need_a_connection_each_only_when_alive_at_once(peak, told):
+    # session_per_request_not_for_a_few_calls_or_short_waits' 16 connections made by 9
+    # greenlets: a connection each, none to save; but where the pool watch saw at most 2
+    # in use at once, the 9 came one after another, and a shared Session keeps 2 (an
+    # unseen gateway's greenlet per backend call: 3 360 connections, 107 at once); at 8,
+    # 16 is just twice what one Session keeps (REUSE_RATIO), at 9 (every caller) under
+    from tests.test_mut_findings import _named_callers, api_profile
+    p = _named_callers(api_profile(), 7)
+    if peak is not None:
+        p.events = [{"kind": "urllib3-pool", "pool": "https://a:443", "calls": 16,
+                     "peak_in_use": peak}]
+    assert bool(findings.session_per_request(p)) is told
