@@ -674,3 +674,17 @@ def test_callers_of_requests_get_need_a_connection_each_only_when_alive_at_once(
         p.events = [{"kind": "urllib3-pool", "pool": "https://a:443", "calls": 16,
                      "peak_in_use": peak}]
     assert bool(findings.session_per_request(p)) is told
+
+
+def test_a_loop_held_by_code_with_a_cheaper_way_says_it_first():
+    # held_profile's hasher, its CPU in copy.deepcopy under its own line (an unseen
+    # gateway's template deep-copied per request, one slice each: "cut it into pieces"
+    # was no fix for a single deepcopy call)
+    from tests.test_mut_findings import cpu_samples
+    p = held_profile()
+    p.cpu_samples = cpu_samples([(["/usr/lib/python3.11/copy.py:128:deepcopy",
+                                   f"{APP}:23:render"], "app.hasher", 8, 0.5),
+                                 ([f"{APP}:40:handler"], "app.fetch", 8, 0.5)])
+    [f] = findings.loop_held(p)
+    assert "it deep-copies an object" in f.message, f.message
+    assert f.message.index("deep-copies") < f.message.index("smaller pieces of the work")

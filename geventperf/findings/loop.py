@@ -1065,10 +1065,16 @@ def loop_held(profile: Profile) -> list[Finding]:
                              "greenlet-s of others' waiting over the run)"
                              for sec in _delaying_sections(profile)
                              if sec.delayed_others_s >= SECTION_SHARE_NAMED * delayed)
+            # what the hot code does, where it has a cheaper way: that first (an unseen
+            # gateway's deepcopy of a large template per request, one slice each, was
+            # told to cut it into pieces, which one deepcopy call cannot be)
+            does = _what_it_does(profile, hot)
             what = (f"It was CPU work ({cpu:.3f} s of CPU in {total_run:.3f} s of running)"
                     f"{inside}; "
                     + (f"{hot.told()}; " if hot else "")
                     + f"the slices that delayed most ended at {site}. "
+                    + (f"First, what the code does has a cheaper way: {does}. " if does
+                       else "")
                     + (SLEEP0_FIX if chained else
                        TICKER_FIX if ended and SLEEP_FRAME.search(ended[0].replace("\\", "/"))
                        else f"Fix: smaller pieces of the work, and {YIELD_BETWEEN_PIECES}; "
