@@ -17060,30 +17060,32 @@ EXPECTED = {
       'long_slices_of': [],
       'long_slices_s': 0,
       'message': 'The loop was saturated by the code at /srv/app/worker.py:23:app, 100% of the '
-                 'sampled CPU: it compresses with gzip, whose default level (9) is its '
-                 'slowest: level 6 or lower (gzip.compress(data, compresslevel=6), or 1 for '
-                 'bodies sent once) costs a fraction of the CPU for output a few percent '
-                 'larger; compress a body once where many get it, and leave small bodies '
-                 'uncompressed. In figures: busy 97% of the run, and greenlets waited 3.500 '
-                 'greenlet-seconds ready to run but queued, against 0.500 s waiting for I/O, '
-                 "timers or locks. Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 "
-                 'others were ready on average, 2.000 greenlet-s of their waiting); '
-                 "'app.parse' (x1: ran 0.125 s while 2.0 others were ready on average, 0.250 "
-                 "greenlet-s of their waiting); 'main' (x1: ran 0.250 s while 0.5 others were "
-                 "ready on average, 0.125 greenlet-s of their waiting); inside sections 'xml' "
-                 "(0.500 greenlet-s), 'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU "
-                 'samples put 100% of their sampled CPU (8 samples in all) at '
-                 '/srv/app/worker.py:23:app; the slices then yielded at '
-                 '/srv/app/worker.py:30:crunch, where the work stopped, not where it ran. '
-                 'Beyond that: less work per request in these greenlets, fewer greenlets per '
-                 'process and more processes, or CPU-heavy work moved out of the loop (a '
-                 "process pool; a C call that releases the GIL, such as hashlib's or zlib's, "
-                 'to gevent.get_hub().threadpool). [cost 3.500 s: greenlet-seconds greenlets '
-                 "spent ready to run but queued behind others (the run's ready wait, less what "
-                 'a loop-blocked, blocking-call, slow-path or cpu-starved finding explains), '
-                 "plus the queueing behind the top holder's own slices over the block "
-                 'threshold when they burned the CPU in the same code (no loop-blocked finding '
-                 'then tells them)]',
+                 'sampled CPU: it compresses with gzip: compress each byte once (a size check '
+                 'that compresses a whole growing batch after every record compresses the same '
+                 'bytes again and again: feed a zlib.compressobj as records come, or bound the '
+                 'batch by its raw size; where many get a body, compress it once) and leave '
+                 "small bodies uncompressed; gzip's default level (9) is its slowest, and "
+                 'level 6 or lower (gzip.compress(data, compresslevel=6), or 1 for bodies sent '
+                 'once) costs a fraction of the CPU for output a few percent larger. In '
+                 'figures: busy 97% of the run, and greenlets waited 3.500 greenlet-seconds '
+                 'ready to run but queued, against 0.500 s waiting for I/O, timers or locks. '
+                 "Who held the loop: 'app.fetch' (x2: ran 1.500 s while 1.3 others were ready "
+                 "on average, 2.000 greenlet-s of their waiting); 'app.parse' (x1: ran 0.125 s "
+                 'while 2.0 others were ready on average, 0.250 greenlet-s of their waiting); '
+                 "'main' (x1: ran 0.250 s while 0.5 others were ready on average, 0.125 "
+                 "greenlet-s of their waiting); inside sections 'xml' (0.500 greenlet-s), "
+                 "'json' (0.375 greenlet-s), 'csv' (0.250 greenlet-s); CPU samples put 100% of "
+                 'their sampled CPU (8 samples in all) at /srv/app/worker.py:23:app; the '
+                 'slices then yielded at /srv/app/worker.py:30:crunch, where the work stopped, '
+                 'not where it ran. Beyond that: less work per request in these greenlets, '
+                 'fewer greenlets per process and more processes, or CPU-heavy work moved out '
+                 'of the loop (a process pool; a C call that releases the GIL, such as '
+                 "hashlib's or zlib's, to gevent.get_hub().threadpool). [cost 3.500 s: "
+                 'greenlet-seconds greenlets spent ready to run but queued behind others (the '
+                 "run's ready wait, less what a loop-blocked, blocking-call, slow-path or "
+                 "cpu-starved finding explains), plus the queueing behind the top holder's own "
+                 'slices over the block threshold when they burned the CPU in the same code '
+                 '(no loop-blocked finding then tells them)]',
       'ready_wait_s': 3.5,
       'section': None,
       'sections': {'csv': 0.25, 'json': 0.375, 'xml': 0.5},
