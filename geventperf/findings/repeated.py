@@ -331,12 +331,10 @@ def after_repeats_told(found: list[Finding]) -> list[Finding]:
                        and frame_line(o.extra.get("site")) in held), None)
         if repeat is not None:
             f.extra["ranks_after"] = REPEATED_REQUEST
-            # (before the cost's note, which ends the message)
-            text, sep, note = f.message.partition(" [cost ")
-            f.message = (f"{text} Most of what its holders waited on under it was the same "
-                         f"request made again and again at {repeat.extra['site']} (the "
-                         "repeated-request finding): keep its answer, and every hold "
-                         f"shortens with it.{sep}{note}")
+            _tell_before_cost(f, "Most of what its holders waited on under it was the same "
+                              f"request made again and again at {repeat.extra['site']} "
+                              "(the repeated-request finding): keep its answer, and every "
+                              "hold shortens with it.")
     # calls made in turn at the line whose requests were mostly asked before: the cache
     # first, which skips them, then the calls left made together (an unseen indexer's
     # lookups behind an lru_cache too small for its series: "make them together" came
@@ -347,11 +345,16 @@ def after_repeats_told(found: list[Finding]) -> list[Finding]:
                        and frame_line(o.extra.get("site")) == line), None)
         if repeat is not None:
             f.extra["ranks_after"] = REPEATED_REQUEST
-            text, sep, note = f.message.partition(" [cost ")
-            f.message = (f"{text} Most of these calls asked again what an earlier one had "
-                         "(the repeated-request finding): keep those answers first, then "
-                         f"make the calls left together.{sep}{note}")
+            _tell_before_cost(f, "Most of these calls asked again what an earlier one had "
+                              "(the repeated-request finding): keep those answers first, "
+                              "then make the calls left together.")
     return found
+
+
+def _tell_before_cost(f: Finding, sentence: str) -> None:
+    """*sentence* added to *f*'s message, before the cost's note that ends it."""
+    text, sep, note = f.message.partition(" [cost ")
+    f.message = f"{text} {sentence}{sep}{note}"
 
 
 def without_caches_told(found: list[Finding]) -> list[Finding]:
