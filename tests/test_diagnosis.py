@@ -648,6 +648,36 @@ def test_a_job_fetching_its_items_together_makes_no_sequential_calls(kept_server
     assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
 
 
+CRAWLERS = Workload("crawlers_in_turn.py")
+CRAWLERS_URL = "kept={}/slow?delay=0.02"
+
+
+def test_a_few_greenlets_each_fetching_their_items_in_turn_make_sequential_calls(
+        kept_server, tmp_path):
+    """Before (an unseen price watcher's three shop crawlers, 84 calls each in turn;
+    fetched together the run took 82 % less): "FINDINGS: none", as one greenlet's loop
+    alone was told."""
+    profile = run_cli(CRAWLERS, tmp_path, CRAWLERS_URL.format(kept_server.url))
+    first = assert_first(profile, CRAWLERS, SEQUENTIAL_CALLS, greenlet="crawler")
+    assert first.extra["callers"] == 3 and first.extra["calls"] == 120, listing(profile)
+
+
+def test_a_few_greenlets_calling_a_stand_in_server_of_their_own_make_sequential_calls(
+        tmp_path):
+    """Before: a program serving its own stand-in upstream went to the handlers' story
+    only, which found no calls in its handlers and told nothing."""
+    profile = run_cli(CRAWLERS, tmp_path, "shop=own")
+    first = assert_first(profile, CRAWLERS, SEQUENTIAL_CALLS, greenlet="crawler")
+    assert first.extra["callers"] == 3 and first.extra["calls"] == 120, listing(profile)
+
+
+def test_a_few_greenlets_each_fetching_their_items_together_make_no_sequential_calls(
+        kept_server, tmp_path):
+    profile = run_cli(CRAWLERS, tmp_path, CRAWLERS_URL.format(kept_server.url),
+                      "mode=together")
+    assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
+
+
 BACKOFF = Workload("backoff_in_slots.py")
 BACKOFF_URL = "kept={}/slow?delay=0.05"
 
@@ -891,6 +921,9 @@ def test_a_producer_with_consumers_enough_waits_on_no_full_queue(kept_server, tm
     profile = run_cli(LOCKSTEP, tmp_path,
                       *(u.format(kept_server.url) for u in SLOW_LOADER_URLS), "consumers=4")
     assert not findings_of(profile, QUEUE_FULL), listing(profile)
+    # (four workers taking records from a queue, a post each: a pool sized for its
+    # input, workers-saturated's to judge, not a loop's calls in turn)
+    assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
 
 
 POOLED_PRODUCERS = Workload("pooled_producers.py")
@@ -1813,6 +1846,8 @@ def test_a_saturated_loop_beside_its_own_servers_idle_connections(tmp_path):
     assert first is not None and first.kind == LOOP_SATURATED, listing(profile)
     line = min(COMPILE_PER_JOB.lines("culprit"))
     assert f"compile_per_job.py:{line}:render" in first.message, first.message
+    # (its jobs' fetch and post, queued behind the loop, are not calls to make together)
+    assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
 
 
 POLL_EVENTS = Workload("poll_events.py")

@@ -688,3 +688,65 @@ def test_a_loop_held_by_code_with_a_cheaper_way_says_it_first():
     [f] = findings.loop_held(p)
     assert "it deep-copies an object" in f.message, f.message
     assert f.message.index("deep-copies") < f.message.index("smaller pieces of the work")
+
+
+# Three crawlers' calls in turn (tests/diagnosis/crawlers_in_turn.py's shape): 120 waits
+# for an answer at one line, 2.46 greenlet-s over a 1 s run, on a pool keeping 10.
+CRAWLER_CALL = ["/v/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into",
+                "/py/http/client.py:323:HTTPResponse.begin",
+                "/v/site-packages/requests/sessions.py:671:Session.get",
+                f"{APP}:46:item", f"{APP}:54:crawl"]
+
+
+def crawlers_profile(*, busy: float = 0.1, peak: int = 3, crawlers: int = 3,
+                     fed: bool = False) -> Profile:
+    p = Profile(duration_s=1.0, switches=400)
+    p.hub = {"id": 2, "utilization": busy, "idle_s": 1.0 - busy}
+    p.greenlets = [GreenletStats(id=1, name="main", parent=None),
+                   GreenletStats(id=2, name="hub", parent=None)] + [
+        GreenletStats(id=3 + i, name="crawler", parent=1, wait_s=2.46 / crawlers,
+                      event_wait_s=2.46 / crawlers) for i in range(crawlers)]
+    p.waits = [StackTime(stack=CRAWLER_CALL, count=120, wait_s=2.46, event_wait_s=2.46)]
+    p.runs = [StackTime(stack=CRAWLER_CALL, count=120, run_s=0.05, greenlet=3)]
+    if fed:  # each took its item from a queue first (a wait at its own line)
+        take = [f"{APP}:50:work"]
+        p.waits.append(StackTime(stack=take, count=120, wait_s=0.01, event_wait_s=0.01))
+        p.runs.append(StackTime(stack=take, count=120, run_s=0.01, greenlet=3))
+    p.events = [{"kind": "urllib3-pool", "pool": "http://127.0.0.1:8080", "calls": 120,
+                 "peak_in_use": peak, "maxsize": 10, "call_sites": [[f"{APP}:46:item", 120]]}]
+    return p
+
+
+def test_a_few_greenlets_making_their_calls_in_turn_are_told_with_their_count():
+    [f] = findings.sequential_calls(crawlers_profile())
+    assert f.kind == "sequential-calls" and f.extra["callers"] == 3, f
+    assert f.extra["calls"] == 120 and f.extra["site"] == f"{APP}:46:item"
+    # the waiting less what the pool's ten at once would have left of it
+    assert f.cost_s == pytest.approx(2.46 * (1 - 2.46 / 10))
+    assert "in each of 3 greenlets named 'crawler'" in f.message, f.message
+    assert "n about 5" in f.message, f.message  # 10 connections over 2.46 in flight
+
+
+@pytest.mark.parametrize("shape", [
+    {"busy": 0.8},  # the loop had no room: made together, they would queue behind it
+    {"peak": 10},  # the pool was full: pool-full's story
+    {"crawlers": 1},  # one greenlet's loop is _job_calls_in_turn's, with its own gates
+    {"fed": True},  # workers fed by a queue: workers-saturated's story
+])
+def test_callers_in_turn_are_not_told_outside_their_shape(shape):
+    assert not findings.sequential_calls(crawlers_profile(**shape))
+
+
+def test_a_bottleneck_paced_by_a_stall_says_so_before_its_cost_note():
+    from geventperf.findings.common import _finding
+    from geventperf.findings.handoff import after_stalls_told
+    site = f"{APP}:40:fetch"
+    bottleneck = _finding("serial-bottleneck", "The workers waited on 'load'.", 3.0, [],
+                          site=site, cost_meaning="waiting")
+    stall = _finding("delayed-ack-stall", "Delayed-ACK stall.", 2.0, [], site=site)
+    after_stalls_told([bottleneck, stall])
+    assert bottleneck.extra["ranks_after"] == "delayed-ack-stall"
+    assert bottleneck.message == (
+        f"The workers waited on 'load'. Their calls at {site} stalled on the wire (the "
+        "delayed-ack-stall finding): cure that first, and their pace with it. "
+        "[cost 3.000 s: waiting]"), bottleneck.message

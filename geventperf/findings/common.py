@@ -224,6 +224,12 @@ def _finding(kind: str, message: str, cost: float, stack: list[str], **extra: An
                    stack=list(stack), cost_s=cost, extra=extra)
 
 
+def tell_before_cost(f: Finding, sentence: str) -> None:
+    """*sentence* added to *f*'s message, before the cost's note that ends it."""
+    text, sep, note = f.message.partition(" [cost ")
+    f.message = f"{text} {sentence}{sep}{note}"
+
+
 def _events(profile: Profile, kind: str) -> list[dict[str, Any]]:
     return [e for e in profile.events if isinstance(e, dict) and e.get("kind") == kind]
 

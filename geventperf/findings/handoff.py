@@ -45,6 +45,7 @@ from geventperf.findings.common import (
     _base_name,
     _finding,
     _greenlets_named,
+    tell_before_cost,
 )
 from geventperf.findings.limits import (
     EVENTS_LOCK,
@@ -616,8 +617,9 @@ def after_stalls_told(found: list[Finding]) -> list[Finding]:
                       and o.extra.get("site") == f.extra.get("site")), None)
         if stall is not None:
             f.extra["ranks_after"] = stall.kind
-            f.message += (f" Their calls at {stall.extra['site']} stalled on the wire (the "
-                          f"{stall.kind} finding): cure that first, and their pace with it.")
+            tell_before_cost(f, f"Their calls at {stall.extra['site']} stalled on the wire "
+                                f"(the {stall.kind} finding): cure that first, and their "
+                                "pace with it.")
     return found
 
 

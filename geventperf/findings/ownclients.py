@@ -56,9 +56,12 @@ def load_test_hosts(profile: Profile) -> list[dict[str, Any]]:
     cache missing.  None when its servers only answer: stand-ins for the upstreams the
     program calls (an unseen crawler's five in-process sites, whose robots.txt it
     fetched again for every page, are the program's real work)."""
-    if not any(in_handler(w.stack) and _calls_http(w.stack) for w in profile.waits if w.count):
-        return []
-    return own_server_hosts(profile)
+    return own_server_hosts(profile) if handlers_call_out(profile) else []
+
+
+def handlers_call_out(profile: Profile) -> bool:
+    """Whether the program's pywsgi handlers waited on HTTP calls of their own."""
+    return any(in_handler(w.stack) and _calls_http(w.stack) for w in profile.waits if w.count)
 
 
 def own_server_hosts(profile: Profile) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from geventperf.findings.common import (
     _events,
     _f,
     _finding,
+    tell_before_cost,
 )
 from geventperf.findings.held import CACHE_TOLD, REPEATS_MIN_GETS, REPEATS_TOLD, most_asked
 from geventperf.findings.limits import awaits_answer, event_wait
@@ -331,7 +332,7 @@ def after_repeats_told(found: list[Finding]) -> list[Finding]:
                        and frame_line(o.extra.get("site")) in held), None)
         if repeat is not None:
             f.extra["ranks_after"] = REPEATED_REQUEST
-            _tell_before_cost(f, "Most of what its holders waited on under it was the same "
+            tell_before_cost(f, "Most of what its holders waited on under it was the same "
                               f"request made again and again at {repeat.extra['site']} "
                               "(the repeated-request finding): keep its answer, and every "
                               "hold shortens with it.")
@@ -345,16 +346,10 @@ def after_repeats_told(found: list[Finding]) -> list[Finding]:
                        and frame_line(o.extra.get("site")) == line), None)
         if repeat is not None:
             f.extra["ranks_after"] = REPEATED_REQUEST
-            _tell_before_cost(f, "Most of these calls asked again what an earlier one had "
+            tell_before_cost(f, "Most of these calls asked again what an earlier one had "
                               "(the repeated-request finding): keep those answers first, "
                               "then make the calls left together.")
     return found
-
-
-def _tell_before_cost(f: Finding, sentence: str) -> None:
-    """*sentence* added to *f*'s message, before the cost's note that ends it."""
-    text, sep, note = f.message.partition(" [cost ")
-    f.message = f"{text} {sentence}{sep}{note}"
 
 
 def without_caches_told(found: list[Finding]) -> list[Finding]:

@@ -37,7 +37,7 @@ from geventperf.findings.common import (
     slice_timeline,
 )
 from geventperf.findings.cpuhot import is_client_frame
-from geventperf.findings.handoff import stacks_left
+from geventperf.findings.handoff import handoffs, stacks_left
 from geventperf.findings.held import error_statuses, repeats_told
 from geventperf.findings.limits import (
     awaits_answer,
@@ -46,9 +46,10 @@ from geventperf.findings.limits import (
     idle_share,
     switched_out_at,
 )
-from geventperf.findings.ownclients import in_handler, own_client_rows
+from geventperf.findings.ownclients import handlers_call_out, in_handler, own_client_rows
 from geventperf.frames import parse_frame, socket_read_depth, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.poolwatch import count_rows
 from geventperf.profile import Finding, Profile, greenlet_label
 from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 
@@ -87,6 +88,21 @@ JOB_MAX_IN_FLIGHT = 1.5
 # and a response streamed beside it (an index read line by line while each line's
 # detail is fetched).  A pool of workers fed slowly peaks higher in its bursts.
 JOB_MAX_PEAK = 2
+# A job's calls in turn spread over a few greenlets of one name (_callers_in_turn): at
+# least this many calls each on average (a loop over items, not a start-up's lookups) ...
+CALLER_MIN_CALLS = 20
+# ... over at least this many greenlets (one is _job_calls_in_turn's, a poll loop beside
+# others' calls among them) ...
+MIN_CALLERS = 2
+# ... with at most this many in flight on average (greenlet-seconds of their calls'
+# waiting per second of the run): a handful of loops, not a pool of workers sized on
+# purpose ...
+CALLERS_MAX_IN_FLIGHT = 4
+# ... while the loop was busy at most this share of the run: a busier loop would only
+# queue the calls made together behind it (loop-saturated's story; so for a Pool's jobs
+# too: tests/diagnosis/compile_per_job.py's jobs, queued behind a compile each, were
+# told to make their two calls together).
+CALLERS_MAX_BUSY = 0.75
 
 
 def _handler_stacks(profile: Profile) -> set[tuple[str, ...]]:
@@ -253,8 +269,18 @@ def _calls_in_turn(profile: Profile) -> list[Finding]:
     responses = sum(_count(e, "served") or _count(e, "responses")
                     for e in _events(profile, SERVER_EVENT))
     client = [w for w in profile.waits if any(is_client_frame(f) for f in w.stack)]
-    if not responses:
-        return _job_calls_in_turn(profile, client) or _pool_jobs_in_turn(profile, client)
+    if responses:
+        found = _handlers_in_turn(profile, client, responses)
+        if found or handlers_call_out(profile):
+            return found
+        # (servers that only answer are stand-ins for the program's upstreams: its
+        # calls to them are its work, as a job's)
+    return _job_calls_in_turn(profile, client) or _pool_jobs_in_turn(profile, client) \
+        or _callers_in_turn(profile, client)
+
+
+def _handlers_in_turn(profile: Profile, client: list, responses: int) -> list[Finding]:
+    """A served response's calls made in turn by its handler (see the module's text)."""
     if responses < MIN_RESPONSES:
         return []
     # (the program's own load clients' calls to its server are not the handlers': their
@@ -371,7 +397,7 @@ def _pool_jobs_in_turn(profile: Profile, client: list) -> list[Finding]:
     three independent 30 ms calls each in turn; made together the run took 2.7x less).
     ``cost_s``: as the handlers', their waiting less one call's worth per job."""
     jobs = full_pool_jobs(profile)
-    if not jobs:
+    if not jobs or _loop_full(profile):
         return []  # no pool held its spawner back: the jobs' pace was not the run's
     ended = switched_out_at(profile)
     names = {_base_name(g.name) for g in jobs}
@@ -418,6 +444,94 @@ def _pool_jobs_in_turn(profile: Profile, client: list) -> list[Finding]:
                      greenlet=ended.get(tuple(worst.stack)), calls=calls,
                      responses=n_jobs, calls_per_response=per, waited_s=in_turn,
                      site=where, cost_meaning=JOBS_IN_TURN_COST)]
+
+
+def _callers_in_turn(profile: Profile, client: list) -> list[Finding]:
+    """A job's N+1 spread over a few greenlets of one name (a crawler per shop, an
+    enricher per batch), each making its calls in turn: a handful in flight where the
+    session's pool holds many, while the loop had room (an unseen price watcher's three
+    shop crawlers made 84 calls each in turn and were told nothing; fetched together,
+    the run took 82 % less).  ``cost_s``: CALLERS_COST."""
+    pools = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
+    duration = profile.duration_s
+    busy = profile.hub.get("utilization")
+    if not pools or not duration or not isinstance(busy, (int, float)) \
+            or _loop_full(profile) or _retried(profile) >= RETRIED_SHARE * len(client):
+        return []
+    ended = switched_out_at(profile)
+
+    def name_at(w: Any) -> str | None:
+        g = profile.greenlet(ended.get(tuple(w.stack)))
+        return None if g is None else _base_name(g.name)
+
+    # (workers that take their items at a hand-off, a queue's get, are workers-saturated's
+    # story: a pool of a size chosen for its input, not one loop per collection)
+    fed = {name_at(w) for w in handoffs(profile)}
+    by_name: dict[str, list[Any]] = {}
+    for w in client:
+        name = name_at(w)
+        if name is not None and name not in fed and not name.endswith(CONNECTION_GREENLET) \
+                and not in_handler(w.stack):
+            by_name.setdefault(name, []).append(w)
+    found = []
+    for name, rows in by_name.items():
+        callers = _greenlets_named(profile, {name})
+        calls = _calls_made(profile, sum(max(w.count, 0) for w in rows if awaits_answer(w)))
+        waited = sum(event_wait(w) for w in rows)
+        in_flight = waited / duration
+        theirs = sum(event_wait(g) for g in profile.greenlets if _base_name(g.name) == name)
+        if callers < MIN_CALLERS or calls < max(JOB_MIN_CALLS, CALLER_MIN_CALLS * callers) \
+                or waited < JOB_RUN_SHARE * duration or in_flight > CALLERS_MAX_IN_FLIGHT \
+                or waited < IN_HANDLER_SHARE * theirs:
+            continue
+        where, worst = _heaviest_site(rows)
+        sites = {user_site(w.stack).user for w in rows}
+        used = [e for e in pools if sites & {s for s, _n in count_rows(e.get("call_sites"))}]
+        used = used or pools
+        busiest = max(used, key=lambda e: _count(e, "calls"))
+        kept, peak = _count(busiest, "maxsize"), max(_count(e, "peak_in_use") for e in used)
+        # (a pool that was full is pool-full's story; one that did not count its peak
+        # proves nothing about calls at once)
+        if worst is None or any(not _count(e, "peak_in_use") or 0 < _count(e, "maxsize")
+                                <= _count(e, "peak_in_use") for e in used):
+            continue
+        size = kept if kept > 1 else DEFAULT_AT_ONCE
+        each = max(2, size // max(1, round(in_flight)))
+        message = (
+            f"Upstream calls were made one after another in each of {callers} greenlets "
+            f"named {name!r}: {calls} calls "
+            f"({calls / callers:.0f} per greenlet), the HTTP client waiting {waited:.3f} s "
+            f"in all ({waited / calls * 1e3:.1f} ms per call), most at {where}, with "
+            f"{in_flight:.1f} in flight on average, and no pool ever had more than {peak} "
+            f"connection{'s' if peak > 1 else ''} in use at once"
+            + (f" ({busiest['pool']}'s keeps {kept})" if kept else "")
+            + f", while the loop was busy {busy:.0%} of the run. A greenlet waits on one "
+            "thing at a time, so each one's calls took their round trips in turn: their "
+            "latencies added up where they could have overlapped. If each call needs the "
+            "one before it (paging by a cursor: the next page's address is in this one's "
+            "answer), that is the run's floor and the cost is not there to save. "
+            "Otherwise, fix: make each greenlet's calls together (gevent.pool.Pool(n)."
+            f"imap_unordered over its items, n about {each}, so that together they stay "
+            f"within the session's pool of {size}), or one call for the lot where the "
+            "upstream has a batch or bulk endpoint.")
+        found.append(_finding(
+            SEQUENTIAL_CALLS, _repeats_first(message, repeats_told(profile)),
+            waited * (1 - min(1.0, in_flight / size)), list(worst.stack),
+            greenlet=ended.get(tuple(worst.stack)), calls=calls, callers=callers,
+            waited_s=waited, site=where, peak_in_use=peak, in_flight=in_flight,
+            pool_maxsize=size, cost_meaning=CALLERS_COST))
+    return found
+
+
+def _loop_full(profile: Profile) -> bool:
+    """Whether the loop was busy over CALLERS_MAX_BUSY of the run: calls made together
+    would only queue behind it."""
+    busy = profile.hub.get("utilization")
+    return isinstance(busy, (int, float)) and busy > CALLERS_MAX_BUSY
+
+
+CALLERS_COST = ("greenlet-seconds the calls waited, less what as many at once as the "
+                "busiest pool holds would have left of it")
 
 
 def _repeats_first(message: str, repeats: str) -> str:

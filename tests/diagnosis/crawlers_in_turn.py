@@ -1,0 +1,58 @@
+"""A few crawlers, one per shop, each fetching its items one after another.
+
+Truth by construction: three ``crawler`` greenlets each walk 40 item ids and fetch each
+item from a kept-alive server that answers after ``kept=``'s delay (``diag: culprit``),
+waiting for each answer before asking for the next: three calls in flight at most,
+where the session's pool holds ten, while the loop sits idle.  Expected first finding
+``sequential-calls`` at that line, naming the crawlers.  With ``mode=together`` each
+crawler fetches its items through a ``Pool(3)``: nine at once, no ``sequential-calls``.
+With ``shop=own`` the shop is a gevent WSGI server in this process (a self-contained
+job with a stand-in for its upstream, answering after 20 ms, with TCP_NODELAY so that
+its head and body do not wait on a delayed ACK): the same finding.
+"""
+
+import socket
+import sys
+
+import gevent
+import gevent.pool
+import requests
+from _greenlets import spawn
+from gevent.pywsgi import WSGIServer
+
+ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
+CRAWLERS, ITEMS, AT_ONCE = 3, 40, 3
+SHOP_DELAY_S = 0.02
+session = requests.Session()
+
+
+def shop_app(environ, start_response):
+    gevent.sleep(SHOP_DELAY_S)
+    start_response("200 OK", [("Content-Length", "2")])
+    return [b"ok"]
+
+
+if ARGS.get("shop") == "own":
+    listener = socket.socket()
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # (accepted ones inherit it)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    shop_server = WSGIServer(listener, shop_app, log=None)
+    shop_server.start()
+    ARGS["kept"] = f"http://127.0.0.1:{shop_server.server_port}/item?"
+
+
+def item(shop, n):
+    return session.get(f"{ARGS['kept']}&shop={shop}&item={n}", timeout=30).content  # diag: culprit
+
+
+def crawl(shop):
+    if ARGS.get("mode") == "together":
+        pool = gevent.pool.Pool(AT_ONCE)
+        found = list(pool.imap_unordered(lambda n: item(shop, n), range(ITEMS)))
+    else:
+        found = [item(shop, n) for n in range(ITEMS)]
+    assert len(found) == ITEMS
+
+
+gevent.joinall([spawn("crawler", crawl, shop) for shop in range(CRAWLERS)], raise_error=True)
