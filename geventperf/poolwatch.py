@@ -136,7 +136,7 @@ class _Pool:
     __slots__ = ("label", "pools", "maxsize", "minsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
-                 "asked_close", "statuses", "gets", "urls", "others", "sent", "first_sites",
+                 "asked_close", "statuses", "retried", "gets", "urls", "others", "sent", "first_sites",
                  "answer_lengths",
                  "urls_over", "sent_over", "in_flight", "duplicates", "duplicated",
                  "duplicate_peak", "duplicate_sites",
@@ -206,6 +206,11 @@ class _Pool:
         # answers with an error status (4xx, 5xx) by status: a 503 raises nothing, and a
         # program that backs off or retries on it looks like one waiting on its own
         self.statuses: dict[str, int] = {}
+        # ... and the error answers urllib3's Retry retried inside urlopen, by status
+        # (from the final response's Retry history): the caller saw only the last answer,
+        # and a back-off on 429s, which sending fewer at once avoids, looked like any
+        # other upstream failure (an unseen bulk indexer's 15 retried 429s)
+        self.retried: dict[str, int] = {}
         # body after head, per connection kind: [responses, stalled (a body between
         # STALL_MIN_S and STALL_MAX_S after its head), seconds in all (each body counted
         # up to STALL_MAX_S: one slow download must not outweigh the rest), seconds
@@ -480,6 +485,10 @@ class PoolWatch:
                     record.sent_over |= _count_request(record, record.sent, key, caller)
                     _answer_length(record, key, response)
                     _seen(record, key)
+        for attempt in getattr(getattr(response, "retries", None), "history", None) or ():
+            retried = getattr(attempt, "status", None)
+            if isinstance(retried, int) and retried >= FIRST_ERROR_STATUS:
+                _tally(record.retried, str(retried), MAX_STATUSES)
         status = getattr(response, "status", None)
         if isinstance(status, int) and status >= FIRST_ERROR_STATUS:
             _tally(record.statuses, str(status), MAX_STATUSES)
@@ -553,7 +562,7 @@ class PoolWatch:
                  "answers_changed": _answers_changed(r),
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
-                 "statuses": _most_first(r.statuses),
+                 "statuses": _most_first(r.statuses), "retried": _most_first(r.retried),
                  "trails": {kind: list(counts) for kind, counts in r.trails.items()},
                  "heads_by_load": [list(b) for b in r.heads_by_load],
                  "heads_by_time": [list(b) for b in r.heads_by_time],

@@ -2163,6 +2163,18 @@ def test_a_404_retried_is_told_to_be_taken_out_of_the_retried_statuses(kept_serv
     assert "take it out of the Retry's status_forcelist" in first.message, first.message
 
 
+def test_retries_that_succeeded_in_the_end_name_the_statuses_retried(tmp_path):
+    """Before (an unseen bulk indexer's 429s, retried until they went through): "the
+    upstream failed them -- a status in the Retry's status_forcelist --": the callers
+    saw only the last answer, a 200, and the 429s' fix (fewer at once) went untold."""
+    profile = run_cli(RETRYING, tmp_path, "throttle=1")
+    first = assert_first(profile, RETRYING, RETRY_BACKOFF, greenlet="caller")
+    assert "answers of 429 x24" in first.message, first.message
+    assert "24 of the 24 were 429 (Too Many Requests)" in first.message, first.message
+    [host] = [e for e in profile.events if e.get("kind") == "urllib3-pool"]
+    assert host["retried"] == [["429", 24]] and host["statuses"] == [], host
+
+
 def test_requests_not_retried_are_no_retry_backoff(server, tmp_path):
     profile = run_cli(RETRYING, tmp_path, f"busy={server.url}/busy", "retries=0")
     assert not findings_of(profile, RETRY_BACKOFF), listing(profile)

@@ -59,7 +59,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "others": 0, "distinct_sent": 0, "same_requests": [], "keyed": 0,
                      "distinct_keys": 0, "answers_changed": [],
                      "failed_s": 0.0, "read_timeout_s": None, "errors": [], "sites": [],
-                     "statuses": [],
+                     "statuses": [], "retried": [],
                      "trails": {"new": [0, 0, 0.0, 0.0, 0.0],
                                 "reused": [0, 0, 0.0, 0.0, 0.0]},
                      "nagle": False, "sends": {"new": [0, 0.0], "reused": [0, 0.0]},
@@ -504,7 +504,8 @@ def test_retries_inside_one_request_count_as_one_call(kept):
 def test_error_answers_are_counted_by_status_and_retries_apart(kept):
     """A 503 raises nothing (no failure), yet a back-off on it looks like a program
     waiting on its own: answers of 400 or more are counted by status.  urllib3's Retry
-    on a status tries again inside one call: the pools table tells those apart."""
+    on a status tries again inside one call: the pools table tells those apart, with
+    the statuses retried (``retried``, from the final answer's Retry history)."""
     from urllib3.util.retry import Retry
     busy = http_response(b"busy", status="503 Service Unavailable")
     answers = iter([busy] * 4 + [http_response(b"ok"),
@@ -521,12 +522,14 @@ def test_error_answers_are_counted_by_status_and_retries_apart(kept):
         assert session.get(srv.url + "/", timeout=10).status_code == 404
     [event] = _pools(tracer.profile)
     assert event["statuses"] == [["503", 3], ["404", 1]], event
+    assert event["retried"] == [["503", 1]], event
     assert (event["calls"], event["checkouts"]) == (5, 6), event
     lines = tracer.profile.render("text").splitlines()
     [at] = [i for i, line in enumerate(lines) if line.startswith(srv.url)]
     assert lines[at].split()[1:3] == ["5", "0"], lines[at]  # requests, failed
-    assert lines[at + 1].split() == ["retried", "1", "(urllib3's", "Retry);", "error",
-                                     "answers", "503x3", "404x1"], lines[at + 1]
+    assert lines[at + 1].split() == ["retried", "1", "(urllib3's", "Retry,", "after",
+                                     "503x1);", "error", "answers", "503x3", "404x1"], \
+        lines[at + 1]
 
 
 def _closed_port() -> int:

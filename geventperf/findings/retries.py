@@ -24,6 +24,7 @@ from geventperf.findings.held import (
 from geventperf.findings.limits import event_wait, waiters
 from geventperf.findings.loop import block_threshold
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.poolwatch import status_pairs
 from geventperf.profile import Finding, Profile
 
 # urllib3 sleeping before a retry: its back-off, or the upstream's Retry-After.
@@ -105,7 +106,7 @@ def retry_backoff(profile: Profile) -> list[Finding]:
         fix = ("if latency matters more than eventual success, cap the back-off "
                "(Retry(backoff_max=...)) and the attempts (Retry(total=...)), or fail fast "
                "and let the caller decide")
-    statuses, _calls = error_statuses(profile)
+    statuses = _with_retried(profile)
     failed = (f"answers of {shown_statuses(statuses)} (statuses in the Retry's "
               "status_forcelist), or a refused or reset connection" if statuses else
               "a status in the Retry's status_forcelist, a refused or reset connection")
@@ -115,7 +116,7 @@ def retry_backoff(profile: Profile) -> list[Finding]:
         f"urllib3's retry back-off ({sleeps} sleep{'s' if sleeps != 1 else ''}"
         + (f" of {slept / sleeps:.3f} s on average" if sleeps > 0 else "")
         + f", most under {seen.where}): the upstream failed them -- {failed} -- and "
-        f"{why}. " + (permanent or _throttled(profile) or
+        f"{why}. " + (permanent or _throttled(profile, statuses) or
                       "That time went to the upstream's failures, not to its answers. Fix: "
                       "find why the upstream fails (its status codes and logs); " + fix
                       + "."))
@@ -145,7 +146,7 @@ def own_backoff(profile: Profile) -> list[Finding]:
         f"{slept / seen.count * 1e3:.0f} ms on average), about one sleep per failed "
         f"answer.{errors.told('')} "
         + (_permanent(error_statuses(profile)[0], "stop retrying it")
-           or _throttled(profile) or
+           or _throttled(profile, error_statuses(profile)[0]) or
            "That time went to the upstream's failures, not to its answers. Fix: find why "
            "the upstream fails (its status codes and logs); keep the back-off short, "
            "jittered and growing (tens of milliseconds at first, doubling), with few "
@@ -175,11 +176,20 @@ def _permanent(statuses: dict[str, int], cure: str) -> str | None:
             "connection).")
 
 
-def _throttled(profile: Profile) -> str | None:
-    """The sentences saying the error answers were mostly 429s (THROTTLED_SHARE), with
-    the most requests the pools had in flight at once, and THROTTLED_FIX; None
-    otherwise."""
-    statuses, _calls = error_statuses(profile)
+def _with_retried(profile: Profile) -> dict[str, int]:
+    """The error answers by status over all pools: those the callers saw, and those
+    urllib3's Retry retried inside their calls (the pool watch's ``retried``)."""
+    statuses = dict(error_statuses(profile)[0])
+    for e in _events(profile, POOL_EVENT):
+        for status, n in status_pairs(e.get("retried")):
+            statuses[status] = statuses.get(status, 0) + n
+    return statuses
+
+
+def _throttled(profile: Profile, statuses: dict[str, int]) -> str | None:
+    """The sentences saying the error answers (*statuses*) were mostly 429s
+    (THROTTLED_SHARE), with the most requests the pools had in flight at once, and
+    THROTTLED_FIX; None otherwise."""
     too_many, errors = statuses.get("429", 0), sum(statuses.values())
     if not too_many or too_many < THROTTLED_SHARE * errors:
         return None

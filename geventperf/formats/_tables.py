@@ -364,9 +364,11 @@ def pool_table(profile: Profile, limit: int = MAX_POOL_HOSTS) -> Table | None:
     def besides(e: dict[str, Any]) -> str:
         """urllib3's tries past the first inside the calls, and the error answers."""
         extra = _number(e.get("checkouts")) - requests(e)
-        statuses = _statuses(e.get("statuses"))
-        parts = ([f"retried {extra:.0f} (urllib3's Retry)"] if "calls" in e and extra > 0
-                 else []) + ([f"error answers {statuses}"] if statuses else [])
+        statuses, retried = _statuses(e.get("statuses")), _statuses(e.get("retried"))
+        parts = ([f"retried {extra:.0f} (urllib3's Retry"
+                  + (f", after {retried})" if retried else ")")]
+                 if "calls" in e and extra > 0 else []) \
+            + ([f"error answers {statuses}"] if statuses else [])
         # a proxy's pool: the host column is the proxy, not where the requests went
         if isinstance(e.get("proxy"), str):
             parts.append(f"through the proxy {e['proxy']} to {_counted(e.get('proxied'))}")
