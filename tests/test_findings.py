@@ -530,6 +530,27 @@ def test_a_blocking_call_found_committing_is_told_to_commit_per_batch(tmp_path, 
             and "one transaction per batch of records" in story) is told, story
 
 
+@pytest.mark.parametrize("source, told", [
+    ("        self.db.execute(", True), ('    rows = cur.fetchall()', True),
+    ('    cur.execute("COMMIT")', False),  # a commit: committing's story
+    ("    os.system('sync')", False)])
+def test_a_blocking_call_found_running_a_statement_names_it_and_the_threadpool(
+        tmp_path, source, told):
+    # an unseen thumbnail service's sqlite write, waiting out another process's lock:
+    # "found it at ...:321" with the generic cures, the threadpool last
+    from geventperf.findings import loop
+    from geventperf.profile import Profile
+    path = tmp_path / "index.py"
+    path.write_text("class Index:\n    def record(self, row):\n" + source + "\n")
+    line = f"{path}:3:Index.record"
+    seen = loop.Seen(line=line, looks=48, total=49, stack=[line])
+    story = loop._blocking_story(Profile(duration_s=1.0), line, seen)
+    assert f"(48 of 49), `{source.strip()}`" in story, story
+    assert ("running a database statement" in story
+            and "Fix: run the statements in gevent.get_hub().threadpool" in story) is told, \
+        story
+
+
 def test_a_loop_saturated_by_requests_tells_the_same_answers_fetched_again_first():
     # requests_saturated's loop (half its CPU in requests' layers), its one host's 400
     # GETs asking for 20 URLs: a cache comes before a cheaper Session

@@ -68,6 +68,12 @@ COMMIT_LINE = re.compile(r"\.commit\(\)|\bexecute\(\s*[rbuRBU]?['\"]\s*(?i:commi
 # yielding: a disk sync (fsync, a file's flush, a database's commit, by call, by
 # statement or on leaving a connection's with block: an unseen sitemap sync's sqlite
 # COMMIT per page, 22 % of its holders' running off the CPU) or a sleep unpatched.
+# The text of a program's line that runs a statement through a DB-API driver, whose C
+# code blocks the loop's thread (sqlite3 sleeping in its busy handler for a lock another
+# connection holds, a driver reading its own socket): an unseen thumbnail service's
+# sqlite write waited out a rollup's lock, and was told the generic cures with the
+# threadpool last, where the threadpool took 32 % off its run.
+DB_CALL_LINE = re.compile(r"\.(execute|executemany|executescript|fetch(one|many|all))\(")
 BLOCKING_LINE = re.compile(r"\b(os\.(fsync|fdatasync|sync)|fsync|fdatasync)\(|\.flush\(\)|"
                            r"\btime\.sleep\(|" + COMMIT_LINE.pattern)
 # A CPU slice's message names the time its thread waited for a CPU from this share of
@@ -2136,8 +2142,20 @@ class Seen(NamedTuple):
     during: str = "while it held the loop"  # which slices were looked at
 
     def told(self, capital: bool = False) -> str:
+        # (the line's own text where the source is at hand: "found it at app.py:321"
+        # did not say it was a sqlite write, which an unseen thumbnail service's was)
+        code = frame_source(self.line)
         return (f"{'L' if capital else 'l'}ooks at the thread {self.during} found "
-                f"it at {self.line} ({self.looks} of {self.total})")
+                f"it at {self.line} ({self.looks} of {self.total})"
+                + (f", `{_shortened(code)}`" if code else ""))
+
+
+# A quoted line of source is cut to this many characters: enough to name its call.
+QUOTED_CHARS = 100
+
+
+def _shortened(code: str) -> str:
+    return code if len(code) <= QUOTED_CHARS else code[:QUOTED_CHARS - 3] + "..."
 
 
 def _seen(evs: list[dict[str, Any]]) -> Seen | None:
@@ -2235,6 +2253,12 @@ def _where_hint(profile: Profile, longest: float = 0.0) -> str:
             "watch looks at every slice past half of it")
 
 
+def _querying(seen: Seen | None) -> bool:
+    """Whether the stall watch's looks found the thread at a line that runs a database
+    statement (DB_CALL_LINE)."""
+    return seen is not None and bool(DB_CALL_LINE.search(frame_source(seen.line)))
+
+
 def _committing(seen: Seen | None) -> bool:
     """Whether the stall watch's looks found the thread at a line that commits a database
     transaction (COMMIT_LINE)."""
@@ -2289,6 +2313,16 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                 "record; gevent.get_hub().threadpool frees the loop but not the greenlet "
                 "waiting for each commit, and a sqlite connection must stay on one thread "
                 "(a pool of one).")
+    if _querying(seen):
+        return (f"running a database statement{made}.{threads} A DB-API driver runs it in "
+                "C, holding the whole loop while it waits: sqlite3 sleeps in its busy "
+                "handler until a lock another connection or process holds is free, a "
+                "driver not made for gevent waits on its own socket. Fix: run the "
+                "statements in gevent.get_hub().threadpool (for sqlite3, a connection per "
+                "worker thread, made with check_same_thread=False, or one writer thread "
+                "fed by a queue), or use a driver that yields to gevent (a pure-Python "
+                "one, monkey-patched; psycopg2 with a gevent wait callback); and keep "
+                "whoever holds the lock to short transactions.")
     if isinstance(patched, list) \
             and PATCHED_FOR_BLOCKING <= {m for m in patched if isinstance(m, str)}:
         # "monkey-patch first" would send the reader to what is done already
