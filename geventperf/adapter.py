@@ -14,9 +14,11 @@ from typing import Any, Iterator
 
 import requests
 from requests.adapters import HTTPAdapter
+from requests.exceptions import ChunkedEncodingError
 from requests.models import CONTENT_CHUNK_SIZE
 from requests.utils import stream_decode_response_unicode
 from urllib3 import HTTPResponse
+from urllib3.exceptions import DecodeError, ProtocolError, ReadTimeoutError, SSLError
 
 from geventperf import readstats
 from geventperf.adapterfast import FastPathMixin, _sets_cookies
@@ -27,8 +29,10 @@ from geventperf.bodyreader import (
     BodyTooLarge,
     enlarge_read_buffer,
     guard_stream,
+    invalid_chunk_length,
     map_stream_errors,
     read_content,
+    requests_error,
 )
 from geventperf.quickpools import use_pools
 
@@ -49,6 +53,12 @@ class GeventResponse(requests.Response):
         """Content of the response, in bytes (read in ``chunk_size`` pieces)."""
         limits = self._body_limits
         if self._content is False and limits is not None:
+            if type(self) is GeventResponse and not self._content_consumed \
+                    and self.status_code != 0 and type(self.raw) is HTTPResponse \
+                    and _one_read(self.raw, limits):
+                self._content = _stream_content(self.raw)
+                self._content_consumed = True
+                return self._content
             if _one_read(self.raw, limits) or not isinstance(self.raw, HTTPResponse):
                 # requests reads it in one piece too: its own path is the shorter one.
                 # Or something replaced ``raw`` after build_response (a wrapping
@@ -84,6 +94,24 @@ def _one_read(raw: Any, limits: BodyLimits) -> bool:
             and not limits.enforced and not readstats.sinks
             and getattr(raw, "enforce_content_length", False) is True
             and getattr(raw, "_fp_bytes_read", 1) == 0)
+
+
+def _stream_content(raw: HTTPResponse) -> bytes:
+    """What requests' ``content`` makes of urllib3's ``raw.stream(CONTENT_CHUNK_SIZE,
+    decode_content=True)`` (the same call): the pieces joined, urllib3's body errors
+    raised as requests' ``iter_content`` raises them, and the bare ValueError of a
+    negative chunk size as this adapter's ``iter_content`` raises it
+    (:func:`~geventperf.bodyreader.map_stream_errors`).  Only requests' generator
+    steps around the call are left out; for a GeventResponse itself, whose
+    ``iter_content`` is requests' (and this adapter's mapping) and whose ``content``
+    is requests'."""
+    try:
+        return b"".join(raw.stream(CONTENT_CHUNK_SIZE, decode_content=True)) or b""
+    except (ProtocolError, DecodeError, ReadTimeoutError, SSLError) as exc:
+        # requests raises these inside its except clause, without "from".
+        raise requests_error(exc)  # noqa: B904
+    except (ValueError, OverflowError) as exc:
+        raise ChunkedEncodingError(invalid_chunk_length(exc)) from exc
 
 
 # Response classes of custom adapters, with GeventResponse's body reading mixed in.
@@ -131,7 +159,7 @@ class LargeReads(FastPathMixin):
 
     def build_response(self, req: requests.PreparedRequest, resp: Any) -> requests.Response:
         if self._build_without_cookies and not _sets_cookies(resp):
-            response = self._build_cookieless_response(req, resp)
+            response = self._build_cookieless_response(req, resp, GeventResponse)
         else:
             response = super().build_response(req, resp)
         cls = type(response)

@@ -9,9 +9,11 @@ of the profiler.
 from __future__ import annotations
 
 import copy
+import datetime
 import http.client
 import os
 import re
+from collections import OrderedDict
 from typing import Any
 
 import requests
@@ -19,8 +21,10 @@ import requests.adapters
 import urllib3
 import urllib3.poolmanager
 from requests.adapters import HTTPAdapter
+from requests.cookies import RequestsCookieJar
 from requests.structures import CaseInsensitiveDict
 from requests.utils import get_encoding_from_headers
+from urllib3._collections import HTTPHeaderDict, RecentlyUsedContainer
 
 __all__ = ["FastPathMixin"]
 
@@ -32,8 +36,9 @@ _FAST_CACHE_ENTRIES = 512
 _ORIGIN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
 # A pool lookup the fast path does not remember (see _pool_lookup).
 _NOT_REMEMBERED = object()
-# The response headers http.cookiejar takes cookies from (lower case).
-_COOKIE_HEADERS = ("set-cookie", "set-cookie2")
+# What the names of the response headers http.cookiejar takes cookies from
+# (Set-Cookie, Set-Cookie2) start with, in lower case.
+_COOKIE_NAME = "set-cookie"
 
 
 class FastPathMixin:
@@ -65,20 +70,31 @@ class FastPathMixin:
 
     # -- the fast path: what requests works out again on every request -----------------
 
-    def _build_cookieless_response(self, req: requests.PreparedRequest,
-                                   resp: Any) -> requests.Response:
+    def _build_cookieless_response(self, req: requests.PreparedRequest, resp: Any,
+                                   cls: type = requests.Response) -> requests.Response:
         """``HTTPAdapter.build_response``, step for step, for a response without a
         ``Set-Cookie`` or ``Set-Cookie2`` header: requests would wrap the request and
         the response for ``http.cookiejar`` (parsing the URL again) only for the jar to
-        find no cookie header.  ``tests/test_fastpath_layers.py`` compares every
-        attribute with requests' own build."""
-        response = requests.Response()
+        find no cookie header.  The response is made a *cls* (a ``requests.Response``
+        class without an ``__init__`` of its own) at once, with the attributes
+        ``Response()`` starts with (see :func:`_plain_response`), and its headers
+        copied from urllib3's (see :func:`_response_headers`).
+        ``tests/test_fastpath_layers.py`` compares every attribute with requests' own
+        build."""
+        headers = _response_headers(getattr(resp, "headers", {}))
+        encoding = get_encoding_from_headers(headers)
+        url = req.url.decode("utf-8") if isinstance(req.url, bytes) else req.url
+        response = _plain_response(cls, headers)
+        if response is None:
+            response = requests.Response()
+            if cls is not requests.Response:
+                response.__class__ = cls
         response.status_code = getattr(resp, "status", None)
-        response.headers = CaseInsensitiveDict(getattr(resp, "headers", {}))
-        response.encoding = get_encoding_from_headers(response.headers)
+        response.headers = headers
+        response.encoding = encoding
         response.raw = resp
-        response.reason = response.raw.reason
-        response.url = req.url.decode("utf-8") if isinstance(req.url, bytes) else req.url
+        response.reason = resp.reason
+        response.url = url
         response.request = req
         response.connection = self
         return response
@@ -111,6 +127,9 @@ class FastPathMixin:
             return manager.connection_from_host(**host_params, pool_kwargs=pool_kwargs)
         if entry is not None and _still_applies(entry, manager):
             pool_key, context = entry[3], entry[4]
+            pool = _most_recent_pool(manager, pool_key)
+            if pool is not None:
+                return pool
             # A copy: a new pool's construction pops keys off the context.
             return manager.connection_from_pool_key(pool_key, request_context=dict(context))
         pool = manager.connection_from_host(**host_params, pool_kwargs=pool_kwargs)
@@ -256,6 +275,101 @@ def _still_applies(entry: tuple, manager: Any) -> bool:
         return False
 
 
+# What requests.Response() starts with, in its order; a response made as
+# _plain_response makes it gets the same (the mutable ones new), where the running
+# requests is found to start a response with exactly these (_RESPONSE_START_KNOWN).
+_RESPONSE_START = ("_content", "_content_consumed", "_next", "status_code", "headers", "raw",
+                   "url", "encoding", "history", "reason", "cookies", "elapsed", "request")
+_NO_TIME = datetime.timedelta(0)
+
+
+def _response_start_known() -> bool:
+    """Whether ``requests.Response()`` starts with the attributes _plain_response sets:
+    these names in this order, ``None``, ``False``, an empty list, an empty
+    ``CaseInsensitiveDict``, an empty ``RequestsCookieJar`` with requests' default
+    policy and a zero ``timedelta``."""
+    start = vars(requests.Response())
+    fresh = _plain_response_values(CaseInsensitiveDict())
+    if tuple(start) != _RESPONSE_START or tuple(fresh) != _RESPONSE_START:
+        return False
+    for name, value in start.items():
+        mine = fresh[name]
+        if type(value) is not type(mine):
+            return False
+        if name == "cookies":
+            if len(value) or type(value._policy) is not type(mine._policy) \
+                    or vars(value._policy) != vars(mine._policy):
+                return False
+        elif name == "headers":
+            if len(value):
+                return False
+        elif value != mine:
+            return False
+    return True
+
+
+def _plain_response_values(headers: CaseInsensitiveDict) -> dict[str, Any]:
+    # RequestsCookieJar(): what requests' cookiejar_from_dict({}) returns, without its
+    # walk over the new jar and the empty dict.
+    return {"_content": False, "_content_consumed": False, "_next": None,
+            "status_code": None, "headers": headers, "raw": None, "url": None,
+            "encoding": None, "history": [], "reason": None, "cookies": RequestsCookieJar(),
+            "elapsed": _NO_TIME, "request": None}
+
+
+_RESPONSE_START_KNOWN = _response_start_known()
+
+
+def _plain_response(cls: type, headers: CaseInsensitiveDict) -> Any:
+    """``cls()`` for a ``requests.Response`` class that takes ``__init__`` from requests:
+    the same attributes, set without requests' ``__init__`` (whose cookie jar is built
+    by ``cookiejar_from_dict``, which walks the new empty jar), with *headers* (empty
+    there, and replaced by the caller at once) already in place; None where the
+    running requests starts a response otherwise, or *cls* has an ``__init__`` of its
+    own."""
+    if not _RESPONSE_START_KNOWN or cls.__init__ is not _RESPONSE_INIT:
+        return None
+    response = cls.__new__(cls)
+    response.__dict__.update(_plain_response_values(headers))
+    return response
+
+
+_RESPONSE_INIT = requests.Response.__init__
+
+
+def _response_headers(headers: Any) -> CaseInsensitiveDict:
+    """``CaseInsensitiveDict(headers)``.  For urllib3's ``HTTPHeaderDict`` (whose
+    ``_container`` maps each lower-cased name to [first name as sent, values...]),
+    requests' copy walks it through Python-level iterators, storing per name
+    ``name.lower() -> (name, headers[name])``, and ``headers[name]`` is the values
+    joined with ", "; the store is built from the container directly."""
+    if type(headers) is not HTTPHeaderDict:
+        return CaseInsensitiveDict(headers)
+    copied = CaseInsensitiveDict.__new__(CaseInsensitiveDict)   # _store is all it holds
+    copied._store = OrderedDict([(values[0].lower(), (values[0], ", ".join(values[1:])))
+                                 for values in headers._container.values()])
+    return copied
+
+
+def _most_recent_pool(manager: Any, pool_key: Any) -> Any:
+    """The pool ``manager.connection_from_pool_key(pool_key, ...)`` would return when it
+    is the manager's most recently used one (the usual case: one upstream), else None.
+    urllib3 takes its container's lock twice to find it and move it to the end of the
+    eviction order, where it already is; the answer and the order are the same
+    without.  (A read of a dict under the GIL; only urllib3's own container.)"""
+    pools = manager.pools
+    if type(pools) is not RecentlyUsedContainer:
+        return None
+    container = pools._container
+    try:
+        pool = container.get(pool_key)
+        if pool and next(reversed(container)) == pool_key:
+            return pool
+    except (RuntimeError, StopIteration):   # changed by another thread meanwhile
+        pass
+    return None
+
+
 def _sets_cookies(resp: Any) -> bool:
     """Whether requests' ``extract_cookies_to_jar`` could take a cookie from this
     urllib3 response: it reads the ``Set-Cookie`` and ``Set-Cookie2`` headers of the
@@ -266,7 +380,11 @@ def _sets_cookies(resp: Any) -> bool:
     msg = getattr(original, "msg", None)
     if not isinstance(msg, http.client.HTTPMessage):
         return True   # not what requests expects: let requests' own code handle it
-    return any(name.lower() in _COOKIE_HEADERS for name in msg.keys())
+    # One lower-cased string of all the names: "set-cookie" is in it when a name is
+    # Set-Cookie or Set-Cookie2 in any case (lower-casing goes character by character),
+    # and also for a name that merely contains it, which only sends the response the
+    # long way, through requests' own extraction.
+    return _COOKIE_NAME in "\n".join(msg.keys()).lower()
 
 
 def _requests_method(cls: type, name: str) -> bool:

@@ -689,7 +689,7 @@ def _asks_close(headers: Any) -> bool:
     """Whether a request's *headers* (requests' case-insensitive dict, or a plain one)
     ask the server to close the connection after the response."""
     store = getattr(headers, "_store", None)
-    if type(store) is dict:
+    if isinstance(store, dict):  # (an OrderedDict)
         # requests' CaseInsensitiveDict keeps lower-cased key -> (key, value): read
         # directly, a tenth of its get() (this runs once per request)
         pair = store.get("connection")

@@ -11,6 +11,11 @@
   directly (the same message, see that module).
 * The request's lines: they remember the request line and header lines http.client
   built for the previous requests (:mod:`geventperf.requestlines`).
+* The request's headers as requests hands them over: a ``CaseInsensitiveDict``, which
+  urllib3 copies and walks three times per request (its keys for a ``frozenset``, its
+  items for ``putheader``), each step through Python-level iterators.  Their pools
+  pass the same names and values, in the same order, as a plain ``dict``
+  (:class:`PlainHeaders`).
 
 Used by GeventAdapter's fast path.  Apart from it, ``quickack`` gives connections that
 acknowledge each response at once (:class:`QuickAck`).
@@ -21,6 +26,8 @@ from __future__ import annotations
 import select
 import socket
 from typing import Any
+
+from requests.structures import CaseInsensitiveDict
 
 from geventperf.requestlines import RememberedLines
 from geventperf.responsehead import QuickHTTPResponse
@@ -64,6 +71,23 @@ class QuickAck:
         return super().getresponse(*args, **kwargs)  # type: ignore[misc]
 
 
+class PlainHeaders:
+    """A pool whose ``urlopen`` takes requests' ``CaseInsensitiveDict`` of headers as the
+    plain ``dict`` of its items.  urllib3 only copies the headers, adds the pool's
+    ``proxy_headers`` and walks the names and items (``HTTPConnection.request``); the
+    dict holds the same (name, value) pairs as the ``CaseInsensitiveDict`` yields, in its
+    order, one per name as any case of it (requests' dict keeps one per lower-cased
+    name).  Only without ``proxy_headers``: adding them to a plain dict would not
+    replace a request header of the same name in another case, as urllib3 does on
+    requests' dict."""
+
+    def urlopen(self, method: str, url: str, body: Any = None, headers: Any = None,
+                *args: Any, **kwargs: Any) -> Any:
+        if type(headers) is CaseInsensitiveDict and not self.proxy_headers:  # type: ignore[attr-defined]
+            headers = dict(headers._store.values())
+        return super().urlopen(method, url, body, headers, *args, **kwargs)  # type: ignore[misc]
+
+
 def _readable_now(sock: Any) -> bool:
     poller = _POLL()
     poller.register(sock, select.POLLIN)
@@ -93,7 +117,8 @@ def _pool_classes(quick: bool, quickack: bool) -> dict[str, type]:
                             response_class=QuickHTTPResponse)
             prefix = ("Quick" if quick else "") + ("Ack" if quickack else "")
             conn = type(prefix + base.__name__, (*mixins, base), body)
-            pools[scheme] = type(prefix + pool.__name__, (pool,),
+            pool_mixins = (PlainHeaders,) if quick else ()
+            pools[scheme] = type(prefix + pool.__name__, (*pool_mixins, pool),
                                  {"ConnectionCls": conn, "__module__": __name__})
         _POOLS[key] = pools
     return _POOLS[key]

@@ -76,6 +76,9 @@ _URL_CACHE_ENTRIES = 1024
 # Most remembered sets of validated session headers (a session's headers rarely change;
 # a program that keeps changing them clears the cache rather than grows it).
 _HEADER_CACHE_ENTRIES = 64
+# The data and files types a request without a body carries (empty): requests'
+# Request.__init__ turns a None into [], Session.request its data into {}.
+_EMPTY_BODY_TYPES = (dict, list)
 # "scheme://netloc" of a URL: what requests' proxy decision reads of it (scheme, host,
 # port).
 _ORIGIN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
@@ -170,6 +173,9 @@ def _merge(request_value: Any, session_value: Any, dict_class: type = OrderedDic
         return request_value
     if request_value is None:
         return session_value
+    if type(session_value) is dict and type(request_value) is dict \
+            and not session_value and not request_value:
+        return dict_class()   # two empty dicts (a request's and a session's proxies)
     if not (isinstance(session_value, Mapping) and isinstance(request_value, Mapping)):
         return request_value
     merged = dict_class(list(session_value.items()))
@@ -277,10 +283,32 @@ class FastPreparedRequest(PreparedRequest):
         is one ``urlparse`` takes (else requests' step raises as it does)."""
         facts = self._url_facts.get(self.url) if type(self.url) is str else None
         if (type(cookies) is RequestsCookieJar and facts is not None and facts[0]
-                and len(cookies) == 0):
+                and _empty_jar(cookies)):
             self._cookies = cookies
             return
         super().prepare_cookies(cookies)
+
+    def prepare_body(self, data: Any, files: Any, json: Any = None) -> None:
+        """Without data, files or json (a GET's empty ``{}`` data and ``[]`` files),
+        requests' steps come to no body, only after two ``isinstance`` checks against
+        ``collections.abc`` classes: the fast path comes to it directly, through the
+        same ``prepare_content_length`` (which gives a POST without body its
+        ``Content-Length: 0``)."""
+        if (json is None and type(data) in _EMPTY_BODY_TYPES and not data
+                and (files is None or (type(files) in _EMPTY_BODY_TYPES and not files))):
+            self.prepare_content_length(None)
+            self.body = None
+            return
+        super().prepare_body(data, files, json)
+
+    def prepare_hooks(self, hooks: Any) -> None:
+        """Hooks that register nothing (requests' default, ``{"response": []}``): requests
+        checks each event name and asks whether the empty list is ``Callable`` (an ABC
+        check) before extending the request's list by nothing."""
+        if (type(hooks) is dict and hooks.keys() <= self.hooks.keys()
+                and all(type(value) is list and not value for value in hooks.values())):
+            return
+        super().prepare_hooks(hooks)
 
     def prepare_auth(self, auth: Any, url: Any = "") -> None:
         """Without ``auth``, requests looks for credentials in the URL
@@ -294,6 +322,15 @@ class FastPreparedRequest(PreparedRequest):
                 return   # requests: no auth at all, nothing changes
             auth = url_auth
         super().prepare_auth(auth, url)
+
+
+def _empty_jar(jar: Any) -> bool:
+    """``len(jar) == 0`` for a ``RequestsCookieJar``, without its walk over the jar when
+    the jar's domain dict (http.cookiejar's ``_cookies``) is empty; False (not known to
+    be empty) for any other jar."""
+    if type(jar) is not RequestsCookieJar:
+        return False
+    return not jar._cookies or len(jar) == 0
 
 
 def _url_facts(url: str) -> tuple[bool, Any]:
@@ -313,7 +350,9 @@ class SessionFastPath:
         cookies = request.cookies
         if cookies and not isinstance(cookies, cookiejar.CookieJar):
             cookies = cookiejar_from_dict(cookies)
-        merged_cookies = merge_cookies(RequestsCookieJar(), self.cookies)
+        merged_cookies = RequestsCookieJar()
+        if not _empty_jar(self.cookies):
+            merged_cookies = merge_cookies(merged_cookies, self.cookies)
         if cookies:
             merged_cookies = merge_cookies(merged_cookies, cookies)
         # (Without cookies of its own, requests turns the request's none into an empty

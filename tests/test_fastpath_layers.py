@@ -10,10 +10,16 @@ Removed on the fast path, and why the result stays requests':
 * ``get_auth_from_url``: remembered per prepared URL;
 * the redirect walk of a response that is not a redirect;
 * ``select_proxy`` without proxies, and the cookie extraction of a response without
-  ``Set-Cookie`` in the adapter's ``build_response``.
+  ``Set-Cookie`` in the adapter's ``build_response``;
+* requests' ``Response()`` start and its header copy in that build;
+* urllib3's locked pool lookup when the pool is already the most recently used;
+* the body and hook preparation of a request without a body or hooks, and the merge
+  of an empty session jar.
 """
 
 from __future__ import annotations
+
+from http import cookiejar
 
 import pytest
 import requests
@@ -21,7 +27,8 @@ from requests.adapters import HTTPAdapter
 from requests.cookies import RequestsCookieJar
 
 import geventperf
-from geventperf.adapter import GeventAdapter
+from geventperf import adapterfast
+from geventperf.adapter import GeventAdapter, GeventResponse
 from geventperf.session import _takes_requests_method, enable_fast_path
 from tests.servers import RawServer, WSGIServerThread, http_response
 
@@ -45,6 +52,10 @@ def _app(environ, start_response):
     if path == "/redirect":
         start_response("302 Found", [("Location", "/echo"), ("Set-Cookie", "r=1; Path=/")])
         return [b""]
+    if path == "/repeated":   # one name twice, in two cases; a name with set-cookie in it
+        start_response("200 OK", [("X-Twice", "1"), ("x-twice", "2"),
+                                  ("X-Set-Cookie-Note", "not a cookie")])
+        return [b"repeated"]
     if path == "/redirect-no-cookie":
         start_response("301 Moved Permanently", [("Location", "/echo")])
         return [b""]
@@ -104,7 +115,10 @@ def test_cookies_redirects_and_fragments_as_requests(wsgi, sessions):
         ("GET", "/redirect-no-cookie#part", {}),   # the fragment is carried over
         ("GET", "/redirect", {"allow_redirects": False}),
         ("POST", "/echo", {"data": b"body"}),
+        ("POST", "/echo", {}),                     # no body: Content-Length: 0
+        ("GET", "/repeated", {}),
         ("GET", "/echo", {"cookies": {"req": "1"}}),
+        ("GET", "/echo", {"hooks": {"response": []}}),
     ]
     for method, path, kwargs in steps:
         for _ in range(REPEATS):
@@ -220,21 +234,29 @@ def test_cookieless_build_equals_requests_build(wsgi):
     requests' HTTPAdapter.build_response sets, to the same values."""
     adapter = GeventAdapter(fast_path=True)
     session = requests.Session()
-    for path in ("/echo", "/set-cookie", "/redirect-no-cookie"):
+    assert adapterfast._RESPONSE_START_KNOWN   # the build below is the fast one
+    for path in ("/echo", "/set-cookie", "/redirect-no-cookie", "/repeated"):
         prepared = session.prepare_request(requests.Request("GET", wsgi.url + path))
         raw = adapter.send(prepared, stream=True).raw
-        ours = adapter._build_cookieless_response(prepared, raw)
+        ours = adapter._build_cookieless_response(prepared, raw, GeventResponse)
         theirs = HTTPAdapter.build_response(adapter, prepared, raw)
-        assert sorted(vars(ours)) == sorted(vars(theirs))
+        assert type(ours) is GeventResponse
+        assert list(vars(ours)) == list(vars(theirs))
         for name, value in vars(theirs).items():
             mine = vars(ours)[name]
+            assert type(mine) is type(value), name
             if name == "cookies":
+                # (less the time requests' extraction stamps on the policy: the
+                # cookieless build extracts nothing)
+                assert mine is not value and {**vars(mine._policy), "_now": 0} == \
+                    {**vars(value._policy), "_now": 0}
                 if path == "/set-cookie":
                     assert dict(value) == {"a": "1"} and dict(mine) == {}
                     continue
                 mine, value = sorted(mine.items()), sorted(value.items())
             elif name == "headers":
-                mine, value = dict(mine), dict(value)
+                assert type(mine._store) is type(value._store)
+                mine, value = list(mine._store.items()), list(value._store.items())
             assert mine == value, name
         raw.read()
         raw.release_conn()
@@ -361,3 +383,47 @@ def test_an_adapter_class_with_its_own_lookups_keeps_them(wsgi):
     for _ in range(REPEATS):
         assert session.get(wsgi.url + "/set-cookie").cookies["a"] == "1"
     assert called == ["request_url", "build_response"] * REPEATS
+
+
+def test_a_jar_of_its_own_still_sees_every_response(wsgi, sessions):
+    """The session jar's extraction is left out only for http.cookiejar's own jar."""
+    seen = {id(s): [] for s in sessions}
+    for session in sessions:
+        class Recording(cookiejar.CookieJar):
+            def extract_cookies(self, response, request, session=session):
+                seen[id(session)].append(request.get_full_url())
+                return super().extract_cookies(response, request)
+
+        session.cookies = Recording()
+    for path in ("/echo", "/set-cookie", "/echo"):
+        fast_view, plain_view = (_view(s.get(wsgi.url + path)) for s in sessions)
+        assert fast_view == plain_view
+    assert seen[id(sessions[0])] == seen[id(sessions[1])] != []
+    assert [[c.name for c in s.cookies] for s in sessions] == [["a"], ["a"]]
+
+
+def test_unknown_hook_events_fail_alike(wsgi, sessions):
+    failures = []
+    for session in sessions:
+        with pytest.raises(ValueError) as raised:
+            session.get(wsgi.url + "/echo", hooks={"request": []})
+        failures.append(str(raised.value))
+    assert failures[0] == failures[1]
+
+
+def test_pool_order_stays_urllib3s():
+    """Pools looked up without urllib3's lock (the most recent one) leave the
+    manager's eviction order as urllib3's own lookups leave it."""
+    fast, plain = GeventAdapter(fast_path=True, pool_connections=2), HTTPAdapter(pool_connections=2)
+    session = requests.Session()
+    orders = []
+    for adapter in (fast, plain):
+        pools = []
+        for port in (9, 9, 10, 10, 9, 11, 11, 9, 10, 10):
+            prepared = session.prepare_request(
+                requests.Request("GET", f"http://127.0.0.1:{port}/x"))
+            pools.append(adapter.get_connection_with_tls_context(prepared, True, {}, None))
+        orders.append(([k.key_port for k in adapter.poolmanager.pools._container],
+                       [pools.index(p) for p in pools]))
+        adapter.close()
+    assert orders[0] == orders[1]

@@ -165,6 +165,8 @@ REQUESTS = [
     ("HEAD", "/a", {"Host": "example.test", "Accept-Encoding": "br"}),
     ("GET", "/a", {"X-Bytes": b"raw\xff"}),
     ("GET", "/a", {"User-Agent": None}),  # requests drops a None header
+    # names the session has, in another case: one line each, the request's name
+    ("GET", "/a", {"accept": "x/y", "ACCEPT-ENCODING": "identity", "user-agent": "me"}),
     ("GET", "/a", {}),
 ]
 
@@ -254,3 +256,20 @@ def test_remembered_lines_stay_bounded_per_connection():
         assert 0 < len(conn._request_memory) <= _LINES_PER_CONNECTION
         assert 0 < len(conn._header_memory) <= _LINES_PER_CONNECTION
         conn.close()
+
+
+def test_plain_headers_only_without_proxy_headers(monkeypatch):
+    """The quick pools hand urllib3 requests' headers as a plain dict of the same items,
+    in order; a pool with proxy headers (which urllib3 adds case-insensitively) gets
+    requests' CaseInsensitiveDict itself."""
+    seen = []
+    monkeypatch.setattr(urllib3.connectionpool.HTTPConnectionPool, "urlopen",
+                        lambda self, method, url, body=None, headers=None, *args, **kwargs:
+                        seen.append(headers))
+    headers = requests.structures.CaseInsensitiveDict([("Accept", "a"), ("x-b", "b")])
+    headers["ACCEPT"] = "c"
+    pool_class = _pool_classes(True, False)["http"]
+    pool_class("127.0.0.1", 9).urlopen("GET", "/", headers=headers)
+    pool_class("127.0.0.1", 9, _proxy_headers={"Accept": "p"}).urlopen("GET", "/", None, headers)
+    assert type(seen[0]) is dict and list(seen[0].items()) == [("ACCEPT", "c"), ("x-b", "b")]
+    assert seen[1] is headers
