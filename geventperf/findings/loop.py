@@ -20,6 +20,7 @@ from geventperf.findings.common import (
     LOOP_HELD,
     LOOP_SATURATED,
     REQUEST_FRAME,
+    SESSION_PER_REQUEST,
     STACK_CPU_SAMPLES,
     STACK_SLICE_END,
     STACK_STALL_LOOK,
@@ -1478,6 +1479,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     from geventperf.findings.inflight import duplicates_in_flight, without_repeats_told
     from geventperf.findings.repeated import repeated_requests
     new_sessions = session_per_request(profile)
+    per_call = False  # requests' CPU told as a Session made per call (below)
     blocked = loop_blocked(profile)
     slow = slow_paths(profile)
     explained = sum(f.cost_s for f in blocked) + sum(
@@ -1732,10 +1734,21 @@ def loop_saturated(profile: Profile) -> list[Finding]:
             # on this module.
             from geventperf.findings.held import repeats_told
             cure += repeats_told(profile)
+            # a Session made per call: its setup and a new connection each time are
+            # requests' work here, and sharing one is the cure that comes first (an
+            # unseen price pusher told a cheaper Session first gained 8 %; one Session
+            # shared by its calls, 32 %)
+            per_call = bool(new_sessions)
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
-                     "and http.client themselves: their per-request work (proxy settings "
-                     "read from the environment, URL parsing, header checks) is a cause "
-                     "of its own"
+                     "and http.client themselves"
+                     + (", for a Session made per call (session-per-request, told before "
+                        "this finding): its setup and a new connection each time are "
+                        "that work, and one Session shared by the calls is the first "
+                        "cure. Beyond it, their per-request work (proxy settings read "
+                        "from the environment, URL parsing, header checks) is a cause of "
+                        "its own" if per_call else
+                        ": their per-request work (proxy settings read from the "
+                        "environment, URL parsing, header checks) is a cause of its own")
                      + (f", and here {env:.0%} of the sampled CPU read the proxy settings "
                         "and .netrc from the environment at each request (its cost grows "
                         "with the environment's size: a container with many service "
@@ -1747,8 +1760,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                         else ". geventperf.Session(), or geventperf.mount(session, "
                         "fast_path=True), does that work once per session (about half of "
                         "requests' CPU per call in this project's benchmarks)"
-                        + (": for a Session shared by the calls, not one made per call "
-                           "(session-per-request)." if new_sessions else ".")))
+                        + (", for the shared Session." if per_call else ".")))
         partly, _line = _partly_blocking(profile, off_cpu, held_run)
         grown = _grown_told(same)
         cure = partly + (f" {_sentence(grown.strip())}" if partly and grown else grown) + cure
@@ -1803,7 +1815,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      active_s=util * duration,
                      holders={name: acc[0] for name, acc in top}, holders_off_cpu_s=off_cpu,
                      sections={s.name: s.delayed_others_s for s in sections},
-                     **_after_slow_paths(slow))]
+                     **_after_slow_paths(slow, per_call))]
 
 
 # A slow path holding at least this share of the sampled CPU is the saturation's cause,
@@ -1814,9 +1826,12 @@ def loop_saturated(profile: Profile) -> list[Finding]:
 SLOW_PATH_LEADS_SHARE = 0.4
 
 
-def _after_slow_paths(slow: list[Finding]) -> dict[str, Any]:
-    """``ranks_after`` the kinds of the slow paths (*slow*) that lead, or nothing."""
-    kinds = sorted({f.kind for f in slow if _f(f.extra, "cpu_share") >= SLOW_PATH_LEADS_SHARE})
+def _after_slow_paths(slow: list[Finding], per_call: bool = False) -> dict[str, Any]:
+    """``ranks_after`` the kinds of the slow paths (*slow*) that lead, and
+    session-per-request where requests' CPU was a Session made per call (*per_call*), or
+    nothing."""
+    kinds = sorted({f.kind for f in slow if _f(f.extra, "cpu_share") >= SLOW_PATH_LEADS_SHARE}
+                   | ({SESSION_PER_REQUEST} if per_call else set()))
     return {"ranks_after": kinds} if kinds else {}
 
 

@@ -496,7 +496,10 @@ def _callers_in_turn(profile: Profile, client: list) -> list[Finding]:
                                 <= _count(e, "peak_in_use") for e in used):
             continue
         size = kept if kept > 1 else DEFAULT_AT_ONCE
-        each = max(2, size // max(1, round(in_flight)))
+        # the pool's share of each greenlet calling through it at once (its peak: one
+        # call each; four shop crawlers sharing a host's 20 were told "n about 10" each
+        # from their 2.2 in flight on average, 40 at once where 20 are kept)
+        each = max(2, size // max(1, _count(busiest, "peak_in_use")))
         message = (
             f"Upstream calls were made one after another in each of {callers} greenlets "
             f"named {name!r}: {calls} calls "
@@ -512,7 +515,8 @@ def _callers_in_turn(profile: Profile, client: list) -> list[Finding]:
             "answer), that is the run's floor and the cost is not there to save. "
             "Otherwise, fix: make each greenlet's calls together (gevent.pool.Pool(n)."
             f"imap_unordered over its items, n about {each}, so that together they stay "
-            f"within the session's pool of {size}), or one call for the lot where the "
+            f"within the {size} connections {busiest['pool']}'s pool keeps), or one call "
+            "for the lot where the "
             "upstream has a batch or bulk endpoint.")
         found.append(_finding(
             SEQUENTIAL_CALLS, _repeats_first(message, repeats_told(profile)),
