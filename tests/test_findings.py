@@ -789,3 +789,26 @@ def test_requests_cpu_from_a_session_made_per_call_ranks_after_that_finding(monk
     monkeypatch.setattr(connections, "session_per_request", lambda profile: [])
     [alone] = findings.loop_saturated(requests_saturated())
     assert "ranks_after" not in alone.extra and "made per call" not in alone.message
+
+
+def test_an_in_process_stand_in_servers_connection_is_no_feeder():
+    # handoff_profile's feeder made an in-process server's connection, busy in its
+    # handler (an unseen feed relay's indexer, asleep answering the relay's own posts,
+    # was named a pace-setter "busy 89 %"); while nobody calls that server through
+    # requests, it may be one (a webhook receiver that enqueues)
+    from tests.test_mut_findings import handoff_profile
+    handler = ["/v/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into",
+               f"{APP}:68:indexer_app",
+               "/v/site-packages/gevent/pywsgi.py:1057:WSGIHandler.run_application"]
+
+    def relay(called: bool) -> list[Finding]:
+        p = handoff_profile(feeder_stack=handler)
+        p.greenlet(3).name = "gevent.baseserver._handle_and_close_when_done"
+        p.events = [{"kind": "pywsgi-responses", "served": 40, "ports": [8080]}] + (
+            [{"kind": "urllib3-pool", "pool": "http://127.0.0.1:8080", "calls": 40,
+              "call_sites": [[f"{APP}:90:push", 40]]}] if called else [])
+        return findings.serial_bottleneck(p)
+
+    assert not relay(called=True)
+    [told] = relay(called=False)
+    assert told.extra["feeders"] == [3], told

@@ -8062,7 +8062,8 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/gevent/pool.py:165:GroupMappingMixin.__map'],
       'waits': 4}],
     'serial_bottleneck_at_the_edges': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -8082,13 +8083,16 @@ EXPECTED = {
                  'not recorded: these are the greenlets that kept working while the others '
                  "waited, so most likely their pace set everyone's. If what they wait on is "
                  'input that arrives at its own pace (a long-poll on a message broker, a '
-                 "server's requests), the waiting greenlets are spare capacity, not a fault, "
-                 'and more of these would change nothing. Otherwise, fix: do that work '
+                 "server's requests), the waiting greenlets are spare capacity, not a "
+                 'fault, and more of these would change nothing. So are they if each of its '
+                 "calls needs the one before it (paging by a cursor: the next page's "
+                 "address is in this one's answer): then fewer, larger pages (a limit= or "
+                 'page_size= parameter) are the lever. Otherwise, fix: do that work '
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
                  'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
-                 'the loop sat mostly idle]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -8097,7 +8101,8 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 10},
      {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
       'cost_s': 4.0,
       'feeders': [3],
       'gate': False,
@@ -8117,13 +8122,16 @@ EXPECTED = {
                  'not recorded: these are the greenlets that kept working while the others '
                  "waited, so most likely their pace set everyone's. If what they wait on is "
                  'input that arrives at its own pace (a long-poll on a message broker, a '
-                 "server's requests), the waiting greenlets are spare capacity, not a fault, "
-                 'and more of these would change nothing. Otherwise, fix: do that work '
+                 "server's requests), the waiting greenlets are spare capacity, not a "
+                 'fault, and more of these would change nothing. So are they if each of its '
+                 "calls needs the one before it (paging by a cursor: the next page's "
+                 "address is in this one's answer): then fewer, larger pages (a limit= or "
+                 'page_size= parameter) are the lever. Otherwise, fix: do that work '
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
                  'greenlets do it themselves. [cost 4.000 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
-                 'the loop sat mostly idle]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -8153,11 +8161,14 @@ EXPECTED = {
                  "likely their pace set everyone's. If what they wait on is input that arrives "
                  "at its own pace (a long-poll on a message broker, a server's requests), the "
                  'waiting greenlets are spare capacity, not a fault, and more of these would '
-                 'change nothing. Otherwise, fix: do that work concurrently -- more than the 2 '
-                 'such greenlets there are, or gevent.pool.Pool(n).imap_unordered over its '
-                 'inputs -- or let the waiting greenlets do it themselves. [cost 4.500 s: '
-                 "greenlet-seconds spent waiting at hand-offs (a queue, an event, a greenlet's "
-                 'end) for a few busy greenlets while the loop sat mostly idle]',
+                 'change nothing. So are they if each of its calls needs the one before it '
+                 "(paging by a cursor: the next page's address is in this one's answer): then "
+                 'fewer, larger pages (a limit= or page_size= parameter) are the lever. '
+                 'Otherwise, fix: do that work concurrently -- more than the 2 such greenlets '
+                 'there are, or gevent.pool.Pool(n).imap_unordered over its inputs -- or let '
+                 'the waiting greenlets do it themselves. [cost 4.500 s: greenlet-seconds '
+                 "spent waiting at hand-offs (a queue, an event, a greenlet's end) for a few "
+                 'busy greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -8187,11 +8198,14 @@ EXPECTED = {
                  "pace set everyone's. If what they wait on is input that arrives at its own "
                  "pace (a long-poll on a message broker, a server's requests), the waiting "
                  'greenlets are spare capacity, not a fault, and more of these would change '
-                 'nothing. Otherwise, fix: do that work concurrently -- several such '
-                 'greenlets, or gevent.pool.Pool(n).imap_unordered over its inputs -- or let '
-                 'the waiting greenlets do it themselves. [cost 4.500 s: greenlet-seconds '
-                 "spent waiting at hand-offs (a queue, an event, a greenlet's end) for a few "
-                 'busy greenlets while the loop sat mostly idle]',
+                 'nothing. So are they if each of its calls needs the one before it (paging by '
+                 "a cursor: the next page's address is in this one's answer): then fewer, "
+                 'larger pages (a limit= or page_size= parameter) are the lever. Otherwise, '
+                 'fix: do that work concurrently -- several such greenlets, or '
+                 'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
+                 'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting at '
+                 "hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets "
+                 'while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -8200,7 +8214,8 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 10}],
     'serial_bottleneck_names_the_busy_feeder': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -8220,13 +8235,16 @@ EXPECTED = {
                  'not recorded: these are the greenlets that kept working while the others '
                  "waited, so most likely their pace set everyone's. If what they wait on is "
                  'input that arrives at its own pace (a long-poll on a message broker, a '
-                 "server's requests), the waiting greenlets are spare capacity, not a fault, "
-                 'and more of these would change nothing. Otherwise, fix: do that work '
+                 "server's requests), the waiting greenlets are spare capacity, not a "
+                 'fault, and more of these would change nothing. So are they if each of its '
+                 "calls needs the one before it (paging by a cursor: the next page's "
+                 "address is in this one's answer): then fewer, larger pages (a limit= or "
+                 'page_size= parameter) are the lever. Otherwise, fix: do that work '
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
                  'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
-                 'the loop sat mostly idle]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -11526,7 +11544,8 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 26}],
     'serial_bottleneck_beside_idle_server_connections': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -11546,13 +11565,16 @@ EXPECTED = {
                  'not recorded: these are the greenlets that kept working while the others '
                  "waited, so most likely their pace set everyone's. If what they wait on is "
                  'input that arrives at its own pace (a long-poll on a message broker, a '
-                 "server's requests), the waiting greenlets are spare capacity, not a fault, "
-                 'and more of these would change nothing. Otherwise, fix: do that work '
+                 "server's requests), the waiting greenlets are spare capacity, not a "
+                 'fault, and more of these would change nothing. So are they if each of its '
+                 "calls needs the one before it (paging by a cursor: the next page's "
+                 "address is in this one's answer): then fewer, larger pages (a limit= or "
+                 'page_size= parameter) are the lever. Otherwise, fix: do that work '
                  'concurrently -- several such greenlets, or '
                  'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
                  'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
-                 'the loop sat mostly idle]',
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -12666,7 +12688,8 @@ EXPECTED = {
                 '/venv/lib/python3.11/site-packages/urllib3/connectionpool.py:493:HTTPConnectionPool._make_request',
                 '/srv/app/worker.py:30:with_a_session']}],
     'serial_bottleneck_not_the_main_end_wait': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -12687,10 +12710,13 @@ EXPECTED = {
                  "their pace set everyone's. If what they wait on is input that arrives at "
                  "its own pace (a long-poll on a message broker, a server's requests), the "
                  'waiting greenlets are spare capacity, not a fault, and more of these would '
-                 'change nothing. Otherwise, fix: do that work concurrently -- several such '
-                 'greenlets, or gevent.pool.Pool(n).imap_unordered over its inputs -- or let '
-                 'the waiting greenlets do it themselves. [cost 4.500 s: greenlet-seconds '
-                 "spent waiting at hand-offs (a queue, an event, a greenlet's end) for a few busy "
+                 'change nothing. So are they if each of its calls needs the one before it '
+                 "(paging by a cursor: the next page's address is in this one's answer): "
+                 'then fewer, larger pages (a limit= or page_size= parameter) are the lever. '
+                 'Otherwise, fix: do that work concurrently -- several such greenlets, or '
+                 'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
+                 'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
+                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy "
                  'greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
@@ -12700,7 +12726,8 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 9},
      {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -12721,11 +12748,14 @@ EXPECTED = {
                  "likely their pace set everyone's. If what they wait on is input that "
                  "arrives at its own pace (a long-poll on a message broker, a server's "
                  'requests), the waiting greenlets are spare capacity, not a fault, and more '
-                 'of these would change nothing. Otherwise, fix: do that work concurrently '
-                 '-- several such greenlets, or gevent.pool.Pool(n).imap_unordered over its '
-                 'inputs -- or let the waiting greenlets do it themselves. [cost 4.500 s: '
-                 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+                 'of these would change nothing. So are they if each of its calls needs the '
+                 "one before it (paging by a cursor: the next page's address is in this "
+                 "one's answer): then fewer, larger pages (a limit= or page_size= parameter) "
+                 'are the lever. Otherwise, fix: do that work concurrently -- several such '
+                 'greenlets, or gevent.pool.Pool(n).imap_unordered over its inputs -- or let '
+                 'the waiting greenlets do it themselves. [cost 4.500 s: greenlet-seconds '
+                 "spent waiting at hand-offs (a queue, an event, a greenlet's end) for a few "
+                 'busy greenlets while the loop sat mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -14195,7 +14225,8 @@ EXPECTED = {
       'stack': ['/srv/app/worker.py:66:lookup'],
       'waits': 4}],
     'serial_bottleneck_told_as_a_gate_at_its_edge': [{'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
       'cost_s': 4.5,
       'feeders': [3],
       'gate': True,
@@ -14221,7 +14252,8 @@ EXPECTED = {
                  'If instead each set brings new work, do that work concurrently (several '
                  'such greenlets, or gevent.pool.Pool(n).imap_unordered over its inputs). '
                  '[cost 4.500 s: greenlet-seconds spent waiting at hand-offs (a queue, an '
-                 "event, a greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
+                 "event, a greenlet's end) for a few busy greenlets while the loop sat "
+                 'mostly idle]',
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
@@ -14230,7 +14262,8 @@ EXPECTED = {
                 '/srv/app/worker.py:20:produce'],
       'waits': 8},
      {'cost_meaning': 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
-                      "greenlet's end) for a few busy greenlets while the loop sat mostly idle",
+                      "greenlet's end) for a few busy greenlets while the loop sat mostly "
+                      'idle',
       'cost_s': 4.5,
       'feeders': [3],
       'gate': False,
@@ -14251,12 +14284,14 @@ EXPECTED = {
                  "waited, so most likely their pace set everyone's. If what they wait on is "
                  'input that arrives at its own pace (a long-poll on a message broker, a '
                  "server's requests), the waiting greenlets are spare capacity, not a fault, "
-                 'and more of these would change nothing. Otherwise, fix: do that work '
-                 'concurrently -- several such greenlets, or '
-                 'gevent.pool.Pool(n).imap_unordered over its inputs -- or let the waiting '
-                 'greenlets do it themselves. [cost 4.500 s: greenlet-seconds spent waiting '
-                 "at hand-offs (a queue, an event, a greenlet's end) for a few busy greenlets while "
-                 'the loop sat mostly idle]',
+                 'and more of these would change nothing. So are they if each of its calls '
+                 "needs the one before it (paging by a cursor: the next page's address is in "
+                 "this one's answer): then fewer, larger pages (a limit= or page_size= "
+                 'parameter) are the lever. Otherwise, fix: do that work concurrently -- '
+                 'several such greenlets, or gevent.pool.Pool(n).imap_unordered over its '
+                 'inputs -- or let the waiting greenlets do it themselves. [cost 4.500 s: '
+                 'greenlet-seconds spent waiting at hand-offs (a queue, an event, a '
+                 "greenlet's end) for a few busy greenlets while the loop sat mostly idle]",
       'peers': False,
       'section': None,
       'site': '/srv/app/worker.py:20:produce',

@@ -39,6 +39,7 @@ import re
 from typing import Any, Callable, NamedTuple
 
 from geventperf.findings.common import (
+    CONNECTION_GREENLET,
     DELAYED_ACK_STALL,
     REQUEST_BODY_STALL,
     SERIAL_BOTTLENECK,
@@ -47,6 +48,7 @@ from geventperf.findings.common import (
     _greenlets_named,
     tell_before_cost,
 )
+from geventperf.findings.cpuhot import is_client_frame
 from geventperf.findings.limits import (
     EVENTS_LOCK,
     event_wait,
@@ -60,6 +62,7 @@ from geventperf.findings.limits import (
     waiters,
 )
 from geventperf.findings.loop import SLEEP_FRAME, block_threshold
+from geventperf.findings.ownclients import in_handler, own_server_hosts
 from geventperf.frames import (
     frame_source,
     gives_back,
@@ -382,6 +385,13 @@ def _bottleneck(profile: Profile) -> list[Finding]:
         return [_linger_finding(profile, rows, total, idle, linger)]
     feeders = _sources(profile, _feeders(profile, {tuple(w.stack) for w in rows}), waiter,
                        seen.count)
+    if own_server_hosts(profile):
+        # (an in-process server answering the program's own calls is a stand-in for an
+        # upstream: its connections are busy with the latency of answers the program
+        # awaits, not feeding a queue; an unseen feed relay's indexer was named as a
+        # second pace-setter, "busy 89 %" asleep in its handler)
+        feeders = [f for f in feeders if not (f[0].name.endswith(CONNECTION_GREENLET)
+                                              and f[3] and in_handler(f[3]))]
     if not feeders:
         return []
     worst = seen.worst
@@ -485,7 +495,14 @@ def _bottleneck(profile: Profile) -> list[Finding]:
             "others waited, so most likely their pace set everyone's. If what they wait on "
             "is input that arrives at its own pace (a long-poll on a message broker, a "
             "server's requests), the waiting greenlets are spare capacity, not a fault, and "
-            "more of these would change nothing. Otherwise, fix: do that work "
+            "more of these would change nothing."
+            # (an unseen feed relay's follower paged by a cursor: told to do its work
+            # concurrently, which no cursor allows; 48 workers instead of 12 ran slower)
+            + (" So are they if each of its calls needs the one before it (paging by a "
+               "cursor: the next page's address is in this one's answer): then fewer, "
+               "larger pages (a limit= or page_size= parameter) are the lever."
+               if lead_stack and any(is_client_frame(f) for f in lead_stack) else "")
+            + " Otherwise, fix: do that work "
             f"concurrently -- {several}, or gevent.pool.Pool(n).imap_unordered "
             "over its inputs -- or let the waiting greenlets do it themselves"
             + ("; and wait on a gevent.event.Event or AsyncResult that the feeder sets "
