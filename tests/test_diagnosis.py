@@ -678,6 +678,27 @@ def test_a_few_greenlets_each_fetching_their_items_together_make_no_sequential_c
     assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
 
 
+QUEUE_JOBS = Workload("queue_jobs_in_turn.py")
+
+
+def test_queue_workers_sending_each_jobs_calls_in_turn_make_sequential_calls(kept_server,
+                                                                            tmp_path):
+    """Before (an unseen notifier's 8 queue workers, each sending a notification's 4
+    channel calls in turn; made together, the run took 61 % less): "FINDINGS: none",
+    over 4 calls in flight on average being taken for a pool of workers sized on
+    purpose."""
+    profile = run_cli(QUEUE_JOBS, tmp_path, CRAWLERS_URL.format(kept_server.url))
+    first = assert_first(profile, QUEUE_JOBS, SEQUENTIAL_CALLS, greenlet="worker")
+    assert first.extra["callers"] == 6 and first.extra["calls"] == 180, listing(profile)
+
+
+def test_queue_workers_sending_each_jobs_calls_together_make_no_sequential_calls(
+        kept_server, tmp_path):
+    profile = run_cli(QUEUE_JOBS, tmp_path, CRAWLERS_URL.format(kept_server.url),
+                      "mode=together")
+    assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
+
+
 BACKOFF = Workload("backoff_in_slots.py")
 BACKOFF_URL = "kept={}/slow?delay=0.05"
 
