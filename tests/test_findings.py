@@ -812,3 +812,20 @@ def test_an_in_process_stand_in_servers_connection_is_no_feeder():
     assert not relay(called=True)
     [told] = relay(called=False)
     assert told.extra["feeders"] == [3], told
+
+
+def test_a_full_connection_pool_names_its_smallest_size():
+    # an unseen sync's three adapters on one host kept 4, 10 and 10: the pools table
+    # showed 10, and the 4 blocked its 40 workers
+    from geventperf.findings.limits import _blocking_sizes
+    from geventperf.formats._tables import pool_table
+    host = {"kind": "urllib3-pool", "pool": "http://up:80", "calls": 684, "pools": 3,
+            "maxsize": 10, "minsize": 4, "block": True, "peak_in_use": 10}
+    p = Profile(duration_s=1.0, events=[host])
+    assert _blocking_sizes(p) == "; here http://up:80's smallest pool keeps 4 (its largest 10)"
+    assert pool_table(p).rows[0][4] == "4-10"
+    host["minsize"] = 10
+    assert _blocking_sizes(p) == "; here http://up:80's pool keeps 10"
+    assert pool_table(p).rows[0][4] == "10"
+    host["block"] = False  # it does not wait for a connection: no size to blame
+    assert _blocking_sizes(p) == ""

@@ -15259,13 +15259,13 @@ EXPECTED = {
                  'waited 0.750 s in all for a free connection (8 waits of 0.094 s on average, '
                  'most at /srv/app/worker.py:18:worker) while the loop sat idle 75% of the '
                  'run: the adapter keeps at most pool_maxsize connections per host and, with '
-                 'pool_block=True, a request that finds them all in use waits for one; no '
-                 'other finding explains their waits, so that size paced the work (the network '
-                 'was not the slow part). Fix: mount an adapter with a pool_maxsize as large '
-                 'as the number of greenlets that share the session '
-                 '(requests.adapters.HTTPAdapter(pool_maxsize=n, pool_block=True), or '
-                 'geventperf.mount(session, pool_maxsize=n)) if the downstream can take that '
-                 "many connections; if the limit is deliberate (the downstream's own "
+                 'pool_block=True, a request that finds them all in use waits for one; here '
+                 "http://up's pool keeps 1; no other finding explains their waits, so that "
+                 'size paced the work (the network was not the slow part). Fix: mount an '
+                 'adapter with a pool_maxsize as large as the number of greenlets that share '
+                 'the session (requests.adapters.HTTPAdapter(pool_maxsize=n, pool_block=True), '
+                 'or geventperf.mount(session, pool_maxsize=n)) if the downstream can take '
+                 "that many connections; if the limit is deliberate (the downstream's own "
                  'connection limit), this is what it costs. And the connections sat idle '
                  'between uses: a connection given back goes to the next waiter, which then '
                  'queued for the loop (0.250 greenlet-seconds of ready wait at the pool, 12% '
@@ -15296,13 +15296,13 @@ EXPECTED = {
                  'waited 0.750 s in all for a free connection (8 waits of 0.094 s on average, '
                  'most at /srv/app/worker.py:18:worker) while the loop sat idle 75% of the '
                  'run: the adapter keeps at most pool_maxsize connections per host and, with '
-                 'pool_block=True, a request that finds them all in use waits for one; no '
-                 'other finding explains their waits, so that size paced the work (the network '
-                 'was not the slow part). Fix: mount an adapter with a pool_maxsize as large '
-                 'as the number of greenlets that share the session '
-                 '(requests.adapters.HTTPAdapter(pool_maxsize=n, pool_block=True), or '
-                 'geventperf.mount(session, pool_maxsize=n)) if the downstream can take that '
-                 "many connections; if the limit is deliberate (the downstream's own "
+                 'pool_block=True, a request that finds them all in use waits for one; here '
+                 "http://up's pool keeps 2; no other finding explains their waits, so that "
+                 'size paced the work (the network was not the slow part). Fix: mount an '
+                 'adapter with a pool_maxsize as large as the number of greenlets that share '
+                 'the session (requests.adapters.HTTPAdapter(pool_maxsize=n, pool_block=True), '
+                 'or geventperf.mount(session, pool_maxsize=n)) if the downstream can take '
+                 "that many connections; if the limit is deliberate (the downstream's own "
                  'connection limit), this is what it costs. [cost 0.750 s: greenlet-seconds '
                  "spent waiting for a free connection of requests' connection pool while the "
                  'loop had room (mostly idle, or queueing little)]',

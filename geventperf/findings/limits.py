@@ -423,6 +423,26 @@ def is_connection_slot_wait(stack: list[str]) -> bool:
     return inner < len(stack) and CONN_SLOT_WAIT.search(stack[inner]) is not None
 
 
+# Blocking pools whose sizes connection-pool-full names, most requests first.
+SIZES_TOLD = 3
+
+
+def _blocking_sizes(profile: Profile) -> str:
+    """``; here http://a:80's pool keeps 4`` for the hosts whose pools block when full
+    (``block``), by their smallest pool where sizes differ (an unseen sync's three
+    adapters on one host kept 4, 10 and 10: the pools table showed 10, the one that
+    blocked its 40 workers was the 4); "" when none recorded one."""
+    told = []
+    blocking = [e for e in _events(profile, POOL_EVENT) if e.get("block") is True
+                and isinstance(e.get("pool"), str) and _count(e, "maxsize")]
+    for e in sorted(blocking, key=lambda e: -_count(e, "calls"))[:SIZES_TOLD]:
+        smallest, largest = _count(e, "minsize") or _count(e, "maxsize"), _count(e, "maxsize")
+        told.append(f"{e['pool']}'s " + (f"smallest pool keeps {smallest} (its largest "
+                                         f"{largest})" if smallest < largest else
+                                         f"pool keeps {largest}"))
+    return f"; here {', '.join(told)}" if told else ""
+
+
 def connection_pool_full(profile: Profile) -> list[Finding]:
     """Requests that waited for a free connection of requests' (urllib3's) pool while
     the loop had room (paced): one finding, named by the line that waited most.
@@ -439,8 +459,9 @@ def connection_pool_full(profile: Profile) -> list[Finding]:
         f"on average, most at {seen.where}) "
         f"while the loop sat {idle_told(profile, idle)}: the adapter keeps at most "
         "pool_maxsize connections per host and, with pool_block=True, a request that "
-        "finds them all in use waits for one; no other finding explains their waits, so "
-        "that size paced the work (the network was not the slow part). Fix: mount an "
+        f"finds them all in use waits for one{_blocking_sizes(profile)}; no other finding "
+        "explains their waits, so that size paced the work (the network was not the slow "
+        "part). Fix: mount an "
         "adapter with a pool_maxsize as large as the number of greenlets that share the "
         "session (requests.adapters.HTTPAdapter(pool_maxsize=n, pool_block=True), or "
         "geventperf.mount(session, pool_maxsize=n)) if the downstream can take that many "

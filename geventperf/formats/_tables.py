@@ -378,9 +378,18 @@ def pool_table(profile: Profile, limit: int = MAX_POOL_HOSTS) -> Table | None:
         return "; ".join(parts)
 
     ranked = sorted(hosts, key=lambda e: -requests(e))
+    def size(e: dict[str, Any]) -> str:
+        """pool_maxsize; ``4-10`` for a host whose pools keep different sizes."""
+        if "maxsize" not in e:
+            return ""
+        smallest, largest = _number(e.get("minsize")), _number(e["maxsize"])
+        return f"{smallest:.0f}-{largest:.0f}" if 0 < smallest < largest else f"{largest:.0f}"
+
     rows = [[e["pool"], f"{requests(e):.0f}"]
+            + [f"{_number(e[key]):.0f}" if key in e else "" for key in ("failed", "pools")]
+            + [size(e)]
             + [f"{_number(e[key]):.0f}" if key in e else "" for key in
-               ("failed", "pools", "maxsize", "peak_in_use", "opened")]
+               ("peak_in_use", "opened")]
             + [f"{made_again(e)}" if isinstance(e.get("trails"), dict) else ""]
             + [f"{_number(e[key]):.0f}" if key in e else "" for key in
                ("discarded", "unreturned")]
