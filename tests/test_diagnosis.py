@@ -650,16 +650,31 @@ def test_a_job_fetching_its_items_together_makes_no_sequential_calls(kept_server
 
 CRAWLERS = Workload("crawlers_in_turn.py")
 CRAWLERS_URL = "kept={}/slow?delay=0.02"
+QUEUE_JOBS = Workload("queue_jobs_in_turn.py")
 
 
-def test_a_few_greenlets_each_fetching_their_items_in_turn_make_sequential_calls(
-        kept_server, tmp_path):
-    """Before (an unseen price watcher's three shop crawlers, 84 calls each in turn;
-    fetched together the run took 82 % less): "FINDINGS: none", as one greenlet's loop
-    alone was told."""
-    profile = run_cli(CRAWLERS, tmp_path, CRAWLERS_URL.format(kept_server.url))
-    first = assert_first(profile, CRAWLERS, SEQUENTIAL_CALLS, greenlet="crawler")
-    assert first.extra["callers"] == 3 and first.extra["calls"] == 120, listing(profile)
+@pytest.mark.parametrize("workload, greenlet, callers, calls",
+                         [(CRAWLERS, "crawler", 3, 120), (QUEUE_JOBS, "worker", 6, 180)],
+                         ids=["crawlers", "queue-workers"])
+def test_a_few_greenlets_each_making_their_calls_in_turn_make_sequential_calls(
+        workload, greenlet, callers, calls, kept_server, tmp_path):
+    """Before: "FINDINGS: none", as one greenlet's loop alone was told (an unseen price
+    watcher's three shop crawlers, 84 calls each in turn: fetched together, the run took
+    82 % less), and over 4 calls in flight on average were taken for a pool of workers
+    sized on purpose (an unseen notifier's 8 queue workers, each sending a
+    notification's 4 channel calls in turn: made together, 61 % less)."""
+    profile = run_cli(workload, tmp_path, CRAWLERS_URL.format(kept_server.url))
+    first = assert_first(profile, workload, SEQUENTIAL_CALLS, greenlet=greenlet)
+    assert first.extra["callers"] == callers and first.extra["calls"] == calls, \
+        listing(profile)
+
+
+@pytest.mark.parametrize("workload", [CRAWLERS, QUEUE_JOBS], ids=["crawlers", "queue-workers"])
+def test_a_few_greenlets_making_their_calls_together_make_no_sequential_calls(
+        workload, kept_server, tmp_path):
+    profile = run_cli(workload, tmp_path, CRAWLERS_URL.format(kept_server.url),
+                      "mode=together")
+    assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
 
 
 def test_a_few_greenlets_calling_a_stand_in_server_of_their_own_make_sequential_calls(
@@ -669,34 +684,6 @@ def test_a_few_greenlets_calling_a_stand_in_server_of_their_own_make_sequential_
     profile = run_cli(CRAWLERS, tmp_path, "shop=own")
     first = assert_first(profile, CRAWLERS, SEQUENTIAL_CALLS, greenlet="crawler")
     assert first.extra["callers"] == 3 and first.extra["calls"] == 120, listing(profile)
-
-
-def test_a_few_greenlets_each_fetching_their_items_together_make_no_sequential_calls(
-        kept_server, tmp_path):
-    profile = run_cli(CRAWLERS, tmp_path, CRAWLERS_URL.format(kept_server.url),
-                      "mode=together")
-    assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
-
-
-QUEUE_JOBS = Workload("queue_jobs_in_turn.py")
-
-
-def test_queue_workers_sending_each_jobs_calls_in_turn_make_sequential_calls(kept_server,
-                                                                            tmp_path):
-    """Before (an unseen notifier's 8 queue workers, each sending a notification's 4
-    channel calls in turn; made together, the run took 61 % less): "FINDINGS: none",
-    over 4 calls in flight on average being taken for a pool of workers sized on
-    purpose."""
-    profile = run_cli(QUEUE_JOBS, tmp_path, CRAWLERS_URL.format(kept_server.url))
-    first = assert_first(profile, QUEUE_JOBS, SEQUENTIAL_CALLS, greenlet="worker")
-    assert first.extra["callers"] == 6 and first.extra["calls"] == 180, listing(profile)
-
-
-def test_queue_workers_sending_each_jobs_calls_together_make_no_sequential_calls(
-        kept_server, tmp_path):
-    profile = run_cli(QUEUE_JOBS, tmp_path, CRAWLERS_URL.format(kept_server.url),
-                      "mode=together")
-    assert not findings_of(profile, SEQUENTIAL_CALLS), listing(profile)
 
 
 BACKOFF = Workload("backoff_in_slots.py")
