@@ -453,15 +453,17 @@ def _pool_jobs_in_turn(profile: Profile, client: list) -> list[Finding]:
 
 def _callers_in_turn(profile: Profile, client: list) -> list[Finding]:
     """A job's N+1 spread over a few greenlets of one name (a crawler per shop, an
-    enricher per batch), each making its calls in turn: a handful in flight where the
-    session's pool holds many, while the loop had room (an unseen price watcher's three
-    shop crawlers made 84 calls each in turn and were told nothing; fetched together,
-    the run took 82 % less).  ``cost_s``: CALLERS_COST."""
+    enricher per batch, queue workers with a backlog), each making its calls in turn:
+    a few in flight where the pools they use hold many, while the loop had room (an
+    unseen price watcher's three shop crawlers made 84 calls each in turn and were told
+    nothing; fetched together, the run took 82 % less).  ``cost_s``: CALLERS_COST."""
     pools = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)]
     duration = profile.duration_s
     busy = profile.hub.get("utilization")
+    # (calls that were mostly failures were retries, each needing the one before)
     if not pools or not duration or not isinstance(busy, (int, float)) \
-            or _loop_full(profile) or _retried(profile) >= RETRIED_SHARE * len(client):
+            or _loop_full(profile) \
+            or _retried(profile) >= RETRIED_SHARE * sum(_count(e, "calls") for e in pools):
         return []
     ended = switched_out_at(profile)
 
@@ -469,8 +471,10 @@ def _callers_in_turn(profile: Profile, client: list) -> list[Finding]:
         g = profile.greenlet(ended.get(tuple(w.stack)))
         return None if g is None else _base_name(g.name)
 
-    # (workers that take their items at a hand-off, a queue's get, are workers-saturated's
-    # story: a pool of a size chosen for its input, not one loop per collection)
+    # (workers that waited for their items at a hand-off, a queue's get, kept up with
+    # their input at times: a pool sized for it, workers-saturated's to judge; workers
+    # that never waited for their next item had a backlog, as a loop over its own
+    # collection has)
     fed = {name_at(w) for w in handoffs(profile)}
     by_name: dict[str, list[Any]] = {}
     for w in client:
