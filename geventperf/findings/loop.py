@@ -65,16 +65,16 @@ PARTLY_BLOCKING_SHARE = 0.1
 # offered first gained nothing, where one transaction per batch took 90 % off.
 COMMIT_LINE = re.compile(r"\.commit\(\)|\bexecute\(\s*[rbuRBU]?['\"]\s*(?i:commit|end)\b|"
                          r"^\s*(async\s+)?with\s+[\w.]*conn\w*\s*(\bas\s+\w+\s*)?:")
-# The text of a program's line that makes a call blocking the loop's thread without
-# yielding: a disk sync (fsync, a file's flush, a database's commit, by call, by
-# statement or on leaving a connection's with block: an unseen sitemap sync's sqlite
-# COMMIT per page, 22 % of its holders' running off the CPU) or a sleep unpatched.
 # The text of a program's line that runs a statement through a DB-API driver, whose C
 # code blocks the loop's thread (sqlite3 sleeping in its busy handler for a lock another
 # connection holds, a driver reading its own socket): an unseen thumbnail service's
 # sqlite write waited out a rollup's lock, and was told the generic cures with the
 # threadpool last, where the threadpool took 32 % off its run.
 DB_CALL_LINE = re.compile(r"\.(execute|executemany|executescript|fetch(one|many|all))\(")
+# The text of a program's line that makes a call blocking the loop's thread without
+# yielding: a disk sync (fsync, a file's flush, a database's commit, by call, by
+# statement or on leaving a connection's with block: an unseen sitemap sync's sqlite
+# COMMIT per page, 22 % of its holders' running off the CPU) or a sleep unpatched.
 BLOCKING_LINE = re.compile(r"\b(os\.(fsync|fdatasync|sync)|fsync|fdatasync)\(|\.flush\(\)|"
                            r"\btime\.sleep\(|" + COMMIT_LINE.pattern)
 # A CPU slice's message names the time its thread waited for a CPU from this share of

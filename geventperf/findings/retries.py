@@ -140,13 +140,13 @@ def own_backoff(profile: Profile) -> list[Finding]:
     seen = waiters(profile, found.rows, weight=event_wait)
     if slept < block_threshold(profile) or not low <= seen.count / errors.errors <= high:
         return []
+    statuses = error_statuses(profile)[0]
     message = (
         f"Requests were retried: {seen.who} waited {slept:.3f} s in all sleeping at "
         f"{line}, the program's own back-off ({seen.count} sleeps of "
         f"{slept / seen.count * 1e3:.0f} ms on average), about one sleep per failed "
         f"answer.{errors.told('')} "
-        + (_permanent(error_statuses(profile)[0], "stop retrying it")
-           or _throttled(profile, error_statuses(profile)[0]) or
+        + (_permanent(statuses, "stop retrying it") or _throttled(profile, statuses) or
            "That time went to the upstream's failures, not to its answers. Fix: find why "
            "the upstream fails (its status codes and logs); keep the back-off short, "
            "jittered and growing (tens of milliseconds at first, doubling), with few "
