@@ -94,6 +94,7 @@ from geventperf.frames import (
     with_block_lines,
 )
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
+from geventperf.poolwatch import count_rows
 from geventperf.profile import LOCK_CALLS, Finding, Profile, greenlet_label
 from geventperf.sampling.views import chains, samples_of
 
@@ -1000,12 +1001,10 @@ def _called_under(pool: dict[str, Any], holding: Holding) -> bool:
     from a line whose calls waited under the lock: only then is its peak of connections
     in use the holders' (an unseen chat server's Semaphore() of one around its token
     checks was told "a Semaphore(9)" from that host's peak, which its profile lookups
-    outside the lock made).  A pool event without call sites (older profiles): yes."""
-    sites = pool.get("call_sites")
-    if not isinstance(sites, list) or not sites:
-        return True
-    return all(isinstance(s, list) and s and isinstance(s[0], str)
-               and frame_line(s[0]) in holding.call_lines for s in sites)
+    outside the lock made).  A pool event without call sites (older profiles): yes;
+    malformed rows (an untrusted profile's) are skipped."""
+    sites = count_rows(pool.get("call_sites"))
+    return all(frame_line(site) in holding.call_lines for site, _n in sites)
 
 
 def _besides_the_lock(profile: Profile, rows: list[Any], each: str) -> str:
