@@ -586,6 +586,16 @@ def test_three_calls_in_turn_under_in_process_load_clients_are_sequential_calls(
     assert first.extra["responses"] == 48, listing(profile)
 
 
+def test_three_calls_in_turn_to_an_in_process_upstream_are_sequential_calls(tmp_path):
+    """Before (an unseen product page's five upstreams, served in its own process):
+    "FINDINGS: none", the stand-ins' responses counted as the service's (0.8 calls per
+    response) and the handlers' calls to them taken for load clients'."""
+    profile = run_cli(N_PLUS_ONE, tmp_path, "mode=three", "clients=here", "upstream=here")
+    first = assert_first(profile, N_PLUS_ONE, SEQUENTIAL_CALLS, marker="three")
+    assert first.extra["responses"] == 48, listing(profile)
+    assert "gevent.joinall" in first.message, first.message
+
+
 def test_three_calls_together_under_in_process_load_clients_are_no_sequential_calls(
         server, tmp_path):
     profile = run_cli(N_PLUS_ONE, tmp_path, slow(server, 0.05), "mode=together",

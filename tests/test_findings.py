@@ -829,3 +829,19 @@ def test_a_full_connection_pool_names_its_smallest_size():
     assert pool_table(p).rows[0][4] == "10"
     host["block"] = False  # it does not wait for a connection: no size to blame
     assert _blocking_sizes(p) == ""
+
+
+def test_calls_in_turn_through_a_helper_name_the_lines_that_called_it():
+    # an unseen product page's five calls in turn, each through its one-line fetch
+    # wrapper: told at the wrapper, where no fix goes
+    from geventperf.findings.sequential import _called_from
+    fetch = f"{APP}:97:fetch"
+
+    def rows(*callers: str) -> list[StackTime]:
+        return [StackTime(stack=["/py/http/client.py:323:HTTPResponse.begin", fetch, caller,
+                                 f"{APP}:127:app"]) for caller in callers]
+
+    lined_up = rows(f"{APP}:103:page", f"{APP}:107:page", f"{APP}:104:page")
+    assert _called_from(lined_up, fetch) == f", called from {APP}:page at lines 103, 104 and 107"
+    assert _called_from(rows(f"{APP}:103:page.<locals>.<listcomp>"), fetch) == ""  # a loop
+    assert _called_from(rows(f"{APP}:103:page", f"{APP}:40:other"), fetch) == ""

@@ -46,7 +46,12 @@ from geventperf.findings.limits import (
     idle_share,
     switched_out_at,
 )
-from geventperf.findings.ownclients import handlers_call_out, in_handler, own_client_rows
+from geventperf.findings.ownclients import (
+    handlers_call_out,
+    in_handler,
+    own_client_rows,
+    own_server_hosts,
+)
 from geventperf.frames import parse_frame, socket_read_depth, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import count_rows
@@ -286,14 +291,19 @@ def _calls_in_turn(profile: Profile) -> list[Finding]:
 
 def _handlers_in_turn(profile: Profile, client: list, responses: int) -> list[Finding]:
     """A served response's calls made in turn by its handler (see the module's text)."""
-    if responses < MIN_RESPONSES:
-        return []
-    # (the program's own load clients' calls to its server are not the handlers': their
-    # waits are the responses' whole time)
-    own = {id(w) for w in own_client_rows(profile)}
-    waited = sum(event_wait(w) for w in client if id(w) not in own)
     handlers = _handler_stacks(profile)
     mine = [w for w in client if in_handler(w.stack) or tuple(w.stack) in handlers]
+    # (the program's own load clients' calls to its server are not the handlers': their
+    # waits are the responses' whole time; the handlers' own calls to servers of the
+    # program's, stand-ins for their upstreams, are)
+    own = {id(w) for w in own_client_rows(profile)} - {id(w) for w in mine}
+    waited = sum(event_wait(w) for w in client if id(w) not in own)
+    # the stand-ins' responses are no responses of the handlers that called them (an
+    # unseen product page's five upstreams in the same process answered 1 600 of its
+    # 1 920 responses, and its five calls per page in turn read as 0.8 per response)
+    responses -= _stand_in_calls(profile, mine)
+    if responses < MIN_RESPONSES:
+        return []
     in_turn = sum(event_wait(w) for w in mine)
     # the calls the handlers made: their waits for a response's head (a call answered
     # before it was waited for is not counted: fewer, never more)
@@ -307,11 +317,13 @@ def _handlers_in_turn(profile: Profile, client: list, responses: int) -> list[Fi
         return []
     per = calls / responses
     cost = in_turn * (1 - responses / calls)
+    from_lines = _called_from(mine, where)
+    # (a loop over items, unless the calls come from several lines: calls of their own)
     fix = (
         "Fix: one call for the lot, where the upstream has a batch or bulk endpoint; else "
         "make them together (gevent.pool.Pool(n).imap_unordered over the items, or a "
         "Group's map, inside the handler), and cache what repeats."
-        if calls >= CALLS_PER_RESPONSE * responses else
+        if calls >= CALLS_PER_RESPONSE * responses and not from_lines else
         "Fix: if they do not need each other's answers, make them together inside the "
         "handler (a gevent.spawn for each, then gevent.joinall): a response then takes "
         "its slowest call instead of their sum. If each call needs the one before it (its "
@@ -320,7 +332,7 @@ def _handlers_in_turn(profile: Profile, client: list, responses: int) -> list[Fi
     message = (
         f"Each response waited on its upstream calls one after another: {calls} calls for "
         f"{responses} responses ({per:.1f} per response), waited for in the handlers' own "
-        f"greenlets, most at {where} ({in_turn:.3f} s in all, "
+        f"greenlets, most at {where}{from_lines} ({in_turn:.3f} s in all, "
         f"{in_turn / calls * 1e3:.1f} ms per call: {in_turn / responses * 1e3:.0f} ms per "
         "response). A greenlet waits on one thing at a time, so they were made in turn, "
         "and every response took that many round trips; the upstream answered each in "
@@ -328,6 +340,42 @@ def _handlers_in_turn(profile: Profile, client: list, responses: int) -> list[Fi
     return [_finding(SEQUENTIAL_CALLS, _repeats_first(message, repeats_told(profile)), cost, list(worst.stack), calls=calls,
                      responses=responses, calls_per_response=per, waited_s=in_turn,
                      site=where)]
+
+
+def _called_from(rows: list, where: str) -> str:
+    """``, called from app.py:page at lines 103, 104 and 107`` when the *rows* (``waits``)
+    at the program's line *where* (a helper that makes the call) were called from
+    several lines of one function: those lines are the calls in turn, where the fix
+    goes (an unseen product page's five calls were told at its one-line fetch wrapper);
+    "" otherwise."""
+    callers: dict[tuple[str, str], set[int]] = {}
+    for w in rows:
+        stack = list(w.stack)
+        if where in stack and stack.index(where) + 1 < len(stack):
+            caller = parse_frame(stack[stack.index(where) + 1])
+            if caller.line:
+                callers.setdefault((caller.path, caller.function), set()).add(caller.line)
+    if len(callers) != 1:
+        return ""
+    (path, function), lines = next(iter(callers.items()))
+    if len(lines) < 2:
+        return ""
+    shown = sorted(lines)
+    return (f", called from {path}:{function} at lines "
+            f"{', '.join(map(str, shown[:-1]))} and {shown[-1]}")
+
+
+def _stand_in_calls(profile: Profile, mine: list) -> int:
+    """The calls the handlers (their ``waits`` rows *mine*) made to the program's own
+    servers: every call site the pool watch placed for such a host is a line of theirs
+    (a load client's line calls the service, not its stand-ins)."""
+    lines = {user_site(w.stack).user for w in mine} - {None}
+    stand_ins = 0
+    for e in own_server_hosts(profile):
+        sites = {site for site, _n in count_rows(e.get("call_sites"))}
+        if sites and sites <= lines:
+            stand_ins += _count(e, "calls")
+    return stand_ins
 
 
 def _job_calls_in_turn(profile: Profile, client: list) -> list[Finding]:
@@ -372,7 +420,7 @@ def _job_calls_in_turn(profile: Profile, client: list) -> list[Finding]:
         f"Upstream calls were made one after another: {calls} calls, the HTTP client "
         f"waiting {waited:.3f} s in all ({waited / duration:.0%} of the run; "
         f"{sum(event_wait(w) for w in heads) / calls * 1e3:.1f} ms per call for its "
-        f"answer), most at {where}"
+        f"answer), most at {where}{_called_from(client, where)}"
         + (f" by {greenlet_label(g.name, g.id)}" if g is not None else "")
         + f", and no pool ever had more than {peak} connection{'s' if peak > 1 else ''} "
         "in use at once"
@@ -515,7 +563,8 @@ def _callers_in_turn(profile: Profile, client: list) -> list[Finding]:
             f"Upstream calls were made one after another in each of {callers} greenlets "
             f"named {name!r}: {calls} calls "
             f"({calls / callers:.0f} per greenlet), the HTTP client waiting {waited:.3f} s "
-            f"in all ({waited / calls * 1e3:.1f} ms per call), most at {where}, with "
+            f"in all ({waited / calls * 1e3:.1f} ms per call), most at {where}"
+            f"{_called_from(rows, where)}, with "
             f"{in_flight:.1f} in flight on average, and no pool ever had more than {peak} "
             f"connection{'s' if peak > 1 else ''} in use at once"
             + (f" ({busiest['pool']}'s keeps {kept})" if kept else "")

@@ -15,10 +15,14 @@ finding.
 
 With ``clients=here`` the clients are greenlets of this process, each with a Session
 (a load test beside the service, as many programs run): their waits for the pages are
-the handlers' work, not calls of their own, and the findings are the same.
+the handlers' work, not calls of their own, and the findings are the same.  With
+``upstream=here`` too, the upstream is a gevent WSGI server of this process as well
+(answering after 50 ms, with TCP_NODELAY): a stand-in whose responses are not the
+service's, and the findings are the same.
 """
 
 import itertools
+import socket
 import subprocess
 import sys
 
@@ -28,6 +32,7 @@ from gevent.pywsgi import WSGIServer
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 ITEMS = 8
+UPSTREAM_DELAY_S = 0.05
 session = requests.Session()
 # Each request is a different user's page: its calls ask for that user's parts and items
 # (the same URL from every handler at once would be a duplicate-in-flight of its own).
@@ -81,6 +86,20 @@ def client(url):
             own.get(url, timeout=30).raise_for_status()
 
 
+def upstream(environ, start_response):
+    gevent.sleep(UPSTREAM_DELAY_S)
+    start_response("200 OK", [("Content-Length", "2")])
+    return [b"ok"]
+
+
+if ARGS.get("upstream") == "here":
+    listener = socket.socket()
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # (accepted ones inherit it)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    stand_in = WSGIServer(listener, upstream, log=None)
+    stand_in.start()
+    ARGS["slow"] = f"http://127.0.0.1:{stand_in.server_port}/slow?"
 server = WSGIServer(("127.0.0.1", 0), app, log=None)
 server.start()
 url = f"http://127.0.0.1:{server.server_port}/"
