@@ -845,3 +845,23 @@ def test_calls_in_turn_through_a_helper_name_the_lines_that_called_it():
     assert _called_from(lined_up, fetch) == f", called from {APP}:page at lines 103, 104 and 107"
     assert _called_from(rows(f"{APP}:103:page.<locals>.<listcomp>"), fetch) == ""  # a loop
     assert _called_from(rows(f"{APP}:103:page", f"{APP}:40:other"), fetch) == ""
+
+
+@pytest.mark.parametrize("source_calls, source_distinct, told", [
+    (9, 9, True),  # a source paged through, each page asked once: no load test
+    (9, 5, False),  # a few things asked again elsewhere too: a load test, a poll
+    (4, 4, False)])  # too few pages to tell
+def test_few_urls_asked_again_beside_a_paged_source_are_told(source_calls, source_distinct,
+                                                             told):
+    # an unseen catalog job paged 9 times through its events, then looked 4 000
+    # products up for 61 different ones behind a cache that never hit: "FINDINGS: none"
+    from geventperf.findings.repeated import _few_asked
+    lookups = {"kind": "urllib3-pool", "pool": "http://a:80", "calls": 4000, "gets": 4000,
+               "distinct_gets": 61}
+    source = {"kind": "urllib3-pool", "pool": "http://src:80", "calls": source_calls,
+              "gets": source_calls, "distinct_gets": source_distinct}
+    rows = [(["GET /products/P0", 2206, f"{APP}:126:product"], "http://a:80")]
+    found = _few_asked([lookups, source], rows, lookups, 4000, 61, True)
+    assert (found is not None) is told, found
+    if told:
+        assert found[0] == 4000 - 61 and found[5] == f"{APP}:126:product"

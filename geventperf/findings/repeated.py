@@ -268,8 +268,10 @@ def _few_asked(events: list[dict[str, Any]], rows: list[tuple[list[Any], str]],
     if sum(answers_changed(events, host, row[0]) for row in mine) \
             >= ANSWERS_CHANGED_SHARE * sum(row[1] for row in mine):
         return None  # the answers changed: a poll of something that moves
-    others = varied_requests([o for o in events if o is not e])
-    if distinct <= MAX_URLS and not others[1] and others[0] < distinct:
+    rest = [o for o in events if o is not e]
+    others = varied_requests(rest)
+    if distinct <= MAX_URLS and not others[1] and others[0] < distinct \
+            and not _paged(rest, others[0]):
         return None  # the program asks for few things in all (a load test, a poll)
     # (all its requests: the lines that made its first calls, sampled; the lines of
     # the requests counted one by one may be a few of another kind's)
@@ -280,6 +282,21 @@ def _few_asked(events: list[dict[str, Any]], rows: list[tuple[list[Any], str]],
         return None
     return (gets - distinct, gets, distinct, host, e, sites.most_common(1)[0][0], others,
             only_gets)
+
+
+# The program's other requests were a source walked page by page when at least this
+# many of them each asked for something different (an unseen catalog job paged 9 times
+# through its events, then looked 4 000 products up for 61 different ones behind a cache
+# that never hit: its few other requests read as a load test asking few things in all).
+PAGED_MIN = 5
+
+
+def _paged(rest: list[dict[str, Any]], varied: int) -> bool:
+    """Whether the requests of the hosts *rest* (their pool events), of which *varied*
+    (varied_requests) were different beside one, were each a different one, at least
+    PAGED_MIN of them."""
+    calls = sum(_count(o, "calls") for o in rest)
+    return calls >= PAGED_MIN and varied + 1 >= calls
 
 
 FEW_URLS_COST = ("greenlet-seconds spent waiting for answers at the line that sent the "
