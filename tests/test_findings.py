@@ -865,3 +865,23 @@ def test_few_urls_asked_again_beside_a_paged_source_are_told(source_calls, sourc
     assert (found is not None) is told, found
     if told:
         assert found[0] == 4000 - 61 and found[5] == f"{APP}:126:product"
+
+
+def test_the_waiters_namesakes_are_no_second_pace_setter_beside_a_lead_of_another_name():
+    # handoff_profile's waiter (app.fetch #4) busy too, at calls of its own: credited
+    # with its peers' calls through the stacks they share, it read as a second feeder
+    # beside the lead (an unseen audit job's 8 enrichers, idle two thirds of the run,
+    # "busy 86 %" beside the cursor reader they waited for)
+    from tests.test_mut_findings import handoff_profile
+    # (its 400 waits for items against the reader's 12 wake-ups: no source by that count,
+    # a page of items per wake)
+    p = handoff_profile(consume_waits=400)
+    p.greenlet(3).name = "app.reader"
+    call = [f"{GEVENT}:687:SocketMixin.recv_into", f"{APP}:111:enrich"]
+    p.waits.append(StackTime(stack=call, count=40, wait_s=1.6, event_wait_s=1.6,
+                             ready_wait_s=0.0))
+    p.runs.append(StackTime(stack=call, count=40, greenlet=4))
+    p.greenlet(4).event_wait_s = 3.0 + 1.6
+    [f] = findings.serial_bottleneck(p)
+    assert f.extra["feeders"] == [3], f.message
+    assert "'app.fetch' (#4)" not in f.message.split("meanwhile")[1], f.message
