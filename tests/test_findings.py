@@ -885,3 +885,41 @@ def test_the_waiters_namesakes_are_no_second_pace_setter_beside_a_lead_of_anothe
     [f] = findings.serial_bottleneck(p)
     assert f.extra["feeders"] == [3], f.message
     assert "'app.fetch' (#4)" not in f.message.split("meanwhile")[1], f.message
+
+
+@pytest.mark.parametrize("url, paged", [
+    ("/changes?limit=25&cursor=eyJhZnRlciI6IDI1fQ%3D%3D", ("cursor", ("limit", 25))),
+    ("/audit/events?after=81723", ("after", None)),
+    ("/changes?offset=500&limit=25", None),  # an offset: pages that can go together
+    ("/changes?page=3", None)])
+def test_pages_fetched_by_a_cursor_are_told_from_the_urls_the_line_asked(url, paged):
+    from geventperf.findings.paging import cursor_paging
+    p = Profile(events=[{"kind": "urllib3-pool", "pool": "http://feed:80",
+                         "call_sites": [[f"{APP}:94:follow", 40]], "top_gets": [[url, 1]]}])
+    found = cursor_paging(p, f"{APP}:94:Relay.follow")
+    assert ((found.cursor, found.size) if found else None) == paged, found
+    assert cursor_paging(p, f"{APP}:95:Relay.follow") is None  # another line's calls
+
+
+def test_a_feeder_paging_by_a_cursor_is_told_as_the_floor_not_to_work_concurrently():
+    # handoff_profile's feeder, its line's requests paging by a cursor (an unseen feed
+    # relay's follower and an unseen audit job's reader were told to do their work
+    # concurrently: more workers gained nothing or ran slower)
+    from tests.test_mut_findings import handoff_profile
+    p = handoff_profile()
+    p.greenlet(3).name = "app.reader"
+    p.events = [{"kind": "urllib3-pool", "pool": "http://feed:80", "calls": 12,
+                 "call_sites": [[f"{APP}:20:produce", 12]],
+                 "top_gets": [["/changes?limit=25&cursor=MjU%3D", 1]]}]
+    [f] = findings.serial_bottleneck(p)
+    assert "page by a cursor (cursor=..., limit=25)" in f.message, f.message
+    assert "do that work concurrently" not in f.message, f.message
+
+
+def test_calls_in_turn_paging_by_a_cursor_are_told_as_their_floor():
+    # crawlers_profile's calls, their URLs carrying a cursor: no "make them together"
+    p = crawlers_profile()
+    p.events[0]["top_gets"] = [["/items?per_page=50&page_token=Zm9v", 1]]
+    [f] = findings.sequential_calls(p)
+    assert "page by a cursor (page_token=..., per_page=50)" in f.message, f.message
+    assert "a larger per_page=" in f.message and "calls together" not in f.message

@@ -63,6 +63,7 @@ from geventperf.findings.limits import (
 )
 from geventperf.findings.loop import SLEEP_FRAME, block_threshold
 from geventperf.findings.ownclients import in_handler, own_server_hosts
+from geventperf.findings.paging import cursor_paging
 from geventperf.frames import (
     frame_source,
     gives_back,
@@ -495,6 +496,14 @@ def _bottleneck(profile: Profile) -> list[Finding]:
             "and swap it in, so that the waiters wait only for the first one. If instead "
             "each set brings new work, do that work concurrently (several such greenlets, "
             "or gevent.pool.Pool(n).imap_unordered over its inputs).")
+    elif (paging := cursor_paging(profile, user_site(lead_stack).user
+                                  if lead_stack else None)) is not None:
+        story = (
+            f"Busy through the run meanwhile, one call at a time: {described}. Who woke "
+            "whom is not recorded, but "
+            f"{greenlet_label(lead.name, lead.id)} most likely set their pace: "
+            f"{paging.told()}. The waiting greenlets are spare capacity meanwhile, not a "
+            "fault, and more of them would change nothing.")
     else:
         story = (
             f"Busy through the run meanwhile, one call at a time: {described}. Who woke "

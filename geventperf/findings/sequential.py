@@ -52,6 +52,7 @@ from geventperf.findings.ownclients import (
     own_client_rows,
     own_server_hosts,
 )
+from geventperf.findings.paging import cursor_paging
 from geventperf.frames import parse_frame, socket_read_depth, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import count_rows
@@ -110,8 +111,9 @@ CALLERS_MAX_IN_FLIGHT = 10
 CALLERS_POOL_ROOM = 0.5
 # ... while the loop was busy at most this share of the run: a busier loop would only
 # queue the calls made together behind it (loop-saturated's story; so for a Pool's jobs
-# too: tests/diagnosis/compile_per_job.py's jobs, queued behind a compile each, were
-# told to make their two calls together).
+# and a service's handlers too: tests/diagnosis/compile_per_job.py's jobs, queued behind
+# a compile each, were told to make their two calls together, and so were an unseen
+# partner API's handlers behind a key derivation per request).
 CALLERS_MAX_BUSY = 0.75
 
 
@@ -302,7 +304,7 @@ def _handlers_in_turn(profile: Profile, client: list, responses: int) -> list[Fi
     # unseen product page's five upstreams in the same process answered 1 600 of its
     # 1 920 responses, and its five calls per page in turn read as 0.8 per response)
     responses -= _stand_in_calls(profile, mine)
-    if responses < MIN_RESPONSES:
+    if responses < MIN_RESPONSES or _loop_full(profile):
         return []
     in_turn = sum(event_wait(w) for w in mine)
     # the calls the handlers made: their waits for a response's head (a call answered
@@ -427,16 +429,17 @@ def _job_calls_in_turn(profile: Profile, client: list) -> list[Finding]:
         + (f", while the loop sat idle {1 - idle:.0%} of the run"
            if isinstance(idle, (int, float)) else "")
         + ". A greenlet waits on one thing at a time, so the run took that many round trips "
-        "in turn: their latencies added up where they could have overlapped. If each call "
-        "needs the one before it (paging by a cursor: the next page's address is in this "
-        "one's answer), that is the run's floor and the cost is not there to save. "
-        "Otherwise, fix: make them together (gevent.pool.Pool(n).imap_unordered over the "
-        + (f"items, n up to the session's pool size, {size} for {busiest['pool']})"
-           if kept > 1 else f"items, n about {size}, and the session's pool_maxsize as "
-           f"large: {busiest['pool']} keeps {kept or 'an unrecorded number of'} "
-           f"connection{'s' if kept != 1 else ''})")
-        + ", or one call for the lot where the upstream has a batch or "
-        "bulk endpoint.")
+        "in turn: their latencies added up where they could have overlapped. "
+        + _unless_paged(profile, where, "make them together (gevent.pool.Pool(n)."
+                        "imap_unordered over the "
+                        + (f"items, n up to the session's pool size, {size} for "
+                           f"{busiest['pool']})" if kept > 1 else
+                           f"items, n about {size}, and the session's pool_maxsize as "
+                           f"large: {busiest['pool']} keeps "
+                           f"{kept or 'an unrecorded number of'} "
+                           f"connection{'s' if kept != 1 else ''})")
+                        + ", or one call for the lot where the upstream has a batch or "
+                        "bulk endpoint"))
     return [_finding(SEQUENTIAL_CALLS, _repeats_first(message, repeats_told(profile)), cost, list(worst.stack), greenlet=owner,
                      calls=calls, waited_s=waited, site=where, peak_in_use=peak,
                      pool_maxsize=size,
@@ -570,14 +573,14 @@ def _callers_in_turn(profile: Profile, client: list) -> list[Finding]:
             + (f" ({busiest['pool']}'s keeps {kept})" if kept else "")
             + f", while the loop was busy {busy:.0%} of the run. A greenlet waits on one "
             "thing at a time, so each one's calls took their round trips in turn: their "
-            "latencies added up where they could have overlapped. If each call needs the "
-            "one before it (paging by a cursor: the next page's address is in this one's "
-            "answer), that is the run's floor and the cost is not there to save. "
-            "Otherwise, fix: make each greenlet's calls together (gevent.pool.Pool(n)."
-            f"imap_unordered over its items, n about {each}, so that together they stay "
-            f"within the {size} connections {busiest['pool']}'s pool keeps; for workers "
-            "taking jobs from a queue, each job's calls together, or more workers), or "
-            "one call for the lot where the upstream has a batch or bulk endpoint.")
+            "latencies added up where they could have overlapped. "
+            + _unless_paged(profile, where, "make each greenlet's calls together "
+                            "(gevent.pool.Pool(n).imap_unordered over its items, n about "
+                            f"{each}, so that together they stay within the {size} "
+                            f"connections {busiest['pool']}'s pool keeps; for workers "
+                            "taking jobs from a queue, each job's calls together, or more "
+                            "workers), or one call for the lot where the upstream has a "
+                            "batch or bulk endpoint"))
         found.append(_finding(
             SEQUENTIAL_CALLS, _repeats_first(message, repeats_told(profile)),
             waited * (1 - min(1.0, in_flight / size)), list(worst.stack),
@@ -585,6 +588,19 @@ def _callers_in_turn(profile: Profile, client: list) -> list[Finding]:
             waited_s=waited, site=where, peak_in_use=peak, in_flight=in_flight,
             pool_maxsize=size, cost_meaning=CALLERS_COST))
     return found
+
+
+def _unless_paged(profile: Profile, where: str, fix: str) -> str:
+    """The end of a job's calls-in-turn message: where the URLs asked at *where* carry a
+    cursor (paging.cursor_paging), that chain as the floor and larger pages as the
+    lever; else the hedge for such a chain and *fix* for calls that do not need each
+    other's answers."""
+    paging = cursor_paging(profile, where)
+    if paging is not None:
+        return f"Here {paging.told()}."
+    return ("If each call needs the one before it (paging by a cursor: the next page's "
+            "address is in this one's answer), that is the run's floor and the cost is not "
+            f"there to save. Otherwise, fix: {fix}.")
 
 
 def _loop_full(profile: Profile) -> bool:
