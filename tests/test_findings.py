@@ -923,3 +923,22 @@ def test_calls_in_turn_paging_by_a_cursor_are_told_as_their_floor():
     [f] = findings.sequential_calls(p)
     assert "page by a cursor (page_token=..., per_page=50)" in f.message, f.message
     assert "a larger per_page=" in f.message and "calls together" not in f.message
+
+
+def test_a_full_pool_spawned_into_by_an_imap_names_the_line_that_iterated_it():
+    # the slot waits are the imap's own greenlet's (#3), started by main (#1), which
+    # waited for its results right at its own line: an unseen enrichment job's Pool(4)
+    # was told "inside gevent's Pool.imap", no line of the program's
+    from tests.test_mut_findings import MAP_SLOT_STACK, pool_profile
+    p = pool_profile(1.5, [(MAP_SLOT_STACK, 1.5)])
+    p.runs[0].greenlet = 3
+    p.greenlet(3).name = "gevent._gevent_c_imap.IMapUnordered._run"
+    loop = [f"{APP}:159:run"]
+    p.waits.append(StackTime(stack=loop, count=40, wait_s=1.5, event_wait_s=1.5,
+                             ready_wait_s=0.0, call="for"))
+    p.runs.append(StackTime(stack=loop, count=40, greenlet=1))
+    [f] = findings.pool_full(p)
+    assert f"for the pool used at {APP}:159:run" in f.message, f.message
+    p.greenlet(3).name = "app.spawner"  # not an imap's greenlet: no line to name
+    [g] = findings.pool_full(p)
+    assert "for the pool used at" not in g.message, g.message

@@ -103,6 +103,9 @@ SLOT_WAIT = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:(Pool\.add|Pool\.wait_avai
 # A wait for the results of Pool.map (its innermost frame): the line that called it is
 # where a Pool.map's spawning greenlet came from.
 MAP_WAIT = re.compile(r"[/\\]gevent[/\\]pool\.py:\d+:GroupMappingMixin\.map$")
+# The name of an imap's own greenlet (gevent's IMapUnordered or IMap, compiled or not),
+# which spawns its jobs into the pool.
+IMAP_GREENLET = re.compile(r"^gevent\.(_gevent_c_imap|_imap)\.IMap(Unordered)?\.")
 # The frame that waits for a free connection of urllib3's pool: directly (gevent's
 # compiled queue, once gevent patched queue), or under the standard library's queue
 # waiting on a patched lock.
@@ -144,6 +147,20 @@ JOINED_NOT_EXPLAINED = "no other finding explains their waits, so "
 JOINED_LEAD_END = ", holding its slot meanwhile. "
 
 
+def _imap_iterated_at(profile: Profile, gids: list[Any],
+                      ended: dict[tuple[str, ...], Any]) -> str | None:
+    """The program's line where the greenlet that started an imap (the parent of the
+    imap's own greenlets among *gids*, those that waited for slots) waited most right
+    at its own line (``for result in pool.imap_unordered(...)``), or None (an unseen
+    enrichment job's Pool(4) was told "inside gevent's Pool.imap", with no line of its
+    own)."""
+    parents = {g.parent for g in (profile.greenlet(gid) for gid in set(gids) - {None})
+               if g is not None and IMAP_GREENLET.search(g.name)}
+    rows = [w for w in profile.waits if w.stack and ended.get(tuple(w.stack)) in parents
+            and user_site(w.stack).user and user_site(w.stack).library is None]
+    return user_site(max(rows, key=lambda w: w.wait_s).stack).user if rows else None
+
+
 def pool_full(profile: Profile) -> list[Finding]:
     """Spawns that waited for a free slot of a gevent Pool while the loop had room
     (paced): one finding for all of them.  ``cost_s``: the greenlet-seconds they waited."""
@@ -161,6 +178,8 @@ def pool_full(profile: Profile) -> list[Finding]:
     count = sum(w.count for w in rows)
     ended = switched_out_at(profile)
     gids = [ended.get(tuple(w.stack)) for w in rows]
+    if where is None:  # spawned by an imap's own greenlet: the line that iterated it
+        where = _imap_iterated_at(profile, gids, ended)
     who = _names(profile, gids) if any(g is not None for g in gids) else "greenlets"
     # the pool's jobs: what its spawners started (gevent records the spawner as parent)
     job_greenlets = [g for g in profile.greenlets if g.parent is not None
