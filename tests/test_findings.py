@@ -942,3 +942,23 @@ def test_a_full_pool_spawned_into_by_an_imap_names_the_line_that_iterated_it():
     p.greenlet(3).name = "app.spawner"  # not an imap's greenlet: no line to name
     [g] = findings.pool_full(p)
     assert "for the pool used at" not in g.message, g.message
+
+
+def test_a_full_pool_fed_by_several_requests_handlers_says_it_is_shared_by_them():
+    # an unseen search gateway's module-level Pool(4) of price lookups, fed by every
+    # request's imap: told a larger Pool, not that each request queued behind others'
+    from tests.test_mut_findings import MAP_SLOT_STACK, pool_profile
+    p = pool_profile(1.5, [(MAP_SLOT_STACK, 1.5)])
+    p.runs[0].greenlet = 3
+    imap = "gevent._gevent_c_imap.IMapUnordered._run"
+    p.greenlet(3).name = p.greenlet(4).name = imap
+    connection = "gevent.baseserver._handle_and_close_when_done"
+    p.greenlets += [GreenletStats(id=6, name=connection, parent=2),
+                    GreenletStats(id=7, name=connection, parent=2)]
+    p.greenlet(3).parent, p.greenlet(4).parent = 6, 7
+    [f] = findings.pool_full(p)
+    assert "one Pool shared by the service's concurrent requests (2 connections'" \
+        in f.message, f.message
+    p.greenlet(4).parent = 6  # one connection's: no sharing to tell
+    [g] = findings.pool_full(p)
+    assert "shared by the service's concurrent requests" not in g.message, g.message

@@ -46,6 +46,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 from geventperf.findings.common import (
     BLOCKED_READ,
     BLOCKING_CALL,
+    CONNECTION_GREENLET,
     CONNECTION_POOL_FULL,
     CPU_STARVED,
     DELAYED_ACK_STALL,
@@ -159,6 +160,32 @@ def _imap_iterated_at(profile: Profile, gids: list[Any],
     rows = [w for w in profile.waits if w.stack and ended.get(tuple(w.stack)) in parents
             and user_site(w.stack).user and user_site(w.stack).library is None]
     return user_site(max(rows, key=lambda w: w.wait_s).stack).user if rows else None
+
+
+# A Pool spawned into from at least this many of a server's connections is shared by
+# its concurrent requests.
+SHARED_BY_REQUESTS = 2
+
+
+def _shared_by_requests(profile: Profile, gids: list[Any]) -> str:
+    """A sentence when the greenlets that spawned into the pool (*gids*, by their name:
+    a stack knows only the last one) were a server's connections, or were started by at
+    least SHARED_BY_REQUESTS of them: one pool, created once (at module level), shared
+    by the service's concurrent requests (an unseen search gateway's Pool(4) of price
+    lookups, fed by every request's imap: told a larger Pool, not that each request
+    queued behind the others' lookups); "" otherwise."""
+    names = {_base_name(g.name) for g in (profile.greenlet(gid) for gid in set(gids) - {None})
+             if g is not None}
+    spawners = [g for g in profile.greenlets if _base_name(g.name) in names]
+    connections = {g.id for g in spawners if g.name.endswith(CONNECTION_GREENLET)} | {
+        g.parent for g in spawners if (p := profile.greenlet(g.parent)) is not None
+        and p.name.endswith(CONNECTION_GREENLET)}
+    if len(connections) < SHARED_BY_REQUESTS:
+        return ""
+    return (f" It is one Pool shared by the service's concurrent requests "
+            f"({len(connections)} connections' handlers spawned into it): each request's "
+            "jobs queue behind every other request's, so a larger shared Pool, or a Pool "
+            "per request that bounds each one's own fan-out, is what frees them.")
 
 
 def pool_full(profile: Profile) -> list[Finding]:
@@ -280,7 +307,7 @@ def pool_full(profile: Profile) -> list[Finding]:
            "take more requests at once; if it cannot, the time each job waits is the lever "
            "(an upstream's latency is its own to cut: its slow query, its capacity); if the "
            "limit is deliberate (a downstream's rate limit), this is what it costs. "
-           + CAN_IT_TAKE_MORE))
+           + CAN_IT_TAKE_MORE + _shared_by_requests(profile, gids)))
     # asleep, the jobs' sleeps are the cause, costed as other waits are (summed over
     # the greenlets that lost them), not by the one spawner's wait for a slot
     # joining, likewise the jobs' waits for the greenlets they started (an unseen
