@@ -11,14 +11,13 @@ job with a stand-in for its upstream, answering after 20 ms, with TCP_NODELAY so
 its head and body do not wait on a delayed ACK): the same finding.
 """
 
-import socket
 import sys
 
 import gevent
 import gevent.pool
 import requests
 from _greenlets import spawn
-from gevent.pywsgi import WSGIServer
+from _stand_in import stand_in
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 CRAWLERS, ITEMS, AT_ONCE = 3, 40, 3
@@ -26,20 +25,8 @@ SHOP_DELAY_S = 0.02
 session = requests.Session()
 
 
-def shop_app(environ, start_response):
-    gevent.sleep(SHOP_DELAY_S)
-    start_response("200 OK", [("Content-Length", "2")])
-    return [b"ok"]
-
-
 if ARGS.get("shop") == "own":
-    listener = socket.socket()
-    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # (accepted ones inherit it)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(64)
-    shop_server = WSGIServer(listener, shop_app, log=None)
-    shop_server.start()
-    ARGS["kept"] = f"http://127.0.0.1:{shop_server.server_port}/item?"
+    ARGS["kept"] = stand_in(SHOP_DELAY_S) + "item?"
 
 
 def item(shop, n):

@@ -22,12 +22,12 @@ service's, and the findings are the same.
 """
 
 import itertools
-import socket
 import subprocess
 import sys
 
 import gevent
 import requests
+from _stand_in import stand_in
 from gevent.pywsgi import WSGIServer
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
@@ -86,20 +86,8 @@ def client(url):
             own.get(url, timeout=30).raise_for_status()
 
 
-def upstream(environ, start_response):
-    gevent.sleep(UPSTREAM_DELAY_S)
-    start_response("200 OK", [("Content-Length", "2")])
-    return [b"ok"]
-
-
 if ARGS.get("upstream") == "here":
-    listener = socket.socket()
-    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # (accepted ones inherit it)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(64)
-    stand_in = WSGIServer(listener, upstream, log=None)
-    stand_in.start()
-    ARGS["slow"] = f"http://127.0.0.1:{stand_in.server_port}/slow?"
+    ARGS["slow"] = stand_in(UPSTREAM_DELAY_S) + "slow?"
 server = WSGIServer(("127.0.0.1", 0), app, log=None)
 server.start()
 url = f"http://127.0.0.1:{server.server_port}/"
