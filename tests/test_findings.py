@@ -962,3 +962,28 @@ def test_a_full_pool_fed_by_several_requests_handlers_says_it_is_shared_by_them(
     p.greenlet(4).parent = 6  # one connection's: no sharing to tell
     [g] = findings.pool_full(p)
     assert "shared by the service's concurrent requests" not in g.message, g.message
+
+
+def test_an_in_process_stand_in_servers_connection_feeds_no_workers():
+    # workers_profile's feeder (main, busy at its listen line) made a connection of an
+    # in-process server the program calls, busy in its handler: a stand-in for the
+    # workers' upstream (an unseen fingerprinting job's origin was named "most likely
+    # what fed them", and the job told to add workers that gained nothing)
+    from tests.test_mut_findings import workers_profile
+    handler = ["/v/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into",
+               f"{APP}:30:origin",
+               "/v/site-packages/gevent/pywsgi.py:1057:WSGIHandler.run_application"]
+
+    def run(called: bool) -> list[Finding]:
+        p = workers_profile()
+        p.waits[2].stack, p.runs[2].stack = list(handler), list(handler)
+        p.greenlet(1).name = "gevent.baseserver._handle_and_close_when_done"
+        p.events = [{"kind": "pywsgi-responses", "served": 40, "ports": [8080]}] + (
+            [{"kind": "urllib3-pool", "pool": "http://127.0.0.1:8080", "calls": 40,
+              "call_sites": [[f"{APP}:20:produce", 40]]}] if called else [])
+        return findings.workers_saturated(p)
+
+    assert not run(called=True)
+    [told] = run(called=False)  # a server the program does not call: it may feed them
+    assert told.extra["feeder"] == 1 and "To tell which: run once with half the workers" \
+        in told.message, told.message

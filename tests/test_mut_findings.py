@@ -11648,15 +11648,19 @@ EXPECTED = {
                  'what is not recorded). The next item was nearly always there already: '
                  'items came at least as fast as the workers could serve them, and whatever '
                  'came faster queued behind them, waiting longer the longer the backlog '
-                 'grew, though every call took its usual time. Fix: more workers -- at least '
-                 'the rate items arrive times the time one takes, with headroom '
-                 '(gevent.pool.Pool(n)) -- if what their calls reach can take that many at '
-                 'once; and a bounded queue (gevent.queue.Queue(maxsize=...)), so that '
-                 "overload makes the producer wait instead of growing every item's latency. "
-                 'If the workers drain a batch as fast as their upstream allows, by design, '
-                 'this is its pace, not a fault. [cost 3.400 s: greenlet-seconds the workers '
-                 'spent waiting on their calls, one item at a time each, while their input '
-                 'queued: the waiting more workers would have overlapped]',
+                 'grew. Fix: more workers -- at least the rate items arrive times the time '
+                 'one takes, with headroom (gevent.pool.Pool(n)) -- if what their calls '
+                 'reach can take that many at once; and a bounded queue '
+                 '(gevent.queue.Queue(maxsize=...)), so that overload makes the producer '
+                 "wait instead of growing every item's latency. If the workers drain a batch "
+                 'as fast as their upstream allows, by design, this is its pace, not a '
+                 'fault. To tell which: run once with half the workers; calls that take '
+                 'about as long mean the upstream had room, and more workers help; calls '
+                 'that take about half as long mean it serves a fixed amount at a time (its '
+                 "own limit, a link's bandwidth), and more workers gain nothing. [cost 3.400 "
+                 's: greenlet-seconds the workers spent waiting on their calls, one item at '
+                 'a time each, while their input queued: the waiting more workers would have '
+                 'overlapped]',
       'section': None,
       'site': '/srv/app/worker.py:20:produce',
       'stack': ['/venv/lib/python3.11/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into',

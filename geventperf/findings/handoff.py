@@ -386,13 +386,7 @@ def _bottleneck(profile: Profile) -> list[Finding]:
         return [_linger_finding(profile, rows, total, idle, linger)]
     feeders = _sources(profile, _feeders(profile, {tuple(w.stack) for w in rows}), waiter,
                        seen.count)
-    if own_server_hosts(profile):
-        # (an in-process server answering the program's own calls is a stand-in for an
-        # upstream: its connections are busy with the latency of answers the program
-        # awaits, not feeding a queue; an unseen feed relay's indexer was named as a
-        # second pace-setter, "busy 89 %" asleep in its handler)
-        feeders = [f for f in feeders if not (f[0].name.endswith(CONNECTION_GREENLET)
-                                              and f[3] and in_handler(f[3]))]
+    feeders = [f for f in feeders if not stand_in_connection(profile, f)]
     if waiter is not None and feeders \
             and _base_name(feeders[0][0].name) != _base_name(waiter.name):
         # (beside a lead of another name, the waiters' namesakes are the waiters, each
@@ -840,6 +834,18 @@ def own_waits(stacks: set[tuple[str, ...]], working: dict[tuple[str, ...], float
     mine = {s: working[s] for s in stacks if s in working}
     heaviest = max(mine, key=mine.__getitem__) if mine else None
     return min(sum(mine.values()), waited), heaviest
+
+
+def stand_in_connection(profile: Profile,
+                        feeder: tuple[Any, float, float, list[str] | None]) -> bool:
+    """Whether a feeder (_feeders) is a connection of an in-process server the program
+    calls through requests, busy in its handler: a stand-in for an upstream, busy with
+    the latency of answers the program awaits, not feeding a queue (an unseen feed
+    relay's indexer was named a second pace-setter, "busy 89 %" asleep in its handler;
+    an unseen fingerprinting job's origin, the workers' input)."""
+    g, _busy, _own, stack = feeder
+    return g.name.endswith(CONNECTION_GREENLET) and bool(stack) and in_handler(stack) \
+        and bool(own_server_hosts(profile))
 
 
 def _feeders(profile: Profile, handoff_stacks: set[tuple[str, ...]],

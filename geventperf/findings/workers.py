@@ -31,6 +31,7 @@ from geventperf.findings.handoff import (
     other_waits,
     own_waits,
     stacks_left,
+    stand_in_connection,
 )
 from geventperf.findings.limits import event_wait, idle_share, idle_told, switched_out_at
 from geventperf.findings.loop import block_threshold
@@ -80,7 +81,8 @@ def workers_saturated(profile: Profile) -> list[Finding]:
         # no input: an unseen relay's subscribers' kill() of their heartbeat was taken
         # for their queue, and their socket reads for calls to serve its items
         gets = [w for w in rows if tuple(w.stack) in mine and w.call not in END_CALLS]
-        feeder = next((f for f in feeders if _base_name(f[0].name) != name), None)
+        feeder = next((f for f in feeders if _base_name(f[0].name) != name
+                       and not stand_in_connection(profile, f)), None)
         if len(group) < MIN_WORKERS or not gets or feeder is None \
                 or any(g.name != name for g in group) \
                 or any(is_idle_server_wait(list(stack)) for stack in mine):
@@ -122,13 +124,16 @@ def _worker_finding(profile: Profile, name: str, group: list[Any], busy_s: float
         "them: who put what is not recorded). The next item was nearly always "
         "there already: items came at least as fast as the workers could serve them, "
         "and whatever came faster queued behind them, waiting longer the longer the "
-        "backlog grew, though every call took its usual time. Fix: more workers -- at "
+        "backlog grew. Fix: more workers -- at "
         "least the rate items arrive times the time one takes, with headroom "
         "(gevent.pool.Pool(n)) -- if what their calls reach can take that many at once; "
         "and a bounded queue (gevent.queue.Queue(maxsize=...)), so that overload makes "
         "the producer wait instead of growing every item's latency. If the workers drain "
         "a batch as fast as their upstream allows, by design, this is its pace, not a "
-        "fault.")
+        "fault. To tell which: run once with half the workers; calls that take about as "
+        "long mean the upstream had room, and more workers help; calls that take about "
+        "half as long mean it serves a fixed amount at a time (its own limit, a link's "
+        "bandwidth), and more workers gain nothing.")
     return _finding(WORKERS_SATURATED, message, work_wait, stack,
                     greenlet=ended if isinstance(ended, int) else group[0].id,
                     workers=count, busy_share=busy_s / (count * duration),
