@@ -195,6 +195,41 @@ def _with_blocks_of(entry: str) -> dict[int, WithBlock]:
     return _with_blocks(source) if source else {}
 
 
+def statement_source(entry: str) -> str:
+    """The source text of the whole statement at the line of ``path:line:function``
+    (the innermost statement spanning that line: a call written over several lines is
+    sampled at one of them), read where the profile is analysed; frame_source's line
+    when the file does not parse, "" when it is not there."""
+    source = _source_of(entry)
+    if not source:
+        return ""
+    span = _statement_spans(source).get(parse_frame(entry).line)
+    if span is None:
+        return frame_source(entry)
+    lines = source.splitlines()
+    return " ".join(line.strip() for line in lines[span[0] - 1:span[1]])
+
+
+@functools.lru_cache(maxsize=32)
+def _statement_spans(source: str) -> dict[int, tuple[int, int]]:
+    """{line: (first, last line) of the innermost statement spanning it} of *source*;
+    {} when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    spans: dict[int, tuple[int, int]] = {}
+    # (ast.walk goes outer before inner: an inner statement's span replaces its outer's)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.end_lineno is not None \
+                and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                          ast.ClassDef, ast.If, ast.For, ast.While,
+                                          ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith)):
+            for line in range(node.lineno, node.end_lineno + 1):
+                spans[line] = (node.lineno, node.end_lineno)
+    return spans
+
+
 def _source_of(entry: str) -> str:
     """The whole source of the file of ``path:line:function``, as frame_source reads it
     where the profile is analysed; "" when it is not there or the entry does not parse."""

@@ -987,3 +987,31 @@ def test_an_in_process_stand_in_servers_connection_feeds_no_workers():
     [told] = run(called=False)  # a server the program does not call: it may feed them
     assert told.extra["feeder"] == 1 and "To tell which: run once with half the workers" \
         in told.message, told.message
+
+
+@pytest.mark.parametrize("statement, told", [
+    ('        log.debug(f"verdict: "\n                  f"{json.dumps(body, indent=2)}")', True),
+    ('        text = (f"verdict: "\n                f"{json.dumps(body, indent=2)}")', False)])
+def test_json_encoded_for_a_log_message_built_before_the_call_says_so_first(
+        tmp_path, statement, told):
+    # an unseen fraud screen's disabled debug log built json.dumps(indent=2, ...) of
+    # every verdict, over two lines: told only json's slow encoder, whose fix (no
+    # indent=) left the run 29 % slower than not building the message at all
+    from tests.test_mut_findings import JSON_ENC, sampled
+    path = tmp_path / "screen.py"
+    path.write_text("def ask(body):\n" + statement + "\n")
+    line = f"{path}:3:ask"  # the sampled line: the statement's second
+    [f] = findings.slow_paths(sampled([([f"{JSON_ENC}:200:_iterencode_dict", line], "j", 5,
+                                        0.125)], {"json_c": True}))
+    assert ("it builds a log message before the logging call" in f.message) is told, \
+        f.message
+    assert "json.dumps(obj) without indent=" in f.message
+
+
+def test_a_statement_over_several_lines_is_read_whole(tmp_path):
+    from geventperf.frames import statement_source
+    path = tmp_path / "m.py"
+    path.write_text("def f(x):\n    y = g(x,\n          1)\n    return y\n")
+    assert statement_source(f"{path}:3:f") == "y = g(x, 1)"
+    assert statement_source(f"{path}:4:f") == "return y"
+    assert statement_source(f"{tmp_path}/absent.py:3:f") == ""

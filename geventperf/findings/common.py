@@ -8,6 +8,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from geventperf.frames import statement_source
 from geventperf.profile import Finding, Profile, greenlet_label
 
 BLOCKED_READ = "blocked-read-in-c-section"
@@ -222,6 +223,28 @@ def _finding(kind: str, message: str, cost: float, stack: list[str], **extra: An
     return Finding(kind=kind, message=f"{message} [cost {cost:.3f} s: "
                    f"{extra['cost_meaning']}]", greenlet=greenlet, section=section,
                    stack=list(stack), cost_s=cost, extra=extra)
+
+
+# A log call whose message is formatted before the call (an f-string, % or .format()):
+# its arguments are computed even when the level is off (an unseen order worker's
+# disabled debug log built a json.dumps(indent=2) of every batch: 30 % of the run; an
+# unseen fraud screen's, written over two lines, was told only json's slow encoder).
+EAGER_LOG_LINE = re.compile(
+    r"\.(debug|info|warning|warn|error|critical|exception|log)\((?:\s*[\w.]+\s*,)?\s*"
+    r"(?:f['\"]|[rb]?['\"][^'\"]*['\"]\s*(?:%|\.format\())")
+EAGER_LOG_CHEAPER = (
+    "it builds a log message before the logging call (an f-string, % or .format() in "
+    "its argument): everything inside is computed on every call, even when that level "
+    "is off; pass the values as arguments (log.debug('batch %s: %s', key, obj): logging "
+    "formats only the records it emits), and put expensive ones (a json.dumps, a "
+    "pformat) behind if log.isEnabledFor(logging.DEBUG)")
+
+
+def eager_log(line: str | None) -> bool:
+    """Whether the statement at the program's *line* (``path:line:function``) is a log
+    call that formats its message before the call (EAGER_LOG_LINE), where its source is
+    at hand."""
+    return bool(line) and bool(EAGER_LOG_LINE.search(statement_source(line)))
 
 
 def tell_before_cost(f: Finding, sentence: str) -> None:

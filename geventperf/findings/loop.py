@@ -15,6 +15,7 @@ from geventperf.findings.common import (
     CONNECTION_GREENLET,
     COST_MEANING,
     CPU_STARVED,
+    EAGER_LOG_CHEAPER,
     GC_PAUSE,
     LOOP_BLOCKED,
     LOOP_HELD,
@@ -34,6 +35,7 @@ from geventperf.findings.common import (
     _names,
     _sentence,
     block_threshold,
+    eager_log,
 )
 from geventperf.findings.cpuhot import (
     JSON_DECODE,
@@ -548,18 +550,7 @@ PY_PARSER_CHEAPER = ("it parses a document in pure Python (minidom's DOM, html.p
                      "fewer objects (lxml.etree.fromstring, lxml.html, or "
                      "BeautifulSoup(markup, 'lxml'))")
 # The hot line's own text (frames.frame_source), where it says what the line does:
-# a log call whose message is formatted before the call (an f-string, % or .format()):
-# its arguments are computed even when the level is off (an unseen order worker's
-# disabled debug log built a json.dumps(indent=2) of every batch: 30 % of the run) ...
-EAGER_LOG_LINE = re.compile(
-    r"\.(debug|info|warning|warn|error|critical|exception|log)\((?:\s*[\w.]+\s*,)?\s*"
-    r"(?:f['\"]|[rb]?['\"][^'\"]*['\"]\s*(?:%|\.format\())")
-EAGER_LOG_CHEAPER = (
-    "it builds a log message before the logging call (an f-string, % or .format() in "
-    "its argument): everything inside is computed on every call, even when that level "
-    "is off; pass the values as arguments (log.debug('batch %s: %s', key, obj): logging "
-    "formats only the records it emits), and put expensive ones (a json.dumps, a "
-    "pformat) behind if log.isEnabledFor(logging.DEBUG)")
+# a log call whose message is formatted before the call (EAGER_LOG_LINE, in common.py) ...
 # ... a regular expression's method (the matching runs in C inside that line): one that
 # can match the same text more than one way backtracks, its time growing with the
 # square of the input or worse (an unseen intake service's re.sub(r"\s+$", ...) on
@@ -622,7 +613,7 @@ def _line_does(hot: Any) -> str | None:
     the line itself, i.e. in C beneath it); None when it says none of these or is not
     readable here."""
     text = frame_source(hot.line)
-    if EAGER_LOG_LINE.search(text):
+    if eager_log(hot.line):
         return EAGER_LOG_CHEAPER
     if hot.stack[:1] != [hot.line]:  # the CPU ran in Python beneath the line
         return None

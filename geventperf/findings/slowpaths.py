@@ -25,7 +25,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from geventperf.findings.common import _finding
+from geventperf.findings.common import EAGER_LOG_CHEAPER, _finding, eager_log
+from geventperf.findings.cpuhot import own_line
 from geventperf.profile import Finding, Profile
 from geventperf.sampling.views import chains, samples_of
 
@@ -159,6 +160,9 @@ def slow_paths(profile: Profile) -> list[Finding]:
     count: dict[int, int] = defaultdict(int)
     by_greenlet: dict[int, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     heaviest: dict[int, tuple[float, list[str]]] = {}
+    # the program's lines the slow path ran under, by CPU (a deep chain, cut at the
+    # sampler's depth, may hold none)
+    lines: dict[int, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for chain in chains(samples):
         at = next((i for i, path in enumerate(table)
                    if any(path.matches(label) for label in chain.labels)), None)
@@ -167,6 +171,9 @@ def slow_paths(profile: Profile) -> list[Finding]:
         cpu[at] += chain.cpu_s
         count[at] += chain.count
         by_greenlet[at][chain.greenlet] += chain.cpu_s
+        line = own_line(chain.labels)
+        if line is not None:
+            lines[at][line] += chain.cpu_s
         if chain.cpu_s > heaviest.get(at, (-1.0, []))[0]:
             heaviest[at] = (chain.cpu_s, chain.labels)
     # the workers' queueing, as loop-saturated counts it (the hub's own is not)
@@ -181,8 +188,12 @@ def slow_paths(profile: Profile) -> list[Finding]:
         path = table[at]
         names = sorted(by_greenlet[at].items(), key=lambda kv: -kv[1])
         who = ", ".join(f"'{name}' {s:.3f} s" for name, s in names[:3])
+        # (a disabled debug log's message built anyway: the work need not run at all)
+        line = max(lines[at], key=lines[at].__getitem__) if lines[at] else None
+        fix = (f"At {line}, {EAGER_LOG_CHEAPER}. Cure that first; where the work must run, "
+               f"{path.fix}" if eager_log(line) else f"Fix: {path.fix}")
         message = (f"{share:.0%} of the sampled CPU ({seconds:.3f} s of {total:.3f} s) ran in "
-                   f"{path.module}'s {path.what}; greenlets: {who}. Fix: {path.fix}")
+                   f"{path.module}'s {path.what}; greenlets: {who}. {fix}")
         queueing = share * ready
         own = max(share * running, seconds)  # no less than its sampled CPU
         out.append(_finding(path.kind, message, own + queueing, heaviest[at][1],
