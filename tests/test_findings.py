@@ -791,23 +791,33 @@ def test_requests_cpu_from_a_session_made_per_call_ranks_after_that_finding(monk
     assert "ranks_after" not in alone.extra and "made per call" not in alone.message
 
 
+# A handler of an in-process server, waiting inside the application (its own I/O).
+STAND_IN_HANDLER = ["/v/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into",
+                    f"{APP}:68:indexer_app",
+                    "/v/site-packages/gevent/pywsgi.py:1057:WSGIHandler.run_application"]
+
+
+def as_stand_in(p: Profile, gid: int, caller: str | None) -> Profile:
+    """*p* with greenlet *gid* a connection of an in-process server on port 8080, which
+    the program calls through requests from the line *caller* (None: nobody does)."""
+    p.greenlet(gid).name = "gevent.baseserver._handle_and_close_when_done"
+    p.events = [{"kind": "pywsgi-responses", "served": 40, "ports": [8080]}] + (
+        [{"kind": "urllib3-pool", "pool": "http://127.0.0.1:8080", "calls": 40,
+          "call_sites": [[caller, 40]]}] if caller else [])
+    return p
+
+
 def test_an_in_process_stand_in_servers_connection_is_no_feeder():
     # handoff_profile's feeder made an in-process server's connection, busy in its
     # handler (an unseen feed relay's indexer, asleep answering the relay's own posts,
     # was named a pace-setter "busy 89 %"); while nobody calls that server through
     # requests, it may be one (a webhook receiver that enqueues)
     from tests.test_mut_findings import handoff_profile
-    handler = ["/v/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into",
-               f"{APP}:68:indexer_app",
-               "/v/site-packages/gevent/pywsgi.py:1057:WSGIHandler.run_application"]
 
     def relay(called: bool) -> list[Finding]:
-        p = handoff_profile(feeder_stack=handler)
-        p.greenlet(3).name = "gevent.baseserver._handle_and_close_when_done"
-        p.events = [{"kind": "pywsgi-responses", "served": 40, "ports": [8080]}] + (
-            [{"kind": "urllib3-pool", "pool": "http://127.0.0.1:8080", "calls": 40,
-              "call_sites": [[f"{APP}:90:push", 40]]}] if called else [])
-        return findings.serial_bottleneck(p)
+        p = handoff_profile(feeder_stack=STAND_IN_HANDLER)
+        return findings.serial_bottleneck(as_stand_in(p, 3, f"{APP}:90:push" if called
+                                                      else None))
 
     assert not relay(called=True)
     [told] = relay(called=False)
@@ -970,18 +980,12 @@ def test_an_in_process_stand_in_servers_connection_feeds_no_workers():
     # workers' upstream (an unseen fingerprinting job's origin was named "most likely
     # what fed them", and the job told to add workers that gained nothing)
     from tests.test_mut_findings import workers_profile
-    handler = ["/v/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into",
-               f"{APP}:30:origin",
-               "/v/site-packages/gevent/pywsgi.py:1057:WSGIHandler.run_application"]
 
     def run(called: bool) -> list[Finding]:
         p = workers_profile()
-        p.waits[2].stack, p.runs[2].stack = list(handler), list(handler)
-        p.greenlet(1).name = "gevent.baseserver._handle_and_close_when_done"
-        p.events = [{"kind": "pywsgi-responses", "served": 40, "ports": [8080]}] + (
-            [{"kind": "urllib3-pool", "pool": "http://127.0.0.1:8080", "calls": 40,
-              "call_sites": [[f"{APP}:20:produce", 40]]}] if called else [])
-        return findings.workers_saturated(p)
+        p.waits[2].stack, p.runs[2].stack = list(STAND_IN_HANDLER), list(STAND_IN_HANDLER)
+        return findings.workers_saturated(as_stand_in(p, 1, f"{APP}:20:produce" if called
+                                                      else None))
 
     assert not run(called=True)
     [told] = run(called=False)  # a server the program does not call: it may feed them

@@ -8,12 +8,15 @@ import gevent
 from gevent.pywsgi import WSGIServer
 
 
-def stand_in(delay_s: float) -> str:
-    """Start the stand-in and return its base URL (``http://127.0.0.1:PORT/``).  Its
-    listener has TCP_NODELAY, which the accepted connections inherit: without it each
-    response's head and body would wait on a delayed ACK (~40 ms), a cause of its own."""
+def stand_in(delay_s: float) -> tuple[WSGIServer, str]:
+    """Start the stand-in and return it with its base URL (``http://127.0.0.1:PORT/``).
+    It reads each request's body, then answers "ok" after *delay_s*.  Its listener has
+    TCP_NODELAY, which the accepted connections inherit: pywsgi writes a response's head
+    and body apart, and without it each would wait on a delayed ACK (~40 ms), a cause of
+    its own (server-nagle's story)."""
 
     def answer(environ, start_response):
+        environ["wsgi.input"].read()
         gevent.sleep(delay_s)
         start_response("200 OK", [("Content-Length", "2")])
         return [b"ok"]
@@ -24,4 +27,4 @@ def stand_in(delay_s: float) -> str:
     listener.listen(64)
     server = WSGIServer(listener, answer, log=None)
     server.start()
-    return f"http://127.0.0.1:{server.server_port}/"
+    return server, f"http://127.0.0.1:{server.server_port}/"

@@ -26,7 +26,7 @@ session = requests.Session()
 
 
 if ARGS.get("shop") == "own":
-    ARGS["kept"] = stand_in(SHOP_DELAY_S) + "item?"
+    ARGS["kept"] = stand_in(SHOP_DELAY_S)[1] + "item?"
 
 
 def item(shop, n):

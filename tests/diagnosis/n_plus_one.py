@@ -87,7 +87,7 @@ def client(url):
 
 
 if ARGS.get("upstream") == "here":
-    ARGS["slow"] = stand_in(UPSTREAM_DELAY_S) + "slow?"
+    ARGS["slow"] = stand_in(UPSTREAM_DELAY_S)[1] + "slow?"
 server = WSGIServer(("127.0.0.1", 0), app, log=None)
 server.start()
 url = f"http://127.0.0.1:{server.server_port}/"

@@ -15,14 +15,13 @@ With ``mode=fixed`` the flusher waits on an event the writers set and lingers 2 
 batch what comes together: no ``serial-bottleneck``.
 """
 
-import socket
 import sys
 
 import gevent
 import gevent.event
 import requests
 from _greenlets import spawn
-from gevent.pywsgi import WSGIServer
+from _stand_in import stand_in
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 FIXED = ARGS.get("mode") == "fixed"
@@ -32,21 +31,8 @@ FLUSH_EVERY_S = 0.2
 LINGER_S = 0.002
 
 
-def app(environ, start_response):
-    environ["wsgi.input"].read()
-    gevent.sleep(0.01)
-    start_response("200 OK", [("Content-Length", "2")])
-    return [b"ok"]
-
-
-# TCP_NODELAY: pywsgi writes a response's head and body apart (server-nagle's story)
-listener = socket.socket()
-listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-listener.bind(("127.0.0.1", 0))
-listener.listen(64)
-server = WSGIServer(listener, app, log=None)
-server.start()
-URL = f"http://127.0.0.1:{server.server_port}/"
+SERVICE_DELAY_S = 0.01
+server, URL = stand_in(SERVICE_DELAY_S)
 
 
 class Batcher:
