@@ -67,7 +67,8 @@ def workers_saturated(profile: Profile) -> list[Finding]:
         return []
     handoff_stacks = {tuple(w.stack) for w in rows}
     working = other_waits(profile, handoff_stacks)
-    feeders = _feeders(profile, handoff_stacks, INPUT_FEEDER_SHARE)
+    feeders = [f for f in _feeders(profile, handoff_stacks, INPUT_FEEDER_SHARE)
+               if not stand_in_connection(profile, f)]
     hub = profile.hub.get("id")
     members: dict[str, list[Any]] = {}
     for g in profile.greenlets:
@@ -81,8 +82,7 @@ def workers_saturated(profile: Profile) -> list[Finding]:
         # no input: an unseen relay's subscribers' kill() of their heartbeat was taken
         # for their queue, and their socket reads for calls to serve its items
         gets = [w for w in rows if tuple(w.stack) in mine and w.call not in END_CALLS]
-        feeder = next((f for f in feeders if _base_name(f[0].name) != name
-                       and not stand_in_connection(profile, f)), None)
+        feeder = next((f for f in feeders if _base_name(f[0].name) != name), None)
         if len(group) < MIN_WORKERS or not gets or feeder is None \
                 or any(g.name != name for g in group) \
                 or any(is_idle_server_wait(list(stack)) for stack in mine):
