@@ -221,10 +221,10 @@ def _statement_spans(source: str) -> dict[int, tuple[int, int]]:
     spans: dict[int, tuple[int, int]] = {}
     # (ast.walk goes outer before inner: an inner statement's span replaces its outer's)
     for node in ast.walk(tree):
+        # a compound statement (def, if, for, with, try, try*, match...: the ones with a
+        # body or cases) is not one statement: its header line stays a line alone
         if isinstance(node, ast.stmt) and node.end_lineno is not None \
-                and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                          ast.ClassDef, ast.If, ast.For, ast.While,
-                                          ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith)):
+                and not hasattr(node, "body") and not hasattr(node, "cases"):
             for line in range(node.lineno, node.end_lineno + 1):
                 spans[line] = (node.lineno, node.end_lineno)
     return spans

@@ -1019,3 +1019,16 @@ def test_a_statement_over_several_lines_is_read_whole(tmp_path):
     assert statement_source(f"{path}:3:f") == "y = g(x, 1)"
     assert statement_source(f"{path}:4:f") == "return y"
     assert statement_source(f"{tmp_path}/absent.py:3:f") == ""
+
+
+@pytest.mark.parametrize("block", [
+    "    match x:\n        case 1:\n            pass\n",
+    "    try:\n        pass\n    except* ValueError:\n        pass\n",
+    "    if x:\n        pass\n",
+], ids=["match", "try-star", "if"])
+def test_a_compound_statements_header_is_read_alone(tmp_path, block):
+    # its header line is not the statement: the whole block would read as one line
+    from geventperf.frames import statement_source
+    path = tmp_path / "m.py"
+    path.write_text("def f(x):\n" + block)
+    assert statement_source(f"{path}:2:f") == block.splitlines()[0].strip()
