@@ -292,6 +292,89 @@ def _gives_back(source: str, line: int) -> bool | None:
     return any(c.func.attr in _GIVES and ast.unparse(c.func.value) in taken for c in calls)
 
 
+class CacheDecorator(NamedTuple):
+    """A decorator that keeps a function's results by its arguments (functools',
+    cachetools', a home-made ``memoize``), on the function of a frame."""
+    function: str  # the decorated function's name
+    source: str  # the decorator as written: "functools.lru_cache(maxsize=256)"
+    line: int
+    maxsize: int | None  # the results it keeps; None: no bound
+    size_known: bool  # False: the bound is not written as a number (a variable)
+
+
+# The decorators' names (the last part of a dotted name) that keep results by their
+# arguments: functools' lru_cache and cache, cachetools' cached and its func module's
+# *_cache, async-lru's alru_cache and the usual home-made names; not cached_property
+# (one result per object) nor Django's never_cache (response headers).
+_MEMOIZING = re.compile(r"^(?:(?:lru|ttl|lfu|fifo|rr|mru|alru)_cache|cache|cached|memoized?)$")
+# The results functools.lru_cache (and cachetools.func's caches) keep when no maxsize
+# is written.
+LRU_CACHE_DEFAULT_MAXSIZE = 128
+_DEFAULT_BOUNDED = re.compile(r"^(?:lru|ttl|lfu|fifo|rr|mru)_cache$")
+
+
+def cache_decorator(entry: str) -> CacheDecorator | None:
+    """The memoizing decorator on the function of ``path:line:function`` (the innermost
+    definition of that name spanning the line), from the source where the profile is
+    analysed; None when there is none, or no source."""
+    source = _source_of(entry)
+    if not source:
+        return None
+    frame = parse_frame(entry)
+    name = frame.function.rsplit(".", 1)[-1]
+    spanning = [(first, d) for first, last, d in _cache_decorators(source)
+                if d.function == name and first <= frame.line <= last]
+    return max(spanning, key=lambda fd: fd[0])[1] if spanning else None
+
+
+@functools.lru_cache(maxsize=32)
+def _cache_decorators(source: str) -> list[tuple[int, int, CacheDecorator]]:
+    """(first line, last line, its decorator) of each function of *source* decorated
+    with a memoizing decorator (_MEMOIZING)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for decorator in node.decorator_list:
+            call = decorator if isinstance(decorator, ast.Call) else None
+            name = ast.unparse(call.func if call else decorator).rsplit(".", 1)[-1]
+            if _MEMOIZING.match(name):
+                found.append((node.lineno, node.end_lineno or node.lineno, CacheDecorator(
+                    node.name, ast.unparse(decorator), decorator.lineno,
+                    *_maxsize(call, name))))
+                break
+    return found
+
+
+def _maxsize(call: ast.Call | None, name: str) -> tuple[int | None, bool]:
+    """(the results a memoizing decorator keeps, None for no bound; whether that is
+    known): its ``maxsize=`` (or a cache object's within it, cachetools'
+    ``cached(LRUCache(maxsize=N))``), lru_cache's first argument, its default; not known
+    where it is not written as a number, or for a home-made decorator."""
+    if call is not None:
+        for node in ast.walk(call):
+            for keyword in getattr(node, "keywords", ()):
+                if keyword.arg == "maxsize" and isinstance(keyword.value, ast.Constant):
+                    value = keyword.value.value
+                    return (value, True) if type(value) is int and value >= 0 \
+                        else (None, value is None)
+            args = node.args if isinstance(node, ast.Call) else ()
+            callee = ast.unparse(node.func) if isinstance(node, ast.Call) else ""
+            if args and isinstance(args[0], ast.Constant) and type(args[0].value) is int \
+                    and (node is call and _DEFAULT_BOUNDED.match(name)
+                         or callee.endswith("Cache")):
+                return args[0].value, True
+        if call.args or call.keywords:
+            return None, False  # given otherwise (a variable): not read
+    if _DEFAULT_BOUNDED.match(name):
+        return LRU_CACHE_DEFAULT_MAXSIZE, True
+    return None, name == "cache"  # functools.cache keeps every result
+
+
 def frame_path(entry: str) -> str:
     """The path part of ``path:line:function`` (``""`` when it does not parse)."""
     return parse_frame(entry).path

@@ -1032,3 +1032,28 @@ def test_a_compound_statements_header_is_read_alone(tmp_path, block):
     path = tmp_path / "m.py"
     path.write_text("def f(x):\n" + block)
     assert statement_source(f"{path}:2:f") == block.splitlines()[0].strip()
+
+
+@pytest.mark.parametrize("decorator, different, told", [
+    ("functools.lru_cache(maxsize=256)", 530, "it keeps 256 results, fewer than the 530"),
+    ("functools.lru_cache(maxsize=1024)", 530, "what it is keyed on"),
+    ("functools.cache", None, "what it is keyed on"),
+    ("functools.lru_cache(maxsize=SIZE)", 530, "either it keeps fewer results"),
+    (None, 530, ""),
+])
+def test_a_cache_already_around_repeated_requests_is_told(tmp_path, decorator, different,
+                                                          told):
+    # an unseen export builder's lru_cache(maxsize=256) cycled through 320 assets and
+    # never hit: told "a cache in front of the call", the real cause a hint among four
+    from geventperf.findings.repeated import _cached_already
+    path = tmp_path / "export.py"
+    path.write_text((f"@{decorator}\n" if decorator else "") +
+                    "def asset(key):\n    return http.get(key).content\n\n"
+                    "def build(keys):\n    return [asset(k) for k in keys]\n")
+    body = 3 if decorator else 2
+    stack = ["/v/site-packages/requests/sessions.py:671:Session.get", f"{path}:{body}:asset",
+             f"{path}:{body + 3}:build.<locals>.<listcomp>"]
+    said = _cached_already(stack, "http://assets", different)
+    assert (told in said) if told else said == "", said
+    if told:
+        assert said.startswith(f"asset is cached already ({decorator} at {path}:1)"), said

@@ -149,3 +149,48 @@ def test_a_get_whose_function_puts_back_into_the_same_object_gives_back(tmp_path
     assert gives_back(f"{path}:9:worker") is False  # (results is another object)
     assert gives_back(f"{path}:12:other") is None  # no get() there
     assert gives_back(f"{tmp_path}/missing.py:2:handler") is None
+
+
+MEMOIZED = '''\
+import functools, cachetools
+@functools.lru_cache(maxsize=256)
+def sized(k):
+    return get(k)
+@functools.lru_cache
+def default_sized(k):
+    return get(k)
+@functools.cache
+def unbounded(k):
+    return get(k)
+@cachetools.cached(cachetools.LRUCache(64))
+def cache_object(k):
+    return get(k)
+@functools.lru_cache(maxsize=SIZE)
+def size_in_a_variable(k):
+    return get(k)
+class Client:
+    @functools.cached_property
+    def one_per_object(self):
+        return get(1)
+def plain(k):
+    return get(k)
+'''
+
+
+@pytest.mark.parametrize("function, told", [
+    ("sized", ("functools.lru_cache(maxsize=256)", 2, 256, True)),
+    ("default_sized", ("functools.lru_cache", 5, frames.LRU_CACHE_DEFAULT_MAXSIZE, True)),
+    ("unbounded", ("functools.cache", 8, None, True)),
+    ("cache_object", ("cachetools.cached(cachetools.LRUCache(64))", 11, 64, True)),
+    ("size_in_a_variable", ("functools.lru_cache(maxsize=SIZE)", 14, None, False)),
+    ("Client.one_per_object", None),
+    ("plain", None),
+])
+def test_a_memoizing_decorator_is_read_from_the_source(tmp_path, function, told):
+    path = tmp_path / "m.py"
+    path.write_text(MEMOIZED)
+    name = function.rsplit(".", 1)[-1]
+    line = MEMOIZED.splitlines().index(f"def {name}(k):" if "." not in function else
+                                       f"    def {name}(self):") + 2
+    found = frames.cache_decorator(f"{path}:{line}:{function}")
+    assert (found[1:] if found else None) == told, found

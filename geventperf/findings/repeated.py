@@ -34,7 +34,14 @@ from geventperf.findings.held import CACHE_TOLD, REPEATS_MIN_GETS, REPEATS_TOLD,
 from geventperf.findings.limits import awaits_answer, event_wait
 from geventperf.findings.loop import block_threshold
 from geventperf.findings.ownclients import load_test_hosts
-from geventperf.frames import frame_line, user_site
+from geventperf.frames import (
+    CacheDecorator,
+    cache_decorator,
+    frame_line,
+    is_machinery,
+    parse_frame,
+    user_site,
+)
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import MAX_URLS, OTHER_POOLS, count_rows, status_pairs
 from geventperf.profile import Finding, Profile
@@ -125,7 +132,7 @@ def _one_repeated(profile: Profile, events: list[dict[str, Any]],
         + (f"first from {site}, " if site else "")
         + f"while the other {others} asked for {_different(varied, countless)}"
         + _waited_told(waited, made)
-        + f". {REPEATED_FIX}")
+        + f". {_cached_already(stack or [site], host, None) or REPEATED_FIX}")
     return [_finding(REPEATED_REQUEST, message, cost, stack, request=key, host=host,
                      hosts=len(sent), count=count, calls=calls, varied=varied, site=site,
                      others_ready_wait_s=their_queueing)]
@@ -220,6 +227,7 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
     cost, queueing = skipped_cost(profile, events, waited, made, skipped)
     if cost < block_threshold(profile):
         return []
+    cached = _cached_already(stack or [site], host, distinct)
     message = (
         (f"The same few answers, fetched again and again: {host}'s {gets} GET requests "
          f"asked for only {distinct} different URLs ({gets / distinct:.0f} each on "
@@ -231,7 +239,8 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
         + (f", while the program's other requests asked for {_different(*others)}"
            if others != (0, False) else "")
         + _waited_told(waited, made)
-        + f": {CACHE_TOLD} would skip {skipped} of them. {REPEATED_FIX}")
+        + (f": a cache that kept them would skip {skipped} of them. {cached}" if cached
+           else f": {CACHE_TOLD} would skip {skipped} of them. {REPEATED_FIX}"))
     return [_finding(REPEATED_REQUEST, message, cost, stack, host=host, gets=gets,
                      distinct=distinct, site=site, few_urls=True,
                      **({} if only_gets else {"keyed": True}),
@@ -297,6 +306,56 @@ def _paged(rest: list[dict[str, Any]], varied: int) -> bool:
     PAGED_MIN of them."""
     calls = sum(_count(o, "calls") for o in rest)
     return calls >= PAGED_MIN and varied + 1 >= calls
+
+
+# The program's frames looked at for a cache already around the requests, from the line
+# that sent them outwards: the cached function may be a caller (a lookup cached around
+# a client's method that sends the request).
+CACHED_FRAMES_LOOKED = 3
+CACHE_KEY_TOLD = (
+    "what it is keyed on (all its arguments) must differ where the request does not -- "
+    "an argument such as a request id, a timestamp or an object made per call -- or the "
+    "cached function is made anew (defined inside a handler, or a method of an object "
+    "made per request, whose self is part of the key)")
+
+
+def _cached_already(stack: list[str], host: Any, different: int | None) -> str:
+    """What to say of a memoizing decorator already on the function that sent the
+    repeated requests, or on one of its callers (CACHED_FRAMES_LOOKED), when it keeps
+    fewer results than the *different* requests sent to *host* (None: not counted), or
+    keys them on more than the request; "" when there is none (an unseen export
+    builder's lru_cache(maxsize=256) cycled through 320 assets and never hit: told "a
+    cache in front of the call", the real cause a hint among four)."""
+    found = _cache_around(stack)
+    if found is None:
+        return ""
+    entry, cache = found
+    where = (f"{cache.function} is cached already ({cache.source} at "
+             f"{parse_frame(entry).path}:{cache.line}), and still asked again")
+    bounded = cache.size_known and cache.maxsize is not None
+    if bounded and different is not None and cache.maxsize < different:  # type: ignore[operator]
+        return (f"{where}: it keeps {cache.maxsize} results, fewer than the {different} "
+                f"different requests sent to {host}, and a cache that cycles through more "
+                "keys than it keeps drops each one before it is asked again (an LRU cache "
+                "then never hits). Fix: a maxsize above the different keys of a round "
+                "(maxsize=None where they are bounded).")
+    key_fix = "Fix: key the cache on what the request depends on only."
+    if cache.size_known and (not bounded or different is not None):
+        return f"{where}: {CACHE_KEY_TOLD}. {key_fix}"
+    return (f"{where}: either it keeps fewer results than the different keys it cycles "
+            "through (a cache smaller than a round's keys drops each one before it is "
+            f"asked again: raise its maxsize), or {CACHE_KEY_TOLD}. {key_fix}")
+
+
+def _cache_around(stack: list[str]) -> tuple[str, CacheDecorator] | None:
+    """(the frame, its memoizing decorator) of the innermost of the program's first
+    CACHED_FRAMES_LOOKED frames of *stack* (innermost first) whose function has one."""
+    own = [entry for entry in stack if not is_machinery(entry)][:CACHED_FRAMES_LOOKED]
+    for entry in own:
+        cache = cache_decorator(entry)
+        if cache is not None:
+            return entry, cache
+    return None
 
 
 FEW_URLS_COST = ("greenlet-seconds spent waiting for answers at the line that sent the "
