@@ -717,12 +717,22 @@ def merge_profiles(profiles: list[Profile]) -> Profile:
         out.meta["gc"] = collected
     alive = [p.meta.get("alive_at_end") for p in profiles]
     if any(isinstance(a, dict) for a in alive):  # every process's, added up by name
-        counts: dict[str, int] = {}
-        for name, n in (kv for a in alive if isinstance(a, dict) for kv in a.items()):
-            if isinstance(name, str) and isinstance(n, int):
-                counts[name] = counts.get(name, 0) + n
-        out.meta["alive_at_end"] = most_first(counts)
+        out.meta["alive_at_end"] = _added_by_name(alive)
+    pooled = [p.meta.get("pool_jobs") for p in profiles]
+    # (only when every run recorded them: a finding reads them as all the Pools' jobs)
+    if all(isinstance(a, dict) for a in pooled):
+        out.meta["pool_jobs"] = _added_by_name(pooled)
     return out
+
+
+def _added_by_name(parts: list[Any]) -> dict[str, int]:
+    """Counts by greenlet name of several runs (the dicts of *parts*), added up, most
+    first."""
+    counts: dict[str, int] = {}
+    for name, n in (kv for a in parts if isinstance(a, dict) for kv in a.items()):
+        if isinstance(name, str) and isinstance(n, int):
+            counts[name] = counts.get(name, 0) + n
+    return most_first(counts)
 
 
 def _merge_gc(parts: list[Any]) -> dict[str, Any] | None:

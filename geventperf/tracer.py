@@ -207,6 +207,8 @@ class Tracer(SectionAccounting):
         # Sections still open when their greenlet died (entered without a matching
         # exit): closed at the death and counted here.
         self._sections_left_open = 0
+        # greenlets a gevent Pool started (trace/spawns.py), by name
+        self._pool_jobs: dict[str, int] = {}
         # (gid, start, duration, section, ready wait, key of the stack row it ended at)
         self._slices: deque[tuple[Any, ...]] = deque(maxlen=self.max_slices)
         self._record_type: Any = Record
@@ -228,7 +230,8 @@ class Tracer(SectionAccounting):
         self._loopwatch: LoopWatch | None = None
         self._loop_error: str | None = None
         self._startup_s: float | None = None
-        self._spawns: dict[int, float] = {}  # id(greenlet) -> when it was started
+        # id(greenlet) -> (when it was started, whether a gevent Pool started it)
+        self._spawns: dict[int, tuple[float, bool]] = {}
         self._names = FunctionNames()
         self._spawn_watch = SpawnWatch(self._on_spawn)
         self._gc_watch = GcWatch(lambda: self._st.switches)
@@ -475,19 +478,22 @@ class Tracer(SectionAccounting):
             self._spawned(rec, g, origin, spawner)
         return rec
 
-    def _on_spawn(self, g: Any, when: float) -> None:
-        """*g* was started at *when* (trace/spawns.py)."""
+    def _on_spawn(self, g: Any, when: float, pooled: bool) -> None:
+        """*g* was started at *when*, by a gevent Pool if *pooled* (trace/spawns.py)."""
         spawns = self._spawns
         if len(spawns) >= MAX_PENDING_SPAWNS:  # never started: forget the oldest
             del spawns[next(iter(spawns))]
-        spawns[id(g)] = when
+        spawns[id(g)] = (when, pooled)
 
     def _spawned(self, rec: Any, g: Any, origin: Any, spawner: Any) -> None:
         """A new gevent greenlet starts (the hub runs the callback its spawn queued): it
         was ready from its spawn, in its spawner's latest slice.  With the spawn's time
         (trace/spawns.py) the ready wait starts there; without it (a greenlet started
         before tracing), when the spawner yielded (a lower bound)."""
-        when = self._spawns.pop(id(g), None)
+        when, pooled = self._spawns.pop(id(g), (None, False))
+        if pooled:
+            name = rec.name or "greenlet"
+            self._pool_jobs[name] = self._pool_jobs.get(name, 0) + 1
         hub = self._live.get(id(origin))
         s_rec = self._live.get(id(spawner)) if spawner is not None else None
         if hub is None or not hub.is_hub or s_rec is None or s_rec.out_idx < 0 \

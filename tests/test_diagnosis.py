@@ -753,6 +753,22 @@ def test_jobs_that_back_off_briefly_are_not_told_as_asleep(kept_server, tmp_path
         listing(profile)
 
 
+POOL_BESIDE_POLLERS = Workload("pool_beside_pollers.py")
+
+
+def test_a_pools_jobs_are_the_greenlets_it_started_not_their_spawners_others(kept_server,
+                                                                            tmp_path):
+    """Before (an unseen status backend): the pollers its main greenlet started with
+    gevent.spawn beside a full Pool were counted as the Pool's jobs, and their sleeps
+    were told first as "a timer paced the work", 34 s, where the slots cost 0.4 s."""
+    profile = run_cli(POOL_BESIDE_POLLERS, tmp_path, "kept={}/slow?delay=0.03".format(
+        kept_server.url))
+    assert profile.meta["pool_jobs"] == {"__main__.probe": 96}, profile.meta["pool_jobs"]
+    for found in findings_of(profile, POOL_FULL):
+        assert not found.extra["slept_in_slots"], listing(profile)
+        assert found.extra["job_names"] == ["__main__.probe"], listing(profile)
+
+
 GATE = Workload("refresh_gate.py")
 GATE_URLS = ("config={}/slow?delay=0.2", "kept={}/slow?delay=0.01")
 

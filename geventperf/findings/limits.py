@@ -208,9 +208,7 @@ def pool_full(profile: Profile) -> list[Finding]:
     if where is None:  # spawned by an imap's own greenlet: the line that iterated it
         where = _imap_iterated_at(profile, gids, ended)
     who = _names(profile, gids) if any(g is not None for g in gids) else "greenlets"
-    # the pool's jobs: what its spawners started (gevent records the spawner as parent)
-    job_greenlets = [g for g in profile.greenlets if g.parent is not None
-                     and g.parent in gids and g.id != profile.hub.get("id")]
+    job_greenlets = pool_jobs(profile, set(gids))
     jobs = sorted({_base_name(g.name) for g in job_greenlets})
     from geventperf.findings.held import (  # (held.py builds on this module)
         CACHE_TOLD,
@@ -1442,9 +1440,21 @@ def full_pool_jobs(profile: Profile) -> list[Any]:
     if sum(event_wait(w) for w in slots) < block_threshold(profile):
         return []
     ended = switched_out_at(profile)
-    spawners = {ended.get(tuple(w.stack)) for w in slots} - {None}
-    return [g for g in profile.greenlets if g.parent in spawners
-            and g.id != profile.hub.get("id")]
+    return pool_jobs(profile, {ended.get(tuple(w.stack)) for w in slots} - {None})
+
+
+def pool_jobs(profile: Profile, spawners: set[Any]) -> list[Any]:
+    """The greenlets the greenlets *spawners* (ids) started (gevent records the spawner
+    as parent), the hub apart; of those, the ones a gevent Pool started where the
+    profile says (``meta.pool_jobs``, by name) and any did: a spawner that fills a Pool
+    may start others beside it (an unseen status backend's pollers, started with
+    gevent.spawn, were told as its Pool's jobs asleep in their slots)."""
+    started = [g for g in profile.greenlets if g.parent is not None
+               and g.parent in spawners and g.id != profile.hub.get("id")]
+    pooled = profile.meta.get("pool_jobs")
+    if not isinstance(pooled, dict):
+        return started
+    return [g for g in started if g.name in pooled] or started
 
 
 def spin_s(profile: Profile) -> float:

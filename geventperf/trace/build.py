@@ -384,6 +384,8 @@ def _meta(tr: Any, ws: Any, split: bool) -> dict[str, Any]:
         "stacks_overflowed": tr._stacks_overflowed(),
         "c_switch_records_dropped": tr._c_switch_dropped,
         "sections_left_open": tr._sections_left_open,
+        # the greenlets a gevent Pool started, by name (its spawner may start others)
+        "pool_jobs": most_first(dict(tr._pool_jobs)),
         "tracing_aborted": tr._aborted, "first_trace_error": tr._first_error}
 
 
