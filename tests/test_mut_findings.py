@@ -19340,7 +19340,11 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
                    "def get(raw):\n"
                    "    return pickle.loads(raw)\n"
                    "def recent(db, room):\n"
-                   "    return db.execute('SELECT body FROM m WHERE room = ?', (room,))\n")
+                   "    return db.execute('SELECT body FROM m WHERE room = ?', (room,))\n"
+                   "def priors(db, ids):\n"
+                   "    cur = db.execute('SELECT p FROM t '\n"
+                   "                     'WHERE id IN (?)', ids)\n"
+                   "    return dict(cur.fetchall())\n")
     encoder = "/usr/lib/python3.11/json/encoder.py:200:JSONEncoder.encode"
 
     def cure(line, beneath=(), path=str(app)):
@@ -19360,6 +19364,10 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
     # (unseen: a history SELECT without an index, in sqlite3's C, 13 ms a call)
     assert "runs a database query in the loop's thread" in cure(12)
     assert "EXPLAIN QUERY PLAN" in cure(12)
+    # (unseen: a scorer's sqlite scan, sampled at its execute's second line and at the
+    # fetchall() that runs it: sqlite3 runs a SELECT as its rows are fetched)
+    assert "runs a database query in the loop's thread" in cure(15)
+    assert "runs a database query in the loop's thread" in cure(16)
     for told in (cure(5, ["/usr/lib/python3.11/re/_parser.py:10:parse"]), cure(6),
                  cure(4, [encoder], path=str(tmp_path / "gone.py"))):
         assert "log message" not in told and "regular expression" not in told, told

@@ -47,7 +47,13 @@ from geventperf.findings.cpuhot import (
 from geventperf.findings.reading import caller_small_read_sites, switch_storms
 from geventperf.findings.slowpaths import slow_paths
 from geventperf.formats._frames import frame_label, is_library_frame
-from geventperf.frames import frame_source, is_idle_server_wait, parse_frame, user_site
+from geventperf.frames import (
+    frame_source,
+    is_idle_server_wait,
+    parse_frame,
+    statement_source,
+    user_site,
+)
 from geventperf.profile import EXIT, THREAD_SUFFIX, Finding, Profile, by_generation
 
 # A loop-blocking slice is "a blocking call" rather than "CPU" when more than this
@@ -596,10 +602,12 @@ UNPICKLE_CHEAPER = (
     "keep the result")
 
 
-# ... or a database query (a C driver's execute, sqlite3's, inside the line): the loop
-# waits for the whole query (an unseen chat service's history SELECT without an index,
-# 13 ms a call, 78 % of the CPU, got the generic cure; an index halved its run).
-QUERY_LINE = re.compile(r"\.(execute|executemany|executescript)\(")
+# ... or a database query (a C driver's execute, sqlite3's, inside the line, or the
+# fetch of its rows: sqlite3 runs a SELECT as its rows are fetched): the loop waits for
+# the whole query (an unseen chat service's history SELECT without an index, 13 ms a
+# call, 78 % of the CPU, got the generic cure; an index halved its run; an unseen
+# scorer's scan, sampled at its fetchall(), got it too).
+QUERY_LINE = DB_CALL_LINE
 QUERY_CHEAPER = (
     "it runs a database query in the loop's thread (the driver's C code: the loop waits "
     "for the whole query): read its plan (EXPLAIN QUERY PLAN) and index the columns it "
@@ -612,7 +620,10 @@ def _line_does(hot: Any) -> str | None:
     KDF_CHEAPER, UNPICKLE_CHEAPER or QUERY_CHEAPER when the heaviest stack's CPU ran in
     the line itself, i.e. in C beneath it); None when it says none of these or is not
     readable here."""
-    text = frame_source(hot.line)
+    # the whole statement: a call written over several lines is sampled at any of them
+    # (an unseen scorer's sqlite query, sampled at its WHERE clause's line, was told the
+    # generic cures, never its index)
+    text = statement_source(hot.line)
     if eager_log(hot.line):
         return EAGER_LOG_CHEAPER
     if hot.stack[:1] != [hot.line]:  # the CPU ran in Python beneath the line
