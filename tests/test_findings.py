@@ -551,6 +551,28 @@ def test_a_blocking_call_found_running_a_statement_names_it_and_the_threadpool(
         story
 
 
+@pytest.mark.parametrize("source, patched, told", [
+    ("    rc = os.system('curl -sSf -T %s %s' % (\n        path, url))", ["socket"], True),
+    ("    subprocess.run(['tar', 'xf', path], check=True)", ["socket"], True),
+    ("    subprocess.run(['tar', 'xf', path], check=True)", ["socket", "subprocess"], False),
+    ("    os.fsync(fd)", ["socket"], False)])
+def test_a_blocking_call_found_waiting_for_a_child_is_told_gevent_subprocess(
+        tmp_path, source, patched, told):
+    # an unseen CI publisher's os.system("curl -T ...") per file ran its uploaders one at
+    # a time: told among ten causes; gevent.subprocess took 78 % off the run
+    from geventperf.findings import loop
+    from geventperf.profile import Profile
+    path = tmp_path / "publish.py"
+    path.write_text("import os, subprocess\ndef push(path, url):\n" + source + "\n")
+    line = f"{path}:3:push"
+    seen = loop.Seen(line=line, looks=103, total=105, stack=[line])
+    profile = Profile(duration_s=1.0)
+    profile.meta["monkey_patched"] = patched
+    story = loop._blocking_story(profile, line, seen)
+    assert ("waiting for a child process" in story
+            and "Fix: start it with gevent.subprocess" in story) is told, story
+
+
 def test_a_loop_saturated_by_requests_tells_the_same_answers_fetched_again_first():
     # requests_saturated's loop (half its CPU in requests' layers), its one host's 400
     # GETs asking for 20 URLs: a cache comes before a cheaper Session

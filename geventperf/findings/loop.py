@@ -2271,9 +2271,27 @@ def _where_hint(profile: Profile, longest: float = 0.0) -> str:
 
 
 def _querying(seen: Seen | None) -> bool:
-    """Whether the stall watch's looks found the thread at a line that runs a database
-    statement (DB_CALL_LINE)."""
-    return seen is not None and bool(DB_CALL_LINE.search(frame_source(seen.line)))
+    """Whether the stall watch's looks found the thread at a statement that runs a
+    database statement (DB_CALL_LINE)."""
+    return seen is not None and bool(DB_CALL_LINE.search(statement_source(seen.line)))
+
+
+# A program's statement that waits for a child process in C, where no monkey-patching
+# reaches: os.system and the like always; subprocess's calls where it is not patched.
+CHILD_WAIT_LINE = re.compile(r"\bos\.(system|popen|spawn\w*|wait|waitpid|wait3|wait4)\(")
+SUBPROCESS_LINE = re.compile(r"\bsubprocess\.(run|call|check_call|check_output|getoutput|"
+                             r"getstatusoutput)\(")
+
+
+def _child_waited(seen: Seen | None, patched: Any) -> bool:
+    """Whether the stall watch's looks found the thread at a statement waiting for a
+    child process (CHILD_WAIT_LINE, or SUBPROCESS_LINE with subprocess not patched)."""
+    if seen is None:
+        return False
+    text = statement_source(seen.line)
+    return bool(CHILD_WAIT_LINE.search(text)) or (
+        isinstance(patched, list) and "subprocess" not in patched
+        and bool(SUBPROCESS_LINE.search(text)))
 
 
 def _committing(seen: Seen | None) -> bool:
@@ -2340,6 +2358,18 @@ def _blocking_story(profile: Profile, site: str, seen: Seen | None = None,
                 "fed by a queue), or use a driver that yields to gevent (a pure-Python "
                 "one, monkey-patched; psycopg2 with a gevent wait callback); and keep "
                 "whoever holds the lock to short transactions.")
+    if _child_waited(seen, patched):
+        # (an unseen CI publisher's os.system("curl -T ...") per file ran its 8 uploaders
+        # one at a time, and was told this among ten causes; gevent.subprocess took 78 %
+        # off the run)
+        return (f"waiting for a child process{made}.{threads} os.system (and os.popen, "
+                "os.spawn*, os.wait*, and subprocess where it is not monkey-patched) waits "
+                "for the child in C, holding the whole loop until it exits, so children "
+                "started from several greenlets run one at a time. Fix: start it with "
+                "gevent.subprocess (or subprocess once monkey-patched: patch_all() patches "
+                "it), whose waits yield, so the children run together; for a transfer the "
+                "child makes (curl, a cloud CLI's copy), the program's own requests call "
+                "does it without a process.")
     if isinstance(patched, list) \
             and PATCHED_FOR_BLOCKING <= {m for m in patched if isinstance(m, str)}:
         # "monkey-patch first" would send the reader to what is done already
