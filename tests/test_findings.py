@@ -733,6 +733,21 @@ def test_a_loop_held_by_code_with_a_cheaper_way_says_it_first():
     assert f.message.index("deep-copies") < f.message.index("smaller pieces of the work")
 
 
+def test_a_saturated_loop_computing_with_the_statistics_module_is_told_running_sums():
+    # an unseen gateway's z-score per device reading: statistics.pstdev over its window
+    # (exact arithmetic with fractions), 85 % of the CPU, told the generic menu
+    from tests.test_mut_findings import cpu_samples, saturated
+    p = saturated()
+    for g in (3, 4, 5, 1):
+        p.greenlet(g).cpu_s = p.greenlet(g).run_s
+    p.cpu_samples = cpu_samples([(["/usr/lib/python3.11/statistics.py:318:_exact_ratio",
+                                   "/usr/lib/python3.11/statistics.py:934:pstdev",
+                                   f"{APP}:77:RollingStats.zscore"], "app.fetch", 8, 1.0)])
+    [f] = findings.loop_saturated(p)
+    assert "it computes statistics with the statistics module" in f.message, f.message
+    assert f.message.index("keep running sums") < f.message.index("In figures"), f.message
+
+
 # Three crawlers' calls in turn (tests/diagnosis/crawlers_in_turn.py's shape): 120 waits
 # for an answer at one line, 2.46 greenlet-s over a 1 s run, on a pool keeping 10.
 CRAWLER_CALL = ["/v/site-packages/gevent/_socketcommon.py:687:SocketMixin.recv_into",

@@ -691,6 +691,16 @@ CHEAPER_WAYS = (
      "collection trimmed in place instead (a collections.deque, expired entries popped "
      "from the left) or keep a running count; when what it reads is the same from call "
      "to call, build it once and keep it"),
+    # the statistics module computes exactly, with fractions: a mean or deviation over a
+    # window recomputed per reading costs Python-level arithmetic per element (an unseen
+    # gateway's z-score per device reading, pstdev over its window: 85 % of the CPU,
+    # told the generic menu)
+    (re.compile(r"[/\\]statistics\.py:"),
+     "it computes statistics with the statistics module (exact arithmetic with "
+     "fractions, Python code per element): over a window recomputed for each new value, "
+     "keep running sums instead (count, sum and sum of squares, or Welford's update, "
+     "adjusted as values enter and leave), or use math.fsum / statistics.fmean on "
+     "floats, or numpy for large arrays"),
     (re.compile(r"[/\\]copy\.py:\d+:deepcopy$"),
      "it deep-copies an object (copy.deepcopy: Python code visiting every element): "
      "copy only the part that changes, or share the object read-only"),
