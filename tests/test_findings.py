@@ -516,6 +516,7 @@ def test_a_saturated_loop_ranks_after_a_slow_path_holding_much_of_its_cpu():
 
 @pytest.mark.parametrize("source, told", [
     ("        with self.conn:", True), ("    db.commit()", True),
+    ("        with self.db:", True), ("        with self.db.cursor() as c:", False),
     ('    cur.execute("COMMIT")', True), ("    with self.lock:", False),
     ("    os.system('sync')", False)])
 def test_a_blocking_call_found_committing_is_told_to_commit_per_batch(tmp_path, source, told):

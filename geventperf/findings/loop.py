@@ -71,8 +71,11 @@ PARTLY_BLOCKING_SHARE = 0.1
 # connections commit there).  An unseen order sync committed each row in `with
 # self.conn:`, 90 % of its run: told the generic blocking cures, and the threadpool it
 # offered first gained nothing, where one transaction per batch took 90 % off.
+# (A with block's connection by its usual names: conn..., db, database, con, cx, a
+# sqlite... or ..._db; an unseen gateway spooled each check-in under `with self.db:`.)
 COMMIT_LINE = re.compile(r"\.commit\(\)|\bexecute\(\s*[rbuRBU]?['\"]\s*(?i:commit|end)\b|"
-                         r"^\s*(async\s+)?with\s+[\w.]*conn\w*\s*(\bas\s+\w+\s*)?:")
+                         r"^\s*(async\s+)?with\s+(\w+\.)*(conn\w*|db|database|con|cx|"
+                         r"sqlite\w*|\w+_db)\s*(\bas\s+\w+\s*)?:")
 # The text of a program's line that runs a statement through a DB-API driver, whose C
 # code blocks the loop's thread (sqlite3 sleeping in its busy handler for a lock another
 # connection holds, a driver reading its own socket): an unseen thumbnail service's
@@ -2039,7 +2042,7 @@ def _partly_blocking(profile: Profile, off_cpu: float | None,
     return (f" The greenlets holding it were off the CPU for {off_cpu:.3f} s of their "
             f"{held_run:.3f} s running ({off_cpu / held_run:.0%}): calls that block the "
             "loop's thread without yielding, which no CPU cure reaches. The CPU samples "
-            f"name {line} ({frame_source(line)}: {lines[line] / total:.0%} of the sampled "
+            f"name {line} (`{frame_source(line)}`: {lines[line] / total:.0%} of the sampled "
             "CPU in the call itself). Fix: batch such calls -- one flush and fsync, or one "
             "transaction, per batch of records (a group commit, before the batch is "
             "acknowledged), not one per record -- or hand them to "
