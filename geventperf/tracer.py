@@ -230,8 +230,9 @@ class Tracer(SectionAccounting):
         self._loopwatch: LoopWatch | None = None
         self._loop_error: str | None = None
         self._startup_s: float | None = None
-        # id(greenlet) -> (when it was started, whether a gevent Pool started it)
-        self._spawns: dict[int, tuple[float, bool]] = {}
+        # id(greenlet) -> (when it was started, whether a gevent Pool started it, whether
+        # on a timer)
+        self._spawns: dict[int, tuple[float, bool, bool]] = {}
         self._names = FunctionNames()
         self._spawn_watch = SpawnWatch(self._on_spawn)
         self._gc_watch = GcWatch(lambda: self._st.switches)
@@ -478,19 +479,20 @@ class Tracer(SectionAccounting):
             self._spawned(rec, g, origin, spawner)
         return rec
 
-    def _on_spawn(self, g: Any, when: float, pooled: bool) -> None:
-        """*g* was started at *when*, by a gevent Pool if *pooled* (trace/spawns.py)."""
+    def _on_spawn(self, g: Any, when: float, pooled: bool, later: bool) -> None:
+        """*g* was started at *when*, by a gevent Pool if *pooled*, on a timer if *later*
+        (trace/spawns.py)."""
         spawns = self._spawns
         if len(spawns) >= MAX_PENDING_SPAWNS:  # never started: forget the oldest
             del spawns[next(iter(spawns))]
-        spawns[id(g)] = (when, pooled)
+        spawns[id(g)] = (when, pooled, later)
 
     def _spawned(self, rec: Any, g: Any, origin: Any, spawner: Any) -> None:
         """A new gevent greenlet starts (the hub runs the callback its spawn queued): it
         was ready from its spawn, in its spawner's latest slice.  With the spawn's time
         (trace/spawns.py) the ready wait starts there; without it (a greenlet started
         before tracing), when the spawner yielded (a lower bound)."""
-        when, pooled = self._spawns.pop(id(g), (None, False))
+        when, pooled, later = self._spawns.pop(id(g), (None, False, False))
         if pooled:
             name = rec.name or "greenlet"
             self._pool_jobs[name] = self._pool_jobs.get(name, 0) + 1
@@ -498,6 +500,13 @@ class Tracer(SectionAccounting):
         s_rec = self._live.get(id(spawner)) if spawner is not None else None
         if hub is None or not hub.is_hub or s_rec is None or s_rec.out_idx < 0 \
                 or s_rec.t_out is None:
+            return
+        if later:
+            # started on a timer: it waited for the timer, an event a poll saw, and was
+            # ready only from then (the wait split's rule for a timer; polls_out -1: a
+            # poll came since), not from the spawn
+            if when is not None:
+                rec.t_out, rec.out_idx, rec.polls_out = when, s_rec.out_idx, -1
             return
         rec.t_out, rec.out_idx, rec.ready_at_once = s_rec.t_out, s_rec.out_idx, True
         if when is not None and s_rec.t_in <= when <= s_rec.t_out:

@@ -13,28 +13,45 @@ It also notes whether the start was a gevent ``Pool``'s (``Pool.start`` calls it
 ``spawn``, ``map``, ``imap`` and the rest): gevent records only the spawner, and a
 spawner that fills a Pool may start other greenlets beside it (an unseen status backend
 spawned its status-page pollers with ``gevent.spawn``, and their sleeps were told as
-the Pool's jobs sleeping in their slots).
+the Pool's jobs sleeping in their slots); and whether it was a start on a timer
+(``gevent.spawn_later``, ``Greenlet.start_later``): such a greenlet is not ready until
+its timer fires (an unseen notification gateway's greenlets spawned 0.05-0.4 s later
+were counted ready, "queueing", all that time: a saturated loop where the loop was 2 %
+busy).
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from typing import Any, Callable
 
 from geventperf.sections import get_ident
+from geventperf.trace.stacks import calls_in
 
-# Frames looked at above the hook for gevent's Pool.start: gevent's compiled Greenlet
-# calls the hook straight from start(), so Pool.start is the first Python frame; gevent
-# in pure Python (GEVENT_PURE_PYTHON) adds Greenlet.start and _call_spawn_callbacks.
-POOL_START_FRAMES = 4
+# Frames looked at above the hook: gevent's compiled Greenlet calls it straight from
+# start() or start_later(), so the first Python frame is their caller (Pool.start, the
+# program's line calling spawn_later); gevent in pure Python (GEVENT_PURE_PYTHON) adds
+# its own Greenlet.start(_later), spawn_later and _call_spawn_callbacks.
+CALLER_FRAMES = 4
+# The calls that start a greenlet on a timer, by the name the caller calls them (or a
+# name ending in one: an alias such as ``from gevent import spawn_later as later_spawn``).
+LATER = ("spawn_later", "start_later")
+# Code objects whose calls (trace/stacks.calls_in) are kept: the lines that spawn.
+CALLS_KEPT = 1024
+
+
+@functools.lru_cache(maxsize=CALLS_KEPT)
+def _calls_of(code: Any) -> dict[int, str | None]:
+    return calls_in(code, plain=True)
 
 
 class SpawnWatch:
-    """Calls ``on_spawn(greenlet, when, pooled)`` for greenlets started in this thread,
-    *pooled* when a gevent Pool started it."""
+    """Calls ``on_spawn(greenlet, when, pooled, later)`` for greenlets started in this
+    thread: *pooled* when a gevent Pool started it, *later* when it starts on a timer."""
 
-    def __init__(self, on_spawn: Callable[[Any, float, bool], None]) -> None:
+    def __init__(self, on_spawn: Callable[[Any, float, bool, bool], None]) -> None:
         self._on_spawn = on_spawn
         self._thread: int | None = None
         self._greenlet_class: Any = None
@@ -60,24 +77,28 @@ class SpawnWatch:
     def _started(self, greenlet: Any) -> None:
         if get_ident() == self._thread:  # the hook is global: other threads' are not ours
             try:
-                self._on_spawn(greenlet, time.perf_counter(), self._from_pool())
+                self._on_spawn(greenlet, time.perf_counter(), *self._how_started())
             except Exception:  # never raise into the spawning program
                 pass
 
-    def _from_pool(self) -> bool:
-        """Whether gevent's Pool.start is among the callers of the hook."""
-        code = self._pool_start
-        if code is None:
+    def _how_started(self) -> tuple[bool, bool]:
+        """(whether gevent's Pool.start is among the callers of the hook, whether it
+        was a start on a timer: a call named in LATER, in gevent's pure-Python frames or
+        at a caller's instruction)."""
+        pool_start = self._pool_start
+        if pool_start is None:  # (gevent.pool may be imported after the hook went in)
             start = getattr(getattr(sys.modules.get("gevent.pool"), "Pool", None), "start",
                             None)
-            code = self._pool_start = getattr(start, "__code__", None)
-            if code is None:  # no Pool yet (gevent.pool not imported): none started it
-                return False
+            pool_start = self._pool_start = getattr(start, "__code__", None)
         frame = sys._getframe(2)  # (1 is _started)
-        for _ in range(POOL_START_FRAMES):
+        for _ in range(CALLER_FRAMES):
             if frame is None:
-                return False
-            if frame.f_code is code:
-                return True
+                break
+            code = frame.f_code
+            if code is pool_start:
+                return True, False
+            called = _calls_of(code).get(frame.f_lasti)
+            if code.co_name in LATER or (called is not None and called.endswith(LATER)):
+                return False, True
             frame = frame.f_back
-        return False
+        return False, False

@@ -155,27 +155,31 @@ def frame_labels(frame: Any, depth: int) -> list[str]:
 _WITH_ENTRIES = frozenset({"BEFORE_WITH", "SETUP_WITH"})
 _CALLS = frozenset({"CALL", "CALL_KW", "CALL_METHOD", "CALL_FUNCTION", "CALL_FUNCTION_KW"})
 _ATTRIBUTE_LOADS = frozenset({"LOAD_METHOD", "LOAD_ATTR"})
+# ... and of a plain name (calls_in's *plain*: ``spawn_later(...)`` imported bare)
+_NAME_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF"})
 # A for loop's next item: the iterator's __next__ runs inside it.
 _FOR_ITER = "FOR_ITER"
 
 
-def calls_in(code: Any) -> dict[int, str | None]:
+def calls_in(code: Any, plain: bool = False) -> dict[int, str | None]:
     """Offset -> :func:`_called_at` for every instruction of *code* that enters a with
     block, calls, or asks a for loop's iterator for its next item (empty for a code
-    object ``dis`` cannot read)."""
+    object ``dis`` cannot read); with *plain*, a call of a plain name is named too."""
     try:
         instructions = list(dis.get_instructions(code))
     except Exception:  # noqa: BLE001 - no answer rather than an error in a report
         return {}
-    return {ins.offset: _called_at(instructions, index)
+    return {ins.offset: _called_at(instructions, index, plain)
             for index, ins in enumerate(instructions)
             if ins.opname in _WITH_ENTRIES or ins.opname in _CALLS or ins.opname == _FOR_ITER}
 
 
-def _called_at(instructions: list[dis.Instruction], index: int) -> str | None:
+def _called_at(instructions: list[dis.Instruction], index: int,
+               plain: bool = False) -> str | None:
     """``CALL_WITH`` when instruction *index* enters a with block, ``CALL_FOR`` when it
     asks a for loop's iterator for its next item, the method's name
-    when it calls ``obj.method(...)``, else None.  The method is the attribute load
+    when it calls ``obj.method(...)`` (with *plain*, the name when it calls
+    ``name(...)``), else None.  The method is the attribute load
     that starts where the call starts and ends inside it (``positions``, 3.11+): in
     ``sem.acquire(timeout=cfg.timeout)`` that is ``acquire``, not ``timeout``."""
     call = instructions[index]
@@ -189,13 +193,14 @@ def _called_at(instructions: list[dis.Instruction], index: int) -> str | None:
     if where is None or where.lineno is None or where.col_offset is None:
         return None
     callee = None
+    loads = _ATTRIBUTE_LOADS | _NAME_LOADS if plain else _ATTRIBUTE_LOADS
     for ins in reversed(instructions[:index]):
         at = ins.positions
         if at is None or at.lineno != where.lineno:
             if at is not None and at.lineno is not None and at.lineno < where.lineno:
                 break  # the call started on this line: nothing before it is its callee
             continue
-        if ins.opname in _ATTRIBUTE_LOADS and at.col_offset == where.col_offset \
+        if ins.opname in loads and at.col_offset == where.col_offset \
                 and (at.end_lineno, at.end_col_offset) < (where.end_lineno, where.end_col_offset):
             if callee is None or (at.end_lineno, at.end_col_offset) > callee[0]:
                 callee = ((at.end_lineno, at.end_col_offset), ins.argval)
