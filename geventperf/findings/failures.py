@@ -132,6 +132,31 @@ def _tail_cut_story(pools: list[dict[str, Any]], failed: int, calls: int,
             "request sent once the first has taken a few times the usual answer.")
 
 
+def _hung_story(pools: list[dict[str, Any]], failed: int, calls: int,
+                timeout_s: float) -> str:
+    """A sentence when some calls hung to the read timeout while the others answered
+    fast: the requests that answered took at most TAIL_CUT_LATENCY of *timeout_s* on
+    average, and more than TAIL_FAILED_SHARE of the *calls* *failed* (too many for a
+    tail a retry cuts); "" otherwise.  An unseen status relay's 20 forwarders gave a
+    webhook 8 s, one endpoint hung on a tenth of its calls, and every other customer's
+    receipts queued behind the forwarders it held: told "a timeout too short for it",
+    where a short timeout and a bound per endpoint took half off the run."""
+    count, seconds = answered(pools)
+    if not timeout_s or count < MIN_ANSWERS_TIMED or failed <= TAIL_FAILED_SHARE * calls \
+            or seconds / count > TAIL_CUT_LATENCY * timeout_s:
+        return ""
+    usual = seconds / count
+    return (f" The requests that answered took {usual * 1e3:.0f} ms to their response on "
+            f"average ({count} timed), and {failed} of {calls} waited out the whole "
+            f"{timeout_s:g} s read timeout, {timeout_s / usual:.0f} times that: those calls "
+            "hung rather than ran slow, and raising the timeout only holds their callers "
+            "longer. Fix: a read timeout a few times the usual answer (with a retry where "
+            "the call is idempotent); and where a fixed set of greenlets makes the calls "
+            "(workers, a Pool), bound the calls in flight to each endpoint (a Semaphore per "
+            "host) or stop calling one that keeps hanging (a circuit breaker), so that one "
+            "endpoint cannot hold them all while the others' work queues.")
+
+
 def _retries_story(pools: list[dict[str, Any]], calls: int, failed: int, lost: float,
                    timeout_s: float) -> str:
     """A sentence when urllib3 tried requests again inside the calls (its Retry): at
@@ -179,7 +204,8 @@ def requests_failed(profile: Profile) -> list[Finding]:
         name in READ_TIMEOUT_ERRORS for name, _n in by_count) else 0.0
     near = _timeout_story(pools, lost / failed, read_timeout) if timeouts else ""
     tail = "" if near else _tail_cut_story(pools, failed, calls, read_timeout)
-    stories = [(_TAIL_CUT if tail and name in READ_TIMEOUT_ERRORS else
+    hung = "" if near or tail else _hung_story(pools, failed, calls, read_timeout)
+    stories = [(_TAIL_CUT if (tail or hung) and name in READ_TIMEOUT_ERRORS else
                 _STORIES.get(name, f"{name} was raised")).format(
         timeout=f" ({timeout:g} s)" if timeout else "") for name, _n in by_count]
     site = max(sites.items(), key=lambda kv: kv[1])[0] if sites else None
@@ -196,7 +222,7 @@ def requests_failed(profile: Profile) -> list[Finding]:
         + (f", most made at {where}" if where else "")
         + ". " + _sentence("; ".join(dict.fromkeys(stories))) + ".")
     message += _retries_story(pools, calls, failed, lost, read_timeout)
-    message += near or tail or (" That time bought no answer: the fix is on the upstream's "
+    message += near or tail or hung or (" That time bought no answer: the fix is on the upstream's "
                                 "side, or in the timeout, retries and fallback the calls "
                                 "give it.")
     return [_finding(REQUESTS_FAILED, message, lost,
@@ -204,7 +230,8 @@ def requests_failed(profile: Profile) -> list[Finding]:
                      greenlet=seen.greenlet if seen else None,
                      failed=failed, calls=calls, errors=dict(by_count),
                      pools=[e["pool"] for e in pools], read_timeout_s=timeout or None,
-                     timeout_near_latency=bool(near), tail_cut=bool(tail), site=where)]
+                     timeout_near_latency=bool(near), tail_cut=bool(tail),
+                     **({"hung": True} if hung else {}), site=where)]
 
 
 def _rows_at(profile: Profile, site: str | None) -> list[Any]:
