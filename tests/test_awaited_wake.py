@@ -168,3 +168,50 @@ def test_a_connection_reading_its_peer_while_a_greenlet_it_spawned_ends_awaits_n
     each one ended -- for its peer's next line."""
     p = _line_reader(0.01, 0.0095)
     assert not _awaited(p)
+
+
+def _kept_alive_server(interval: float, life: float) -> Profile:
+    """A gevent WSGI server on 127.0.0.1 whose handler schedules a callback (a status
+    report living *life*, never awaited) and answers; one client sends a request on one
+    kept-alive connection every *interval*, so each callback ends just before the next
+    request wakes the connection's greenlet, waiting in pywsgi for it."""
+    import socket
+
+    import gevent.pywsgi
+    import gevent.socket
+
+    def app(environ, start_response):
+        gevent.spawn(gevent.sleep, life)  # the report, never awaited
+        start_response("200 OK", [("Content-Length", "2")])
+        return [b"ok"]
+
+    listener = gevent.socket.socket()
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # (accepted inherit)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    server = gevent.pywsgi.WSGIServer(listener, app, log=None)
+    server.start()
+    request = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    try:
+        with geventperf.Tracer() as tracer:
+            client = gevent.socket.create_connection(("127.0.0.1", server.server_port))
+            client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no 40 ms ACKs
+            reader = client.makefile("rb")
+            for _ in range(BURSTS):
+                client.sendall(request)
+                while reader.readline() not in (b"\r\n", b""):  # the head
+                    pass
+                assert reader.read(2) == b"ok"
+                gevent.sleep(interval)
+            client.close()
+    finally:
+        server.stop()
+    return tracer.profile
+
+
+def test_a_server_connection_awaiting_its_clients_next_request_awaits_none():
+    """Before (an unseen provider stand-in whose handlers scheduled a delivery report
+    per message and answered): its connections were told they waited for each report in
+    turn -- they waited for their client's next request."""
+    p = _kept_alive_server(0.01, 0.0101)
+    assert not _awaited(p), _awaited(p)[0].message

@@ -36,7 +36,7 @@ from geventperf.findings.handoff import is_handoff, stacks_left
 from geventperf.findings.held import asleep_in_program
 from geventperf.findings.limits import event_wait, is_limit_wait
 from geventperf.findings.loop import block_threshold
-from geventperf.frames import socket_read_depth, user_site
+from geventperf.frames import is_idle_server_wait, socket_read_depth, user_site
 from geventperf.profile import Finding, Profile, greenlet_label
 
 # At least this many of a spawner's greenlets alive at once: a batch, not a helper or two.
@@ -182,10 +182,14 @@ def _woken_by_end(profile: Profile, woke: float, ended: float,
 
 def _reading_gaps(profile: Profile, runs: list[Run]) -> list[bool]:
     """For each of _gaps(runs), whether that wait read a socket right from the
-    program's code (frames.socket_read_depth): its own input, not another greenlet."""
+    program's code (frames.socket_read_depth), or was a server connection's wait for
+    its client's next request (frames.is_idle_server_wait): its own input, not another
+    greenlet (an unseen provider stand-in's handlers, each scheduling a callback with
+    spawn_later and answering, were told they awaited each callback in turn)."""
     waits = profile.waits
     return [isinstance(w, int) and 0 <= w < len(waits)
-            and socket_read_depth(waits[w].stack) is not None for w in _gap_waits(runs)]
+            and (socket_read_depth(waits[w].stack) is not None
+                 or is_idle_server_wait(waits[w].stack)) for w in _gap_waits(runs)]
 
 
 def _gaps(runs: list[Run]) -> list[tuple[float, float]]:
