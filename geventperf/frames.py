@@ -191,7 +191,7 @@ class WithBlock(NamedTuple):
 def _with_blocks_of(entry: str) -> dict[int, WithBlock]:
     """The ``with`` statements of the file of ``path:line:function``, by line, from the
     source where the profile is analysed (as frame_source reads it)."""
-    source = _source_of(entry)
+    source = source_of(entry)
     return _with_blocks(source) if source else {}
 
 
@@ -200,7 +200,7 @@ def statement_source(entry: str) -> str:
     (the innermost statement spanning that line: a call written over several lines is
     sampled at one of them), read where the profile is analysed; frame_source's line
     when the file does not parse, "" when it is not there."""
-    source = _source_of(entry)
+    source = source_of(entry)
     if not source:
         return ""
     span = _statement_spans(source).get(parse_frame(entry).line)
@@ -230,7 +230,7 @@ def _statement_spans(source: str) -> dict[int, tuple[int, int]]:
     return spans
 
 
-def _source_of(entry: str) -> str:
+def source_of(entry: str) -> str:
     """The whole source of the file of ``path:line:function``, as frame_source reads it
     where the profile is analysed; "" when it is not there or the entry does not parse."""
     frame = parse_frame(entry)
@@ -262,7 +262,7 @@ def gives_back(entry: str) -> bool | None:
     source where the profile is analysed; False when it does not (``job =
     queue.get()``: work taken from a queue); None when the source is not there, does not
     parse, or has no such call at that line."""
-    source = _source_of(entry)
+    source = source_of(entry)
     return _gives_back(source, parse_frame(entry).line) if source else None
 
 
@@ -317,7 +317,7 @@ def cache_decorator(entry: str) -> CacheDecorator | None:
     """The memoizing decorator on the function of ``path:line:function`` (the innermost
     definition of that name spanning the line), from the source where the profile is
     analysed; None when there is none, or no source."""
-    source = _source_of(entry)
+    source = source_of(entry)
     if not source:
         return None
     frame = parse_frame(entry)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from geventperf.dataflow import chained
 from geventperf.findings.common import (
     CONNECTION_GREENLET,
     SEQUENTIAL_CALLS,
@@ -53,7 +54,7 @@ from geventperf.findings.ownclients import (
     own_server_hosts,
 )
 from geventperf.findings.paging import cursor_paging
-from geventperf.frames import parse_frame, socket_read_depth, user_site
+from geventperf.frames import is_machinery, parse_frame, socket_read_depth, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import count_rows
 from geventperf.profile import Finding, Profile, greenlet_label
@@ -315,7 +316,7 @@ def _handlers_in_turn(profile: Profile, client: list, responses: int) -> list[Fi
             or _retried(profile) >= RETRIED_SHARE * (calls - responses):
         return []
     where, worst = _heaviest_site(mine)
-    if worst is None:
+    if worst is None or _each_needs_the_one_before(mine, responses):
         return []
     per = calls / responses
     cost = in_turn * (1 - responses / calls)
@@ -342,6 +343,56 @@ def _handlers_in_turn(profile: Profile, client: list, responses: int) -> list[Fi
     return [_finding(SEQUENTIAL_CALLS, _repeats_first(message, repeats_told(profile)), cost, list(worst.stack), calls=calls,
                      responses=responses, calls_per_response=per, waited_s=in_turn,
                      site=where)]
+
+
+# A call line inside a loop of the function making the calls, asked at least this many
+# times per response on average: its iterations are calls of their own that could go
+# together, whatever the chain around them.
+LOOPED_CALLS_PER_RESPONSE = 1.5
+
+
+def _each_needs_the_one_before(rows: list, responses: int) -> bool:
+    """Whether the handlers' calls (their ``waits`` rows *rows*), made from several lines
+    of the innermost function all of them went through, each read what an earlier one
+    answered (dataflow.chained), with none of those lines looping over calls of their
+    own (LOOPED_CALLS_PER_RESPONSE): a chain, the response's floor, which making them
+    together cannot shorten (an unseen search service's spell, synonyms, index and rank
+    calls, each fed the answer before: told to make them together, "48 s", where any
+    concurrency gained 2 %)."""
+    asked = [w for w in rows if awaits_answer(w)]
+    frames = _through_one_function(asked)
+    lines = chained(sorted(frames))
+    if lines is None:
+        return False
+    per_line: dict[int, int] = {}
+    for w in asked:
+        for frame in w.stack:
+            if frame in frames:
+                line = parse_frame(frame).line
+                per_line[line] = per_line.get(line, 0) + max(w.count, 0)
+    return not any(c.in_loop and per_line.get(c.line, 0) >= LOOPED_CALLS_PER_RESPONSE
+                   * responses for c in lines)
+
+
+def _through_one_function(rows: list) -> set[str]:
+    """The frames of the innermost function of the program's that every row's stack
+    went through at two lines or more (a helper all the calls went through at one line
+    is not where they were made in turn: its callers are), at the lines the rows went
+    through it; empty when there is none."""
+    own = [[f for f in w.stack if not is_machinery(f)] for w in rows]
+    if not own or not own[0]:
+        return set()
+
+    def function(frame: str) -> tuple[str, str]:
+        parsed = parse_frame(frame)
+        return parsed.path, parsed.function
+    for frame in own[0]:  # innermost first
+        key = function(frame)
+        if all(any(function(f) == key for f in stack) for stack in own):
+            frames = {f for stack in own for f in stack if function(f) == key}
+            if len(frames) >= 2:
+                return frames
+    return set()
 
 
 def _called_from(rows: list, where: str) -> str:

@@ -11,7 +11,9 @@ With ``mode=three`` the handler makes three different calls in turn (a profile p
 the user, their orders, their recommendations), three round trips a response: the same
 finding, told as a few calls that may need each other's answers.  With
 ``mode=together`` it makes the three at once (a greenlet each, then joinall): no such
-finding.
+finding.  With ``mode=chain`` it makes them in turn, each asked with what the one
+before answered (the orders by the user's answer, the recommendations by the orders'):
+a chain, the response's floor, and no such finding.
 
 With ``clients=here`` the clients are greenlets of this process, each with a Session
 (a load test beside the service, as many programs run): their waits for the pages are
@@ -65,12 +67,21 @@ def page(user):
     return [fetch(part, user) for part in parts]
 
 
+def chained_page(user):
+    """The page's parts, each asked with what the one before answered: a chain."""
+    account = fetch("user", user)
+    orders = fetch("orders", len(account))  # diag: chain
+    return [account, orders, fetch("recommendations", len(orders))]
+
+
 def app(environ, start_response):
     user = next(users)
     if ARGS.get("mode") == "batch":
         bodies = [session.get(f"{ARGS['slow']}&user={user}", timeout=30).content]
     elif ARGS.get("mode") in ("three", "together"):
         bodies = page(user)
+    elif ARGS.get("mode") == "chain":
+        bodies = chained_page(user)
     else:
         bodies = [session.get(f"{ARGS['slow']}&user={user}&item={item}",  # diag: culprit
                               timeout=30).content
