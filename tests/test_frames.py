@@ -13,7 +13,7 @@ from geventperf import frames
 
 # Modules no user's call passes through while traced: the demo's own workload and
 # server (user code on purpose, see frames.py), and code run only before or after.
-NOT_ON_A_CALL_PATH = {"demo.py", "feedserver.py", "feedworkload.py", "frames.py",
+NOT_ON_A_CALL_PATH = {"demo.py", "feedserver.py", "feedworkload.py", "frames.py", "dataflow.py",
                       "profile.py", "latency.py", "clicheck.py", "clireport.py"}
 
 
