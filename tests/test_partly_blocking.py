@@ -52,7 +52,7 @@ def test_a_blocking_line_in_the_samples_leads(tmp_path, source):
     [f] = findings.loop_saturated(p)
     assert f.message.startswith("The loop was saturated. The greenlets holding it were off "
                                 "the CPU for "), f.message
-    assert f"{path}:{LINE}:record ({SOURCES[source].splitlines()[-1].strip()}: 20% of " \
+    assert f"{path}:{LINE}:record (`{SOURCES[source].splitlines()[-1].strip()}`: 20% of " \
         in f.message, f.message
     assert "group commit" in f.message and "the cure is on the CPU side" not in f.message
 
@@ -107,7 +107,7 @@ def test_loop_blocking_slices_partly_off_the_cpu_lead_with_the_blocking_line(tmp
     assert "held the loop 1.000 s without yielding" in f.message, f.message  # the two
     assert ("The greenlets holding it were off the CPU for 0.250 s of their 1.000 s running "
             "(25%)") in f.message, f.message
-    assert f"{line} (db.execute(\"COMMIT\"): 20% of the sampled CPU" in f.message
+    assert f"{line} (`db.execute(\"COMMIT\")`: 20% of the sampled CPU" in f.message
     assert f.message.index("group commit") < f.message.index("Beyond those calls: it was "
                                                               "CPU work (0.750 s of CPU)")
 
