@@ -16,7 +16,7 @@ import ast
 import functools
 from typing import NamedTuple
 
-from geventperf.frames import parse_frame, source_of
+from geventperf.frames import innermost_function, parse_frame, source_of
 
 
 class CallLine(NamedTuple):
@@ -42,17 +42,9 @@ def chained(entries: list[str]) -> list[CallLine] | None:
 
 @functools.lru_cache(maxsize=32)
 def _chained(source: str, name: str, lines: tuple[int, ...]) -> list[CallLine] | None:
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    function = innermost_function(source, lines[0], lines[-1], name)
+    if function is None:
         return None
-    functions = [node for node in ast.walk(tree)
-                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                 and node.name == name
-                 and node.lineno <= lines[0] and lines[-1] <= (node.end_lineno or 0)]
-    if not functions:
-        return None
-    function = max(functions, key=lambda node: node.lineno)  # the innermost
     flow = _Flow(set(lines))
     for statement in function.body:
         flow.visit(statement)

@@ -271,18 +271,36 @@ _GIVES = frozenset({"put", "put_nowait"})
 
 
 @functools.lru_cache(maxsize=32)
-def _gives_back(source: str, line: int) -> bool | None:
-    """gives_back's answer for the call at *line* of *source*."""
+def parsed(source: str) -> ast.Module | None:
+    """*source* parsed (shared by its readers, which only read it); None when it does
+    not parse."""
     try:
-        tree = ast.parse(source)
+        return ast.parse(source)
     except (SyntaxError, ValueError):
+        return None
+
+
+def innermost_function(source: str, first: int, last: int, name: str | None = None
+                       ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The innermost function of *source* whose definition spans lines *first* to
+    *last* (of that *name* when given); None when there is none, or it does not
+    parse."""
+    tree = parsed(source)
+    if tree is None:
         return None
     functions = [node for node in ast.walk(tree)
                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                 and node.lineno <= line <= (node.end_lineno or node.lineno)]
-    if not functions:
+                 and (name is None or node.name == name)
+                 and node.lineno <= first and last <= (node.end_lineno or node.lineno)]
+    return max(functions, key=lambda node: node.lineno) if functions else None
+
+
+@functools.lru_cache(maxsize=32)
+def _gives_back(source: str, line: int) -> bool | None:
+    """gives_back's answer for the call at *line* of *source*."""
+    function = innermost_function(source, line, line)
+    if function is None:
         return None
-    function = max(functions, key=lambda node: node.lineno)  # the innermost
     calls = [node for node in ast.walk(function) if isinstance(node, ast.Call)
              and isinstance(node.func, ast.Attribute)]
     taken = {ast.unparse(c.func.value) for c in calls
@@ -331,9 +349,8 @@ def cache_decorator(entry: str) -> CacheDecorator | None:
 def _cache_decorators(source: str) -> list[tuple[int, int, CacheDecorator]]:
     """(first line, last line, its decorator) of each function of *source* decorated
     with a memoizing decorator (_MEMOIZING)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = parsed(source)
+    if tree is None:
         return []
     found = []
     for node in ast.walk(tree):
