@@ -22,7 +22,6 @@ busy).
 
 from __future__ import annotations
 
-import functools
 import sys
 import time
 from typing import Any, Callable
@@ -35,16 +34,28 @@ from geventperf.trace.stacks import calls_in
 # program's line calling spawn_later); gevent in pure Python (GEVENT_PURE_PYTHON) adds
 # its own Greenlet.start(_later), spawn_later and _call_spawn_callbacks.
 CALLER_FRAMES = 4
+# gevent's greenlet module in pure Python: its frames are passed over.
+GEVENT_GREENLET = ("/gevent/greenlet.py", "\\gevent\\greenlet.py")
 # The calls that start a greenlet on a timer, by the name the caller calls them (or a
 # name ending in one: an alias such as ``from gevent import spawn_later as later_spawn``).
 LATER = ("spawn_later", "start_later")
 # Code objects whose calls (trace/stacks.calls_in) are kept: the lines that spawn.
 CALLS_KEPT = 1024
+# id(code) -> (code, its calls): by identity, since hashing a code object hashes its
+# bytecode and constants (an lru_cache on the code itself cost some 18 000 instructions
+# per spawn, callgrind); the code is kept so that its id is not reused meanwhile.
+_calls: dict[int, tuple[Any, dict[int, str | None]]] = {}
 
 
-@functools.lru_cache(maxsize=CALLS_KEPT)
 def _calls_of(code: Any) -> dict[int, str | None]:
-    return calls_in(code, plain=True)
+    kept = _calls.get(id(code))
+    if kept is not None and kept[0] is code:
+        return kept[1]
+    if len(_calls) >= CALLS_KEPT:
+        _calls.clear()
+    calls = calls_in(code, plain=True)
+    _calls[id(code)] = (code, calls)
+    return calls
 
 
 class SpawnWatch:
@@ -97,8 +108,11 @@ class SpawnWatch:
             code = frame.f_code
             if code is pool_start:
                 return True, False
-            called = _calls_of(code).get(frame.f_lasti)
-            if code.co_name in LATER or (called is not None and called.endswith(LATER)):
+            if code.co_name in LATER:
                 return False, True
+            if not code.co_filename.endswith(GEVENT_GREENLET):
+                # the first caller outside gevent's greenlet module: the call it made
+                called = _calls_of(code).get(frame.f_lasti)
+                return False, called is not None and called.endswith(LATER)
             frame = frame.f_back
         return False, False
