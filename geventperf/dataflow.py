@@ -18,6 +18,10 @@ from typing import NamedTuple
 
 from geventperf.frames import innermost_function, parse_frame, source_of
 
+# Methods through which a value is added to the container they are called on.
+ADDING = frozenset({"append", "extend", "update", "add", "insert", "appendleft",
+                    "extendleft", "setdefault", "put", "put_nowait"})
+
 
 class CallLine(NamedTuple):
     """A line of the function that made calls, and whether it sits in a loop."""
@@ -69,13 +73,13 @@ class _Flow:
 
     def visit(self, node: ast.stmt) -> None:
         if isinstance(node, (ast.For, ast.AsyncFor)):
-            self._assign(node.target, self._read(node.iter, node))
+            self._assign(node.target, self._read(node.iter))
             self._loops += 1
             for child in [*node.body, *node.orelse]:
                 self.visit(child)
             self._loops -= 1
         elif isinstance(node, ast.While):
-            self._read(node.test, node)
+            self._read(node.test)
             self._loops += 1
             for child in [*node.body, *node.orelse]:
                 self.visit(child)
@@ -84,7 +88,7 @@ class _Flow:
             for expr in ([node.test] if isinstance(node, ast.If) else
                          [item.context_expr for item in node.items]
                          if isinstance(node, (ast.With, ast.AsyncWith)) else []):
-                self._read(expr, node)
+                self._read(expr)
             for field in ("body", "orelse", "finalbody"):
                 for child in getattr(node, field, []):
                     self.visit(child)
@@ -92,21 +96,22 @@ class _Flow:
                 for child in handler.body:
                     self.visit(child)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            value = self._read(node.value, node) if node.value is not None else set()
+            value = self._read(node.value) if node.value is not None else set()
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 self._assign(target, value | (self._names_of(target)
                                               if isinstance(node, ast.AugAssign) else set()))
         elif isinstance(node, ast.Expr):
-            value = self._read(node.value, node)
+            value = self._read(node.value)
             # x.append(answer), x.extend(...), x.update(...): the answer flows into x
             call = node.value
-            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                    and isinstance(call.func.value, ast.Name) and call.func.attr in ADDING:
                 self._assign(call.func.value, value, add=True)
         elif isinstance(node, ast.Return) and node.value is not None:
-            self._read(node.value, node)
+            self._read(node.value)
 
-    def _read(self, expr: ast.expr, statement: ast.stmt) -> set[int]:
+    def _read(self, expr: ast.expr) -> set[int]:
         """The call lines *expr*'s value comes from (the names it reads, and a call line
         of its own); notes, for a call line within it, what it read."""
         came = self._names_of(expr)
@@ -125,7 +130,16 @@ class _Flow:
         return found
 
     def _assign(self, target: ast.AST, origins: set[int], add: bool = False) -> None:
-        for n in ast.walk(target):
-            if isinstance(n, ast.Name):
-                self.origins[n.id] = (self.origins.get(n.id, set()) | origins) if add \
-                    else set(origins)
+        """Names (unpacked too) take *origins*; a container item set (``d[k] = v``) adds
+        them to the container; an attribute (``self.x = v``) is not followed: the object
+        holds many things, and every later call through it would read as a need."""
+        if isinstance(target, ast.Name):
+            self.origins[target.id] = (self.origins.get(target.id, set()) | origins) if add \
+                else set(origins)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for item in target.elts:
+                self._assign(item, origins, add)
+        elif isinstance(target, ast.Starred):
+            self._assign(target.value, origins, add)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            self._assign(target.value, origins, add=True)
