@@ -214,9 +214,8 @@ def statement_source(entry: str) -> str:
 def _statement_spans(source: str) -> dict[int, tuple[int, int]]:
     """{line: (first, last line) of the innermost statement spanning it} of *source*;
     {} when it does not parse."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = parsed(source)
+    if tree is None:
         return {}
     spans: dict[int, tuple[int, int]] = {}
     # (ast.walk goes outer before inner: an inner statement's span replaces its outer's)
@@ -245,9 +244,8 @@ def source_of(entry: str) -> str:
 @functools.lru_cache(maxsize=32)
 def _with_blocks(source: str) -> dict[int, WithBlock]:
     """{the line of a ``with`` statement: its WithBlock} of *source*."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = parsed(source)
+    if tree is None:
         return {}
     return {node.lineno: WithBlock(
                 range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1),

@@ -609,8 +609,7 @@ UNPICKLE_CHEAPER = (
 # fetch of its rows: sqlite3 runs a SELECT as its rows are fetched): the loop waits for
 # the whole query (an unseen chat service's history SELECT without an index, 13 ms a
 # call, 78 % of the CPU, got the generic cure; an index halved its run; an unseen
-# scorer's scan, sampled at its fetchall(), got it too).
-QUERY_LINE = DB_CALL_LINE
+# scorer's scan, sampled at its fetchall(), got it too): DB_CALL_LINE tells it.
 QUERY_CHEAPER = (
     "it runs a database query in the loop's thread (the driver's C code: the loop waits "
     "for the whole query): read its plan (EXPLAIN QUERY PLAN) and index the columns it "
@@ -634,7 +633,7 @@ def _line_does(hot: Any) -> str | None:
     return REGEX_CHEAPER if REGEX_LINE.search(text) else \
         KDF_CHEAPER if KDF_LINE.search(text) else \
         UNPICKLE_CHEAPER if UNPICKLE_LINE.search(text) else \
-        QUERY_CHEAPER if QUERY_LINE.search(text) else None
+        QUERY_CHEAPER if DB_CALL_LINE.search(text) else None
 
 
 # Library code a hot stack runs through that has a cheaper way, frame -> what it does

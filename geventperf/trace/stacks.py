@@ -157,6 +157,7 @@ _CALLS = frozenset({"CALL", "CALL_KW", "CALL_METHOD", "CALL_FUNCTION", "CALL_FUN
 _ATTRIBUTE_LOADS = frozenset({"LOAD_METHOD", "LOAD_ATTR"})
 # ... and of a plain name (calls_in's *plain*: ``spawn_later(...)`` imported bare)
 _NAME_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF"})
+_CALLEE_LOADS = _ATTRIBUTE_LOADS | _NAME_LOADS
 # A for loop's next item: the iterator's __next__ runs inside it.
 _FOR_ITER = "FOR_ITER"
 
@@ -193,7 +194,7 @@ def _called_at(instructions: list[dis.Instruction], index: int,
     if where is None or where.lineno is None or where.col_offset is None:
         return None
     callee = None
-    loads = _ATTRIBUTE_LOADS | _NAME_LOADS if plain else _ATTRIBUTE_LOADS
+    loads = _CALLEE_LOADS if plain else _ATTRIBUTE_LOADS
     for ins in reversed(instructions[:index]):
         at = ins.positions
         if at is None or at.lineno != where.lineno:
