@@ -16,6 +16,7 @@ import ast
 import functools
 from typing import NamedTuple
 
+from geventperf.formats._frames import is_library_frame
 from geventperf.frames import innermost_function, parse_frame, source_of
 
 # Methods through which a value is added to the container they are called on.
@@ -143,3 +144,78 @@ class _Flow:
             self._assign(target.value, origins, add)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             self._assign(target.value, origins, add=True)
+
+
+# Statements that leave a loop: a loop testing what a wait returned with one of these
+# goes on only when the one before succeeded.
+LEAVES = (ast.Break, ast.Return, ast.Raise)
+
+
+def gated(stack: list[str]) -> bool:
+    """Whether a wait made at the program's frames on *stack* (innermost first) repeats
+    in a loop that goes on only when each answer allows: the innermost of the program's
+    frames whose line sits in a ``for`` or ``while`` loop assigns names there (or tests
+    the call itself), and an ``if`` of that loop's body testing one of them, or a name
+    computed from them, breaks, returns or raises.  A staged rollout's waves, each
+    checked before the next (``if not all(results): return``), are such a gate: they
+    cannot be made together.  False when no frame tells (no source here)."""
+    for entry in stack:
+        if is_library_frame(entry):  # a library's loops are not the program's choice
+            continue
+        frame = parse_frame(entry)
+        source = source_of(entry) if frame.path and not frame.path.startswith("<") else ""
+        if not source or frame.line <= 0:
+            continue
+        verdict = _gated(source, frame.line)
+        if verdict is not None:
+            return verdict
+    return False
+
+
+@functools.lru_cache(maxsize=64)
+def _gated(source: str, line: int) -> bool | None:
+    """_gated's answer at one frame: None when the line is in no loop of its function
+    (the next frame out may hold it), else whether that loop is gated on the line."""
+    function = innermost_function(source, line, line)
+    if function is None:
+        return None
+    loops = [node for node in ast.walk(function) if isinstance(node, (ast.For, ast.While))
+             and node.body[0].lineno <= line <= (node.end_lineno or node.lineno)]
+    if not loops:
+        return None
+    loop = max(loops, key=lambda node: node.lineno)
+    body = [stmt for node in loop.body for stmt in ast.walk(node) if isinstance(stmt, ast.stmt)]
+    at = [stmt for stmt in body if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno)]
+    if not at:
+        return False
+    statement = max(at, key=lambda stmt: stmt.lineno)
+    if isinstance(statement, ast.If) and _leaves(statement):
+        return True  # `if not all(pool.map(...)): return`
+    tainted = _assigned(statement)
+    for stmt in sorted(body, key=lambda s: s.lineno):
+        if stmt.lineno <= statement.lineno:
+            continue
+        if isinstance(stmt, ast.If) and _reads(stmt.test, tainted) and _leaves(stmt):
+            return True
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and \
+                stmt.value is not None and _reads(stmt.value, tainted):
+            tainted |= _assigned(stmt)
+    return False
+
+
+def _assigned(stmt: ast.stmt) -> set[str]:
+    """The names a statement assigns (its targets' plain names)."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+        [stmt.target] if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) else []
+    return {node.id for target in targets for node in ast.walk(target)
+            if isinstance(node, ast.Name)}
+
+
+def _reads(expr: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(node, ast.Name) and node.id in names for node in ast.walk(expr))
+
+
+def _leaves(test: ast.If) -> bool:
+    """Whether the if statement's branches leave the loop (LEAVES)."""
+    return any(isinstance(node, LEAVES) for stmt in test.body + test.orelse
+               for node in ast.walk(stmt))

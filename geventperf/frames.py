@@ -278,6 +278,47 @@ def parsed(source: str) -> ast.Module | None:
         return None
 
 
+def searched_collection(entry: str) -> str | None:
+    """The collection (as source: ``self.blocked``) that the innermost ``for`` loop
+    around the line of ``path:line:function`` walks looking for a match, one element
+    at a time: the loop's body, at that line, tests its element for equality, membership
+    or a prefix or suffix (``==``, ``in``, ``.endswith(``, ``.startswith(``), and the
+    loop walks a name or an attribute (a range, a call, is not a stored collection).
+    None when the line is no such test or the source is not there."""
+    source = source_of(entry)
+    return _searched_collection(source, parse_frame(entry).line) if source else None
+
+
+@functools.lru_cache(maxsize=32)
+def _searched_collection(source: str, line: int) -> str | None:
+    tree = parsed(source)
+    if tree is None:
+        return None
+    loops = [node for node in ast.walk(tree) if isinstance(node, ast.For)
+             and node.body[0].lineno <= line <= (node.end_lineno or node.lineno)]
+    if not loops:
+        return None
+    loop = max(loops, key=lambda node: node.lineno)
+    if not isinstance(loop.target, ast.Name) or \
+            not isinstance(loop.iter, (ast.Name, ast.Attribute)):
+        return None
+    element = loop.target.id
+
+    def uses_element(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Name) and n.id == element for n in ast.walk(node))
+
+    for node in ast.walk(loop):
+        if getattr(node, "lineno", None) != line:
+            continue
+        if isinstance(node, ast.Compare) and uses_element(node) and any(
+                isinstance(op, (ast.Eq, ast.In)) for op in node.ops):
+            return ast.unparse(loop.iter)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("endswith", "startswith") and uses_element(node):
+            return ast.unparse(loop.iter)
+    return None
+
+
 def innermost_function(source: str, first: int, last: int, name: str | None = None
                        ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The innermost function of *source* whose definition spans lines *first* to

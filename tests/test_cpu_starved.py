@@ -109,7 +109,7 @@ def test_children_started_per_call_are_told_at_their_line_and_their_waits_counte
     cpu-starved said "a local server it started, a subprocess per call" and ranked
     third, under the Nagle story; the line that starts them, its cure (long-lived
     helpers fed over pipes) and the waits on them are the finding's."""
-    from geventperf.findings.loop import SPAWN_WAIT_SHARE
+    from geventperf.findings.starved import SPAWN_WAIT_SHARE
     from geventperf.profile import StackTime
     gevent_subprocess = "/venv/lib/python3.11/site-packages/gevent/subprocess.py"
 
@@ -141,7 +141,7 @@ def test_children_started_per_call_are_told_at_their_line_and_their_waits_counte
     # under the share, threads using more CPU than the children, or fewer waits than
     # SPAWN_MIN_WAITS there (one child waited on a few times: a load generator run once):
     # not told, not counted
-    from geventperf.findings.loop import SPAWN_MIN_WAITS
+    from geventperf.findings.starved import SPAWN_MIN_WAITS
     for f in (run(at_share - 2 ** -20), run(at_share, threads=2.0),
               run(at_share, calls=SPAWN_MIN_WAITS - 10 - 1)):
         assert "were started at" not in f.message and "spawned_at" not in f.extra

@@ -60,3 +60,55 @@ def test_calls_each_fed_the_answer_before_are_a_chain(path, function, lines, tol
 def test_no_source_or_several_functions_tell_nothing(path, tmp_path):
     assert chained([f"{tmp_path}/gone.py:2:search", f"{tmp_path}/gone.py:6:search"]) is None
     assert chained([f"{path}:2:SearchService.search", f"{path}:10:Page.page"]) is None
+
+
+GATES = '''\
+def rollout(pool, waves, push):
+    for wave in waves:
+        results = pool.map(push, wave)
+        converged = sum(results)
+        if converged < len(wave):
+            return False
+    return True
+
+
+def train(steps, ship):
+    for step in steps:
+        record = ship(step)
+        if record["failed"]:
+            break
+
+
+def checked(pool, waves, push):
+    for wave in waves:
+        if not all(pool.map(push, wave)):
+            raise RuntimeError("halted")
+
+
+def logged(pool, waves, push, log):
+    for wave in waves:
+        results = pool.map(push, wave)
+        log.append(results)
+        if len(log) > 100:
+            break
+
+
+def ship(pool, step):
+    return pool.map(step, [1, 2])
+'''
+
+
+@pytest.mark.parametrize("stack, told", [
+    (["{p}:3:rollout"], True),  # the answer, computed on, decides whether to go on
+    (["{p}:12:train"], True),
+    (["{p}:19:checked"], True),  # the call inside the test itself
+    (["{p}:25:logged"], False),  # the loop stops on something else
+    (["{p}:32:ship", "{p}:12:train"], True),  # no loop at the wait: the caller's
+    (["/venv/lib/python3.11/site-packages/gevent/pool.py:202:map", "{p}:3:rollout"], True),
+    (["{p}:32:ship"], False),
+])
+def test_a_loop_going_on_only_when_each_answer_allows_is_gated(tmp_path, stack, told):
+    from geventperf.dataflow import gated
+    path = tmp_path / "rollout.py"
+    path.write_text(GATES)
+    assert gated([entry.format(p=path) for entry in stack]) is told

@@ -502,12 +502,12 @@ def test_a_connection_to_an_ip_address_pays_no_name_lookup(pool, literal):
 
 
 def test_a_saturated_loop_ranks_after_a_slow_path_holding_much_of_its_cpu():
-    from geventperf.findings import loop
-    lead = loop.SLOW_PATH_LEADS_SHARE
+    from geventperf.findings.saturated import SLOW_PATH_LEADS_SHARE, _after_slow_paths
+    lead = SLOW_PATH_LEADS_SHARE
     slow = [Finding(kind="pure-python-fallback", message="m", extra={"cpu_share": lead}),
             Finding(kind="charset-detection", message="m", extra={"cpu_share": lead - 1e-6})]
-    assert loop._after_slow_paths(slow) == {"ranks_after": ["pure-python-fallback"]}
-    assert loop._after_slow_paths(slow[1:]) == {}
+    assert _after_slow_paths(slow) == {"ranks_after": ["pure-python-fallback"]}
+    assert _after_slow_paths(slow[1:]) == {}
     saturated = Finding(kind="loop-saturated", message="m", cost_s=1.698,
                         extra={"ranks_after": ["pure-python-fallback"]})
     fallback = Finding(kind="pure-python-fallback", message="m", cost_s=1.641)
@@ -520,13 +520,13 @@ def test_a_saturated_loop_ranks_after_a_slow_path_holding_much_of_its_cpu():
     ('    cur.execute("COMMIT")', True), ("    with self.lock:", False),
     ("    os.system('sync')", False)])
 def test_a_blocking_call_found_committing_is_told_to_commit_per_batch(tmp_path, source, told):
-    from geventperf.findings import loop
+    from geventperf.findings import blockingstory
     from geventperf.profile import Profile
     path = tmp_path / "store.py"
     path.write_text("class Store:\n    def upsert(self, row):\n" + source + "\n")
     line = f"{path}:3:Store.upsert"
-    seen = loop.Seen(line=line, looks=48, total=53, stack=[line])
-    story = loop._blocking_story(Profile(duration_s=1.0), line, seen)
+    seen = blockingstory.Seen(line=line, looks=48, total=53, stack=[line])
+    story = blockingstory.blocking_story(Profile(duration_s=1.0), line, seen)
     assert ("committing a database transaction" in story
             and "one transaction per batch of records" in story) is told, story
 
@@ -539,13 +539,13 @@ def test_a_blocking_call_found_running_a_statement_names_it_and_the_threadpool(
         tmp_path, source, told):
     # an unseen thumbnail service's sqlite write, waiting out another process's lock:
     # "found it at ...:321" with the generic cures, the threadpool last
-    from geventperf.findings import loop
+    from geventperf.findings import blockingstory
     from geventperf.profile import Profile
     path = tmp_path / "index.py"
     path.write_text("class Index:\n    def record(self, row):\n" + source + "\n")
     line = f"{path}:3:Index.record"
-    seen = loop.Seen(line=line, looks=48, total=49, stack=[line])
-    story = loop._blocking_story(Profile(duration_s=1.0), line, seen)
+    seen = blockingstory.Seen(line=line, looks=48, total=49, stack=[line])
+    story = blockingstory.blocking_story(Profile(duration_s=1.0), line, seen)
     assert f"(48 of 49), `{source.strip()}`" in story, story
     assert ("running a database statement" in story
             and "Fix: run the statements in gevent.get_hub().threadpool" in story) is told, \
@@ -561,15 +561,15 @@ def test_a_blocking_call_found_waiting_for_a_child_is_told_gevent_subprocess(
         tmp_path, source, patched, told):
     # an unseen CI publisher's os.system("curl -T ...") per file ran its uploaders one at
     # a time: told among ten causes; gevent.subprocess took 78 % off the run
-    from geventperf.findings import loop
+    from geventperf.findings import blockingstory
     from geventperf.profile import Profile
     path = tmp_path / "publish.py"
     path.write_text("import os, subprocess\ndef push(path, url):\n" + source + "\n")
     line = f"{path}:3:push"
-    seen = loop.Seen(line=line, looks=103, total=105, stack=[line])
+    seen = blockingstory.Seen(line=line, looks=103, total=105, stack=[line])
     profile = Profile(duration_s=1.0)
     profile.meta["monkey_patched"] = patched
-    story = loop._blocking_story(profile, line, seen)
+    story = blockingstory.blocking_story(profile, line, seen)
     assert ("waiting for a child process" in story
             and "Fix: start it with gevent.subprocess" in story) is told, story
 

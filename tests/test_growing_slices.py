@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from geventperf import findings
-from geventperf.findings.loop import GROWTH_MIN_SLICES, GROWTH_RATIO, _grown_told
+from geventperf.findings.loop import GROWTH_MIN_SLICES, GROWTH_RATIO
+from geventperf.findings.saturated import _grown_told
 from geventperf.profile import Finding
 from tests.test_mut_findings import blocked_slice, profile
 

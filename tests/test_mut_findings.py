@@ -13,7 +13,7 @@ import re
 import pytest
 
 from geventperf import findings
-from geventperf.findings import common, cpuhot, handoff, loop
+from geventperf.findings import cheaper, common, cpuhot, handoff
 from geventperf.profile import (
     Finding,
     GreenletStats,
@@ -19616,24 +19616,24 @@ def test_main_reading_the_network_all_run_is_a_feeder_not_a_wait_for_the_end():
 
 
 def test_looks_without_a_program_line_are_named_only_when_they_tell_more():
-    from geventperf.findings.loop import _seen_weighted
+    from geventperf.findings.blockingstory import stall_seen_weighted
     pkg = "/venv/lib/python3.11/site-packages/"
     log = f"{pkg}gevent/pywsgi.py:1020:WSGIHandler.log_request"
     sock = "/usr/lib/python3.11/socket.py:706:SocketIO.readinto"
     # a server's code after the application returned, most of the looks: named
-    seen = _seen_weighted([([log, f"{pkg}gevent/pywsgi.py:1148:x"], 105),
+    seen = stall_seen_weighted([([log, f"{pkg}gevent/pywsgi.py:1148:x"], 105),
                            ([sock, f"{APP}:54:app"], 2)])
     assert seen.line == "WSGIHandler.log_request (site-packages/gevent/pywsgi.py:1020)"
     assert (seen.looks, seen.total) == (105, 107)
     # program lines are 9 of 13 looks, split over three lines: a deep library call's 4
     # looks (its socket read skipped for the call above it) do not outweigh them
     spread = [([sock, f"{APP}:{n}:f"], 3) for n in (1, 2, 3)]
-    assert _seen_weighted([*spread, ([sock, f"{pkg}sdk/x.py:9:deep"], 4)]).line == \
+    assert stall_seen_weighted([*spread, ([sock, f"{pkg}sdk/x.py:9:deep"], 4)]).line == \
         f"{APP}:1:f"
-    assert _seen_weighted([([sock, f"{pkg}sdk/x.py:9:deep"], 4)]).line == \
+    assert stall_seen_weighted([([sock, f"{pkg}sdk/x.py:9:deep"], 4)]).line == \
         "deep (site-packages/sdk/x.py:9)"
     # only generic frames (a socket read, an import): nothing to name
-    assert _seen_weighted([([sock, "<frozen importlib._bootstrap>:1:_load"], 4)]) is None
+    assert stall_seen_weighted([([sock, "<frozen importlib._bootstrap>:1:_load"], 4)]) is None
 
 
 def test_retry_sleeps_of_no_count_are_told_without_a_mean():
@@ -19734,14 +19734,14 @@ def test_a_hot_function_that_also_reads_its_body_in_small_pieces_tells_both():
             ([f"{REQUESTS_PKG}/models.py:865:Response.iter_lines", f"{APP}:38:dump"],
              "app.fetch", 2, at38)])
         found = cpuhot.hot_code(p, {"app.fetch"})
-        does = loop._what_it_does(p, found)
-        return found, does, loop._small_reads_site(found, does)
+        does = cheaper.what_it_does(p, found)
+        return found, does, cheaper.small_reads_site(found, does)
     found, does, site = hot(0.25)
     assert found.line == f"{APP}:41:dump" and found.iterated == (f"{APP}:38:dump", 0.25)
-    assert does.startswith(loop.JSON_CHEAPER) and "line 38 (25% of that function's CPU)" in does
-    assert loop.ITERATE_CHEAPER in does and site == f"{APP}:38:dump"
+    assert does.startswith(cheaper.JSON_CHEAPER) and "line 38 (25% of that function's CPU)" in does
+    assert cheaper.ITERATE_CHEAPER in does and site == f"{APP}:38:dump"
     found, does, site = hot(0.25 - 2 ** -20)
-    assert found.iterated is None and does is loop.JSON_CHEAPER and site is None
+    assert found.iterated is None and does is cheaper.JSON_CHEAPER and site is None
 
 
 def test_a_codecs_reader_over_the_raw_body_is_told_as_small_pieces():
@@ -19758,10 +19758,10 @@ def test_a_codecs_reader_over_the_raw_body_is_told_as_small_pieces():
               "<frozen codecs>:648:StreamReader.__next__", f"{APP}:92:stream_events"],
              "app.fetch", 8, 1.0)])
         found = cpuhot.hot_code(p, {"app.fetch"})
-        does = loop._what_it_does(p, found)
-        return does, loop._small_reads_site(found, does)
+        does = cheaper.what_it_does(p, found)
+        return does, cheaper.small_reads_site(found, does)
     does, site = hot(f"{APP}:92:stream_events")
-    assert does is loop.ITERATE_CHEAPER and site == f"{APP}:92:stream_events"
+    assert does is cheaper.ITERATE_CHEAPER and site == f"{APP}:92:stream_events"
     assert "io.BufferedReader(response.raw, 512 * 1024)" in does
     does, site = hot(f"{APP}:93:other")
     assert does is None and site is None

@@ -117,15 +117,9 @@ from geventperf.findings.loop import (
     HELD_MIN_SLICE_S,
     HELD_SHARE,
     HELD_SLICE_RATIO,
-    SATURATED_MIN_QUEUE,
-    SATURATED_UTILIZATION,
-    STARVED_SHARE,
     TOP_HOLDERS,
-    cpu_starved,
     loop_blocked,
     loop_held,
-    loop_saturated,
-    without_slices_told,
 )
 from geventperf.findings.newconns import new_connections_queued
 from geventperf.findings.outlived import greenlet_leaks
@@ -147,6 +141,12 @@ from geventperf.findings.repeated import (
     without_caches_told,
 )
 from geventperf.findings.retries import retry_backoff
+from geventperf.findings.saturated import (
+    SATURATED_MIN_QUEUE,
+    SATURATED_UTILIZATION,
+    loop_saturated,
+    without_slices_told,
+)
 from geventperf.findings.sequential import sequential_calls
 from geventperf.findings.serverpool import server_pool_full
 from geventperf.findings.slowpaths import (
@@ -154,6 +154,10 @@ from geventperf.findings.slowpaths import (
     PURE_PYTHON_FALLBACK,
     SLOW_PATHS,
     slow_paths,
+)
+from geventperf.findings.starved import (
+    STARVED_SHARE,
+    cpu_starved,
 )
 from geventperf.findings.threadpool import (
     threadpool_saturated,

@@ -419,3 +419,9 @@ def cpu_wait(profile: Profile) -> float:
             or not isinstance(idle, (int, float)):
         return 0.0
     return min(float(wait), max(0.0, profile.duration_s - idle))
+
+
+def _workers(profile: Profile) -> list[Any]:
+    """Greenlets with the wait split, the hub left out (its waits are the loop's)."""
+    return [g for g in profile.greenlets if g.id != profile.hub.get("id")
+            and g.ready_wait_s is not None and g.event_wait_s is not None]

@@ -44,15 +44,15 @@ from geventperf.findings.common import (
     _finding,
     _greenlets_named,
     _sentence,
+    _workers,
+    block_threshold,
+)
+from geventperf.findings.cpuhot import (
+    greenlet_samples,
 )
 from geventperf.findings.delayedack import trail
 from geventperf.findings.limits import full_pool_jobs, waiters
-from geventperf.findings.loop import (
-    _TLS_SETUP,
-    _workers,
-    block_threshold,
-    greenlet_samples,
-)
+from geventperf.findings.saturated import _TLS_SETUP
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import OTHER_POOLS
 from geventperf.profile import Finding, Profile

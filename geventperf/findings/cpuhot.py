@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from geventperf.findings.common import _base_name
 from geventperf.findings.reading import caller_small_read_sites
 from geventperf.formats._frames import is_library_frame
 from geventperf.frames import parse_frame
+from geventperf.profile import Profile
 from geventperf.sampling.views import chains, samples_of
 
 # A function is named as where the CPU went when it holds at least this share of the
@@ -233,3 +234,38 @@ def _hottest_line(per_line: dict[str, float], path: str, function: str) -> tuple
     """The line of *function* in *path* that took most of the sampled CPU, and that CPU."""
     return max(((lab, s) for lab, s in per_line.items()
                 if parse_frame(lab)[::2] == (path, function)), key=lambda kv: kv[1])
+
+
+def sampled_share(profile: Profile, endings: tuple[str, ...]) -> float:
+    """The share of the greenlets' sampled CPU whose stack holds a frame whose label ends
+    with one of *endings*; 0 without samples."""
+    hit, total = sampled_cpu(profile,
+                              lambda label: label.replace("\\", "/").endswith(endings))
+    return hit / total if total > 0 else 0.0
+
+
+def sampled_cpu(profile: Profile, marks: Callable[[str], bool]) -> tuple[float, float]:
+    """(the greenlets' sampled CPU whose stack holds a frame whose label *marks*, all
+    their sampled CPU); (0, 0) without samples."""
+    samples = profile.cpu_samples
+    if samples is None:
+        return 0.0, 0.0
+    marked = [marks(label) for label in samples.frames]
+    total = hit = 0.0
+    for frames, cpu in greenlet_samples(profile):
+        total += cpu
+        if any(marked[i] for i in frames):
+            hit += cpu
+    return hit, total
+
+
+def greenlet_samples(profile: Profile) -> Iterator[tuple[list[int], float]]:
+    """The greenlets' CPU samples (the hub's apart; none without samples): per sampled
+    stack, its frame indices (those inside the frame table) and its CPU seconds."""
+    samples = profile.cpu_samples
+    if samples is None:
+        return
+    known, hub = len(samples.frames), profile.hub.get("id")
+    for st in samples.stacks:
+        if st.gid is None or st.gid != hub:
+            yield [i for i in st.frames if 0 <= i < known], st.cpu_s

@@ -36,10 +36,18 @@ import re
 from collections import defaultdict
 from typing import Any, NamedTuple
 
-from geventperf.findings.common import CONNECTION_GREENLET, CRITICAL_PATH, END_CALLS, _finding
+from geventperf.findings.common import (
+    CONNECTION_GREENLET,
+    CRITICAL_PATH,
+    END_CALLS,
+    _finding,
+    block_threshold,
+)
 from geventperf.findings.cpuhot import _in_client, hot_code
 from geventperf.findings.limits import awaits_answer
-from geventperf.findings.loop import SLEEP_FRAME, block_threshold
+from geventperf.findings.loop import (
+    SLEEP_FRAME,
+)
 from geventperf.frames import is_idle_server_wait, is_machinery, parse_frame, user_site
 from geventperf.profile import CALL_FOR, Finding, Profile, StackTime, greenlet_label
 from geventperf.sampling.views import chains, samples_of

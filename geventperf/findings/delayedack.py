@@ -39,9 +39,9 @@ from geventperf.findings.common import (
     _events,
     _figures,
     _finding,
+    block_threshold,
 )
 from geventperf.findings.limits import Waiters, event_wait, waiters
-from geventperf.findings.loop import block_threshold
 from geventperf.frames import parse_frame, socket_read_depth, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import STALL_MAX_S, STALL_MIN_S

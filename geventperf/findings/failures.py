@@ -21,10 +21,10 @@ from geventperf.findings.common import (
     _f,
     _finding,
     _sentence,
+    block_threshold,
 )
 from geventperf.findings.delayedack import trail
 from geventperf.findings.limits import waiters
-from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile

@@ -30,8 +30,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from geventperf.findings.common import GIL_CONTENDED, _events, _f, _finding, _names, cpu_wait
-from geventperf.findings.loop import block_threshold, other_threads_cpu
+from geventperf.findings.common import (
+    GIL_CONTENDED,
+    _events,
+    _f,
+    _finding,
+    _names,
+    block_threshold,
+    cpu_wait,
+)
+from geventperf.findings.starved import (
+    other_threads_cpu,
+)
 from geventperf.profile import Finding, Profile
 
 # The worker threads' CPU covers at least this share of the loop thread's off-CPU time.

@@ -46,6 +46,7 @@ from geventperf.findings.common import (
     _base_name,
     _finding,
     _greenlets_named,
+    block_threshold,
     tell_before_cost,
 )
 from geventperf.findings.cpuhot import is_client_frame
@@ -61,7 +62,9 @@ from geventperf.findings.limits import (
     switched_out_at,
     waiters,
 )
-from geventperf.findings.loop import SLEEP_FRAME, block_threshold
+from geventperf.findings.loop import (
+    SLEEP_FRAME,
+)
 from geventperf.findings.ownclients import in_handler, own_server_hosts
 from geventperf.findings.paging import cursor_paging
 from geventperf.frames import (

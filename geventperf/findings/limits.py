@@ -72,16 +72,13 @@ from geventperf.findings.common import (
     _finding,
     _greenlets_named,
     _names,
+    _workers,
+    block_threshold,
     cpu_wait,
 )
 from geventperf.findings.cpuhot import hot_code
-from geventperf.findings.loop import (
-    SLEEP_FRAME,
-    TOP_HOLDERS,
-    _workers,
-    block_threshold,
-    idle_server_wait,
-)
+from geventperf.findings.loop import SLEEP_FRAME, TOP_HOLDERS
+from geventperf.findings.saturated import idle_server_wait
 from geventperf.formats._frames import is_library_frame
 from geventperf.frames import (
     PATCHED_RLOCK_FRAME,

@@ -54,11 +54,11 @@ from geventperf.findings.common import (
     _base_name,
     _finding,
     _names,
+    block_threshold,
     slice_timeline,
 )
 from geventperf.findings.handoff import POLL_MAX_SLEEP_S
 from geventperf.findings.held import asleep_in_program
-from geventperf.findings.loop import block_threshold
 from geventperf.frames import user_site
 from geventperf.profile import Finding, Profile, greenlet_label
 

@@ -28,11 +28,11 @@ from geventperf.findings.common import (
     _events,
     _f,
     _finding,
+    block_threshold,
     tell_before_cost,
 )
 from geventperf.findings.held import CACHE_TOLD, REPEATS_MIN_GETS, REPEATS_TOLD, most_asked
 from geventperf.findings.limits import awaits_answer, event_wait, is_limit_wait
-from geventperf.findings.loop import block_threshold
 from geventperf.findings.ownclients import load_test_hosts
 from geventperf.frames import (
     CacheDecorator,

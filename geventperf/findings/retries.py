@@ -14,7 +14,13 @@ from __future__ import annotations
 
 import re
 
-from geventperf.findings.common import RETRY_BACKOFF, _count, _events, _finding
+from geventperf.findings.common import (
+    RETRY_BACKOFF,
+    _count,
+    _events,
+    _finding,
+    block_threshold,
+)
 from geventperf.findings.held import (
     error_counts,
     error_statuses,
@@ -22,7 +28,6 @@ from geventperf.findings.held import (
     shown_statuses,
 )
 from geventperf.findings.limits import event_wait, waiters
-from geventperf.findings.loop import block_threshold
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import status_pairs
 from geventperf.profile import Finding, Profile

@@ -21,6 +21,7 @@ and the code that saturated the loop ranks above the saturation.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +49,21 @@ MIN_SHARE = 0.05
 # ...and from this many samples on, so a few stray ticks in a large run's rare path
 # are not a finding (with 4 ms ticks, about 20 ms of CPU).
 MIN_SAMPLES = 5
+
+
+# json.dump(obj, file): a document written whole to a file, which at a slow path's share
+# of the CPU is written again and again, most often a state saved after every change.
+# Then the work itself is the cause, the encoder's pace a second lever (an unseen stock
+# ledger rewrote its 1 500 rows with indent= after each of 800 events: without indent=
+# its handling took 3.3x less, saved per batch 11x less; told the encoder only).
+FILE_DUMP_FRAME = re.compile(r"[/\\](simple)?json[/\\]__init__\.py:\d+:dump$")
+FILE_DUMP_FIRST = (
+    "json.dump writes a whole document to a file at each call: where that saves a state "
+    "after every change (a store, a snapshot), write what changed (append a line per "
+    "change, a journal replayed at start) or save once per interval or batch, which "
+    "removes the work where a faster encoder only shrinks it")
+# The share of a slow path's sampled CPU under json.dump from which that story leads.
+FILE_DUMP_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -160,6 +176,7 @@ def slow_paths(profile: Profile) -> list[Finding]:
     count: dict[int, int] = defaultdict(int)
     by_greenlet: dict[int, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     heaviest: dict[int, tuple[float, list[str]]] = {}
+    dumped: dict[int, float] = defaultdict(float)  # CPU under json.dump (FILE_DUMP_FRAME)
     # the program's lines the slow path ran under, by CPU (a deep chain, cut at the
     # sampler's depth, may hold none)
     lines: dict[int, dict[str, float]] = defaultdict(lambda: defaultdict(float))
@@ -174,6 +191,8 @@ def slow_paths(profile: Profile) -> list[Finding]:
         line = own_line(chain.labels)
         if line is not None:
             lines[at][line] += chain.cpu_s
+        if any(FILE_DUMP_FRAME.search(label) for label in chain.labels):
+            dumped[at] += chain.cpu_s
         if chain.cpu_s > heaviest.get(at, (-1.0, []))[0]:
             heaviest[at] = (chain.cpu_s, chain.labels)
     # the workers' queueing, as loop-saturated counts it (the hub's own is not)
@@ -190,8 +209,11 @@ def slow_paths(profile: Profile) -> list[Finding]:
         who = ", ".join(f"'{name}' {s:.3f} s" for name, s in names[:3])
         # (a disabled debug log's message built anyway: the work need not run at all)
         line = max(lines[at], key=lines[at].__getitem__) if lines[at] else None
-        fix = (f"At {line}, {EAGER_LOG_CHEAPER}. Cure that first; where the work must run, "
-               f"{path.fix}" if eager_log(line) else f"Fix: {path.fix}")
+        first = EAGER_LOG_CHEAPER if eager_log(line) else \
+            FILE_DUMP_FIRST if dumped[at] >= FILE_DUMP_SHARE * seconds else None
+        at_line = f"At {line}, " if line else ""
+        fix = (f"{at_line}{first}. Cure that first; where the work must run, {path.fix}"
+               if first else f"Fix: {path.fix}")
         message = (f"{share:.0%} of the sampled CPU ({seconds:.3f} s of {total:.3f} s) ran in "
                    f"{path.module}'s {path.what}; greenlets: {who}. {fix}")
         queueing = share * ready

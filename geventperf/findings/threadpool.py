@@ -6,17 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from geventperf.findings.cheaper import (
+    task_work,
+    tiny_tasks_done,
+)
 from geventperf.findings.common import (
     BOUND_CONCURRENCY,
     MANY_IN_FLIGHT,
     THREADPOOL_TINY_TASKS,
     _finding,
-)
-from geventperf.findings.loop import (
     block_threshold,
+)
+from geventperf.findings.starved import (
     other_threads_cpu,
-    task_work,
-    tiny_tasks_done,
 )
 from geventperf.profile import Finding, Profile
 from geventperf.threadpoolwatch import EVENT_KIND, FINDING_KIND, OTHER_POOLS

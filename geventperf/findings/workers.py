@@ -23,7 +23,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from geventperf.findings.common import END_CALLS, WORKERS_SATURATED, _base_name, _finding
+from geventperf.findings.common import (
+    END_CALLS,
+    WORKERS_SATURATED,
+    _base_name,
+    _finding,
+    block_threshold,
+)
 from geventperf.findings.handoff import (
     _feeders,
     _polled,
@@ -34,7 +40,6 @@ from geventperf.findings.handoff import (
     stand_in_connection,
 )
 from geventperf.findings.limits import event_wait, idle_share, idle_told, switched_out_at
-from geventperf.findings.loop import block_threshold
 from geventperf.frames import is_idle_server_wait, user_site
 from geventperf.profile import Finding, Profile, greenlet_label
 

@@ -109,7 +109,7 @@ def _build(tr: Any, now: float, own: bool, final: bool, with_slices: bool) -> Pr
     # ran in other threads (findings/gil.py)
     hub["process_cpu_s"] = time.process_time() - tr._process_cpu0
     # the child processes' (a local upstream, a subprocess per call): competitors of
-    # the program's own for the machine's cores (findings/loop.py, cpu-starved)
+    # the program's own for the machine's cores (findings/starved.py, cpu-starved)
     hub["children_cpu_s"] = max(0.0, children_cpu_s() - tr._children_cpu0)
     if watched:
         hub.update(idle_s=ws.idle, polls=ws.polls,
