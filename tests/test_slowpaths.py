@@ -301,11 +301,13 @@ def test_a_document_dumped_to_a_file_is_told_as_a_state_saved_per_change() -> No
     """json.dump(obj, file) at a slow path's share of the CPU writes the same document
     again and again: the save per change leads, the encoder's fix after it (an unseen
     stock ledger was told only the encoder, 3.3x, where a save per batch was 11x)."""
-    dumped = assert_slow_path(run_scenario(SCENARIOS["json-dump-file"]), "json", first=False)
+    # (the file's open and write take their share of the CPU too: not asserted on)
+    [dumped] = slow_findings(run_scenario(SCENARIOS["json-dump-file"]))
+    assert dumped["module"] == "json", dumped
     assert FILE_DUMP_FIRST in dumped["message"], dumped["message"]
     assert dumped["message"].index(FILE_DUMP_FIRST) < dumped["message"].index(
         "without indent="), dumped["message"]
-    encoded = assert_slow_path(run_scenario(SCENARIOS["json-dumps-indent"]), "json")
+    [encoded] = slow_findings(run_scenario(SCENARIOS["json-dumps-indent"]))
     assert FILE_DUMP_FIRST not in encoded["message"], encoded["message"]
     assert "Fix: call json.dumps(obj) without indent=" in encoded["message"]
 
