@@ -22,6 +22,7 @@ an active tracer are recorded, and the originals are back after ``stop()``.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import socket
@@ -41,6 +42,11 @@ EVENT_KIND = "urllib3-pool"
 GET_CONN = "urllib3.connectionpool.HTTPConnectionPool._get_conn"
 PUT_CONN = "urllib3.connectionpool.HTTPConnectionPool._put_conn"
 URLOPEN = "urllib3.connectionpool.HTTPConnectionPool.urlopen"
+# Where a PoolManager (a requests adapter's) makes a host's pool: the pool is stamped
+# with its manager and how many hosts' pools that manager keeps (pool_connections), so
+# pools made again are told as that manager closing them past its capacity, or as
+# several managers (a Session made per batch), not guessed from requests' default.
+NEW_POOL = "urllib3.poolmanager.PoolManager._new_pool"
 # A new connection's set-up (name lookup, connect, TLS) is not part of its request's
 # wait for the head: the time to the head is counted from its end.
 CONNECTS = ("urllib3.connection.HTTPConnection.connect",
@@ -105,6 +111,14 @@ TIMED_BODY_MAX = 64 * 1024
 # head arrived]), how many requests to its host awaited their heads when it was sent
 # (itself counted; 0 before it was), its host's record].
 _TRAIL = "_geventperf_trail"
+# The attribute a pool made by a PoolManager carries: (its manager's serial number, the
+# hosts' pools that manager keeps); and the one a manager carries: its serial number
+# (a count, not id(): a Session made per call is freed and its id reused).
+_MADE_BY = "_geventperf_made_by"
+_SERIAL = "_geventperf_serial"
+_serials = itertools.count(1)
+# Managers told apart per host; past this many, "at least" that many.
+MAX_MANAGERS = 64
 # Content types that compress well (text: CSV, JSON, XML, HTML, JavaScript, YAML):
 # matched as the type's prefix or a part of it, "application/ld+json" included.
 COMPRESSIBLE_TYPES = ("text/", "json", "xml", "javascript", "csv", "yaml",
@@ -133,7 +147,7 @@ class _Pool:
     """What the pools of one host (``scheme://host:port``) did: one Session's pool, or the
     many a program makes when it builds a Session (or an adapter) per request."""
 
-    __slots__ = ("label", "pools", "maxsize", "minsize", "block", "checkouts", "in_use",
+    __slots__ = ("label", "pools", "kept", "managers", "maxsize", "minsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
                  "asked_close", "statuses", "retried", "gets", "urls", "others", "sent", "first_sites",
@@ -147,6 +161,10 @@ class _Pool:
     def __init__(self, label: str) -> None:
         self.label = label
         self.pools = 0  # pool objects seen
+        # the most hosts' pools a PoolManager making them kept (pool_connections; 0: no
+        # pool seen made by one), and the managers that made them (serials, capped)
+        self.kept = 0
+        self.managers: set[int] = set()
         self.maxsize = 0
         self.minsize = 0  # the smallest pool_maxsize of its pools (0: none seen yet)
         self.block = False
@@ -315,6 +333,11 @@ class PoolWatch:
                 if record is None:
                     record = self._hosts[label] = _Pool(label)
             record.pools += 1
+            made_by = getattr(pool, _MADE_BY, None)
+            if made_by is not None:
+                record.kept = max(record.kept, made_by[1])
+                if len(record.managers) < MAX_MANAGERS:
+                    record.managers.add(made_by[0])
             # the pool's size and blocking are set when it is made: read once
             size = int(getattr(pool.pool, "maxsize", 0) or 0)
             record.maxsize = max(record.maxsize, size)
@@ -547,6 +570,7 @@ class PoolWatch:
     def events(self) -> list[dict[str, Any]]:
         """May be called from another thread (a snapshot): tables are copied first."""
         return [{"kind": EVENT_KIND, "pool": r.label, "pools": r.pools, "maxsize": r.maxsize,
+                 "kept": r.kept or None, "managers": len(r.managers) or None,
                  "minsize": r.minsize,
                  "block": r.block, "checkouts": r.checkouts, "peak_in_use": r.peak_in_use,
                  "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use,
@@ -873,7 +897,7 @@ def error_name(error: BaseException) -> str:
 def wrap_pool_use() -> list[Patch]:
     """Wrap urllib3's pool checkout, return and request, now or when urllib3 is imported;
     nothing when urllib3 is never imported."""
-    return wrap_when_loaded([GET_CONN, PUT_CONN, URLOPEN, *CONNECTS], _make)
+    return wrap_when_loaded([GET_CONN, PUT_CONN, URLOPEN, NEW_POOL, *CONNECTS], _make)
 
 
 def _tracer() -> Any:
@@ -886,7 +910,8 @@ def _make(dotted: str, original: Any) -> Any:
     if is_ours(original):
         return None  # a tracer in another thread wrapped it already
     wrapper = _connect(original) if dotted in CONNECTS else \
-        {GET_CONN: _get_conn, PUT_CONN: _put_conn, URLOPEN: _urlopen}[dotted](original)
+        {GET_CONN: _get_conn, PUT_CONN: _put_conn, URLOPEN: _urlopen,
+         NEW_POOL: _new_pool}[dotted](original)
     return mark_wrapper(wrapper, original)
 
 
@@ -936,6 +961,29 @@ def _put_conn(original: Any) -> Any:
             except Exception as exc:  # noqa: BLE001
                 tracer._trace_error(exc)
     return put_conn
+
+
+def _new_pool(original: Any) -> Any:
+    def new_pool(self: Any, *args: Any, **kwargs: Any) -> Any:
+        pool = original(self, *args, **kwargs)
+        tracer = _tracer()
+        if tracer is not None:
+            try:
+                stamp_made_by(pool, self)
+            except Exception as exc:  # noqa: BLE001 - never raised into the program
+                tracer._trace_error(exc)
+        return pool
+    return new_pool
+
+
+def stamp_made_by(pool: Any, manager: Any) -> None:
+    """Stamp *pool* with *manager* and how many hosts' pools it keeps (_MADE_BY)."""
+    serial = getattr(manager, _SERIAL, None)
+    if serial is None:
+        serial = next(_serials)
+        setattr(manager, _SERIAL, serial)
+    kept = int(getattr(getattr(manager, "pools", None), "_maxsize", 0) or 0)
+    setattr(pool, _MADE_BY, (serial, kept))
 
 
 def _connect(original: Any) -> Any:

@@ -1095,3 +1095,47 @@ def test_a_cache_already_around_repeated_requests_is_told(tmp_path, decorator, d
     assert (told in said) if told else said == "", said
     if told:
         assert said.startswith(f"asset is cached already ({decorator} at {path}:1)"), said
+
+
+def test_a_kept_sessions_pools_made_again_are_no_session_made_per_call(monkeypatch):
+    # pools a kept Session's PoolManager closed and made again (evicted): requests' CPU
+    # is not a Session made per call, and the saturation does not rank after them
+    from geventperf.findings import connections
+    from tests.test_mut_findings import requests_saturated
+    evicted = Finding(kind="session-per-request", message="s", cost_s=0.1,
+                      extra={"evicted": True})
+    monkeypatch.setattr(connections, "session_per_request", lambda profile: [evicted])
+    [saturated] = findings.loop_saturated(requests_saturated())
+    assert "ranks_after" not in saturated.extra
+    assert "made per call" not in saturated.message, saturated.message
+
+
+def test_a_blocking_call_told_first_does_not_rank_after_new_sessions(tmp_path, monkeypatch):
+    # an unseen rollout's commit per record led its saturation (44.66 s), which ranked
+    # after session-per-request's 1.68 s, whose cure gained nothing
+    from geventperf.findings import connections
+    from tests.test_partly_blocking import held
+    per_call = Finding(kind="session-per-request", message="s", cost_s=0.1)
+    monkeypatch.setattr(connections, "session_per_request", lambda profile: [per_call])
+    p, _path = held(tmp_path, 0.25, "commit")
+    [saturated] = findings.loop_saturated(p)
+    assert saturated.message.startswith("The loop was saturated. The greenlets holding it "
+                                        "were off the CPU"), saturated.message
+    assert "ranks_after" not in saturated.extra
+
+
+@pytest.mark.parametrize("kept, told", [(None, True), (10, True), (11, False), (160, False)])
+def test_pools_made_again_are_closed_past_what_their_manager_keeps(kept, told):
+    # 11 hosts, each reached through 24 pools for 40 requests: past requests' default of
+    # 10 hosts (and an older profile's, which does not say), one Session's PoolManager
+    # closed them; within the pool_connections its manager kept (the pool watch's
+    # "kept"), they were not closed by it (an unseen rollout's Sessions kept 160 and
+    # were told "keeps pools for 10 of them")
+    from tests.test_mut_findings import churn_profile, urllib3_pool
+    events = [urllib3_pool(f"https://h{i}:443", 40, 3, 10, 0, pools=24) for i in range(11)]
+    for e in events:
+        e["checkouts"], e["kept"] = 40, kept
+    found = findings.session_per_request(churn_profile(events, lookups=9))
+    assert any(f.extra.get("evicted") for f in found) is told, found
+    if told:
+        assert f"PoolManager keeps pools for {kept or 10} of them" in found[0].message

@@ -19351,7 +19351,9 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
                    "def priors(db, ids):\n"
                    "    cur = db.execute('SELECT p FROM t '\n"
                    "                     'WHERE id IN (?)', ids)\n"
-                   "    return dict(cur.fetchall())\n")
+                   "    return dict(cur.fetchall())\n"
+                   "def journal(db, row):\n"
+                   "    db.execute(\"INSERT INTO j VALUES (?, ?)\", row)\n")
     encoder = "/usr/lib/python3.11/json/encoder.py:200:JSONEncoder.encode"
 
     def cure(line, beneath=(), path=str(app)):
@@ -19375,6 +19377,9 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
     # fetchall() that runs it: sqlite3 runs a SELECT as its rows are fetched)
     assert "runs a database query in the loop's thread" in cure(15)
     assert "runs a database query in the loop's thread" in cure(16)
+    # (unseen: a rollout journal's INSERT per record: batched, not indexed)
+    assert "writes to the database in the loop's thread, a statement per record" in cure(18)
+    assert "EXPLAIN" not in cure(18)
     for told in (cure(5, ["/usr/lib/python3.11/re/_parser.py:10:parse"]), cure(6),
                  cure(4, [encoder], path=str(tmp_path / "gone.py"))):
         assert "log message" not in told and "regular expression" not in told, told

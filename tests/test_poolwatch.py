@@ -52,7 +52,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
         _churn(pool, 3)  # the 2 kept + 1 made, 1 discarded
     [event] = _pools(tracer.profile)
     assert event == {"kind": "urllib3-pool", "pool": "http://127.0.0.1:9", "pools": 1, "maxsize": 2,
-                     "minsize": 2,
+                     "minsize": 2, "kept": None, "managers": None,  # made by no PoolManager
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0, "closing": 0,
                      "asked_close": 0, "gets": 0, "distinct_gets": 0, "top_gets": [],
@@ -85,6 +85,27 @@ def test_requests_on_kept_alive_connections_open_one_each_in_flight(kept):
     assert [event["trails"][kind][0] for kind in ("new", "reused")] == [1, 4]
     # each head timed, sent with itself alone in flight
     assert [n for n, _ in event["heads_by_load"]] == [5] + [0] * (LOAD_BUCKETS - 1)
+
+
+def test_pools_record_the_hosts_their_manager_keeps_and_how_many_managers_made_them(kept):
+    """A Session's PoolManager keeps pool_connections hosts' pools: that, not requests'
+    default, says whether pools made again were closed past it; two Sessions reaching
+    one host make a pool each, by two managers (an unseen rollout's Session per rollout
+    was told "keeps pools for 10", where it kept 160)."""
+    def sessions(count):
+        with geventperf.Tracer(sections=None) as tracer:
+            for _ in range(count):
+                with requests.Session() as session:
+                    session.mount("http://", HTTPAdapter(pool_connections=3))
+                    assert session.get(kept.url + "/", timeout=10).content == b"ok"
+        [event] = _pools(tracer.profile)
+        return event["pools"], event["kept"], event["managers"]
+    assert sessions(1) == (1, 3, 1)
+    assert sessions(2) == (2, 3, 2)
+    with requests.Session() as session, geventperf.Tracer(sections=None) as tracer:
+        session.get(kept.url + "/", timeout=10)
+    [event] = _pools(tracer.profile)
+    assert event["kept"] == 10  # requests' default pool_connections
 
 
 def test_heads_are_counted_by_the_requests_in_flight_when_sent():

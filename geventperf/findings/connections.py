@@ -205,7 +205,8 @@ def _pool_per_request(profile: Profile) -> list[Finding]:
         return _count(e, "pools") >= max(MIN_NEW_CONNECTIONS,
                                          REUSE_RATIO * _count(e, "peak_in_use"))
     found = _reopened_by(profile, hosts, concerns)
-    evicted = len(hosts) > POOLS_KEPT and (found is None or _evicted(found.hosts[0][0]))
+    kept = _kept(hosts)
+    evicted = len(hosts) > kept and (found is None or _evicted(found.hosts[0][0]))
     if evicted:
         # a pool kept for each host would have opened only its peak in flight: the
         # pool_maxsize past it is never reached (the default baseline, the larger of the
@@ -224,7 +225,7 @@ def _pool_per_request(profile: Profile) -> list[Finding]:
     if not evicted and _pool_per_greenlet(profile, worst, seen):
         return []
     peak = _count(worst, "peak_in_use")
-    message = _evicted_story(fresh, len(hosts), seen, opening.told(
+    message = _evicted_story(fresh, len(hosts), kept, seen, opening.told(
         share, "the pools made again")) if evicted else (
         f"A new connection pool for every request: {seen.who} made their requests to "
         f"{worst['pool']} through {_count(worst, 'pools')} different urllib3 pools (one "
@@ -238,10 +239,10 @@ def _pool_per_request(profile: Profile) -> list[Finding]:
         "requests.Session() as s:` around each request); its kept-alive connections skip "
         "the lookup, the connect and the set-up."
         + (f" The program reached {len(hosts)} hosts: a PoolManager keeps pools for "
-           f"{POOLS_KEPT} hosts (pool_connections) and closes the least recently used, so "
+           f"{kept} hosts (pool_connections) and closes the least recently used, so "
            "one Session spread over more hosts makes new pools too; then raise "
            "pool_connections (requests.adapters.HTTPAdapter(pool_connections=...))."
-           if len(hosts) > POOLS_KEPT else ""))
+           if len(hosts) > kept else ""))
     return [_finding(SESSION_PER_REQUEST, message, cost, list(seen.worst.stack), evicted=evicted,
                      greenlet=seen.greenlet, cost_meaning=_NEW_POOLS_COST,
                      pools=[e["pool"] for e, _n in fresh],
@@ -275,18 +276,26 @@ def _evicted(pool: dict[str, Any]) -> bool:
     return 2 <= _count(pool, "pools") <= EVICTED_POOLS_SHARE * _count(pool, "checkouts")
 
 
-def _evicted_story(fresh: list[tuple[dict[str, Any], int]], hosts: int, seen: Any,
-                   opening: str) -> str:
+def _kept(hosts: list[dict[str, Any]]) -> int:
+    """How many hosts' pools the PoolManagers that made *hosts*' pools keep (the pool
+    watch's ``kept``: their pool_connections, the largest), POOLS_KEPT where no pool was
+    seen made (an older profile): an unseen rollout's Sessions kept 160 and were told
+    "keeps pools for 10 of them", where a Session per rollout made its pools again."""
+    return max((_count(e, "kept") for e in hosts), default=0) or POOLS_KEPT
+
+
+def _evicted_story(fresh: list[tuple[dict[str, Any], int]], hosts: int, kept: int,
+                   seen: Any, opening: str) -> str:
     """session-per-request's message when one Session's PoolManager closed the pools of
-    hosts past POOLS_KEPT and made them again (EVICTED_POOLS_SHARE); *fresh*: those
-    hosts with the connections each opened past its peak in flight, most first."""
+    hosts past the *kept* it keeps and made them again (EVICTED_POOLS_SHARE); *fresh*:
+    those hosts with the connections each opened past its peak in flight, most first."""
     worst = fresh[0][0]
     scheme = str(worst["pool"]).split(":", 1)[0]
     where = (f"to {worst['pool']}" if len(fresh) == 1
              else f"to {len(fresh)} of them ({worst['pool']} the most)")
     return (
         f"Connection pools closed and made again: the program reached {hosts} hosts, and "
-        f"a requests Session's PoolManager keeps pools for {POOLS_KEPT} of them "
+        f"a requests Session's PoolManager keeps pools for {kept} of them "
         "(pool_connections), closing the least recently used with its kept-alive "
         f"connections. {_sentence(seen.who)} made their requests {where} through "
         f"{sum(_count(e, 'pools') for e, _n in fresh)} pools for "
