@@ -64,6 +64,23 @@ def test_own_clients_wait_is_their_http_waits_at_those_lines():
     assert own_client_wait(p) == 2.5
 
 
+SPAWNED_GET = [*HEAD, "/venv/lib/python3.11/site-packages/requests/sessions.py:671:Session.get"]
+
+
+def test_calls_with_no_frame_of_the_programs_are_its_own_clients_when_only_its_servers_got_them():
+    """A greenlet spawned to run session.get itself has none of the program's frames:
+    its pool watch site is "<unknown>" (an unseen quote collector's 1 680 gets of its
+    in-process suppliers, 157 s of waiting, hid its loop 99 % busy); unless another
+    host got calls made that way too, which are the program's real I/O."""
+    waits = [StackTime(stack=SPAWNED_GET, count=10, wait_s=3.0, event_wait_s=2.5)]
+    own = pool("http://127.0.0.1:8080", [("<unknown>", 64)])
+    p = profile(waits=waits, events=served(8080, own))
+    assert own_client_wait(p) == 2.5
+    also = pool("http://10.0.0.1:80", [("<unknown>", 64)])
+    p = profile(waits=waits, events=served(8080, own, also))
+    assert own_client_wait(p) == 0.0
+
+
 HANDLER_CALL = StackTime(stack=[*HEAD, f"{APP}:30:handler",
                                 "/venv/lib/python3.11/site-packages/gevent/pywsgi.py:1000:"
                                 "WSGIHandler.run_application"],
