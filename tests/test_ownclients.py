@@ -127,6 +127,24 @@ def test_one_request_from_one_line_to_several_hosts_is_told_as_one():
     assert repeated_requests(p) == []
 
 
+def test_one_path_asked_once_of_each_of_many_hosts_is_no_repeat():
+    # GET /admin/version once to each of 64 nodes (an unseen rollout checking each
+    # node's own state) beside 64 pushes: each host's first ask is needed, no cache
+    # skips it; twice to each of 20 hosts: 20 asks past the first, told
+    def asked(hosts, each):
+        line = f"{APP}:202:push_node"
+        events = [{"kind": "urllib3-pool", "pool": f"http://127.0.0.1:{9000 + n}",
+                   "calls": each + 1, "distinct_gets": 2, "distinct_sent": 1,
+                   "same_requests": [["GET /admin/version", each, line],
+                                     [f"PUT /admin/config #{n:08x}", 1, f"{APP}:190:push"]]}
+                  for n in range(hosts)]
+        return repeated_requests(profile(events=events, waits=[StackTime(
+            stack=[*HEAD, line], count=hosts * each, wait_s=1.6, event_wait_s=1.6)]))
+    assert asked(64, 1) == []
+    [found] = asked(20, 2)
+    assert found.extra["count"] == 40 and "(to each of 20 hosts, " in found.message
+
+
 def test_a_lock_held_mostly_across_a_repeated_request_ranks_after_it():
     repeat = Finding(kind=findings.REPEATED_REQUEST, message="same", cost_s=1.0,
                      extra={"site": f"{APP}:78:_load"})
