@@ -762,6 +762,30 @@ def test_jobs_that_back_off_briefly_are_not_told_as_asleep(kept_server, tmp_path
         listing(profile)
 
 
+FANOUT_TAIL = Workload("fanout_tail.py")
+
+
+def test_a_fan_out_waiting_for_one_upstreams_tail_is_told_with_that_upstream(tmp_path):
+    """Before (an unseen ad exchange: one bidder slow on 12 % of its calls, joinall
+    without the request's deadline): "FINDINGS: none"; the deadline took 47 % off."""
+    profile = run_cli(FANOUT_TAIL, tmp_path)
+    [found] = findings_of(profile, "fanout-tail")
+    assert profile.findings[0] is found, listing(profile)
+    assert FANOUT_TAIL.site(found) in FANOUT_TAIL.lines("culprit"), listing(profile)
+    # the slow upstream is the one on the lowest port of the four
+    hosts = sorted((e["pool"] for e in profile.events if e["kind"] == "urllib3-pool"),
+                   key=lambda h: int(h.rsplit(":", 1)[1]))
+    assert found.extra["host"] == hosts[0] and found.extra["hosts"] == 4, found.extra
+    # every eighth of its 96 calls: 12 slow answers, none of the others'
+    assert found.extra["tail"] == 12, found.extra
+    assert "gevent.joinall(jobs, timeout=remaining)" in found.message
+
+
+def test_a_fan_out_bounded_by_a_deadline_is_not_told(tmp_path):
+    profile = run_cli(FANOUT_TAIL, tmp_path, "mode=deadline")
+    assert not findings_of(profile, "fanout-tail"), listing(profile)
+
+
 POOL_BESIDE_POLLERS = Workload("pool_beside_pollers.py")
 
 

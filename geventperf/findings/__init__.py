@@ -42,6 +42,7 @@ from geventperf.findings.common import (
     DEFAULT_BLOCK_THRESHOLD_S,
     DELAYED_ACK_STALL,
     DUPLICATE_IN_FLIGHT,
+    FANOUT_TAIL,
     GC_PAUSE,
     GIL_CONTENDED,
     GREENLET_LEAK,
@@ -91,6 +92,7 @@ from geventperf.findings.delayedack import (
     server_nagle,
 )
 from geventperf.findings.failures import requests_failed
+from geventperf.findings.fanout import fanout_tails
 from geventperf.findings.gil import GIL_MIN_OFF_SHARE, GIL_SHARE, gil_contended
 from geventperf.findings.handoff import (
     FEEDER_BUSY_SHARE,
@@ -186,7 +188,7 @@ __all__ = [
     "PROXIED_INTERNAL", "REDIRECT_FOLLOWED", "UNCOMPRESSED_BODIES", "REPEATED_REQUEST", "REQUESTS_FAILED",
     "REQUEST_BODY_STALL",
     "RETRY_BACKOFF", "SATURATED_MIN_QUEUE", "SATURATED_UTILIZATION",
-    "SEQUENTIAL_CALLS", "AWAITED_IN_TURN", "BATCH_BARRIER", "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLEEP_POLL", "SLOW_PATHS",
+    "SEQUENTIAL_CALLS", "AWAITED_IN_TURN", "BATCH_BARRIER", "FANOUT_TAIL", "fanout_tails", "SERIAL_BOTTLENECK", "SERVER_NAGLE", "SERVER_POOL_FULL", "SESSION_PER_REQUEST", "SLEEP_POLL", "SLOW_PATHS",
     "SMALL_BODY_READS", "SMALL_READS_MIN", "SMALL_READ_BYTES", "STARVED_SHARE",
     "STORM_MAX_MEAN_RUN_S", "STORM_MIN_SWITCHES", "SWITCH_STORM",
     "THREADPOOL_SATURATED", "THREADPOOL_TINY_TASKS", "TOP_HOLDERS", "WORKERS_BUSY_SHARE", "WORKERS_INPUT_SHARE",
@@ -295,7 +297,8 @@ FINDERS: tuple[Callable[[Profile], list[Finding]], ...] = (
     loop_held, switch_storms, small_body_reads, threadpool_saturated, threadpool_tiny_tasks,
     pool_full,
     connection_pool_full, lock_contended, serial_bottleneck, workers_saturated,
-    queue_lockstep, sleep_polls, sequential_calls, awaited_in_turn, batch_barrier, session_per_request,
+    queue_lockstep, sleep_polls, sequential_calls, awaited_in_turn, batch_barrier, fanout_tails,
+    session_per_request,
     connection_churn, not_kept_alive, connection_leak, new_connections_queued,
     requests_failed, delayed_ack_stall,
     request_body_stall, request_pieces_stall, server_nagle, server_pool_full, retry_backoff, repeated_requests,
@@ -308,7 +311,7 @@ KINDS = (DEADLOCK_RISK, GREENLET_LEAK, CRITICAL_PATH, LOOP_SATURATED, BLOCKED_RE
          LOCK_CONTENDED, SERIAL_BOTTLENECK, WRITE_BLOCKED, WORKERS_SATURATED, QUEUE_LOCKSTEP,
          QUEUE_FULL,
          SLEEP_POLL,
-         SEQUENTIAL_CALLS, AWAITED_IN_TURN, BATCH_BARRIER, SESSION_PER_REQUEST,
+         SEQUENTIAL_CALLS, AWAITED_IN_TURN, BATCH_BARRIER, FANOUT_TAIL, SESSION_PER_REQUEST,
          CONNECTION_CHURN, NOT_KEPT_ALIVE, NEW_CONNECTIONS_QUEUED,
          CONNECTION_LEAK, REQUESTS_FAILED, DELAYED_ACK_STALL, REQUEST_BODY_STALL,
          SERVER_NAGLE, SERVER_POOL_FULL, RETRY_BACKOFF, REPEATED_REQUEST, DUPLICATE_IN_FLIGHT,
