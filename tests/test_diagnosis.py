@@ -762,16 +762,16 @@ def test_jobs_that_back_off_briefly_are_not_told_as_asleep(kept_server, tmp_path
         listing(profile)
 
 
-FANOUT_TAIL = Workload("fanout_tail.py")
+SLOW_HOST = Workload("fanout_slow_host.py")
 
 
 def test_a_fan_out_waiting_for_one_upstreams_tail_is_told_with_that_upstream(tmp_path):
     """Before (an unseen ad exchange: one bidder slow on 12 % of its calls, joinall
     without the request's deadline): "FINDINGS: none"; the deadline took 47 % off."""
-    profile = run_cli(FANOUT_TAIL, tmp_path)
+    profile = run_cli(SLOW_HOST, tmp_path)
     [found] = findings_of(profile, "fanout-tail")
     assert profile.findings[0] is found, listing(profile)
-    assert FANOUT_TAIL.site(found) in FANOUT_TAIL.lines("culprit"), listing(profile)
+    assert SLOW_HOST.site(found) in SLOW_HOST.lines("culprit"), listing(profile)
     # the slow upstream is the one on the lowest port of the four
     hosts = sorted((e["pool"] for e in profile.events if e["kind"] == "urllib3-pool"),
                    key=lambda h: int(h.rsplit(":", 1)[1]))
@@ -782,7 +782,7 @@ def test_a_fan_out_waiting_for_one_upstreams_tail_is_told_with_that_upstream(tmp
 
 
 def test_a_fan_out_bounded_by_a_deadline_is_not_told(tmp_path):
-    profile = run_cli(FANOUT_TAIL, tmp_path, "mode=deadline")
+    profile = run_cli(SLOW_HOST, tmp_path, "mode=deadline")
     assert not findings_of(profile, "fanout-tail"), listing(profile)
 
 

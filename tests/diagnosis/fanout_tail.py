@@ -1,65 +1,38 @@
-"""An aggregator fanning out to four upstreams per request, one of them slow in its tail.
+"""Each job fans out to four calls and waits for all of them; one call in seven is slow.
 
-Truth by construction: four pywsgi upstreams in this process answer at once, except the
-one on the lowest port, which takes ``TAIL_S`` on every eighth call (12.5 %).  Each of
-``REQUESTS`` requests (eight at a time) spawns one ``ask`` per upstream and joins them
-(``diag: culprit``): every request that reaches a slow answer lasts as long as it.
-Expected: ``fanout-tail`` naming that upstream and the join.  With ``mode=deadline`` the
-join waits at most ``DEADLINE_S`` and kills the late calls (the fix): no such finding.
+Truth by construction (run monkey-patched): a ``gevent.pool.Pool(8)`` runs 56 ``page``
+jobs; each spawns four ``part`` greenlets that fetch a URL answering after 10 ms, or
+after 0.6 s (the test's ``slow``) for one job in seven's fourth part, and joins them all with
+``gevent.joinall`` (``diag: culprit``).  Every job holds its slot until its slowest part
+ends, so the slow parts pace the run while the loop idles.  Expected first finding
+``pool-full``, told as the jobs' joins (``joined_in_slots``), costing the jobs' waits
+there rather than the spawner's waits for a slot.
 """
 
-import itertools
-import socket
 import sys
 
 import gevent
 import gevent.pool
 import requests
-from gevent.pywsgi import WSGIServer
+from _greenlets import spawn
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
-UPSTREAMS, REQUESTS, AT_ONCE = 4, 96, 8
-TAIL_S, TAIL_EVERY, DEADLINE_S = 0.8, 8, 0.1
-calls = itertools.count()
-
-
-def upstream(slow: bool):
-    def app(environ, start_response):
-        if slow and next(calls) % TAIL_EVERY == 0:
-            gevent.sleep(TAIL_S)
-        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
-        return [b"ok"]
-    return app
-
-
-def listening() -> socket.socket:
-    sock = socket.socket()
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no delayed-ACK stalls
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    return sock
-
-
-socks = [listening() for _ in range(UPSTREAMS)]
-slow_port = min(sock.getsockname()[1] for sock in socks)  # the test finds it so
-for sock in socks:
-    WSGIServer(sock, upstream(sock.getsockname()[1] == slow_port), log=None,
-               error_log=None).start()
-urls = [f"http://127.0.0.1:{sock.getsockname()[1]}/" for sock in socks]
+JOBS = 56
+SLOW_EVERY = 7
 session = requests.Session()
+session.mount("http://", requests.adapters.HTTPAdapter(pool_maxsize=32))
 
 
-def ask(url: str) -> bytes:
-    return session.get(url, timeout=10).content
+def part(url):
+    return session.get(url, timeout=30).content  # diag: network-wait
 
 
-def handle(n: int) -> None:
-    jobs = [gevent.spawn(ask, url) for url in urls]
-    if ARGS.get("mode") == "deadline":
-        gevent.joinall(jobs, timeout=DEADLINE_S)
-        gevent.killall([job for job in jobs if not job.ready()])
-    else:
-        gevent.joinall(jobs)  # diag: culprit
+def page(n):
+    slow = n % SLOW_EVERY == 3
+    parts = [spawn("part", part, ARGS["fast"]) for _ in range(3)]
+    parts.append(spawn("part", part, ARGS["slow"] if slow else ARGS["fast"]))
+    gevent.joinall(parts, raise_error=True)  # diag: culprit
 
 
-gevent.pool.Pool(AT_ONCE).map(handle, range(REQUESTS))
+pool = gevent.pool.Pool(8)
+pool.map(page, range(JOBS))  # diag: pool
