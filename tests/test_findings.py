@@ -1139,3 +1139,19 @@ def test_pools_made_again_are_closed_past_what_their_manager_keeps(kept, told):
     assert any(f.extra.get("evicted") for f in found) is told, found
     if told:
         assert f"PoolManager keeps pools for {kept or 10} of them" in found[0].message
+
+
+def test_connections_requests_functions_opened_are_counted_per_calling_line():
+    # each connection waits once at each step (the lookup, the connect): per line the
+    # step waited most often, summed over the lines (an unseen media job's 4 522
+    # connections from six lines were told as "at least 1510", its largest line's)
+    from tests.test_mut_findings import API_CALL, APP, CONNECT_STACK, LOOKUP_STACK, profile
+    other_line = [*API_CALL[:-1], f"{APP}:25:other_worker"]
+    p = profile(waits=[
+        StackTime(stack=list(LOOKUP_STACK), count=16, wait_s=0.5, event_wait_s=0.5),
+        StackTime(stack=list(CONNECT_STACK), count=15, wait_s=0.125, event_wait_s=0.125),
+        StackTime(stack=[*LOOKUP_STACK[:-len(API_CALL)], *other_line], count=30, wait_s=0.5,
+                  event_wait_s=0.5)])
+    [found] = findings.session_per_request(p)
+    assert found.extra["connections"] == 16 + 30, found.extra
+    assert "at least 46 connections were opened" in found.message, found.message
