@@ -162,11 +162,10 @@ def gated(stack: list[str]) -> bool:
     for entry in stack:
         if is_library_frame(entry):  # a library's loops are not the program's choice
             continue
-        frame = parse_frame(entry)
-        source = source_of(entry) if frame.path and not frame.path.startswith("<") else ""
-        if not source or frame.line <= 0:
+        source = source_of(entry)  # "" for a frame with no file or line
+        if not source:
             continue
-        verdict = _gated(source, frame.line)
+        verdict = _gated(source, parse_frame(entry).line)
         if verdict is not None:
             return verdict
     return False

@@ -969,14 +969,14 @@ def _new_pool(original: Any) -> Any:
         tracer = _tracer()
         if tracer is not None:
             try:
-                stamp_made_by(pool, self)
+                _stamp_made_by(pool, self)
             except Exception as exc:  # noqa: BLE001 - never raised into the program
                 tracer._trace_error(exc)
         return pool
     return new_pool
 
 
-def stamp_made_by(pool: Any, manager: Any) -> None:
+def _stamp_made_by(pool: Any, manager: Any) -> None:
     """Stamp *pool* with *manager* and how many hosts' pools it keeps (_MADE_BY)."""
     serial = getattr(manager, _SERIAL, None)
     if serial is None:

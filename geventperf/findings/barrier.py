@@ -42,7 +42,7 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.handoff import is_handoff, stacks_left
 from geventperf.findings.held import asleep_in_program
-from geventperf.findings.limits import SLOT_WAIT, event_wait, is_limit_wait
+from geventperf.findings.limits import event_wait, is_limit_wait, pool_held_back
 from geventperf.frames import is_idle_server_wait, socket_read_depth, user_site
 from geventperf.profile import Finding, Profile, greenlet_label
 
@@ -228,8 +228,7 @@ def awaited_in_turn(profile: Profile) -> list[Finding]:
     spawners = _spawners(profile, MIN_IN_TURN)
     heaviest = _heaviest_waits(profile) if spawners else {}
     by_name: dict[str, list[InTurn]] = {}
-    full = bool(spawners) and sum(w.wait_s for w in profile.waits if w.stack and SLOT_WAIT.search(
-        w.stack[0])) >= block_threshold(profile)
+    full = bool(spawners) and pool_held_back(profile)
     for spawner, kids, lives, runs in spawners:
         # rounds of a Pool's map that waited for its slots: each already filled them, so
         # started together they would queue behind the same slots, and only each round's

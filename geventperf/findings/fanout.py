@@ -19,15 +19,13 @@ program's own line with no frame beneath it (gevent's compiled ``joinall``, ``wa
 
 from __future__ import annotations
 
-from itertools import accumulate
-
 from geventperf.findings.common import (
     FANOUT_TAIL,
     _events,
     _finding,
     block_threshold,
 )
-from geventperf.findings.held import TAIL_FACTOR, TAIL_MIN, TAIL_MIN_TIMED, _buckets
+from geventperf.findings.held import TAIL_MIN, TAIL_MIN_TIMED, _buckets, tail_start
 from geventperf.formats._frames import is_library_frame
 from geventperf.frames import parse_frame
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
@@ -117,10 +115,7 @@ def _slow_host(profile: Profile, site: str, hosts: list[str]
     timed = sum(line)
     if timed < TAIL_MIN_TIMED * len(tables):
         return None
-    middle = next(i for i, seen in enumerate(accumulate(line)) if 2 * seen >= timed)
-    # bucket i holds 2**(i-1) to 2**i ms: the tail starts TAIL_FACTOR times above the
-    # middle bucket's top
-    start = middle + TAIL_FACTOR.bit_length()
+    middle, start = tail_start(line)
     tails = {h: (sum(c for c, _s in b[start:width]), sum(s for _c, s in b[start:width]),
                  sum(c for c, _s in b[:width])) for h, b in tables.items()}
     total = sum(s for _c, s, _t in tails.values())
@@ -143,9 +138,9 @@ def _joined_at(profile: Profile, site: str, width: int) -> tuple[str, float, int
     otherwise."""
     at = parse_frame(site)
     function = at.function.rsplit(".", 1)[-1]
-    children = [g for g in profile.greenlets
-                if g.origin and parse_frame(g.origin).path == at.path
-                and parse_frame(g.origin).function.rsplit(".", 1)[-1] == function]
+    children = [g for g in profile.greenlets if g.origin
+                and (made := parse_frame(g.origin)).path == at.path
+                and made.function.rsplit(".", 1)[-1] == function]
     parents = {g.parent for g in children if g.parent is not None}
     if not parents or len(children) < MIN_FANOUTS * width \
             or len(children) < FANOUT_MIN * len(parents):

@@ -277,6 +277,15 @@ class Tail(NamedTuple):
     share: float  # the tail's share of the time to the heads
 
 
+def tail_start(counts: list[float]) -> tuple[int, int]:
+    """(the median's bucket, the first bucket of the tail) of a ``heads_by_time``
+    table's *counts* (not all zero): bucket i holds 2**(i-1) to 2**i ms, so the tail
+    starts TAIL_FACTOR times above the middle bucket's top, 2**middle ms."""
+    timed = sum(counts)
+    middle = next(i for i, seen in enumerate(accumulate(counts)) if 2 * seen >= timed)
+    return middle, middle + TAIL_FACTOR.bit_length()
+
+
 def slow_tail(profile: Profile, host: str) -> Tail | None:
     """*host*'s tail, from its pool watch record's ``heads_by_time``: the heads at least
     TAIL_FACTOR times the median's bucket's top, at least TAIL_MIN of them, at most
@@ -287,11 +296,7 @@ def slow_tail(profile: Profile, host: str) -> Tail | None:
     timed = sum(b[0] for b in buckets or [])
     if buckets is None or timed < TAIL_MIN_TIMED:
         return None
-    middle = next(i for i, seen in enumerate(accumulate(b[0] for b in buckets))
-                  if 2 * seen >= timed)
-    # bucket i holds 2**(i-1) to 2**i ms: the tail starts TAIL_FACTOR times above the
-    # middle bucket's top, 2**middle ms
-    start = middle + 1 + TAIL_FACTOR.bit_length() - 1
+    middle, start = tail_start([b[0] for b in buckets])
     tail = buckets[start:]
     count, seconds = sum(b[0] for b in tail), sum(b[1] for b in tail)
     total = sum(b[1] for b in buckets)

@@ -188,7 +188,7 @@ def _shared_by_requests(profile: Profile, gids: list[Any]) -> str:
 def pool_full(profile: Profile) -> list[Finding]:
     """Spawns that waited for a free slot of a gevent Pool while the loop had room
     (paced): one finding for all of them.  ``cost_s``: the greenlet-seconds they waited."""
-    rows = [w for w in profile.waits if w.stack and SLOT_WAIT.search(w.stack[0])]
+    rows = slot_waits(profile)
     waited, idle = paced(profile, rows)
     if waited is None:
         return []
@@ -1429,12 +1429,24 @@ def idle_share(profile: Profile) -> float | None:
     return idle / duration
 
 
+def slot_waits(profile: Profile) -> list[Any]:
+    """The waits for a free slot of a gevent Pool (SLOT_WAIT)."""
+    return [w for w in profile.waits if w.stack and SLOT_WAIT.search(w.stack[0])]
+
+
+def pool_held_back(profile: Profile, slots: list[Any] | None = None) -> bool:
+    """Whether a gevent Pool's spawners waited for its free slots (*slots*, slot_waits'
+    by default) at least a block threshold: its jobs ran at most its size at once."""
+    waits = slot_waits(profile) if slots is None else slots
+    return sum(event_wait(w) for w in waits) >= block_threshold(profile)
+
+
 def full_pool_jobs(profile: Profile) -> list[Any]:
     """The greenlets spawned into a gevent Pool whose spawner waited for free slots at
     least a block threshold (gevent records the spawner as parent): jobs that ran at
     most the pool's size at once.  [] when no pool held its spawner back."""
-    slots = [w for w in profile.waits if w.stack and SLOT_WAIT.search(w.stack[0])]
-    if sum(event_wait(w) for w in slots) < block_threshold(profile):
+    slots = slot_waits(profile)
+    if not pool_held_back(profile, slots):
         return []
     ended = switched_out_at(profile)
     return pool_jobs(profile, {ended.get(tuple(w.stack)) for w in slots} - {None})
