@@ -279,12 +279,14 @@ def parsed(source: str) -> ast.Module | None:
 
 
 def searched_collection(entry: str) -> str | None:
-    """The collection (as source: ``self.blocked``) that the innermost ``for`` loop
-    around the line of ``path:line:function`` walks looking for a match, one element
-    at a time: the loop's body, at that line, tests its element for equality, membership
-    or a prefix or suffix (``==``, ``in``, ``.endswith(``, ``.startswith(``), and the
-    loop walks a name or an attribute (a range, a call, is not a stored collection).
-    None when the line is no such test or the source is not there."""
+    """The collection (as source: ``self.blocked``) that the line of
+    ``path:line:function`` searches for a match one element at a time: either the loop's
+    body, at that line, tests the element of the innermost ``for`` loop around it for
+    equality, membership or a prefix or suffix (``==``, ``in``, ``.endswith(``,
+    ``.startswith(``) and the loop walks a name or an attribute (a range, a call, is not
+    a stored collection); or the line tests membership (``in``, ``not in``) in a name or
+    attribute the source binds to a list or a deque only. None when the line is no such
+    test or the source is not there."""
     source = source_of(entry)
     return _searched_collection(source, parse_frame(entry).line) if source else None
 
@@ -294,6 +296,11 @@ def _searched_collection(source: str, line: int) -> str | None:
     tree = parsed(source)
     if tree is None:
         return None
+    return _loop_searched(tree, line) or _sequence_tested(tree, line)
+
+
+def _loop_searched(tree: ast.AST, line: int) -> str | None:
+    """_searched_collection's first way: a for loop testing each element."""
     loops = [node for node in ast.walk(tree) if isinstance(node, ast.For)
              and node.body[0].lineno <= line <= (node.end_lineno or node.lineno)]
     if not loops:
@@ -317,6 +324,104 @@ def _searched_collection(source: str, line: int) -> str | None:
                 and node.func.attr in ("endswith", "startswith") and uses_element(node):
             return ast.unparse(loop.iter)
     return None
+
+
+# Calls that make a sequence searched element by element by ``in``: what a name bound to
+# one of them and nothing else holds (an unseen tracking poller deduplicated events with
+# ``ev not in self.seen`` on a 20 000-long deque, 30 % of its run, and was told requests'
+# own CPU only; a set took that off).
+SEQUENCE_MAKERS = ("list", "deque", "collections.deque")
+
+
+def _sequence_tested(tree: ast.AST, line: int) -> str | None:
+    """_searched_collection's second way: ``x in seq`` on a list or a deque. The test may
+    be the line's own, or the test of an ``if`` or ``while`` whose body the line begins:
+    a sample taken during a C comparison is counted where the interpreter next looks at
+    its signals, at the next call or backward jump, which is there."""
+    tests = [node.test for node in ast.walk(tree)
+             if isinstance(node, (ast.If, ast.While))
+             and line in (node.lineno, node.body[0].lineno)]
+    tests += [node for node in ast.walk(tree)
+              if isinstance(node, ast.stmt) and node.lineno == line
+              and not hasattr(node, "body")]
+    for test in tests:
+        for node in ast.walk(test):
+            if not isinstance(node, ast.Compare):
+                continue
+            for op, right in zip(node.ops, node.comparators):
+                if isinstance(op, (ast.In, ast.NotIn)) and \
+                        isinstance(right, (ast.Name, ast.Attribute)) and \
+                        _bound_to_sequence(tree, ast.unparse(right)):
+                    return ast.unparse(right)
+    return None
+
+
+def _bound_to_sequence(tree: ast.AST, name: str) -> bool:
+    """Whether every assignment to *name* (source, ``self.seen``) in *tree* binds a list
+    or a deque (a literal, a comprehension, list() or deque()), and there is one."""
+    values = [node.value for node in ast.walk(tree)
+              if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None
+              and any(ast.unparse(target) == name for target in
+                      (node.targets if isinstance(node, ast.Assign) else [node.target]))]
+    return bool(values) and all(
+        isinstance(value, (ast.List, ast.ListComp)) or
+        (isinstance(value, ast.Call) and ast.unparse(value.func) in SEQUENCE_MAKERS)
+        for value in values)
+
+
+def loop_around(entry: str) -> str | None:
+    """``for sub in self.subs``: the header of the innermost ``for`` loop whose body
+    holds the line of ``path:line:function``, when it walks a name or an attribute (a
+    stored collection: subscribers, recipients, peers; not a range or a call's result);
+    None otherwise, or without the source."""
+    source = source_of(entry)
+    return _loop_around(source, parse_frame(entry).line) if source else None
+
+
+@functools.lru_cache(maxsize=32)
+def _loop_around(source: str, line: int) -> str | None:
+    tree = parsed(source)
+    if tree is None:
+        return None
+    loops = [node for node in ast.walk(tree) if isinstance(node, ast.For)
+             and node.body[0].lineno <= line <= (node.end_lineno or node.lineno)]
+    if not loops:
+        return None
+    loop = max(loops, key=lambda node: node.lineno)
+    if not isinstance(loop.iter, (ast.Name, ast.Attribute)):
+        return None
+    return f"for {ast.unparse(loop.target)} in {ast.unparse(loop.iter)}"
+
+
+# A string literal's placeholders (%s, %(name)d, {}, {name}): what is left are the
+# fixed parts a request built from it carries.
+_PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]|\{[^{}]*\}")
+# Fixed parts shorter than this match too much by chance ("/", "id").
+LITERAL_PART_MIN = 3
+
+
+def function_literals(entry: str) -> tuple[str, ...]:
+    """The fixed parts of the string literals (f-strings' constant parts included,
+    placeholders cut out) of the innermost function of that name spanning the line of
+    ``path:line:function``; () when there is none or no source."""
+    source = source_of(entry)
+    if not source:
+        return ()
+    frame = parse_frame(entry)
+    return _function_literals(source, frame.line, frame.function.rsplit(".", 1)[-1])
+
+
+@functools.lru_cache(maxsize=64)
+def _function_literals(source: str, line: int, name: str) -> tuple[str, ...]:
+    function = innermost_function(source, line, line, name)
+    if function is None:
+        return ()
+    parts = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            parts.extend(p for p in _PLACEHOLDER.split(node.value)
+                         if p and len(p) >= LITERAL_PART_MIN)
+    return tuple(dict.fromkeys(parts))
 
 
 def innermost_function(source: str, first: int, last: int, name: str | None = None
@@ -392,6 +497,7 @@ def _cache_decorators(source: str) -> list[tuple[int, int, CacheDecorator]]:
     if tree is None:
         return []
     found = []
+    constants = _module_constants(tree)
     for node in ast.walk(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -401,29 +507,52 @@ def _cache_decorators(source: str) -> list[tuple[int, int, CacheDecorator]]:
             if _MEMOIZING.match(name):
                 found.append((node.lineno, node.end_lineno or node.lineno, CacheDecorator(
                     node.name, ast.unparse(decorator), decorator.lineno,
-                    *_maxsize(call, name))))
+                    *_maxsize(call, name, constants))))
                 break
     return found
 
 
-def _maxsize(call: ast.Call | None, name: str) -> tuple[int | None, bool]:
+def _module_constants(tree: ast.AST) -> dict[str, ast.Constant]:
+    """The names the module's own top level binds once, to a constant (``CACHE_SIZE =
+    64``): a cache's size is commonly written so (an unseen claims job's
+    lru_cache(maxsize=PARTNER_CACHE_SIZE), 64 results for 450 keys, was told "either
+    too small or keyed wrong", where its size alone was the cause)."""
+    bound: dict[str, list[ast.expr]] = {}
+    for node in getattr(tree, "body", ()):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bound.setdefault(target.id, []).append(node.value)
+    return {name: values[0] for name, values in bound.items()
+            if len(values) == 1 and isinstance(values[0], ast.Constant)}
+
+
+def _maxsize(call: ast.Call | None, name: str, constants: dict[str, ast.Constant]
+             ) -> tuple[int | None, bool]:
     """(the results a memoizing decorator keeps, None for no bound; whether that is
     known): its ``maxsize=`` (or a cache object's within it, cachetools'
-    ``cached(LRUCache(maxsize=N))``), lru_cache's first argument, its default; not known
-    where it is not written as a number, or for a home-made decorator."""
+    ``cached(LRUCache(maxsize=N))``), lru_cache's first argument, its default; written
+    as a number or a name the module binds once to one (*constants*); not known where it
+    is written otherwise, or for a home-made decorator."""
+
+    def constant(node: ast.expr) -> ast.Constant | None:
+        return node if isinstance(node, ast.Constant) else \
+            constants.get(node.id) if isinstance(node, ast.Name) else None
+
     if call is not None:
         for node in ast.walk(call):
             for keyword in getattr(node, "keywords", ()):
-                if keyword.arg == "maxsize" and isinstance(keyword.value, ast.Constant):
-                    value = keyword.value.value
+                if keyword.arg == "maxsize" and (given := constant(keyword.value)):
+                    value = given.value
                     return (value, True) if type(value) is int and value >= 0 \
                         else (None, value is None)
             args = node.args if isinstance(node, ast.Call) else ()
             callee = ast.unparse(node.func) if isinstance(node, ast.Call) else ""
-            if args and isinstance(args[0], ast.Constant) and type(args[0].value) is int \
+            first = constant(args[0]) if args else None
+            if first is not None and type(first.value) is int \
                     and (node is call and _DEFAULT_BOUNDED.match(name)
                          or callee.endswith("Cache")):
-                return args[0].value, True
+                return first.value, True
         if call.args or call.keywords:
             return None, False  # given otherwise (a variable): not read
     if _DEFAULT_BOUNDED.match(name):

@@ -47,6 +47,11 @@ URLOPEN = "urllib3.connectionpool.HTTPConnectionPool.urlopen"
 # pools made again are told as that manager closing them past its capacity, or as
 # several managers (a Session made per batch), not guessed from requests' default.
 NEW_POOL = "urllib3.poolmanager.PoolManager._new_pool"
+# Where a PoolManager is made (a requests adapter's, in HTTPAdapter's __init__): the
+# program's line that made it, where its pool_maxsize is set, is what a full pool's
+# finding points the fix at (unseen testers were sent to the request's line, not to
+# the line mounting the adapter with pool_maxsize=2).
+NEW_MANAGER = "urllib3.poolmanager.PoolManager.__init__"
 # A new connection's set-up (name lookup, connect, TLS) is not part of its request's
 # wait for the head: the time to the head is counted from its end.
 CONNECTS = ("urllib3.connection.HTTPConnection.connect",
@@ -112,10 +117,13 @@ TIMED_BODY_MAX = 64 * 1024
 # (itself counted; 0 before it was), its host's record].
 _TRAIL = "_geventperf_trail"
 # The attribute a pool made by a PoolManager carries: (its manager's serial number, the
-# hosts' pools that manager keeps); and the one a manager carries: its serial number
-# (a count, not id(): a Session made per call is freed and its id reused).
+# hosts' pools that manager keeps, the program's line that made the manager or None);
+# and the one a manager carries: its serial number (a count, not id(): a Session made
+# per call is freed and its id reused).
 _MADE_BY = "_geventperf_made_by"
 _SERIAL = "_geventperf_serial"
+# ... and the program's line that made the manager, when a tracer saw it made
+_MADE_AT = "_geventperf_made_at"
 _serials = itertools.count(1)
 # Managers told apart per host; past this many, "at least" that many.
 MAX_MANAGERS = 64
@@ -147,7 +155,7 @@ class _Pool:
     """What the pools of one host (``scheme://host:port``) did: one Session's pool, or the
     many a program makes when it builds a Session (or an adapter) per request."""
 
-    __slots__ = ("label", "pools", "kept", "managers", "maxsize", "minsize", "block", "checkouts", "in_use",
+    __slots__ = ("label", "pools", "kept", "managers", "made_at", "maxsize", "minsize", "block", "checkouts", "in_use",
                  "peak_in_use", "opened", "discarded", "calls", "failed", "failed_s",
                  "read_timeout_s", "errors", "sites", "trails", "nagle", "sends", "closing",
                  "asked_close", "statuses", "retried", "gets", "urls", "others", "sent", "first_sites",
@@ -165,6 +173,9 @@ class _Pool:
         # pool seen made by one), and the managers that made them (serials, capped)
         self.kept = 0
         self.managers: set[int] = set()
+        # the program's lines that made those managers: {line: the largest pool_maxsize
+        # of the pools made there} (at most MAX_SITES)
+        self.made_at: dict[str, int] = {}
         self.maxsize = 0
         self.minsize = 0  # the smallest pool_maxsize of its pools (0: none seen yet)
         self.block = False
@@ -334,12 +345,16 @@ class PoolWatch:
                     record = self._hosts[label] = _Pool(label)
             record.pools += 1
             made_by = getattr(pool, _MADE_BY, None)
+            # the pool's size and blocking are set when it is made: read once
+            size = int(getattr(pool.pool, "maxsize", 0) or 0)
             if made_by is not None:
                 record.kept = max(record.kept, made_by[1])
                 if len(record.managers) < MAX_MANAGERS:
                     record.managers.add(made_by[0])
-            # the pool's size and blocking are set when it is made: read once
-            size = int(getattr(pool.pool, "maxsize", 0) or 0)
+                at = made_by[2]
+                if at is not None and (at in record.made_at or
+                                       len(record.made_at) < MAX_SITES):
+                    record.made_at[at] = max(record.made_at.get(at, 0), size)
             record.maxsize = max(record.maxsize, size)
             record.minsize = min(record.minsize, size) if record.minsize else size
             record.block = record.block or bool(pool.block)
@@ -571,6 +586,7 @@ class PoolWatch:
         """May be called from another thread (a snapshot): tables are copied first."""
         return [{"kind": EVENT_KIND, "pool": r.label, "pools": r.pools, "maxsize": r.maxsize,
                  "kept": r.kept or None, "managers": len(r.managers) or None,
+                 "made_at": [[at, size] for at, size in list(r.made_at.items())],
                  "minsize": r.minsize,
                  "block": r.block, "checkouts": r.checkouts, "peak_in_use": r.peak_in_use,
                  "opened": r.opened, "discarded": r.discarded, "unreturned": r.in_use,
@@ -897,7 +913,8 @@ def error_name(error: BaseException) -> str:
 def wrap_pool_use() -> list[Patch]:
     """Wrap urllib3's pool checkout, return and request, now or when urllib3 is imported;
     nothing when urllib3 is never imported."""
-    return wrap_when_loaded([GET_CONN, PUT_CONN, URLOPEN, NEW_POOL, *CONNECTS], _make)
+    return wrap_when_loaded([GET_CONN, PUT_CONN, URLOPEN, NEW_POOL, NEW_MANAGER,
+                             *CONNECTS], _make)
 
 
 def _tracer() -> Any:
@@ -911,7 +928,7 @@ def _make(dotted: str, original: Any) -> Any:
         return None  # a tracer in another thread wrapped it already
     wrapper = _connect(original) if dotted in CONNECTS else \
         {GET_CONN: _get_conn, PUT_CONN: _put_conn, URLOPEN: _urlopen,
-         NEW_POOL: _new_pool}[dotted](original)
+         NEW_POOL: _new_pool, NEW_MANAGER: _new_manager}[dotted](original)
     return mark_wrapper(wrapper, original)
 
 
@@ -983,7 +1000,20 @@ def _stamp_made_by(pool: Any, manager: Any) -> None:
         serial = next(_serials)
         setattr(manager, _SERIAL, serial)
     kept = int(getattr(getattr(manager, "pools", None), "_maxsize", 0) or 0)
-    setattr(pool, _MADE_BY, (serial, kept))
+    setattr(pool, _MADE_BY, (serial, kept, getattr(manager, _MADE_AT, None)))
+
+
+def _new_manager(original: Any) -> Any:
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        if _tracer() is not None:
+            try:
+                setattr(self, _MADE_AT, call_site(sys._getframe(1)))
+            except Exception as exc:  # noqa: BLE001 - never raised into the program
+                tracer = _tracer()
+                if tracer is not None:
+                    tracer._trace_error(exc)
+    return init
 
 
 def _connect(original: Any) -> Any:

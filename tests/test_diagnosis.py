@@ -792,6 +792,17 @@ def test_a_fan_out_waiting_for_one_upstreams_tail_is_told_with_that_upstream(tmp
     assert "gevent.joinall(jobs, timeout=remaining)" in found.message
 
 
+def test_a_fan_out_through_a_groups_map_is_told_at_the_map(tmp_path):
+    """Before: the same fan-out written as Group().map(ask, urls) was not told, its
+    join being a wait in gevent's pool.py beneath the program's line."""
+    profile = run_cli(SLOW_HOST, tmp_path, "mode=map")
+    [found] = findings_of(profile, "fanout-tail")
+    assert profile.findings[0] is found, listing(profile)
+    assert found.extra["join_site"].endswith(
+        f":{next(iter(SLOW_HOST.lines('mapped')))}:handle"), found.extra
+    assert found.extra["tail"] == 12 and found.extra["calls"] == 384, found.extra
+
+
 def test_a_fan_out_bounded_by_a_deadline_is_not_told(tmp_path):
     profile = run_cli(SLOW_HOST, tmp_path, "mode=deadline")
     assert not findings_of(profile, "fanout-tail"), listing(profile)
@@ -1701,6 +1712,11 @@ def test_requests_waiting_for_a_pooled_connection_is_connection_pool_full(server
     first = assert_first(profile, CONN_POOL, CONNECTION_POOL_FULL, greenlet="requester")
     assert first.extra["waits"] >= 1 and first.extra["idle_share"] >= 0.5, listing(profile)
     assert "handover_s" not in first.extra, first.message  # nothing ran between calls
+    # the line to change: where the adapter was made, beside its size (unseen testers
+    # were sent to the request's line only)
+    made = next(iter(CONN_POOL.lines("made")))
+    assert f"pool keeps 2, made at {CONN_POOL.path}:{made}:<module>" in first.message, \
+        first.message
     assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
     blamed = [f for f in profile.findings if f.kind in BLAME_KINDS]
     assert not blamed, f"the hub sat idle; nothing held the loop:\n{listing(profile)}"
@@ -1758,6 +1774,33 @@ def test_a_cache_smaller_than_the_keys_it_cycles_through_is_a_repeated_request(
 def test_a_cache_holding_every_key_asks_each_once(body_server, tmp_path):
     profile = run_cli(LRU_CYCLE, tmp_path, f"store={body_server.url}/slow?delay=0.001",
                       "cache=all")
+    assert not findings_of(profile, REPEATED_REQUEST), listing(profile)
+
+
+SHARED_GETTER = Workload("shared_getter_caches.py")
+
+
+def test_caches_around_one_getter_are_told_each_for_its_own_host(tmp_path):
+    """Before (an unseen claims job: eligibility and network lookups, each behind
+    lru_cache(maxsize=PARTNER_CACHE_SIZE), both sending through one _get): the network
+    host's repeats were told under the eligibility cache, its size "not known", and the
+    eligibility cache's own misses not at all."""
+    profile = run_cli(SHARED_GETTER, tmp_path)
+    first = assert_first(profile, SHARED_GETTER, REPEATED_REQUEST, greenlet=None)
+    providers = next(iter(SHARED_GETTER.lines("providers")))
+    members = next(iter(SHARED_GETTER.lines("members")))
+    assert f"network is cached already (functools.lru_cache(maxsize=CACHE_SIZE) at " \
+        f"{SHARED_GETTER.path}:{providers}), and still asked again: it keeps 32 results, " \
+        "fewer than the 60 different requests" in first.message, first.message
+    assert f"Likewise eligibility's (functools.lru_cache(maxsize=CACHE_SIZE) at " \
+        f"{SHARED_GETTER.path}:{members}): it keeps 32 results" in first.message
+    assert "were 150 different ones" in first.message, first.message
+    # the stack shown is one through the providers' lookup
+    assert any(entry.endswith("network") for entry in first.stack), first.stack
+
+
+def test_caches_holding_every_key_around_one_getter_are_not_told(tmp_path):
+    profile = run_cli(SHARED_GETTER, tmp_path, "cache=all")
     assert not findings_of(profile, REPEATED_REQUEST), listing(profile)
 
 

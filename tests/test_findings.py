@@ -589,6 +589,24 @@ def test_a_loop_saturated_by_requests_tells_the_same_answers_fetched_again_first
     assert "different URLs" not in found.message
 
 
+def test_a_loop_saturated_by_requests_tells_another_hosts_repeats_with_its_line():
+    """Before (an unseen beacon collector: its campaign lookups, 2 117 GETs for 24 URLs,
+    beside a geo host asked more, of too many URLs to count): "82 % of the CPU inside
+    requests" first, the cache a finding of its own after it."""
+    from tests.test_mut_findings import requests_saturated
+    p = requests_saturated()
+    p.events = [{"kind": "urllib3-pool", "pool": "http://geo:80", "calls": 3500,
+                 "gets": 3500, "distinct_gets": None},
+                {"kind": "urllib3-pool", "pool": "http://campaign:80", "calls": 2117,
+                 "gets": 2117, "distinct_gets": 24, "top_gets": [["/c?s=news", 106]],
+                 "call_sites": [["/srv/beacons.py:282:campaign", 64]]}]
+    [found] = findings.loop_saturated(p)
+    cache = found.message.index(
+        "The 2117 GET requests to http://campaign:80 (from /srv/beacons.py:282:campaign) "
+        "asked for only 24 different URLs")
+    assert cache < found.message.index("geventperf.Session()"), found.message
+
+
 @pytest.mark.parametrize("line, after, told", [
     ("        job = lane.get()", "        results.put(job())", False),
     ("        client = lane.get()", "        lane.put(client)", True)])
@@ -879,6 +897,25 @@ def test_a_full_connection_pool_names_its_smallest_size():
     assert _blocking_sizes(p) == ""
 
 
+def test_full_connection_pools_name_the_line_that_made_them_once_for_hosts_alike():
+    """Unseen testers of two rounds were sent to the request's line, not to the line
+    mounting the adapter with pool_maxsize=2; three hosts of one adapter read as three."""
+    from geventperf.findings.limits import _blocking_sizes
+    made = "/srv/job.py:177:__init__"
+    hosts = [{"kind": "urllib3-pool", "pool": f"http://up{n}:80", "calls": 100 - n,
+              "maxsize": 8, "minsize": 8, "block": True, "made_at": [[made, 8]]}
+             for n in range(3)]
+    p = Profile(duration_s=1.0, events=hosts)
+    assert _blocking_sizes(p) == ("; here the pools of http://up0:80, http://up1:80 and "
+                                  f"http://up2:80 keep 8 each, made at {made}")
+    hosts[2]["made_at"] = [["/srv/job.py:90:setup", 8]]  # another adapter's line
+    assert _blocking_sizes(p) == (
+        "; here the pools of http://up0:80 and http://up1:80 keep 8 each, made at "
+        f"{made}, http://up2:80's pool keeps 8, made at /srv/job.py:90:setup")
+    hosts[2]["made_at"] = [["<unknown>", 8]]  # made outside the program: no line
+    assert _blocking_sizes(p).endswith("http://up2:80's pool keeps 8"), _blocking_sizes(p)
+
+
 def test_calls_in_turn_through_a_helper_name_the_lines_that_called_it():
     # an unseen product page's five calls in turn, each through its one-line fetch
     # wrapper: told at the wrapper, where no fix goes
@@ -1083,7 +1120,7 @@ def test_a_cache_already_around_repeated_requests_is_told(tmp_path, decorator, d
                                                           told):
     # an unseen export builder's lru_cache(maxsize=256) cycled through 320 assets and
     # never hit: told "a cache in front of the call", the real cause a hint among four
-    from geventperf.findings.repeated import _cached_already
+    from geventperf.findings.repeated import _cache_around, _cached_already
     path = tmp_path / "export.py"
     path.write_text((f"@{decorator}\n" if decorator else "") +
                     "def asset(key):\n    return http.get(key).content\n\n"
@@ -1091,7 +1128,7 @@ def test_a_cache_already_around_repeated_requests_is_told(tmp_path, decorator, d
     body = 3 if decorator else 2
     stack = ["/v/site-packages/requests/sessions.py:671:Session.get", f"{path}:{body}:asset",
              f"{path}:{body + 3}:build.<locals>.<listcomp>"]
-    said = _cached_already(stack, "http://assets", different)
+    said = _cached_already(_cache_around(stack), "http://assets", different)
     assert (told in said) if told else said == "", said
     if told:
         assert said.startswith(f"asset is cached already ({decorator} at {path}:1)"), said

@@ -394,21 +394,37 @@ def test_a_full_pool_says_its_story_in_its_title():
     assert "1. pool-full  cost" in render(profile, "text")
 
 
-@pytest.mark.parametrize("cost_s, scale", [
-    (80.0, "80.00 s (about 20 greenlets the whole run)"),  # 80 greenlet-s over 4 s
-    (8.0, "8.00 s (about 2.0 greenlets the whole run)"),
-    (5.0, "5.00 s (125% of the run's length)"),  # under GREENLETS_FROM: a share
-    (1.0, "1.00 s (25% of the run's length)"),
-    (0.0001, "100 us (1% of the run's length)"),  # never "0%"
+def test_a_saturated_loop_led_by_blocking_calls_says_so_in_its_title():
+    """Two unseen testers read "loop-saturated" as a CPU problem where its message led
+    with a commit per record blocking the thread."""
+    profile = split_profile()
+    profile.findings = [Finding(kind="loop-saturated", message="m", cost_s=1.0, stack=[],
+                                extra={"blocking_calls": True})]
+    assert "1. loop-saturated (blocking calls)  cost" in render(profile, "text")
+    profile.findings[0].extra["blocking_calls"] = False
+    assert "1. loop-saturated  cost" in render(profile, "text")
+
+
+@pytest.mark.parametrize("kind, cost_s, scale", [
+    ("pool-full", 80.0, "80.00 s (about 20 greenlets the whole run)"),  # 80 greenlet-s, 4 s
+    ("pool-full", 8.0, "8.00 s (about 2.0 greenlets the whole run)"),
+    ("pool-full", 5.0, "5.00 s (about 1.2 greenlets the whole run)"),
+    # a sum of greenlet-seconds under the run's length is no share of the run's wall time
+    ("pool-full", 1.0, "1.00 s (like one greenlet for 25% of the run)"),
+    ("pool-full", 0.0001, "100 us (like one greenlet for 1% of the run)"),  # never "0%"
+    # wall-clock seconds under GREENLETS_FROM: a share of the run's length
+    ("critical-path", 5.0, "5.00 s (125% of the run's length)"),
+    ("critical-path", 1.0, "1.00 s (25% of the run's length)"),
+    ("critical-path", 8.0, "8.00 s (about 2.0 greenlets the whole run)"),
 ])
-def test_a_cost_says_what_it_amounts_to_on_the_run(cost_s, scale):
+def test_a_cost_says_what_it_amounts_to_on_the_run(kind, cost_s, scale):
     """Unseen testers of three rounds read "cost 182 s" on a 4.6 s run as time a fix
     saves, the note above the findings notwithstanding: the title says how many
     greenlets losing it all run long the cost amounts to, in the HTML report too."""
     profile = split_profile()
     profile.duration_s = 4.0
-    profile.findings = [Finding(kind="pool-full", message="m", cost_s=cost_s, stack=[])]
-    assert f"1. pool-full  cost {format_seconds(cost_s)}" in render(profile, "text")
+    profile.findings = [Finding(kind=kind, message="m", cost_s=cost_s, stack=[])]
+    assert f"1. {kind}  cost {format_seconds(cost_s)}" in render(profile, "text")
     assert f"cost {scale}" in render(profile, "text"), render(profile, "text")
     from geventperf.formats.html_report import findings_data
     data, _shown, _folded = findings_data(profile, {})

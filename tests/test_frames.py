@@ -153,6 +153,9 @@ def test_a_get_whose_function_puts_back_into_the_same_object_gives_back(tmp_path
 
 MEMOIZED = '''\
 import functools, cachetools
+KEPT = 64
+REBOUND = 8
+REBOUND = 16
 @functools.lru_cache(maxsize=256)
 def sized(k):
     return get(k)
@@ -168,6 +171,15 @@ def cache_object(k):
 @functools.lru_cache(maxsize=SIZE)
 def size_in_a_variable(k):
     return get(k)
+@functools.lru_cache(maxsize=KEPT)
+def size_in_a_constant(k):
+    return get(k)
+@cachetools.cached(cachetools.LRUCache(KEPT))
+def cache_object_of_a_constant(k):
+    return get(k)
+@functools.lru_cache(REBOUND)
+def size_in_a_rebound_name(k):
+    return get(k)
 class Client:
     @functools.cached_property
     def one_per_object(self):
@@ -178,11 +190,16 @@ def plain(k):
 
 
 @pytest.mark.parametrize("function, told", [
-    ("sized", ("functools.lru_cache(maxsize=256)", 2, 256, True)),
-    ("default_sized", ("functools.lru_cache", 5, frames.LRU_CACHE_DEFAULT_MAXSIZE, True)),
-    ("unbounded", ("functools.cache", 8, None, True)),
-    ("cache_object", ("cachetools.cached(cachetools.LRUCache(64))", 11, 64, True)),
-    ("size_in_a_variable", ("functools.lru_cache(maxsize=SIZE)", 14, None, False)),
+    ("sized", ("functools.lru_cache(maxsize=256)", 5, 256, True)),
+    ("default_sized", ("functools.lru_cache", 8, frames.LRU_CACHE_DEFAULT_MAXSIZE, True)),
+    ("unbounded", ("functools.cache", 11, None, True)),
+    ("cache_object", ("cachetools.cached(cachetools.LRUCache(64))", 14, 64, True)),
+    ("size_in_a_variable", ("functools.lru_cache(maxsize=SIZE)", 17, None, False)),
+    # a name the module binds once to a number: that number
+    ("size_in_a_constant", ("functools.lru_cache(maxsize=KEPT)", 20, 64, True)),
+    ("cache_object_of_a_constant", ("cachetools.cached(cachetools.LRUCache(KEPT))", 23,
+                                    64, True)),
+    ("size_in_a_rebound_name", ("functools.lru_cache(REBOUND)", 26, None, False)),
     ("Client.one_per_object", None),
     ("plain", None),
 ])

@@ -79,3 +79,48 @@ def test_a_saturated_loop_leads_with_the_search(program):
 def test_a_line_that_tests_nothing_is_not_told_a_search(program):
     [f] = findings.loop_saturated(with_samples_at(program, 14))
     assert "one element at a time" not in f.message, f.message
+
+
+SEQUENCES = '''\
+from collections import deque
+
+
+class Dedup:
+    def __init__(self):
+        self.seen = deque(maxlen=20000)
+        self.recent = []
+        self.ids = set()
+        self.mixed = []
+
+    def fresh(self, events):
+        out = []
+        for ev in events:
+            if ev not in self.seen:
+                self.seen.append(ev)
+                out.append(ev)
+        kept = [e for e in events if e in self.recent]
+        if ev in self.ids:
+            out.clear()
+        if ev in self.mixed:
+            out.clear()
+        return out, kept
+
+    def reset(self):
+        self.mixed = set()
+'''
+
+
+@pytest.mark.parametrize("line, collection", [
+    (14, "self.seen"),  # the if's own test, on a deque
+    (15, "self.seen"),  # sampled where the interpreter next looks: the if's body
+    (16, None),  # the body's second line
+    (17, "self.recent"),  # a comprehension's test, on a list
+    (18, None),  # a set: one step, no search
+    (20, None),  # bound to a list once and to a set elsewhere: not known a sequence
+])
+def test_membership_in_a_sequence(tmp_path, line, collection):
+    """Before (an unseen tracking poller's ``ev not in self.seen`` on a 20 000-long deque,
+    30 % of its run): told requests' own CPU only."""
+    path = tmp_path / "dedup.py"
+    path.write_text(SEQUENCES)
+    assert searched_collection(f"{path}:{line}:Dedup.fresh") == collection

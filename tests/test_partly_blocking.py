@@ -59,6 +59,8 @@ def test_a_blocking_line_in_the_samples_leads(tmp_path, source):
     # pick confirmer's did): both are named, with the threadpool that frees the loop
     assert ("a lock another connection or process holds" in f.message) == \
         (source == "commit"), f.message
+    # titled so: two unseen testers read the bare kind as a CPU problem
+    assert f.extra["blocking_calls"] is True
 
 
 @pytest.mark.parametrize("off_share, source", [
@@ -70,6 +72,7 @@ def test_it_is_not_told(tmp_path, off_share, source):
     p, _path = held(tmp_path, off_share, source)
     [f] = findings.loop_saturated(p)
     assert "The greenlets holding it were off the CPU" not in f.message, f.message
+    assert f.extra["blocking_calls"] is False
 
 
 def test_mostly_off_the_cpu_is_the_blocking_story(tmp_path):

@@ -21,11 +21,14 @@ import pytest
 import requests
 from requests.adapters import HTTPAdapter
 from urllib3.connectionpool import HTTPConnectionPool
+from urllib3.poolmanager import PoolManager
 
 import geventperf
 from geventperf import poolwatch
 from geventperf.poolwatch import CALL_SITES_SAMPLED, LOAD_BUCKETS, TIME_BUCKETS
 from tests.servers import RawServer, http_response
+
+UNWRAPPED_MANAGER_INIT = PoolManager.__init__
 
 
 def _pools(profile):
@@ -52,7 +55,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
         _churn(pool, 3)  # the 2 kept + 1 made, 1 discarded
     [event] = _pools(tracer.profile)
     assert event == {"kind": "urllib3-pool", "pool": "http://127.0.0.1:9", "pools": 1, "maxsize": 2,
-                     "minsize": 2, "kept": None, "managers": None,  # made by no PoolManager
+                     "minsize": 2, "kept": None, "managers": None, "made_at": [],  # no PoolManager
                      "block": False, "checkouts": 8, "peak_in_use": 5, "opened": 6,
                      "discarded": 4, "unreturned": 0, "calls": 0, "failed": 0, "closing": 0,
                      "asked_close": 0, "gets": 0, "distinct_gets": 0, "top_gets": [],
@@ -106,6 +109,22 @@ def test_pools_record_the_hosts_their_manager_keeps_and_how_many_managers_made_t
         session.get(kept.url + "/", timeout=10)
     [event] = _pools(tracer.profile)
     assert event["kept"] == 10  # requests' default pool_connections
+    assert event["made_at"] == []  # its manager was made before tracing began
+
+
+def test_pools_record_the_programs_line_that_made_their_manager(kept):
+    """The line mounting an adapter sets its pool_maxsize: a full pool's finding points
+    there (unseen testers were sent to the request's line)."""
+    with geventperf.Tracer(sections=None) as tracer:
+        with requests.Session() as session:
+            line = sys._getframe().f_lineno + 1
+            session.mount("http://", HTTPAdapter(pool_maxsize=3))
+            session.get(kept.url + "/", timeout=10)
+    [event] = _pools(tracer.profile)
+    assert event["made_at"] == [[f"{__file__}:{line}:"
+                                 "test_pools_record_the_programs_line_that_made_their_manager",
+                                 3]], event["made_at"]
+    assert PoolManager.__init__ is UNWRAPPED_MANAGER_INIT  # restored at stop
 
 
 def test_heads_are_counted_by_the_requests_in_flight_when_sent():

@@ -22,6 +22,7 @@ from geventperf.findings.cpuhot import (
 from geventperf.findings.reading import caller_small_read_sites
 from geventperf.formats._frames import is_library_frame
 from geventperf.frames import (
+    loop_around,
     parse_frame,
     searched_collection,
     statement_source,
@@ -181,7 +182,8 @@ WRITE_CHEAPER = (
 LINEAR_SEARCH_CHEAPER = (
     "it searches {collection} one element at a time for a match at every call, so each "
     "call's work grows with the collection: keep it as a set, or a dict keyed by what is "
-    "matched, and look the item up (one step whatever the size; for a suffix match such "
+    "matched, and look the item up (one step whatever the size; a set beside the list or "
+    "deque where their order or window matters; for a suffix match such "
     "as a domain under a blocked one, look each of the name's parent suffixes up in a "
     "set; for a prefix, a sorted list and bisect)")
 
@@ -245,6 +247,17 @@ CHEAPER_WAYS = (
      "a new one each time, and each class is a graph of objects the garbage collector "
      "walks): make the class once, at import or cached per set of field names, and only "
      "build instances per call"),
+    # difflib's matcher is Python code, quadratic in the texts' lengths: a near-duplicate
+    # check of each item against the ones kept (an unseen timeline service compared every
+    # post with its author's kept ones, 66 % of its CPU, and was told the generic menu;
+    # a set of words and their overlap took 50 % off its run)
+    (re.compile(r"[/\\]difflib\.py:"),
+     "it compares texts with difflib (SequenceMatcher: Python code, its work growing with "
+     "the product of the texts' lengths, for every pair compared): compare a cheap "
+     "signature first (a set of words or shingles and their overlap, a hash of the "
+     "normalized text for exact copies) and run the matcher, if at all, on the few "
+     "candidates left; quick_ratio() and real_quick_ratio() are cheaper bounds to filter "
+     "with"),
     # a dict or set built by comprehension on the hot stack: most often a lookup rebuilt
     # from the same table on every call (an unseen indexer's enricher built a dict of
     # 2 500 categories per product: 95 % of the CPU; built once, the run took 3.8x
@@ -446,6 +459,35 @@ REPARSE_BYTES_PER_S = 1e6
 RESPONSE_JSON = re.compile(r"[/\\]requests[/\\]models\.py:\d+:Response\.json$")
 
 
+# ... and when the line that encodes is inside a loop over a stored collection (its
+# recipients), the loop's story first: an unseen quote aggregator encoded each update,
+# with a view of the book, once per subscriber (81 % of its CPU), and was told the
+# growing-document story and a faster encoder (ujson alone: -42 %); one small message
+# encoded once per update took 50 % off.
+JSON_PER_PASS_CHEAPER = (
+    "it encodes JSON (json.dumps) at every pass of the loop around it (`{loop}`): where "
+    "the passes encode much the same data (an update for each subscriber, recipient or "
+    "peer), encode it once before the loop and send those bytes to each, any part of "
+    "its own to a recipient apart and small; and send what changed rather than a whole "
+    "view. A faster encoder (ujson, orjson) then cuts what is left")
+
+
+def _json_dump_cheaper(hot: Any) -> str:
+    """JSON_PER_PASS_CHEAPER when the program's line that encodes is in a loop over a
+    stored collection and calls json.dumps on something else than the loop's element
+    (a json.dump to a file is the growing document's story; json.dumps(record) for
+    each record, an export's, encodes different data at each pass), else
+    JSON_DUMP_CHEAPER."""
+    line = next((f for f in hot.stack if not is_library_frame(f)), None)
+    loop = loop_around(line) if line is not None else None
+    text = statement_source(line) if loop is not None else ""
+    elements = "|".join(re.findall(r"\w+", loop[len("for "):].split(" in ")[0])) \
+        if loop else ""
+    if "dumps(" not in text or re.search(rf"dumps\(\s*({elements})\b", text):
+        return JSON_DUMP_CHEAPER
+    return JSON_PER_PASS_CHEAPER.format(loop=loop)
+
+
 def _json_cheaper(profile: Profile) -> str:
     """JSON_CHEAPER, led by the re-parse story when Response.json() parsed the bodies
     read through urllib3 (``body-reads`` events) at under REPARSE_BYTES_PER_S."""
@@ -463,21 +505,49 @@ def _json_cheaper(profile: Profile) -> str:
             "body anew each time -- parse each response once and keep the object")
 
 
+# A comprehension whose CPU ran in library code it calls for each element: a parse or a
+# conversion redone for every element at every call (an unseen threat-intel matcher
+# parsed its 500 feed networks with ipaddress.ip_network for each event, 93 % of the
+# CPU, and was told the growing collection's story first; parsed once when the feed was
+# loaded, its run took 71 % less).
+PER_ELEMENT_CHEAPER = (
+    "it calls {call} for each element of a collection at every call (in a "
+    "comprehension): where the collection is the same from call to call (loaded once, "
+    "refreshed now and then), do that work once when it is loaded -- keep the parsed or "
+    "converted values -- and per call only compare or look up")
+COMPREHENSION_FRAME = re.compile(r":\d+:[\w.<>]*<(listcomp|dictcomp|setcomp|genexpr)>$")
+
+
+def _per_element(stack: list[str]) -> str | None:
+    """PER_ELEMENT_CHEAPER for the library function the innermost comprehension of
+    *stack* called, when the stack ran in library code beneath it; None otherwise."""
+    at = next((i for i, f in enumerate(stack) if COMPREHENSION_FRAME.search(f)), None)
+    if not at or not is_library_frame(stack[at - 1]):
+        return None
+    called = parse_frame(stack[at - 1])
+    module = re.split(r"[/\\]", called.path)[-1].removesuffix(".py")
+    return PER_ELEMENT_CHEAPER.format(call=f"{module}.{called.function}")
+
+
 def what_it_does(profile: Profile, hot: Any) -> str | None:
     """What the hot code's heaviest sampled stack shows it doing that has a cheaper
     way (CHARSET_CHEAPER, FILE_PARSE_CHEAPER, JSON_CHEAPER, JSON_DUMP_CHEAPER,
     PY_PARSER_CHEAPER, CHEAPER_WAYS's, ITERATE_CHEAPER, SPAWN_CHEAPER), else None."""
     if hot is None:
         return None
-    known = next((cheaper for frame, cheaper in CHEAPER_WAYS
-                  if any(frame.search(f) for f in hot.stack)), None)
+    way = next(((frame, cheaper) for frame, cheaper in CHEAPER_WAYS
+                if any(frame.search(f) for f in hot.stack)), None)
+    known = way[1] if way is not None else None
+    # a comprehension's own story only where no library call beneath it has one
+    if way is None or "comp>" in way[0].pattern:
+        known = _per_element(hot.stack) or known
     does = _line_does(hot) or (
         CHARSET_CHEAPER if any(CHARSET_FRAME.search(f) for f in hot.stack) else
         JSON_HOOK_CHEAPER if _json_hook(hot) else
         FILE_PARSE_CHEAPER if any(FILE_PARSE_FRAME.search(f) for f in hot.stack) else
         JSON_ENCODE_CHEAPER if _serializes_json(profile, hot) else
         _json_cheaper(profile) if parses_json(hot) else
-        JSON_DUMP_CHEAPER if any(JSON_ENCODE.search(f) for f in hot.stack) else
+        _json_dump_cheaper(hot) if any(JSON_ENCODE.search(f) for f in hot.stack) else
         PY_PARSER_CHEAPER if any(PY_PARSER_FRAME.search(f) for f in hot.stack) else
         known if known is not None else
         ITERATE_CHEAPER if iterated_in_small_pieces(hot.stack,

@@ -19,6 +19,8 @@ program's own line with no frame beneath it (gevent's compiled ``joinall``, ``wa
 
 from __future__ import annotations
 
+import re
+
 from geventperf.findings.common import (
     FANOUT_TAIL,
     _events,
@@ -37,6 +39,11 @@ from geventperf.profile import Finding, Profile
 # (with five calls per request, a tenth of one host's calls slow is a tenth of the
 # requests), not a stray stall.
 HOST_TAIL_SHARE = 0.05
+# ... and that tail starts at least this many times the host's own median answer: a
+# stall on some of its calls, not its usual pace (an unseen timeline service's users
+# service answered every call in 60-66 ms, ten times its other hosts' median, and was
+# told a tail to put a deadline on: 79 of its answers over 64 ms were its median).
+OWN_MEDIAN_FACTOR = 4.0
 # ... and its tail holds at least this share of the tail time of all the line's hosts:
 # one upstream to name, not a loop that stalled every call alike.
 CULPRIT_SHARE = 0.5
@@ -123,9 +130,55 @@ def _slow_host(profile: Profile, site: str, hosts: list[str]
     if count < TAIL_MIN or count < HOST_TAIL_SHARE * heads or not total > 0 \
             or seconds < CULPRIT_SHARE * total:
         return None
+    floor_ms = float(1 << (start - 1))
+    if floor_ms < OWN_MEDIAN_FACTOR * _median_ms(tables[host]):
+        return None
     in_middle = [b[middle] for b in tables.values() if b[middle][0]]
     median_ms = sum(s for _c, s in in_middle) / sum(c for c, _s in in_middle) * 1e3
-    return host, int(count), int(heads), seconds, float(1 << (start - 1)), median_ms
+    return host, int(count), int(heads), seconds, floor_ms, median_ms
+
+
+def _median_ms(buckets: list[list[float]]) -> float:
+    """The mean answer (ms) in the bucket of *buckets* (``heads_by_time``'s) that holds
+    the median answer."""
+    half, seen = sum(c for c, _s in buckets) / 2, 0.0
+    for count, seconds in buckets:
+        seen += count
+        if count and seen >= half:
+            return seconds / count * 1e3
+    return 0.0
+
+
+# gevent's Python code a join waits in beneath the program's line, by module: a Group's
+# or Pool's map, imap or join (a fan-out written as group.map(ask, urls) went untold
+# while the same one with spawn and joinall was; a compiled joinall has no frame at
+# all).  A sleep, a full Pool's add, a queue's get are no join.
+JOINING: dict[str, set[str] | None] = {
+    "pool.py": {"map", "imap", "imap_unordered", "join", "apply"},  # and __map
+    "_imap.py": None,  # any of its frames: an imap's iterator
+    "greenlet.py": {"join", "get", "joinall"},
+    "_hub_primitives.py": {"wait_on_objects", "iwait_on_objects", "wait", "iwait"},
+}
+GEVENT_MODULE = re.compile(r"[/\\]gevent[/\\]([\w.]+)$")
+
+
+def _join_line(stack: list[str]) -> str | None:
+    """The program's line a wait of *stack* joined at: its innermost frame, or the first
+    under gevent's joining code only (JOINING); None for any other wait."""
+    for entry in stack:
+        if not isinstance(entry, str):
+            return None
+        if not is_library_frame(entry):
+            return entry
+        frame = parse_frame(entry)
+        module = GEVENT_MODULE.search(frame.path)
+        if module is None or module.group(1) not in JOINING:
+            return None
+        functions = JOINING[module.group(1)]
+        if functions is not None and \
+                frame.function.rsplit(".", 1)[-1].lstrip("_") not in functions:
+            return None
+    return None
 
 
 def _joined_at(profile: Profile, site: str, width: int) -> tuple[str, float, int] | None:
@@ -133,9 +186,8 @@ def _joined_at(profile: Profile, site: str, width: int) -> tuple[str, float, int
     spawned to run *site*'s function (their origin in its file, of its name), when they
     were MIN_FANOUTS fan-outs to the line's *width* hosts or more, each spawner spawning
     FANOUT_MIN or more (a connection's greenlet serves many requests: its fan-outs are
-    counted by the calls, not by the spawners), and the spawners waited at a line of
-    their own (no frame beneath: gevent's compiled joins) in that file; None
-    otherwise."""
+    counted by the calls, not by the spawners), and a wait at a line of that file
+    joined them (_join_line); None otherwise."""
     at = parse_frame(site)
     function = at.function.rsplit(".", 1)[-1]
     children = [g for g in profile.greenlets if g.origin
@@ -147,9 +199,9 @@ def _joined_at(profile: Profile, site: str, width: int) -> tuple[str, float, int
         return None
     joins: dict[str, float] = {}
     for w in profile.waits:
-        top = w.stack[0] if w.stack else ""
-        if w.count and isinstance(top, str) and not is_library_frame(top) \
-                and parse_frame(top).path == at.path and top != site:
+        top = _join_line(w.stack)
+        if w.count and top is not None and parse_frame(top).path == at.path \
+                and top != site:
             joins[top] = joins.get(top, 0.0) + (w.event_wait_s or w.wait_s)
     if not joins:
         return None

@@ -474,15 +474,31 @@ def _blocking_sizes(profile: Profile) -> str:
     (``block``), by their smallest pool where sizes differ (an unseen sync's three
     adapters on one host kept 4, 10 and 10: the pools table showed 10, the one that
     blocked its 40 workers was the 4); "" when none recorded one."""
-    told = []
+    told: dict[tuple[str, str], list[str]] = {}  # (what its pools keep, made at): hosts
     blocking = [e for e in _events(profile, POOL_EVENT) if e.get("block") is True
                 and isinstance(e.get("pool"), str) and _count(e, "maxsize")]
     for e in sorted(blocking, key=lambda e: -_count(e, "calls"))[:SIZES_TOLD]:
         smallest, largest = _count(e, "minsize") or _count(e, "maxsize"), _count(e, "maxsize")
-        told.append(f"{e['pool']}'s " + (f"smallest pool keeps {smallest} (its largest "
-                                         f"{largest})" if smallest < largest else
-                                         f"pool keeps {largest}"))
-    return f"; here {', '.join(told)}" if told else ""
+        keeps = f"smallest pool keeps {smallest} (its largest {largest})" \
+            if smallest < largest else f"pool keeps {largest}"
+        told.setdefault((keeps, _made_at(e, smallest)), []).append(e["pool"])
+    # hosts alike (one adapter for them all) told once: "the pools of a, b and c keep 8"
+    said = []
+    for (keeps, made), hosts in told.items():
+        if len(hosts) > 1 and keeps.startswith("pool keeps "):
+            said.append(f"the pools of {', '.join(hosts[:-1])} and {hosts[-1]} keep "
+                        f"{keeps.removeprefix('pool keeps ')} each{made}")
+        else:
+            said.extend(f"{host}'s {keeps}{made}" for host in hosts)
+    return f"; here {', '.join(said)}" if said else ""
+
+
+def _made_at(event: dict[str, Any], size: int) -> str:
+    """", made at app.py:177" (where the pool watch saw the program make the adapter
+    whose pools of the host keep *size*: the line to change), or ""."""
+    lines = [at for at, kept in event.get("made_at") or ()
+             if isinstance(at, str) and not at.startswith("<") and kept == size]
+    return f", made at {lines[0]}" if lines else ""
 
 
 def connection_pool_full(profile: Profile) -> list[Finding]:

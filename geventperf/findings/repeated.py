@@ -38,6 +38,8 @@ from geventperf.frames import (
     CacheDecorator,
     cache_decorator,
     frame_line,
+    frame_path,
+    function_literals,
     is_machinery,
     parse_frame,
     user_site,
@@ -120,12 +122,13 @@ def _one_repeated(profile: Profile, events: list[dict[str, Any]],
             or others < OTHERS_SHARE * count \
             or (varied < VARIED_SHARE * others and not countless):
         return []
-    waited, made, stack = waited_at(profile, site)
+    method, _, rest = key.partition(" ")
+    waited, made, _heaviest = waited_at(profile, site)
+    cache, stack = _cache_for(profile, site, rest.partition(" #")[0])
     # each request also costs the loop its CPU (requests' own work, the answer's parse):
     # the calls past the first take their share of the greenlets' queueing with them (a
     # token before each of 300 lookups made half the CPU of a loop 80 % busy)
     cost, their_queueing = skipped_cost(profile, events, waited, made, past_first)
-    method, _, rest = key.partition(" ")
     url, _, body = rest.partition(" #")
     to = f"{method} {host}{url}" if len(sent) == 1 else \
         f"{method} {url} (to each of {len(sent)} hosts, {host} most)"
@@ -136,7 +139,7 @@ def _one_repeated(profile: Profile, events: list[dict[str, Any]],
         + (f"first from {site}, " if site else "")
         + f"while the other {others} asked for {_different(varied, countless)}"
         + _waited_told(waited, made)
-        + f". {_cached_already(stack or [site], host, None) or REPEATED_FIX}")
+        + f". {_cached_already(cache, host, None) or REPEATED_FIX}")
     return [_finding(REPEATED_REQUEST, message, cost, stack, request=key, host=host,
                      hosts=len(sent), count=count, calls=calls, varied=varied, site=site,
                      others_ready_wait_s=their_queueing)]
@@ -226,12 +229,15 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
         return []
     skipped, gets, distinct, host, event, site, others, only_gets = max(
         candidates, key=lambda c: c[:3])
-    waited, made, stack = waited_at(profile, site)
+    waited, made, _heaviest = waited_at(profile, site)
     # (and, as for one request repeated, their share of the greenlets' queueing)
     cost, queueing = skipped_cost(profile, events, waited, made, skipped)
     if cost < block_threshold(profile):
         return []
-    cached = _cached_already(stack or [site], host, distinct)
+    cache, stack = _cache_for(profile, site, _most_asked_url(event))
+    cached = _cached_already(cache, host, distinct)
+    if cached and cache is not None:
+        cached += _other_small_caches(profile, events, event, site, cache)
     message = (
         (f"The same few answers, fetched again and again: {host}'s {gets} GET requests "
          f"asked for only {distinct} different URLs ({gets / distinct:.0f} each on "
@@ -323,14 +329,15 @@ CACHE_KEY_TOLD = (
     "made per request, whose self is part of the key)")
 
 
-def _cached_already(stack: list[str], host: Any, different: int | None) -> str:
+def _cached_already(found: tuple[str, CacheDecorator] | None, host: Any,
+                    different: int | None) -> str:
     """What to say of a memoizing decorator already on the function that sent the
     repeated requests, or on one of its callers (CACHED_FRAMES_LOOKED), when it keeps
     fewer results than the *different* requests sent to *host* (None: not counted), or
     keys them on more than the request; "" when there is none (an unseen export
     builder's lru_cache(maxsize=256) cycled through 320 assets and never hit: told "a
-    cache in front of the call", the real cause a hint among four)."""
-    found = _cache_around(stack)
+    cache in front of the call", the real cause a hint among four).  *found*: the
+    decorator and its function's frame (_cache_for)."""
     if found is None:
         return ""
     entry, cache = found
@@ -349,6 +356,73 @@ def _cached_already(stack: list[str], host: Any, different: int | None) -> str:
     return (f"{where}: either it keeps fewer results than the different keys it cycles "
             "through (a cache smaller than a round's keys drops each one before it is "
             f"asked again: raise its maxsize), or {CACHE_KEY_TOLD}. {key_fix}")
+
+
+def _most_asked_url(event: dict[str, Any]) -> str:
+    """The URL a host's pool watch record counts asked most ("" when none)."""
+    top = [str(row[0]) for row in event.get("top_gets") or () if row] or [
+        str(row[0]).partition(" ")[2].partition(" #")[0]
+        for row in event.get("same_requests") or () if row]
+    return top[0] if top else ""
+
+
+def _other_small_caches(profile: Profile, events: list[dict[str, Any]],
+                        told: dict[str, Any], site: str,
+                        cache: tuple[str, CacheDecorator]) -> str:
+    """" Likewise ...": the other hosts the line *site* called whose requests passed
+    through another cache smaller than their different requests, at least
+    REPEATS_MIN_GETS asked again (an unseen claims job's eligibility cache of 64 results
+    cycled through 1 102 members, 2.6 asks each: under REPEATS_TOLD, and untold beside
+    its network cache's finding)."""
+    said = []
+    for e in events:
+        if e is told or site not in dict(count_rows(e.get("call_sites"))):
+            continue
+        asked = _asked(e)
+        if not asked:
+            continue
+        gets, distinct, _only_gets = asked[0]
+        other, _stack = _cache_for(profile, site, _most_asked_url(e), built_only=True)
+        if other is None or other[1] == cache[1] or not other[1].size_known \
+                or other[1].maxsize is None or other[1].maxsize >= distinct \
+                or gets - distinct < REPEATS_MIN_GETS:
+            continue
+        said.append(f" Likewise {other[1].function}'s ({other[1].source} at "
+                    f"{parse_frame(other[0]).path}:{other[1].line}): it keeps "
+                    f"{other[1].maxsize} results, and {e.get('pool')}'s {gets} requests "
+                    f"were {distinct} different ones.")
+    return "".join(said)
+
+
+def _cache_for(profile: Profile, site: str, url: str, built_only: bool = False
+               ) -> tuple[tuple[str, CacheDecorator] | None, list[str]]:
+    """(_cache_around of the heaviest stack waiting at *site* that has one, that stack)
+    -- the heaviest stack and None where none has one; where the stacks pass
+    through different cached functions (one client method under several caches), the
+    one whose function's string literals are most of *url* (an unseen claims job's
+    eligibility and network lookups, both cached around one _get, were told the
+    eligibility cache's for the network host's repeats); with *built_only*, only such a
+    one."""
+    stacks = [list(w.stack) for w in sorted(rows_at(profile, site), key=event_wait,
+                                            reverse=True) if not is_limit_wait(w)] \
+        or [[site]]
+    found: dict[tuple[str, int], tuple[tuple[str, CacheDecorator], list[str]]] = {}
+    for stack in stacks:
+        around = _cache_around(stack)
+        if around is not None:
+            found.setdefault((frame_path(around[0]), around[1].line), (around, stack))
+    if not found:
+        return None, stacks[0]
+    path = url.split("?", 1)[0]
+
+    def built(candidate: tuple[tuple[str, CacheDecorator], list[str]]) -> int:
+        return sum(len(part) for part in function_literals(candidate[0][0])
+                   if part in path)
+
+    best = max(found.values(), key=built)  # (the heaviest first among ties)
+    if built_only and not built(best):
+        return None, stacks[0]
+    return best
 
 
 def _cache_around(stack: list[str]) -> tuple[str, CacheDecorator] | None:

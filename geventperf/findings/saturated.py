@@ -610,7 +610,7 @@ def loop_saturated(profile: Profile) -> list[Finding]:
             # the run, where a cache that hit took 80 %).  Imported here: held.py builds
             # on this module.
             from geventperf.findings.held import repeats_told
-            cure += repeats_told(profile)
+            cure += repeats_told(profile, any_host=True)
             # a Session made per call: its setup and a new connection each time are
             # requests' work here, and sharing one is the cure that comes first (an
             # unseen price pusher told a cheaper Session first gained 8 %; one Session
@@ -692,6 +692,9 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      utilization=util, ready_wait_s=ready, event_wait_s=event,
                      active_s=util * duration,
                      holders={name: acc[0] for name, acc in top}, holders_off_cpu_s=off_cpu,
+                     # its cure is the holders' calls that block the thread: the title
+                     # says so (text.STORIES), for readers who skim the kinds
+                     blocking_calls=bool(blocking or partly),
                      sections={s.name: s.delayed_others_s for s in sections},
                      # (a blocking call told first is no Session's work: an unseen
                      # rollout's commit per record, 44.66 s, ranked after new pools'

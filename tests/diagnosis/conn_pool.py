@@ -25,7 +25,7 @@ session = requests.Session()
 if "size" in ARGS:
     geventperf.mount(session, pool_maxsize=int(ARGS["size"]), pool_block=True)
 else:
-    session.mount("http://", HTTPAdapter(pool_maxsize=2, pool_block=True))
+    session.mount("http://", HTTPAdapter(pool_maxsize=2, pool_block=True))  # diag: made
 
 
 def requester():

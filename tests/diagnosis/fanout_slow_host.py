@@ -6,6 +6,8 @@ one on the lowest port, which takes ``TAIL_S`` on every eighth call (12.5 %).  E
 (``diag: culprit``): every request that reaches a slow answer lasts as long as it.
 Expected: ``fanout-tail`` naming that upstream and the join.  With ``mode=deadline`` the
 join waits at most ``DEADLINE_S`` and kills the late calls (the fix): no such finding.
+With ``mode=map`` each request fans out with a Group's ``map`` instead (``diag: mapped``):
+the same finding, at that line.
 """
 
 import itertools
@@ -54,6 +56,9 @@ def ask(url: str) -> bytes:
 
 
 def handle(n: int) -> None:
+    if ARGS.get("mode") == "map":
+        gevent.pool.Group().map(ask, urls)  # diag: mapped
+        return
     jobs = [gevent.spawn(ask, url) for url in urls]
     if ARGS.get("mode") == "deadline":
         gevent.joinall(jobs, timeout=DEADLINE_S)
