@@ -369,17 +369,19 @@ def _bound_to_sequence(tree: ast.AST, name: str) -> bool:
         for value in values)
 
 
-def loop_around(entry: str) -> str | None:
+def recipients_loop(entry: str) -> str | None:
     """``for sub in self.subs``: the header of the innermost ``for`` loop whose body
     holds the line of ``path:line:function``, when it walks a name or an attribute (a
-    stored collection: subscribers, recipients, peers; not a range or a call's result);
-    None otherwise, or without the source."""
+    stored collection, not a range or a call's result) and its body hands something to
+    each element (a call of a method of the loop's element: ``sub.offer(...)``,
+    ``conn.sendall(...)``): a loop over recipients; None otherwise, or without the
+    source."""
     source = source_of(entry)
-    return _loop_around(source, parse_frame(entry).line) if source else None
+    return _recipients_loop(source, parse_frame(entry).line) if source else None
 
 
 @functools.lru_cache(maxsize=32)
-def _loop_around(source: str, line: int) -> str | None:
+def _recipients_loop(source: str, line: int) -> str | None:
     tree = parsed(source)
     if tree is None:
         return None
@@ -388,9 +390,15 @@ def _loop_around(source: str, line: int) -> str | None:
     if not loops:
         return None
     loop = max(loops, key=lambda node: node.lineno)
-    if not isinstance(loop.iter, (ast.Name, ast.Attribute)):
+    if not isinstance(loop.iter, (ast.Name, ast.Attribute)) \
+            or not isinstance(loop.target, ast.Name):
         return None
-    return f"for {ast.unparse(loop.target)} in {ast.unparse(loop.iter)}"
+    element = loop.target.id
+    delivers = any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                   and isinstance(node.func.value, ast.Name)
+                   and node.func.value.id == element
+                   for statement in loop.body for node in ast.walk(statement))
+    return f"for {element} in {ast.unparse(loop.iter)}" if delivers else None
 
 
 # A string literal's placeholders (%s, %(name)d, {}, {name}): what is left are the

@@ -22,8 +22,8 @@ from geventperf.findings.cpuhot import (
 from geventperf.findings.reading import caller_small_read_sites
 from geventperf.formats._frames import is_library_frame
 from geventperf.frames import (
-    loop_around,
     parse_frame,
+    recipients_loop,
     searched_collection,
     statement_source,
 )
@@ -473,17 +473,13 @@ JSON_PER_PASS_CHEAPER = (
 
 
 def _json_dump_cheaper(hot: Any) -> str:
-    """JSON_PER_PASS_CHEAPER when the program's line that encodes is in a loop over a
-    stored collection and calls json.dumps on something else than the loop's element
-    (a json.dump to a file is the growing document's story; json.dumps(record) for
-    each record, an export's, encodes different data at each pass), else
-    JSON_DUMP_CHEAPER."""
+    """JSON_PER_PASS_CHEAPER when the program's line that calls json.dumps is in a loop
+    over recipients (frames.recipients_loop: each pass hands something to its element;
+    a json.dump to a file is the growing document's story, and an export's
+    out.write(json.dumps(record)) encodes each record once), else JSON_DUMP_CHEAPER."""
     line = next((f for f in hot.stack if not is_library_frame(f)), None)
-    loop = loop_around(line) if line is not None else None
-    text = statement_source(line) if loop is not None else ""
-    elements = "|".join(re.findall(r"\w+", loop[len("for "):].split(" in ")[0])) \
-        if loop else ""
-    if "dumps(" not in text or re.search(rf"dumps\(\s*({elements})\b", text):
+    loop = recipients_loop(line) if line is not None else None
+    if loop is None or "dumps(" not in statement_source(line):
         return JSON_DUMP_CHEAPER
     return JSON_PER_PASS_CHEAPER.format(loop=loop)
 
