@@ -282,8 +282,9 @@ def searched_collection(entry: str) -> str | None:
     """The collection (as source: ``self.blocked``) that the line of
     ``path:line:function`` searches for a match one element at a time: either the loop's
     body, at that line, tests the element of the innermost ``for`` loop around it for
-    equality, membership or a prefix or suffix (``==``, ``in``, ``.endswith(``,
-    ``.startswith(``) and the loop walks a name or an attribute (a range, a call, is not
+    equality, membership, a prefix or suffix or a pattern (``==``, ``in``,
+    ``.endswith(``, ``.startswith(``, PATTERN_MATCHERS) and the loop walks a name or an
+    attribute (a range, a call, is not
     a stored collection); or the line tests membership (``in``, ``not in``) in a name or
     attribute the source binds to a list or a deque only. None when the line is no such
     test or the source is not there."""
@@ -323,7 +324,20 @@ def _loop_searched(tree: ast.AST, line: int) -> str | None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("endswith", "startswith") and uses_element(node):
             return ast.unparse(loop.iter)
+        # a pattern matched per element: fnmatch.fnmatchcase(name, pattern),
+        # re.match(pattern, name), pattern.search(name)
+        if isinstance(node, ast.Call) and ast.unparse(node.func).rsplit(".", 1)[-1] \
+                in PATTERN_MATCHERS and any(uses_element(arg) for arg in node.args) \
+                or isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in PATTERN_MATCHERS and uses_element(node.func.value):
+            return ast.unparse(loop.iter)
     return None
+
+
+# Functions and methods that match a pattern: a loop calling one per element of a
+# stored collection of patterns searches it (an unseen resolver proxy matched each name
+# against 1 500 blocklist globs with fnmatch.fnmatchcase, 41 % of its service's CPU).
+PATTERN_MATCHERS = ("fnmatch", "fnmatchcase", "match", "search", "fullmatch")
 
 
 # Calls that make a sequence searched element by element by ``in``: what a name bound to

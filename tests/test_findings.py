@@ -582,7 +582,8 @@ def test_a_loop_saturated_by_requests_tells_the_same_answers_fetched_again_first
     p.events = [{"kind": "urllib3-pool", "pool": "http://fx:80", "calls": 400, "gets": 400,
                  "distinct_gets": 20, "top_gets": [["/rate?d=1", 30]]}]
     [found] = findings.loop_saturated(p)
-    cache = found.message.index("Those 400 GET requests asked for only 20 different URLs")
+    cache = found.message.index("The 400 GET requests to http://fx:80 asked for only 20 "
+                                "different URLs")
     assert cache < found.message.index("geventperf.Session()"), found.message
     p.events[0]["distinct_gets"] = 101  # under 4 each: no such sentence
     [found] = findings.loop_saturated(p)

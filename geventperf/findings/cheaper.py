@@ -185,7 +185,8 @@ LINEAR_SEARCH_CHEAPER = (
     "matched, and look the item up (one step whatever the size; a set beside the list or "
     "deque where their order or window matters; for a suffix match such "
     "as a domain under a blocked one, look each of the name's parent suffixes up in a "
-    "set; for a prefix, a sorted list and bisect)")
+    "set; for a prefix, a sorted list and bisect; for patterns, one regular expression "
+    "compiled once from them all: fnmatch.translate each glob and join them with |)")
 
 
 def _line_does(hot: Any) -> str | None:
@@ -199,9 +200,12 @@ def _line_does(hot: Any) -> str | None:
     text = statement_source(hot.line)
     if eager_log(hot.line):
         return EAGER_LOG_CHEAPER
-    if hot.stack[:1] != [hot.line]:  # the CPU ran in Python beneath the line
-        return None
     searched = searched_collection(hot.line)
+    if hot.stack[:1] != [hot.line]:  # the CPU ran in Python beneath the line ...
+        # ... a library's matching each element (fnmatch), for a search
+        beneath = hot.stack[:hot.stack.index(hot.line)] if hot.line in hot.stack else [""]
+        return LINEAR_SEARCH_CHEAPER.format(collection=searched) \
+            if searched and all(is_library_frame(f) for f in beneath) else None
     return REGEX_CHEAPER if REGEX_LINE.search(text) else \
         KDF_CHEAPER if KDF_LINE.search(text) else \
         UNPICKLE_CHEAPER if UNPICKLE_LINE.search(text) else \

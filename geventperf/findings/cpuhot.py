@@ -132,6 +132,8 @@ def hot_code(profile: Any, names: set[str]) -> HotCode | None:
     samples = samples_of(profile)
     if samples is None:
         return None
+    from geventperf.findings.ownclients import is_load_generator, load_generator_lines
+    loading = load_generator_lines(profile)  # (a load generator's CPU: no cure here)
     small = caller_small_read_sites(profile)
     total, count = 0.0, 0
     per_function: dict[tuple[str, str], float] = defaultdict(float)
@@ -139,7 +141,8 @@ def hot_code(profile: Any, names: set[str]) -> HotCode | None:
     heaviest: dict[str, tuple[float, list[str]]] = {}
     beneath = _Beneath()
     for chain in chains(samples):
-        if _base_name(chain.greenlet) not in names:
+        if _base_name(chain.greenlet) not in names \
+                or (loading and is_load_generator(chain.labels, loading)):
             continue
         total += chain.cpu_s
         count += chain.count

@@ -139,7 +139,8 @@ def duplicates_in_flight(profile: Profile) -> list[Finding]:
     # one fetch per key would have spared it, and its share of the greenlets' queueing
     # (a stampede told after loop-saturated, the saturation its own calls made, failed
     # tests/test_diagnosis.py's stampede 1 run in 3 on a loaded machine)
-    cost, their_queueing = skipped_cost(profile, events, waited, made, from_site)
+    cost, their_queueing = skipped_cost(profile, events, waited, made, from_site,
+                                        only_requests=False)
     waited_part = cost - their_queueing
     hub = profile.hub.get("id")
     waited_all = sum(g.event_wait_s if g.event_wait_s is not None else g.wait_s

@@ -794,10 +794,15 @@ def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
     body the program iterates in small pieces (cpuhot.iterated_in_small_pieces); nor the
     program's own code requests calls back (a response hook: an unseen ingester's
     pure-Python CRC in a hooks= callback was told as requests' per-request work, and the
-    Session cure gained nothing): only the frames inside the program's innermost count."""
+    Session cure gained nothing): only the frames inside the program's innermost count;
+    and the shares are of the service's CPU: its own load generator's samples left out
+    (ownclients.is_load_generator: an unseen resolver proxy's load clients made most of
+    its "56 % inside requests", told first above its blocklist scan)."""
+    from geventperf.findings.ownclients import is_load_generator, load_generator_lines
     samples = profile.cpu_samples
     if samples is None:
         return None
+    loading = load_generator_lines(profile)
     inside = [is_client_frame(label) for label in samples.frames]
     via = [REQUEST_FRAME.search(label) is not None for label in samples.frames]
     setup = [label.endswith(_TLS_SETUP) for label in samples.frames]
@@ -806,6 +811,8 @@ def _client_cpu_shares(profile: Profile) -> tuple[float, float] | None:
     small = caller_small_read_sites(profile)
     total = under = tls = 0.0
     for frames, cpu in greenlet_samples(profile):
+        if loading and is_load_generator([samples.frames[i] for i in frames], loading):
+            continue  # the service's shares, not its load generator's
         total += cpu
         inner = frames[:next((k for k, i in enumerate(frames) if mine[i]), len(frames))]
         if any(setup[i] for i in frames):
