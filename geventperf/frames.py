@@ -415,6 +415,32 @@ def _recipients_loop(source: str, line: int) -> str | None:
     return f"for {element} in {ast.unparse(loop.iter)}" if delivers else None
 
 
+def with_connection(entry: str) -> bool:
+    """Whether the line of ``path:line:function`` enters a ``with`` block on a name or
+    attribute the source binds to a ``connect(...)`` call (``self.journal =
+    sqlite3.connect(path)``): a DB-API connection's block, which commits at its end, a
+    name the commit patterns do not know (an unseen controller's ``with self.journal:``
+    committed each audit record with an fsync)."""
+    source = source_of(entry)
+    return _with_connection(source, parse_frame(entry).line) if source else False
+
+
+@functools.lru_cache(maxsize=32)
+def _with_connection(source: str, line: int) -> bool:
+    tree = parsed(source)
+    if tree is None:
+        return False
+    entered = {ast.unparse(item.context_expr) for node in ast.walk(tree)
+               if isinstance(node, (ast.With, ast.AsyncWith)) and node.lineno == line
+               for item in node.items}
+    if not entered:
+        return False
+    return any(isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+               and ast.unparse(node.value.func).rsplit(".", 1)[-1] == "connect"
+               and any(ast.unparse(target) in entered for target in node.targets)
+               for node in ast.walk(tree))
+
+
 # A string literal's placeholders (%s, %(name)d, {}, {name}): what is left are the
 # fixed parts a request built from it carries.
 _PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]|\{[^{}]*\}")

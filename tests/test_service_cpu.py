@@ -162,3 +162,17 @@ def test_a_saturated_loop_counts_repeated_gets_past_the_url_table_by_their_keys(
     # other methods beside the GETs: the keys are not the GETs' URLs
     p.events = [dict(lookups, others=10, keyed=4183)]
     assert repeats_told(p, any_host=True) == ""
+
+
+def test_a_host_the_program_writes_to_serves_state_no_cache_may_keep():
+    """Before (an unseen reconcile controller re-reading each resource's actual state
+    from its agents, 4-13 % of its requests to them writes): "cache them", first, in
+    all five of its programs."""
+    from geventperf.findings.repeated import writes_state
+    agent = {"gets": 1964, "others": 87, "distinct_sent": 85}
+    assert writes_state(agent)
+    assert writes_state(dict(agent, distinct_sent=None))  # too many to count: varied
+    # one token POST again and again is a repeat of its own, no state written
+    assert not writes_state(dict(agent, distinct_sent=1))
+    assert not writes_state({"gets": 1964, "others": 0})  # a host of lookups
+    assert not writes_state({"gets": 1964, "others": 10, "distinct_sent": 10})  # under 1 %

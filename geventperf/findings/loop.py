@@ -45,6 +45,7 @@ from geventperf.frames import (
     frame_source,
     is_idle_server_wait,
     user_site,
+    with_connection,
 )
 from geventperf.profile import THREAD_SUFFIX, Finding, Profile, by_generation
 
@@ -655,7 +656,8 @@ def _partly_blocking(profile: Profile, off_cpu: float | None,
         total += cpu
         own = next((samples.frames[i] for i in frames
                     if not is_library_frame(samples.frames[i])), None)
-        if own is not None and BLOCKING_LINE.search(frame_source(own)):
+        if own is not None and (BLOCKING_LINE.search(frame_source(own))
+                                or with_connection(own)):
             lines[own] = lines.get(own, 0.0) + cpu
     if not lines or not total > 0:
         return "", None
@@ -668,7 +670,7 @@ def _partly_blocking(profile: Profile, off_cpu: float | None,
             f"{held_run:.3f} s running ({off_cpu / held_run:.0%}): calls that block the "
             "loop's thread without yielding, which no CPU cure reaches. The CPU samples "
             f"name {line} (`{source}`: {in_call}). "
-            + (COMMIT_PARTLY_BLOCKING if COMMIT_LINE.search(source)
+            + (COMMIT_PARTLY_BLOCKING if COMMIT_LINE.search(source) or with_connection(line)
                else PARTLY_BLOCKING_FIX)), line
 
 
