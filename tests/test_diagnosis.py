@@ -803,6 +803,15 @@ def test_a_fan_out_through_a_groups_map_is_told_at_the_map(tmp_path):
     assert found.extra["tail"] == 12 and found.extra["calls"] == 384, found.extra
 
 
+def test_a_fan_outs_tail_slept_in_urllib3s_retry_is_the_back_off(tmp_path):
+    """Before (an unseen translation gateway: one backend answered 503 with Retry-After:
+    1 at once): told first as a slow tail to bound with a deadline and hedge, which
+    would have returned partial documents; the back-off was the cause."""
+    profile = run_cli(SLOW_HOST, tmp_path, "mode=retry")
+    assert not findings_of(profile, "fanout-tail"), listing(profile)
+    assert findings_of(profile, "retry-backoff"), listing(profile)
+
+
 def test_a_fan_out_bounded_by_a_deadline_is_not_told(tmp_path):
     profile = run_cli(SLOW_HOST, tmp_path, "mode=deadline")
     assert not findings_of(profile, "fanout-tail"), listing(profile)

@@ -47,3 +47,14 @@ def test_a_comprehension_calling_a_library_per_element_is_told_that_call(inner, 
     per_element = told.startswith("it calls")
     assert not per_element or f"75% of the sampled CPU: {told}" in f.message, f.message
     assert ("for each element of a collection" in f.message) is per_element, f.message
+
+
+def test_a_pattern_compiled_at_every_call_is_told_to_compile_once():
+    """Before (an unseen translation gateway rebuilt its 900-term glossary pattern for
+    every document, 88 % of its CPU in re's Python compiler): the generic menu; built
+    once per term list, its run took 73 % less."""
+    stack = [f"{STDLIB}/re/_parser.py:552:_parse", f"{STDLIB}/re/_compiler.py:745:compile",
+             f"{STDLIB}/re/__init__.py:227:compile", f"{APP}:159:Glossary.__init__", *CALLER]
+    [f] = findings.loop_saturated(sampled(stack))
+    assert "75% of the sampled CPU: it compiles a regular expression at every call" \
+        in f.message, f.message

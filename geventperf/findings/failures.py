@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from geventperf.findings.common import (
+    COST_MEANING,
     REQUESTS_FAILED,
     _count,
     _events,
@@ -25,7 +26,8 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.delayedack import trail
 from geventperf.findings.limits import waiters
-from geventperf.frames import user_site
+from geventperf.findings.loop import SLEEP_FRAME
+from geventperf.frames import parse_frame, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile
 
@@ -225,13 +227,53 @@ def requests_failed(profile: Profile) -> list[Finding]:
     message += near or tail or hung or (" That time bought no answer: the fix is on the upstream's "
                                 "side, or in the timeout, retries and fallback the calls "
                                 "give it.")
+    slept, sleeps, sleep_line = _own_backoff(profile, where)
+    meaning = {}
+    if slept >= block_threshold(profile):
+        message += (f" Between attempts, the program's own retry slept {slept:.3f} s in all "
+                    f"({sleeps} sleeps at {sleep_line}): {OWN_BACKOFF_TOLD}")
+        lost += slept
+        meaning = {"cost_meaning": COST_MEANING[REQUESTS_FAILED] + OWN_BACKOFF_COST,
+                   "own_backoff_s": slept}
     return [_finding(REQUESTS_FAILED, message, lost,
                      list(seen.worst.stack) if seen else [],
                      greenlet=seen.greenlet if seen else None,
                      failed=failed, calls=calls, errors=dict(by_count),
                      pools=[e["pool"] for e in pools], read_timeout_s=timeout or None,
                      timeout_near_latency=bool(near), tail_cut=bool(tail),
-                     **({"hung": True} if hung else {}), site=where)]
+                     **({"hung": True} if hung else {}), site=where, **meaning)]
+
+
+# The program's own retry loop around the failing call: its back-off sleeps are this
+# finding's cost too (an unseen report service's retries of a 0.1 s read timeout slept
+# 98 greenlet-s beside 53 s inside the failed requests, and were told nowhere).
+OWN_BACKOFF_TOLD = (
+    "each retry waits and then calls again an upstream that failed the same way, so "
+    "where the failures are timeouts the retries pay them again: give the attempt the "
+    "time the upstream needs, or fail fast to the fallback rather than retry.")
+
+
+OWN_BACKOFF_COST = ", plus the program's own retry sleeps in the function that made them"
+
+
+def _own_backoff(profile: Profile, site: str | None) -> tuple[float, int, str | None]:
+    """(seconds, sleeps, the line) of gevent.sleep waits made from the function of the
+    program's line *site* (the failing calls' retry loop around them)."""
+    if site is None:
+        return 0.0, 0, None
+    at = parse_frame(site)
+    seconds, sleeps, lines = 0.0, 0, {}
+    for w in profile.waits:
+        own = user_site(w.stack).user if w.stack else None
+        if own is None or not SLEEP_FRAME.search(w.stack[0].replace("\\", "/")):
+            continue
+        frame = parse_frame(own)
+        if frame.path == at.path and frame.function.rsplit(".", 1)[-1] == \
+                at.function.rsplit(".", 1)[-1]:
+            seconds += w.wait_s
+            sleeps += w.count
+            lines[own] = lines.get(own, 0.0) + w.wait_s
+    return seconds, sleeps, max(lines, key=lines.__getitem__) if lines else None
 
 
 def _rows_at(profile: Profile, site: str | None) -> list[Any]:
