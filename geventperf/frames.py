@@ -300,14 +300,17 @@ def _searched_collection(source: str, line: int) -> str | None:
     return _loop_searched(tree, line) or _sequence_tested(tree, line)
 
 
-def _loop_searched(tree: ast.AST, line: int) -> str | None:
-    """_searched_collection's first way: a for loop testing each element."""
+def _innermost_loop(tree: ast.AST, line: int) -> ast.For | None:
+    """The innermost ``for`` loop of *tree* whose body holds *line*; None if none."""
     loops = [node for node in ast.walk(tree) if isinstance(node, ast.For)
              and node.body[0].lineno <= line <= (node.end_lineno or node.lineno)]
-    if not loops:
-        return None
-    loop = max(loops, key=lambda node: node.lineno)
-    if not isinstance(loop.target, ast.Name) or \
+    return max(loops, key=lambda node: node.lineno) if loops else None
+
+
+def _loop_searched(tree: ast.AST, line: int) -> str | None:
+    """_searched_collection's first way: a for loop testing each element."""
+    loop = _innermost_loop(tree, line)
+    if loop is None or not isinstance(loop.target, ast.Name) or \
             not isinstance(loop.iter, (ast.Name, ast.Attribute)):
         return None
     element = loop.target.id
@@ -397,14 +400,8 @@ def recipients_loop(entry: str) -> str | None:
 @functools.lru_cache(maxsize=32)
 def _recipients_loop(source: str, line: int) -> str | None:
     tree = parsed(source)
-    if tree is None:
-        return None
-    loops = [node for node in ast.walk(tree) if isinstance(node, ast.For)
-             and node.body[0].lineno <= line <= (node.end_lineno or node.lineno)]
-    if not loops:
-        return None
-    loop = max(loops, key=lambda node: node.lineno)
-    if not isinstance(loop.iter, (ast.Name, ast.Attribute)) \
+    loop = _innermost_loop(tree, line) if tree is not None else None
+    if loop is None or not isinstance(loop.iter, (ast.Name, ast.Attribute)) \
             or not isinstance(loop.target, ast.Name):
         return None
     element = loop.target.id

@@ -503,8 +503,9 @@ def repeats_told(profile: Profile, any_host: bool = False) -> str:
     """repeated_gets of the host that answered the most GET requests (which host a line
     called is not recorded: a job's calls in turn are most likely to it); with
     *any_host*, of the host whose repeats a cache would skip most, named with its line
-    (requests' CPU in a saturated loop is every host's: an unseen beacon collector's campaign lookups, 2 117 GETs for 24 URLs, were
-    told second, after "82 % of the CPU inside requests", whose cure gained no more)."""
+    (requests' CPU in a saturated loop is every host's: an unseen beacon collector's
+    campaign lookups, 2 117 GETs for 24 URLs, were told second, after "82 % of the CPU
+    inside requests", whose cure gained no more)."""
     hosts = [e for e in _events(profile, POOL_EVENT) if isinstance(e.get("pool"), str)
              and e["pool"] != OTHER_POOLS and isinstance(e.get("gets"), int)]
     if not hosts:
@@ -546,8 +547,8 @@ def _repeats(event: dict[str, Any], to: str = "") -> str:
 
 def _asked_again(event: dict[str, Any]) -> tuple[int, int] | None:
     """(GET requests, the different URLs) of a pool watch record whose GETs asked for
-    the same URLs again and again (REPEATS_MIN_GETS,
-    REPEATS_TOLD), not in one burst per URL (one_burst_each); counted past its URL
+    the same URLs again and again (REPEATS_MIN_GETS, REPEATS_TOLD), not in one burst per
+    URL (one_burst_each); counted past its URL
     table by its keyed requests' hashes where it sent GETs only (an unseen flag
     service's 4 173 lookups for 500 users behind a cache whose TTL was read in
     milliseconds: too many URLs to count one by one); None otherwise."""

@@ -21,10 +21,15 @@ def stand_in(delay_s: float) -> tuple[WSGIServer, str]:
         start_response("200 OK", [("Content-Length", "2")])
         return [b"ok"]
 
-    listener = socket.socket()
-    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(64)
-    server = WSGIServer(listener, answer, log=None)
+    server = WSGIServer(listener(), answer, log=None)
     server.start()
     return server, f"http://127.0.0.1:{server.server_port}/"
+
+
+def listener() -> socket.socket:
+    """A listening socket on 127.0.0.1 with TCP_NODELAY (see stand_in)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    return sock

@@ -13,12 +13,12 @@ the call: the tail is the retry's back-off (``retry-backoff``), not a slow host.
 """
 
 import itertools
-import socket
 import sys
 
 import gevent
 import gevent.pool
 import requests
+from _stand_in import listener
 from gevent.pywsgi import WSGIServer
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
@@ -42,15 +42,7 @@ def upstream(slow: bool):
     return app
 
 
-def listening() -> socket.socket:
-    sock = socket.socket()
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no delayed-ACK stalls
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    return sock
-
-
-socks = [listening() for _ in range(UPSTREAMS)]
+socks = [listener() for _ in range(UPSTREAMS)]
 slow_port = min(sock.getsockname()[1] for sock in socks)  # the test finds it so
 for sock in socks:
     WSGIServer(sock, upstream(sock.getsockname()[1] == slow_port), log=None,

@@ -13,12 +13,12 @@ providers``) as too small, and the members' cache (``diag: members``) with it.
 """
 
 import functools
-import socket
 import sys
 
 import gevent
 import gevent.pool
 import requests
+from _stand_in import listener
 from gevent.pywsgi import WSGIServer
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
@@ -36,17 +36,9 @@ def answer(environ, start_response):
     return [b"{}"]
 
 
-def listening() -> socket.socket:
-    sock = socket.socket()
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no delayed-ACK stalls
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    return sock
-
-
 bases = {}
 for service in ("members", "providers"):
-    sock = listening()
+    sock = listener()
     WSGIServer(sock, answer, log=None, error_log=None).start()
     bases[service] = f"http://127.0.0.1:{sock.getsockname()[1]}"
 
