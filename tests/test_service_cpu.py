@@ -176,3 +176,35 @@ def test_a_host_the_program_writes_to_serves_state_no_cache_may_keep():
     assert not writes_state(dict(agent, distinct_sent=1))
     assert not writes_state({"gets": 1964, "others": 0})  # a host of lookups
     assert not writes_state({"gets": 1964, "others": 10, "distinct_sent": 10})  # under 1 %
+
+
+def test_a_comparing_line_whose_cpu_ran_in_another_library_is_no_search(tmp_path):
+    """An unseen timeline service's near-duplicate check compared authors with == in a
+    loop, its CPU in difflib beneath the line: difflib's story, not a search."""
+    from tests.test_linear_search import SOURCE, with_samples_at
+    path = tmp_path / "exchange.py"
+    path.write_text(SOURCE)
+    p = with_samples_at(path, 5)
+    p.cpu_samples.frames.append("/usr/lib/python3.11/difflib.py:620:SequenceMatcher.ratio")
+    p.cpu_samples.first_lines.append(1)
+    p.cpu_samples.stacks[0].frames.insert(0, len(p.cpu_samples.frames) - 1)
+    [f] = findings.loop_saturated(p)
+    assert "one element at a time" not in f.message, f.message
+    assert "it compares texts with difflib" in f.message, f.message
+
+
+def test_a_saturated_loop_names_the_next_repeating_host_too():
+    """An unseen beacon collector's geo lookups (2 975 asked again) and campaign lookups
+    (2 093, behind a cache keyed on click ids, the planted cause): which costs more is
+    not known from the counts, so both are named."""
+    from geventperf.findings.held import repeats_told
+    p = requests_saturated()
+    p.events = [{"kind": "urllib3-pool", "pool": "http://geo:80", "calls": 3503,
+                 "gets": 3503, "distinct_gets": 528, "call_sites": [[f"{APP}:270:geo", 64]]},
+                {"kind": "urllib3-pool", "pool": "http://campaign:80", "calls": 2117,
+                 "gets": 2117, "distinct_gets": 24,
+                 "call_sites": [[f"{APP}:282:campaign", 64]]}]
+    told = repeats_told(p, any_host=True)
+    assert told.startswith(f" The 3503 GET requests to http://geo:80 (from {APP}:270:geo)")
+    assert told.endswith(f" Likewise the 2117 GET requests to http://campaign:80 (from "
+                         f"{APP}:282:campaign): 24 different URLs."), told

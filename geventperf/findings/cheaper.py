@@ -189,6 +189,11 @@ LINEAR_SEARCH_CHEAPER = (
     "compiled once from them all: fnmatch.translate each glob and join them with |)")
 
 
+# The pattern matchers' Python frames a search through patterns runs in beneath its line
+# (a comparison's CPU is the line's own; a matcher's, fnmatch's or re's, is beneath it).
+MATCHER_FRAME = re.compile(r"[/\\](fnmatch|re[/\\]__init__)\.py:")
+
+
 def _line_does(hot: Any) -> str | None:
     """What the hot line's own source says it does (EAGER_LOG_CHEAPER; REGEX_CHEAPER,
     KDF_CHEAPER, UNPICKLE_CHEAPER, QUERY_CHEAPER or LINEAR_SEARCH_CHEAPER when the
@@ -202,10 +207,11 @@ def _line_does(hot: Any) -> str | None:
         return EAGER_LOG_CHEAPER
     searched = searched_collection(hot.line)
     if hot.stack[:1] != [hot.line]:  # the CPU ran in Python beneath the line ...
-        # ... a library's matching each element (fnmatch), for a search
+        # ... a pattern matcher's (fnmatch, re) matching each element, for a search
         beneath = hot.stack[:hot.stack.index(hot.line)] if hot.line in hot.stack else [""]
         return LINEAR_SEARCH_CHEAPER.format(collection=searched) \
-            if searched and all(is_library_frame(f) for f in beneath) else None
+            if searched and MATCHER_FRAME.search(beneath[-1]) \
+            and all(is_library_frame(f) for f in beneath) else None
     return REGEX_CHEAPER if REGEX_LINE.search(text) else \
         KDF_CHEAPER if KDF_LINE.search(text) else \
         UNPICKLE_CHEAPER if UNPICKLE_LINE.search(text) else \
