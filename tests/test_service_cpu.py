@@ -168,7 +168,7 @@ def test_a_host_the_program_writes_to_serves_state_no_cache_may_keep():
     """Before (an unseen reconcile controller re-reading each resource's actual state
     from its agents, 4-13 % of its requests to them writes): "cache them", first, in
     all five of its programs."""
-    from geventperf.findings.repeated import writes_state
+    from geventperf.findings.held import writes_state
     agent = {"gets": 1964, "others": 87, "distinct_sent": 85}
     assert writes_state(agent)
     assert writes_state(dict(agent, distinct_sent=None))  # too many to count: varied
@@ -208,3 +208,13 @@ def test_a_saturated_loop_names_the_next_repeating_host_too():
     assert told.startswith(f" The 3503 GET requests to http://geo:80 (from {APP}:270:geo)")
     assert told.endswith(f" Likewise the 2117 GET requests to http://campaign:80 (from "
                          f"{APP}:282:campaign): 24 different URLs."), told
+
+
+def test_a_saturated_loop_tells_no_repeats_of_a_host_the_program_writes_to():
+    from geventperf.findings.held import repeats_told
+    p = requests_saturated()
+    p.events = [{"kind": "urllib3-pool", "pool": "http://agent:80", "calls": 2051,
+                 "gets": 1964, "distinct_gets": 227, "others": 87, "distinct_sent": 85}]
+    assert repeats_told(p, any_host=True) == ""
+    p.events[0]["others"] = 0
+    assert repeats_told(p, any_host=True) != ""

@@ -558,8 +558,8 @@ def _repeats(event: dict[str, Any], to: str = "") -> str:
 def _asked_again(event: dict[str, Any]) -> tuple[int, int] | None:
     """(GET requests, the different URLs) of a pool watch record whose GETs asked for
     the same URLs again and again (REPEATS_MIN_GETS, REPEATS_TOLD), not in one burst per
-    URL (one_burst_each); counted past its URL
-    table by its keyed requests' hashes where it sent GETs only (an unseen flag
+    URL (one_burst_each), from a host it does not write to (writes_state); counted past
+    its URL table by its keyed requests' hashes where it sent GETs only (an unseen flag
     service's 4 173 lookups for 500 users behind a cache whose TTL was read in
     milliseconds: too many URLs to count one by one); None otherwise."""
     gets, distinct = event.get("gets"), event.get("distinct_gets")
@@ -568,7 +568,7 @@ def _asked_again(event: dict[str, Any]) -> tuple[int, int] | None:
         distinct = event.get("distinct_keys")  # (a GET's key: its URL)
     if not isinstance(gets, int) or not isinstance(distinct, int) or distinct <= 0 \
             or gets < REPEATS_MIN_GETS or gets < REPEATS_TOLD * distinct \
-            or one_burst_each(event, gets, distinct):
+            or one_burst_each(event, gets, distinct) or writes_state(event):
         return None
     return gets, distinct
 
@@ -588,6 +588,24 @@ def one_burst_each(event: dict[str, Any], gets: int, distinct: int) -> bool:
     duplicates, peak = event.get("duplicates"), event.get("duplicate_peak")
     return isinstance(duplicates, int) and isinstance(peak, int) \
         and duplicates >= BURST_SHARE * (gets - distinct) and gets <= peak * distinct
+
+
+# A host the program also writes to, varied writes at least this share of its GETs:
+# its GETs read state the program changes (a reconcile loop reading each resource's
+# actual state back after its updates, a read-modify-write), which no cache may keep
+# (an unseen controller's reads of its agents' state, 4-13 % of its requests to them
+# writes, were told "cache them" in all five of its programs, two of them planted
+# elsewhere).  A host of lookups gets no writes at all.
+WRITES_SHARE = 0.01
+
+
+def writes_state(event: dict[str, Any]) -> bool:
+    """Whether a host's record shows the program writing to it (WRITES_SHARE): requests
+    of other methods than GET, at least half of them different ones (not one token's
+    POST again and again), or too many to count."""
+    others, gets = _count(event, "others"), _count(event, "gets")
+    varied = event.get("distinct_sent")
+    return others >= WRITES_SHARE * gets > 0 and (varied is None or 2 * varied >= others)
 
 
 def most_asked(event: dict[str, Any]) -> str:

@@ -38,6 +38,7 @@ from geventperf.findings.held import (
     REPEATS_TOLD,
     most_asked,
     one_burst_each,
+    writes_state,
 )
 from geventperf.findings.limits import awaits_answer, event_wait, is_limit_wait
 from geventperf.findings.ownclients import load_test_hosts
@@ -324,24 +325,6 @@ def _few_asked(events: list[dict[str, Any]], rows: list[tuple[list[Any], str]],
 # through its events, then looked 4 000 products up for 61 different ones behind a cache
 # that never hit: its few other requests read as a load test asking few things in all).
 PAGED_MIN = 5
-
-
-# A host the program also writes to, varied writes at least this share of its GETs:
-# its GETs read state the program changes (a reconcile loop reading each resource's
-# actual state back after its updates, a read-modify-write), which no cache may keep
-# (an unseen controller's reads of its agents' state, 4-13 % of its requests to them
-# writes, were told "cache them" in all five of its programs, two of them planted
-# elsewhere).  A host of lookups gets no writes at all.
-WRITES_SHARE = 0.01
-
-
-def writes_state(event: dict[str, Any]) -> bool:
-    """Whether a host's record shows the program writing to it (WRITES_SHARE): requests
-    of other methods than GET, at least half of them different ones (not one token's
-    POST again and again), or too many to count."""
-    others, gets = _count(event, "others"), _count(event, "gets")
-    varied = event.get("distinct_sent")
-    return others >= WRITES_SHARE * gets > 0 and (varied is None or 2 * varied >= others)
 
 
 def _paged(rest: list[dict[str, Any]], varied: int) -> bool:
