@@ -26,7 +26,6 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.delayedack import trail
 from geventperf.findings.limits import waiters
-from geventperf.findings.loop import SLEEP_FRAME
 from geventperf.frames import parse_frame, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Finding, Profile
@@ -257,16 +256,18 @@ OWN_BACKOFF_COST = ", plus the program's own retry sleeps in the function that m
 
 
 def _own_backoff(profile: Profile, site: str | None) -> tuple[float, int, str | None]:
-    """(seconds, sleeps, the line) of gevent.sleep waits made from the function of the
-    program's line *site* (the failing calls' retry loop around them)."""
+    """(seconds, sleeps, the line) of gevent.sleep waits called straight from the
+    function of the program's line *site* (held.asleep_in_program: the failing calls'
+    retry loop around them; urllib3's Retry back-off is retry-backoff's)."""
+    from geventperf.findings.held import asleep_in_program  # (held.py builds on this)
     if site is None:
         return 0.0, 0, None
     at = parse_frame(site)
     seconds, sleeps, lines = 0.0, 0, {}
     for w in profile.waits:
-        own = user_site(w.stack).user if w.stack else None
-        if own is None or not SLEEP_FRAME.search(w.stack[0].replace("\\", "/")):
+        if not asleep_in_program(w):
             continue
+        own = user_site(w.stack).user
         frame = parse_frame(own)
         if frame.path == at.path and frame.function.rsplit(".", 1)[-1] == \
                 at.function.rsplit(".", 1)[-1]:
