@@ -284,10 +284,9 @@ def searched_collection(entry: str) -> str | None:
     body, at that line, tests the element of the innermost ``for`` loop around it for
     equality, membership, a prefix or suffix or a pattern (``==``, ``in``,
     ``.endswith(``, ``.startswith(``, PATTERN_MATCHERS) and the loop walks a name or an
-    attribute (a range, a call, is not
-    a stored collection); or the line tests membership (``in``, ``not in``) in a name or
-    attribute the source binds to a list or a deque only. None when the line is no such
-    test or the source is not there."""
+    attribute (a range, a call, is not a stored collection); or the line tests membership
+    (``in``, ``not in``) in a name or attribute the source binds to a list or a deque
+    only. None when the line is no such test or the source is not there."""
     source = source_of(entry)
     return _searched_collection(source, parse_frame(entry).line) if source else None
 
@@ -300,18 +299,21 @@ def _searched_collection(source: str, line: int) -> str | None:
     return _loop_searched(tree, line) or _sequence_tested(tree, line)
 
 
-def _innermost_loop(tree: ast.AST, line: int) -> ast.For | None:
-    """The innermost ``for`` loop of *tree* whose body holds *line*; None if none."""
+def _stored_loop(tree: ast.AST, line: int) -> ast.For | None:
+    """The innermost ``for`` loop of *tree* whose body holds *line*, when it walks a
+    name or an attribute (a stored collection: a range, a call's result, is not) into
+    one name; None otherwise."""
     loops = [node for node in ast.walk(tree) if isinstance(node, ast.For)
              and node.body[0].lineno <= line <= (node.end_lineno or node.lineno)]
-    return max(loops, key=lambda node: node.lineno) if loops else None
+    loop = max(loops, key=lambda node: node.lineno) if loops else None
+    return loop if loop is not None and isinstance(loop.target, ast.Name) \
+        and isinstance(loop.iter, (ast.Name, ast.Attribute)) else None
 
 
 def _loop_searched(tree: ast.AST, line: int) -> str | None:
     """_searched_collection's first way: a for loop testing each element."""
-    loop = _innermost_loop(tree, line)
-    if loop is None or not isinstance(loop.target, ast.Name) or \
-            not isinstance(loop.iter, (ast.Name, ast.Attribute)):
+    loop = _stored_loop(tree, line)
+    if loop is None:
         return None
     element = loop.target.id
 
@@ -329,10 +331,11 @@ def _loop_searched(tree: ast.AST, line: int) -> str | None:
             return ast.unparse(loop.iter)
         # a pattern matched per element: fnmatch.fnmatchcase(name, pattern),
         # re.match(pattern, name), pattern.search(name)
-        if isinstance(node, ast.Call) and ast.unparse(node.func).rsplit(".", 1)[-1] \
-                in PATTERN_MATCHERS and any(uses_element(arg) for arg in node.args) \
-                or isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in PATTERN_MATCHERS and uses_element(node.func.value):
+        if isinstance(node, ast.Call) \
+                and ast.unparse(node.func).rsplit(".", 1)[-1] in PATTERN_MATCHERS \
+                and (any(uses_element(arg) for arg in node.args)
+                     or isinstance(node.func, ast.Attribute)
+                     and uses_element(node.func.value)):
             return ast.unparse(loop.iter)
     return None
 
@@ -400,9 +403,8 @@ def recipients_loop(entry: str) -> str | None:
 @functools.lru_cache(maxsize=32)
 def _recipients_loop(source: str, line: int) -> str | None:
     tree = parsed(source)
-    loop = _innermost_loop(tree, line) if tree is not None else None
-    if loop is None or not isinstance(loop.iter, (ast.Name, ast.Attribute)) \
-            or not isinstance(loop.target, ast.Name):
+    loop = _stored_loop(tree, line) if tree is not None else None
+    if loop is None:
         return None
     element = loop.target.id
     delivers = any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)

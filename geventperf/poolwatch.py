@@ -1006,13 +1006,12 @@ def _stamp_made_by(pool: Any, manager: Any) -> None:
 def _new_manager(original: Any) -> Any:
     def init(self: Any, *args: Any, **kwargs: Any) -> None:
         original(self, *args, **kwargs)
-        if _tracer() is not None:
+        tracer = _tracer()
+        if tracer is not None:
             try:
                 setattr(self, _MADE_AT, call_site(sys._getframe(1)))
             except Exception as exc:  # noqa: BLE001 - never raised into the program
-                tracer = _tracer()
-                if tracer is not None:
-                    tracer._trace_error(exc)
+                tracer._trace_error(exc)
     return init
 
 

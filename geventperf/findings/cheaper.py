@@ -550,11 +550,11 @@ def what_it_does(profile: Profile, hot: Any) -> str | None:
     PY_PARSER_CHEAPER, CHEAPER_WAYS's, ITERATE_CHEAPER, SPAWN_CHEAPER), else None."""
     if hot is None:
         return None
-    way = next(((frame, cheaper) for frame, cheaper in CHEAPER_WAYS
-                if any(frame.search(f) for f in hot.stack)), None)
+    way = next(((f, cheaper) for frame, cheaper in CHEAPER_WAYS
+                for f in hot.stack if frame.search(f)), None)
     known = way[1] if way is not None else None
     # a comprehension's own story only where no library call beneath it has one
-    if way is None or "comp>" in way[0].pattern:
+    if way is None or COMPREHENSION_FRAME.search(way[0]):
         known = _per_element(hot.stack) or known
     does = _line_does(hot) or (
         CHARSET_CHEAPER if any(CHARSET_FRAME.search(f) for f in hot.stack) else

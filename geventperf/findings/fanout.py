@@ -155,14 +155,10 @@ def _retried(profile: Profile, host: str) -> int:
 
 
 def _median_ms(buckets: list[list[float]]) -> float:
-    """The mean answer (ms) in the bucket of *buckets* (``heads_by_time``'s) that holds
-    the median answer."""
-    half, seen = sum(c for c, _s in buckets) / 2, 0.0
-    for count, seconds in buckets:
-        seen += count
-        if count and seen >= half:
-            return seconds / count * 1e3
-    return 0.0
+    """The mean answer (ms) in the bucket of *buckets* (``heads_by_time``'s, some
+    answer counted) that holds the median answer (tail_start's middle)."""
+    count, seconds = buckets[tail_start([c for c, _s in buckets])[0]]
+    return seconds / count * 1e3
 
 
 # gevent's Python code a join waits in beneath the program's line, by module: a Group's

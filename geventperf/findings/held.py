@@ -567,10 +567,20 @@ def _asked_again(event: dict[str, Any]) -> tuple[int, int] | None:
             and event.get("keyed") == gets:
         distinct = event.get("distinct_keys")  # (a GET's key: its URL)
     if not isinstance(gets, int) or not isinstance(distinct, int) or distinct <= 0 \
-            or gets < REPEATS_MIN_GETS or gets < REPEATS_TOLD * distinct \
-            or one_burst_each(event, gets, distinct) or writes_state(event):
+            or not repeated_enough(event, gets, distinct, gets_only=True):
         return None
     return gets, distinct
+
+
+def repeated_enough(event: dict[str, Any], gets: int, distinct: int, gets_only: bool
+                    ) -> bool:
+    """Whether a host's *gets* requests for *distinct* different ones are repeats worth
+    telling: REPEATS_MIN_GETS of them, REPEATS_TOLD each on average, not each one's
+    burst of duplicates in flight (one_burst_each: counted for GETs, so only when
+    *gets_only*), from a host the program does not write to (writes_state)."""
+    return gets >= REPEATS_MIN_GETS and gets >= REPEATS_TOLD * distinct \
+        and not (gets_only and one_burst_each(event, gets, distinct)) \
+        and not writes_state(event)
 
 
 # A host's repeated GETs are one burst per URL -- a cold cache's stampede, not a cache

@@ -35,10 +35,8 @@ from geventperf.findings.cpuhot import is_client_frame, sampled_cpu
 from geventperf.findings.held import (
     CACHE_TOLD,
     REPEATS_MIN_GETS,
-    REPEATS_TOLD,
     most_asked,
-    one_burst_each,
-    writes_state,
+    repeated_enough,
 )
 from geventperf.findings.limits import awaits_answer, event_wait, is_limit_wait
 from geventperf.findings.ownclients import load_test_hosts
@@ -296,9 +294,8 @@ def _few_asked(events: list[dict[str, Any]], rows: list[tuple[list[Any], str]],
     host = e.get("pool")
     # (one URL again and again is _one_repeated's: a refresher reloading it on a
     # schedule is not a lookup repeated per item)
-    if distinct < 2 or gets < REPEATS_MIN_GETS or gets < REPEATS_TOLD * distinct \
-            or ((only_gets or not _count(e, "others")) and one_burst_each(e, gets, distinct)) \
-            or writes_state(e):
+    if distinct < 2 or not repeated_enough(e, gets, distinct,
+                                           gets_only=only_gets or not _count(e, "others")):
         return None
     mine = [row for row, pool in rows if pool == host]
     if sum(answers_changed(events, host, row[0]) for row in mine) \
@@ -420,9 +417,8 @@ def _cache_for(profile: Profile, site: str, url: str, built_only: bool = False
     eligibility and network lookups, both cached around one _get, were told the
     eligibility cache's for the network host's repeats); with *built_only*, only such a
     one."""
-    stacks = [list(w.stack) for w in sorted(rows_at(profile, site), key=event_wait,
-                                            reverse=True) if not is_limit_wait(w)] \
-        or [[site]]
+    stacks = [list(w.stack) for w in sorted(_answer_rows(profile, site), key=event_wait,
+                                            reverse=True)] or [[site]]
     found: dict[tuple[str, int], tuple[tuple[str, CacheDecorator], list[str]]] = {}
     for stack in stacks:
         around = _cache_around(stack)
@@ -594,11 +590,16 @@ def waited_at(profile: Profile, site: Any) -> tuple[float, int, list[str]]:
     gateway's 1 200 registry lookups through a blocking pool of 4 waited 680 s for a
     connection and 48 s for answers: all of it was told as the cache's, first, and the
     pool not at all)."""
-    rows = [w for w in rows_at(profile, site) if not is_limit_wait(w)]
+    rows = _answer_rows(profile, site)
     if not rows:
         return 0.0, 0, []
     made = sum(w.count for w in rows if awaits_answer(w))
     return sum(event_wait(w) for w in rows), made, list(max(rows, key=event_wait).stack)
+
+
+def _answer_rows(profile: Profile, site: Any) -> list[Any]:
+    """rows_at's waits at *site* less its waits on a limit (waited_at)."""
+    return [w for w in rows_at(profile, site) if not is_limit_wait(w)]
 
 
 def rows_at(profile: Profile, site: Any) -> list[Any]:

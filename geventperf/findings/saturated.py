@@ -415,11 +415,11 @@ def loop_saturated(profile: Profile) -> list[Finding]:
     holders_queued = _holders_queued(profile, workers,
                                      min(1.0, max(0.0, ready / ready_all)) if ready_all > 0
                                      else 0.0)
-    blocking_line = _short_blocking_line(profile, workers, util)
-    if util is None or (util < SATURATED_UTILIZATION and blocking_line is None) \
-            or not duration or ready < SATURATED_MIN_QUEUE * duration \
-            or (ready < SATURATED_HOT_QUEUE_SHARE * (ready + event) and not holders_queued
-                and blocking_line is None):
+    if util is None or not duration or ready < SATURATED_MIN_QUEUE * duration:
+        return []
+    short_of = util < SATURATED_UTILIZATION or \
+        (ready < SATURATED_HOT_QUEUE_SHARE * (ready + event) and not holders_queued)
+    if short_of and _short_blocking_line(profile, workers, util) is None:
         return []
     holders: dict[str, list[Any]] = {}
     hub = profile.hub.get("id")
@@ -793,12 +793,12 @@ def without_slices_told(found: list[Finding]) -> list[Finding]:
 BLOCKING_UTILIZATION = 0.5
 
 
-def _short_blocking_line(profile: Profile, workers: list[Any], util: float | None
+def _short_blocking_line(profile: Profile, workers: list[Any], util: float
                          ) -> str | None:
     """The program's line of loop._partly_blocking's blocking calls over all *workers*'
     running, when the loop was busy BLOCKING_UTILIZATION of the run or more; None
     otherwise, or without the CPU clock."""
-    if util is None or util < BLOCKING_UTILIZATION \
+    if util < BLOCKING_UTILIZATION \
             or any(g.cpu_s is None for g in workers):
         return None
     run = sum(g.run_s for g in workers) * (1.0 - starved_share(profile))

@@ -323,13 +323,19 @@ def story_of(finding: Finding) -> str | None:
                  if finding.extra.get(flag)), None)
 
 
+def _written_meaning(finding: Finding) -> str:
+    """What *finding* says its cost counts (``extra["cost_meaning"]``); "" in a finding
+    written before findings said so."""
+    meaning = finding.extra.get("cost_meaning")
+    return meaning if isinstance(meaning, str) else ""
+
+
 def cost_meaning(finding: Finding) -> str:
     """``cost 31.4 s: time this cause added to the run, ...`` for every finding; a
     finding written before findings said so gets the generic meaning."""
-    meaning = finding.extra.get("cost_meaning")
-    if not isinstance(meaning, str) or not meaning:
-        meaning = "seconds of wall time this finding explains (summed over the greenlets " \
-                  "it touched, so it can exceed the run)"
+    meaning = _written_meaning(finding) or (
+        "seconds of wall time this finding explains (summed over the greenlets it "
+        "touched, so it can exceed the run)")
     return f"cost {format_seconds(finding.cost_s)} = {meaning}"
 
 
@@ -351,9 +357,7 @@ def cost_scale(profile: Profile, finding: Finding) -> str:
     if not (isinstance(duration, (int, float)) and duration > 0) or not finding.cost_s > 0:
         return ""
     ratio = finding.cost_s / duration
-    meaning = finding.extra.get("cost_meaning")
-    if not isinstance(meaning, str) or not meaning:
-        meaning = COST_MEANING.get(finding.kind, "")
+    meaning = _written_meaning(finding) or COST_MEANING.get(finding.kind, "")
     summed = meaning.startswith("greenlet-seconds")
     if ratio >= GREENLETS_FROM or (summed and ratio >= 1):
         return f"about {ratio:.0f} greenlets the whole run" if ratio >= 10 \
@@ -371,8 +375,8 @@ def cost_with_scale(profile: Profile, finding: Finding) -> str:
 
 def meaning_in_message(finding: Finding) -> bool:
     """True when the message already says what its cost means (no second copy)."""
-    meaning = finding.extra.get("cost_meaning")
-    return isinstance(meaning, str) and bool(meaning) and meaning in finding.message
+    meaning = _written_meaning(finding)
+    return bool(meaning) and meaning in finding.message
 
 
 def finding_place(profile: Profile, finding: Finding) -> str:
