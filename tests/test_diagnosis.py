@@ -776,6 +776,13 @@ def test_jobs_that_back_off_briefly_are_not_told_as_asleep(kept_server, tmp_path
 SLOW_HOST = Workload("fanout_slow_host.py")
 
 
+def _holds_the_slow_answers(found) -> bool:
+    """The tail told holds the slow host's 12 slow answers (every eighth of its 96
+    calls), not its usual pace: a fast answer a starved CPU delayed past the tail's
+    floor may join them (CI once counted 13), a quarter of its calls may not."""
+    return 12 <= found.extra["tail"] < 96 // 4
+
+
 def test_a_fan_out_waiting_for_one_upstreams_tail_is_told_with_that_upstream(tmp_path):
     """Before (an unseen ad exchange: one bidder slow on 12 % of its calls, joinall
     without the request's deadline): "FINDINGS: none"; the deadline took 47 % off."""
@@ -787,8 +794,7 @@ def test_a_fan_out_waiting_for_one_upstreams_tail_is_told_with_that_upstream(tmp
     hosts = sorted((e["pool"] for e in profile.events if e["kind"] == "urllib3-pool"),
                    key=lambda h: int(h.rsplit(":", 1)[1]))
     assert found.extra["host"] == hosts[0] and found.extra["hosts"] == 4, found.extra
-    # every eighth of its 96 calls: 12 slow answers, none of the others'
-    assert found.extra["tail"] == 12, found.extra
+    assert _holds_the_slow_answers(found), found.extra
     assert "gevent.joinall(jobs, timeout=remaining)" in found.message
 
 
@@ -800,7 +806,7 @@ def test_a_fan_out_through_a_groups_map_is_told_at_the_map(tmp_path):
     assert profile.findings[0] is found, listing(profile)
     assert found.extra["join_site"].endswith(
         f":{next(iter(SLOW_HOST.lines('mapped')))}:handle"), found.extra
-    assert found.extra["tail"] == 12 and found.extra["calls"] == 384, found.extra
+    assert _holds_the_slow_answers(found) and found.extra["calls"] == 384, found.extra
 
 
 def test_a_fan_outs_tail_slept_in_urllib3s_retry_is_the_back_off(tmp_path):
