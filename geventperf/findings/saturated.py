@@ -151,15 +151,16 @@ ENV_SCAN_CPU_SHARE = 0.25
 
 # requests' cookie handling: the session's jar merged into every request, scanned for
 # the cookies each request should carry, and every answer's Set-Cookie stored in it.
-# Told as its own cause when it holds at least COOKIE_CPU_SHARE of the sampled CPU: an
-# unseen service's shared Session kept a cookie per user path from its upstream (400 in
-# the jar), 76 % of the CPU went there, and the fast path (which skips cookie work only
-# for an empty jar) gained nothing; a jar that refuses the cookies (11 % left, parsing
-# the Set-Cookie headers) cut the run 3.9x.
-COOKIE_WORK = (":merge_cookies", ":PreparedRequest.prepare_cookies",
-               ":extract_cookies_to_jar", ":get_cookie_header")
-
-
+# Told as its own cause when the jar's scans (JAR_SCANS, which grow with it) hold at
+# least COOKIE_CPU_SHARE of the sampled CPU: an unseen service's shared Session kept a
+# cookie per user path from its upstream (400 in the jar), 76 % of the CPU went there,
+# and the fast path (which skips cookie work only for an empty jar) gained nothing; a
+# jar that refuses the cookies cut the run 3.9x.  Storing the answers' cookies parses
+# their headers whatever the jar keeps: a refusing jar's parsing alone (11-18 % of the
+# CPU, none in the scans) reached the share on a loaded machine and was told as a jar
+# grown large.
+JAR_SCANS = (":merge_cookies", ":PreparedRequest.prepare_cookies", ":get_cookie_header")
+COOKIE_WORK = JAR_SCANS + (":extract_cookies_to_jar",)
 COOKIE_CPU_SHARE = 0.25
 
 
@@ -589,7 +590,8 @@ def loop_saturated(profile: Profile) -> list[Finding]:
                      "or read the body whole (response.content), and the per-read work goes "
                      "with the reads.")
         elif in_requests is not None and in_requests >= REQUESTS_CPU_SHARE \
-                and (cookies := sampled_share(profile, COOKIE_WORK)) >= COOKIE_CPU_SHARE:
+                and sampled_share(profile, JAR_SCANS) >= COOKIE_CPU_SHARE:
+            cookies = sampled_share(profile, COOKIE_WORK)
             cure += (f" {in_requests:.0%} of the sampled CPU ran inside requests, urllib3 "
                      f"and http.client, and {cookies:.0%} of the sampled CPU handled "
                      "cookies there: requests merges the session's cookie jar into every "
