@@ -76,6 +76,7 @@ MAX_PROXIED = 8
 # The statuses whose Location requests follows (requests.status_codes' REDIRECT_STATI;
 # 304 Not Modified sends nobody elsewhere).
 REDIRECT_STATUSES = frozenset((301, 302, 303, 307, 308))
+NOT_MODIFIED = 304
 # Different GET (or HEAD) URLs counted per host: a program asking the same few again
 # and again (a cache that never hits: an unseen worker's lru_cache keyed on a trace id
 # fetched 15 profiles 240 times) stays far under it; past it the host's URLs are too
@@ -162,7 +163,8 @@ class _Pool:
                  "answer_lengths",
                  "urls_over", "sent_over", "in_flight", "duplicates", "duplicated",
                  "duplicate_peak", "duplicate_sites",
-                 "proxy", "proxied", "redirects", "redirected_to", "bodies", "plain_types",
+                 "proxy", "proxied", "redirects", "redirected_to", "not_modified",
+                 "bodies", "plain_types",
                  "plain_asked", "plain_sites", "heads_by_load", "heads_by_time", "awaiting",
                  "call_sites", "sites_sampled", "keyed", "keys_seen", "keys_over")
 
@@ -278,6 +280,9 @@ class _Pool:
         # sent it to (a relative Location: this host)
         self.redirects = 0
         self.redirected_to: dict[str, int] = {}
+        # answers 304 Not Modified: a conditional request (If-None-Match,
+        # If-Modified-Since) for a copy the program holds, still good
+        self.not_modified = 0
         # response bodies as they crossed the wire: [responses, bytes read of them (as
         # sent: before any decoding), plain ones (a compressible type without a content
         # coding: COMPRESSIBLE_TYPES), their bytes, seconds from their heads until their
@@ -530,6 +535,8 @@ class PoolWatch:
         status = getattr(response, "status", None)
         if isinstance(status, int) and status >= FIRST_ERROR_STATUS:
             _tally(record.statuses, str(status), MAX_STATUSES)
+        elif status == NOT_MODIFIED:
+            record.not_modified += 1
         elif status in REDIRECT_STATUSES:
             headers = getattr(response, "headers", None)
             location = headers.get("location") if headers is not None else None
@@ -610,6 +617,7 @@ class PoolWatch:
                  "sends": {kind: list(counts) for kind, counts in r.sends.items()},
                  "proxy": r.proxy, "proxied": _most_first(r.proxied),
                  "redirects": r.redirects, "redirected_to": _most_first(r.redirected_to),
+                 "not_modified": r.not_modified,
                  "duplicates": r.duplicates, "duplicated": _most_first(r.duplicated),
                  "duplicate_peak": r.duplicate_peak,
                  "duplicate_sites": _most_first(r.duplicate_sites),

@@ -947,7 +947,8 @@ def test_few_urls_asked_again_beside_a_paged_source_are_told(source_calls, sourc
     source = {"kind": "urllib3-pool", "pool": "http://src:80", "calls": source_calls,
               "gets": source_calls, "distinct_gets": source_distinct}
     rows = [(["GET /products/P0", 2206, f"{APP}:126:product"], "http://a:80")]
-    found = _few_asked([lookups, source], rows, lookups, 4000, 61, True)
+    found = _few_asked(Profile(duration_s=1.0), [lookups, source], rows, lookups, 4000, 61,
+                       True)
     assert (found is not None) is told, found
     if told:
         assert found[0] == 4000 - 61 and found[5] == f"{APP}:126:product"

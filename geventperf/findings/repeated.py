@@ -39,7 +39,7 @@ from geventperf.findings.held import (
     repeated_enough,
 )
 from geventperf.findings.limits import awaits_answer, event_wait, is_limit_wait
-from geventperf.findings.ownclients import load_test_hosts
+from geventperf.findings.ownclients import in_handler, load_test_hosts
 from geventperf.frames import (
     CacheDecorator,
     cache_decorator,
@@ -235,7 +235,7 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
     candidates = []
     for e in events:
         for gets, distinct, only_gets in _asked(e):
-            candidate = _few_asked(events, rows, e, gets, distinct, only_gets)
+            candidate = _few_asked(profile, events, rows, e, gets, distinct, only_gets)
             if candidate is not None:
                 candidates.append(candidate)
     if not candidates:
@@ -262,7 +262,8 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
         + (f", while the program's other requests asked for {_different(*others)}"
            if others != (0, False) else "")
         + _waited_told(waited, made)
-        + (f": a cache that kept them would skip {skipped} of them. {cached}" if cached
+        + (revalidated if (revalidated := _revalidated(event, gets, skipped))
+           else f": a cache that kept them would skip {skipped} of them. {cached}" if cached
            else f": {CACHE_TOLD} would skip {skipped} of them. {REPEATED_FIX}"))
     return [_finding(REPEATED_REQUEST, message, cost, stack, host=host, gets=gets,
                      distinct=distinct, site=site, few_urls=True,
@@ -285,9 +286,9 @@ def _asked(pool: dict[str, Any]) -> list[tuple[int, int, bool]]:
     return out
 
 
-def _few_asked(events: list[dict[str, Any]], rows: list[tuple[list[Any], str]],
-               e: dict[str, Any], gets: int, distinct: int, only_gets: bool
-               ) -> tuple[Any, ...] | None:
+def _few_asked(profile: Profile, events: list[dict[str, Any]],
+               rows: list[tuple[list[Any], str]], e: dict[str, Any], gets: int,
+               distinct: int, only_gets: bool) -> tuple[Any, ...] | None:
     """_few_urls' candidate of host *e*, its *gets* requests (GETs only, or all keyed)
     *distinct* different ones: (skipped, gets, distinct, host, e, site, the others'
     variety, only_gets), or None."""
@@ -301,11 +302,6 @@ def _few_asked(events: list[dict[str, Any]], rows: list[tuple[list[Any], str]],
     if sum(answers_changed(events, host, row[0]) for row in mine) \
             >= ANSWERS_CHANGED_SHARE * sum(row[1] for row in mine):
         return None  # the answers changed: a poll of something that moves
-    rest = [o for o in events if o is not e]
-    others = varied_requests(rest)
-    if distinct <= MAX_URLS and not others[1] and others[0] < distinct \
-            and not _paged(rest, others[0]):
-        return None  # the program asks for few things in all (a load test, a poll)
     # (all its requests: the lines that made its first calls, sampled; the lines of
     # the requests counted one by one may be a few of another kind's)
     sites = Counter(row[2] for row in mine if isinstance(row[2], str)
@@ -313,8 +309,46 @@ def _few_asked(events: list[dict[str, Any]], rows: list[tuple[list[Any], str]],
         else Counter(dict(count_rows(e.get("call_sites"))))
     if not sites:
         return None
-    return (gets - distinct, gets, distinct, host, e, sites.most_common(1)[0][0], others,
-            only_gets)
+    site = sites.most_common(1)[0][0]
+    rest = [o for o in events if o is not e]
+    others = varied_requests(rest)
+    if distinct <= MAX_URLS and not others[1] and others[0] < distinct \
+            and not _paged(rest, others[0]) and not _asked_for_clients(profile, site):
+        return None  # the program asks for few things in all (a load test, a poll)
+    return (gets - distinct, gets, distinct, host, e, site, others, only_gets)
+
+
+# Most answers were 304 Not Modified from this share of a host's GETs: the program
+# sent conditional requests for copies it held, so its cache is there, and its entries
+# counted as expired at every use.
+REVALIDATED_SHARE = 0.5
+
+
+def _revalidated(event: dict[str, Any], gets: int, skipped: int) -> str:
+    """The end of _few_urls' message when most of a host's *gets* GETs were answered 304
+    (REVALIDATED_SHARE), of which *skipped* were asked again, else ""."""
+    not_modified = _count(event, "not_modified")
+    if not_modified < REVALIDATED_SHARE * gets:
+        return ""
+    return (f"; {not_modified} of them were answered 304 Not Modified: the program holds "
+            "a copy of each and asked every time whether it had changed, so its cache is "
+            "there but every use found the copy expired, and an expiry that held would "
+            f"skip up to {skipped} of them. Fix: look first at how the expiry is stored "
+            "and compared -- the same clock and unit on both sides (time.monotonic() "
+            "stored and time.time() compared, or seconds stored where milliseconds are "
+            "read, never holds) -- then at how long a copy may be kept without asking "
+            "(the answer's max-age).")
+
+
+def _asked_for_clients(profile: Profile, site: str) -> bool:
+    """Whether the requests at *site* were sent inside the program's own server's
+    handlers: lookups made for each request it served, however few things it asks for
+    in all, no poll nor load test (an unseen package mirror revalidated its 100 cached
+    documents upstream on every client's request, 703 lookups, its expiry stored from
+    time.monotonic() and compared with time.time(): "FINDINGS: none", its only
+    upstream read as a program asking few things in all; an expiry that held took 46 %
+    off the run)."""
+    return any(in_handler(w.stack) for w in _answer_rows(profile, site))
 
 
 # The program's other requests were a source walked page by page when at least this
