@@ -1713,11 +1713,30 @@ def test_waiters_of_a_batch_flushed_on_a_timer_are_told_to_wake_the_flusher(tmp_
         listing(profile)
     assert "concurrently" not in first.message, listing(profile)
     assert first.extra["handoff_share"] >= 0.5, listing(profile)
+    from geventperf.findings.handoff import handoffs, released_share
+    [flusher] = [g for g in profile.greenlets if g.name == "flusher"]
+    assert released_share(profile, flusher, handoffs(profile)) == 1.0  # every writer
 
 
 def test_a_flusher_woken_by_its_writers_is_no_serial_bottleneck(tmp_path):
     profile = run_cli(TIMER_FLUSH, tmp_path, "mode=fixed")
     assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+
+
+TICKER = Workload("ticker_beside_input.py")
+
+
+def test_a_ticker_releasing_few_of_the_waits_is_no_timer_to_wake(tmp_path):
+    """Before (an unseen webhook relay: workers fed by its endpoint's handlers, beside an
+    SLA timer asleep 98 % of the run that put an escalation now and then): told first
+    as the timer to wake on work, which changed nothing; the timeline shows it released
+    few of the workers' waits."""
+    profile = run_cli(TICKER, tmp_path)
+    assert not findings_of(profile, SERIAL_BOTTLENECK), listing(profile)
+    from geventperf.findings.handoff import handoffs, released_share
+    [ticker] = [g for g in profile.greenlets if g.name == "ticker"]
+    released = released_share(profile, ticker, handoffs(profile))
+    assert released is not None and released < 0.5, released
 
 
 FEW_WORKERS = Workload("few_workers.py")

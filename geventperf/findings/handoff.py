@@ -36,6 +36,7 @@ work took: a finding about what slowed them, in their own function, explains it 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any, Callable, NamedTuple
 
 from geventperf.findings.common import (
@@ -120,6 +121,14 @@ TIMER_FEEDER_SHARE = 0.5
 # consumers of ten messages every 50 ms, 1.8).  Those waiters are spare capacity (input
 # that arrives on a schedule, or a rate limit the program chose): no finding.
 SPARE_TICKS = 1.5
+# A feeder asleep on a timer released at least this share of the waits at the hand-offs
+# (released_share), where the timeline can say: a batch's flusher releases all of its
+# writers (tests/diagnosis/timer_flush.py: 61 of 61) ...
+TIMER_RELEASED_SHARE = 0.5
+# ... a waiter counting as released by a slice it became ready within this of: its ready
+# wait starts with the loop's turn that ran the setter, up to 0.3 ms before the setter's
+# slice itself (measured on timer_flush.py), and a loaded machine stretches that.
+RELEASE_WINDOW_S = 0.002
 # Waits in wait() per waiting greenlet from which an event is a gate set again and again
 # (a config's "ready" event cleared for each reload: 451 waits by 30 workers), not a
 # result each waited for once.
@@ -431,6 +440,14 @@ def _bottleneck(profile: Profile) -> list[Finding]:
     # (a put() waits for room in a full queue: its consumer is behind, never spare)
     if not peers and asleep is not None and worst.call != "put" \
             and _ticks_per_wait(worst, asleep) >= SPARE_TICKS:
+        return []
+    # (a sleeper whose slices, by the timeline, released few of the waits: a ticker
+    # beside their input, which came from elsewhere -- an unseen webhook relay's SLA
+    # timer, asleep 98 % of the run, released 21 % of its workers' gets, the webhooks'
+    # handlers the rest: told as the timer to wake, which changed nothing)
+    if not peers and asleep is not None and worst.call != "put" \
+            and (released := released_share(profile, lead, rows)) is not None \
+            and released < TIMER_RELEASED_SHARE:
         return []
     gated = not peers and asleep is None and not worst_polled and _gated(profile, worst, seen)
     dealt = _dealt_out(profile, worst, waiter, rows)
@@ -755,6 +772,40 @@ def _gated(profile: Profile, worst: Any, seen: Any) -> int:
     event set again and again, a gate, not a result awaited once; else 0."""
     waiting = max(1, _greenlets_named(profile, set(seen.names)))
     return waiting if worst.call == "wait" and worst.count >= GATE_WAITS_EACH * waiting else 0
+
+
+def released_share(profile: Profile, lead: Any, rows: list[Any]) -> float | None:
+    """The share of the waits at the hand-off *rows* whose greenlet became ready while
+    a greenlet of *lead*'s name ran (within RELEASE_WINDOW_S of one of its slices), by
+    the timeline: how much of their input it released.  None when the timeline cannot
+    say (none recorded, or slices dropped)."""
+    if not profile.slices or profile.slices_dropped:
+        return None
+    handoff_rows = {id(w) for w in rows}
+    ended_at_handoff = {i for i, w in enumerate(profile.waits) if id(w) in handoff_rows}
+    name = _base_name(lead.name)
+    leads = {g.id for g in profile.greenlets if _base_name(g.name) == name}
+    spans: list[tuple[float, float]] = []
+    by_greenlet: dict[int, list[Any]] = {}
+    for piece in profile.slices:
+        if piece.greenlet in leads:
+            spans.append((piece.start_s - RELEASE_WINDOW_S,
+                          piece.start_s + piece.duration_s + RELEASE_WINDOW_S))
+        else:
+            by_greenlet.setdefault(piece.greenlet, []).append(piece)
+    spans.sort()
+    starts = [start for start, _end in spans]
+    released = resumed = 0
+    for pieces in by_greenlet.values():
+        pieces.sort(key=lambda piece: piece.start_s)
+        for before, after in zip(pieces, pieces[1:]):
+            if before.wait not in ended_at_handoff:
+                continue
+            resumed += 1
+            ready_at = after.start_s - (after.ready_s or 0.0)
+            k = bisect_right(starts, ready_at) - 1
+            released += k >= 0 and ready_at <= spans[k][1]
+    return released / resumed if resumed else None
 
 
 def _ticks_per_wait(worst: Any, asleep: tuple[int, float]) -> float:
