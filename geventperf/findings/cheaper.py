@@ -27,7 +27,9 @@ from geventperf.frames import (
     searched_collection,
     statement_source,
 )
+from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.profile import Profile
+from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 
 # The text of a program's line that runs a statement through a DB-API driver, whose C
 # code blocks the loop's thread (sqlite3 sleeping in its busy handler for a lock another
@@ -503,9 +505,48 @@ def _json_dump_cheaper(hot: Any) -> str:
     return JSON_PER_PASS_CHEAPER.format(loop=loop)
 
 
+# JSON documents parsed (sections="auto"'s json, ujson and orjson loads) at least this
+# many times the documents the program could have received to parse -- its requests'
+# answers, and the requests its own servers answered but for its load generator's GETs,
+# which carry no body -- were parsed again: a text kept in a cache and parsed on every
+# use (an unseen package mirror parsed its 100 cached project documents 1 280 times,
+# 47 % of its CPU, and was told to ask for less or use ujson, which saved 1 %; keeping
+# the parsed object took 31 % off its run).
+REPARSED_FACTOR = 4
+JSON_LOADS_SECTIONS = frozenset({"json.loads", "ujson.loads", "orjson.loads"})
+
+
+def _reparsed(profile: Profile) -> tuple[int, int] | None:
+    """(documents parsed, documents received) when the JSON parse sections' calls were
+    REPARSED_FACTOR times what the program received, else None."""
+    parses = sum(s.calls for s in profile.sections if s.name in JSON_LOADS_SECTIONS)
+    if not parses:
+        return None
+    # (imported here: ownclients builds on limits, which builds on this module)
+    from geventperf.findings.ownclients import load_test_hosts
+    load_tests = [id(e) for e in load_test_hosts(profile)]
+    pools = [e for e in _events(profile, POOL_EVENT) if id(e) not in load_tests]
+    answers = sum(int(_f(e, "calls")) for e in pools)
+    served = sum(int(_f(e, "served")) for e in _events(profile, SERVER_EVENT))
+    bodiless = sum(int(_f(e, "gets")) for e in load_test_hosts(profile))
+    received = answers + max(0, served - bodiless)
+    return (parses, received) if parses >= REPARSED_FACTOR * max(1, received) else None
+
+
 def _json_cheaper(profile: Profile) -> str:
-    """JSON_CHEAPER, led by the re-parse story when Response.json() parsed the bodies
-    read through urllib3 (``body-reads`` events) at under REPARSE_BYTES_PER_S."""
+    """JSON_CHEAPER, led by the re-parse story when the program parsed JSON documents
+    REPARSED_FACTOR times what it received (_reparsed), or Response.json() parsed the
+    bodies read through urllib3 (``body-reads`` events) at under REPARSE_BYTES_PER_S."""
+    reparsed = _reparsed(profile)
+    if reparsed is not None:
+        parses, received = reparsed
+        return (f"it is parsing the same JSON again and again: {parses} documents parsed "
+                f"(json's loads) where the program received {received} (its requests' "
+                "answers, and the requests with a body its servers took in): a text "
+                "kept (a cache of bodies, a file read once) and parsed at every use "
+                "parses the same document anew each time -- keep the parsed object "
+                "(cache what loads returns, or parse once when the text is stored), "
+                "and a faster decoder (ujson, orjson) only then")
     nbytes = sum(_f(e, "bytes") for e in _events(profile, "body-reads"))
     if nbytes <= 0:
         return JSON_CHEAPER
