@@ -101,3 +101,26 @@ def test_no_more_connections_than_workers_is_not_told(tmp_path, upstream):
     assert _pool(profile)["opened"] <= WORKERS
     assert findings.NEW_CONNECTIONS_QUEUED not in [f.kind for f in profile.findings], \
         listing(profile)
+
+
+COLD = Workload("cold_service.py")
+
+
+def test_first_answers_late_on_the_programs_own_cold_cache_are_not_told(tmp_path):
+    """Before (an unseen mirror's Pool(500) of handlers answered its 60 clients' first
+    requests after a cold cache's upstream fetches): told as a server with fixed workers
+    keeping connections in its backlog, whose fix changed nothing."""
+    profile = run_cli(COLD, tmp_path)
+    new, reused = _pool(profile)["trails"]["new"], _pool(profile)["trails"]["reused"]
+    # the pattern the finding reads is there: first answers ten times later
+    assert new[4] / new[0] > 10 * reused[4] / reused[0], (new, reused)
+    assert findings.NEW_CONNECTIONS_QUEUED not in [f.kind for f in profile.findings], \
+        listing(profile)
+
+
+def test_the_programs_own_server_with_a_full_pool_is_told(tmp_path):
+    profile = run_cli(COLD, tmp_path, "spawn=4")
+    [served] = [e for e in profile.events if e["kind"] == "pywsgi-responses"]
+    assert served["pool_filled"] > 0, served
+    assert findings.NEW_CONNECTIONS_QUEUED in [f.kind for f in profile.findings], \
+        listing(profile)

@@ -20,6 +20,8 @@ ones.
 
 from __future__ import annotations
 
+from typing import Any
+
 from geventperf.findings.common import (
     NEW_CONNECTIONS_QUEUED,
     _count,
@@ -29,10 +31,12 @@ from geventperf.findings.common import (
     block_threshold,
 )
 from geventperf.findings.compression import http_waits
+from geventperf.findings.ownclients import own_server_hosts
 from geventperf.frames import user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import OTHER_POOLS
 from geventperf.profile import Finding, Profile
+from geventperf.serverwatch import EVENT_KIND as SERVER_EVENT
 
 # First requests on new connections timed, from which their waits are a pattern.
 NEW_MIN = 5
@@ -46,15 +50,29 @@ SLOWER_RATIO = 10.0
 REUSED_MIN = 20
 
 
+def own_servers_never_full(profile: Profile) -> list[dict[str, Any]]:
+    """The pool events of the program's own pywsgi servers (own_server_hosts) when no
+    connection of theirs ever found the server's spawn pool full, or it had none: each
+    was accepted and served at once, and a late first answer is the handler's own work
+    (an unseen mirror's Pool(500) of handlers answered its 60 clients' first requests
+    after a cold cache's upstream fetches, and was told a server with fixed workers
+    keeping them in its backlog)."""
+    served = _events(profile, SERVER_EVENT)
+    if not served or any(_count(e, "pool_filled") for e in served):
+        return []
+    return own_server_hosts(profile)
+
+
 def new_connections_queued(profile: Profile) -> list[Finding]:
     """Hosts whose new connections' first answers came SLOWER_RATIO times later than
     answers on their reused connections (see the module's text).  ``cost_s``: the
     greenlet-seconds those first requests waited beyond the reused ones' mean."""
     queued = []
+    never_full = [id(e) for e in own_servers_never_full(profile)]
     for e in _events(profile, POOL_EVENT):
         trails = e.get("trails")
         if e.get("pool") == OTHER_POOLS or not isinstance(e.get("pool"), str) \
-                or not isinstance(trails, dict):
+                or not isinstance(trails, dict) or id(e) in never_full:
             continue
         new, reused = _figures(trails.get("new"), 5), _figures(trails.get("reused"), 5)
         if new is None or reused is None or new[0] < NEW_MIN or reused[0] < REUSED_MIN:
