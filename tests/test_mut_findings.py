@@ -19077,6 +19077,15 @@ def test_a_full_pool_gives_way_to_a_finding_that_weighs_as_much():
                         stack=[f"{HUB}:166:sleep", f"{APP}:95:other_job"])
     assert drop([held, under]) == [under]
     assert drop([held, elsewhere]) == [held, elsewhere]
+    # ... when it struck at least 1 % of the waits as often (INSIDE_MIN_SHARE): a stall
+    # in 2 slices at a full connection pool's line did not make its 2 992 waits
+    slots = Finding(kind="connection-pool-full", message="c", cost_s=700.0,
+                    extra={"site": f"{APP}:92:naive_job", "waits": 2992})
+    stall = Finding(kind="blocking-call", message="b", cost_s=5.0, extra={"count": 29},
+                    stack=[f"{APP}:92:naive_job", f"{APP}:162:job"])
+    assert drop([slots, stall]) == [slots, stall]
+    stall.extra["count"] = 30
+    assert drop([slots, stall]) == [stall]
     # a slow path in that function (small reads under the lock) costs its holder a
     # little CPU: the queue stays the lock's
     reads = Finding(kind="small-body-reads", message="s", cost_s=0.25,
