@@ -19434,7 +19434,10 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
                    "                     'WHERE id IN (?)', ids)\n"
                    "    return dict(cur.fetchall())\n"
                    "def journal(db, row):\n"
-                   "    db.execute(\"INSERT INTO j VALUES (?, ?)\", row)\n")
+                   "    db.execute(\"INSERT INTO j VALUES (?, ?)\", row)\n"
+                   "def ping(zone, view):\n"
+                   "    log.debug('zone %s: %s', zone,\n"
+                   "              json.dumps(view))\n")
     encoder = "/usr/lib/python3.11/json/encoder.py:200:JSONEncoder.encode"
 
     def cure(line, beneath=(), path=str(app)):
@@ -19444,6 +19447,9 @@ def test_the_hot_lines_own_text_tells_an_eager_log_message_or_a_regex(tmp_path):
         [f] = findings.loop_saturated(p)
         return f.message
     assert "builds a log message before the logging call" in cure(4, [encoder])
+    # (unseen: a json.dumps passed as a disabled debug record's argument, sampled at the
+    # statement's second line)
+    assert "builds a log message before the logging call" in cure(21, [encoder])
     assert "runs a regular expression" in cure(5)
     assert "derives a key" in cure(8) and "threadpool.apply(hashlib.pbkdf2_hmac" in cure(8)
     # (unseen: a signing key derived per request from a fixed secret: keeping it first)
