@@ -33,3 +33,28 @@ def listener() -> socket.socket:
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
     return sock
+
+
+def serve(app, **options) -> WSGIServer:
+    """The program's own service: *app* started on a listener() (see stand_in)."""
+    server = WSGIServer(listener(), app, log=None, **options)
+    server.start()
+    return server
+
+
+def load_clients(server: WSGIServer, path_of, clients: int, calls: int,
+                 pause_s: float = 0.0) -> None:
+    """*clients* greenlets, a Session each, GET ``path_of(client, call)`` from *server*
+    *calls* times, pausing *pause_s* between calls (a client's own work); raises the
+    first failure."""
+    import requests  # (the workloads import it anyway; stand_in's users need not)
+
+    def client(number):
+        with requests.Session() as mine:
+            for call in range(calls):
+                mine.get(f"http://127.0.0.1:{server.server_port}{path_of(number, call)}",
+                         timeout=30).raise_for_status()
+                if pause_s:
+                    gevent.sleep(pause_s)
+
+    gevent.joinall([gevent.spawn(client, n) for n in range(clients)], raise_error=True)

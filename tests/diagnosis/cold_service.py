@@ -15,9 +15,7 @@ connections do wait for a slot: the finding may be told.
 import sys
 
 import gevent
-import requests
-from _stand_in import listener
-from gevent.pywsgi import WSGIServer
+from _stand_in import load_clients, serve
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 PAGES, CLIENTS, CALLS, FILL_S, PAUSE_S = 8, 30, 20, 0.1, 0.005
@@ -34,20 +32,13 @@ def app(environ, start_response):
     return [body]
 
 
-spawn = int(ARGS["spawn"]) if "spawn" in ARGS else "default"
-service = WSGIServer(listener(), app, log=None, spawn=spawn)
-service.start()
+service = serve(app, spawn=int(ARGS["spawn"]) if "spawn" in ARGS else "default")
 
 
-def client(number):
-    with requests.Session() as mine:
-        for call in range(CALLS):
-            # its own page first (a cold one), then the shared ones
-            page = f"own{number}" if call == 0 else str(call % PAGES)
-            mine.get(f"http://127.0.0.1:{service.server_port}/page/{page}",
-                     timeout=30).raise_for_status()  # diag: culprit
-            gevent.sleep(PAUSE_S)  # a client's own work between calls
+def page_of(number, call):
+    """A client's own page first (a cold one), then the shared ones."""
+    return f"/page/own{number}" if call == 0 else f"/page/{call % PAGES}"
 
 
-gevent.joinall([gevent.spawn(client, n) for n in range(CLIENTS)], raise_error=True)
+load_clients(service, page_of, CLIENTS, CALLS, PAUSE_S)
 service.stop()

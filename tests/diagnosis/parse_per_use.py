@@ -18,8 +18,7 @@ import sys
 import gevent
 import gevent.lock
 import requests
-from _stand_in import listener
-from gevent.pywsgi import WSGIServer
+from _stand_in import load_clients, serve
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 FIXED = ARGS.get("mode") == "fixed"
@@ -36,8 +35,7 @@ def upstream_app(environ, start_response):
     return [body]
 
 
-upstream = WSGIServer(listener(), upstream_app, log=None)
-upstream.start()
+upstream = serve(upstream_app)
 UPSTREAM = f"http://127.0.0.1:{upstream.server_port}/doc/"
 session = requests.Session()
 texts, parsed = {}, {}
@@ -61,17 +59,7 @@ def app(environ, start_response):
     return [body]
 
 
-service = WSGIServer(listener(), app, log=None)
-service.start()
-
-
-def client(number):
-    with requests.Session() as mine:
-        for call in range(CALLS):
-            url = f"http://127.0.0.1:{service.server_port}/item/{call % DOCS}/{number}"
-            mine.get(url, timeout=30).raise_for_status()
-
-
-gevent.joinall([gevent.spawn(client, n) for n in range(CLIENTS)], raise_error=True)
+service = serve(app)
+load_clients(service, lambda number, call: f"/item/{call % DOCS}/{number}", CLIENTS, CALLS)
 service.stop()
 upstream.stop()

@@ -20,8 +20,7 @@ import time
 
 import gevent
 import requests
-from _stand_in import listener
-from gevent.pywsgi import WSGIServer
+from _stand_in import load_clients, serve
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 FIXED = ARGS.get("mode") == "fixed"
@@ -40,8 +39,7 @@ def upstream_app(environ, start_response):
     return [body]
 
 
-upstream = WSGIServer(listener(), upstream_app, log=None)
-upstream.start()
+upstream = serve(upstream_app)
 UPSTREAM = f"http://127.0.0.1:{upstream.server_port}"
 session = requests.Session()
 copies = {}  # path -> [body, etag, expires]
@@ -68,19 +66,8 @@ def app(environ, start_response):
     return [body]
 
 
-service = WSGIServer(listener(), app, log=None)
-service.start()
-
-
-def client(number):
-    with requests.Session() as mine:
-        for call in range(CALLS):
-            doc = (number + call) % DOCS
-            mine.get(f"http://127.0.0.1:{service.server_port}/doc/{doc}",
-                     timeout=30).raise_for_status()
-            gevent.sleep(PAUSE_S)  # a client's own work between calls
-
-
-gevent.joinall([gevent.spawn(client, n) for n in range(CLIENTS)], raise_error=True)
+service = serve(app)
+load_clients(service, lambda number, call: f"/doc/{(number + call) % DOCS}", CLIENTS, CALLS,
+             PAUSE_S)
 service.stop()
 upstream.stop()
