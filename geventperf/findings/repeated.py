@@ -313,11 +313,15 @@ def _few_asked(profile: Profile, events: list[dict[str, Any]],
     rest = [o for o in events if o is not e]
     others = varied_requests(rest)
     if distinct <= MAX_URLS and not others[1] and others[0] < distinct \
-            and not _paged(rest, others[0]) and not _asked_for_clients(profile, site):
+            and not _paged(rest, others[0]) \
+            and not _asked_for_clients(profile, e, site, gets - distinct):
         return None  # the program asks for few things in all (a load test, a poll)
     return (gets - distinct, gets, distinct, host, e, site, others, only_gets)
 
 
+# A few URLs asked again from handlers are a stampede's, not a cache's that misses, when
+# at least this share of the repeats were sent while one alike was in flight.
+STAMPEDE_SHARE = 0.5
 # Most answers were 304 Not Modified from this share of a host's GETs: the program
 # sent conditional requests for copies it held, so its cache is there, and its entries
 # counted as expired at every use.
@@ -340,14 +344,18 @@ def _revalidated(event: dict[str, Any], gets: int, skipped: int) -> str:
             "(the answer's max-age).")
 
 
-def _asked_for_clients(profile: Profile, site: str) -> bool:
+def _asked_for_clients(profile: Profile, e: dict[str, Any], site: str, again: int) -> bool:
     """Whether the requests at *site* were sent inside the program's own server's
     handlers: lookups made for each request it served, however few things it asks for
     in all, no poll nor load test (an unseen package mirror revalidated its 100 cached
     documents upstream on every client's request, 703 lookups, its expiry stored from
     time.monotonic() and compared with time.time(): "FINDINGS: none", its only
     upstream read as a program asking few things in all; an expiry that held took 46 %
-    off the run)."""
+    off the run) -- unless host *e*'s requests asked *again* were mostly sent while one
+    alike was in flight: handlers refilling an expired entry all at once,
+    duplicate-in-flight's story (tests/diagnosis/handler_stampede.py)."""
+    if _count(e, "duplicates") >= STAMPEDE_SHARE * again:
+        return False
     return any(in_handler(w.stack) for w in _answer_rows(profile, site))
 
 
