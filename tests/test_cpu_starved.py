@@ -137,6 +137,13 @@ def test_children_started_per_call_are_told_at_their_line_and_their_waits_counte
     assert "keep a few long-lived helper processes and feed them over pipes" in told.message
     assert told.cost_s == pytest.approx(6.0 * 1.2 / 1.8 + at_share)
     assert told.extra["spawned_at"] == "/srv/app/worker.py:71:sanitize"
+    # told first as the program's own cause, at the line that starts the children (an
+    # unseen certificate inventory's openssl per certificate came in the third sentence)
+    assert told.message.startswith("A child process started per call at "
+                                   "/srv/app/worker.py:71:sanitize held this process off")
+    assert told.stack == ["/srv/app/worker.py:71:sanitize"]
+    from geventperf.formats.text import story_of
+    assert story_of(told) == "its own child process per call"
     assert "waiting on the child processes started there" in told.extra["cost_meaning"]
     # under the share, threads using more CPU than the children, or fewer waits than
     # SPAWN_MIN_WAITS there (one child waited on a few times: a load generator run once):
@@ -145,6 +152,7 @@ def test_children_started_per_call_are_told_at_their_line_and_their_waits_counte
     for f in (run(at_share - 2 ** -20), run(at_share, threads=2.0),
               run(at_share, calls=SPAWN_MIN_WAITS - 10 - 1)):
         assert "were started at" not in f.message and "spawned_at" not in f.extra
+        assert f.message.startswith("The traced thread waited") and not f.stack
         assert f.cost_s == pytest.approx(6.0 * 1.2 / 1.8)
 
 

@@ -85,8 +85,10 @@ def cpu_starved(profile: Profile) -> list[Finding]:
                 "its load needs (a higher CPU limit or request, fewer worker processes than "
                 "cores; a throttled container shows nr_throttled in its cgroup's "
                 "cpu.stat), or run it on a less crowded host.")
+    lead = (f"A child process started per call at {spawned[0]} held this process off "
+            "the CPU: " if spawned else "")
     message = (
-        f"The traced thread waited {wait:.3f} s for a CPU, "
+        lead + f"{'the' if lead else 'The'} traced thread waited {wait:.3f} s for a CPU, "
         + (f"{share:.0%} of the {busy:.3f} s the loop was busy" if wait <= busy else
            f"more than the {busy:.3f} s the loop was busy (its wake-ups from the poll "
            "waited for one too)")
@@ -99,7 +101,9 @@ def cpu_starved(profile: Profile) -> list[Finding]:
         cost += spawned[1]
         extra = {"spawned_at": spawned[0], "spawned_wait_s": spawned[1],
                  "cost_meaning": COST_MEANING[CPU_STARVED] + SPAWNED_COST}
-    return [_finding(CPU_STARVED, message, cost, [], cpu_wait_s=wait, starved_share=share,
+    # (at the line that starts them, where the fix goes)
+    return [_finding(CPU_STARVED, message, cost, [spawned[0]] if spawned else [],
+                     cpu_wait_s=wait, starved_share=share,
                      busy_s=busy, others_ready_wait_s=queued, own_threads_cpu_s=threads,
                      children_cpu_s=children, **extra)]
 

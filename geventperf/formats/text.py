@@ -310,6 +310,10 @@ STORIES = {
     # two unseen testers read the kind as a CPU problem, the message's fix
     # notwithstanding
     "loop-saturated": (("blocking_calls", "blocking calls"),),
+    # the machine's kind read as "the host is overloaded" when the children the program
+    # started per call were what held it off the CPU (an unseen certificate inventory's
+    # openssl per certificate: its cause came in the message's third sentence)
+    "cpu-starved": (("spawned_at", "its own child process per call"),),
     "lock-contended": (("permits_leaked", "permits leaked"),
                        ("rate_limit", "a rate limit"),
                        ("logging_lock", "a slow log handler"),
