@@ -470,6 +470,11 @@ def test_few_urls_repeated_are_told_once_when_a_pool_full_finding_tells_the_cach
     plain = Finding(kind="pool-full", message="a larger pool")
     assert without_caches_told([few, pool]) == [pool]
     assert without_caches_told([few, plain]) == [few, plain]
+    # a sequential-calls finding telling the cache mid-message keeps the repeats' own
+    # finding, which it ranks after (an unseen billing run's FX cache keyed on a
+    # timestamp was told beneath a stampede and "make them together")
+    in_turn = Finding(kind="sequential-calls", message=f"... {CACHE_TOLD} skips 1583 ...")
+    assert without_caches_told([few, in_turn]) == [few, in_turn]
 
 
 def test_a_bottleneck_whose_calls_stalled_on_the_wire_ranks_after_the_stall():
