@@ -524,11 +524,11 @@ def _reparsed(profile: Profile) -> tuple[int, int] | None:
         return None
     # (imported here: ownclients builds on limits, which builds on this module)
     from geventperf.findings.ownclients import load_test_hosts
-    load_tests = [id(e) for e in load_test_hosts(profile)]
-    pools = [e for e in _events(profile, POOL_EVENT) if id(e) not in load_tests]
-    answers = sum(int(_f(e, "calls")) for e in pools)
+    load_tests = load_test_hosts(profile)
+    answers = sum(int(_f(e, "calls")) for e in _events(profile, POOL_EVENT)
+                  if all(e is not load for load in load_tests))
     served = sum(int(_f(e, "served")) for e in _events(profile, SERVER_EVENT))
-    bodiless = sum(int(_f(e, "gets")) for e in load_test_hosts(profile))
+    bodiless = sum(int(_f(e, "gets")) for e in load_tests)
     received = answers + max(0, served - bodiless)
     return (parses, received) if parses >= REPARSED_FACTOR * max(1, received) else None
 

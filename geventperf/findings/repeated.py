@@ -321,7 +321,7 @@ def _few_asked(profile: Profile, events: list[dict[str, Any]],
 
 # A few URLs asked again from handlers are a stampede's, not a cache's that misses, when
 # at least this share of the repeats were sent while one alike was in flight.
-STAMPEDE_SHARE = 0.5
+IN_FLIGHT_REPEATS_SHARE = 0.5
 # Most answers were 304 Not Modified from this share of a host's GETs: the program
 # sent conditional requests for copies it held, so its cache is there, and its entries
 # counted as expired at every use.
@@ -354,7 +354,7 @@ def _asked_for_clients(profile: Profile, e: dict[str, Any], site: str, again: in
     off the run) -- unless host *e*'s requests asked *again* were mostly sent while one
     alike was in flight: handlers refilling an expired entry all at once,
     duplicate-in-flight's story (tests/diagnosis/handler_stampede.py)."""
-    if _count(e, "duplicates") >= STAMPEDE_SHARE * again:
+    if _count(e, "duplicates") >= IN_FLIGHT_REPEATS_SHARE * again:
         return False
     return any(in_handler(w.stack) for w in _answer_rows(profile, site))
 
