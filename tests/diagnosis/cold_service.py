@@ -18,7 +18,7 @@ import gevent
 from _stand_in import load_clients, serve
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
-PAGES, CLIENTS, CALLS, FILL_S, PAUSE_S = 8, 30, 20, 0.1, 0.005
+PAGES, CLIENTS, CALLS, FILL_S, PAUSE_S = 8, 30, 20, 0.4, 0.01
 cache = {str(page): f"page {page}".encode() for page in range(PAGES)}  # warmed
 
 
