@@ -21,7 +21,7 @@ HANDLERS = 24
 RECORDS_EACH = 120
 FLUSH_EVERY_S = 0.02
 ROUND_TRIP_S = 0.015  # the collector's answer
-OTHER_TRAFFIC = 2  # greenlets of work that never takes the lock
+OTHER_TRAFFIC = 2  # greenlets of work that never takes the lock (mode "across")
 
 
 def _burn(n: int) -> int:
@@ -89,7 +89,11 @@ def _run(how: str, record_every: int = 1) -> Profile:
     metrics = Metrics(how)
     with geventperf.Tracer() as tracer:
         flusher = gevent.spawn(metrics.run_flusher)
-        others = [gevent.spawn(_other_traffic, metrics) for _ in range(OTHER_TRAFFIC)]
+        # (only beside a lock held across round trips: beside one held for CPU, a loop
+        # never idle makes the handlers' waits for it all queueing, not event wait, and
+        # that test's premise failed 7 of 10 runs beside three hogs)
+        others = [gevent.spawn(_other_traffic, metrics)
+                  for _ in range(OTHER_TRAFFIC if how == "across" else 0)]
         gevent.joinall([gevent.spawn(_handler, metrics, record_every)
                         for _ in range(HANDLERS)])
         metrics.stopped = True
