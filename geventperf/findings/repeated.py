@@ -251,6 +251,9 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
     cached = _cached_already(cache, host, distinct)
     if cached and cache is not None:
         cached += _other_small_caches(profile, events, event, site, cache)
+    fix = _revalidated(event, gets, skipped) or (
+        f": a cache that kept them would skip {skipped} of them. {cached}" if cached
+        else f": {CACHE_TOLD} would skip {skipped} of them. {REPEATED_FIX}")
     message = (
         (f"The same few answers, fetched again and again: {host}'s {gets} GET requests "
          f"asked for only {distinct} different URLs ({gets / distinct:.0f} each on "
@@ -261,10 +264,7 @@ def _few_urls(profile: Profile, events: list[dict[str, Any]],
         + f", sent from {site}"
         + (f", while the program's other requests asked for {_different(*others)}"
            if others != (0, False) else "")
-        + _waited_told(waited, made)
-        + (revalidated if (revalidated := _revalidated(event, gets, skipped))
-           else f": a cache that kept them would skip {skipped} of them. {cached}" if cached
-           else f": {CACHE_TOLD} would skip {skipped} of them. {REPEATED_FIX}"))
+        + _waited_told(waited, made) + fix)
     return [_finding(REPEATED_REQUEST, message, cost, stack, host=host, gets=gets,
                      distinct=distinct, site=site, few_urls=True,
                      **({} if only_gets else {"keyed": True}),

@@ -5,6 +5,7 @@ upstream, as self-contained programs start theirs)."""
 import socket
 
 import gevent
+import requests
 from gevent.pywsgi import WSGIServer
 
 
@@ -47,7 +48,6 @@ def load_clients(server: WSGIServer, path_of, clients: int, calls: int,
     """*clients* greenlets, a Session each, GET ``path_of(client, call)`` from *server*
     *calls* times, pausing *pause_s* between calls (a client's own work); raises the
     first failure."""
-    import requests  # (the workloads import it anyway; stand_in's users need not)
 
     def client(number):
         with requests.Session() as mine:
