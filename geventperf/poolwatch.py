@@ -37,6 +37,7 @@ import greenlet
 from geventperf.bodyreads import call_site
 from geventperf.lazywrap import Patch, is_ours, mark_wrapper, wrap_when_loaded
 from geventperf.sections import _tracers, get_ident
+from geventperf.signedurls import stable_key
 
 EVENT_KIND = "urllib3-pool"
 GET_CONN = "urllib3.connectionpool.HTTPConnectionPool._get_conn"
@@ -166,7 +167,8 @@ class _Pool:
                  "proxy", "proxied", "redirects", "redirected_to", "not_modified",
                  "bodies", "plain_types",
                  "plain_asked", "plain_sites", "heads_by_load", "heads_by_time", "awaiting",
-                 "call_sites", "sites_sampled", "keyed", "keys_seen", "keys_over")
+                 "call_sites", "sites_sampled", "keyed", "keys_seen", "keys_over",
+                 "signed_gets", "signed", "signed_over", "set_aside")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -211,6 +213,13 @@ class _Pool:
         self.keyed = 0
         self.keys_seen: set[int] = set()
         self.keys_over = False
+        # GETs of signed URLs (geventperf.signedurls: the current time and a nonce or a
+        # signature in the query), counted by what they asked for, those values set
+        # aside, as the URLs are; and the names of the parameters set aside
+        self.signed_gets = 0
+        self.signed: dict[str, int] = {}
+        self.signed_over = False
+        self.set_aside: dict[str, int] = {}
         # the program's line that first sent each counted request (GET URLs and sent
         # keys alike): where a request repeated again and again is made
         self.first_sites: dict[str, str] = {}
@@ -515,6 +524,8 @@ class PoolWatch:
             record.proxy = _origin(proxy)
             _tally(record.proxied, _destination(url, record.label), MAX_PROXIED)
         if isinstance(url, str) and isinstance(method, str):
+            if method in CACHEABLE_METHODS and "?" in url:
+                _count_signed(record, url, response, caller)
             url = url if len(url) <= URL_KEPT else url[:URL_KEPT]
             if method in CACHEABLE_METHODS:
                 record.gets += 1
@@ -607,6 +618,9 @@ class PoolWatch:
                  "keyed": r.keyed,
                  "distinct_keys": None if r.keys_over else len(r.keys_seen),
                  "answers_changed": _answers_changed(r),
+                 "signed_gets": r.signed_gets,
+                 "distinct_signed": None if r.signed_over else len(r.signed),
+                 "signed_sites": _signed_sites(r), "set_aside": _most_first(r.set_aside),
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
                  "statuses": _most_first(r.statuses), "retried": _most_first(r.retried),
@@ -651,6 +665,36 @@ def _answers_changed(record: _Pool) -> list[list[Any]]:
                if f"GET {k}" in shown and k in lengths]
     return changed + [[k, lengths[k][1]] for k in dict(record.sent)
                       if k in shown and k in lengths]
+
+
+def _count_signed(record: _Pool, url: str, response: Any, caller: Any) -> None:
+    """A GET of *url*, when it is signed (signedurls.stable_key: read whole, before the
+    URL is cut to URL_KEPT, which may cut a signature), counted by what it asked for."""
+    signed = stable_key(url, time.time())
+    if signed is None:
+        return
+    key, names = signed
+    key = key if len(key) <= URL_KEPT else key[:URL_KEPT]
+    record.signed_gets += 1
+    record.signed_over |= _count_request(record, record.signed, key, caller)
+    _answer_length(record, key, response)
+    for name in names:
+        _tally(record.set_aside, name, MAX_SITES)
+
+
+def _signed_sites(record: _Pool) -> list[list[Any]]:
+    """The signed GETs by the program's line that first sent each, most first: [line,
+    requests, different ones (values set aside), the times an answer's length changed
+    from the one before, the most asked], at most MAX_SITES lines."""
+    lengths = dict(record.answer_lengths)
+    sites: dict[Any, list[Any]] = {}
+    for key, n in _most_first(dict(record.signed)):
+        row = sites.setdefault(record.first_sites.get(key), [0, 0, 0, key])
+        row[0] += n
+        row[1] += 1
+        row[2] += (lengths.get(key) or [None, 0])[1]
+    return [[site, *row] for site, row in
+            sorted(sites.items(), key=lambda item: -item[1][0])[:MAX_SITES]]
 
 
 def _answer_length(record: _Pool, key: str, response: Any) -> None:

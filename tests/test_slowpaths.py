@@ -310,6 +310,8 @@ def test_a_document_dumped_to_a_file_is_told_as_a_state_saved_per_change() -> No
     [encoded] = slow_findings(run_scenario(SCENARIOS["json-dumps-indent"]))
     assert FILE_DUMP_FIRST not in encoded["message"], encoded["message"]
     assert "Fix: call json.dumps(obj) without indent=" in encoded["message"]
+    # the title says so too: the kind alone read "a faster encoder" to an unseen tester
+    assert dumped.get("saved_whole") is True and "saved_whole" not in encoded, encoded
 
 
 # -- requests' Response.text on large bodies, from a real local server ---------------

@@ -335,13 +335,25 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
                if queued > 0 and round(share, 2) > 0 else "")  # (a 0% share says nothing)
     in_flight = _in_flight_fix(profile)
     # data in flight is made by the program's own code: where the greenlets' CPU went is
-    # most likely where (a big document parsed whole); a start-up heap is not theirs
-    hot = hot_code(profile, _base_names(profile, evs)) if in_flight else None
+    # most likely where (a big document parsed whole); a start-up heap is not theirs,
+    # unless that code makes objects as fast as it runs (_allocates_fast)
+    hot = hot_code(profile, _base_names(profile, evs))
+    if not in_flight and not _allocates_fast(hot):
+        hot = None
     # what that code does that has a cheaper way (a pure-Python parser: an unseen stock
     # refresher's minidom parse was told as gc-pause, and lxml saved 3.7x what
     # collecting less often did)
     does = what_it_does(profile, hot)
-    if hot is not None:
+    fix = in_flight or STARTUP_FIX
+    if hot is not None and not in_flight:
+        stack = hot.stack
+        cause = (f". {hot.told()} (collections fall due where most is allocated): "
+                 f"{does or 'it makes objects as fast as it runs'}. Made that fast, its "
+                 "objects make collections fall due again and again: fewer of them made, "
+                 "fewer collections, and the long-lived objects each full collection walks "
+                 "are the rest of it.")
+        fix = STARTUP_FIX.replace("Fix: ", "Fix: after that cheaper code, ", 1)
+    elif hot is not None:
         stack = hot.stack
         cause = (f". {hot.told()} (collections fall due where most is allocated): most "
                  "likely the code that makes the objects it walks "
@@ -359,8 +371,7 @@ def _gc_pause(profile: Profile, evs: list[dict[str, Any]], who: str, hurt_text: 
         f"The cyclic garbage collector held the loop: {len(evs)} slice(s) over "
         f"{threshold:g} s ({run:.3f} s in all, longest {longest:.3f} s) were "
         f"{collected:.3f} s of collection{gens}{hurt_text}.{besides} It ran inside {who}, "
-        f"whichever allocated when a collection fell due{cause}{whole} "
-        + (in_flight or STARTUP_FIX))
+        f"whichever allocated when a collection fell due{cause}{whole} {fix}")
     return _finding(GC_PAUSE, message, cost + queued, stack,
                     stack_is=STACK_CPU_SAMPLES if hot is not None else STACK_SLICE_END,
                     greenlet=worst.get("greenlet"),
@@ -387,6 +398,33 @@ def _on_a_timer(evs: list[dict[str, Any]]) -> str:
     return (f"; {ticks} of them ended in gevent.sleep: a job on a timer, which redoes its "
             f"work at each tick -- {SKIP_UNCHANGED} or update incrementally, before "
             "anything below")
+
+
+# Code that makes objects as fast as it runs: a deep copy visiting every element (an
+# unseen validator deep-copied a 3 400-contig reference per sample: 3 266 collections,
+# told "that code is not the cause, the long-lived objects are" and gc.freeze(); sharing
+# the reference read-only left 64 collections).
+ALLOCATING_FRAME = re.compile(r"[/\\]copy\.py:\d+:(?:_?deepcopy|_deepcopy_\w+|_reconstruct)$")
+
+
+def _allocates_fast(hot: Any) -> bool:
+    """Whether the hot code's heaviest sampled stack (cpuhot.HotCode) makes objects as
+    fast as it runs (ALLOCATING_FRAME)."""
+    return hot is not None and any(ALLOCATING_FRAME.search(str(f)) for f in hot.stack)
+
+
+def _held_fix(does: str | None, paced: str | None) -> str:
+    """loop-held's fix: *paced* (a chain of sleep(0)s', a ticker's) after what the hot
+    code *does* that has a cheaper way, or the cheaper way first inside the general fix
+    (an unseen validator's deep copy per sample: "First, ... share the object read-only.
+    Fix: smaller pieces", and the sentence labelled Fix was the one that did not help)."""
+    if paced is not None:
+        return (f"First, what the code does has a cheaper way: {does}. " if does else "") + paced
+    return ((f"Fix: first make that code cheaper ({does}); then cut what must stay expensive "
+             "into smaller pieces" if does else "Fix: smaller pieces of the work")
+            + f", and {YIELD_BETWEEN_PIECES}; or move the work out of the loop "
+            "(gevent.get_hub().threadpool for C code that releases the GIL, a process pool "
+            "for Python code).")
 
 
 # gc-pause's fix when the heap the collector walks was built at start-up (or the profile
@@ -550,13 +588,8 @@ def loop_held(profile: Profile) -> list[Finding]:
                     f"{inside}; "
                     + (f"{hot.told()}; " if hot else "")
                     + f"the slices that delayed most ended at {site}. "
-                    + (f"First, what the code does has a cheaper way: {does}. " if does
-                       else "")
-                    + (SLEEP0_FIX if chained else
-                       TICKER_FIX if ended and SLEEP_FRAME.search(ended[0].replace("\\", "/"))
-                       else f"Fix: smaller pieces of the work, and {YIELD_BETWEEN_PIECES}; "
-                       "or move the work out of the loop (gevent.get_hub().threadpool for "
-                       "C code that releases the GIL, a process pool for Python code).")
+                    + _held_fix(does, SLEEP0_FIX if chained else TICKER_FIX if ended
+                                and SLEEP_FRAME.search(ended[0].replace("\\", "/")) else None)
                     + _threads_story({name}))
         else:
             seen = stall_seen_short(profile)  # where the slices blocked, if the watch looked

@@ -71,6 +71,12 @@ VARIED_SHARE = 0.5
 # would serve stale answers for nothing (an unseen webhook relay's broker poll, 719
 # calls whose answers held different events, was told to keep the answer).
 ANSWERS_CHANGED_SHARE = 0.25
+# Nor, for a host's few URLs, when each one's answer changed length at least this many
+# times, however much more often it was asked: a poll of things that move, slower than
+# it is polled (an unseen scoreboard's clients polled four leagues' boards 710 times
+# while each changed 9-14 times: told "its answer most likely did not change" and a
+# cache, which would have served the first scores for ever).
+MOVING_CHANGES = 3
 
 # (the causes of a cache that misses, each one an unseen program's: an answer stored
 # under its own id field and looked up by the caller's, another case; a TTL of 30 passed
@@ -106,6 +112,7 @@ def repeated_requests(profile: Profile) -> list[Finding]:
     if not rows:
         return []
     return _one_repeated(profile, events, rows) or _few_urls(profile, events, rows) \
+        or _signed_alike(profile, [e for e in events if id(e) not in own]) \
         or _not_found_again(profile, events, rows)
 
 
@@ -176,6 +183,55 @@ NOT_FOUND_COST = ("greenlet-seconds spent waiting at the line that sent them for
                   "answers that said not found (their share of its calls), plus their "
                   "share of the greenlets' queueing; a cache of them saves that less each "
                   "URL's first ask")
+
+
+SIGNED_FIX = (
+    "Fix: key the cache on the request before it is signed (its path and its own "
+    "parameters), and sign only the requests that miss it.")
+
+
+def _signed_alike(profile: Profile, events: list[dict[str, Any]]) -> list[Finding]:
+    """A host whose signed GETs (geventperf.signedurls: the current time and a nonce or
+    a signature in the query, new at every request, so each URL differs) asked for few
+    different things once those values are set aside, each again and again
+    (repeated_enough), with answers of unchanging length (ANSWERS_CHANGED_SHARE): a
+    cache keyed on the signed URL, which never hits (an unseen enricher fetched 24
+    teams' profiles 600 times, each URL signed anew: its pool counted 600 different
+    URLs, and it was told to make two lookups concurrently, -43 %, where a cache keyed
+    on the team took 73 % off the run).  ``cost_s``: as _few_urls'."""
+    candidates = []
+    for e in events:
+        if e.get("distinct_signed") is None:
+            continue  # too many different ones to count: varied
+        for row in e.get("signed_sites") or []:
+            if not (isinstance(row, list) and len(row) == 5 and isinstance(row[0], str)
+                    and all(isinstance(v, int) for v in row[1:4])):
+                continue
+            site, signed, distinct, changed, most = row
+            if repeated_enough(e, signed, distinct, gets_only=True) \
+                    and changed < ANSWERS_CHANGED_SHARE * signed:
+                candidates.append((signed - distinct, signed, distinct, e, site, most))
+    if not candidates:
+        return []
+    skipped, signed, distinct, event, site, most = max(candidates, key=lambda c: c[:3])
+    waited, made, _heaviest = waited_at(profile, site)
+    cost, queueing = skipped_cost(profile, events, waited, made, skipped)
+    if cost < block_threshold(profile):
+        return []
+    _cache, stack = _cache_for(profile, site, str(most))
+    names = [str(name) for name, _n in count_rows(event.get("set_aside"))]
+    host = event.get("pool")
+    message = (
+        f"The same lookups under URLs that never repeat: {host}'s {signed} GET requests "
+        f"from {site} were signed (their {', '.join(names)} new at every request), and "
+        f"once those are set aside they asked for only {distinct} different things "
+        f"({signed / distinct:.0f} each on average, the answers the same length each "
+        f"time; for example {most})" + _waited_told(waited, made)
+        + f": a cache keyed on the signed URL never hits, and one keyed on what was asked "
+        f"for would skip {skipped} of them. {SIGNED_FIX}")
+    return [_finding(REPEATED_REQUEST, message, cost, stack, host=host, gets=signed,
+                     distinct=distinct, site=site, few_urls=True, signed=True,
+                     others_ready_wait_s=queueing, cost_meaning=FEW_URLS_COST)]
 
 
 def _not_found_again(profile: Profile, events: list[dict[str, Any]],
@@ -299,8 +355,9 @@ def _few_asked(profile: Profile, events: list[dict[str, Any]],
                                            gets_only=only_gets or not _count(e, "others")):
         return None
     mine = [row for row, pool in rows if pool == host]
-    if sum(answers_changed(events, host, row[0]) for row in mine) \
-            >= ANSWERS_CHANGED_SHARE * sum(row[1] for row in mine):
+    changes = [answers_changed(events, host, row[0]) for row in mine]
+    if sum(changes) >= ANSWERS_CHANGED_SHARE * sum(row[1] for row in mine) \
+            or (changes and min(changes) >= MOVING_CHANGES):
         return None  # the answers changed: a poll of something that moves
     # (all its requests: the lines that made its first calls, sampled; the lines of
     # the requests counted one by one may be a few of another kind's)
@@ -492,7 +549,7 @@ def _cache_around(stack: list[str]) -> tuple[str, CacheDecorator] | None:
 
 
 FEW_URLS_COST = ("greenlet-seconds spent waiting for answers at the line that sent the "
-                 "repeated GET requests, for the calls past each URL's first, plus their "
+                 "repeated requests, for the calls past each one's first, plus their "
                  "share of all requests times the greenlets' ready wait outside long "
                  "slices (each request costs the loop its CPU)")
 

@@ -221,5 +221,6 @@ def slow_paths(profile: Profile) -> list[Finding]:
         out.append(_finding(path.kind, message, own + queueing, heaviest[at][1],
                             module=path.module, cpu_s=seconds, cpu_share=share, run_s=own,
                             others_ready_wait_s=queueing, samples=count[at], fix=path.fix,
-                            by_greenlet=dict(names), cost_meaning=COST_MEANING[path.kind]))
+                            by_greenlet=dict(names), cost_meaning=COST_MEANING[path.kind],
+                            **({"saved_whole": True} if first == FILE_DUMP_FIRST else {})))
     return out

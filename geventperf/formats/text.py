@@ -314,6 +314,9 @@ STORIES = {
     # started per call were what held it off the CPU (an unseen certificate inventory's
     # openssl per certificate: its cause came in the message's third sentence)
     "cpu-starved": (("spawned_at", "its own child process per call"),),
+    # the kind reads "use a faster encoder" when the whole document written again at
+    # each change is the cause (an unseen moderation service's verdict store)
+    "pure-python-fallback": (("saved_whole", "a whole document written per change"),),
     "lock-contended": (("permits_leaked", "permits leaked"),
                        ("rate_limit", "a rate limit"),
                        ("logging_lock", "a slow log handler"),
