@@ -836,6 +836,32 @@ def test_a_bottleneck_paced_by_a_stall_says_so_before_its_cost_note():
         "[cost 3.000 s: waiting]"), bottleneck.message
 
 
+def test_a_full_connection_pool_whose_requests_stalled_ranks_after_the_stall():
+    """Before (an unseen flag service's pool of 8, every answer on its host 42 ms late on
+    a delayed ACK): "no other finding explains their waits ... (the network was not the
+    slow part)", beside that stall, whose cure alone gained as much as a larger pool."""
+    from geventperf.findings.common import _finding
+    from geventperf.findings.handoff import after_stalls_told
+    from geventperf.findings.limits import POOL_NOT_EXPLAINED
+    site = f"{APP}:256:OverridesClient.for_user"
+
+    def told(stall_site):
+        pool = _finding("connection-pool-full", f"Pool full{POOL_NOT_EXPLAINED}. Fix: larger.",
+                        145.0, [], site=site, cost_meaning="waiting")
+        stall = _finding("delayed-ack-stall", "Delayed-ACK stall.", 78.0, [],
+                         site=stall_site)
+        return pool, findings.sort_findings(after_stalls_told([pool, stall]))
+    pool, ranked = told(f"{APP}:256:for_user")  # (a call site names the code's name)
+    assert [f.kind for f in ranked] == ["delayed-ack-stall", "connection-pool-full"]
+    assert pool.message == (
+        f"Pool full. Fix: larger. Each request at {APP}:256:for_user held its connection "
+        "while its answer stalled on the wire (the delayed-ack-stall finding): cure that "
+        "first, and each holds it for less; then see whether the pool still fills. "
+        "[cost 145.000 s: waiting]"), pool.message
+    pool, ranked = told(f"{APP}:99:other")
+    assert ranked[0] is pool and POOL_NOT_EXPLAINED in pool.message
+
+
 def test_requests_cpu_from_a_session_made_per_call_ranks_after_that_finding(monkeypatch):
     # an unseen price pusher's loop, 96 % of its CPU in requests for a Session made per
     # call: told "geventperf.Session()" first (8 % off its run), where one Session

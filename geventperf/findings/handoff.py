@@ -41,6 +41,7 @@ from typing import Any, Callable, NamedTuple
 
 from geventperf.findings.common import (
     CONNECTION_GREENLET,
+    CONNECTION_POOL_FULL,
     DELAYED_ACK_STALL,
     REQUEST_BODY_STALL,
     SERIAL_BOTTLENECK,
@@ -53,6 +54,7 @@ from geventperf.findings.common import (
 from geventperf.findings.cpuhot import is_client_frame
 from geventperf.findings.limits import (
     EVENTS_LOCK,
+    POOL_NOT_EXPLAINED,
     event_wait,
     idle_told,
     is_connection_slot_wait,
@@ -69,6 +71,7 @@ from geventperf.findings.loop import (
 from geventperf.findings.ownclients import in_handler, own_server_hosts
 from geventperf.findings.paging import cursor_paging
 from geventperf.frames import (
+    frame_line,
     frame_source,
     gives_back,
     is_idle_server_wait,
@@ -658,19 +661,31 @@ STALLS = (DELAYED_ACK_STALL, REQUEST_BODY_STALL)
 
 
 def after_stalls_told(found: list[Finding]) -> list[Finding]:
-    """*found*, with each serial-bottleneck finding whose busy greenlets waited at the
-    line where a stall finding's calls stalled (a delayed ACK on every answer) ranked
-    just after that finding and saying so: the stall set their pace (an unseen service's
-    load clients, their every answer 42 ms late on Nagle and a delayed ACK, were told as
-    a bottleneck to widen first, the stall second)."""
-    for f in [f for f in found if f.kind == SERIAL_BOTTLENECK]:
-        stall = next((o for o in found if o.kind in STALLS and o.extra.get("site") is not None
-                      and o.extra.get("site") == f.extra.get("site")), None)
-        if stall is not None:
-            f.extra["ranks_after"] = stall.kind
+    """*found*, with each serial-bottleneck or connection-pool-full finding whose
+    greenlets waited at the line where a stall finding's calls stalled (a delayed ACK on
+    every answer) ranked just after that finding and saying so: the stall set their
+    pace, or stretched each request's hold on its connection (an unseen service's load
+    clients, their every answer 42 ms late on Nagle and a delayed ACK, were told as a
+    bottleneck to widen first, the stall second; an unseen flag service's pool of 8 was
+    told "no other finding explains their waits (the network was not the slow part)"
+    beside that very stall, whose cure alone gained as much as a larger pool)."""
+    for f in [f for f in found if f.kind in (SERIAL_BOTTLENECK, CONNECTION_POOL_FULL)]:
+        line = frame_line(f.extra.get("site"))
+        stall = next((o for o in found if o.kind in STALLS and line is not None
+                      and frame_line(o.extra.get("site")) == line), None)
+        if stall is None:
+            continue
+        f.extra["ranks_after"] = stall.kind
+        if f.kind == SERIAL_BOTTLENECK:
             tell_before_cost(f, f"Their calls at {stall.extra['site']} stalled on the wire "
                                 f"(the {stall.kind} finding): cure that first, and their "
                                 "pace with it.")
+        else:
+            f.message = f.message.replace(POOL_NOT_EXPLAINED, "")
+            tell_before_cost(f, f"Each request at {stall.extra['site']} held its connection "
+                                f"while its answer stalled on the wire (the {stall.kind} "
+                                "finding): cure that first, and each holds it for less; "
+                                "then see whether the pool still fills.")
     return found
 
 

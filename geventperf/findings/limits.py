@@ -501,6 +501,12 @@ def _made_at(event: dict[str, Any], size: int) -> str:
     return f", made at {lines[0]}" if lines else ""
 
 
+# What connection-pool-full says when no other finding tells why the holders held their
+# connections long (handoff.after_stalls_told takes it back when one does).
+POOL_NOT_EXPLAINED = ("; no other finding explains their waits, so that size paced the work "
+                      "(the network was not the slow part)")
+
+
 def connection_pool_full(profile: Profile) -> list[Finding]:
     """Requests that waited for a free connection of requests' (urllib3's) pool while
     the loop had room (paced): one finding, named by the line that waited most.
@@ -517,9 +523,8 @@ def connection_pool_full(profile: Profile) -> list[Finding]:
         f"on average, most at {seen.where}) "
         f"while the loop sat {idle_told(profile, idle)}: the adapter keeps at most "
         "pool_maxsize connections per host and, with pool_block=True, a request that "
-        f"finds them all in use waits for one{_blocking_sizes(profile)}; no other finding "
-        "explains their waits, so that size paced the work (the network was not the slow "
-        "part). Fix: mount an "
+        f"finds them all in use waits for one{_blocking_sizes(profile)}{POOL_NOT_EXPLAINED}. "
+        "Fix: mount an "
         "adapter with a pool_maxsize as large as the number of greenlets that share the "
         "session (requests.adapters.HTTPAdapter(pool_maxsize=n, pool_block=True), or "
         "geventperf.mount(session, pool_maxsize=n)) if the downstream can take that many "
