@@ -17,6 +17,7 @@ share their stacks, and any one of them stands for all.
 from __future__ import annotations
 
 import keyword
+import re
 from itertools import accumulate
 from typing import Any, Iterable, NamedTuple
 
@@ -555,6 +556,28 @@ def _repeats(event: dict[str, Any], to: str = "") -> str:
             "trace id, or a fresh object never hits).")
 
 
+# A health, readiness or metrics endpoint: asked again and again by design, its answer
+# the state of now (an unseen reconciliation job's probe polled its own /healthz and
+# /metrics 298 times and was told to cache them, first, ahead of its real cache bug).
+PROBE_PATH = re.compile(r"/(?:healthz?|health-?check|readyz?|readiness|livez?|liveness|ping"
+                        r"|status|metrics|heartbeat)/?$", re.IGNORECASE)
+
+
+def is_probe(url: Any) -> bool:
+    """Whether *url* (a URL, a path, or a pool watch key such as "GET /healthz") asks a
+    health, readiness or metrics endpoint (PROBE_PATH)."""
+    if not isinstance(url, str):
+        return False
+    path = url.rpartition(" ")[2].split("?", 1)[0].split("#", 1)[0]
+    return PROBE_PATH.search(path) is not None
+
+
+def probes_only(event: dict[str, Any]) -> bool:
+    """Whether the GETs a pool watch record counted most were all probes (is_probe)."""
+    top = [row[0] for row in event.get("top_gets") or [] if isinstance(row, list) and row]
+    return bool(top) and all(is_probe(url) for url in top)
+
+
 def _asked_again(event: dict[str, Any]) -> tuple[int, int] | None:
     """(GET requests, the different URLs) of a pool watch record whose GETs asked for
     the same URLs again and again (REPEATS_MIN_GETS, REPEATS_TOLD), not in one burst per
@@ -562,6 +585,8 @@ def _asked_again(event: dict[str, Any]) -> tuple[int, int] | None:
     its URL table by its keyed requests' hashes where it sent GETs only (an unseen flag
     service's 4 173 lookups for 500 users behind a cache whose TTL was read in
     milliseconds: too many URLs to count one by one); None otherwise."""
+    if probes_only(event):
+        return None
     gets, distinct = event.get("gets"), event.get("distinct_gets")
     if not isinstance(distinct, int) and not event.get("others") \
             and event.get("keyed") == gets:

@@ -26,7 +26,7 @@ from geventperf.findings.common import _events
 from geventperf.findings.cpuhot import is_client_frame
 from geventperf.findings.limits import event_wait
 from geventperf.formats._frames import is_library_frame
-from geventperf.frames import user_site
+from geventperf.frames import frame_line, user_site
 from geventperf.poolwatch import EVENT_KIND as POOL_EVENT
 from geventperf.poolwatch import count_rows
 from geventperf.profile import Profile
@@ -136,8 +136,11 @@ def own_client_rows(profile: Profile) -> list[Any]:
         return []
     if NO_PROGRAM_FRAME in callers and NO_PROGRAM_FRAME in _other_hosts_callers(profile):
         callers.discard(NO_PROGRAM_FRAME)
-    return [w for w in profile.waits if (user_site(w.stack).user or NO_PROGRAM_FRAME) in callers
-            and _calls_http(w.stack)]
+    # (by line: the pool watch names a call site's function by its code's name, a
+    # stack's frame by its qualified name -- a method's calls were never matched)
+    lines = {frame_line(site) or site for site in callers}
+    return [w for w in profile.waits if _calls_http(w.stack)
+            and (frame_line(user_site(w.stack).user) or NO_PROGRAM_FRAME) in lines]
 
 
 def _other_hosts_callers(profile: Profile) -> set[str]:

@@ -35,6 +35,7 @@ from geventperf.findings.cpuhot import is_client_frame, sampled_cpu
 from geventperf.findings.held import (
     CACHE_TOLD,
     REPEATS_MIN_GETS,
+    is_probe,
     most_asked,
     repeated_enough,
 )
@@ -108,7 +109,7 @@ def repeated_requests(profile: Profile) -> list[Finding]:
     rows = [(row, e["pool"]) for e in events if id(e) not in own
             for row in e.get("same_requests") or []
             if isinstance(row, list) and len(row) == 3 and isinstance(row[1], int)
-            and isinstance(row[0], str)]
+            and isinstance(row[0], str) and not is_probe(row[0])]  # (asked by design)
     if not rows:
         return []
     return _one_repeated(profile, events, rows) or _few_urls(profile, events, rows) \

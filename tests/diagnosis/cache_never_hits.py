@@ -3,7 +3,8 @@
 Truth by construction (run monkey-patched): a ``gevent.pool.Pool(6)`` handles 120
 events; each looks up its user's profile (6 users) through ``functools.lru_cache``
 keyed on the user *and* the event's trace id, so every lookup misses and fetches the
-same six URLs again and again (``diag: culprit``), each answering after 30 ms.
+same six URLs again and again (``diag: culprit``), each answering after the delay its
+URL (``slow=``) asks for.
 Expected first finding: the pool's jobs waiting at the fetch, saying that the GET
 requests asked for only 6 different URLs, with a cache keyed on the user as the fix.
 """
