@@ -30,14 +30,14 @@ MACHINERY_OWN = frozenset({"sections.py", "tracer.py", "adapter.py", "adapterfas
                            "session.py", "mounting.py", "quickpools.py", "requestlines.py",
                            "responsehead.py", "bodyreader.py", "bytesbuf.py", "readstats.py",
                            "bodyreads.py", "lazywrap.py", "threadpoolwatch.py", "poolwatch.py",
-                           "signedurls.py", "serverwatch.py", "writewatch.py", "cli.py",
+                           "oneoffurls.py", "serverwatch.py", "writewatch.py", "cli.py",
                            "__init__.py", "__main__.py"})
 # geventperf's modules that only observe the program (the tracer, its watchers and
 # wrappers that count reads, the sampler): CPU samples in them are the profiler's cost,
 # charged to whichever greenlet they ran in.  The adapter and Session are not here:
 # mounted, they are the program's transport.
 PROFILER_OWN = frozenset({"tracer.py", "sections.py", "readstats.py", "bodyreads.py",
-                          "threadpoolwatch.py", "poolwatch.py", "signedurls.py",
+                          "threadpoolwatch.py", "poolwatch.py", "oneoffurls.py",
                           "serverwatch.py", "writewatch.py", "lazywrap.py"})
 PROFILER_OWN_DIRS = ("/geventperf/trace/", "/geventperf/sampling/")
 _PACKAGE_DIRS = ("/site-packages/", "/dist-packages/")

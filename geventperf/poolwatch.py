@@ -36,8 +36,8 @@ import greenlet
 
 from geventperf.bodyreads import call_site
 from geventperf.lazywrap import Patch, is_ours, mark_wrapper, wrap_when_loaded
+from geventperf.oneoffurls import stable_key
 from geventperf.sections import _tracers, get_ident
-from geventperf.signedurls import stable_key
 
 EVENT_KIND = "urllib3-pool"
 GET_CONN = "urllib3.connectionpool.HTTPConnectionPool._get_conn"
@@ -168,7 +168,8 @@ class _Pool:
                  "bodies", "plain_types",
                  "plain_asked", "plain_sites", "heads_by_load", "heads_by_time", "awaiting",
                  "call_sites", "sites_sampled", "keyed", "keys_seen", "keys_over",
-                 "signed_gets", "signed", "signed_over", "set_aside")
+                 "oneoff_gets", "oneoff", "oneoff_seen", "oneoff_seen_over",
+                 "oneoff_sites", "set_aside")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -213,12 +214,17 @@ class _Pool:
         self.keyed = 0
         self.keys_seen: set[int] = set()
         self.keys_over = False
-        # GETs of signed URLs (geventperf.signedurls: the current time and a nonce or a
-        # signature in the query), counted by what they asked for, those values set
-        # aside, as the URLs are; and the names of the parameters set aside
-        self.signed_gets = 0
-        self.signed: dict[str, int] = {}
-        self.signed_over = False
+        # GETs of one-off URLs (geventperf.oneoffurls: a nonce, a token or a signature in
+        # the query, new at every request), counted by what they asked for, those values
+        # set aside, as the URLs are; and the names of the parameters set aside
+        # (the different ones by their hashes, as keys_seen counts them, at most
+        # MAX_KEYS_SEEN; by the lines that sent them; and the most asked ones, counted as
+        # the URLs are, with their answers' lengths)
+        self.oneoff_gets = 0
+        self.oneoff_seen: set[int] = set()
+        self.oneoff_seen_over = False
+        self.oneoff_sites: dict[str, int] = {}
+        self.oneoff: dict[str, int] = {}
         self.set_aside: dict[str, int] = {}
         # the program's line that first sent each counted request (GET URLs and sent
         # keys alike): where a request repeated again and again is made
@@ -525,7 +531,7 @@ class PoolWatch:
             _tally(record.proxied, _destination(url, record.label), MAX_PROXIED)
         if isinstance(url, str) and isinstance(method, str):
             if method in CACHEABLE_METHODS and "?" in url:
-                _count_signed(record, url, response, caller)
+                _count_oneoff(record, url, response, caller)
             url = url if len(url) <= URL_KEPT else url[:URL_KEPT]
             if method in CACHEABLE_METHODS:
                 record.gets += 1
@@ -618,9 +624,10 @@ class PoolWatch:
                  "keyed": r.keyed,
                  "distinct_keys": None if r.keys_over else len(r.keys_seen),
                  "answers_changed": _answers_changed(r),
-                 "signed_gets": r.signed_gets,
-                 "distinct_signed": None if r.signed_over else len(r.signed),
-                 "signed_sites": _signed_sites(r), "set_aside": _most_first(r.set_aside),
+                 "oneoff_gets": r.oneoff_gets,
+                 "distinct_oneoff": None if r.oneoff_seen_over else len(r.oneoff_seen),
+                 "oneoff_sites": _most_first(r.oneoff_sites),
+                 "oneoff_changed": _oneoff_changed(r), "set_aside": _most_first(r.set_aside),
                  "read_timeout_s": r.read_timeout_s,
                  "errors": _most_first(r.errors), "sites": _most_first(r.sites),
                  "statuses": _most_first(r.statuses), "retried": _most_first(r.retried),
@@ -667,34 +674,38 @@ def _answers_changed(record: _Pool) -> list[list[Any]]:
                       if k in shown and k in lengths]
 
 
-def _count_signed(record: _Pool, url: str, response: Any, caller: Any) -> None:
-    """A GET of *url*, when it is signed (signedurls.stable_key: read whole, before the
+def _count_oneoff(record: _Pool, url: str, response: Any, caller: Any) -> None:
+    """A GET of *url*, when it is one-off (oneoffurls.stable_key: read whole, before the
     URL is cut to URL_KEPT, which may cut a signature), counted by what it asked for."""
-    signed = stable_key(url, time.time())
-    if signed is None:
+    oneoff = stable_key(url, time.time())
+    if oneoff is None:
         return
-    key, names = signed
+    key, names = oneoff
     key = key if len(key) <= URL_KEPT else key[:URL_KEPT]
-    record.signed_gets += 1
-    record.signed_over |= _count_request(record, record.signed, key, caller)
+    record.oneoff_gets += 1
+    h = hash(key)
+    if h not in record.oneoff_seen:
+        if len(record.oneoff_seen) < MAX_KEYS_SEEN:
+            record.oneoff_seen.add(h)
+        else:
+            record.oneoff_seen_over = True
+    _tally(record.oneoff_sites, call_site(caller) if caller is not None else "<unknown>",
+           MAX_SITES)
+    _count_request(record, record.oneoff, key, None)
     _answer_length(record, key, response)
     for name in names:
         _tally(record.set_aside, name, MAX_SITES)
 
 
-def _signed_sites(record: _Pool) -> list[list[Any]]:
-    """The signed GETs by the program's line that first sent each, most first: [line,
-    requests, different ones (values set aside), the times an answer's length changed
-    from the one before, the most asked], at most MAX_SITES lines."""
+def _oneoff_changed(record: _Pool) -> list[Any]:
+    """[the one-off GETs still counted one by one (the most asked: MAX_URLS of them at
+    most), the times an answer to one of them changed length from the one before, the
+    most asked of them (values set aside), or None]."""
     lengths = dict(record.answer_lengths)
-    sites: dict[Any, list[Any]] = {}
-    for key, n in _most_first(dict(record.signed)):
-        row = sites.setdefault(record.first_sites.get(key), [0, 0, 0, key])
-        row[0] += n
-        row[1] += 1
-        row[2] += (lengths.get(key) or [None, 0])[1]
-    return [[site, *row] for site, row in
-            sorted(sites.items(), key=lambda item: -item[1][0])[:MAX_SITES]]
+    counted = _most_first(dict(record.oneoff))
+    return [sum(n for _key, n in counted),
+            sum((lengths.get(key) or [None, 0])[1] for key, _n in counted),
+            counted[0][0] if counted else None]
 
 
 def _answer_length(record: _Pool, key: str, response: Any) -> None:

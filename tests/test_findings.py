@@ -1247,3 +1247,22 @@ def test_a_gc_pause_in_code_that_copies_as_it_runs_names_the_copy_first():
     assert f.message.index("deep-copies") < f.message.index("Fix: after that cheaper code, "
                                                              "call gc.freeze()"), f.message
     assert f.stack[0].endswith("copy.py:128:deepcopy"), f.stack
+
+
+def test_redirects_of_links_handed_out_per_item_are_no_moved_address():
+    """Before (an unseen podcast directory's per-episode tracking links, 937 URLs each
+    asked once, each a 302 to its CDN): "a configured address that moved ... the
+    configured base URL updated", where no address was configured."""
+    from tests.test_mut_findings import profile
+
+    def told(gets, distinct):
+        return findings.redirects_followed(profile(events=[{
+            "kind": "urllib3-pool", "pool": "http://trk:80", "calls": 40, "redirects": 40,
+            "gets": gets, "distinct_gets": distinct, "redirected_to": [["http://cdn:80", 40]],
+            "trails": {"new": [1, 0, 0.0, 0.0, 0.0], "reused": [39, 0, 0.0, 0.0, 0.8]}}]))
+    for distinct in (40, 36, None):  # each, nearly each, or too many to count
+        [links] = told(40, distinct)
+        assert "no configured address moved" in links.message, links.message
+        assert "base URL" not in links.message, links.message
+    [moved] = told(40, 2)  # two URLs, asked again and again: an address that moved
+    assert "the configured base URL updated to http://cdn:80" in moved.message, moved.message

@@ -33,6 +33,11 @@ from geventperf.profile import Finding, Profile
 REDIRECTS_MIN = 20
 # ... and the share of its answers they were: most calls there went elsewhere.
 REDIRECTED_SHARE = 0.5
+# The redirected host's GETs were links handed out one per item, no configured address,
+# when at least this share of them asked for a different URL each (or more than the
+# pool watch counts one by one): an unseen podcast directory's per-episode tracking
+# links, 937 URLs each asked once, were told "the configured base URL updated".
+LINKS_SHARE = 0.9
 
 
 def redirects_followed(profile: Profile) -> list[Finding]:
@@ -62,13 +67,31 @@ def redirects_followed(profile: Profile) -> list[Finding]:
         f"{cost:.3f} s of waiting"
         + (f" ({waited / redirects * 1e3:.1f} ms each at {worst['pool']})" if redirects
            else "")
-        + ": a configured address that moved (a service migrated to a new host, http:// "
-        "to https://, a path without its trailing slash) costs every call a round trip "
-        f"to the old address first. Fix: call where they point: the configured base URL "
-        f"updated to {to} (for a path redirected to itself with a slash, the slash "
-        "added). Only a redirect the server may change (a 302 to a login, a 307 to a "
-        "replica) is worth following each time.")
+        + (LINKS_TOLD if _links(worst) else
+           ": a configured address that moved (a service migrated to a new host, http:// "
+           "to https://, a path without its trailing slash) costs every call a round trip "
+           f"to the old address first. Fix: call where they point: the configured base URL "
+           f"updated to {to} (for a path redirected to itself with a slash, the slash "
+           "added). Only a redirect the server may change (a 302 to a login, a 307 to a "
+           "replica) is worth following each time."))
     return [_finding(REDIRECT_FOLLOWED, message, cost, [], pools=[e["pool"] for e, _n, _w in moved],
                      redirects=sum(n for _e, n, _w in moved), redirected_to=targets,
                      redirect_waited_s=cost)]
 
+
+LINKS_TOLD = (
+    ": they asked for a different URL nearly every time (links handed out one per item, as "
+    "a feed's tracking or short links are), so no configured address moved, and each link costs "
+    "a round trip to its redirector before its target. Fix: where the program may call "
+    "the target itself (a tracking prefix it may strip, a link resolved before and "
+    "kept), call it; otherwise this is the links' own cost, which only the redirector's "
+    "latency shrinks.")
+
+
+def _links(event: dict) -> bool:
+    """Whether a host's GETs were links handed out one per item (LINKS_SHARE)."""
+    gets, distinct = _count(event, "gets"), event.get("distinct_gets")
+    if gets < REDIRECTS_MIN:
+        return False
+    return (distinct is None and "distinct_gets" in event) or \
+        (isinstance(distinct, int) and distinct >= LINKS_SHARE * gets)

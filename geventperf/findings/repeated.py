@@ -38,6 +38,7 @@ from geventperf.findings.held import (
     is_probe,
     most_asked,
     repeated_enough,
+    writes_state,
 )
 from geventperf.findings.limits import awaits_answer, event_wait, is_limit_wait
 from geventperf.findings.ownclients import in_handler, load_test_hosts
@@ -113,7 +114,7 @@ def repeated_requests(profile: Profile) -> list[Finding]:
     if not rows:
         return []
     return _one_repeated(profile, events, rows) or _few_urls(profile, events, rows) \
-        or _signed_alike(profile, [e for e in events if id(e) not in own]) \
+        or _one_off_alike(profile, [e for e in events if id(e) not in own]) \
         or _not_found_again(profile, events, rows)
 
 
@@ -186,35 +187,44 @@ NOT_FOUND_COST = ("greenlet-seconds spent waiting at the line that sent them for
                   "URL's first ask")
 
 
-SIGNED_FIX = (
-    "Fix: key the cache on the request before it is signed (its path and its own "
-    "parameters), and sign only the requests that miss it.")
+# One-off GETs are told from this many per thing asked for, on average: fewer than
+# REPEATS_TOLD, as the URLs that never repeat show the cache's key is wrong, not just
+# small (an unseen podcast crawler's three passes checked each file three times:
+# keyed on the file, its run took 44 % less); more than 2, which a cache keyed right
+# makes at a cold start, two workers missing the same thing at once.
+ONE_OFF_REPEATS = 2.5
+ONE_OFF_FIX = (
+    "Fix: key the cache on what was asked for, without those values (the path and its own "
+    "parameters); where they sign the request, sign only the requests that miss it.")
 
 
-def _signed_alike(profile: Profile, events: list[dict[str, Any]]) -> list[Finding]:
-    """A host whose signed GETs (geventperf.signedurls: the current time and a nonce or
-    a signature in the query, new at every request, so each URL differs) asked for few
+def _one_off_alike(profile: Profile, events: list[dict[str, Any]]) -> list[Finding]:
+    """A host whose one-off GETs (geventperf.oneoffurls: a nonce, a token or a signature
+    in the query, new at every request, so each URL differs) from one line asked for few
     different things once those values are set aside, each again and again
-    (repeated_enough), with answers of unchanging length (ANSWERS_CHANGED_SHARE): a
-    cache keyed on the signed URL, which never hits (an unseen enricher fetched 24
-    teams' profiles 600 times, each URL signed anew: its pool counted 600 different
-    URLs, and it was told to make two lookups concurrently, -43 %, where a cache keyed
-    on the team took 73 % off the run).  ``cost_s``: as _few_urls'."""
+    (repeated_enough), with answers of unchanging length (ANSWERS_CHANGED_SHARE, over
+    the most asked of them, which the pool watch counts one by one): a
+    cache keyed on the whole URL, which never hits (an unseen enricher fetched 24 teams'
+    profiles 600 times, each URL signed anew: its pool counted 600 different URLs, and
+    it was told to make two lookups concurrently, -43 %, where a cache keyed on the team
+    took 73 % off the run; an unseen podcast crawler HEAD-checked 2 400 files 7 200
+    times under tracking tokens its feeds renewed: "FINDINGS: none", -44 % keyed on the
+    file).  ``cost_s``: as _few_urls'."""
     candidates = []
     for e in events:
-        if e.get("distinct_signed") is None:
-            continue  # too many different ones to count: varied
-        for row in e.get("signed_sites") or []:
-            if not (isinstance(row, list) and len(row) == 5 and isinstance(row[0], str)
-                    and all(isinstance(v, int) for v in row[1:4])):
-                continue
-            site, signed, distinct, changed, most = row
-            if repeated_enough(e, signed, distinct, gets_only=True) \
-                    and changed < ANSWERS_CHANGED_SHARE * signed:
-                candidates.append((signed - distinct, signed, distinct, e, site, most))
+        oneoff, distinct = _count(e, "oneoff_gets"), e.get("distinct_oneoff")
+        sites = count_rows(e.get("oneoff_sites"))
+        changed = e.get("oneoff_changed")
+        if not isinstance(distinct, int) or isinstance(distinct, bool) or not sites \
+                or not (isinstance(changed, list) and len(changed) == 3
+                        and isinstance(changed[0], int) and isinstance(changed[1], int)):
+            continue  # (too many different ones to count: varied)
+        if oneoff >= REPEATS_MIN_GETS and oneoff >= ONE_OFF_REPEATS * distinct \
+                and not writes_state(e) and changed[1] < ANSWERS_CHANGED_SHARE * changed[0]:
+            candidates.append((oneoff - distinct, oneoff, distinct, e, sites[0][0], changed[2]))
     if not candidates:
         return []
-    skipped, signed, distinct, event, site, most = max(candidates, key=lambda c: c[:3])
+    skipped, oneoff, distinct, event, site, most = max(candidates, key=lambda c: c[:3])
     waited, made, _heaviest = waited_at(profile, site)
     cost, queueing = skipped_cost(profile, events, waited, made, skipped)
     if cost < block_threshold(profile):
@@ -223,15 +233,16 @@ def _signed_alike(profile: Profile, events: list[dict[str, Any]]) -> list[Findin
     names = [str(name) for name, _n in count_rows(event.get("set_aside"))]
     host = event.get("pool")
     message = (
-        f"The same lookups under URLs that never repeat: {host}'s {signed} GET requests "
-        f"from {site} were signed (their {', '.join(names)} new at every request), and "
-        f"once those are set aside they asked for only {distinct} different things "
-        f"({signed / distinct:.0f} each on average, the answers the same length each "
-        f"time; for example {most})" + _waited_told(waited, made)
-        + f": a cache keyed on the signed URL never hits, and one keyed on what was asked "
-        f"for would skip {skipped} of them. {SIGNED_FIX}")
-    return [_finding(REPEATED_REQUEST, message, cost, stack, host=host, gets=signed,
-                     distinct=distinct, site=site, few_urls=True, signed=True,
+        f"The same lookups under URLs that never repeat: {host}'s {oneoff} GET or HEAD "
+        f"requests (most from {site}) each carried values new at every request (their "
+        f"{', '.join(names)}: a nonce, a token, a signature), and once those are set aside "
+        f"they asked for only {distinct} different things ({oneoff / distinct:.0f} each on "
+        f"average, each one's answers of the same length; for example {most})"
+        + _waited_told(waited, made)
+        + f": a cache keyed on the whole URL never hits, and one keyed on what was asked "
+        f"for would skip {skipped} of them. {ONE_OFF_FIX}")
+    return [_finding(REPEATED_REQUEST, message, cost, stack, host=host, gets=oneoff,
+                     distinct=distinct, site=site, few_urls=True, one_off=True,
                      others_ready_wait_s=queueing, cost_meaning=FEW_URLS_COST)]
 
 

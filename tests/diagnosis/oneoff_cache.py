@@ -1,5 +1,6 @@
 """An enricher whose cache never hits: it keeps each answer under the signed URL it
-fetched it by, and every URL is signed anew (the current time, a nonce, an HMAC).
+fetched it by, and every URL is signed anew (the current time, a nonce, an HMAC); with
+``mode=token``, under a URL carrying a tracking token new at every request.
 
 Truth by construction: an in-process gevent WSGI server answers ``/teams/<t>`` for TEAMS
 teams after UPSTREAM_DELAY_S, each team's document always the same.  WORKERS greenlets
@@ -23,6 +24,7 @@ from _stand_in import serve
 
 ARGS = dict(arg.split("=", 1) for arg in sys.argv[1:])
 FIXED = ARGS.get("mode") == "fixed"
+TOKEN = ARGS.get("mode") == "token"
 TEAMS, UPDATES, WORKERS = 12, 160, 8
 UPSTREAM_DELAY_S = 0.02
 SECRET = b"provider-secret"
@@ -43,6 +45,8 @@ cache = {}
 
 
 def signed(path):
+    if TOKEN:
+        return f"{BASE}{path}?_tk={uuid.uuid4().hex[:12]}"
     query = f"key=k1&nonce={uuid.uuid4().hex}&ts={time.time():.3f}"
     sig = hmac.new(SECRET, f"{path}?{query}".encode(), hashlib.sha256).hexdigest()
     return f"{BASE}{path}?{query}&sig={sig}"
