@@ -1266,3 +1266,21 @@ def test_redirects_of_links_handed_out_per_item_are_no_moved_address():
         assert "base URL" not in links.message, links.message
     [moved] = told(40, 2)  # two URLs, asked again and again: an address that moved
     assert "the configured base URL updated to http://cdn:80" in moved.message, moved.message
+
+
+def test_a_full_pool_whose_jobs_queued_at_a_bottlenecks_hand_off_gives_way_to_it():
+    """Before (an unseen podcast indexer's crawlers, in a Pool, putting into the queue of
+    one slow writer): "no other finding explains their waits, so the pool's size paced
+    the work", where a larger Pool would only have queued more crawlers at the put."""
+    from geventperf.findings.common import _finding
+    from geventperf.findings.limits import without_outweighed_limits
+    put = f"{APP}:181:FeedCrawler.crawl"
+
+    def kept(handoff_site, cost):
+        pool = _finding("pool-full", "A gevent Pool was full.", 7.0, [], jobs_site=put)
+        bottleneck = _finding("serial-bottleneck", "Many waited for a few.", cost, [],
+                              site=f"{APP}:154:IndexWriter.run", handoff_site=handoff_site)
+        return [f.kind for f in without_outweighed_limits([bottleneck, pool])]
+    assert kept(put, 84.0) == ["serial-bottleneck"]
+    assert kept(f"{APP}:99:other", 84.0) == ["serial-bottleneck", "pool-full"]
+    assert kept(put, 5.0) == ["serial-bottleneck", "pool-full"]  # (costing less)

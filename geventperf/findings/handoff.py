@@ -561,7 +561,8 @@ def _bottleneck(profile: Profile) -> list[Finding]:
                      **({"dealt_out": user_site(dealt.row.stack).user} if dealt else {}),
                      handoff_wait_s=waited, handoff_share=waited / total,
                      idle_share=idle, feeders=[g.id for g, *_ in feeders[:TOP_FEEDERS]],
-                     site=user_site(lead_stack).user if lead_stack else None)]
+                     site=user_site(lead_stack).user if lead_stack else None,
+                     handoff_site=seen.where)]
 
 
 # A batcher that waited at least this share of the run in a queue's get() with a

@@ -1596,10 +1596,14 @@ def without_outweighed_limits(found: list[Finding],
         or (c.cost_s >= f.cost_s and _may_have_slowed(c, f, profile)) for c in causes)]
     # a full pool whose jobs held their slots mostly waiting at the line of another
     # limit costing as much (a connection pool of 2 under a Pool(24), a lock its jobs
-    # queued at) is that limit's consequence: the inner limit paced them
-    dropped += [f for f in limits if f.kind == POOL_FULL and any(
+    # queued at, a serial bottleneck's hand-off: crawlers putting into one slow writer's
+    # queue, told "the pool's size paced the work" in an unseen podcast indexer, where a
+    # larger Pool would only have queued more of them at the put) is that limit's
+    # consequence: the inner limit paced them
+    dropped += [f for f in limits if f.kind == POOL_FULL and f.extra.get("jobs_site")
+                is not None and any(
         inner.kind != POOL_FULL and inner.cost_s >= f.cost_s
-        and inner.extra.get("site") == f.extra.get("jobs_site") is not None
+        and f.extra["jobs_site"] in (inner.extra.get("site"), inner.extra.get("handoff_site"))
         for inner in limits)]
     # ... and so is one whose jobs held their slots mostly waiting, at the line of a
     # cause of that wait, for what the cause says took the time (the bytes of bodies
