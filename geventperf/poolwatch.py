@@ -683,12 +683,7 @@ def _count_oneoff(record: _Pool, url: str, response: Any, caller: Any) -> None:
     key, names = oneoff
     key = key if len(key) <= URL_KEPT else key[:URL_KEPT]
     record.oneoff_gets += 1
-    h = hash(key)
-    if h not in record.oneoff_seen:
-        if len(record.oneoff_seen) < MAX_KEYS_SEEN:
-            record.oneoff_seen.add(h)
-        else:
-            record.oneoff_seen_over = True
+    record.oneoff_seen_over |= _remember(record.oneoff_seen, key)
     _tally(record.oneoff_sites, call_site(caller) if caller is not None else "<unknown>",
            MAX_SITES)
     _count_request(record, record.oneoff, key, None)
@@ -738,12 +733,19 @@ def _seen(record: _Pool, key: str) -> None:
     """*key*'s request counted among the host's keyed ones, its hash remembered while
     there is room (MAX_KEYS_SEEN)."""
     record.keyed += 1
+    record.keys_over |= _remember(record.keys_seen, key)
+
+
+def _remember(seen: set[int], key: str) -> bool:
+    """*key*'s hash added to *seen* while there is room (MAX_KEYS_SEEN); True when there
+    was none for a key not seen before: the different keys were too many to count."""
     h = hash(key)
-    if h not in record.keys_seen:
-        if len(record.keys_seen) < MAX_KEYS_SEEN:
-            record.keys_seen.add(h)
-        else:
-            record.keys_over = True
+    if h in seen:
+        return False
+    if len(seen) < MAX_KEYS_SEEN:
+        seen.add(h)
+        return False
+    return True
 
 
 def _count_request(record: _Pool, counts: dict[str, int], key: str, caller: Any) -> bool:
