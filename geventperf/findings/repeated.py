@@ -111,11 +111,10 @@ def repeated_requests(profile: Profile) -> list[Finding]:
             for row in e.get("same_requests") or []
             if isinstance(row, list) and len(row) == 3 and isinstance(row[1], int)
             and isinstance(row[0], str) and not is_probe(row[0])]  # (asked by design)
-    if not rows:
-        return []
-    return _one_repeated(profile, events, rows) or _few_urls(profile, events, rows) \
-        or _one_off_alike(profile, [e for e in events if id(e) not in own]) \
-        or _not_found_again(profile, events, rows)
+    found = (_one_repeated(profile, events, rows) or _few_urls(profile, events, rows)) \
+        if rows else []
+    return found or _one_off_alike(profile, [e for e in events if id(e) not in own]) \
+        or (_not_found_again(profile, events, rows) if rows else [])
 
 
 def _one_repeated(profile: Profile, events: list[dict[str, Any]],
@@ -200,11 +199,11 @@ ONE_OFF_FIX = (
 
 def _one_off_alike(profile: Profile, events: list[dict[str, Any]]) -> list[Finding]:
     """A host whose one-off GETs (geventperf.oneoffurls: a nonce, a token or a signature
-    in the query, new at every request, so each URL differs) from one line asked for few
-    different things once those values are set aside, each again and again
-    (repeated_enough), with answers of unchanging length (ANSWERS_CHANGED_SHARE, over
-    the most asked of them, which the pool watch counts one by one): a
-    cache keyed on the whole URL, which never hits (an unseen enricher fetched 24 teams'
+    in the query, new at every request, so each URL differs) asked for few different
+    things once those values are set aside, each again and again (ONE_OFF_REPEATS), with
+    answers of unchanging length (ANSWERS_CHANGED_SHARE, over the most asked of them,
+    which the pool watch counts one by one): a cache keyed on the whole URL, which
+    never hits (an unseen enricher fetched 24 teams'
     profiles 600 times, each URL signed anew: its pool counted 600 different URLs, and
     it was told to make two lookups concurrently, -43 %, where a cache keyed on the team
     took 73 % off the run; an unseen podcast crawler HEAD-checked 2 400 files 7 200
@@ -218,7 +217,7 @@ def _one_off_alike(profile: Profile, events: list[dict[str, Any]]) -> list[Findi
         if not isinstance(distinct, int) or isinstance(distinct, bool) or not sites \
                 or not (isinstance(changed, list) and len(changed) == 3
                         and isinstance(changed[0], int) and isinstance(changed[1], int)):
-            continue  # (too many different ones to count: varied)
+            continue  # (none, or too many different ones to count: varied)
         if oneoff >= REPEATS_MIN_GETS and oneoff >= ONE_OFF_REPEATS * distinct \
                 and not writes_state(e) and changed[1] < ANSWERS_CHANGED_SHARE * changed[0]:
             candidates.append((oneoff - distinct, oneoff, distinct, e, sites[0][0], changed[2]))
