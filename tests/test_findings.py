@@ -1284,3 +1284,27 @@ def test_a_full_pool_whose_jobs_queued_at_a_bottlenecks_hand_off_gives_way_to_it
     assert kept(put, 84.0) == ["serial-bottleneck"]
     assert kept(f"{APP}:99:other", 84.0) == ["serial-bottleneck", "pool-full"]
     assert kept(put, 5.0) == ["serial-bottleneck", "pool-full"]  # (costing less)
+
+
+def test_health_and_metrics_probes_are_no_repeated_request():
+    """Before (an unseen reconciliation job's probe of its own /healthz and /metrics, 298
+    times): "a cache in front of the call would skip 296 of them", first, ahead of its
+    real cache bug; a probe asks again by design, its answer the state of now."""
+    from geventperf.findings.held import is_probe, repeats_told
+    from tests.test_mut_findings import repeated_profile
+    for url in ("GET /healthz", "/health", "http://a:80/readyz?verbose=1", "/metrics",
+                "GET /api/v1/ping", "/jobs/7/status/"):
+        assert is_probe(url), url
+    for url in ("GET /health/records", "/metrics/cpu.json", "/pings", "/v1/items/7"):
+        assert not is_probe(url), url
+    told = repeated_profile()
+    assert findings.repeated_requests(told)  # the POST alike: told
+    probe = repeated_profile()
+    probe.events[0]["same_requests"][0][0] = "GET /healthz"
+    assert not findings.repeated_requests(probe)
+    polled = {"kind": "urllib3-pool", "pool": "http://127.0.0.1:8080", "calls": 298,
+              "gets": 298, "distinct_gets": 2, "top_gets": [["/healthz", 149], ["/metrics", 149]]}
+    probe.events = [polled]
+    assert repeats_told(probe, any_host=True) == ""
+    polled["top_gets"] = [["/v1/config", 149], ["/metrics", 149]]
+    assert "asked for only 2 different URLs" in repeats_told(probe, any_host=True)
