@@ -496,6 +496,18 @@ def _calls_each(profile: Profile, names: list[str], rows: list[Any], line: str |
 # was told "a larger Pool"; keyed on the user alone, the run took 2.4x less).
 REPEATS_MIN_GETS = 20
 REPEATS_TOLD = 4.0
+# One-off GETs (geventperf.oneoffurls: values new at every request in the query) are
+# told from this many per thing asked for, on average: fewer than REPEATS_TOLD, as the
+# URLs that never repeat show the cache's key is wrong, not just small (an unseen
+# podcast crawler's three passes checked each file three times: keyed on the file, its
+# run took 44 % less); more than 2, which a cache keyed right makes at a cold start, two
+# workers missing the same thing at once.
+ONE_OFF_REPEATS = 2.5
+# Not when a request's answers' Content-Length changed from one answer to the next at
+# least this share of its calls: the answer changed (a long poll for events, a feed), and
+# a cache would serve stale answers for nothing (an unseen webhook relay's broker poll,
+# 719 calls whose answers held different events, was told to keep the answer).
+ANSWERS_CHANGED_SHARE = 0.25
 # The words that tell such a cache (a limit's fix then starts with it).
 CACHE_TOLD = "a cache in front of the call"
 
@@ -513,17 +525,56 @@ def repeats_told(profile: Profile, any_host: bool = False) -> str:
         return ""
     if not any_host:
         return _repeats(max(hosts, key=lambda e: e["gets"]))
-    repeating = [(asked[0] - asked[1], e) for e in hosts
-                 if (asked := _asked_again(e)) is not None]
-    repeating.sort(key=lambda pair: -pair[0])
-    told = [_repeats(event, _to(event)) for _skipped, event in repeating[:1]]
+    # (not a load generator's requests to the program's own service: asked alike by
+    # design; an unseen thumbnail service's load clients were named before its cache
+    # keyed on signed URLs. Imported here: ownclients builds on limits, as this does.)
+    from geventperf.findings.ownclients import load_test_hosts
+    loading = {id(e) for e in load_test_hosts(profile)}
+    repeating = [(asked[0] - asked[1], asked, e) for e in hosts if id(e) not in loading
+                 for asked in [_asked_again(e), asked_one_off(e)] if asked is not None]
+    repeating.sort(key=lambda row: -row[0])
+    told = [_repeats(event, _to(event)) if len(asked) == 2 else _one_off_repeats(event)
+            for _skipped, asked, event in repeating[:1]]
     # the next host too: which of two repeating hosts costs more is not known from here
     # (an unseen beacon collector's geo lookups, 2 975 asked again, and its campaign
     # lookups, 2 093, whose cache keyed on click ids was the planted cause)
-    told += [f" Likewise the {gets} GET requests{_to(event)}: {distinct} different URLs."
-             for _skipped, event in repeating[1:2]
-             for gets, distinct in [_asked_again(event) or (0, 0)]]
+    told += [f" Likewise the {asked[0]} GET requests{_to(event)}: {asked[1]} different "
+             + ("URLs." if len(asked) == 2 else "things, once their one-off values are set "
+                "aside.")
+             for _skipped, asked, event in repeating[1:2]]
     return "".join(told)
+
+
+def asked_one_off(event: dict[str, Any]) -> tuple[int, int, list[str]] | None:
+    """(GET requests of one-off URLs, the different things they asked for, the names of
+    the values set aside) of a pool watch record whose one-off GETs asked for the same
+    things again and again (ONE_OFF_REPEATS) with answers of unchanging length
+    (ANSWERS_CHANGED_SHARE over the most asked); None otherwise (repeated.py's
+    _one_off_alike tells them as a finding of their own)."""
+    gets, distinct = event.get("oneoff_gets"), event.get("distinct_oneoff")
+    changed = event.get("oneoff_changed")
+    if not isinstance(gets, int) or not isinstance(distinct, int) or distinct <= 0 \
+            or isinstance(distinct, bool) or not (
+                isinstance(changed, list) and len(changed) == 3
+                and isinstance(changed[0], int) and isinstance(changed[1], int)):
+        return None
+    if gets < REPEATS_MIN_GETS or gets < ONE_OFF_REPEATS * distinct or writes_state(event) \
+            or changed[1] >= ANSWERS_CHANGED_SHARE * changed[0]:
+        return None
+    return gets, distinct, [str(name) for name, _n in count_rows(event.get("set_aside"))]
+
+
+def _one_off_repeats(event: dict[str, Any]) -> str:
+    """_repeats' sentence for a record's one-off GETs (_asked_one_off)."""
+    asked = asked_one_off(event)
+    if asked is None:
+        return ""
+    gets, distinct, names = asked
+    return (f" The {gets} GET requests{_to(event)} each carried values new at every request "
+            f"({', '.join(names)}), and once those are set aside asked for only {distinct} "
+            f"different things ({gets / distinct:.0f} each on average): a cache keyed on the "
+            f"whole URL never hits; keyed on what was asked for, it skips {gets - distinct} "
+            "of them.")
 
 
 def _to(event: dict[str, Any]) -> str:

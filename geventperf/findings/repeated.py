@@ -33,12 +33,13 @@ from geventperf.findings.common import (
 )
 from geventperf.findings.cpuhot import is_client_frame, sampled_cpu
 from geventperf.findings.held import (
+    ANSWERS_CHANGED_SHARE,
     CACHE_TOLD,
     REPEATS_MIN_GETS,
+    asked_one_off,
     is_probe,
     most_asked,
     repeated_enough,
-    writes_state,
 )
 from geventperf.findings.limits import awaits_answer, event_wait, is_limit_wait
 from geventperf.findings.ownclients import in_handler, load_test_hosts
@@ -68,11 +69,7 @@ REPEATED_SHARE = 0.15
 # asks one thing only.
 OTHERS_SHARE = 0.5
 VARIED_SHARE = 0.5
-# Not when its answers' Content-Length changed from one answer to the next at least this
-# share of its calls: the answer changed (a long poll for events, a feed), and a cache
-# would serve stale answers for nothing (an unseen webhook relay's broker poll, 719
-# calls whose answers held different events, was told to keep the answer).
-ANSWERS_CHANGED_SHARE = 0.25
+# (and not when its answers changed: held.ANSWERS_CHANGED_SHARE)
 # Nor, for a host's few URLs, when each one's answer changed length at least this many
 # times, however much more often it was asked: a poll of things that move, slower than
 # it is polled (an unseen scoreboard's clients polled four leagues' boards 710 times
@@ -111,10 +108,15 @@ def repeated_requests(profile: Profile) -> list[Finding]:
             for row in e.get("same_requests") or []
             if isinstance(row, list) and len(row) == 3 and isinstance(row[1], int)
             and isinstance(row[0], str) and not is_probe(row[0])]  # (asked by design)
+    # (a cache keyed on one-off URLs is a cause of its own, beside any other host's
+    # repeats: an unseen thumbnail service's signed originals were not told under its
+    # catalog's few URLs)
+    one_off = _one_off_alike(profile, [e for e in events if id(e) not in own])
     found = (_one_repeated(profile, events, rows) or _few_urls(profile, events, rows)) \
         if rows else []
-    return found or _one_off_alike(profile, [e for e in events if id(e) not in own]) \
-        or (_not_found_again(profile, events, rows) if rows else [])
+    if one_off and found and found[0].extra.get("host") == one_off[0].extra.get("host"):
+        found = []  # (one host, one cause: its one-off URLs)
+    return found + one_off or (_not_found_again(profile, events, rows) if rows else [])
 
 
 def _one_repeated(profile: Profile, events: list[dict[str, Any]],
@@ -186,12 +188,6 @@ NOT_FOUND_COST = ("greenlet-seconds spent waiting at the line that sent them for
                   "URL's first ask")
 
 
-# One-off GETs are told from this many per thing asked for, on average: fewer than
-# REPEATS_TOLD, as the URLs that never repeat show the cache's key is wrong, not just
-# small (an unseen podcast crawler's three passes checked each file three times:
-# keyed on the file, its run took 44 % less); more than 2, which a cache keyed right
-# makes at a cold start, two workers missing the same thing at once.
-ONE_OFF_REPEATS = 2.5
 ONE_OFF_FIX = (
     "Fix: key the cache on what was asked for, without those values (the path and its own "
     "parameters); where they sign the request, sign only the requests that miss it.")
@@ -200,36 +196,26 @@ ONE_OFF_FIX = (
 def _one_off_alike(profile: Profile, events: list[dict[str, Any]]) -> list[Finding]:
     """A host whose one-off GETs (geventperf.oneoffurls: a nonce, a token or a signature
     in the query, new at every request, so each URL differs) asked for few different
-    things once those values are set aside, each again and again (ONE_OFF_REPEATS), with
-    answers of unchanging length (ANSWERS_CHANGED_SHARE, over the most asked of them,
-    which the pool watch counts one by one): a cache keyed on the whole URL, which
-    never hits (an unseen enricher fetched 24 teams'
-    profiles 600 times, each URL signed anew: its pool counted 600 different URLs, and
-    it was told to make two lookups concurrently, -43 %, where a cache keyed on the team
-    took 73 % off the run; an unseen podcast crawler HEAD-checked 2 400 files 7 200
-    times under tracking tokens its feeds renewed: "FINDINGS: none", -44 % keyed on the
-    file).  ``cost_s``: as _few_urls'."""
-    candidates = []
-    for e in events:
-        oneoff, distinct = _count(e, "oneoff_gets"), e.get("distinct_oneoff")
-        sites = count_rows(e.get("oneoff_sites"))
-        changed = e.get("oneoff_changed")
-        if not isinstance(distinct, int) or isinstance(distinct, bool) or not sites \
-                or not (isinstance(changed, list) and len(changed) == 3
-                        and isinstance(changed[0], int) and isinstance(changed[1], int)):
-            continue  # (none, or too many different ones to count: varied)
-        if oneoff >= REPEATS_MIN_GETS and oneoff >= ONE_OFF_REPEATS * distinct \
-                and not writes_state(e) and changed[1] < ANSWERS_CHANGED_SHARE * changed[0]:
-            candidates.append((oneoff - distinct, oneoff, distinct, e, sites[0][0], changed[2]))
+    things once those values are set aside, each again and again, with answers of
+    unchanging length (held.asked_one_off): a cache keyed on the whole URL, which never
+    hits (an unseen enricher fetched 24 teams' profiles 600 times, each URL signed anew:
+    its pool counted 600 different URLs, and it was told to make two lookups
+    concurrently, -43 %, where a cache keyed on the team took 73 % off the run; an
+    unseen podcast crawler HEAD-checked 2 400 files 7 200 times under tracking tokens its
+    feeds renewed: "FINDINGS: none", -44 % keyed on the file).  ``cost_s``: as
+    _few_urls'."""
+    candidates = [(asked[0] - asked[1], asked, e) for e in events
+                  if (asked := asked_one_off(e)) is not None and count_rows(e.get("oneoff_sites"))]
     if not candidates:
         return []
-    skipped, oneoff, distinct, event, site, most = max(candidates, key=lambda c: c[:3])
+    skipped, (oneoff, distinct, names), event = max(candidates, key=lambda c: c[:2])
+    site = count_rows(event.get("oneoff_sites"))[0][0]
+    most = (event.get("oneoff_changed") or [None, None, None])[2]
     waited, made, _heaviest = waited_at(profile, site)
     cost, queueing = skipped_cost(profile, events, waited, made, skipped)
     if cost < block_threshold(profile):
         return []
     _cache, stack = _cache_for(profile, site, str(most))
-    names = [str(name) for name, _n in count_rows(event.get("set_aside"))]
     host = event.get("pool")
     message = (
         f"The same lookups under URLs that never repeat: {host}'s {oneoff} GET or HEAD "
