@@ -1308,3 +1308,33 @@ def test_health_and_metrics_probes_are_no_repeated_request():
     assert repeats_told(probe, any_host=True) == ""
     polled["top_gets"] = [["/v1/config", 149], ["/metrics", 149]]
     assert "asked for only 2 different URLs" in repeats_told(probe, any_host=True)
+
+
+def _one_off_pool(host="http://store:80", gets=2558, distinct=262, changed=0):
+    return {"kind": "urllib3-pool", "pool": host, "calls": gets, "gets": gets,
+            "distinct_gets": None, "oneoff_gets": gets, "distinct_oneoff": distinct,
+            "oneoff_sites": [[f"{APP}:167:fetch_original", gets]],
+            "oneoff_changed": [200, changed, "/originals/a.png?X-Expires=*&X-Nonce=*"],
+            "set_aside": [["X-Expires", gets], ["X-Nonce", gets]],
+            "call_sites": [[f"{APP}:167:fetch_original", 64]]}
+
+
+def test_one_off_urls_lead_the_cache_story_of_a_saturated_loop():
+    """Before (an unseen thumbnail service's originals fetched under signed URLs, 2 558
+    for 262 images): the saturated loop's cache story named its catalog's 90 URLs and
+    its own load clients, not the cache keyed on signed URLs."""
+    from geventperf.findings.held import asked_one_off, repeats_told
+    from tests.test_mut_findings import profile
+    catalog = {"kind": "urllib3-pool", "pool": "http://catalog:80", "calls": 900,
+               "gets": 900, "distinct_gets": 90, "top_gets": [["/v1/products/1", 82]],
+               "call_sites": [[f"{APP}:154:product", 64]]}
+    p = profile(events=[catalog, _one_off_pool()])
+    told = repeats_told(p, any_host=True)
+    assert told.startswith(" The 2558 GET requests to http://store:80 (from "
+                           f"{APP}:167:fetch_original) each carried values new at every "
+                           "request (X-Expires, X-Nonce)"), told
+    assert "Likewise the 900 GET requests to http://catalog:80" in told, told
+    # answers that changed, or too few asks each (a cold start's two), are not told
+    assert asked_one_off(_one_off_pool(changed=60)) is None
+    assert asked_one_off(_one_off_pool(gets=524)) is None  # 2x each
+    assert asked_one_off(_one_off_pool(gets=656)) == (656, 262, ["X-Expires", "X-Nonce"])
