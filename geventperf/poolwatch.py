@@ -164,7 +164,7 @@ class _Pool:
                  "answer_lengths",
                  "urls_over", "sent_over", "in_flight", "duplicates", "duplicated",
                  "duplicate_peak", "duplicate_sites",
-                 "proxy", "proxied", "redirects", "redirected_to", "not_modified",
+                 "proxy", "proxied", "redirects", "redirected_to", "redirects_kept_path", "not_modified",
                  "bodies", "plain_types",
                  "plain_asked", "plain_sites", "heads_by_load", "heads_by_time", "awaiting",
                  "call_sites", "sites_sampled", "keyed", "keys_seen", "keys_over",
@@ -295,6 +295,10 @@ class _Pool:
         # sent it to (a relative Location: this host)
         self.redirects = 0
         self.redirected_to: dict[str, int] = {}
+        # ... of which the Location kept the request's path (the same path on another
+        # host or scheme, or with a trailing slash added): an address that moved, where
+        # links handed out per item (a tracking link) point each to a path of its own
+        self.redirects_kept_path = 0
         # answers 304 Not Modified: a conditional request (If-None-Match,
         # If-Modified-Since) for a copy the program holds, still good
         self.not_modified = 0
@@ -559,6 +563,7 @@ class PoolWatch:
             location = headers.get("location") if headers is not None else None
             if isinstance(location, str):
                 record.redirects += 1
+                record.redirects_kept_path += _keeps_path(url, location)
                 _tally(record.redirected_to, _destination(location, record.label),
                        MAX_PROXIED)
 
@@ -638,6 +643,7 @@ class PoolWatch:
                  "sends": {kind: list(counts) for kind, counts in r.sends.items()},
                  "proxy": r.proxy, "proxied": _most_first(r.proxied),
                  "redirects": r.redirects, "redirected_to": _most_first(r.redirected_to),
+                 "redirects_kept_path": r.redirects_kept_path,
                  "not_modified": r.not_modified,
                  "duplicates": r.duplicates, "duplicated": _most_first(r.duplicated),
                  "duplicate_peak": r.duplicate_peak,
@@ -672,6 +678,18 @@ def _answers_changed(record: _Pool) -> list[list[Any]]:
                if f"GET {k}" in shown and k in lengths]
     return changed + [[k, lengths[k][1]] for k in dict(record.sent)
                       if k in shown and k in lengths]
+
+
+def _keeps_path(url: Any, location: str) -> bool:
+    """Whether a redirect's *location* keeps the path of the request for *url* (a path or
+    a whole URL): the same path elsewhere, or with a trailing slash added."""
+    if not isinstance(url, str):
+        return False
+    try:
+        asked, told = urllib.parse.urlsplit(url).path, urllib.parse.urlsplit(location).path
+    except ValueError:
+        return False
+    return bool(asked) and told in (asked, asked + "/")
 
 
 def _count_oneoff(record: _Pool, url: str, response: Any, caller: Any) -> None:

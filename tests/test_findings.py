@@ -1255,16 +1255,20 @@ def test_redirects_of_links_handed_out_per_item_are_no_moved_address():
     configured base URL updated", where no address was configured."""
     from tests.test_mut_findings import profile
 
-    def told(gets, distinct):
+    def told(gets, distinct, kept=0):
         return findings.redirects_followed(profile(events=[{
             "kind": "urllib3-pool", "pool": "http://trk:80", "calls": 40, "redirects": 40,
             "gets": gets, "distinct_gets": distinct, "redirected_to": [["http://cdn:80", 40]],
+            "redirects_kept_path": kept,
             "trails": {"new": [1, 0, 0.0, 0.0, 0.0], "reused": [39, 0, 0.0, 0.0, 0.8]}}]))
     for distinct in (40, 36, None):  # each, nearly each, or too many to count
         [links] = told(40, distinct)
         assert "no configured address moved" in links.message, links.message
         assert "base URL" not in links.message, links.message
     [moved] = told(40, 2)  # two URLs, asked again and again: an address that moved
+    assert "the configured base URL updated to http://cdn:80" in moved.message, moved.message
+    # forty items' paths, each sent to the same path on the new host: a moved address
+    [moved] = told(40, 40, kept=40)
     assert "the configured base URL updated to http://cdn:80" in moved.message, moved.message
 
 

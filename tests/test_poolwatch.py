@@ -71,6 +71,7 @@ def test_a_full_pool_discards_what_comes_back_beyond_its_size():
                      "heads_by_load": [[0, 0.0]] * LOAD_BUCKETS,
                      "heads_by_time": [[0, 0.0]] * TIME_BUCKETS,
                      "proxy": None, "proxied": [], "redirects": 0, "redirected_to": [],
+                     "redirects_kept_path": 0,
                      "not_modified": 0,
                      "duplicates": 0, "duplicated": [], "duplicate_peak": 0,
                      "duplicate_sites": [], "call_sites": [], "bodies": [0, 0, 0, 0, 0.0],

@@ -90,3 +90,25 @@ def test_a_relative_location_stays_on_its_host():
     # half of the host's answers were redirects: REDIRECTED_SHARE, told
     [found] = [f for f in findings.compute(profile) if f.kind == findings.REDIRECT_FOLLOWED]
     assert "for a path redirected to itself with a slash, the slash added" in found.message
+
+
+def test_links_handed_out_per_item_are_no_moved_address(new):
+    """Before (an unseen podcast directory's per-episode tracking links, each a 302 to a
+    path of its own on the CDN): "a configured address that moved ... the configured
+    base URL updated", where the links came from its feeds."""
+    def answer(head: bytes) -> list[bytes]:
+        item = head.split(b" ", 2)[1].decode("latin-1").rsplit("/", 1)[-1]
+        return [http_response(b"", "302 Found", [("Location", f"{new.url}/media/{item}.mp3")])]
+    with RawServer(answer, keep_alive=True) as tracker:
+        profile = _calls(tracker.url)
+    event = _pool(profile, f"http://127.0.0.1:{tracker.port}")
+    assert (event["redirects"], event["redirects_kept_path"]) == (CALLS, 0)
+    [found] = [f for f in findings.compute(profile) if f.kind == findings.REDIRECT_FOLLOWED]
+    assert "links handed out one per item" in found.message, found.message
+    assert "base URL" not in found.message, found.message
+
+
+def test_a_moved_address_keeps_each_requests_path(new):
+    with _moved_to(new.url) as old:
+        profile = _calls(old.url)
+    assert _pool(profile, f"http://127.0.0.1:{old.port}")["redirects_kept_path"] == CALLS

@@ -89,9 +89,13 @@ LINKS_TOLD = (
 
 
 def _links(event: dict) -> bool:
-    """Whether a host's GETs were links handed out one per item (LINKS_SHARE)."""
+    """Whether a host's GETs were links handed out one per item (LINKS_SHARE), each sent
+    to a path of its own (not the request's path elsewhere: a moved address answers each
+    of its paths with the same path on the new host)."""
     gets, distinct = _count(event, "gets"), event.get("distinct_gets")
-    if gets < REDIRECTS_MIN:
+    kept = event.get("redirects_kept_path")
+    if gets < REDIRECTS_MIN or not isinstance(kept, int) \
+            or kept >= REDIRECTED_SHARE * _count(event, "redirects"):
         return False
     return (distinct is None and "distinct_gets" in event) or \
         (isinstance(distinct, int) and distinct >= LINKS_SHARE * gets)
