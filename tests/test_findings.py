@@ -1342,3 +1342,23 @@ def test_one_off_urls_lead_the_cache_story_of_a_saturated_loop():
     assert asked_one_off(_one_off_pool(changed=60)) is None
     assert asked_one_off(_one_off_pool(gets=524)) is None  # 2x each
     assert asked_one_off(_one_off_pool(gets=656)) == (656, 262, ["X-Expires", "X-Nonce"])
+
+
+def test_lookups_posted_again_and_again_lead_the_cache_story_of_a_saturated_loop():
+    """Before (an unseen translation proxy POSTing its memory lookups 5 077 times for
+    1 121 segments, behind a cache keyed on each segment's id): the saturated loop was
+    told as requests' CPU only, its repeats a second finding."""
+    from geventperf.findings.held import repeats_told
+    from tests.test_mut_findings import profile
+    posted = {"kind": "urllib3-pool", "pool": "http://tm:80", "calls": 1268, "gets": 0,
+              "distinct_gets": 0, "others": 1268, "distinct_sent": 120, "keyed": 1268,
+              "distinct_keys": 120, "call_sites": [[f"{APP}:242:machine_translate", 64]]}
+    told = repeats_told(profile(events=[posted]), any_host=True)
+    assert told == (
+        f" The 1268 requests to http://tm:80 (from {APP}:242:machine_translate) were only "
+        "120 different ones by method, URL and body (11 each on average): if the answers "
+        "hold between calls, a cache in front of the call skips 1148 of them -- keyed on "
+        "what the answer depends on only (a key holding a timestamp, a request or trace "
+        "id, or a fresh object never hits)."), told
+    posted["distinct_keys"] = 1000  # about one each: varied lookups, no cache story
+    assert repeats_told(profile(events=[posted]), any_host=True) == ""
