@@ -215,11 +215,10 @@ class _Pool:
         self.keys_seen: set[int] = set()
         self.keys_over = False
         # GETs of one-off URLs (geventperf.oneoffurls: a nonce, a token or a signature in
-        # the query, new at every request), counted by what they asked for, those values
-        # set aside, as the URLs are; and the names of the parameters set aside
-        # (the different ones by their hashes, as keys_seen counts them, at most
-        # MAX_KEYS_SEEN; by the lines that sent them; and the most asked ones, counted as
-        # the URLs are, with their answers' lengths)
+        # the query, new at every request), by what they asked for once those values are
+        # set aside: the different ones by their hashes (as keys_seen), the lines that
+        # sent them, the most asked counted one by one (as the URLs, with their answers'
+        # lengths), and the names of the parameters set aside
         self.oneoff_gets = 0
         self.oneoff_seen: set[int] = set()
         self.oneoff_seen_over = False
