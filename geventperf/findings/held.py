@@ -532,17 +532,19 @@ def repeats_told(profile: Profile, any_host: bool = False) -> str:
     loading = {id(e) for e in load_test_hosts(profile)}
     repeating = [(asked[0] - asked[1], asked, sentence, e)
                  for e in hosts if id(e) not in loading
-                 for asked, sentence in [(_asked_again(e), _repeats), (_asked_keyed(e), _keyed_repeats),
+                 for asked, sentence in [(_asked_again(e), _gets_repeats),
+                                         (_asked_keyed(e), _keyed_repeats),
                                          (asked_one_off(e), _one_off_repeats)]
                  if asked is not None]
     repeating.sort(key=lambda row: -row[0])
-    told = [sentence(event, _to(event)) for _skipped, _asked, sentence, event in repeating[:1]]
+    told = [sentence(event, asked, _to(event))
+            for _skipped, asked, sentence, event in repeating[:1]]
     # the next host too: which of two repeating hosts costs more is not known from here
     # (an unseen beacon collector's geo lookups, 2 975 asked again, and its campaign
     # lookups, 2 093, whose cache keyed on click ids was the planted cause)
     told += [f" Likewise the {asked[0]} {'GET ' if sentence is not _keyed_repeats else ''}"
              f"requests{_to(event)}: {asked[1]} different "
-             + ("URLs." if sentence is _repeats else "ones (by method, URL and body)."
+             + ("URLs." if sentence is _gets_repeats else "ones (by method, URL and body)."
                 if sentence is _keyed_repeats else
                 "things, once their one-off values are set aside.")
              for _skipped, asked, sentence, event in repeating[1:2]]
@@ -562,19 +564,21 @@ def _asked_keyed(event: dict[str, Any]) -> tuple[int, int] | None:
     return keyed, distinct
 
 
-def _keyed_repeats(event: dict[str, Any], to: str) -> str:
-    """_repeats' sentence for a record's requests of any method (_asked_keyed): an
+def _keyed_repeats(_event: dict[str, Any], asked: tuple[int, int], to: str) -> str:
+    """_gets_repeats' sentence for a record's requests of any method (_asked_keyed): an
     unseen translation proxy's memory lookups, POSTed 5 077 times for 1 121 segments
     behind a cache keyed on each segment's id, were told only as requests' CPU."""
-    asked = _asked_keyed(event)
-    if asked is None:
-        return ""
     keyed, distinct = asked
     return (f" The {keyed} requests{to} were only {distinct} different ones by method, URL "
-            f"and body ({keyed / distinct:.0f} each on average): if the answers hold "
-            f"between calls, {CACHE_TOLD} skips {keyed - distinct} of them -- keyed on "
-            "what the answer depends on only (a key holding a timestamp, a request or "
-            "trace id, or a fresh object never hits).")
+            f"and body ({keyed / distinct:.0f} each on average){_cache_skips(keyed - distinct)}")
+
+
+def _cache_skips(skipped: int) -> str:
+    """The end of a repeats sentence: what a cache would skip, and what it must be keyed
+    on."""
+    return (f": if the answers hold between calls, {CACHE_TOLD} skips {skipped} of them -- "
+            "keyed on what the answer depends on only (a key holding a timestamp, a request "
+            "or trace id, or a fresh object never hits).")
 
 
 def asked_one_off(event: dict[str, Any]) -> tuple[int, int, list[str]] | None:
@@ -596,11 +600,9 @@ def asked_one_off(event: dict[str, Any]) -> tuple[int, int, list[str]] | None:
     return gets, distinct, [str(name) for name, _n in count_rows(event.get("set_aside"))]
 
 
-def _one_off_repeats(event: dict[str, Any], to: str) -> str:
-    """_repeats' sentence for a record's one-off GETs (asked_one_off)."""
-    asked = asked_one_off(event)
-    if asked is None:
-        return ""
+def _one_off_repeats(_event: dict[str, Any], asked: tuple[int, int, list[str]],
+                     to: str) -> str:
+    """_gets_repeats' sentence for a record's one-off GETs (asked_one_off)."""
     gets, distinct, names = asked
     return (f" The {gets} GET requests{to} each carried values new at every request "
             f"({', '.join(names)}), and once those are set aside asked for only {distinct} "
@@ -627,16 +629,16 @@ def _repeats(event: dict[str, Any], to: str = "") -> str:
     URLs again and again, with a cache as the fix ("Those N GET requests ...", or "The N
     GET requests{to} ..."); "" when they did not, or when the record does not say."""
     asked = _asked_again(event)
-    if asked is None:
-        return ""
+    return "" if asked is None else _gets_repeats(event, asked, to)
+
+
+def _gets_repeats(event: dict[str, Any], asked: tuple[int, int], to: str) -> str:
+    """_repeats' sentence, for the *asked* (GETs, different URLs) of _asked_again."""
     gets, distinct = asked
     return (f" {'The' if to else 'Those'} {gets} GET requests{to} asked for only "
             f"{distinct} different URLs "
-            f"({gets / distinct:.0f} each on average{most_asked(event)}): if the answers "
-            "hold between "
-            f"calls, {CACHE_TOLD} skips {gets - distinct} of them -- keyed "
-            "on what the answer depends on only (a key holding a timestamp, a request or "
-            "trace id, or a fresh object never hits).")
+            f"({gets / distinct:.0f} each on average{most_asked(event)})"
+            f"{_cache_skips(gets - distinct)}")
 
 
 # A health, readiness or metrics endpoint: asked again and again by design, its answer

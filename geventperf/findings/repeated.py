@@ -204,12 +204,12 @@ def _one_off_alike(profile: Profile, events: list[dict[str, Any]]) -> list[Findi
     unseen podcast crawler HEAD-checked 2 400 files 7 200 times under tracking tokens its
     feeds renewed: "FINDINGS: none", -44 % keyed on the file).  ``cost_s``: as
     _few_urls'."""
-    candidates = [(asked[0] - asked[1], asked, e) for e in events
-                  if (asked := asked_one_off(e)) is not None and count_rows(e.get("oneoff_sites"))]
+    candidates = [(asked[0] - asked[1], asked, e, sites[0][0]) for e in events
+                  if (asked := asked_one_off(e)) is not None
+                  and (sites := count_rows(e.get("oneoff_sites")))]
     if not candidates:
         return []
-    skipped, (oneoff, distinct, names), event = max(candidates, key=lambda c: c[:2])
-    site = count_rows(event.get("oneoff_sites"))[0][0]
+    skipped, (oneoff, distinct, names), event, site = max(candidates, key=lambda c: c[:2])
     most = (event.get("oneoff_changed") or [None, None, None])[2]
     waited, made, _heaviest = waited_at(profile, site)
     cost, queueing = skipped_cost(profile, events, waited, made, skipped)
